@@ -1,0 +1,41 @@
+# Two commands for a new machine:  `make lab`  and  `make test`.
+# Both create .venv on first use (Python >= 3.11 and pip access to PyPI needed once; after that
+# nothing touches the network).
+
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+KERNEL := chunklab
+
+.PHONY: lab test unit nbval notebooks clean help
+
+help:
+	@echo "make lab        set up, then open the series in JupyterLab"
+	@echo "make test       set up, then run the unit tests and re-check every notebook (nbval, strict)"
+	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[lab,test]'
+	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (chunklab)" >/dev/null
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(VENV)/bin/jupyter lab notebooks/ $(LAB_ARGS)
+
+test: unit nbval
+
+unit: $(STAMP)
+	$(PY) -m pytest tests -q
+
+nbval: $(STAMP)
+	$(PY) -m pytest -q --nbval --nbval-current-env --nbval-cell-timeout=120 notebooks/
+
+notebooks: $(STAMP)
+	$(PY) scripts/run_notebooks.py notebooks/*.ipynb
+
+clean:
+	rm -rf $(VENV) .pytest_cache .hypothesis

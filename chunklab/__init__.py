@@ -1,0 +1,57 @@
+"""chunklab: chunking documents for retrieval without losing the answer.
+
+The library behind the notebook series. Each module is one idea:
+
+- `contracts`: Document, Chunk, Scored, the Chunker protocol
+- `tokens`:    token counters (words, the design sketch's approximation, cl100k offline)
+- `data`:      the series' documents and question sets, and reading any file
+- `fixed`:     fixed-size windows by characters or tokens
+- `report`:    tables and plots for the notebooks (the only module that imports pandas/matplotlib)
+"""
+
+from chunklab.contracts import Chunk, Chunker, Contract, Document, Scored, ScoreSource
+from chunklab.data import (
+    DocumentError,
+    Question,
+    QuestionSet,
+    list_documents,
+    load_document,
+    load_questions,
+    read_document,
+)
+from chunklab.fixed import FixedSizeChunker
+from chunklab.tokens import (
+    COUNTERS,
+    TokenCounter,
+    TokenizerUnavailable,
+    approx_tokens,
+    cl100k,
+    get_counter,
+    word_count,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "COUNTERS",
+    "Chunk",
+    "Chunker",
+    "Contract",
+    "Document",
+    "DocumentError",
+    "FixedSizeChunker",
+    "Question",
+    "QuestionSet",
+    "ScoreSource",
+    "Scored",
+    "TokenCounter",
+    "TokenizerUnavailable",
+    "approx_tokens",
+    "cl100k",
+    "get_counter",
+    "list_documents",
+    "load_document",
+    "load_questions",
+    "read_document",
+    "word_count",
+]

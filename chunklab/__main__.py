@@ -1,0 +1,5 @@
+import sys
+
+from chunklab.cli import main
+
+sys.exit(main())

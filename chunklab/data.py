@@ -1,0 +1,145 @@
+"""Getting text in: the series' own documents by name, and any file by path.
+
+The documents in `data/` are listed in `data/catalog.json`; each may have a question set
+`NAME.questions.json`. A question's facts are checked against its document when it is loaded: a
+fact that does not occur in the document is a broken question, and it fails loudly here rather
+than as a silently unanswerable question in an experiment.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field, ValidationError, field_validator
+
+from chunklab.contracts import Contract, Document
+
+DATA_ENV = "CHUNKLAB_DATA"
+
+
+class DocumentError(ValueError):
+    """A file that cannot become a `Document`. The message starts with the file's name."""
+
+
+class Question(Contract):
+    """A question and the facts that must all reach the model for the answer to be right."""
+
+    id: str = Field(min_length=1)
+    question: str = Field(min_length=1)
+    facts: tuple[str, ...] = Field(min_length=1)
+
+    @field_validator("facts")
+    @classmethod
+    def _facts_not_blank(cls, facts: tuple[str, ...]) -> tuple[str, ...]:
+        if any(not f.strip() for f in facts):
+            raise ValueError("a fact must not be empty")
+        return facts
+
+
+class QuestionSet(Contract):
+    document: str
+    source: str = ""
+    questions: tuple[Question, ...] = Field(min_length=1)
+
+    @field_validator("questions")
+    @classmethod
+    def _ids_unique(cls, questions: tuple[Question, ...]) -> tuple[Question, ...]:
+        ids = [q.id for q in questions]
+        duplicates = sorted({i for i in ids if ids.count(i) > 1})
+        if duplicates:
+            raise ValueError(f"question ids must be unique, repeated: {', '.join(duplicates)}")
+        return questions
+
+
+def fold(text: str) -> str:
+    """Lower case without accents, so 'Responsável' and 'responsavel' compare equal."""
+    decomposed = unicodedata.normalize("NFD", text.lower())
+    return "".join(c for c in decomposed if unicodedata.category(c) != "Mn")
+
+
+def data_dir() -> Path:
+    """`$CHUNKLAB_DATA` if set, else the `data/` folder of this checkout."""
+    folder = Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parent.parent / "data")
+    if not (folder / "catalog.json").is_file():
+        raise FileNotFoundError(
+            f"no data/catalog.json found; run from a checkout of chunklab or set {DATA_ENV}"
+        )
+    return folder
+
+
+def _catalog() -> dict[str, dict[str, Any]]:
+    return json.loads((data_dir() / "catalog.json").read_text(encoding="utf-8"))
+
+
+def list_documents() -> list[str]:
+    """Names accepted by `load_document`, in catalogue order."""
+    return list(_catalog())
+
+
+def load_document(name: str) -> Document:
+    """One of the series' documents, e.g. `load_document("manual")`."""
+    catalog = _catalog()
+    if name not in catalog:
+        raise KeyError(f"unknown document {name!r} (known: {', '.join(catalog)})")
+    entry = catalog[name]
+    text = (data_dir() / entry["file"]).read_text(encoding="utf-8")
+    metadata = {"language": entry["language"], **entry.get("metadata", {})}
+    return Document(
+        doc_id=name, uri=f"data/{entry['file']}", title=entry["title"], text=text, metadata=metadata
+    )
+
+
+def unmatched_facts(questions: QuestionSet, doc: Document) -> dict[str, list[str]]:
+    """Facts that do not occur verbatim (case-insensitively) in the document, by question id.
+
+    Facts must occur at least after folding case and accents; one that only matches folded is
+    reported here, because an exact-substring check (the article's) will never find it.
+    """
+    text = doc.text.lower()
+    found: dict[str, list[str]] = {}
+    for q in questions.questions:
+        missing = [f for f in q.facts if f.lower() not in text]
+        if missing:
+            found[q.id] = missing
+    return found
+
+
+def load_questions(name: str) -> QuestionSet:
+    """The question set of a document; raises `ValueError` naming any fact the document lacks."""
+    path = data_dir() / f"{name}.questions.json"
+    questions = QuestionSet.model_validate_json(path.read_text(encoding="utf-8"))
+    doc = load_document(questions.document)
+    folded = fold(doc.text)
+    for q in questions.questions:
+        for fact in q.facts:
+            if fold(fact) not in folded:
+                raise ValueError(f"{path.name}: question {q.id}: fact {fact!r} is not in {doc.uri}")
+    return questions
+
+
+def read_document(path: str | Path, doc_id: str | None = None) -> Document:
+    """Read a UTF-8 text file as a `Document`; any problem is a `DocumentError` naming the file."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise DocumentError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DocumentError(
+            f"{path}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    text = text.removeprefix("\ufeff")  # a byte-order mark is not content
+    first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
+    title = first_line.lstrip("#").strip() or path.stem
+    try:
+        return Document(doc_id=doc_id or path.stem or "document", uri=str(path), title=title, text=text)
+    except ValidationError as exc:
+        raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None

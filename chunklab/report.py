@@ -1,0 +1,90 @@
+"""Tables and plots for the notebooks. The only module that imports pandas and matplotlib.
+
+Everything here turns library results into a DataFrame or a figure; nothing here decides how to
+chunk. Import it only where a table or a picture is wanted (`from chunklab import report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+from matplotlib.ticker import MaxNLocator
+import pandas as pd
+
+from chunklab.contracts import Chunk, Document
+from chunklab.fixed import FixedSizeChunker
+from chunklab.metrics import chunks_with_all, indexed_ratio, split_lines, starts_mid_line
+from chunklab.tokens import TokenCounter
+
+pd.set_option("display.width", 120)
+pd.set_option("display.max_colwidth", 60)
+
+
+def chunk_frame(chunks: Sequence[Chunk], counters: Mapping[str, TokenCounter]) -> pd.DataFrame:
+    """One row per chunk: its span, its length in characters and in each counter's units."""
+    rows = []
+    for c in chunks:
+        row = {"ordinal": c.ordinal, "start": c.start, "end": c.end, "chars": len(c.text)}
+        row.update({name: count(c.text) for name, count in counters.items()})
+        row["begins"] = c.text[:30]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("ordinal")
+
+
+def overlap_sweep(
+    doc: Document, size: int, overlaps: Sequence[int], together: Sequence[str]
+) -> pd.DataFrame:
+    """What each overlap buys (lines kept whole) and costs (characters indexed), at one size.
+
+    `together` are strings that must share a chunk to be useful, e.g. a value and its header.
+    """
+    rows = []
+    for overlap in overlaps:
+        chunks = FixedSizeChunker(size=size, overlap=overlap).split(doc)
+        rows.append(
+            {
+                "overlap": overlap,
+                "chunks": len(chunks),
+                "indexed_x": round(indexed_ratio(chunks, doc), 2),
+                "lines_split": len(split_lines(chunks, doc)),
+                "mid_line_starts": starts_mid_line(chunks, doc),
+                "together": bool(chunks_with_all(chunks, together)),
+            }
+        )
+    return pd.DataFrame(rows).set_index("overlap")
+
+
+def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
+    """Lines split (what overlap fixes) against characters indexed (what it costs)."""
+    fig, left = plt.subplots(figsize=(7, 3.2))
+    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue")
+    left.set_xlabel("overlap (characters)")
+    left.set_ylabel("lines split across chunks", color="tab:blue")
+    left.yaxis.set_major_locator(MaxNLocator(integer=True))
+    right = left.twinx()
+    right.plot(sweep.index, sweep["indexed_x"], marker="s", color="tab:red")
+    right.set_ylabel("characters indexed / document", color="tab:red")
+    left.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str], title: str):
+    """Side-by-side bars: each chunk's size in each unit, one panel per document rendering."""
+    fig, axes = plt.subplots(1, len(frames), figsize=(4.2 * len(frames), 3.2), sharey=True)
+    axes = [axes] if len(frames) == 1 else list(axes)
+    width = 0.8 / len(units)
+    for ax, (label, frame) in zip(axes, frames.items(), strict=True):
+        for k, unit in enumerate(units):
+            positions = [i + k * width for i in range(len(frame))]
+            ax.bar(positions, frame[unit], width=width, label=unit)
+        ax.set_xticks([i + width * (len(units) - 1) / 2 for i in range(len(frame))])
+        ax.set_xticklabels([f"#{o}" for o in frame.index])
+        ax.set_title(label)
+        ax.set_xlabel("chunk")
+    axes[0].set_ylabel("size")
+    axes[0].legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

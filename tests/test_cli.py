@@ -1,0 +1,99 @@
+import json
+
+import pytest
+
+from chunklab import Chunk, FixedSizeChunker, load_document
+
+from conftest import run_cli
+
+
+def assert_usage_error(done, *fragments):
+    """Exit 2, exactly one line on stderr that names the problem, nothing on stdout."""
+    stderr = done.stderr.decode()
+    assert done.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and stderr.startswith("chunklab: error: "), stderr
+    assert "Traceback" not in stderr
+    for fragment in fragments:
+        assert fragment in stderr, stderr
+    assert done.stdout == b""
+
+
+def test_chunk_prints_one_json_chunk_per_line_matching_the_api():
+    done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--size", "200", "--overlap", "40")
+    assert done.returncode == 0, done.stderr
+    chunks = [Chunk.model_validate_json(line) for line in done.stdout.decode().splitlines()]
+    api = FixedSizeChunker().split(load_document("manual"))
+    assert [(c.text, c.start, c.end, c.token_count) for c in chunks] == [
+        (c.text, c.start, c.end, c.token_count) for c in api
+    ]
+    assert chunks[0].doc_id == "manual" and chunks[0].chunk_id == "manual#0"
+
+
+def test_token_mode_and_counter_options():
+    done = run_cli("chunk", "data/manual.md", "--unit", "tokens", "--size", "50", "--overlap", "5")
+    records = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert done.returncode == 0 and max(r["token_count"] for r in records) <= 50
+    done = run_cli("chunk", "data/manual.md", "--counter", "approx")
+    assert done.returncode == 0
+    assert json.loads(done.stdout.decode().splitlines()[0])["token_count"] == 41  # round(31*4/3)
+
+
+def test_same_output_in_every_process():
+    outputs = {
+        run_cli("chunk", "data/travel_policy.md", env={"PYTHONHASHSEED": seed}).stdout
+        for seed in ("0", "1", "12345")
+    }
+    assert len(outputs) == 1
+
+
+@pytest.mark.parametrize("content", [b"", b"   \n\n\t  \n"])
+def test_empty_or_blank_input_gives_no_chunks_and_exit_0(tmp_path, content):
+    path = tmp_path / "blank.md"
+    path.write_bytes(content)
+    done = run_cli("chunk", str(path))
+    assert (done.returncode, done.stdout, done.stderr) == (0, b"", b"")
+
+
+def test_missing_file(tmp_path):
+    assert_usage_error(run_cli("chunk", "nope.md"), "nope.md", "cannot read")
+
+
+def test_directory_instead_of_file():
+    assert_usage_error(run_cli("chunk", "data"), "data: is a directory")
+
+
+def test_invalid_utf8(tmp_path):
+    path = tmp_path / "latin1.md"
+    path.write_bytes("Manutenção".encode("latin-1"))
+    assert_usage_error(run_cli("chunk", str(path)), "latin1.md: not valid UTF-8", "0xe7")
+
+
+def test_unknown_strategy():
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "magic"), "invalid choice: 'magic'")
+
+
+@pytest.mark.parametrize(
+    "args, fragment",
+    [
+        (["--size", "abc"], "argument --size: invalid int value: 'abc'"),
+        (["--size", "0"], "--size: Input should be greater than 0"),
+        (["--overlap", "-1"], "--overlap: Input should be greater than or equal to 0"),
+        (["--size", "50", "--overlap", "50"], "overlap (50) must be smaller than size (50)"),
+        (["--unit", "pages"], "argument --unit: invalid choice: 'pages'"),
+    ],
+)
+def test_bad_numbers_and_options(args, fragment):
+    assert_usage_error(run_cli("chunk", "data/manual.md", *args), fragment)
+
+
+def test_no_command_is_a_usage_error():
+    assert_usage_error(run_cli(), "required: command")
+
+
+def test_installed_script_exists():
+    import shutil
+    import sys
+    from pathlib import Path
+
+    script = Path(sys.executable).parent / "chunklab"
+    assert script.exists() or shutil.which("chunklab"), "the `chunklab` console script is not installed"

@@ -1,0 +1,124 @@
+"""Stored notebooks: the template's parts, and outputs a reader can trust.
+
+nbval (run by `make test`) re-executes each notebook and compares outputs; a notebook with its
+outputs stripped would pass nbval with nothing compared, so this file makes sure there is
+something to compare and that little of it is exempt.
+"""
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT, SHARED
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+EXEMPT_MARKERS = ("NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP")
+MAX_EXEMPT = 3
+TEMPLATE = ["## What you will learn", "## Where this step sits", "## Recap", "## Exercises"]
+VOLATILE = [
+    (re.compile(r"0x[0-9a-f]{6,}"), "a memory address"),
+    (re.compile(r"(?<![\w.:/~])/(?:[\w.-]+/){2,}"), "an absolute path"),
+    (re.compile(r"\b\d+(\.\d+)?\s?(s|ms|µs|us|ns)\b|Wall time|CPU times"), "a timing"),
+]
+
+
+def load(path: Path) -> dict:
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def code_cells(nb: dict) -> list[dict]:
+    return [c for c in nb["cells"] if c["cell_type"] == "code" and source(c).strip()]
+
+
+def output_text(output: dict) -> str:
+    if output["output_type"] == "stream":
+        return "".join(output["text"])
+    data = output.get("data", {})
+    return "".join("".join(v) for k, v in data.items() if k.startswith("text/"))
+
+
+def test_there_are_notebooks():
+    assert NOTEBOOKS, "no numbered notebooks found in notebooks/"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_template_parts_in_order(path):
+    nb = load(path)
+    markdown = [source(c) for c in nb["cells"] if c["cell_type"] == "markdown"]
+    number = path.name[:2]
+    assert markdown and re.match(rf"# {number} · \S", markdown[0]), "first cell must be the title"
+    text = "\n".join(markdown)
+    positions = [text.find(part) for part in TEMPLATE]
+    assert all(p >= 0 for p in positions), f"missing: {[t for t, p in zip(TEMPLATE, positions) if p < 0]}"
+    assert positions == sorted(positions), "template parts out of order"
+    exercises = text[positions[-1]:]
+    assert re.search(r"\*\*\d\d\.\d\*\*", exercises), "exercises must be numbered like **01.1**"
+    checks = [c for c in code_cells(nb) if "check(" in source(c)]
+    assert 1 <= len(checks) <= 3, "1-3 exercises, each with a self-check cell"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_links_resolve(path):
+    text = "\n".join(source(c) for c in load(path)["cells"] if c["cell_type"] == "markdown")
+    for target in re.findall(r"\]\(([^)#]+?)(?:#[^)]*)?\)", text):
+        if target.startswith(("http://", "https://")):
+            continue
+        assert (path.parent / target).exists(), f"broken link to {target}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_outputs_are_stored_in_order_from_one_fresh_run(path):
+    nb = load(path)
+    cells = code_cells(nb)
+    counts = [c["execution_count"] for c in cells]
+    assert counts == list(range(1, len(cells) + 1)), "re-run with `make notebooks`"
+    with_output = [c for c in cells if c["outputs"]]
+    assert len(with_output) >= 0.75 * len(cells), "most code cells should show what they prove"
+    for cell in cells:
+        for output in cell["outputs"]:
+            assert output["output_type"] != "error", f"stored error: {output.get('ename')}"
+            assert output.get("name") != "stderr", f"stored stderr: {output_text(output)[:200]}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_few_exempt_cells_each_saying_why(path):
+    exempt = [c for c in code_cells(load(path)) if any(m in source(c) for m in EXEMPT_MARKERS)]
+    assert len(exempt) <= MAX_EXEMPT
+    for cell in exempt:
+        marker_line = next(line for line in source(cell).splitlines() if "NBVAL_" in line)
+        assert re.search(r"NBVAL_\w+\s*(?:[-:—(]|because|why)\s*\S", marker_line), (
+            f"say why the cell is exempt, on the marker line: {marker_line!r}"
+        )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_compared_outputs_hold_nothing_volatile(path):
+    for cell in code_cells(load(path)):
+        if any(m in source(cell) for m in EXEMPT_MARKERS):
+            continue
+        for output in cell["outputs"]:
+            text = output_text(output)
+            for pattern, what in VOLATILE:
+                found = pattern.search(text)
+                assert not found, f"output holds {what}: {found.group(0)!r}"
+
+
+def test_shared_hygiene_tool_agrees():
+    tool = SHARED / "tools" / "nbhygiene.py"
+    if not tool.exists():
+        pytest.skip("shared/tools/nbhygiene.py not present beside this checkout")
+    done = subprocess.run([sys.executable, str(tool), str(ROOT / "notebooks")], capture_output=True, text=True)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_kernel_is_the_projects(path):
+    assert load(path)["metadata"]["kernelspec"]["name"] == "chunklab"
