@@ -32,7 +32,7 @@ unit: $(STAMP)
 	$(PY) -m pytest tests -q
 
 nbval: $(STAMP)
-	$(PY) -m pytest -q --nbval --nbval-current-env --nbval-cell-timeout=120 notebooks/
+	$(PY) -m pytest -q -p scripts.nbkernel --nbval --nbval-current-env --nbval-cell-timeout=120 notebooks/
 
 notebooks: $(STAMP)
 	$(PY) scripts/run_notebooks.py notebooks/*.ipynb

@@ -3,7 +3,7 @@
 Usage: python scripts/run_notebooks.py notebooks/*.ipynb
 
 Each notebook runs with its own folder as the working directory (as nbval runs it), in the
-`chunklab` kernel that `make` registers inside .venv. Cell timing metadata is not recorded, so a
+`chunklab` kernel that `make` registers inside .venv, over IPC sockets (scripts/nbkernel.py). Cell timing metadata is not recorded, so a
 re-run that changes nothing leaves the file unchanged. Prints each notebook's run time.
 """
 
@@ -14,6 +14,9 @@ from pathlib import Path
 import nbformat
 from nbclient import NotebookClient
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from nbkernel import LocalKernelManager  # noqa: E402  (IPC transport: see nbkernel.py)
+
 
 def run(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
@@ -22,6 +25,7 @@ def run(path: Path) -> float:
     client = NotebookClient(
         nb,
         kernel_name="chunklab",
+        kernel_manager_class=LocalKernelManager,
         timeout=120,
         record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
