@@ -23,8 +23,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (chunklab)" >/dev/null
 	touch $(STAMP)
 
+# Jupyter refuses to run as root unless told; containers and CI machines often are root.
+ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
+
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $(LAB_ARGS)
+	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG) $(LAB_ARGS)
 
 test: unit nbval
 
