@@ -15,6 +15,8 @@ from pydantic import ValidationError
 from chunklab.contracts import Chunker
 from chunklab.data import DocumentError, read_document
 from chunklab.fixed import FixedSizeChunker
+from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.structural import StructuralChunker
 from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
 
 USAGE_ERROR = 2
@@ -37,9 +39,26 @@ def _fixed(args: argparse.Namespace) -> Chunker:
     return FixedSizeChunker(**options)
 
 
+def _structural(repack: bool) -> Callable[[argparse.Namespace], Chunker]:
+    def build(args: argparse.Namespace) -> Chunker:
+        options = {"size": args.size, "repack": repack}
+        if args.counter:
+            options["count_tokens"] = get_counter(args.counter)
+        return StructuralChunker(**options)
+
+    return build
+
+
+def _markdown(args: argparse.Namespace) -> Chunker:
+    return MarkdownChunker(max_tokens=args.max_tokens, count_tokens=get_counter(args.counter or "cl100k"))
+
+
 # Strategy name -> builder from the parsed options. Later chunkers register here.
 STRATEGIES: dict[str, Callable[[argparse.Namespace], Chunker]] = {
     "fixed": _fixed,
+    "structural": _structural(repack=False),
+    "structural-repack": _structural(repack=True),
+    "markdown": _markdown,
 }
 
 
@@ -50,16 +69,17 @@ def build_parser() -> argparse.ArgumentParser:
     chunk = commands.add_parser("chunk", help="split a file and print its chunks as JSON lines")
     chunk.add_argument("path", help="a UTF-8 text or Markdown file")
     chunk.add_argument("--strategy", choices=sorted(STRATEGIES), default="fixed")
-    chunk.add_argument("--size", type=int, default=200, help="window size (fixed)")
+    chunk.add_argument("--size", type=int, default=200, help="window or piece size (fixed, structural)")
     chunk.add_argument("--overlap", type=int, default=40, help="window overlap (fixed)")
     chunk.add_argument("--unit", choices=["chars", "tokens"], default="chars", help="(fixed)")
+    chunk.add_argument("--max-tokens", type=int, default=200, help="hard token budget (markdown)")
     chunk.add_argument("--counter", choices=sorted(COUNTERS), help="token counter for token_count")
     return parser
 
 
 def _validation_message(exc: ValidationError) -> str:
     error = exc.errors()[0]
-    field = ".".join(str(part) for part in error["loc"])
+    field = ".".join(str(part) for part in error["loc"]).replace("_", "-")
     message = error["msg"].removeprefix("Value error, ")
     return f"--{field}: {message}" if field else message
 

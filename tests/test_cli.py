@@ -97,3 +97,24 @@ def test_installed_script_exists():
 
     script = Path(sys.executable).parent / "chunklab"
     assert script.exists() or shutil.which("chunklab"), "the `chunklab` console script is not installed"
+
+
+@pytest.mark.parametrize("strategy, expected", [("structural", 11), ("structural-repack", 6)])
+def test_structural_strategies_give_the_articles_counts(strategy, expected):
+    done = run_cli("chunk", "data/manual.md", "--strategy", strategy)
+    assert done.returncode == 0 and len(done.stdout.splitlines()) == expected
+
+
+def test_markdown_strategy_respects_max_tokens():
+    done = run_cli("chunk", "data/travel_policy.md", "--strategy", "markdown", "--max-tokens", "45")
+    records = [json.loads(line) for line in done.stdout.decode().splitlines()]
+    assert done.returncode == 0 and records and max(r["token_count"] for r in records) <= 45
+    assert records[0]["parent_id"] and records[0]["heading_path"] == ["Travel Policy"]
+
+
+@pytest.mark.parametrize("value", ["0", "-3"])
+def test_markdown_max_tokens_must_be_positive(value):
+    assert_usage_error(
+        run_cli("chunk", "data/manual.md", "--strategy", "markdown", "--max-tokens", value),
+        "--max-tokens: Input should be greater than or equal to 8",
+    )

@@ -1,0 +1,329 @@
+"""Structure-aware chunking of Markdown: breadcrumb + whole blocks, within a hard token budget.
+
+Each section of the outline (chunklab.sections) becomes one or more child chunks. A child is the
+section's breadcrumb ("Travel Policy > International Travel > Per diem"), a blank line, then as many
+of the section's blocks as fit in `max_tokens`. Its `parent_id` is the section id, so a retriever
+can hand the model the whole section (notebook 03).
+
+A block too big for the budget is split by its kind, so that each piece still reads as that kind:
+
+- table: between rows, each piece repeating the header and delimiter rows;
+- list: between items;
+- code: between lines, each piece re-opening and closing the fence;
+- anything else: between sentences; a sentence still too big between words; a word still too
+  big at the longest prefix that fits.
+
+Guarantees (each one a property test over generated Markdown): no chunk's `token_count` exceeds
+`max_tokens`; `token_count` is the true count of `text`; every word of the body that fits the
+budget appears in the chunks at least as often as in the source; `source[start:end]` appears in
+the chunk text (whitespace normalised); the same input gives the same chunks in every process.
+
+The breadcrumb is given at most half the budget. When the full path is longer, it is shortened to
+"… > " + the section's own title, then to that title cut to fit (ending in "…"), and at the last
+to nothing; in those cases the heading line itself is kept as the first block of the section, so
+no heading word is lost. A section with no content of its own gets a chunk only when none of its
+subsections carries its title in a full breadcrumb.
+"""
+
+from __future__ import annotations
+
+import re
+from pydantic import ConfigDict, Field
+
+from chunklab.budget import Measured, SourceBudget
+from chunklab.contracts import Chunk, Contract, Document
+from chunklab.markdown import LIST_ITEM, Block, _fence, _indent, _list_marker
+from chunklab.sections import Outline, Section, build_outline
+from chunklab.tokens import TokenCounter, cl100k
+
+BLOCK_SEP = "\n\n"
+SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
+WORD = re.compile(r"\S+")
+MIN_TOKENS = 8  # a single character can cost 4 tokens; half the budget must always hold one
+
+
+class MarkdownChunker(Contract):
+    """Children = breadcrumb + packed blocks of one section, never more than `max_tokens`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    max_tokens: int = Field(200, ge=MIN_TOKENS, description="hard budget per chunk, in tokens")
+    count_tokens: TokenCounter = Field(cl100k, description="the counter that defines the budget")
+
+    def outline(self, doc: Document) -> Outline:
+        return build_outline(doc.text, doc.doc_id)
+
+    def split(self, doc: Document) -> list[Chunk]:
+        budget = SourceBudget(doc.text, self.count_tokens)  # starts counting lines right away
+        outline = self.outline(doc)
+        crumbs = {s.section_id: self._breadcrumb(s, budget) for s in outline.sections}
+        covered = _titles_carried(outline, crumbs)
+        chunks: list[Chunk] = []
+        for section in outline.sections:
+            crumb, full = crumbs[section.section_id]
+            blocks = list(section.blocks)
+            if section.heading is not None and (not full or (not blocks and section.section_id not in covered)):
+                blocks.insert(0, section.heading)  # keep the heading's words somewhere
+            for body in self._bodies(blocks, crumb, budget):
+                text = f"{crumb.text}{BLOCK_SEP}{body.text}" if crumb.text else body.text
+                count = budget.join(crumb, BLOCK_SEP, body).count if crumb.text else body.count
+                chunks.append(
+                    Chunk(
+                        chunk_id=f"{section.section_id}-c{sum(c.parent_id == section.section_id for c in chunks)}",
+                        doc_id=doc.doc_id,
+                        parent_id=section.section_id,
+                        ordinal=len(chunks),
+                        text=text,
+                        token_count=count,
+                        heading_path=section.heading_path,
+                        start=body.start,
+                        end=body.end,
+                        metadata={"strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
+                                  "section": section.breadcrumb},
+                    )
+                )
+        return chunks
+
+    # --- breadcrumbs ----------------------------------------------------------------------------
+
+    def _breadcrumb(self, section: Section, budget: SourceBudget) -> tuple[Measured, bool]:
+        """(breadcrumb piece, whether it is the full path) within half the budget."""
+        limit = self.max_tokens // 2
+        path = section.heading_path or ()
+        options = [" > ".join(path)] if path else [""]
+        if len(path) > 1:
+            options.append("… > " + path[-1])
+        for n, option in enumerate(options):
+            piece = budget.text(option)
+            if piece.count + budget.delta(piece.tail, BLOCK_SEP) <= limit:
+                return piece, n == 0
+        title = path[-1] if path else ""
+        cut = _longest_prefix(title, lambda t: budget.text(t + "…"), limit - 2)
+        if cut:
+            return budget.text(cut + "…"), False
+        return budget.text(""), False
+
+    # --- packing --------------------------------------------------------------------------------
+
+    def _bodies(self, blocks: list[Block], crumb: Measured, budget: SourceBudget) -> list[Measured]:
+        """Greedy packing of the section's blocks (split where needed) under the body budget."""
+        if crumb.text:
+            limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
+        else:
+            limit = self.max_tokens
+        # (piece, index of its block, whether that block was split into several pieces)
+        pieces = []
+        for n, block in enumerate(blocks):
+            parts = self._pieces(block, limit, budget)
+            pieces.extend((p, n, len(parts) > 1) for p in parts)
+        bodies: list[Measured] = []
+        current: Measured | None = None
+        previous_block = -1
+        for piece, block_index, was_split in pieces:
+            # Pieces of one split block each start a chunk: a table piece repeats its header and a
+            # code piece re-opens its fence, so two of them side by side would repeat that markup.
+            joinable = not (was_split and block_index == previous_block)
+            previous_block = block_index
+            if current is not None and joinable:
+                joined = budget.join(current, BLOCK_SEP, piece)
+                if joined.count <= limit:
+                    current = joined
+                    continue
+            if current is not None:
+                bodies.append(current)
+            current = piece
+        if current is not None:
+            bodies.append(current)
+        return bodies
+
+    def _pieces(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        """The block as one piece if it fits, else split by its kind."""
+        whole = budget.lines_span(block.first_line, block.last_line)
+        if whole.count <= limit:
+            return [whole]
+        if block.kind == "table" and block.last_line - block.first_line >= 2:
+            return self._split_table(block, limit, budget)
+        if block.kind == "list":
+            return self._split_list(block, limit, budget)
+        if block.kind == "code" and _fence(budget.lines[block.first_line]):
+            return self._split_code(block, limit, budget)
+        return self._split_lines(block.first_line, block.last_line, limit, budget)
+
+    def _split_table(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        first = block.first_line
+        header = budget.lines_span(first, first + 1)
+        rows = [(k, k) for k in range(first + 2, block.last_line + 1) if budget.lines[k].strip()]
+
+        def with_header(a: int, b: int) -> Measured:
+            body = budget.lines_span(a, b)
+            joined = budget.join(header, "\n", body)
+            return Measured(joined.text, joined.count, joined.tail, body.start, body.end)
+
+        if not rows or max(with_header(a, b).count for a, b in rows) > limit:
+            # Some row cannot share the budget with the header (a table wider than the budget):
+            # cut the whole table as plain lines, the header kept once and everything in order.
+            return self._split_lines(first, block.last_line, limit, budget)
+        return self._group_runs(rows, with_header, limit, budget)
+
+    def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        first = budget.lines[block.first_line]
+        kind, base = _list_marker(first)[0], _indent(first)
+        starts = [
+            k for k in range(block.first_line, block.last_line + 1)
+            if (m := _list_marker(budget.lines[k])) and m[0] == kind and _indent(budget.lines[k]) == base
+        ]
+        items = []
+        for a, b in zip(starts, [*starts[1:], block.last_line + 1], strict=True):
+            last = b - 1
+            while last > a and not budget.lines[last].strip():
+                last -= 1
+            items.append((a, last))
+        return self._group_runs(items, budget.lines_span, limit, budget)
+
+    def _group_runs(self, runs, measure, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Merge neighbouring runs of lines while `measure(first, last)` fits the limit.
+
+        A run that does not fit even alone is cut into lines (and those, if need be, further).
+        """
+        pieces: list[Measured] = []
+        group: tuple[int, int] | None = None
+        for a, b in runs:
+            if group and measure(group[0], b).count <= limit:
+                group = (group[0], b)
+                continue
+            if group:
+                pieces.append(measure(*group))
+                group = None
+            if measure(a, b).count <= limit:
+                group = (a, b)
+            else:
+                pieces.extend(self._split_lines(a, b, limit, budget))
+        if group:
+            pieces.append(measure(*group))
+        return pieces
+
+    def _split_code(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        opening = budget.lines[block.first_line].rstrip("\r")
+        char, length = _fence(opening)
+        closing_line = budget.lines[block.last_line]
+        closed = block.last_line > block.first_line and closing_line.strip().startswith(char * length)
+        body_last = block.last_line - 1 if closed else block.last_line
+        fence_open = budget.text(opening, budget.line_start[block.first_line])
+        fence_close = budget.text(" " * _indent(opening) + char * length)
+        reserve = budget.delta(fence_open.tail, "\n") + fence_open.count + fence_close.count + 2
+        body_lines = [k for k in range(block.first_line + 1, body_last + 1) if budget.lines[k].strip()]
+        if not body_lines or limit - reserve < self.max_tokens // 2:
+            # Fences would leave less than half the budget (the share every word is promised):
+            # cut the block as plain lines, fences included.
+            return self._split_lines(block.first_line, block.last_line, limit, budget)
+        pieces = []
+        for piece in self._split_lines(body_lines[0], body_lines[-1], limit - reserve, budget):
+            wrapped = budget.join(budget.join(fence_open, "\n", piece), "\n", fence_close)
+            pieces.append(Measured(wrapped.text, wrapped.count, wrapped.tail, piece.start, piece.end))
+        return pieces
+
+    def _split_lines(self, first: int, last: int, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Runs of whole lines within the limit; a line too big is split by sentences, then words."""
+        pieces: list[Measured] = []
+        group: tuple[int, int] | None = None
+        for k in range(first, last + 1):
+            if not budget.lines[k].strip():
+                continue
+            if group and budget.lines_span(group[0], k).count <= limit:
+                group = (group[0], k)
+                continue
+            if group:
+                pieces.append(budget.lines_span(*group))
+                group = None
+            if budget.lines_span(k, k).count <= limit:
+                group = (k, k)
+            else:
+                start = budget.line_start[k]
+                pieces.extend(self._split_text(start, start + len(budget.lines[k]), limit, budget))
+        if group:
+            pieces.append(budget.lines_span(*group))
+        return pieces
+
+    def _split_text(self, start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Sentences of source[start:end] packed within the limit; words, then prefixes, if needed."""
+        source = budget.source
+        spans = _spans(SENTENCE_END, source, start, end)
+        out: list[Measured] = []
+        for a, b in _pack_spans(spans, limit, budget):
+            piece = budget.text(source[a:b], a, b)
+            if piece.count <= limit:
+                out.append(piece)
+                continue
+            for wa, wb in _pack_spans(_word_spans(source, a, b), limit, budget):
+                word = budget.text(source[wa:wb], wa, wb)
+                if word.count <= limit:
+                    out.append(word)
+                else:
+                    out.extend(_cut_word(source, wa, wb, limit, budget))
+        return out
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _titles_carried(outline: Outline, crumbs: dict[str, tuple[Measured, bool]]) -> set[str]:
+    """Sections whose title appears in the full breadcrumb of some section that has content."""
+    by_id = {s.section_id: s for s in outline.sections}
+    carried: set[str] = set()
+    for s in outline.sections:
+        if s.blocks and crumbs[s.section_id][1]:
+            node = s
+            while node is not None:
+                carried.add(node.section_id)
+                node = by_id.get(node.parent_id) if node.parent_id else None
+    return carried
+
+
+def _spans(pattern: re.Pattern, source: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Spans of source[start:end] between matches of `pattern` (the separators), stripped."""
+    spans, pos = [], start
+    for m in pattern.finditer(source, start, end):
+        if m.start() > pos:
+            spans.append((pos, m.start()))
+        pos = m.end()
+    if pos < end:
+        spans.append((pos, end))
+    return [(a, b) for a, b in spans if source[a:b].strip()]
+
+
+def _word_spans(source: str, start: int, end: int) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in WORD.finditer(source, start, end)]
+
+
+def _pack_spans(spans: list[tuple[int, int]], limit: int, budget: SourceBudget) -> list[tuple[int, int]]:
+    """Merge neighbouring spans while source[first:last] still fits. Counts each candidate directly:
+    joins inside a line (a space) are not additive, and this path only runs for oversized text."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and budget.count(budget.source[out[-1][0] : b]) <= limit:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def _longest_prefix(text: str, measure, limit: int) -> str:
+    """The longest prefix of `text` whose measured count fits `limit` (binary search)."""
+    lo, hi = 0, len(text)
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if measure(text[:mid]).count <= limit:
+            lo = mid
+        else:
+            hi = mid - 1
+    return text[:lo]
+
+
+def _cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
+    """A word longer than the budget, cut into the longest prefixes that fit."""
+    out = []
+    while start < end:
+        prefix = _longest_prefix(source[start:end], budget.text, limit) or source[start]
+        out.append(budget.text(prefix, start, start + len(prefix)))
+        start += len(prefix)
+    return out

@@ -1,0 +1,117 @@
+import os
+import re
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from chunklab import Document, cl100k, load_document, word_count
+from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.sections import build_outline
+
+from conftest import ROOT
+from markdown_gen import document
+
+PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+
+
+def normalise(text: str) -> str:
+    return " ".join(text.split())
+
+
+def body(text: str) -> str:
+    """The words a reader sees: front matter dropped (it is metadata) and each heading replaced by
+    its title (the `#` marks and setext underlines are syntax; the breadcrumb carries the title)."""
+    outline = build_outline(text, "g")
+    parts, pos = [], len(outline.front_matter)
+    for block in outline.blocks:
+        if block.kind == "heading":
+            parts += [text[pos : block.start], block.title]
+            pos = block.end
+    return "".join(parts) + text[pos:]
+
+
+def check_guarantees(text: str, max_tokens: int, count=cl100k):
+    doc = Document(doc_id="g", uri="urn:g", title="G", text=text)
+    chunks = MarkdownChunker(max_tokens=max_tokens, count_tokens=count).split(doc)
+    for c in chunks:
+        assert c.token_count <= max_tokens, c.text
+        assert c.token_count == count(c.text), c.text
+        assert normalise(text[c.start : c.end]) in normalise(c.text)
+    # Nothing lost: every word of the body that fits in half the budget appears at least as often.
+    have = Counter(w for c in chunks for w in c.text.split())
+    for word, n in Counter(body(text).split()).items():
+        if count(word) <= max_tokens // 2:
+            assert have[word] >= n, word
+    return chunks
+
+
+@PROPERTY
+@given(document(), st.sampled_from([8, 12, 20, 40, 200]))
+def test_guarantees_on_generated_markdown(text, max_tokens):
+    check_guarantees(text, max_tokens)
+
+
+@PROPERTY
+@given(document(), st.sampled_from([8, 15, 60]))
+def test_guarantees_with_the_word_counter(text, max_tokens):
+    check_guarantees(text, max_tokens, count=word_count)
+
+
+@settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.text(alphabet="ab é|\n-#", min_size=1, max_size=30), min_size=1, max_size=6), st.sampled_from([8, 10]))
+def test_a_heading_path_longer_than_the_budget_is_shortened(titles, max_tokens):
+    text = "".join(f"{'#' * min(6, n + 1)} {t.strip() or 'x'} very long heading words here\n\nbody {n}\n\n" for n, t in enumerate(titles))
+    check_guarantees(text.replace("\n#", "\n\n#"), max_tokens)
+
+
+def test_travel_policy_children_carry_breadcrumbs_and_parents():
+    doc = load_document("travel_policy")
+    chunks = MarkdownChunker(max_tokens=200).split(doc)
+    per_diem = next(c for c in chunks if "Tokyo" in c.text)
+    assert per_diem.text.startswith("Travel Policy > International Travel > Per diem\n\n")
+    assert per_diem.parent_id == "travel_policy#travel-policy/international-travel/per-diem"
+    assert per_diem.heading_path == ("Travel Policy", "International Travel", "Per diem")
+
+
+def test_tables_split_between_rows_repeat_the_header():
+    doc = load_document("travel_policy")
+    rows = [c for c in MarkdownChunker(max_tokens=45).split(doc) if "| City |" in c.text]
+    assert len(rows) == 4 and all("|---|---|---|" in c.text for c in rows)
+
+
+def test_code_split_between_lines_reopens_the_fence():
+    code = "\n".join(f"value_{n} = compute({n}) + offset" for n in range(40))
+    doc = Document(doc_id="c", uri="urn:c", title="C", text=f"# Code\n\n```python\n{code}\n```\n")
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    assert len(chunks) > 1
+    for c in chunks:
+        assert "```python\n" in c.text and c.text.endswith("\n```")
+
+
+def test_max_tokens_too_small_is_a_validation_error():
+    with pytest.raises(ValidationError, match="greater than or equal to 8"):
+        MarkdownChunker(max_tokens=0)
+
+
+def test_same_chunks_in_every_process():
+    script = (
+        "from chunklab import load_document; from chunklab.markdown_chunker import MarkdownChunker;"
+        "print([c.model_dump_json() for c in MarkdownChunker(max_tokens=40).split(load_document('travel_policy'))])"
+    )
+    outs = {
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        for seed in ("1", "2", "3")
+    }
+    assert len(outs) == 1 and len(next(iter(outs))) > 100
+
+
+def test_every_corpus_document_meets_the_guarantees():
+    for path in sorted((ROOT.parent / "shared" / "corpus").glob("*.md")):
+        for max_tokens in (50, 200):
+            check_guarantees(path.read_text(encoding="utf-8"), max_tokens)
