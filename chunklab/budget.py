@@ -24,12 +24,15 @@ equals a fresh count of its text.
 from __future__ import annotations
 
 import threading
+from bisect import bisect_left
 from dataclasses import dataclass
+from functools import cache
 from itertools import accumulate
 
+import numpy as np
 import regex
 
-from chunklab.tokens import TokenCounter, cl100k, word_count
+from chunklab.tokens import TokenCounter, _encoding, cl100k, word_count
 
 # Counters whose counts add up across newline joins as described above.
 EXACT_JOINS: frozenset = frozenset({cl100k, word_count})
@@ -81,6 +84,61 @@ class LineCounts:
         return self._result
 
 
+@cache
+def _token_byte_lengths() -> np.ndarray:
+    """Length in bytes of every cl100k token, indexed by token id (built once per process)."""
+    encoding = _encoding()
+    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    ranks = getattr(encoding, "_mergeable_ranks", None)
+    if ranks:
+        for token_bytes, rank in ranks.items():
+            lengths[rank] = len(token_bytes)
+    else:  # slower, public route
+        for rank in range(encoding.n_vocab):
+            try:
+                lengths[rank] = len(encoding.decode_single_token_bytes(rank))
+            except KeyError:
+                pass
+    return lengths
+
+
+class DocumentTokens:
+    """One cl100k encoding of the whole source, run in a background thread, and where each token starts.
+
+    tiktoken releases the GIL while it encodes, so this overlaps with parsing. The count of the
+    text between two piece boundaries is the number of tokens that start between them: every line
+    start is a piece boundary, and so is the start of a line's `tail` (see the module docstring).
+    """
+
+    def __init__(self, source: str) -> None:
+        self._source = source
+        self._starts: list[int] | None = None
+        self._error: BaseException | None = None
+        lengths = _token_byte_lengths()  # build before the thread starts: it holds the GIL
+        self._thread = threading.Thread(target=self._run, args=(lengths,), daemon=True)
+        self._thread.start()
+
+    def _run(self, lengths: np.ndarray) -> None:
+        try:
+            tokens = np.asarray(_encoding().encode_ordinary(self._source), dtype=np.int64)
+            token_lengths = lengths[tokens]
+            self._starts = (np.cumsum(token_lengths) - token_lengths).tolist()  # byte offsets
+        except BaseException as exc:  # re-raised in the caller's thread by `starts`
+            self._error = exc
+
+    @property
+    def starts(self) -> list[int]:
+        self._thread.join()
+        if self._error is not None:
+            raise self._error
+        return self._starts
+
+    def between(self, first_byte: int, end_byte: int) -> int:
+        """Tokens that start at a byte offset in [first_byte, end_byte)."""
+        starts = self.starts
+        return bisect_left(starts, end_byte) - bisect_left(starts, first_byte)
+
+
 class SourceBudget:
     """Exact token counts for spans of one source text and for pieces joined by newlines."""
 
@@ -90,9 +148,12 @@ class SourceBudget:
         self.exact = count in EXACT_JOINS
         self.lines = source.split("\n")
         self.line_start = [0, *accumulate(len(line) + 1 for line in self.lines)]
-        self._line_counts = LineCounts(source, count) if self.exact else None
+        self._tokens = DocumentTokens(source) if count is cl100k else None
+        self._line_counts = LineCounts(source, count) if self.exact and self._tokens is None else None
+        self._line_bytes: list[int] | None = None
         self._prefix: list[int] | None = None
         self._delta_cache: dict[tuple[str, str], int] = {}
+        self._tail_cache: dict[int, tuple[str, int]] = {}
 
     # --- joins ---------------------------------------------------------------------------------
 
@@ -143,8 +204,37 @@ class SourceBudget:
         text = self.source[start:end]
         if not self.exact:
             return Measured(text, self.count(text), tail(text), start, end)
+        if self._tokens is not None:
+            line_tail, n = self._line_tail(last)
+            tail_bytes = len(line_tail.encode("utf-8"))
+            n += self._tokens.between(self._byte_start(first), self._byte_end(last) - tail_bytes)
+            return Measured(text, n, line_tail, start, end)
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must
         # not carry the join from whatever came before the span.
         n = prefix[last + 1] - prefix[first + 1] + self._line_counts.get()[first]
         return Measured(text, n, tail(self.lines[last]), start, end)
+
+    # --- byte offsets of lines, for the whole-document encoding -------------------------------
+
+    def _byte_starts(self) -> list[int]:
+        if self._line_bytes is None:
+            raw = np.frombuffer(self.source.encode("utf-8"), dtype=np.uint8)
+            newlines = np.flatnonzero(raw == 10)
+            self._line_bytes = [0, *(newlines + 1).tolist()]
+        return self._line_bytes
+
+    def _byte_start(self, line: int) -> int:
+        return self._byte_starts()[line]
+
+    def _byte_end(self, line: int) -> int:
+        """Byte offset just past the line's last character (before its newline)."""
+        starts = self._byte_starts()
+        return starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source.encode("utf-8"))
+
+    def _line_tail(self, line: int) -> tuple[str, int]:
+        """(tail of the line, tokens of that tail counted alone), cached per line."""
+        if line not in self._tail_cache:
+            line_tail = tail(self.lines[line])
+            self._tail_cache[line] = (line_tail, self.count(line_tail) if line_tail else 0)
+        return self._tail_cache[line]

@@ -64,12 +64,12 @@ class MarkdownChunker(Contract):
             blocks = list(section.blocks)
             if section.heading is not None and (not full or (not blocks and section.section_id not in covered)):
                 blocks.insert(0, section.heading)  # keep the heading's words somewhere
-            for body in self._bodies(blocks, crumb, budget):
+            for n, body in enumerate(self._bodies(blocks, crumb, budget)):
                 text = f"{crumb.text}{BLOCK_SEP}{body.text}" if crumb.text else body.text
                 count = budget.join(crumb, BLOCK_SEP, body).count if crumb.text else body.count
                 chunks.append(
                     Chunk(
-                        chunk_id=f"{section.section_id}-c{sum(c.parent_id == section.section_id for c in chunks)}",
+                        chunk_id=f"{section.section_id}-c{n}",
                         doc_id=doc.doc_id,
                         parent_id=section.section_id,
                         ordinal=len(chunks),
