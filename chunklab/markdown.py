@@ -527,3 +527,32 @@ def _column_offset(line: str, columns: int) -> int:
             return k
         col += 1 if ch == " " else 4 - col % 4
     return len(line)
+
+
+# --- making implicit structure explicit ----------------------------------------------------------
+
+NUMBERED_TITLE = re.compile(r"(\d+(?:\.\d+)*)\.?[ \t]+(\S.*)")
+
+
+def explicit_headings(source: str, title: bool = True) -> str:
+    """Rewrite plain-text numbered titles ("2. Frequência", "2.1 Visual") as Markdown headings.
+
+    Documents exported from word processors number their sections in plain text, which CommonMark
+    reads as an ordered list. A line becomes a heading when it looks like a numbered title, stands
+    after a blank line (or at the top), and is followed by a line of text that is not itself a
+    numbered line. Its level comes from the depth of its number, not from its value: "2." and "3."
+    are siblings at level 2, "2.1" sits under them at level 3. With `title`, a first line that is
+    not a heading becomes the level-1 title.
+    """
+    lines = source.split("\n")
+    out = list(lines)
+    for k, line in enumerate(lines):
+        m = NUMBERED_TITLE.fullmatch(line.strip())
+        before_blank = k == 0 or not lines[k - 1].strip()
+        after = lines[k + 1] if k + 1 < len(lines) else ""
+        if m and before_blank and after.strip() and not NUMBERED_TITLE.fullmatch(after.strip()):
+            out[k] = "#" * min(6, 2 + m.group(1).count(".")) + " " + line.strip()
+    first = next((k for k, line in enumerate(lines) if line.strip()), None)
+    if title and first is not None and not out[first].startswith("#"):
+        out[first] = "# " + lines[first].strip()
+    return "\n".join(out)

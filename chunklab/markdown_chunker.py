@@ -111,19 +111,21 @@ class MarkdownChunker(Contract):
             limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
         else:
             limit = self.max_tokens
-        # (piece, index of its block, whether that block was split into several pieces)
+        # (piece, index of its block, whether that block was split, whether the piece stands alone)
         pieces = []
         for n, block in enumerate(blocks):
             parts = self._pieces(block, limit, budget)
-            pieces.extend((p, n, len(parts) > 1) for p in parts)
+            split = len(parts) > 1
+            # Pieces of a split table stand alone: each carries its own copy of the header.
+            pieces.extend((p, n, split, split and block.kind == "table") for p in parts)
         bodies: list[Measured] = []
         current: Measured | None = None
-        previous_block = -1
-        for piece, block_index, was_split in pieces:
-            # Pieces of one split block each start a chunk: a table piece repeats its header and a
-            # code piece re-opens its fence, so two of them side by side would repeat that markup.
-            joinable = not (was_split and block_index == previous_block)
-            previous_block = block_index
+        previous = (-1, False)  # (block index, stands alone) of the last piece placed
+        for piece, block_index, split, alone in pieces:
+            # Pieces of one split block never share a chunk: a code piece re-opens its fence, so
+            # two side by side would repeat that markup.
+            joinable = not alone and not previous[1] and not (split and block_index == previous[0])
+            previous = (block_index, alone)
             if current is not None and joinable:
                 joined = budget.join(current, BLOCK_SEP, piece)
                 if joined.count <= limit:
@@ -159,10 +161,12 @@ class MarkdownChunker(Contract):
             joined = budget.join(header, "\n", body)
             return Measured(joined.text, joined.count, joined.tail, body.start, body.end)
 
-        if not rows or max(with_header(a, b).count for a, b in rows) > limit:
-            # Some row cannot share the budget with the header (a table wider than the budget):
-            # cut the whole table as plain lines, the header kept once and everything in order.
+        if not rows or min(with_header(a, b).count for a, b in rows) > limit:
+            # The header cannot share the budget with any row (a table wider than the budget):
+            # cut the table as plain lines, so the header is kept once rather than lost.
             return self._split_lines(first, block.last_line, limit, budget)
+        # Rows grouped under the repeated header; a row that cannot fit with it even alone is cut
+        # bare (notebook 05 counts such orphans and deals with wide tables).
         return self._group_runs(rows, with_header, limit, budget)
 
     def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:

@@ -88,3 +88,39 @@ def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def blocks_frame(blocks, source: str) -> pd.DataFrame:
+    """One row per block: kind, line span, character span, and how it begins."""
+    rows = [
+        {"kind": b.kind, "lines": f"{b.first_line + 1}-{b.last_line + 1}", "start": b.start, "end": b.end,
+         "begins": b.text(source).split("\n")[0][:40]}
+        for b in blocks
+    ]
+    return pd.DataFrame(rows)
+
+
+def strategy_sizes(results: Mapping[str, Sequence[Chunk]], count: TokenCounter) -> pd.DataFrame:
+    """Per strategy: number of chunks and the spread of their sizes, counted by one counter."""
+    rows = []
+    for name, chunks in results.items():
+        sizes = sorted(count(c.text) for c in chunks)
+        rows.append({"strategy": name, "chunks": len(sizes), "min": sizes[0], "median": sizes[len(sizes) // 2],
+                     "max": sizes[-1], "tokens_indexed": sum(sizes)})
+    return pd.DataFrame(rows).set_index("strategy")
+
+
+def plot_size_histograms(results: Mapping[str, Sequence[Chunk]], count: TokenCounter, title: str, bins: int = 12):
+    """Chunk-size histograms, one panel per strategy, on a shared token axis."""
+    sizes = {name: [count(c.text) for c in chunks] for name, chunks in results.items()}
+    top = max(max(v) for v in sizes.values())
+    edges = [top * k / bins for k in range(bins + 1)]
+    fig, axes = plt.subplots(1, len(sizes), figsize=(3.1 * len(sizes), 2.8), sharex=True, sharey=True)
+    for ax, (name, values) in zip(axes, sizes.items(), strict=True):
+        ax.hist(values, bins=edges, color="tab:blue", edgecolor="white")
+        ax.set_title(f"{name} ({len(values)})", fontsize=10)
+        ax.set_xlabel("cl100k tokens")
+    axes[0].set_ylabel("chunks")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

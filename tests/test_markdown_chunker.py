@@ -115,3 +115,19 @@ def test_every_corpus_document_meets_the_guarantees():
     for path in sorted((ROOT.parent / "shared" / "corpus").glob("*.md")):
         for max_tokens in (50, 200):
             check_guarantees(path.read_text(encoding="utf-8"), max_tokens)
+
+
+def test_explicit_headings_turn_the_manual_into_sections_and_a_real_table():
+    from chunklab.markdown import explicit_headings
+
+    manual = load_document("manual")
+    doc = Document(doc_id="manual", uri=manual.uri, title=manual.title, text=explicit_headings(manual.text))
+    outline = build_outline(doc.text, doc.doc_id)
+    assert [s.heading_path[-1] for s in outline.sections] == [
+        "MANUAL DE OPERAÇÕES", "1. Escopo", "2. Frequência", "3. Tabela de tolerância", "4. Registro"]
+    assert all(s.level == 2 for s in outline.sections[1:])  # siblings, whatever their number
+    table_chunks = [c for c in MarkdownChunker(max_tokens=60).split(doc) if "|" in c.text]
+    with_header = [c for c in table_chunks if "| Medida |" in c.text]
+    # Every row that fits beside the header gets it; only the widest row is cut bare.
+    assert len(table_chunks) == 4 and len(with_header) == 3
+    assert "0,08" in (set(table_chunks) - set(with_header)).pop().text
