@@ -36,10 +36,45 @@ def _smallest_size_joining_92_and_header() -> int:
     raise AssertionError("no size up to 800 puts 92 and Limite together")
 
 
+def _children_at_45() -> int:
+    from chunklab.markdown_chunker import MarkdownChunker
+
+    return len(MarkdownChunker(max_tokens=45).split(load_document("travel_policy")))
+
+
+def _repack_size_keeping_table() -> tuple[int, int]:
+    from chunklab.structural import StructuralChunker
+
+    doc = load_document("manual")
+    for size in range(200, 1001, 10):
+        chunks = StructuralChunker(size=size, repack=True).split(doc)
+        if chunks_with_all(chunks, ["3. Tabela", "Desalinhamento"]):
+            return size, len(chunks)
+    raise AssertionError("no size up to 1000 keeps the table together")
+
+
+def _budget_keeping_every_row_with_header() -> int:
+    from chunklab.contracts import Document
+    from chunklab.markdown import explicit_headings
+    from chunklab.markdown_chunker import MarkdownChunker
+
+    manual = load_document("manual")
+    doc = Document(doc_id="manual", uri=manual.uri, title=manual.title, text=explicit_headings(manual.text))
+    rows = [line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line]
+    for budget in range(8, 400):
+        chunks = MarkdownChunker(max_tokens=budget).split(doc)
+        if all(any(row in c.text and "| Medida |" in c.text for c in chunks) for row in rows):
+            return budget
+    raise AssertionError("no budget below 400 keeps every row with the header")
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
     "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
+    "02.1": ("an int: the number of children", _children_at_45),
+    "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
+    "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
 }
 
 
