@@ -6,6 +6,12 @@ The library behind the notebook series. Each module is one idea:
 - `tokens`:    token counters (words, the design sketch's approximation, cl100k offline)
 - `data`:      the series' documents and question sets, and reading any file
 - `fixed`:     fixed-size windows by characters or tokens
+- `structural`: the article's recursive separator split, with optional repack
+- `markdown`:  a Markdown block scanner with exact spans
+- `sections`:  the section tree (heading paths, stable section ids)
+- `budget`:    exact token counts in linear time (each line counted once)
+- `markdown_chunker`: breadcrumb + whole blocks within a hard token budget
+- `metrics`:   what a cut did to a document
 - `report`:    tables and plots for the notebooks (the only module that imports pandas/matplotlib)
 """
 
@@ -20,6 +26,10 @@ from chunklab.data import (
     read_document,
 )
 from chunklab.fixed import FixedSizeChunker
+from chunklab.markdown import Block, explicit_headings, parse_blocks
+from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.sections import Outline, Section, build_outline
+from chunklab.structural import StructuralChunker
 from chunklab.tokens import (
     COUNTERS,
     TokenCounter,
@@ -33,6 +43,14 @@ from chunklab.tokens import (
 __version__ = "0.1.0"
 
 __all__ = [
+    "Block",
+    "MarkdownChunker",
+    "Outline",
+    "Section",
+    "StructuralChunker",
+    "build_outline",
+    "explicit_headings",
+    "parse_blocks",
     "COUNTERS",
     "Chunk",
     "Chunker",

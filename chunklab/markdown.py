@@ -354,15 +354,23 @@ def _table(lines, i, blocks, block) -> int:
     j = i + 2
     while j < n:
         line = lines[j]
-        if _blank(line) or _indent(line) >= 4:
-            break
-        if _fence(line) or QUOTE.match(line) or RULE.fullmatch(line.rstrip("\r")) or ATX.match(line):
-            break
-        if _list_marker(line) or _html_start(line, interrupting=True) is not None:
+        if _blank(line) or _indent(line) >= 4 or _starts_container_terminator(line):
             break
         j += 1
     blocks.append(block("table", i, j - 1))
     return j
+
+
+def _starts_container_terminator(line: str) -> bool:
+    """Does the line start a block that ends a table, or a lazy line of a quote?
+
+    The same set for both (markdown-it's "blockquote" terminators): a fence, a quote, a rule,
+    a list item, an HTML block that may interrupt a paragraph, an ATX heading.
+    """
+    return bool(
+        _fence(line) or QUOTE.match(line) or RULE.fullmatch(line.rstrip("\r")) or ATX.match(line)
+        or _list_marker(line) or _html_start(line, interrupting=True) is not None
+    )
 
 
 def _quote(lines, i, blocks, block) -> int:
@@ -381,10 +389,7 @@ def _quote(lines, i, blocks, block) -> int:
             paragraph_open = None
         elif _blank(line) or empty_marker_line:
             break
-        elif _indent(line) < 4 and (
-            _fence(line) or RULE.fullmatch(line.rstrip("\r")) or _list_marker(line)
-            or ATX.match(line) or _html_start(line, interrupting=True) is not None
-        ):
+        elif _indent(line) < 4 and _starts_container_terminator(line):
             break
         else:
             if paragraph_open is None:
