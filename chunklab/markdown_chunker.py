@@ -84,6 +84,25 @@ class MarkdownChunker(Contract):
                 )
         return chunks
 
+    def parents(self, doc: Document) -> list[Chunk]:
+        """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
+
+        The children of `split` point at these by `parent_id`. A parent is what small-to-big
+        hands the model, so it is not held to `max_tokens`.
+        """
+        parents = []
+        for n, section in enumerate(self.outline(doc).sections):
+            body = doc.text[section.blocks[0].start : section.blocks[-1].end] if section.blocks else ""
+            text = "\n\n".join(part for part in (section.breadcrumb, body) if part)
+            parents.append(
+                Chunk(chunk_id=section.section_id, doc_id=doc.doc_id, parent_id=None, ordinal=n, text=text,
+                      token_count=self.count_tokens(text), heading_path=section.heading_path,
+                      start=section.start, end=section.end,
+                      metadata={"strategy": "markdown-parent", "tenant": doc.metadata.get("tenant", "default"),
+                                "section": section.breadcrumb})
+            )
+        return parents
+
     # --- breadcrumbs ----------------------------------------------------------------------------
 
     def _breadcrumb(self, section: Section, budget: SourceBudget) -> tuple[Measured, bool]:

@@ -1,0 +1,208 @@
+"""Small-to-big: search the small children, hand the model their big parents.
+
+The size that finds is not the size that reads. A child (a few blocks under a breadcrumb) is a
+precise search target; its parent (the whole section) is what answers. `ParentChildIndex` stores
+both and swaps one for the other at query time.
+
+Tenancy is a partition, not a filter: every record is stored under (tenant, chunk_id), and every
+read names its tenant. Two tenants may index documents with the same `doc_id` and the same chunk
+ids without colliding, and a query for tenant A only ever sees tenant A's rows. Metadata filters
+apply to those rows *before* ranking, so a filtered-out chunk cannot take a place in the top k.
+
+Two stores with one interface: `MemoryStore` (the default) and `SQLiteStore` (one file, standard
+library `sqlite3`, parameterised SQL only).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any, Protocol
+
+from chunklab.contracts import Chunk, Scored
+from chunklab.retrievers import LogCountRetriever, Retriever
+
+DEFAULT_TENANT = "default"
+
+
+class IndexFileError(ValueError):
+    """A store file that cannot be used (corrupt, or not a chunklab index). Names the file."""
+
+
+class Store(Protocol):
+    def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None: ...
+    def parent(self, tenant: str, chunk_id: str) -> Chunk: ...
+    def child(self, tenant: str, chunk_id: str) -> Chunk: ...
+    def children(self, tenant: str) -> list[Chunk]: ...
+    def parents(self, tenant: str) -> list[Chunk]: ...
+
+
+class MemoryStore:
+    """Parents and children in dictionaries, keyed by (tenant, chunk_id), in insertion order."""
+
+    def __init__(self) -> None:
+        self._parents: dict[tuple[str, str], Chunk] = {}
+        self._children: dict[tuple[str, str], Chunk] = {}
+
+    def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
+        # Re-indexing a parent replaces its old children, so none is left behind pointing at it.
+        for key in [k for k, c in self._children.items() if k[0] == tenant and c.parent_id == parent.chunk_id]:
+            del self._children[key]
+        self._parents[(tenant, parent.chunk_id)] = parent
+        for child in children:
+            self._children[(tenant, child.chunk_id)] = child
+
+    def parent(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._parents[(tenant, chunk_id)]
+
+    def child(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._children[(tenant, chunk_id)]
+
+    def children(self, tenant: str) -> list[Chunk]:
+        return [c for (t, _), c in self._children.items() if t == tenant]
+
+    def parents(self, tenant: str) -> list[Chunk]:
+        return [p for (t, _), p in self._parents.items() if t == tenant]
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS chunklab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parents (
+    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (tenant, chunk_id));
+CREATE TABLE IF NOT EXISTS children (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
+    UNIQUE (tenant, chunk_id));
+"""
+FORMAT = "chunklab-index-1"
+
+
+class SQLiteStore:
+    """The same store in one SQLite file: it survives closing and reopening."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            self._db = sqlite3.connect(self.path)
+            tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "chunklab_meta" not in tables:
+                raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
+            self._db.executescript(SCHEMA)
+            found = self._db.execute("SELECT value FROM chunklab_meta WHERE key = 'format'").fetchone()
+            if found is None:
+                self._db.execute("INSERT INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
+                self._db.commit()
+            elif found[0] != FORMAT:
+                raise IndexFileError(f"{self.path}: index format {found[0]!r}, this chunklab reads {FORMAT!r}")
+        except sqlite3.DatabaseError as exc:
+            raise IndexFileError(f"{self.path}: not a chunklab index ({exc})") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
+        with self._db:
+            self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
+            self._db.execute(
+                "INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
+                (tenant, parent.chunk_id, parent.model_dump_json()),
+            )
+            self._db.executemany(
+                "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
+                [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children],
+            )
+
+    def _one(self, table: str, tenant: str, chunk_id: str) -> Chunk:
+        query = {"parents": "SELECT record FROM parents WHERE tenant = ? AND chunk_id = ?",
+                 "children": "SELECT record FROM children WHERE tenant = ? AND chunk_id = ?"}[table]
+        row = self._db.execute(query, (tenant, chunk_id)).fetchone()
+        if row is None:
+            raise KeyError(chunk_id)
+        return Chunk.model_validate_json(row[0])
+
+    def parent(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._one("parents", tenant, chunk_id)
+
+    def child(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._one("children", tenant, chunk_id)
+
+    def children(self, tenant: str) -> list[Chunk]:
+        rows = self._db.execute("SELECT record FROM children WHERE tenant = ? ORDER BY seq", (tenant,))
+        return [Chunk.model_validate_json(r[0]) for r in rows]
+
+    def parents(self, tenant: str) -> list[Chunk]:
+        rows = self._db.execute("SELECT record FROM parents WHERE tenant = ? ORDER BY rowid", (tenant,))
+        return [Chunk.model_validate_json(r[0]) for r in rows]
+
+
+def _matches(chunk: Chunk, filters: Mapping[str, Any]) -> bool:
+    return all(chunk.metadata.get(key) == value for key, value in filters.items())
+
+
+class ParentChildIndex:
+    """Children are searched; parents are returned. One tenant per call, filters before ranking."""
+
+    def __init__(self, store: Store | None = None, retriever: Retriever | None = None) -> None:
+        self.store = store if store is not None else MemoryStore()
+        self.retriever = retriever if retriever is not None else LogCountRetriever()
+
+    def upsert(self, parent: Chunk, children: Sequence[Chunk], tenant: str = DEFAULT_TENANT) -> None:
+        strays = [c.chunk_id for c in children if c.parent_id != parent.chunk_id]
+        if strays:
+            raise ValueError(f"children {strays} do not point at parent {parent.chunk_id!r}")
+        self.store.upsert(tenant, parent, children)
+
+    def expand(self, child_id: str, tenant: str = DEFAULT_TENANT) -> Chunk:
+        """The parent of a retrieved child (the child itself if it has none)."""
+        child = self.store.child(tenant, child_id)
+        return self.store.parent(tenant, child.parent_id) if child.parent_id else child
+
+    def search(self, query: str, k: int = 4, filters: Mapping[str, Any] | None = None,
+               tenant: str = DEFAULT_TENANT) -> list[Scored]:
+        """The top k children of this tenant that pass the filters."""
+        candidates = [c for c in self.store.children(tenant) if _matches(c, filters or {})]
+        return self.retriever.rank(query, candidates, k)
+
+    def small_to_big(self, query: str, k: int = 4, max_parents: int = 2,
+                     filters: Mapping[str, Any] | None = None, tenant: str = DEFAULT_TENANT) -> list[Chunk]:
+        """Parents of the top k children, without repeats, in the rank order of their best child."""
+        parents: list[Chunk] = []
+        seen: set[str] = set()
+        for hit in self.search(query, k, filters, tenant):
+            parent = self.expand(hit.ref_id, tenant)
+            if parent.chunk_id not in seen:
+                seen.add(parent.chunk_id)
+                parents.append(parent)
+        return parents[:max_parents]
+
+
+def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: Sequence[Chunk],
+                   tenant: str = DEFAULT_TENANT) -> None:
+    """Store every parent with its children (children grouped by `parent_id`)."""
+    by_parent: dict[str, list[Chunk]] = {p.chunk_id: [] for p in parents}
+    for child in children:
+        by_parent[child.parent_id].append(child)
+    for parent in parents:
+        index.upsert(parent, by_parent[parent.chunk_id], tenant)
+
+
+def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tuple[list[Chunk], list[Chunk]]:
+    """The article's two scales: parents are blocks at blank lines (up to `parent_size` characters),
+    children are those blocks cut structurally and repacked to `child_size`, pointing at them."""
+    from chunklab.structural import StructuralChunker
+
+    parents = StructuralChunker(size=parent_size).split(doc)
+    parents = [p.model_copy(update={"chunk_id": f"{doc.doc_id}#p{p.ordinal}"}) for p in parents]
+    cutter = StructuralChunker(size=child_size, repack=True)
+    children = []
+    for parent in parents:
+        for a, b in cutter.spans(parent.text):
+            start, end = parent.start + a, parent.start + b
+            children.append(Chunk(
+                chunk_id=f"{parent.chunk_id}.c{len(children)}", doc_id=doc.doc_id, parent_id=parent.chunk_id,
+                ordinal=len(children), text=doc.text[start:end], token_count=len(doc.text[start:end].split()),
+                start=start, end=end, metadata=dict(parent.metadata)))
+    return parents, children

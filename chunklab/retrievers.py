@@ -1,0 +1,118 @@
+"""Retrievers: rank chunks for a query, returning `Scored(ref_id, score, source)`.
+
+All three take the candidates explicitly (`rank(query, chunks, k)`), so whoever calls them
+decides which chunks are eligible: filters apply *before* ranking, and no statistic of a chunk
+outside the candidates (another tenant's, say) can move a score. Ties are broken by the
+candidates' order, so results are the same in every process.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Sequence
+from typing import Protocol
+
+from chunklab.contracts import Chunk, Scored, ScoreSource
+from chunklab.data import fold
+
+
+class Retriever(Protocol):
+    name: str
+
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]: ...
+
+
+def _top(scores: Sequence[float], chunks: Sequence[Chunk], k: int, source: ScoreSource,
+         keep_zero: bool = False) -> list[Scored]:
+    order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))
+    return [
+        Scored(ref_id=chunks[i].chunk_id, score=float(scores[i]), source=source)
+        for i in order
+        if keep_zero or scores[i] > 0
+    ][:k]
+
+
+class OverlapRetriever:
+    """The article's stub: the share of the query's words that the chunk contains.
+
+    Words are lower-cased, accent-free runs of letters, digits and commas, longer than one
+    character ("4,5" is one word). It is not a search engine: it knows no word weights, no
+    stemming and no synonyms. Like the article's, it returns the top k even when they score 0,
+    and ties go to the chunk that comes first.
+    """
+
+    name = "overlap"
+
+    @staticmethod
+    def words(text: str) -> set[str]:
+        return {w for w in re.findall(r"[a-z0-9,]+", fold(text)) if len(w) > 1}
+
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        wanted = self.words(query)
+        scores = [len(wanted & self.words(c.text)) / max(1, len(wanted)) for c in chunks]
+        return _top(scores, chunks, k, ScoreSource.LEXICAL, keep_zero=True)
+
+
+STOP_WORDS = frozenset("a an the is are i do what for in of to my on how".split())
+
+
+class LogCountRetriever:
+    """The design sketch's scorer: for each query term in the chunk, 1 + log(its count).
+
+    Terms are lower-case ASCII letters and digits, minus a few English stop words. A stand-in
+    for a real index: no document-length normalisation and no inverse document frequency, so a
+    long chunk that repeats a common word wins. Chunks that share no term are not returned.
+    """
+
+    name = "logcount"
+
+    @staticmethod
+    def terms(text: str) -> list[str]:
+        return [t for t in re.findall(r"[a-z0-9]+", text.lower()) if t not in STOP_WORDS]
+
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        wanted = set(self.terms(query))
+        scores = []
+        for c in chunks:
+            counts = Counter(self.terms(c.text))
+            scores.append(sum(1 + math.log(counts[t]) for t in wanted if counts[t]))
+        return _top(scores, chunks, k, ScoreSource.LEXICAL)
+
+
+class BM25Retriever:
+    """Okapi BM25 from `bm25s`, over the candidates only: a real lexical retriever.
+
+    Words are accent-folded runs of two or more word characters; no stemming, no stop words
+    (the question sets are short, and in two languages). It matches words, not meaning: "fee"
+    does not find "charge". The index is rebuilt for each distinct candidate set and cached.
+    """
+
+    name = "bm25"
+
+    def __init__(self) -> None:
+        self._cache: dict[tuple[str, ...], object] = {}
+
+    @staticmethod
+    def tokens(text: str) -> list[str]:
+        return re.findall(r"\w\w+", fold(text))
+
+    def _index(self, chunks: Sequence[Chunk]):
+        import bm25s
+
+        key = tuple(f"{c.chunk_id}\x00{c.text}" for c in chunks)
+        if key not in self._cache:
+            model = bm25s.BM25()
+            model.index([self.tokens(c.text) or ["\x00"] for c in chunks], show_progress=False)
+            self._cache = {key: model}  # one candidate set at a time is enough
+        return self._cache[key]
+
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        if not chunks:
+            return []
+        scores = self._index(chunks).get_scores(self.tokens(query))
+        return _top(list(scores), chunks, k, ScoreSource.LEXICAL)
+
+
+RETRIEVERS = {r.name: r for r in (OverlapRetriever, LogCountRetriever, BM25Retriever)}
