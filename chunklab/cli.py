@@ -1,4 +1,4 @@
-"""Command line: `chunklab chunk PATH --strategy fixed` prints one JSON `Chunk` per line.
+"""Command line: `chunk` (JSON lines of chunks), `index` and `search` (small-to-big over SQLite).
 
 A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number) ends with exit code 2
 and one line on stderr that names the problem. Tracebacks are for bugs, not for typos.
@@ -7,7 +7,9 @@ and one line on stderr that names the problem. Tracebacks are for bugs, not for 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from pathlib import Path
 from collections.abc import Callable, Sequence
 
 from pydantic import ValidationError
@@ -15,6 +17,8 @@ from pydantic import ValidationError
 from chunklab.contracts import Chunker
 from chunklab.data import DocumentError, read_document
 from chunklab.fixed import FixedSizeChunker
+from chunklab.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document, markdown_files
+from chunklab.retrievers import RETRIEVERS
 from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.structural import StructuralChunker
 from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
@@ -74,7 +78,85 @@ def build_parser() -> argparse.ArgumentParser:
     chunk.add_argument("--unit", choices=["chars", "tokens"], default="chars", help="(fixed)")
     chunk.add_argument("--max-tokens", type=int, default=200, help="hard token budget (markdown)")
     chunk.add_argument("--counter", choices=sorted(COUNTERS), help="token counter for token_count")
+
+    index = commands.add_parser("index", help="index Markdown files or folders into an SQLite file")
+    index.add_argument("paths", nargs="+", help="Markdown files, or folders searched for *.md")
+    index.add_argument("--db", required=True, help="the index file (created if missing)")
+    index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
+    index.add_argument("--max-tokens", type=int, default=200, help="hard token budget of a child")
+
+    search = commands.add_parser("search", help="small-to-big search: matched children, their sections")
+    search.add_argument("db", help="an index file made by `chunklab index`")
+    search.add_argument("question")
+    search.add_argument("--k", type=int, default=4, help="children to retrieve")
+    search.add_argument("--parents", type=int, default=2, help="sections to hand over")
+    search.add_argument("--tenant", default="default")
+    search.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
+    search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
     return parser
+
+
+def _progress(done: int, total: int, name: str) -> None:
+    """A one-line progress bar on stderr, only when stderr is a terminal."""
+    if not sys.stderr.isatty():
+        return
+    width = 30
+    filled = width * done // max(1, total)
+    end = "\n" if done == total else ""
+    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[:40]:<40}", end=end, file=sys.stderr)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    try:
+        chunker = MarkdownChunker(max_tokens=args.max_tokens)
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc)) from None
+    files = markdown_files(args.paths)
+    if not files:
+        raise UsageError(f"no Markdown files found in {', '.join(args.paths)}")
+    store = SQLiteStore(args.db)
+    index = ParentChildIndex(store=store)
+    children_total = 0
+    for n, (doc_id, path) in enumerate(files, start=1):
+        doc = read_document(path, doc_id=doc_id)
+        doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": args.tenant}})
+        children = chunker.split(doc)
+        index_document(index, chunker.parents(doc), children, tenant=args.tenant)
+        children_total += len(children)
+        _progress(n, len(files), doc_id)
+    store.close()
+    print(f"indexed {len(files)} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}")
+    return 0
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if args.k <= 0 or args.parents <= 0:
+        raise UsageError("--k and --parents must be at least 1")
+    if not Path(args.db).is_file():
+        raise UsageError(f"{args.db}: no such index file (make one with `chunklab index`)")
+    index = ParentChildIndex(store=SQLiteStore(args.db), retriever=RETRIEVERS[args.retriever]())
+    hits = index.search(args.question, k=args.k, tenant=args.tenant)
+    parents = index.small_to_big(args.question, k=args.k, max_parents=args.parents, tenant=args.tenant)
+    children = [index.store.child(args.tenant, h.ref_id) for h in hits]
+    if args.json:
+        out = {
+            "question": args.question,
+            "children": [{"chunk_id": c.chunk_id, "score": round(h.score, 4), "heading_path": list(c.heading_path)}
+                         for c, h in zip(children, hits, strict=True)],
+            "parents": [json.loads(p.model_dump_json()) for p in parents],
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    if not hits:
+        print("no matching children")
+        return 0
+    print("matched children:")
+    for c, h in zip(children, hits, strict=True):
+        print(f"  {h.score:7.3f}  {c.chunk_id}")
+    for p in parents:
+        print(f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  [{p.token_count} tokens]")
+        print(p.text)
+    return 0
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -100,8 +182,9 @@ def run_chunk(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return run_chunk(args)
-    except (UsageError, DocumentError, TokenizerUnavailable) as exc:
+        run = {"chunk": run_chunk, "index": run_index, "search": run_search}[args.command]
+        return run(args)
+    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:

@@ -206,3 +206,28 @@ def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tupl
                 ordinal=len(children), text=doc.text[start:end], token_count=len(doc.text[start:end].split()),
                 start=start, end=end, metadata=dict(parent.metadata)))
     return parents, children
+
+
+def markdown_files(paths: Sequence[str | Path]) -> list[tuple[str, Path]]:
+    """(doc_id, path) of every Markdown file named or found below the named folders, sorted.
+
+    A file's doc_id is its path relative to the folder it was found in, without the extension
+    (`policies/travel`), so two `README.md` in different folders do not collide and no absolute
+    path reaches an id. A path that does not exist is a `DocumentError` naming it.
+    """
+    from chunklab.data import DocumentError
+
+    found: list[tuple[str, Path]] = []
+    for given in map(Path, paths):
+        if given.is_dir():
+            for path in sorted(p for p in given.rglob("*") if p.suffix.lower() in (".md", ".markdown") and p.is_file()):
+                found.append((path.relative_to(given).with_suffix("").as_posix(), path))
+        elif given.is_file():
+            found.append((given.stem, given))
+        else:
+            raise DocumentError(f"{given}: no such file or folder")
+    ids = [doc_id for doc_id, _ in found]
+    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    if repeated:
+        raise DocumentError(f"{', '.join(repeated)}: two files would get the same document id; index them separately")
+    return found

@@ -118,3 +118,42 @@ def test_markdown_max_tokens_must_be_positive(value):
         run_cli("chunk", "data/manual.md", "--strategy", "markdown", "--max-tokens", value),
         "--max-tokens: Input should be greater than or equal to 8",
     )
+
+
+@pytest.fixture
+def indexed(tmp_path):
+    db = tmp_path / "team.sqlite"
+    done = run_cli("index", "data/travel_policy.md", "data/manual.md", "--db", str(db), "--tenant", "acme")
+    assert done.returncode == 0, done.stderr
+    assert b"indexed 2 documents" in done.stdout and done.stderr == b""  # no progress bar off a terminal
+    return db
+
+
+def test_search_prints_parents_with_heading_paths_and_the_matched_children(indexed):
+    done = run_cli("search", str(indexed), "What is the lodging cap in New York?", "--tenant", "acme", "--parents", "1")
+    out = done.stdout.decode()
+    assert done.returncode == 0
+    assert "matched children:" in out and "travel_policy#travel-policy/international-travel/per-diem-c0" in out
+    assert "=== travel_policy: Travel Policy > International Travel > Per diem" in out
+    assert "| New York | 105 | 350 |" in out
+
+
+def test_search_json_and_tenant_isolation(indexed):
+    done = run_cli("search", str(indexed), "travel expenses", "--tenant", "acme", "--json", "--k", "2")
+    record = json.loads(done.stdout)
+    assert len(record["children"]) == 2 and record["parents"][0]["heading_path"][0] == "Travel Policy"
+    other = run_cli("search", str(indexed), "lodging cap", "--tenant", "globex")
+    assert other.returncode == 0 and other.stdout.decode().strip() == "no matching children"
+
+
+def test_index_and_search_errors(tmp_path, indexed):
+    assert_usage_error(run_cli("search", str(tmp_path / "none.sqlite"), "q"), "none.sqlite: no such index file")
+    assert_usage_error(run_cli("index", "nowhere", "--db", str(tmp_path / "i.sqlite")), "nowhere: no such file or folder")
+    (tmp_path / "empty").mkdir()
+    assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no Markdown files found")
+    junk = tmp_path / "junk.sqlite"
+    junk.write_bytes(b"not sqlite" * 200)
+    assert_usage_error(run_cli("search", str(junk), "q"), "junk.sqlite: not a chunklab index")
+    assert_usage_error(run_cli("search", str(indexed), "q", "--k", "0"), "--k and --parents must be at least 1")
+    assert_usage_error(run_cli("index", "data/manual.md", "--db", str(tmp_path / "i.sqlite"), "--max-tokens", "0"),
+                       "--max-tokens: Input should be greater than or equal to 8")
