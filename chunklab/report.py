@@ -124,3 +124,29 @@ def plot_size_histograms(results: Mapping[str, Sequence[Chunk]], count: TokenCou
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
+    """Fact recall against tokens handed to the model per query, one line per mode, points = k.
+
+    `rows` has columns retriever, mode, k, fact_recall, tokens_to_model; one panel per retriever.
+    """
+    retrievers = list(dict.fromkeys(rows["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 3.4), sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = rows[rows["retriever"] == name]
+        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD", strict=False):
+            line = part[part["mode"] == mode]
+            ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
+            for _, r in line.iterrows():
+                ax.annotate(f"k={r['k']}", (r["tokens_to_model"], r["fact_recall"]), fontsize=7,
+                            textcoords="offset points", xytext=(3, -9))
+        ax.set_title(name)
+        ax.set_xlabel("cl100k tokens handed to the model per query")
+        ax.set_ylim(0, 1.08)
+    axes[0].set_ylabel("fact recall")
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

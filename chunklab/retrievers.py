@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+import warnings
 from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
@@ -99,7 +100,10 @@ class BM25Retriever:
         return re.findall(r"\w\w+", fold(text))
 
     def _index(self, chunks: Sequence[Chunk]):
-        import bm25s
+        with warnings.catch_warnings():
+            # bm25s imports tqdm.auto, which warns when ipywidgets is missing (as in a notebook).
+            warnings.simplefilter("ignore")
+            import bm25s
 
         key = tuple(f"{c.chunk_id}\x00{c.text}" for c in chunks)
         if key not in self._cache:

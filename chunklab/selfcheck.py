@@ -68,6 +68,41 @@ def _budget_keeping_every_row_with_header() -> int:
     raise AssertionError("no budget below 400 keeps every row with the header")
 
 
+def _policy_index(retriever, count):
+    from chunklab.index import ParentChildIndex, index_document
+    from chunklab.markdown_chunker import MarkdownChunker
+
+    doc = load_document("travel_policy")
+    chunker = MarkdownChunker(max_tokens=45, count_tokens=count)
+    index = ParentChildIndex(retriever=retriever)
+    index_document(index, chunker.parents(doc), chunker.split(doc))
+    return index
+
+
+def _bm25_misses_at_k1() -> list[str]:
+    from chunklab.data import load_questions
+    from chunklab.evaluation import fact_recall
+    from chunklab.retrievers import BM25Retriever
+    from chunklab.tokens import cl100k
+
+    index = _policy_index(BM25Retriever(), cl100k)
+    return sorted(q.id for q in load_questions("travel_policy").questions
+                  if fact_recall("\n".join(p.text for p in index.small_to_big(q.question, k=1)), q.facts) < 1)
+
+
+def _one_parent_recall() -> float:
+    from chunklab.data import load_questions
+    from chunklab.evaluation import fact_recall
+    from chunklab.retrievers import LogCountRetriever
+    from chunklab.tokens import approx_tokens
+
+    index = _policy_index(LogCountRetriever(), approx_tokens)
+    qs = load_questions("travel_policy").questions
+    scores = [fact_recall("\n".join(p.text for p in index.small_to_big(q.question, k=2, max_parents=1)), q.facts)
+              for q in qs]
+    return round(sum(scores) / len(scores), 2)
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -75,6 +110,8 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "02.1": ("an int: the number of children", _children_at_45),
     "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
     "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
+    "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
+    "03.2": ("a float, two decimals", _one_parent_recall),
 }
 
 
