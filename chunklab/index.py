@@ -15,7 +15,6 @@ library `sqlite3`, parameterised SQL only).
 
 from __future__ import annotations
 
-import json
 import sqlite3
 from collections.abc import Mapping, Sequence
 from pathlib import Path

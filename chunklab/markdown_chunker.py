@@ -32,7 +32,7 @@ from pydantic import ConfigDict, Field
 
 from chunklab.budget import Measured, SourceBudget
 from chunklab.contracts import Chunk, Contract, Document
-from chunklab.markdown import LIST_ITEM, Block, _fence, _indent, _list_marker
+from chunklab.markdown import Block, _closes_fence, _fence, _indent, _list_marker
 from chunklab.sections import Outline, Section, build_outline
 from chunklab.tokens import TokenCounter, cl100k
 
@@ -228,8 +228,7 @@ class MarkdownChunker(Contract):
     def _split_code(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         opening = budget.lines[block.first_line].rstrip("\r")
         char, length = _fence(opening)
-        closing_line = budget.lines[block.last_line]
-        closed = block.last_line > block.first_line and closing_line.strip().startswith(char * length)
+        closed = block.last_line > block.first_line and _closes_fence(budget.lines[block.last_line], char, length)
         body_last = block.last_line - 1 if closed else block.last_line
         fence_open = budget.text(opening, budget.line_start[block.first_line])
         fence_close = budget.text(" " * _indent(opening) + char * length)
@@ -242,6 +241,8 @@ class MarkdownChunker(Contract):
         pieces = []
         for piece in self._split_lines(body_lines[0], body_lines[-1], limit - reserve, budget):
             wrapped = budget.join(budget.join(fence_open, "\n", piece), "\n", fence_close)
+            if wrapped.count > limit:  # the reserve is a margin, not a proof: check, and fall back
+                return self._split_lines(block.first_line, block.last_line, limit, budget)
             pieces.append(Measured(wrapped.text, wrapped.count, wrapped.tail, piece.start, piece.end))
         return pieces
 

@@ -1,5 +1,4 @@
 import os
-import re
 import subprocess
 import sys
 from collections import Counter
@@ -132,3 +131,10 @@ def test_explicit_headings_turn_the_manual_into_sections_and_a_real_table():
     assert len(table_chunks) == 4 and len(with_header) == 3
     bare = [c for c in table_chunks if "| Medida |" not in c.text]
     assert len(bare) == 1 and "0,08" in bare[0].text
+
+
+def test_an_unclosed_fence_ending_in_an_info_string_line_loses_nothing():
+    lines = "\n".join(f"step_{n} = run({n})" for n in range(30))
+    text = f"# Code\n\n```\n{lines}\n```python trailing words kept"
+    chunks = check_guarantees(text, 40)
+    assert any("trailing words kept" in c.text for c in chunks)
