@@ -190,7 +190,10 @@ def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: 
 
 def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tuple[list[Chunk], list[Chunk]]:
     """The article's two scales: parents are blocks at blank lines (up to `parent_size` characters),
-    children are those blocks cut structurally and repacked to `child_size`, pointing at them."""
+    children are those blocks cut structurally and repacked to `child_size`, pointing at them.
+
+    Sizes are in characters and `token_count` is the article's word count, so its demo reproduces.
+    """
     from chunklab.structural import StructuralChunker
 
     parents = StructuralChunker(size=parent_size).split(doc)
