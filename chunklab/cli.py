@@ -19,7 +19,9 @@ from chunklab.data import DocumentError, read_document
 from chunklab.fixed import FixedSizeChunker
 from chunklab.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document, markdown_files
 from chunklab.retrievers import RETRIEVERS
+from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
 from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.semantic import SemanticChunker
 from chunklab.structural import StructuralChunker
 from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
 
@@ -57,12 +59,18 @@ def _markdown(args: argparse.Namespace) -> Chunker:
     return MarkdownChunker(max_tokens=args.max_tokens, count_tokens=get_counter(args.counter or "cl100k"))
 
 
+def _semantic(args: argparse.Namespace) -> Chunker:
+    return SemanticChunker(embedder=EMBEDDERS[args.embedder](), unit=args.semantic_unit,
+                           breakpoint=args.breakpoint, threshold=args.threshold, max_tokens=args.max_tokens)
+
+
 # Strategy name -> builder from the parsed options. Later chunkers register here.
 STRATEGIES: dict[str, Callable[[argparse.Namespace], Chunker]] = {
     "fixed": _fixed,
     "structural": _structural(repack=False),
     "structural-repack": _structural(repack=True),
     "markdown": _markdown,
+    "semantic": _semantic,
 }
 
 
@@ -78,6 +86,11 @@ def build_parser() -> argparse.ArgumentParser:
     chunk.add_argument("--unit", choices=["chars", "tokens"], default="chars", help="(fixed)")
     chunk.add_argument("--max-tokens", type=int, default=200, help="hard token budget (markdown)")
     chunk.add_argument("--counter", choices=sorted(COUNTERS), help="token counter for token_count")
+    chunk.add_argument("--embedder", choices=sorted(EMBEDDERS), default="wordllama", help="(semantic)")
+    chunk.add_argument("--semantic-unit", choices=["sentence", "line"], default="sentence", help="(semantic)")
+    chunk.add_argument("--breakpoint", choices=["threshold", "percentile", "stdev"], default="threshold",
+                       help="(semantic)")
+    chunk.add_argument("--threshold", type=float, default=0.6, help="similarity below which to cut (semantic)")
 
     index = commands.add_parser("index", help="index Markdown files or folders into an SQLite file")
     index.add_argument("paths", nargs="+", help="Markdown files, or folders searched for *.md")
@@ -184,7 +197,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser().parse_args(argv)
         run = {"chunk": run_chunk, "index": run_index, "search": run_search}[args.command]
         return run(args)
-    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError) as exc:
+    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError, EmbedderUnavailable) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:

@@ -263,31 +263,31 @@ class MarkdownChunker(Contract):
                 group = (k, k)
             else:
                 start = budget.line_start[k]
-                pieces.extend(self._split_text(start, start + len(budget.lines[k]), limit, budget))
+                pieces.extend(split_text(start, start + len(budget.lines[k]), limit, budget))
         if group:
             pieces.append(budget.lines_span(*group))
         return pieces
 
-    def _split_text(self, start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
-        """Sentences of source[start:end] packed within the limit; words, then prefixes, if needed."""
-        source = budget.source
-        spans = _spans(SENTENCE_END, source, start, end)
-        out: list[Measured] = []
-        for a, b in _pack_spans(spans, limit, budget):
-            piece = budget.text(source[a:b], a, b)
-            if piece.count <= limit:
-                out.append(piece)
-                continue
-            for wa, wb in _pack_spans(_word_spans(source, a, b), limit, budget):
-                word = budget.text(source[wa:wb], wa, wb)
-                if word.count <= limit:
-                    out.append(word)
-                else:
-                    out.extend(_cut_word(source, wa, wb, limit, budget))
-        return out
-
-
 # --- helpers ------------------------------------------------------------------------------------
+
+
+def split_text(start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
+    """Sentences of source[start:end] packed within the limit; words, then prefixes, if needed."""
+    source = budget.source
+    spans = _spans(SENTENCE_END, source, start, end)
+    out: list[Measured] = []
+    for a, b in _pack_spans(spans, limit, budget):
+        piece = budget.text(source[a:b], a, b)
+        if piece.count <= limit:
+            out.append(piece)
+            continue
+        for wa, wb in _pack_spans(_word_spans(source, a, b), limit, budget):
+            word = budget.text(source[wa:wb], wa, wb)
+            if word.count <= limit:
+                out.append(word)
+            else:
+                out.extend(_cut_word(source, wa, wb, limit, budget))
+    return out
 
 
 def _titles_carried(outline: Outline, crumbs: dict[str, tuple[Measured, bool]]) -> set[str]:

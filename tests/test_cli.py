@@ -157,3 +157,16 @@ def test_index_and_search_errors(tmp_path, indexed):
     assert_usage_error(run_cli("search", str(indexed), "q", "--k", "0"), "--k and --parents must be at least 1")
     assert_usage_error(run_cli("index", "data/manual.md", "--db", str(tmp_path / "i.sqlite"), "--max-tokens", "0"),
                        "--max-tokens: Input should be greater than or equal to 8")
+
+
+def test_semantic_strategy_with_both_embedders():
+    from chunklab.embeddings import EMBEDDERS
+    from chunklab.semantic import SemanticChunker
+
+    for embedder in ("wordllama", "hashing"):
+        done = run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--embedder", embedder, "--semantic-unit", "line")
+        api = SemanticChunker(embedder=EMBEDDERS[embedder](), unit="line").split(load_document("manual"))
+        assert done.returncode == 0
+        assert [Chunk.model_validate_json(line).text for line in done.stdout.splitlines()] == [c.text for c in api]
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--threshold", "3"),
+                       "--threshold: Input should be less than or equal to 1")

@@ -1,0 +1,125 @@
+"""Semantic chunking: cut where the topic changes, measured as a drop in similarity.
+
+The text is split into units (sentences, or lines), each unit is embedded, and the cosine
+similarity of every pair of neighbours is computed. A cut goes between two units when their
+similarity is low, by one of three rules:
+
+- `threshold`: similarity below `threshold` (the article's rule, 0.6);
+- `percentile`: distance (1 − similarity) above the `percentile`-th percentile of all distances;
+- `stdev`: distance above the mean distance plus `stdevs` standard deviations.
+
+Unlike the well-known semantic chunkers, this one has a hard budget: a group of units longer
+than `max_tokens` is packed into pieces that fit, unit by unit (then by sentences, words and
+word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
+same input gives the same cuts in every process, given a deterministic embedder (the hashing
+embedder's default hash, or WordLlama; not the article's salted `hash()`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import numpy as np
+from pydantic import ConfigDict, Field
+
+from chunklab.budget import SourceBudget
+from chunklab.contracts import Chunk, Contract, Document
+from chunklab.embeddings import Embedder
+from chunklab.markdown_chunker import MIN_TOKENS, _pack_spans, split_text
+from chunklab.tokens import TokenCounter, cl100k
+
+# A sentence ends at . ! or ? followed by white space; a blank line always ends a unit.
+SENTENCE_BOUNDARY = re.compile(r"(?<=[.!?])[ \t]+|\n[ \t]*\n\s*")
+
+
+class SemanticChunker(Contract):
+    """Groups of neighbouring units that stay similar; a hard token budget on every chunk."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    embedder: Embedder
+    unit: Literal["sentence", "line"] = "sentence"
+    breakpoint: Literal["threshold", "percentile", "stdev"] = "threshold"
+    threshold: float = Field(0.6, ge=-1, le=1)
+    percentile: float = Field(90, ge=0, le=100)
+    stdevs: float = Field(1.0, ge=0)
+    max_tokens: int = Field(200, ge=MIN_TOKENS)
+    count_tokens: TokenCounter = cl100k
+
+    def units(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each unit, stripped; blank ones dropped."""
+        if self.unit == "line":
+            pattern = re.compile(r"\n")
+        else:
+            pattern = SENTENCE_BOUNDARY
+        spans, pos = [], 0
+        for m in pattern.finditer(text):
+            spans.append((pos, m.start()))
+            pos = m.end()
+        spans.append((pos, len(text)))
+        out = []
+        for a, b in spans:
+            while a < b and text[a].isspace():
+                a += 1
+            while b > a and text[b - 1].isspace():
+                b -= 1
+            if a < b:
+                out.append((a, b))
+        return out
+
+    def similarities(self, doc: Document) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """The units and the cosine similarity of each unit with the next (len(units) − 1 values)."""
+        spans = self.units(doc.text)
+        if len(spans) < 2:
+            return spans, np.zeros(0)
+        vectors = self.embedder.embed_documents([doc.text[a:b] for a, b in spans])
+        return spans, np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
+
+    def cuts(self, similarities: np.ndarray) -> list[int]:
+        """Indices i such that a cut goes between unit i and unit i + 1."""
+        if similarities.size == 0:
+            return []
+        if self.breakpoint == "threshold":
+            chosen = similarities < self.threshold
+        else:
+            distance = 1 - similarities
+            if self.breakpoint == "percentile":
+                chosen = distance > np.percentile(distance, self.percentile)
+            else:
+                chosen = distance > distance.mean() + self.stdevs * distance.std()
+        return [int(i) for i in np.flatnonzero(chosen)]
+
+    def split(self, doc: Document) -> list[Chunk]:
+        spans, sims = self.similarities(doc)
+        if not spans:
+            return []
+        cut_after = self.cuts(sims)
+        bounds = [-1, *cut_after, len(spans) - 1]
+        budget = SourceBudget(doc.text, self.count_tokens)
+        chunks: list[Chunk] = []
+        for first, last in ((bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)):
+            before = float(sims[first - 1]) if first > 0 else None
+            for a, b in self._fit(spans[first : last + 1], budget):
+                text = doc.text[a:b]
+                chunks.append(
+                    Chunk(
+                        chunk_id=f"{doc.doc_id}#{len(chunks)}", doc_id=doc.doc_id, ordinal=len(chunks),
+                        text=text, token_count=self.count_tokens(text), start=a, end=b,
+                        metadata={"strategy": "semantic", "tenant": doc.metadata.get("tenant", "default"),
+                                  "embedder": self.embedder.name,
+                                  "similarity_before": None if before is None else round(before, 4)},
+                    )
+                )
+                before = None  # only the first piece of a group starts at a semantic cut
+        return chunks
+
+    def _fit(self, group: list[tuple[int, int]], budget: SourceBudget) -> list[tuple[int, int]]:
+        """The group as one span if it fits, else its units packed, and a unit too big split further."""
+        out = []
+        for a, b in _pack_spans(group, self.max_tokens, budget):
+            if budget.count(budget.source[a:b]) <= self.max_tokens:
+                out.append((a, b))
+            else:
+                out.extend((p.start, p.end) for p in split_text(a, b, self.max_tokens, budget))
+        return out

@@ -1,0 +1,120 @@
+import os
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from pydantic import ValidationError
+
+from chunklab import Document, cl100k, load_document
+from chunklab import embeddings
+from chunklab.embeddings import EmbedderUnavailable, HashingEmbedder, WordLlamaEmbedder
+from chunklab.semantic import SemanticChunker
+
+from conftest import ROOT
+
+
+def vectors_in_fresh_process(hash_kind: str, seed: str) -> str:
+    script = (
+        "from chunklab.embeddings import HashingEmbedder;"
+        f"print(HashingEmbedder(hash={hash_kind!r}).embed_query('limite de vibração do equipamento').round(6).tolist())"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": seed}
+    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env, cwd=ROOT).stdout
+
+
+def test_the_articles_python_hash_changes_between_processes_and_blake2b_does_not():
+    seeds = ["1", "2", "3", "4"]
+    assert len({vectors_in_fresh_process("python", s) for s in seeds}) > 1
+    assert len({vectors_in_fresh_process("blake2b", s) for s in seeds}) == 1
+
+
+def test_hashing_vectors_are_unit_length_and_word_based():
+    emb = HashingEmbedder(dim=64)
+    v = emb.embed_documents(["a b c", "a b c", "", "x y"])
+    assert np.allclose(np.linalg.norm(v[[0, 1, 3]], axis=1), 1) and not v[2].any()
+    assert v[0] @ v[1] == pytest.approx(1.0)
+
+
+def test_wordllama_loads_offline_and_is_semantic():
+    emb = WordLlamaEmbedder()
+    cat, kitten, tax = emb.embed_documents(["the cat sat on the mat", "a kitten rested on the rug", "quarterly tax filing"])
+    assert cat @ kitten > cat @ tax + 0.2
+
+
+def test_missing_wordllama_says_what_to_install(monkeypatch):
+    import builtins
+
+    embeddings._wordllama.cache_clear()
+    real_import = builtins.__import__
+
+    def no_wordllama(name, *args, **kwargs):
+        if name.startswith("wordllama"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_wordllama)
+    try:
+        with pytest.raises(EmbedderUnavailable, match="pip install wordllama==0.4.0.post1"):
+            WordLlamaEmbedder().embed_query("x")
+    finally:
+        monkeypatch.undo()
+        embeddings._wordllama.cache_clear()
+
+
+@pytest.mark.parametrize("embedder", [HashingEmbedder(), WordLlamaEmbedder()], ids=lambda e: e.name)
+def test_both_embedders_cut_the_manuals_table_between_header_and_rows(embedder, manual):
+    chunks = SemanticChunker(embedder=embedder, unit="line").split(manual)
+    header = next(c for c in chunks if "| Medida |" in c.text)
+    assert "| Vibração |" not in header.text and "0,08" not in header.text
+
+
+def test_breakpoint_rules(manual):
+    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), unit="line")
+    _, sims = chunker.similarities(manual)
+    pct = SemanticChunker(embedder=WordLlamaEmbedder(), unit="line", breakpoint="percentile", percentile=80)
+    sd = SemanticChunker(embedder=WordLlamaEmbedder(), unit="line", breakpoint="stdev", stdevs=1.0)
+    assert len(pct.cuts(sims)) == int(np.sum(1 - sims > np.percentile(1 - sims, 80)))
+    assert 0 < len(pct.cuts(sims)) < len(sims)
+    d = 1 - sims
+    assert sd.cuts(sims) == [int(i) for i in np.flatnonzero(d > d.mean() + d.std())]
+
+
+def test_bad_settings_are_validation_errors():
+    with pytest.raises(ValidationError):
+        SemanticChunker(embedder=HashingEmbedder(), threshold=2)
+    with pytest.raises(ValidationError):
+        SemanticChunker(embedder=HashingEmbedder(), max_tokens=0)
+    with pytest.raises(ValidationError):
+        SemanticChunker(embedder="not an embedder")
+
+
+sentences = st.lists(
+    st.sampled_from(["Leave is approved by the manager.", "Tokyo per diem is 90 USD.", "Vibração acima de 4,5 mm/s.",
+                     "Submit receipts within 15 days.", "x" * 300, "\n\n", "Lodging caps differ by city!"]),
+    min_size=1, max_size=25,
+).map(" ".join)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(sentences, st.sampled_from([8, 20, 60]), st.sampled_from(["threshold", "percentile", "stdev"]))
+def test_budget_exact_slices_and_nothing_lost(text, max_tokens, breakpoint):
+    doc = Document(doc_id="s", uri="urn:s", title="", text=text)
+    chunks = SemanticChunker(embedder=HashingEmbedder(), max_tokens=max_tokens, breakpoint=breakpoint).split(doc)
+    covered = [False] * len(text)
+    for c in chunks:
+        assert c.text == text[c.start : c.end]
+        assert c.token_count == cl100k(c.text) <= max_tokens
+        covered[c.start : c.end] = [True] * (c.end - c.start)
+    assert all(covered[i] or text[i].isspace() for i in range(len(text)))
+
+
+def test_same_cuts_in_every_process():
+    script = ("from chunklab import load_document; from chunklab.semantic import SemanticChunker;"
+              "from chunklab.embeddings import WordLlamaEmbedder;"
+              "print([c.start for c in SemanticChunker(embedder=WordLlamaEmbedder()).split(load_document('travel_policy'))])")
+    outs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
+                           env={**os.environ, "PYTHONHASHSEED": s}).stdout for s in ("1", "2")}
+    assert len(outs) == 1 and outs.pop().startswith("[0")
