@@ -143,3 +143,22 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
         return Document(doc_id=doc_id or path.stem or "document", uri=str(path), title=title, text=text)
     except ValidationError as exc:
         raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+def load_topic_boundaries(name: str) -> list[int]:
+    """Character offsets where each topic of a prose document starts (the first is 0).
+
+    Read from `NAME.boundaries.json`; a boundary whose words are not found exactly once is an error.
+    """
+    path = data_dir() / f"{name}.boundaries.json"
+    spec = json.loads(path.read_text(encoding="utf-8"))
+    text = load_document(spec["document"]).text
+    offsets = []
+    for topic in spec["topics"]:
+        needle = topic["starts_with"]
+        if text.count(needle) != 1:
+            raise ValueError(f"{path.name}: topic {topic['topic']!r}: {needle!r} must occur exactly once in the text")
+        offsets.append(text.index(needle))
+    if offsets != sorted(offsets):
+        raise ValueError(f"{path.name}: topics are not in document order")
+    return offsets

@@ -49,3 +49,19 @@ def chunks_with_all(chunks: Sequence[Chunk], needles: Sequence[str]) -> list[int
     """Ordinals of the chunks that contain every needle (case-insensitive)."""
     wanted = [n.lower() for n in needles]
     return [c.ordinal for c in chunks if all(n in c.text.lower() for n in wanted)]
+
+
+def boundary_scores(chunks: Sequence[Chunk], true_starts: Sequence[int]) -> dict[str, float]:
+    """Precision and recall of the chunks' start offsets as topic boundaries (the start 0 excluded).
+
+    A predicted boundary counts when it is exactly a true one: semantic cuts fall between
+    sentences, and so do the recorded topic starts.
+    """
+    predicted = {c.start for c in chunks} - {0}
+    truth = set(true_starts) - {0}
+    hits = len(predicted & truth)
+    return {
+        "cuts": len(predicted),
+        "precision": round(hits / len(predicted), 2) if predicted else 0.0,
+        "recall": round(hits / len(truth), 2) if truth else 0.0,
+    }

@@ -31,7 +31,7 @@ def test_travel_policy_is_the_sketchs_text_with_empty_blank_lines():
 
 
 def test_catalogue_lists_the_documents_with_metadata():
-    assert list_documents() == ["manual", "manual_en", "travel_policy", "work_schedules"]
+    assert list_documents() == ["manual", "manual_en", "travel_policy", "work_schedules", "topics"]
     doc = load_document("manual")
     assert (doc.doc_id, doc.title, doc.uri) == ("manual", "Manual de Operações", "data/manual.md")
     assert doc.metadata["tenant"] == "empresa-a" and doc.metadata["language"] == "pt"

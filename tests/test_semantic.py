@@ -118,3 +118,46 @@ def test_same_cuts_in_every_process():
     outs = {subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
                            env={**os.environ, "PYTHONHASHSEED": s}).stdout for s in ("1", "2")}
     assert len(outs) == 1 and outs.pop().startswith("[0")
+
+
+def test_topic_boundaries_load_and_a_broken_one_is_an_error(tmp_path, monkeypatch):
+    import json
+    import shutil
+
+    from chunklab.data import load_topic_boundaries
+
+    starts = load_topic_boundaries("topics")
+    text = load_document("topics").text
+    assert starts[0] == 0 and len(starts) == 6 and text[starts[2]:].startswith("Passwords must")
+    folder = tmp_path / "data"
+    shutil.copytree(ROOT / "data", folder)
+    spec = json.loads((folder / "topics.boundaries.json").read_text(encoding="utf-8"))
+    spec["topics"][3]["starts_with"] = "Parents may take up to twenty weeks"
+    (folder / "topics.boundaries.json").write_text(json.dumps(spec), encoding="utf-8")
+    monkeypatch.setenv("CHUNKLAB_DATA", str(folder))
+    with pytest.raises(ValueError, match="topic 'parental leave'.*must occur exactly once"):
+        load_topic_boundaries("topics")
+
+
+def test_boundary_scores():
+    from chunklab.metrics import boundary_scores
+
+    from chunklab import Chunk
+
+    def at(*starts):
+        return [Chunk(chunk_id=f"c{s}", doc_id="d", ordinal=0, text="x", token_count=1, start=s, end=s) for s in starts]
+
+    assert boundary_scores(at(0, 10, 20, 30), [0, 10, 25]) == {"cuts": 3, "precision": 0.33, "recall": 0.5}
+
+
+def test_a_real_model_with_a_relative_rule_finds_the_topic_changes_better_than_hashing():
+    from chunklab.data import load_topic_boundaries
+    from chunklab.metrics import boundary_scores
+
+    doc, truth = load_document("topics"), load_topic_boundaries("topics")
+    real = boundary_scores(SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80).split(doc), truth)
+    fake = boundary_scores(SemanticChunker(embedder=HashingEmbedder(), breakpoint="percentile", percentile=80).split(doc), truth)
+    assert real["recall"] > fake["recall"] and real["precision"] > fake["precision"]
+    # The article's fixed 0.6 threshold does not transfer to this model: it cuts at almost every sentence.
+    fixed = boundary_scores(SemanticChunker(embedder=WordLlamaEmbedder(), threshold=0.6).split(doc), truth)
+    assert fixed["recall"] == 1.0 and fixed["precision"] < 0.5
