@@ -150,3 +150,24 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def plot_similarity(similarities, cuts: Sequence[int], true_cuts: Sequence[int], line: float, title: str,
+                    line_label: str = "threshold"):
+    """Neighbour similarity along the document: the rule's line, the chosen cuts, the true boundaries.
+
+    Point i is the similarity between unit i and unit i + 1; a cut at i falls between them.
+    """
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    xs = list(range(len(similarities)))
+    ax.plot(xs, similarities, marker="o", color="tab:blue", label="similarity to the next unit")
+    ax.axhline(line, color="tab:gray", linestyle="--", label=line_label)
+    for n, i in enumerate(true_cuts):
+        ax.axvline(i, color="tab:green", alpha=0.35, linewidth=6, label="true topic change" if n == 0 else None)
+    ax.scatter(list(cuts), [similarities[i] for i in cuts], color="tab:red", zorder=3, s=60, label="cut")
+    ax.set_xlabel("unit (sentence) index")
+    ax.set_ylabel("cosine similarity")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig

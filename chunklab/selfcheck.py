@@ -103,6 +103,29 @@ def _one_parent_recall() -> float:
     return round(sum(scores) / len(scores), 2)
 
 
+def _stdevs_for_three_cuts() -> float:
+    from chunklab.embeddings import WordLlamaEmbedder
+    from chunklab.semantic import SemanticChunker
+
+    doc = load_document("topics")
+    for n in range(0, 41):
+        chunker = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="stdev", stdevs=n * 0.25)
+        if len(chunker.split(doc)) - 1 == 3:
+            return n * 0.25
+    raise AssertionError("no stdevs up to 10 leaves exactly 3 cuts")
+
+
+def _budgeted_semantic() -> tuple[int, int]:
+    from chunklab.data import load_topic_boundaries
+    from chunklab.embeddings import WordLlamaEmbedder
+    from chunklab.semantic import SemanticChunker
+
+    chunks = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80,
+                             max_tokens=30).split(load_document("topics"))
+    truth = set(load_topic_boundaries("topics")) - {0}
+    return len(chunks), sum(c.start in truth for c in chunks)
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -112,6 +135,8 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
     "03.2": ("a float, two decimals", _one_parent_recall),
+    "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
+    "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
 }
 
 

@@ -123,3 +123,26 @@ class SemanticChunker(Contract):
             else:
                 out.extend((p.start, p.end) for p in split_text(a, b, self.max_tokens, budget))
         return out
+
+
+def article_cuts_in_fresh_process(seed: str, doc_name: str = "manual", unit: str = "line",
+                                  hash: str = "python") -> list[int]:
+    """Where the article's semantic cut (lines, Python's hash(), 64 buckets, threshold 0.6) starts
+    its chunks, computed in a new Python process with PYTHONHASHSEED=`seed` (`hash="blake2b"`: the fix).
+
+    A demonstration of why the article's cuts are not reproducible: each process salts hash()
+    differently, so the same document gets different cuts.
+    """
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from chunklab import load_document; from chunklab.embeddings import HashingEmbedder;"
+        "from chunklab.semantic import SemanticChunker;"
+        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}).split(load_document({doc_name!r}));"
+        "print(' '.join(str(c.start) for c in chunks))"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,
+                          env={**os.environ, "PYTHONHASHSEED": seed})
+    return [int(x) for x in done.stdout.split()]
