@@ -22,6 +22,7 @@ from chunklab.retrievers import RETRIEVERS
 from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
 from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.semantic import SemanticChunker
+from chunklab.tables import LinearizedChunker
 from chunklab.structural import StructuralChunker
 from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
 
@@ -71,6 +72,7 @@ STRATEGIES: dict[str, Callable[[argparse.Namespace], Chunker]] = {
     "structural-repack": _structural(repack=True),
     "markdown": _markdown,
     "semantic": _semantic,
+    "linearized": lambda args: LinearizedChunker(size=args.size),
 }
 
 

@@ -170,3 +170,10 @@ def test_semantic_strategy_with_both_embedders():
         assert [Chunk.model_validate_json(line).text for line in done.stdout.splitlines()] == [c.text for c in api]
     assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--threshold", "3"),
                        "--threshold: Input should be less than or equal to 1")
+
+
+def test_linearized_strategy_gives_the_articles_five_chunks():
+    done = run_cli("chunk", "data/manual.md", "--strategy", "linearized")
+    chunks = [Chunk.model_validate_json(line) for line in done.stdout.decode().splitlines()]
+    assert done.returncode == 0 and len(chunks) == 5
+    assert all("| Medida |" in c.text for c in chunks if "| Vibração |" in c.text or "0,08" in c.text)
