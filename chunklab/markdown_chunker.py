@@ -28,6 +28,8 @@ subsections carries its title in a full breadcrumb.
 from __future__ import annotations
 
 import re
+from typing import Literal
+
 from pydantic import ConfigDict, Field
 
 from chunklab.budget import Measured, SourceBudget
@@ -49,6 +51,13 @@ class MarkdownChunker(Contract):
 
     max_tokens: int = Field(200, ge=MIN_TOKENS, description="hard budget per chunk, in tokens")
     count_tokens: TokenCounter = Field(cl100k, description="the counter that defines the budget")
+    table_mode: Literal["rows", "linearize", "whole"] = Field(
+        "rows",
+        description="rows: split a table that does not fit between rows, repeating the header; "
+        "linearize: every data row becomes 'header + row', packed without cutting a pair; "
+        "whole: a table that fits gets a chunk of its own (one that does not is split as rows: "
+        "the budget always wins)",
+    )
 
     def outline(self, doc: Document) -> Outline:
         return build_outline(doc.text, doc.doc_id)
@@ -135,8 +144,10 @@ class MarkdownChunker(Contract):
         for n, block in enumerate(blocks):
             parts = self._pieces(block, limit, budget)
             split = len(parts) > 1
-            # Pieces of a split table stand alone: each carries its own copy of the header.
-            pieces.extend((p, n, split, split and block.kind == "table") for p in parts)
+            # Pieces of a split table stand alone: each carries its own copy of the header. In
+            # "whole" mode, and for linearized rows, a table never shares a chunk with other blocks.
+            alone = block.kind == "table" and (split or self.table_mode in ("whole", "linearize"))
+            pieces.extend((p, n, split, alone) for p in parts)
         bodies: list[Measured] = []
         current: Measured | None = None
         previous = (-1, False)  # (block index, stands alone) of the last piece placed
@@ -159,6 +170,8 @@ class MarkdownChunker(Contract):
 
     def _pieces(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         """The block as one piece if it fits, else split by its kind."""
+        if block.kind == "table" and self.table_mode == "linearize" and block.last_line - block.first_line >= 2:
+            return self._linearized_rows(block, limit, budget)
         whole = budget.lines_span(block.first_line, block.last_line)
         if whole.count <= limit:
             return [whole]
@@ -187,6 +200,32 @@ class MarkdownChunker(Contract):
         # Rows grouped under the repeated header; a row that cannot fit with it even alone is cut
         # bare (notebook 05 counts such orphans and deals with wide tables).
         return self._group_runs(rows, with_header, limit, budget)
+
+    def _linearized_rows(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Each data row as 'header\nrow' (the delimiter row dropped), pairs packed within the limit."""
+        header = budget.lines_span(block.first_line, block.first_line)
+        rows = [k for k in range(block.first_line + 2, block.last_line + 1) if budget.lines[k].strip()]
+        candidates = {k: budget.join(header, "\n", budget.lines_span(k, k)) for k in rows}
+        if not rows or min(p.count for p in candidates.values()) > limit:
+            # A header-only table, or one wider than the budget beside every row: the rows mode's
+            # fallback keeps the header once, so no word is lost.
+            return self._split_table(block, limit, budget)
+        pairs = []
+        for k in rows:
+            pair = candidates[k]
+            if pair.count > limit:  # this row alone is too wide to sit beside its header: cut bare
+                pairs.extend(self._split_lines(k, k, limit, budget))
+            else:
+                start = budget.line_start[k]
+                pairs.append(Measured(pair.text, pair.count, pair.tail, start, start + len(budget.lines[k])))
+        out = [pairs[0]]
+        for pair in pairs[1:]:
+            joined = budget.join(out[-1], "\n", pair)
+            if joined.count <= limit:
+                out[-1] = Measured(joined.text, joined.count, joined.tail, out[-1].start, pair.end)
+            else:
+                out.append(pair)
+        return out
 
     def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         first = budget.lines[block.first_line]

@@ -147,21 +147,33 @@ def _source_spans(text: str, pieces: Sequence[str]) -> list[tuple[int, int]]:
 
 
 def orphans(chunks: Sequence[Chunk], doc: Document) -> int:
-    """Chunks that hold a value of one of the document's tables without that table's header row.
+    """Chunks that hold a row of one of the document's tables without that table's header row.
 
-    A chunk holds a value when one of its lines contains a pipe and a non-empty data cell of the
-    table; the header counts as present when its header row appears in the chunk. Computed from the
-    document's own tables, so it works for any pipe table, not a list of known values.
+    A chunk holds a row of table T when one of its lines is a row of T, or a piece of one (a
+    character cut can start or end mid-row) that contains one of that row's non-empty cells. Rows
+    are matched as lines, not values, so a value that two tables share ("Monday") is not counted
+    against the wrong table. Computed from the document's own tables: any pipe table, no list of
+    known values.
     """
     tables = find_tables(doc.text)
     count = 0
     for chunk in chunks:
-        table_lines = [line for line in chunk.text.split("\n") if "|" in line]
-        for table in tables:
-            values = {cell for row in table.cells for cell in row if cell.strip("-: ")}
-            holds_value = any(any(f"| {v} |" in f"| {' | '.join(split_cells(line))} |" for v in values)
-                              for line in table_lines if line.strip() != table.header)
-            if holds_value and table.header not in chunk.text:
-                count += 1
-                break
+        lines = [line.strip() for line in chunk.text.split("\n") if "|" in line]
+        held = {id(t) for line in lines for t in _tables_of_line(line, tables)}
+        if any(id(t) in held and t.header not in chunk.text for t in tables):
+            count += 1
     return count
+
+
+def _tables_of_line(line: str, tables: Sequence[Table]) -> list[Table]:
+    """The tables a chunk line is a row of: exactly, or else as the start or end of a row (a
+    character cut can begin or end mid-row) that holds one of the row's non-empty cells."""
+    exact = [t for t in tables if line in t.rows]
+    if exact:
+        return exact
+    return [
+        t for t in tables
+        if line != t.header and any(
+            (row.startswith(line) or row.endswith(line)) and any(c.strip("-: ") and c in line for c in cells)
+            for row, cells in zip(t.rows, t.cells, strict=True))
+    ]

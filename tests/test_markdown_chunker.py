@@ -1,4 +1,5 @@
 import os
+import re
 import subprocess
 import sys
 from collections import Counter
@@ -138,3 +139,22 @@ def test_an_unclosed_fence_ending_in_an_info_string_line_loses_nothing():
     text = f"# Code\n\n```\n{lines}\n```python trailing words kept"
     chunks = check_guarantees(text, 40)
     assert any("trailing words kept" in c.text for c in chunks)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(document(), st.sampled_from([12, 40, 200]), st.sampled_from(["linearize", "whole"]))
+def test_guarantees_in_the_other_table_modes(text, max_tokens, mode):
+    doc = Document(doc_id="g", uri="urn:g", title="G", text=text)
+    chunks = MarkdownChunker(max_tokens=max_tokens, table_mode=mode).split(doc)
+    for c in chunks:
+        assert c.token_count == cl100k(c.text) <= max_tokens
+    if mode == "whole":
+        for c in chunks:
+            assert normalise(text[c.start : c.end]) in normalise(c.text)
+    # Linearize drops table delimiter rows by design; every other word must still be there.
+    delimiter = re.compile(r"^[\s|:-]+$")
+    have = Counter(w for c in chunks for w in c.text.split())
+    kept = "\n".join(line for line in body(text).split("\n") if not (mode == "linearize" and delimiter.match(line) and "-" in line))
+    for word, n in Counter(kept.split()).items():
+        if cl100k(word) <= max_tokens // 2:
+            assert have[word] >= n, word

@@ -54,3 +54,65 @@ def test_tables_without_rows_or_outer_pipes(text):
     chunks = LinearizedChunker().split(doc)
     assert all(c.text.strip() for c in chunks)
     assert orphans(chunks, doc) == 0
+
+
+CORPUS_WITH_TABLES = ["18f-work-schedules.md", "cloudgov-space-egress.md", "gdsway-managing-sensitive-information.md",
+                      "pagerduty-post-mortem-template.md"]
+
+
+def corpus(name):
+    from chunklab import read_document
+
+    from conftest import SHARED
+
+    path = SHARED / "corpus" / name
+    if not path.exists():
+        pytest.skip("shared/corpus not beside this checkout")
+    return read_document(path)
+
+
+@pytest.mark.parametrize("name", CORPUS_WITH_TABLES)
+@pytest.mark.parametrize("mode", ["rows", "linearize", "whole"])
+def test_no_orphans_on_the_corpus_when_tables_fit(name, mode):
+    doc = corpus(name)
+    assert orphans(MarkdownChunker(max_tokens=200, table_mode=mode).split(doc), doc) == 0
+
+
+def test_linearize_leaves_fewer_orphans_than_rows_when_the_budget_is_tight():
+    docs = [corpus(n) for n in CORPUS_WITH_TABLES]
+    count = {mode: sum(orphans(MarkdownChunker(max_tokens=40, table_mode=mode).split(d), d) for d in docs)
+             for mode in ("rows", "linearize")}
+    assert count["linearize"] < count["rows"]
+
+
+def test_a_value_shared_by_two_tables_is_not_an_orphan_of_the_other():
+    text = ("| Day | Hours |\n|---|---|\n| Monday | 10 |\n\n"
+            "| Day | Hours | Day | Hours |\n|---|---|---|---|\n| Monday | 10 | Monday | 9 |\n")
+    doc = Document(doc_id="t", uri="urn:t", title="", text=text)
+    assert orphans(StructuralChunker(size=500).split(doc), doc) == 0
+    assert orphans(StructuralChunker(size=20).split(doc), doc) > 0
+
+
+def test_linearize_mode_pairs_every_row_with_its_header_and_drops_the_delimiter():
+    policy = load_document("travel_policy")
+    chunks = MarkdownChunker(max_tokens=60, table_mode="linearize").split(policy)
+    rows = [c for c in chunks if "| Tokyo |" in c.text or "| London |" in c.text]
+    assert rows and all("| City | Daily limit (USD) | Lodging cap (USD) |\n| " in c.text for c in rows)
+    assert not any("|---|" in c.text for c in chunks)
+
+
+def test_whole_mode_gives_a_fitting_table_a_chunk_of_its_own():
+    policy = load_document("travel_policy")
+    chunks = MarkdownChunker(max_tokens=200, table_mode="whole").split(policy)
+    table = next(c for c in chunks if "| Tokyo |" in c.text)
+    assert table.text.split("\n\n", 1)[1].startswith("| City |") and "Exception" not in table.text
+
+
+def test_a_table_wider_than_the_budget_keeps_the_budget():
+    header = "| " + " | ".join(f"column {i} with a long descriptive name" for i in range(12)) + " |"
+    text = f"# Wide\n\n{header}\n|{'---|' * 12}\n| {' | '.join(str(i) for i in range(12))} |\n"
+    doc = Document(doc_id="w", uri="urn:w", title="", text=text)
+    for mode in ("rows", "linearize", "whole"):
+        chunks = MarkdownChunker(max_tokens=40, table_mode=mode).split(doc)
+        assert max(c.token_count for c in chunks) <= 40
+        assert orphans(chunks, doc) >= 1  # the hard case: no room for the header beside the row
