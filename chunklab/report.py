@@ -171,3 +171,20 @@ def plot_similarity(similarities, cuts: Sequence[int], true_cuts: Sequence[int],
     ax.legend(fontsize=8, loc="lower right")
     fig.tight_layout()
     return fig
+
+
+def plot_orphans(counts: pd.DataFrame, title: str):
+    """Grouped bars: orphans (rows) per strategy (columns of `counts`) for each document (index)."""
+    fig, ax = plt.subplots(figsize=(8, 3.3))
+    strategies = list(counts.columns)
+    width = 0.8 / len(strategies)
+    for k, name in enumerate(strategies):
+        ax.bar([i + k * width for i in range(len(counts))], counts[name], width=width, label=name)
+    ax.set_xticks([i + width * (len(strategies) - 1) / 2 for i in range(len(counts))])
+    ax.set_xticklabels(counts.index, fontsize=8)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("orphan chunks")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -126,6 +126,26 @@ def _budgeted_semantic() -> tuple[int, int]:
     return len(chunks), sum(c.start in truth for c in chunks)
 
 
+def _structural_orphans_on_18f() -> int:
+    from chunklab.structural import StructuralChunker
+    from chunklab.tables import orphans
+
+    doc = load_document("work_schedules")
+    return orphans(StructuralChunker(size=200).split(doc), doc)
+
+
+def _rows_budget_without_orphans_on_cloudgov() -> int:
+    from chunklab.data import data_dir, read_document
+    from chunklab.markdown_chunker import MarkdownChunker
+    from chunklab.tables import orphans
+
+    doc = read_document(data_dir().parent.parent / "shared" / "corpus" / "cloudgov-space-egress.md")
+    for budget in range(8, 1000):
+        if orphans(MarkdownChunker(max_tokens=budget).split(doc), doc) == 0:
+            return budget
+    raise AssertionError("no budget below 1000 leaves no orphan")
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -137,6 +157,8 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.2": ("a float, two decimals", _one_parent_recall),
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
+    "05.1": ("an int", _structural_orphans_on_18f),
+    "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
 }
 
 
