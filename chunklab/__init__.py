@@ -9,7 +9,8 @@ The library behind the notebook series. Each module is one idea:
 - `structural`: the article's recursive separator split, with optional repack
 - `markdown`:  a Markdown block scanner with exact spans
 - `sections`:  the section tree (heading paths, stable section ids)
-- `budget`:    exact token counts in linear time (each line counted once)
+- `budget`:    exact token counts in linear time (the document encoded once)
+- `packing`:   oversized text cut into pieces that fit (sentences, words, prefixes)
 - `markdown_chunker`: breadcrumb + whole blocks within a hard token budget
 - `metrics`:   what a cut did to a document
 - `report`:    tables and plots for the notebooks (the only module that imports pandas/matplotlib)
@@ -26,7 +27,7 @@ from chunklab.data import (
     read_document,
 )
 from chunklab.fixed import FixedSizeChunker
-from chunklab.markdown import Block, explicit_headings, parse_blocks
+from chunklab.markdown import Block, explicit_headings, parse_blocks, with_explicit_headings
 from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.sections import Outline, Section, build_outline
 from chunklab.structural import StructuralChunker
@@ -50,6 +51,7 @@ __all__ = [
     "StructuralChunker",
     "build_outline",
     "explicit_headings",
+    "with_explicit_headings",
     "parse_blocks",
     "COUNTERS",
     "Chunk",

@@ -9,21 +9,27 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from pathlib import Path
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
 from pydantic import ValidationError
 
 from chunklab.contracts import Chunker
 from chunklab.data import DocumentError, read_document
-from chunklab.fixed import FixedSizeChunker
-from chunklab.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document, markdown_files
-from chunklab.retrievers import RETRIEVERS
 from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
+from chunklab.fixed import FixedSizeChunker
+from chunklab.index import (
+    IndexFileError,
+    ParentChildIndex,
+    SQLiteStore,
+    index_document,
+    markdown_files,
+)
 from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.retrievers import RETRIEVERS
 from chunklab.semantic import SemanticChunker
-from chunklab.tables import LinearizedChunker
 from chunklab.structural import StructuralChunker
+from chunklab.tables import LinearizedChunker
 from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
 
 USAGE_ERROR = 2

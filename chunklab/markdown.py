@@ -561,3 +561,8 @@ def explicit_headings(source: str, title: bool = True) -> str:
     if title and first is not None and not out[first].startswith("#"):
         out[first] = "# " + lines[first].strip()
     return "\n".join(out)
+
+
+def with_explicit_headings(doc):
+    """The same `Document`, its plain numbered titles rewritten as headings (`explicit_headings`)."""
+    return doc.model_copy(update={"text": explicit_headings(doc.text)})

@@ -27,7 +27,6 @@ subsections carries its title in a full breadcrumb.
 
 from __future__ import annotations
 
-import re
 from typing import Literal
 
 from pydantic import ConfigDict, Field
@@ -35,13 +34,11 @@ from pydantic import ConfigDict, Field
 from chunklab.budget import Measured, SourceBudget
 from chunklab.contracts import Chunk, Contract, Document
 from chunklab.markdown import Block, _closes_fence, _fence, _indent, _list_marker
+from chunklab.packing import MIN_TOKENS, longest_prefix, split_text
 from chunklab.sections import Outline, Section, build_outline
 from chunklab.tokens import TokenCounter, cl100k
 
 BLOCK_SEP = "\n\n"
-SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
-WORD = re.compile(r"\S+")
-MIN_TOKENS = 8  # a single character can cost 4 tokens; half the budget must always hold one
 
 
 class MarkdownChunker(Contract):
@@ -126,7 +123,7 @@ class MarkdownChunker(Contract):
             if piece.count + budget.delta(piece.tail, BLOCK_SEP) <= limit:
                 return piece, n == 0
         title = path[-1] if path else ""
-        cut = _longest_prefix(title, lambda t: budget.text(t + "…"), limit - 2)
+        cut = longest_prefix(title, lambda t: budget.text(t + "…"), limit - 2)
         if cut:
             return budget.text(cut + "…"), False
         return budget.text(""), False
@@ -310,25 +307,6 @@ class MarkdownChunker(Contract):
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def split_text(start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
-    """Sentences of source[start:end] packed within the limit; words, then prefixes, if needed."""
-    source = budget.source
-    spans = _spans(SENTENCE_END, source, start, end)
-    out: list[Measured] = []
-    for a, b in _pack_spans(spans, limit, budget):
-        piece = budget.text(source[a:b], a, b)
-        if piece.count <= limit:
-            out.append(piece)
-            continue
-        for wa, wb in _pack_spans(_word_spans(source, a, b), limit, budget):
-            word = budget.text(source[wa:wb], wa, wb)
-            if word.count <= limit:
-                out.append(word)
-            else:
-                out.extend(_cut_word(source, wa, wb, limit, budget))
-    return out
-
-
 def _titles_carried(outline: Outline, crumbs: dict[str, tuple[Measured, bool]]) -> set[str]:
     """Sections whose title appears in the full breadcrumb of some section that has content."""
     by_id = {s.section_id: s for s in outline.sections}
@@ -340,53 +318,3 @@ def _titles_carried(outline: Outline, crumbs: dict[str, tuple[Measured, bool]]) 
                 carried.add(node.section_id)
                 node = by_id.get(node.parent_id) if node.parent_id else None
     return carried
-
-
-def _spans(pattern: re.Pattern, source: str, start: int, end: int) -> list[tuple[int, int]]:
-    """Spans of source[start:end] between matches of `pattern` (the separators), stripped."""
-    spans, pos = [], start
-    for m in pattern.finditer(source, start, end):
-        if m.start() > pos:
-            spans.append((pos, m.start()))
-        pos = m.end()
-    if pos < end:
-        spans.append((pos, end))
-    return [(a, b) for a, b in spans if source[a:b].strip()]
-
-
-def _word_spans(source: str, start: int, end: int) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in WORD.finditer(source, start, end)]
-
-
-def _pack_spans(spans: list[tuple[int, int]], limit: int, budget: SourceBudget) -> list[tuple[int, int]]:
-    """Merge neighbouring spans while source[first:last] still fits. Counts each candidate directly:
-    joins inside a line (a space) are not additive, and this path only runs for oversized text."""
-    out: list[tuple[int, int]] = []
-    for a, b in spans:
-        if out and budget.count(budget.source[out[-1][0] : b]) <= limit:
-            out[-1] = (out[-1][0], b)
-        else:
-            out.append((a, b))
-    return out
-
-
-def _longest_prefix(text: str, measure, limit: int) -> str:
-    """The longest prefix of `text` whose measured count fits `limit` (binary search)."""
-    lo, hi = 0, len(text)
-    while lo < hi:
-        mid = (lo + hi + 1) // 2
-        if measure(text[:mid]).count <= limit:
-            lo = mid
-        else:
-            hi = mid - 1
-    return text[:lo]
-
-
-def _cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:
-    """A word longer than the budget, cut into the longest prefixes that fit."""
-    out = []
-    while start < end:
-        prefix = _longest_prefix(source[start:end], budget.text, limit) or source[start]
-        out.append(budget.text(prefix, start, start + len(prefix)))
-        start += len(prefix)
-    return out

@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 import matplotlib.pyplot as plt
-from matplotlib.ticker import MaxNLocator
 import pandas as pd
+from matplotlib.ticker import MaxNLocator
 
 from chunklab.contracts import Chunk, Document
 from chunklab.fixed import FixedSizeChunker

@@ -54,12 +54,10 @@ def _repack_size_keeping_table() -> tuple[int, int]:
 
 
 def _budget_keeping_every_row_with_header() -> int:
-    from chunklab.contracts import Document
-    from chunklab.markdown import explicit_headings
+    from chunklab.markdown import with_explicit_headings
     from chunklab.markdown_chunker import MarkdownChunker
 
-    manual = load_document("manual")
-    doc = Document(doc_id="manual", uri=manual.uri, title=manual.title, text=explicit_headings(manual.text))
+    doc = with_explicit_headings(load_document("manual"))
     rows = [line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line]
     for budget in range(8, 400):
         chunks = MarkdownChunker(max_tokens=budget).split(doc)

@@ -26,7 +26,7 @@ from pydantic import ConfigDict, Field
 from chunklab.budget import SourceBudget
 from chunklab.contracts import Chunk, Contract, Document
 from chunklab.embeddings import Embedder
-from chunklab.markdown_chunker import MIN_TOKENS, _pack_spans, split_text
+from chunklab.packing import MIN_TOKENS, pack_spans, split_text
 from chunklab.tokens import TokenCounter, cl100k
 
 # A sentence ends at . ! or ? followed by white space; a blank line always ends a unit.
@@ -117,7 +117,7 @@ class SemanticChunker(Contract):
     def _fit(self, group: list[tuple[int, int]], budget: SourceBudget) -> list[tuple[int, int]]:
         """The group as one span if it fits, else its units packed, and a unit too big split further."""
         out = []
-        for a, b in _pack_spans(group, self.max_tokens, budget):
+        for a, b in pack_spans(group, self.max_tokens, budget):
             if budget.count(budget.source[a:b]) <= self.max_tokens:
                 out.append((a, b))
             else:

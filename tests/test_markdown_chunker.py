@@ -118,10 +118,9 @@ def test_every_corpus_document_meets_the_guarantees():
 
 
 def test_explicit_headings_turn_the_manual_into_sections_and_a_real_table():
-    from chunklab.markdown import explicit_headings
+    from chunklab.markdown import with_explicit_headings
 
-    manual = load_document("manual")
-    doc = Document(doc_id="manual", uri=manual.uri, title=manual.title, text=explicit_headings(manual.text))
+    doc = with_explicit_headings(load_document("manual"))
     outline = build_outline(doc.text, doc.doc_id)
     assert [s.heading_path[-1] for s in outline.sections] == [
         "MANUAL DE OPERAÇÕES", "1. Escopo", "2. Frequência", "3. Tabela de tolerância", "4. Registro"]
