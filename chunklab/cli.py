@@ -26,6 +26,7 @@ from chunklab.index import (
     markdown_files,
 )
 from chunklab.markdown_chunker import MarkdownChunker
+from chunklab.questions import QuestionFileError, load_question_file
 from chunklab.retrievers import RETRIEVERS
 from chunklab.semantic import SemanticChunker
 from chunklab.structural import StructuralChunker
@@ -63,7 +64,8 @@ def _structural(repack: bool) -> Callable[[argparse.Namespace], Chunker]:
 
 
 def _markdown(args: argparse.Namespace) -> Chunker:
-    return MarkdownChunker(max_tokens=args.max_tokens, count_tokens=get_counter(args.counter or "cl100k"))
+    return MarkdownChunker(max_tokens=args.max_tokens, count_tokens=get_counter(args.counter or "cl100k"),
+                           prefix=args.prefix or "path", table_mode=args.table_mode)
 
 
 def _semantic(args: argparse.Namespace) -> Chunker:
@@ -94,6 +96,9 @@ def build_parser() -> argparse.ArgumentParser:
     chunk.add_argument("--unit", choices=["chars", "tokens"], default="chars", help="(fixed)")
     chunk.add_argument("--max-tokens", type=int, default=200, help="hard token budget (markdown)")
     chunk.add_argument("--counter", choices=sorted(COUNTERS), help="token counter for token_count")
+    chunk.add_argument("--prefix", choices=["path", "none", "context"],
+                       help="what heads each chunk, inside the budget (markdown; default path)")
+    chunk.add_argument("--table-mode", choices=["rows", "linearize", "whole"], default="rows", help="(markdown)")
     chunk.add_argument("--embedder", choices=sorted(EMBEDDERS), default="wordllama", help="(semantic)")
     chunk.add_argument("--semantic-unit", choices=["sentence", "line"], default="sentence", help="(semantic)")
     chunk.add_argument("--breakpoint", choices=["threshold", "percentile", "stdev"], default="threshold",
@@ -105,6 +110,15 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
     index.add_argument("--max-tokens", type=int, default=200, help="hard token budget of a child")
+
+    experiment = commands.add_parser("experiment", help="compare strategies and retrievers on questions")
+    experiment.add_argument("--article", action="store_true", help="print the article's table (the manual)")
+    experiment.add_argument("--docs", help="a folder of Markdown files")
+    experiment.add_argument("--questions", help="a YAML question file (see the README)")
+    experiment.add_argument("--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)")
+    experiment.add_argument("--retrievers", default="overlap,bm25,wordllama", help="comma-separated")
+    experiment.add_argument("--k", type=int, default=3, help="the k of the printed table")
+    experiment.add_argument("--max-tokens", type=int, default=100, help="budget of the token-based strategies")
 
     search = commands.add_parser("search", help="small-to-big search: matched children, their sections")
     search.add_argument("db", help="an index file made by `chunklab index`")
@@ -188,6 +202,8 @@ def _validation_message(exc: ValidationError) -> str:
 
 
 def run_chunk(args: argparse.Namespace) -> int:
+    if args.prefix and args.strategy != "markdown":
+        raise UsageError(f"--prefix applies to --strategy markdown only, not {args.strategy}")
     try:
         chunker = STRATEGIES[args.strategy](args)
     except ValidationError as exc:
@@ -200,12 +216,58 @@ def run_chunk(args: argparse.Namespace) -> int:
     return 0
 
 
+def run_experiment_command(args: argparse.Namespace) -> int:
+    from chunklab import experiment
+
+    if args.article:
+        if args.docs or args.questions:
+            raise UsageError("--article runs on the series' manual; it takes no --docs or --questions")
+        from chunklab.data import load_document, load_questions
+
+        print(experiment.format_article_table(experiment.article_table(load_document("manual"), load_questions("manual"))))
+        return 0
+    if not (args.docs and args.questions):
+        raise UsageError("give --article, or both --docs DIR and --questions FILE.yaml")
+    if not Path(args.docs).is_dir():
+        raise UsageError(f"{args.docs}: not a folder")
+    names = [name.strip() for name in args.retrievers.split(",") if name.strip()]
+    unknown = [n for n in names if n not in RETRIEVERS]
+    if unknown or not names:
+        raise UsageError(f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})")
+    documents = {doc_id: read_document(path, doc_id) for doc_id, path in markdown_files([args.docs])}
+    if not documents:
+        raise UsageError(f"{args.docs}: no Markdown files found")
+    questions = load_question_file(args.questions, documents)
+    try:
+        strategies = experiment.real_strategies(max_tokens=args.max_tokens)
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc)) from None
+    ks = sorted({1, 3, 5, args.k})
+    rows = experiment.run_experiment(documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks)
+    print(experiment.format_summary(experiment.summarize(rows, args.k)))
+    try:
+        from chunklab import report
+    except ImportError:
+        raise UsageError("writing charts needs pandas and matplotlib: pip install 'chunklab[lab]'") from None
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    report.experiment_frame(rows).to_csv(out / "rows.csv", index=False)
+    summary = report.summary_frame(rows, args.k)
+    report.plot_ranking_vs_content(summary, f"ranking vs content at k={args.k}").savefig(out / "ranking_vs_content.png", dpi=120)
+    report.plot_ranking_vs_content(summary, f"ranking vs character IoU at k={args.k}", y="char_iou").savefig(
+        out / "ranking_vs_iou.png", dpi=120)
+    print(f"wrote {out}/rows.csv, ranking_vs_content.png, ranking_vs_iou.png", file=sys.stderr)
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        run = {"chunk": run_chunk, "index": run_index, "search": run_search}[args.command]
+        run = {"chunk": run_chunk, "index": run_index, "search": run_search,
+               "experiment": run_experiment_command}[args.command]
         return run(args)
-    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError, EmbedderUnavailable) as exc:
+    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError, EmbedderUnavailable,
+            QuestionFileError) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:

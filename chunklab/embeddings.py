@@ -14,6 +14,7 @@ Two of them, behind one protocol (`embed_documents`, `embed_query`):
 from __future__ import annotations
 
 import hashlib
+import logging
 import os
 from collections.abc import Sequence
 from functools import cache
@@ -70,11 +71,17 @@ class HashingEmbedder:
 
 @cache
 def _wordllama():
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     try:
         import wordllama
         from wordllama import WordLlama
     except ImportError:
         raise EmbedderUnavailable(f"the WordLlama embedder needs the wordllama package: {WORDLLAMA_HINT}") from None
+    finally:
+        # wordllama calls logging.basicConfig() on import, which would print every other library's
+        # log records (bm25s's, say) on stderr: put the root logger back as it was.
+        root.handlers[:], root.level = handlers, level
     # WordLlama.load() looks for its bundled tokenizer in the wrong folder and then tries to
     # download it; pointing cache_dir at the package folder finds the files the wheel ships.
     try:

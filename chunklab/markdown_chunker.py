@@ -35,6 +35,7 @@ from chunklab.budget import Measured, SourceBudget
 from chunklab.contracts import Chunk, Contract, Document
 from chunklab.markdown import Block, _closes_fence, _fence, _indent, _list_marker
 from chunklab.packing import MIN_TOKENS, longest_prefix, split_text
+from chunklab.prefixes import Contextualizer, fit_prefix, offline_context
 from chunklab.sections import Outline, Section, build_outline
 from chunklab.tokens import TokenCounter, cl100k
 
@@ -56,13 +57,30 @@ class MarkdownChunker(Contract):
         "the budget always wins)",
     )
 
+    prefix: Literal["path", "none", "context"] = Field(
+        "path",
+        description="path: the heading path (breadcrumb) heads every chunk; none: no prefix, the "
+        "heading lines stay in the text as written; context: a contextual prefix from `contextualize` "
+        "(default chunklab.prefixes.offline_context). Every prefix counts inside max_tokens",
+    )
+    contextualize: Contextualizer | None = Field(
+        None, description="(document, chunk) -> prefix text, for prefix='context'; see chunklab.prefixes"
+    )
+
     def outline(self, doc: Document) -> Outline:
         return build_outline(doc.text, doc.doc_id)
 
     def split(self, doc: Document) -> list[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting lines right away
         outline = self.outline(doc)
-        crumbs = {s.section_id: self._breadcrumb(s, budget) for s in outline.sections}
+        if self.prefix == "path":
+            crumbs = {s.section_id: self._breadcrumb(s, budget) for s in outline.sections}
+        else:  # no breadcrumb: the heading lines stay in the text, as written
+            crumbs = {s.section_id: (budget.text(""), False) for s in outline.sections}
+        # A contextual prefix is written after the body is packed, so the body leaves it a quarter
+        # of the budget; it is then shortened to whatever room the body really left.
+        reserve = self.max_tokens // 4 if self.prefix == "context" else 0
+        contextualize = self.contextualize or offline_context
         covered = _titles_carried(outline, crumbs)
         chunks: list[Chunk] = []
         for section in outline.sections:
@@ -70,24 +88,32 @@ class MarkdownChunker(Contract):
             blocks = list(section.blocks)
             if section.heading is not None and (not full or (not blocks and section.section_id not in covered)):
                 blocks.insert(0, section.heading)  # keep the heading's words somewhere
-            for n, body in enumerate(self._bodies(blocks, crumb, budget)):
-                text = f"{crumb.text}{BLOCK_SEP}{body.text}" if crumb.text else body.text
-                count = budget.join(crumb, BLOCK_SEP, body).count if crumb.text else body.count
-                chunks.append(
-                    Chunk(
-                        chunk_id=f"{section.section_id}-c{n}",
-                        doc_id=doc.doc_id,
-                        parent_id=section.section_id,
-                        ordinal=len(chunks),
-                        text=text,
-                        token_count=count,
-                        heading_path=section.heading_path,
-                        start=body.start,
-                        end=body.end,
-                        metadata={"strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
-                                  "section": section.breadcrumb},
-                    )
+            for n, body in enumerate(self._bodies(blocks, crumb, budget, reserve)):
+                chunk = Chunk(
+                    chunk_id=f"{section.section_id}-c{n}",
+                    doc_id=doc.doc_id,
+                    parent_id=section.section_id,
+                    ordinal=len(chunks),
+                    text=body.text,
+                    token_count=body.count,
+                    heading_path=section.heading_path,
+                    start=body.start,
+                    end=body.end,
+                    metadata={"strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
+                              "section": section.breadcrumb, "prefix": crumb.text},
                 )
+                head = crumb
+                if self.prefix == "context":
+                    context = fit_prefix(
+                        contextualize(doc, chunk),
+                        lambda p, body=body: budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens,
+                    )
+                    head = budget.text(context)
+                if head.text:
+                    joined = budget.join(head, BLOCK_SEP, body)
+                    chunk = chunk.model_copy(update={"text": joined.text, "token_count": joined.count,
+                                                     "metadata": {**chunk.metadata, "prefix": head.text}})
+                chunks.append(chunk)
         return chunks
 
     def parents(self, doc: Document) -> list[Chunk]:
@@ -130,12 +156,12 @@ class MarkdownChunker(Contract):
 
     # --- packing --------------------------------------------------------------------------------
 
-    def _bodies(self, blocks: list[Block], crumb: Measured, budget: SourceBudget) -> list[Measured]:
+    def _bodies(self, blocks: list[Block], crumb: Measured, budget: SourceBudget, reserve: int = 0) -> list[Measured]:
         """Greedy packing of the section's blocks (split where needed) under the body budget."""
         if crumb.text:
             limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
         else:
-            limit = self.max_tokens
+            limit = self.max_tokens - reserve
         # (piece, index of its block, whether that block was split, whether the piece stands alone)
         pieces = []
         for n, block in enumerate(blocks):

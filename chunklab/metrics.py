@@ -65,3 +65,81 @@ def boundary_scores(chunks: Sequence[Chunk], true_starts: Sequence[int]) -> dict
         "precision": round(hits / len(predicted), 2) if predicted else 0.0,
         "recall": round(hits / len(truth), 2) if truth else 0.0,
     }
+
+
+# --- retrieval: did the search reach the evidence, and does what it reached answer alone? -------
+
+
+def has_facts(text: str, facts: Sequence[str]) -> bool:
+    """All facts occur in the text, ignoring case (the article's test of a complete chunk)."""
+    lowered = text.lower()
+    return all(f.lower() in lowered for f in facts)
+
+
+def answer_ids(chunks: Sequence[Chunk], facts: Sequence[str]) -> set[str]:
+    """The overlap-tolerant gold set: every chunk that holds all the facts (the article, section 11).
+
+    With overlap, or a header repeated per row, several chunks can answer; any of them counts.
+    """
+    return {c.chunk_id for c in chunks if has_facts(c.text, facts)}
+
+
+def coverage_at_k(ranked_ids: Sequence[str], gold: set[str], k: int) -> float:
+    """1.0 if one of the first k results is in the gold set."""
+    return 1.0 if any(r in gold for r in ranked_ids[:k]) else 0.0
+
+
+def reciprocal_rank(ranked_ids: Sequence[str], gold: set[str]) -> float:
+    """1 / the rank of the first gold result (0.0 if none): it ignores everything below that."""
+    for position, ref in enumerate(ranked_ids, start=1):
+        if ref in gold:
+            return 1.0 / position
+    return 0.0
+
+
+def _merge(spans: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    for a, b in sorted(s for s in spans if s[1] > s[0]):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _length(spans: Sequence[tuple[int, int]]) -> int:
+    return sum(b - a for a, b in spans)
+
+
+def _intersection(x: Sequence[tuple[int, int]], y: Sequence[tuple[int, int]]) -> int:
+    total, i, j = 0, 0, 0
+    while i < len(x) and j < len(y):
+        lo, hi = max(x[i][0], y[j][0]), min(x[i][1], y[j][1])
+        total += max(0, hi - lo)
+        if x[i][1] < y[j][1]:
+            i += 1
+        else:
+            j += 1
+    return total
+
+
+def char_scores(retrieved: Sequence[tuple[int, int]], gold: Sequence[tuple[int, int]]) -> dict[str, float]:
+    """Recall, precision and IoU of the retrieved characters against the gold evidence.
+
+    The measure of Chroma's "Evaluating Chunking Strategies for Retrieval", on characters of the
+    document rather than tokens: a character retrieved twice (overlap) counts once, and a
+    repeated header or a prefix, which is not a span of the document, counts nothing.
+    """
+    r, g = _merge(retrieved), _merge(gold)
+    both = _intersection(r, g)
+    union = _length(r) + _length(g) - both
+    return {
+        "char_recall": both / _length(g) if g else 0.0,
+        "char_precision": both / _length(r) if r else 0.0,
+        "char_iou": both / union if union else 0.0,
+    }
+
+
+def reaches(chunk: Chunk, gold: Sequence[tuple[int, int]]) -> bool:
+    """The chunk's span overlaps some gold span: the search got to the right place."""
+    return any(chunk.start < b and a < chunk.end for a, b in gold)

@@ -188,3 +188,72 @@ def plot_orphans(counts: pd.DataFrame, title: str):
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+# --- the experiment (notebook 07) ------------------------------------------------------------------
+
+
+def experiment_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """The runner's rows as one tidy DataFrame: a row per (strategy, retriever, k, question)."""
+    return pd.DataFrame(list(rows))
+
+
+def summary_frame(rows: Sequence[dict], k: int = 3) -> pd.DataFrame:
+    """`chunklab.experiment.summarize` as a DataFrame indexed by (strategy, retriever)."""
+    from chunklab.experiment import summarize
+
+    return pd.DataFrame(summarize(rows, k)).set_index(["strategy", "retriever"])
+
+
+def plot_ranking_vs_content(summary: pd.DataFrame, title: str, x: str = "reached", y: str = "complete"):
+    """One panel per retriever: each strategy as a point, ranking measure (x) against content measure (y).
+
+    Points that spread vertically and not horizontally are the article's claim: the cut changes
+    what a hit contains far more than whether the search finds the place.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.4 * len(retrievers), 3.8), sharex=True, sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    strategies = list(dict.fromkeys(frame["strategy"]))
+    colours = plt.get_cmap("tab10")
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name]
+        for i, strategy in enumerate(strategies):
+            row = part[part["strategy"] == strategy]
+            if len(row):
+                ax.scatter(row[x], row[y], color=colours(i % 10), label=strategy, s=40)
+        ax.plot([0, 1], [0, 1], color="tab:gray", linewidth=0.8, linestyle=":")
+        ax.set_title(name)
+        ax.set_xlabel(f"{x} (ranking)")
+        ax.set_xlim(0.4, 1.02)
+        ax.set_ylim(0.4, 1.02)
+    axes[0].set_ylabel(f"{y} (content)")
+    axes[-1].legend(fontsize=7, loc="lower right", ncol=2)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def decision_frame() -> pd.DataFrame:
+    """The decision table (the article's section 10), each row with the evidence in this series."""
+    from chunklab.experiment import DECISIONS
+
+    return pd.DataFrame(DECISIONS).set_index("document type")
+
+
+def plot_prefix_cost(frame: pd.DataFrame, title: str):
+    """Bars: prefix tokens per chunk, and what they cost per query at each k, per prefix mode."""
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    modes = list(frame.index)
+    ks = [c for c in frame.columns if c.startswith("k=")]
+    width = 0.8 / len(ks)
+    for j, column in enumerate(ks):
+        ax.bar([i + j * width for i in range(len(modes))], frame[column], width=width, label=f"per query, {column}")
+    ax.set_xticks([i + width * (len(ks) - 1) / 2 for i in range(len(modes))])
+    ax.set_xticklabels(modes)
+    ax.set_ylabel("prefix tokens handed to the model")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -119,4 +119,35 @@ class BM25Retriever:
         return _top(list(scores), chunks, k, ScoreSource.LEXICAL)
 
 
-RETRIEVERS = {r.name: r for r in (OverlapRetriever, LogCountRetriever, BM25Retriever)}
+class DenseRetriever:
+    """Cosine similarity of embeddings (default: WordLlama, offline): matches meaning, roughly.
+
+    Static word embeddings average a text's words, so they find "fee" near "charge" but blur a
+    long chunk's topics together. Chunk vectors are cached by text, so re-ranking the same chunks
+    for many questions embeds each chunk once.
+    """
+
+    name = "wordllama"
+
+    def __init__(self, embedder=None) -> None:
+        if embedder is None:
+            from chunklab.embeddings import WordLlamaEmbedder
+
+            embedder = WordLlamaEmbedder()
+        self.embedder = embedder
+        self._vectors: dict[str, object] = {}
+
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        if not chunks:
+            return []
+        missing = [c.text for c in chunks if c.text not in self._vectors]
+        if missing:
+            unique = list(dict.fromkeys(missing))
+            for text, vector in zip(unique, self.embedder.embed_documents(unique), strict=True):
+                self._vectors[text] = vector
+        q = self.embedder.embed_query(query)
+        scores = [float(self._vectors[c.text] @ q) for c in chunks]
+        return _top(scores, chunks, k, ScoreSource.VECTOR, keep_zero=True)
+
+
+RETRIEVERS = {r.name: r for r in (OverlapRetriever, LogCountRetriever, BM25Retriever, DenseRetriever)}

@@ -31,7 +31,7 @@ def test_travel_policy_is_the_sketchs_text_with_empty_blank_lines():
 
 
 def test_catalogue_lists_the_documents_with_metadata():
-    assert list_documents() == ["manual", "manual_en", "travel_policy", "work_schedules", "topics"]
+    assert list_documents() == ["manual", "manual_md", "manual_en", "travel_policy", "work_schedules", "topics", "sensitive_code"]
     doc = load_document("manual")
     assert (doc.doc_id, doc.title, doc.uri) == ("manual", "Manual de Operações", "data/manual.md")
     assert doc.metadata["tenant"] == "empresa-a" and doc.metadata["language"] == "pt"
@@ -100,3 +100,9 @@ def test_read_document_title_and_bom(tmp_path):
     doc = read_document(path)
     assert doc.title == "Release notes" and doc.doc_id == "notes"
     assert doc.text.startswith("# Release")
+
+
+def test_manual_md_is_the_manual_with_explicit_headings():
+    from chunklab.markdown import explicit_headings
+
+    assert load_document("manual_md").text == explicit_headings(load_document("manual").text)

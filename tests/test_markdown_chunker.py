@@ -35,9 +35,9 @@ def body(text: str) -> str:
     return "".join(parts) + text[pos:]
 
 
-def check_guarantees(text: str, max_tokens: int, count=cl100k):
+def check_guarantees(text: str, max_tokens: int, count=cl100k, prefix="path"):
     doc = Document(doc_id="g", uri="urn:g", title="G", text=text)
-    chunks = MarkdownChunker(max_tokens=max_tokens, count_tokens=count).split(doc)
+    chunks = MarkdownChunker(max_tokens=max_tokens, count_tokens=count, prefix=prefix).split(doc)
     for c in chunks:
         assert c.token_count <= max_tokens, c.text
         assert c.token_count == count(c.text), c.text
@@ -54,6 +54,12 @@ def check_guarantees(text: str, max_tokens: int, count=cl100k):
 @given(document(), st.sampled_from([8, 12, 20, 40, 200]))
 def test_guarantees_on_generated_markdown(text, max_tokens):
     check_guarantees(text, max_tokens)
+
+
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(document(), st.sampled_from([8, 12, 40, 200]), st.sampled_from(["none", "context"]))
+def test_guarantees_with_no_prefix_and_with_a_contextual_prefix(text, max_tokens, prefix):
+    check_guarantees(text, max_tokens, prefix=prefix)
 
 
 @PROPERTY
