@@ -253,10 +253,11 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     out.mkdir(parents=True, exist_ok=True)
     report.experiment_frame(rows).to_csv(out / "rows.csv", index=False)
     summary = report.summary_frame(rows, args.k)
-    report.plot_ranking_vs_content(summary, f"ranking vs content at k={args.k}").savefig(out / "ranking_vs_content.png", dpi=120)
-    report.plot_ranking_vs_content(summary, f"ranking vs character IoU at k={args.k}", y="char_iou").savefig(
-        out / "ranking_vs_iou.png", dpi=120)
-    print(f"wrote {out}/rows.csv, ranking_vs_content.png, ranking_vs_iou.png", file=sys.stderr)
+    report.save_figure(report.plot_ranking_vs_content(summary, f"ranking vs content at k={args.k}"),
+                       out / "ranking_vs_content.png")
+    report.save_figure(report.plot_ranking_vs_content(summary, f"ranking vs character IoU at k={args.k}", y="char_iou"),
+                       out / "ranking_vs_iou.png")
+    print(f"wrote {out}/rows.csv, ranking_vs_content.png, ranking_vs_iou.png")
     return 0
 
 

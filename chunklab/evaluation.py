@@ -62,3 +62,24 @@ def small_to_big_table(doc: Document, questions: QuestionSet, retriever: Retriev
         rows.append(_row("small-to-big", k, ["\n".join(p.text for p in index.small_to_big(q, k, max_parents))
                                              for q in asked], questions, [*children, *used_parents]))
     return rows
+
+
+def prefix_cost(docs: Sequence[Document], max_tokens: int, modes: Sequence[str] = ("none", "path", "context"),
+                ks: Sequence[int] = (1, 3, 5)) -> list[dict]:
+    """What each MarkdownChunker prefix mode costs, in cl100k tokens, over `docs`.
+
+    Per mode: chunks made, tokens indexed, the mean prefix per chunk, and that prefix times k:
+    what every query pays for it when k chunks are handed to the model.
+    """
+    from chunklab.prefixes import prefix_tokens
+
+    rows = []
+    for mode in modes:
+        chunks = [c for d in docs for c in MarkdownChunker(max_tokens=max_tokens, prefix=mode).split(d)]
+        per_chunk = prefix_tokens(chunks, cl100k)
+        mean = sum(per_chunk) / len(per_chunk)
+        row = {"prefix": mode, "chunks": len(chunks), "tokens_indexed": sum(c.token_count for c in chunks),
+               "prefix_tokens_per_chunk": round(mean, 1)}
+        row.update({f"k={k}": round(mean * k, 1) for k in ks})
+        rows.append(row)
+    return rows

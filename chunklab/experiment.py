@@ -159,40 +159,48 @@ def _progress(done: int, total: int, enabled: bool) -> None:
 def run_experiment(documents: Mapping[str, Document], questions: Sequence[GoldQuestion],
                    strategies: Mapping[str, Callable[[Document], Prepared]],
                    retrievers: Mapping[str, Retriever], ks: Sequence[int] = (1, 3, 5),
-                   progress: bool | None = None) -> list[dict]:
-    """One row per (strategy, retriever, k, question), each question searched within its own
-    document. A progress line goes to stderr when it is a terminal (or `progress=True`)."""
+                   progress: bool | None = None, pooled: bool = False) -> list[dict]:
+    """One row per (strategy, retriever, k, question).
+
+    Each question is searched within its own document, as behind a metadata filter; with
+    `pooled`, within the chunks of every document asked about, as in one shared index (then a
+    hit from another document reaches nothing). A progress line goes to stderr when it is a
+    terminal (or with `progress=True`).
+    """
     if progress is None:
         progress = sys.stderr.isatty()
     asked = sorted({q.document for q in questions})
-    total, done = len(strategies) * len(asked) * len(retrievers), 0
+    groups = [asked] if pooled else [[d] for d in asked]
+    total, done = len(strategies) * len(groups) * len(retrievers), 0
     rows = []
     for strategy, prepare in strategies.items():
-        for doc_id in asked:
-            doc = documents[doc_id]
-            prepared = prepare(doc)
-            cut = {"chunks": len(prepared.searched), "mid_line": starts_mid_line(prepared.searched, doc),
-                   "orphans": orphans(prepared.searched, doc)}
-            mine = [q for q in questions if q.document == doc_id]
+        for group in groups:
+            parts = {d: prepare(documents[d]) for d in group}
+            prepared = Prepared([c for p in parts.values() for c in p.searched],
+                                {ref: unit for p in parts.values() for ref, unit in p.handed.items()})
+            cuts = {d: {"chunks": len(p.searched), "mid_line": starts_mid_line(p.searched, documents[d]),
+                        "orphans": orphans(p.searched, documents[d])} for d, p in parts.items()}
+            mine = [q for q in questions if q.document in parts]
             for retriever_name, retriever in retrievers.items():
+                units = list({(u.doc_id, u.chunk_id): u for u in prepared.handed.values()}.values())
                 for q in mine:
                     ranked = [h.ref_id for h in retriever.rank(q.question, prepared.searched, max(ks))]
                     gold = [(s.start, s.end) for s in q.gold]
-                    units = list({u.chunk_id: u for u in prepared.handed.values()}.values())
                     answers = answer_ids(units, q.facts)
                     for k in ks:
                         handed = _handed(prepared, ranked, k)
+                        own = [u for u in handed if u.doc_id == q.document]  # offsets mean nothing elsewhere
                         context = "\n\n".join(u.text for u in handed)
                         handed_ids = [u.chunk_id for u in handed]
                         rows.append({
-                            "strategy": strategy, "retriever": retriever_name, "k": k, "document": doc_id,
-                            "question": q.id, **cut,
-                            "reached": float(any(reaches(u, gold) for u in handed)),
+                            "strategy": strategy, "retriever": retriever_name, "k": k, "document": q.document,
+                            "question": q.id, **cuts[q.document],
+                            "reached": float(any(reaches(u, gold) for u in own)),
                             "complete": coverage_at_k(handed_ids, answers, len(handed_ids)),
                             "rr": reciprocal_rank(handed_ids, answers),
                             "answerable": float(bool(answers)),
                             "fact_recall": fact_recall(context.lower(), [f.lower() for f in q.facts]),
-                            **char_scores([(u.start, u.end) for u in handed], gold),
+                            **char_scores([(u.start, u.end) for u in own], gold),
                             "tokens_to_model": cl100k(context),
                         })
                 done += 1

@@ -198,10 +198,12 @@ def experiment_frame(rows: Sequence[dict]) -> pd.DataFrame:
     return pd.DataFrame(list(rows))
 
 
-def summary_frame(rows: Sequence[dict], k: int = 3) -> pd.DataFrame:
+def summary_frame(rows: Sequence[dict] | pd.DataFrame, k: int = 3) -> pd.DataFrame:
     """`chunklab.experiment.summarize` as a DataFrame indexed by (strategy, retriever)."""
     from chunklab.experiment import summarize
 
+    if isinstance(rows, pd.DataFrame):
+        rows = rows.to_dict("records")
     return pd.DataFrame(summarize(rows, k)).set_index(["strategy", "retriever"])
 
 
@@ -213,7 +215,7 @@ def plot_ranking_vs_content(summary: pd.DataFrame, title: str, x: str = "reached
     """
     frame = summary.reset_index()
     retrievers = list(dict.fromkeys(frame["retriever"]))
-    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.4 * len(retrievers), 3.8), sharex=True, sharey=True)
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.4 * len(retrievers), 4.3), sharex=True, sharey=True)
     axes = [axes] if len(retrievers) == 1 else list(axes)
     strategies = list(dict.fromkeys(frame["strategy"]))
     colours = plt.get_cmap("tab10")
@@ -226,12 +228,14 @@ def plot_ranking_vs_content(summary: pd.DataFrame, title: str, x: str = "reached
         ax.plot([0, 1], [0, 1], color="tab:gray", linewidth=0.8, linestyle=":")
         ax.set_title(name)
         ax.set_xlabel(f"{x} (ranking)")
-        ax.set_xlim(0.4, 1.02)
-        ax.set_ylim(0.4, 1.02)
+        low = min(0.4, float(frame[[x, y]].min().min()) - 0.05)
+        ax.set_xlim(low, 1.02)
+        ax.set_ylim(low, 1.02)
     axes[0].set_ylabel(f"{y} (content)")
-    axes[-1].legend(fontsize=7, loc="lower right", ncol=2)
+    handles, labels = axes[-1].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=8, frameon=False)
     fig.suptitle(title)
-    fig.tight_layout()
+    fig.tight_layout(rect=(0, 0.12, 1, 1))
     return fig
 
 
@@ -257,3 +261,9 @@ def plot_prefix_cost(frame: pd.DataFrame, title: str):
     ax.legend(fontsize=8)
     fig.tight_layout()
     return fig
+
+
+def save_figure(figure, path) -> None:
+    """Write a figure as PNG and close it, so a script or a notebook does not also display it."""
+    figure.savefig(path, dpi=120)
+    plt.close(figure)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from chunklab.data import load_document
+from chunklab.data import data_dir, load_document
 from chunklab.fixed import FixedSizeChunker
 from chunklab.metrics import chunks_with_all, split_lines
 
@@ -144,6 +144,40 @@ def _rows_budget_without_orphans_on_cloudgov() -> int:
     raise AssertionError("no budget below 1000 leaves no orphan")
 
 
+def _article_paths_nesting_a_sibling() -> int:
+    from chunklab.prefixes import article_path_chunks
+
+    return sum(1 for c in article_path_chunks(load_document("manual")) if c.metadata["path"].count(". ") > 1)
+
+
+def _path_prefix_tokens_at_k5_on_policy() -> float:
+    from chunklab.evaluation import prefix_cost
+
+    (row,) = prefix_cost([load_document("travel_policy")], max_tokens=100, modes=("path",), ks=(5,))
+    return row["k=5"]
+
+
+def _experiment_rows(strategy: str, retriever: str):
+    from chunklab.data import list_documents
+    from chunklab.experiment import real_strategies, run_experiment
+    from chunklab.questions import load_question_file
+    from chunklab.retrievers import RETRIEVERS
+
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    strategies = {strategy: real_strategies()[strategy]}
+    return run_experiment(docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(1,))
+
+
+def _structural_plus_complete_at_1_bm25() -> float:
+    rows = _experiment_rows("structural+", "bm25")
+    return round(sum(r["complete"] for r in rows) / len(rows), 2)
+
+
+def _fixed_unanswerable() -> list[str]:
+    return sorted(r["question"] for r in _experiment_rows("fixed_size", "overlap") if not r["answerable"])
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -157,6 +191,10 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
     "05.1": ("an int", _structural_orphans_on_18f),
     "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
+    "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
+    "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
+    "07.1": ("a float, two decimals", _structural_plus_complete_at_1_bm25),
+    "07.2": ("a sorted list of question ids", _fixed_unanswerable),
 }
 
 

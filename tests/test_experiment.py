@@ -113,7 +113,7 @@ def test_cli_on_your_own_documents_prints_the_table_and_writes_charts(tmp_path):
                    "--out", str(out), "--retrievers", "bm25")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.decode().splitlines()
-    assert lines[0].split()[:3] == ["strategy", "retriever", "chunks"] and len(lines) == 1 + 10
+    assert lines[0].split()[:3] == ["strategy", "retriever", "chunks"] and len(lines) == 1 + 10 + 1
     assert {p.name for p in out.iterdir()} == {"rows.csv", "ranking_vs_content.png", "ranking_vs_iou.png"}
     assert (out / "ranking_vs_content.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -130,3 +130,13 @@ def test_cli_experiment_mistakes_are_one_line_and_exit_2(tmp_path, args, message
     done = run_cli("experiment", *[str(bad) if a == "BAD" else a for a in args])
     stderr = done.stderr.decode()
     assert done.returncode == 2 and stderr.count("\n") == 1 and message in stderr, stderr
+
+
+def test_the_readme_question_file_example_loads(tmp_path):
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    example = readme.split("```yaml\n", 1)[1].split("```", 1)[0]
+    path = tmp_path / "readme.yaml"
+    path.write_text(example, encoding="utf-8")
+    first, second = load_question_file(path, docs())
+    assert [s.text for s in first.gold] == ["| City | Daily limit (USD) | Lodging cap (USD) |", "| New York | 105 | 350 |"]
+    assert second.gold[0].text == "within 15 days"
