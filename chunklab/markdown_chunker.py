@@ -23,6 +23,11 @@ The breadcrumb is given at most half the budget. When the full path is longer, i
 to nothing; in those cases the heading line itself is kept as the first block of the section, so
 no heading word is lost. A section with no content of its own gets a chunk only when none of its
 subsections carries its title in a full breadcrumb.
+
+`prefix` chooses what heads each chunk (notebook 06): the breadcrumb ("path", the default), nothing
+("none": the heading lines stay in the text as written), or a contextual prefix ("context": the
+text `contextualize(document, chunk)` returns, shortened at a word to the room the body leaves;
+the body leaves it at least a quarter of the budget). Whatever the prefix, it counts in `max_tokens`.
 """
 
 from __future__ import annotations

@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from pathlib import Path
 
 import yaml
-from pydantic import Field, ValidationError, field_validator
+from pydantic import Field, ValidationError
 
 from chunklab.contracts import Contract, Document
+from chunklab.data import Question
 
 
 class QuestionFileError(ValueError):
@@ -38,19 +39,11 @@ class Span(Contract):
     text: str
 
 
-class GoldQuestion(Contract):
-    id: str = Field(min_length=1)
-    document: str = Field(min_length=1)
-    question: str = Field(min_length=1)
-    facts: tuple[str, ...] = Field(min_length=1)
-    gold: tuple[Span, ...] = ()
+class GoldQuestion(Question):
+    """A question of a question file: which document it asks about, and where the evidence is."""
 
-    @field_validator("facts")
-    @classmethod
-    def _facts_not_blank(cls, facts: tuple[str, ...]) -> tuple[str, ...]:
-        if any(not f.strip() for f in facts):
-            raise ValueError("a fact must not be empty")
-        return facts
+    document: str = Field(min_length=1)
+    gold: tuple[Span, ...] = ()
 
 
 def _document_for(name: str, documents: Mapping[str, Document]) -> Document | None:
