@@ -94,31 +94,22 @@ class MarkdownChunker(Contract):
             if section.heading is not None and (not full or (not blocks and section.section_id not in covered)):
                 blocks.insert(0, section.heading)  # keep the heading's words somewhere
             for n, body in enumerate(self._bodies(blocks, crumb, budget, reserve)):
-                chunk = Chunk(
-                    chunk_id=f"{section.section_id}-c{n}",
-                    doc_id=doc.doc_id,
-                    parent_id=section.section_id,
-                    ordinal=len(chunks),
-                    text=body.text,
-                    token_count=body.count,
-                    heading_path=section.heading_path,
-                    start=body.start,
-                    end=body.end,
-                    metadata={"strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
-                              "section": section.breadcrumb, "prefix": crumb.text},
+                fields = dict(
+                    chunk_id=f"{section.section_id}-c{n}", doc_id=doc.doc_id, parent_id=section.section_id,
+                    ordinal=len(chunks), heading_path=section.heading_path, start=body.start, end=body.end,
                 )
                 head = crumb
-                if self.prefix == "context":
+                if self.prefix == "context":  # the contextualizer sees the chunk without its prefix
+                    bare = Chunk(**fields, text=body.text, token_count=body.count)
                     context = fit_prefix(
-                        contextualize(doc, chunk),
+                        contextualize(doc, bare),
                         lambda p, body=body: budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens,
                     )
                     head = budget.text(context)
-                if head.text:
-                    joined = budget.join(head, BLOCK_SEP, body)
-                    chunk = chunk.model_copy(update={"text": joined.text, "token_count": joined.count,
-                                                     "metadata": {**chunk.metadata, "prefix": head.text}})
-                chunks.append(chunk)
+                piece = budget.join(head, BLOCK_SEP, body) if head.text else body
+                chunks.append(Chunk(**fields, text=piece.text, token_count=piece.count, metadata={
+                    "strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
+                    "section": section.breadcrumb, "prefix": head.text}))
         return chunks
 
     def parents(self, doc: Document) -> list[Chunk]:

@@ -140,3 +140,29 @@ def test_the_readme_question_file_example_loads(tmp_path):
     first, second = load_question_file(path, docs())
     assert [s.text for s in first.gold] == ["| City | Daily limit (USD) | Lodging cap (USD) |", "| New York | 105 | 350 |"]
     assert second.gold[0].text == "within 15 days"
+
+
+def test_progress_goes_to_stderr_only_when_asked(capsys):
+    documents = docs()
+    questions = load_question_file(ROOT / "data" / "experiment.questions.yaml", documents)[:3]
+    run_experiment(documents, questions, {"fixed": plain(FixedSizeChunker())}, {"overlap": OverlapRetriever()},
+                   ks=(1,), progress=True)
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.endswith("experiment: 1/1 runs\n")
+    run_experiment(documents, questions, {"fixed": plain(FixedSizeChunker())}, {"overlap": OverlapRetriever()},
+                   ks=(1,), progress=False)
+    assert capsys.readouterr().err == ""
+
+
+def test_the_decision_tables_evidence_still_holds():
+    """The DECISIONS rows quote results of this series; if one stops being true, this fails."""
+    from chunklab.experiment import DECISIONS, real_strategies
+
+    documents = docs()
+    questions = load_question_file(ROOT / "data" / "experiment.questions.yaml", documents)
+    rows = run_experiment(documents, [q for q in questions if q.document == "topics"], real_strategies(),
+                          {"bm25": BM25Retriever()}, ks=(3,))
+    assert "every cut is complete at k=3" in DECISIONS[0]["evidence"]
+    assert rows and all(r["complete"] == 1.0 for r in rows)
+    assert "orphans 1/4/1/0" in DECISIONS[2]["evidence"]
+    assert [r["orphans"] for r in article_table(load_document("manual"), load_questions("manual"))] == [1, 4, 1, 0]
