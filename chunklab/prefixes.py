@@ -18,13 +18,14 @@ per query, and it counts inside the token budget (MarkdownChunker(prefix=...)).
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from chunklab.contracts import Chunk, Document
 from chunklab.data import fold
 from chunklab.packing import SENTENCE_END
-from chunklab.sections import Outline, Section, build_outline
+from chunklab.sections import Section, build_outline
 from chunklab.tokens import TokenCounter, word_count
 
 Contextualizer = Callable[[Document, Chunk], str]
@@ -80,17 +81,17 @@ def _paragraphs(text: str) -> list[tuple[str, int]]:
 
 
 @lru_cache(maxsize=32)
-def _outline(text: str, doc_id: str) -> Outline:
-    return build_outline(text, doc_id)
+def _sections(text: str, doc_id: str) -> tuple[tuple[Section, ...], list[int]]:
+    """The document's sections and where each starts (cached: called once per chunk)."""
+    sections = build_outline(text, doc_id).sections
+    return sections, [s.start for s in sections]
 
 
 def section_at(doc: Document, offset: int) -> Section | None:
     """The section whose own text holds `offset` (the last one starting at or before it)."""
-    found = None
-    for section in _outline(doc.text, doc.doc_id).sections:
-        if section.start <= offset:
-            found = section
-    return found
+    sections, starts = _sections(doc.text, doc.doc_id)
+    k = bisect_right(starts, offset)
+    return sections[k - 1] if k else None
 
 
 def section_lead(section: Section | None, source: str, max_words: int = 25) -> str:
