@@ -128,9 +128,10 @@ class DocumentTokens:
 
     @property
     def starts(self) -> list[int]:
-        self._thread.join()
-        if self._error is not None:
-            raise self._error
+        if self._starts is None:  # wait for the thread once; after that this is a lookup
+            self._thread.join()
+            if self._error is not None:
+                raise self._error
         return self._starts
 
     def between(self, first_byte: int, end_byte: int) -> int:

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from chunklab import Document, cl100k, load_document, word_count
+from chunklab import Chunk, Document, cl100k, load_document, word_count
 from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.sections import build_outline
 
@@ -39,6 +39,7 @@ def check_guarantees(text: str, max_tokens: int, count=cl100k, prefix="path"):
     doc = Document(doc_id="g", uri="urn:g", title="G", text=text)
     chunks = MarkdownChunker(max_tokens=max_tokens, count_tokens=count, prefix=prefix).split(doc)
     for c in chunks:
+        assert Chunk.model_validate(c.model_dump()) == c  # built unvalidated: prove it would pass
         assert c.token_count <= max_tokens, c.text
         assert c.token_count == count(c.text), c.text
         assert normalise(text[c.start : c.end]) in normalise(c.text)
