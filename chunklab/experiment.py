@@ -181,8 +181,8 @@ def run_experiment(documents: Mapping[str, Document], questions: Sequence[GoldQu
             cuts = {d: {"chunks": len(p.searched), "mid_line": starts_mid_line(p.searched, documents[d]),
                         "orphans": orphans(p.searched, documents[d])} for d, p in parts.items()}
             mine = [q for q in questions if q.document in parts]
+            units = list({(u.doc_id, u.chunk_id): u for u in prepared.handed.values()}.values())
             for retriever_name, retriever in retrievers.items():
-                units = list({(u.doc_id, u.chunk_id): u for u in prepared.handed.values()}.values())
                 for q in mine:
                     ranked = [h.ref_id for h in retriever.rank(q.question, prepared.searched, max(ks))]
                     gold = [(s.start, s.end) for s in q.gold]

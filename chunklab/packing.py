@@ -9,6 +9,7 @@ is already oversized, so the cost stays small.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from chunklab.budget import Measured, SourceBudget
 
@@ -66,16 +67,22 @@ def pack_spans(spans: list[tuple[int, int]], limit: int, budget: SourceBudget) -
     return out
 
 
-def longest_prefix(text: str, measure, limit: int) -> str:
-    """The longest prefix of `text` whose measured count fits `limit` (binary search)."""
-    lo, hi = 0, len(text)
+def largest_fitting(most: int, fits: Callable[[int], bool]) -> int:
+    """The largest n in 1..most with fits(n), found by binary search (fits must only ever turn
+    false as n grows); 0 when none fits."""
+    lo, hi = 0, most
     while lo < hi:
         mid = (lo + hi + 1) // 2
-        if measure(text[:mid]).count <= limit:
+        if fits(mid):
             lo = mid
         else:
             hi = mid - 1
-    return text[:lo]
+    return lo
+
+
+def longest_prefix(text: str, measure, limit: int) -> str:
+    """The longest prefix of `text` whose measured count fits `limit`."""
+    return text[: largest_fitting(len(text), lambda n: measure(text[:n]).count <= limit)]
 
 
 def cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget) -> list[Measured]:

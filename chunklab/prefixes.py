@@ -24,7 +24,7 @@ from functools import lru_cache
 
 from chunklab.contracts import Chunk, Document
 from chunklab.data import fold
-from chunklab.packing import SENTENCE_END
+from chunklab.packing import SENTENCE_END, largest_fitting
 from chunklab.sections import Section, build_outline
 from chunklab.tokens import TokenCounter, word_count
 
@@ -161,14 +161,8 @@ def fit_prefix(prefix: str, fits: Callable[[str], bool]) -> str:
     if fits(prefix):
         return prefix
     words = prefix.split(" ")
-    lo, hi = 0, len(words) - 1
-    while lo < hi:  # the largest n with fits(first n words + " …")
-        mid = (lo + hi + 1) // 2
-        if fits(" ".join(words[:mid]) + " …"):
-            lo = mid
-        else:
-            hi = mid - 1
-    return " ".join(words[:lo]) + " …" if lo else ""
+    n = largest_fitting(len(words) - 1, lambda n: fits(" ".join(words[:n]) + " …"))
+    return " ".join(words[:n]) + " …" if n else ""
 
 
 def with_context(chunks: Sequence[Chunk], doc: Document, contextualize: Contextualizer = offline_context,

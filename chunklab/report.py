@@ -173,15 +173,19 @@ def plot_similarity(similarities, cuts: Sequence[int], true_cuts: Sequence[int],
     return fig
 
 
+def _grouped_bars(ax, frame: pd.DataFrame, columns: Sequence[str], labels: Mapping[str, str]) -> None:
+    """One group of bars per row of `frame`, one bar per column, ticks labelled by the index."""
+    width = 0.8 / len(columns)
+    for k, column in enumerate(columns):
+        ax.bar([i + k * width for i in range(len(frame))], frame[column], width=width, label=labels[column])
+    ax.set_xticks([i + width * (len(columns) - 1) / 2 for i in range(len(frame))])
+    ax.set_xticklabels(frame.index, fontsize=8)
+
+
 def plot_orphans(counts: pd.DataFrame, title: str):
     """Grouped bars: orphans (rows) per strategy (columns of `counts`) for each document (index)."""
     fig, ax = plt.subplots(figsize=(8, 3.3))
-    strategies = list(counts.columns)
-    width = 0.8 / len(strategies)
-    for k, name in enumerate(strategies):
-        ax.bar([i + k * width for i in range(len(counts))], counts[name], width=width, label=name)
-    ax.set_xticks([i + width * (len(strategies) - 1) / 2 for i in range(len(counts))])
-    ax.set_xticklabels(counts.index, fontsize=8)
+    _grouped_bars(ax, counts, list(counts.columns), {name: name for name in counts.columns})
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_ylabel("orphan chunks")
     ax.set_title(title)
@@ -249,13 +253,8 @@ def decision_frame() -> pd.DataFrame:
 def plot_prefix_cost(frame: pd.DataFrame, title: str):
     """Bars: prefix tokens per chunk, and what they cost per query at each k, per prefix mode."""
     fig, ax = plt.subplots(figsize=(7, 3.2))
-    modes = list(frame.index)
     ks = [c for c in frame.columns if c.startswith("k=")]
-    width = 0.8 / len(ks)
-    for j, column in enumerate(ks):
-        ax.bar([i + j * width for i in range(len(modes))], frame[column], width=width, label=f"per query, {column}")
-    ax.set_xticks([i + width * (len(ks) - 1) / 2 for i in range(len(modes))])
-    ax.set_xticklabels(modes)
+    _grouped_bars(ax, frame, ks, {k: f"per query, {k}" for k in ks})
     ax.set_ylabel("prefix tokens handed to the model")
     ax.set_title(title)
     ax.legend(fontsize=8)
