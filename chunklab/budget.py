@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import threading
 from bisect import bisect_left
-from dataclasses import dataclass
 from functools import cache
 from itertools import accumulate
+from typing import NamedTuple
 
 import numpy as np
 import regex
 
+from chunklab.markdown import ATX, Block
 from chunklab.tokens import TokenCounter, _encoding, cl100k, word_count
 
 # Counters whose counts add up across newline joins as described above.
@@ -48,9 +49,11 @@ def tail(text: str) -> str:
     return m.group(0) if m else ""
 
 
-@dataclass(frozen=True, slots=True)
-class Measured:
-    """A piece of chunk text with its exact token count and the tail that a join may change."""
+class Measured(NamedTuple):
+    """A piece of chunk text with its exact token count and the tail that a join may change.
+
+    A named tuple: packing builds tens of thousands of these, and a tuple is the cheapest record.
+    """
 
     text: str
     count: int
@@ -102,41 +105,87 @@ def _token_byte_lengths() -> np.ndarray:
     return lengths
 
 
-class DocumentTokens:
-    """One cl100k encoding of the whole source, run in a background thread, and where each token starts.
+# Where the source may be cut into parts that encode to exactly the tokens of the whole: after a
+# newline that a non-blank character follows. No cl100k piece runs across such a point (a
+# newline only ever ends a piece, or sits in a run of whitespace that this character would end),
+# and the pre-tokenizer looks at no text behind it. `tests/test_markdown_chunker.py` checks it.
+PART_BOUNDARY = regex.compile(r"\n(?=\S)")
+PART_CHARS = 1 << 16
 
-    tiktoken releases the GIL while it encodes, so this overlaps with parsing. The count of the
-    text between two piece boundaries is the number of tokens that start between them: every line
-    start is a piece boundary, and so is the start of a line's `tail` (see the module docstring).
+
+def part_ends(source: str, size: int = PART_CHARS) -> list[int]:
+    """Ends of consecutive parts of `source` of about `size` characters, each cut at a PART_BOUNDARY."""
+    ends, pos = [], 0
+    while len(source) - pos > size:
+        m = PART_BOUNDARY.search(source, pos + size)
+        if m is None:
+            break
+        ends.append(m.end())
+        pos = m.end()
+    ends.append(len(source))
+    return ends
+
+
+class DocumentTokens:
+    """The cl100k encoding of the whole source, made part by part in a background thread.
+
+    tiktoken releases the GIL while it encodes, so encoding overlaps with parsing and packing.
+    The source is cut into parts (see PART_BOUNDARY) encoded in order, so the first sections can
+    be packed while the last ones are still being encoded. The thread does as little as it can
+    while holding the GIL (it hands each part's raw tokens over); turning tokens into where each
+    token starts happens here, in the caller's thread, when a count first needs that part.
+
+    The count of the text between two piece boundaries is the number of tokens that start
+    between them: every line start is a piece boundary, and so is the start of a line's `tail`
+    (see the module docstring).
     """
 
     def __init__(self, source: str) -> None:
         self._source = source
-        self._starts: list[int] | None = None
+        self._lengths = _token_byte_lengths()  # built before the thread starts: it holds the GIL
+        self._ends = part_ends(source)
+        self._encoded: list[np.ndarray] = []  # raw tokens of each part encoded so far
         self._error: BaseException | None = None
-        lengths = _token_byte_lengths()  # build before the thread starts: it holds the GIL
-        self._thread = threading.Thread(target=self._run, args=(lengths,), daemon=True)
+        self._arrived = threading.Condition()
+        self._starts: list[int] = []  # byte offsets where tokens start, for the parts converted
+        self._converted = 0  # parts whose tokens are in _starts
+        self._ready = 0  # bytes of the source covered by those parts
+        self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def _run(self, lengths: np.ndarray) -> None:
+    def _run(self) -> None:
+        encoding, begin = _encoding(), 0
         try:
-            tokens = np.asarray(_encoding().encode_ordinary(self._source), dtype=np.int64)
-            token_lengths = lengths[tokens]
-            self._starts = (np.cumsum(token_lengths) - token_lengths).tolist()  # byte offsets
-        except BaseException as exc:  # re-raised in the caller's thread by `starts`
-            self._error = exc
+            for end in self._ends:
+                tokens = encoding.encode_to_numpy(self._source[begin:end], disallowed_special=())
+                with self._arrived:
+                    self._encoded.append(tokens)
+                    self._arrived.notify()
+                begin = end
+        except BaseException as exc:  # re-raised in the caller's thread by `between`
+            with self._arrived:
+                self._error = exc
+                self._arrived.notify()
 
-    @property
-    def starts(self) -> list[int]:
-        if self._starts is None:  # wait for the thread once; after that this is a lookup
-            self._thread.join()
-            if self._error is not None:
-                raise self._error
-        return self._starts
+    def _convert_next(self) -> None:
+        """Wait for the next part's tokens and append where each of them starts."""
+        k = self._converted
+        with self._arrived:
+            self._arrived.wait_for(lambda: len(self._encoded) > k or self._error is not None)
+        if self._error is not None:
+            raise self._error
+        token_lengths = self._lengths[self._encoded[k]]
+        self._starts.extend((np.cumsum(token_lengths) - token_lengths + self._ready).tolist())
+        begin = self._ends[k - 1] if k else 0
+        self._ready += len(self._source[begin : self._ends[k]].encode("utf-8"))
+        self._encoded[k] = None  # converted: free the raw tokens
+        self._converted += 1
 
     def between(self, first_byte: int, end_byte: int) -> int:
         """Tokens that start at a byte offset in [first_byte, end_byte)."""
-        starts = self.starts
+        while end_byte > self._ready and self._converted < len(self._ends):
+            self._convert_next()
+        starts = self._starts
         return bisect_left(starts, end_byte) - bisect_left(starts, first_byte)
 
 
@@ -151,10 +200,11 @@ class SourceBudget:
         self.line_start = [0, *accumulate(len(line) + 1 for line in self.lines)]
         self._tokens = DocumentTokens(source) if count is cl100k else None
         self._line_counts = LineCounts(source, count) if self.exact and self._tokens is None else None
-        self._line_bytes: list[int] | None = None
+        self._line_bytes = _line_byte_starts(source) if self._tokens is not None else []
         self._prefix: list[int] | None = None
         self._delta_cache: dict[tuple[str, str], int] = {}
-        self._tail_cache: dict[int, tuple[str, int]] = {}
+        self._tail_count: dict[str, int] = {"": 0}
+        self._line_tails: dict[int, tuple[str, int, int]] = {}
 
     # --- joins ---------------------------------------------------------------------------------
 
@@ -174,9 +224,56 @@ class SourceBudget:
             n = self.count(text)
         return Measured(text, n, right.tail, min(left.start, right.start), max(left.end, right.end))
 
+    def join_within(self, left: Measured, sep: str, right: Measured, limit: int) -> Measured | None:
+        """`join(left, sep, right)` if its count fits `limit`, else None (then no text is built)."""
+        if self.exact and left.count + self.delta(left.tail, sep) + right.count > limit:
+            return None
+        joined = self.join(left, sep, right)
+        return joined if joined.count <= limit else None
+
     def text(self, text: str, start: int = 0, end: int = 0) -> Measured:
         """A piece of text that is not a run of whole source lines: counted directly."""
         return Measured(text, self.count(text), tail(text), start, end)
+
+    # --- breadcrumbs ----------------------------------------------------------------------------
+
+    def path(self, parent: Measured | None, heading: Block) -> Measured:
+        """The breadcrumb one level down: `parent + " > " + title` (the title alone at the top).
+
+        The parent's text ends in a non-blank character, so no piece runs across the join and
+        the count is the parent's plus that of " > " + title. For cl100k that is " >" (a piece of
+        its own) plus " " + title, and an ATX heading line holds exactly " " + title when one
+        space precedes the title: those tokens are read off the document's encoding, so a
+        breadcrumb costs no new encoding however deep it is.
+        """
+        title = heading.title
+        if parent is None or not parent.text or not self.exact:
+            text = f"{parent.text} > {title}" if parent is not None and parent.text else title
+            return self.text(text)
+        spaced = self._spaced_title(heading)
+        n = self._tail_tokens(" >") + spaced if spaced is not None else self.count(" > " + title)
+        text = f"{parent.text} > {title}"
+        return Measured(text, parent.count + n, tail(text), 0, 0)
+
+    def _spaced_title(self, heading: Block) -> int | None:
+        """Tokens of " " + title read off the document's encoding, or None if the source does not
+        hold exactly that text (a setext heading, a tab before the title, another counter)."""
+        if self._tokens is None or heading.first_line != heading.last_line or not heading.title:
+            return None
+        line = self.lines[heading.first_line]
+        m = ATX.match(line)
+        if m is None:
+            return None
+        rest = m.group(2)
+        col = m.start(2) + len(rest) - len(rest.lstrip())  # where the title starts in the line
+        title = heading.title
+        if col == 0 or line[col - 1] != " " or line[col : col + len(title)] != title:
+            return None
+        spaced_tail = tail(" " + title)
+        base = self._line_bytes[heading.first_line]
+        first = base + len(line[: col - 1].encode("utf-8"))
+        end = base + len(line[: col + len(title)].encode("utf-8")) - len(spaced_tail.encode("utf-8"))
+        return self._tokens.between(first, end) + self._tail_tokens(spaced_tail)
 
     # --- spans of whole lines --------------------------------------------------------------------
 
@@ -206,36 +303,36 @@ class SourceBudget:
         if not self.exact:
             return Measured(text, self.count(text), tail(text), start, end)
         if self._tokens is not None:
-            line_tail, n = self._line_tail(last)
-            tail_bytes = len(line_tail.encode("utf-8"))
-            n += self._tokens.between(self._byte_start(first), self._byte_end(last) - tail_bytes)
-            return Measured(text, n, line_tail, start, end)
+            line_tail, tail_tokens, tail_bytes = self._line_tail(last)
+            # Tokens from the span's first byte to where the last line's tail starts, then the
+            # tail counted alone: at the end of a chunk nothing follows it.
+            end_byte = self._line_bytes[last + 1] - 1 - tail_bytes
+            return Measured(text, tail_tokens + self._tokens.between(self._line_bytes[first], end_byte),
+                            line_tail, start, end)
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must
         # not carry the join from whatever came before the span.
         n = prefix[last + 1] - prefix[first + 1] + self._line_counts.get()[first]
         return Measured(text, n, tail(self.lines[last]), start, end)
 
-    # --- byte offsets of lines, for the whole-document encoding -------------------------------
+    def _tail_tokens(self, text: str) -> int:
+        """Tokens of a short text counted alone, cached: tails are few (".", ":", ")", "**" ...)."""
+        n = self._tail_count.get(text)
+        if n is None:
+            n = self._tail_count[text] = self.count(text)
+        return n
 
-    def _byte_starts(self) -> list[int]:
-        if self._line_bytes is None:
-            raw = np.frombuffer(self.source.encode("utf-8"), dtype=np.uint8)
-            newlines = np.flatnonzero(raw == 10)
-            self._line_bytes = [0, *(newlines + 1).tolist()]
-        return self._line_bytes
-
-    def _byte_start(self, line: int) -> int:
-        return self._byte_starts()[line]
-
-    def _byte_end(self, line: int) -> int:
-        """Byte offset just past the line's last character (before its newline)."""
-        starts = self._byte_starts()
-        return starts[line + 1] - 1 if line + 1 < len(starts) else len(self.source.encode("utf-8"))
-
-    def _line_tail(self, line: int) -> tuple[str, int]:
-        """(tail of the line, tokens of that tail counted alone), cached per line."""
-        if line not in self._tail_cache:
+    def _line_tail(self, line: int) -> tuple[str, int, int]:
+        """(tail of the line, its tokens counted alone, its length in bytes), cached per line."""
+        found = self._line_tails.get(line)
+        if found is None:
             line_tail = tail(self.lines[line])
-            self._tail_cache[line] = (line_tail, self.count(line_tail) if line_tail else 0)
-        return self._tail_cache[line]
+            found = line_tail, self._tail_tokens(line_tail), len(line_tail.encode("utf-8"))
+            self._line_tails[line] = found
+        return found
+
+
+def _line_byte_starts(source: str) -> list[int]:
+    """Byte offset (UTF-8) where each line starts, and one past the end: len(bytes) + 1."""
+    raw = np.frombuffer(source.encode("utf-8"), dtype=np.uint8)
+    return [0, *(np.flatnonzero(raw == 10) + 1).tolist(), len(raw) + 1]

@@ -16,8 +16,8 @@ Only "\\n" ends a line; a "\\r" before it is ignored when a line is classified.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from itertools import accumulate
+from typing import NamedTuple
 
 # --- line patterns (applied to a line without its newline) -----------------------------------
 
@@ -57,9 +57,12 @@ _SPECIAL_FIRST = set("#`~>-*+_|<=[0123456789")
 _LIST_FIRST = set("-+*0123456789")
 
 
-@dataclass(frozen=True, slots=True)
-class Block:
-    """A top-level block: its kind, its span in characters and in lines, and for headings the level."""
+class Block(NamedTuple):
+    """A top-level block: its kind, its span in characters and in lines, and for headings the level.
+
+    A named tuple rather than a dataclass: a document has thousands of blocks, and a tuple is the
+    cheapest immutable record Python builds.
+    """
 
     kind: str
     start: int  # offset of the block's first character
@@ -95,8 +98,21 @@ def _blank(line: str) -> bool:
 
 def split_cells(row: str) -> list[str]:
     """Cells of a pipe-table row; `\\|` is an escaped pipe, not a boundary; outer pipes are optional."""
-    cells, current, i = [], [], 0
     row = row.strip()
+    if "\\" not in row:  # no escapes, the common case: every pipe is a boundary
+        cells = row.split("|")
+    else:
+        cells = _split_escaped(row)
+    if cells and not cells[0].strip():
+        cells.pop(0)
+    if cells and not cells[-1].strip() and row.endswith("|") and not row.endswith("\\|"):
+        cells.pop()
+    return [c.strip() for c in cells]
+
+
+def _split_escaped(row: str) -> list[str]:
+    """`row` split at its pipes, except escaped ones (`\\|`)."""
+    cells, current, i = [], [], 0
     while i < len(row):
         ch = row[i]
         if ch == "\\" and i + 1 < len(row) and row[i + 1] == "|":
@@ -110,11 +126,7 @@ def split_cells(row: str) -> list[str]:
             current.append(ch)
         i += 1
     cells.append("".join(current))
-    if cells and not cells[0].strip():
-        cells.pop(0)
-    if cells and not cells[-1].strip() and row.endswith("|") and not row.endswith("\\|"):
-        cells.pop()
-    return [c.strip() for c in cells]
+    return cells
 
 
 def _delimiter_columns(line: str) -> int:
@@ -173,9 +185,11 @@ def _list_marker(line: str) -> tuple[str, int, bool, bool] | None:
     if line.lstrip(" ")[:1] not in _LIST_FIRST:
         return None
     m = LIST_ITEM.match(line)
-    if not m or RULE.fullmatch(line.rstrip("\r")):
+    if not m:
         return None
     marker = m.group(2)
+    if marker in "-*" and RULE.fullmatch(line.rstrip("\r")):
+        return None  # "- - -" and "* * *" are thematic breaks
     kind = marker if marker in "-+*" else marker[-1]  # bullets by character, ordered by delimiter
     after = line[m.end(2) :]
     empty = _blank(after)
@@ -229,10 +243,20 @@ def _interrupts_paragraph(lines: list[str], i: int, lazy: bool = False) -> bool:
 # --- the scanner ------------------------------------------------------------------------------
 
 
+def line_starts(lines: list[str]) -> list[int]:
+    """offsets[k]: where line k starts in "\n".join(lines); one more entry for the end."""
+    return [0, *accumulate(len(line) + 1 for line in lines)]
+
+
 def parse_blocks(source: str) -> list[Block]:
-    """Top-level blocks of a Markdown document, in order, each with its exact span."""
+    """Top-level blocks of a Markdown document, in order, each with its exact span.
+
+    One look at a line's first non-blank character decides which block rules can apply to it:
+    most lines start with a letter and can only be paragraph text, so they are settled at once.
+    The rules are tried in CommonMark's (and markdown-it's) order, table first.
+    """
     lines = source.split("\n")
-    offsets = [0, *accumulate(len(line) + 1 for line in lines)]  # offsets[k]: where line k starts
+    offsets = line_starts(lines)
 
     def block(kind: str, first: int, last: int, level: int = 0, title: str = "") -> Block:
         end = offsets[last] + len(lines[last].rstrip("\r"))
@@ -245,16 +269,17 @@ def parse_blocks(source: str) -> list[Block]:
         blocks.append(block("front_matter", 0, i - 1))
     while i < n:
         line = lines[i]
-        if _blank(line):
-            i += 1
-            continue
         stripped = line.lstrip(" \t")
-        indent = _indent(line)
-
-        if indent < 4 and stripped[0] not in _SPECIAL_FIRST and "|" not in line:
-            i = _paragraph(lines, i, blocks, block)  # the common case, checked first
+        if not stripped.strip(" \t\r"):
+            i += 1  # a blank line
             continue
-        if _table_starts(lines, i):
+        first = stripped[0]
+        indent = _indent(line) if line[0] in " \t" else 0
+        pipe = "|" in line
+        if first not in _SPECIAL_FIRST and not pipe and indent < 4:
+            i = _paragraph(lines, i, blocks, block)  # the common case, settled first
+            continue
+        if pipe and _table_starts(lines, i):
             i = _table(lines, i, blocks, block)
             continue
         if indent >= 4:
@@ -266,10 +291,11 @@ def parse_blocks(source: str) -> list[Block]:
             blocks.append(block("code", i, last))
             i = last + 1
             continue
-        fence = _fence(line)
-        if fence:
+        # From here on the line has at most 3 spaces of indentation: `first` follows them.
+        if first in "`~" and (fence := _fence(line)):
+            char, length = fence
             j = i + 1
-            while j < n and not _closes_fence(lines[j], *fence):
+            while j < n and not (char in lines[j] and _closes_fence(lines[j], char, length)):
                 j += 1
             last = j
             if j >= n:  # an unclosed fence runs to the end: to its last non-blank line
@@ -279,25 +305,24 @@ def parse_blocks(source: str) -> list[Block]:
             blocks.append(block("code", i, last))
             i = last + 1
             continue
-        if QUOTE.match(line):
+        if first == ">":
             i = _quote(lines, i, blocks, block)
             continue
-        if RULE.fullmatch(line.rstrip("\r")):
+        if first in "*-_" and RULE.fullmatch(line.rstrip("\r")):
             blocks.append(block("rule", i, i))
             i += 1
             continue
-        if _list_marker(line):
+        if first in _LIST_FIRST and _list_marker(line):
             i = _list(lines, i, blocks, block)
             continue
-        if REFERENCE.match(line):
+        if first == "[" and REFERENCE.match(line):
             j = i
             while j + 1 < n and REFERENCE.match(lines[j + 1]):
                 j += 1
             blocks.append(block("reference", i, j))
             i = j + 1
             continue
-        html_end = _html_start(line, interrupting=False)
-        if html_end is not None:
+        if first == "<" and (html_end := _html_start(line, interrupting=False)) is not None:
             j = i
             if html_end is True:
                 while j + 1 < n and not _blank(lines[j + 1]):
@@ -308,8 +333,7 @@ def parse_blocks(source: str) -> list[Block]:
             blocks.append(block("html", i, j))
             i = j + 1
             continue
-        heading = ATX.match(line)
-        if heading:
+        if first == "#" and (heading := ATX.match(line)):
             title = ATX_CLOSING.sub("", heading.group(2).rstrip("\r")).strip()
             blocks.append(block("heading", i, i, len(heading.group(1)), title))
             i += 1
@@ -460,10 +484,9 @@ def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
     kind, content_indent, _, _ = _list_marker(lines[i])
     last = i
     after_blank = False
-    first_content = lines[i][LIST_ITEM.match(lines[i]).end() :]
-    fence = _fence(first_content)  # an open code fence inside the current item
-    html = _item_html(first_content)  # an open HTML block inside it: its end marker, or True
-    item_paragraph = _opens_paragraph(first_content)
+    # fence: an open code fence inside the current item; html: an open HTML block inside it (its
+    # end marker, or True); item_paragraph: the item's last block is a paragraph still open.
+    fence, html, item_paragraph = _item_opening(lines[i][LIST_ITEM.match(lines[i]).end() :])
     j = i + 1
     while j < n:
         line = lines[j]
@@ -484,6 +507,8 @@ def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
                 if _closes_fence(inner, *fence):
                     fence = None
                 item_paragraph = False
+            elif not after_blank and "|" not in inner and inner.lstrip(" \t")[:1] not in _SPECIAL_FIRST:
+                item_paragraph = True  # plain text (the common case): the item's paragraph goes on
             elif _fence(inner):
                 fence = _fence(inner)
                 item_paragraph = False
@@ -498,9 +523,8 @@ def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
         item = _list_marker(line)
         if item and item[0] == kind and indent < 4:
             content_indent = item[1]
-            content = line[LIST_ITEM.match(line).end() :]
-            last, after_blank, fence, html = j, False, _fence(content), _item_html(content)
-            item_paragraph = _opens_paragraph(content)
+            last, after_blank = j, False
+            fence, html, item_paragraph = _item_opening(line[LIST_ITEM.match(line).end() :])
             j += 1
             continue
         if after_blank or fence or not item_paragraph:
@@ -510,6 +534,13 @@ def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
         last = j  # lazy continuation of the item's paragraph
         j += 1
     return last, item_paragraph and fence is None
+
+
+def _item_opening(content: str) -> tuple:
+    """(open fence, open HTML block, opens a paragraph) for the first line of an item's content."""
+    if content[:1] not in _SPECIAL_FIRST and content.strip():
+        return None, None, True  # plain text, the common case: it can only open a paragraph
+    return _fence(content), _item_html(content), _opens_paragraph(content)
 
 
 def _item_html(content: str):

@@ -76,24 +76,39 @@ class MarkdownChunker(Contract):
         return build_outline(doc.text, doc.doc_id)
 
     def split(self, doc: Document) -> list[Chunk]:
-        budget = SourceBudget(doc.text, self.count_tokens)  # starts counting lines right away
+        budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
         outline = self.outline(doc)
-        if self.prefix == "path":
-            crumbs = {s.section_id: self._breadcrumb(s, budget) for s in outline.sections}
-        else:  # no breadcrumb: the heading lines stay in the text, as written
-            crumbs = {s.section_id: (budget.text(""), False) for s in outline.sections}
         # A contextual prefix is written after the body is packed, so the body leaves it a quarter
         # of the budget; it is then shortened to whatever room the body really left.
         reserve = self.max_tokens // 4 if self.prefix == "context" else 0
-        contextualize = self.contextualize or offline_context
+
+        # First pass, in document order (the order in which the tokens arrive): each section's
+        # breadcrumb and packed bodies. A section with no content of its own and a full
+        # breadcrumb waits: whether it needs a chunk depends on its subsections' breadcrumbs.
+        crumbs: dict[str, tuple[Measured, bool]] = {}
+        paths: dict[str, Measured] = {}
+        bodies: dict[str, list[Measured] | None] = {}
+        for section in outline.sections:
+            crumb, full = crumbs[section.section_id] = self._breadcrumb(section, paths, budget)
+            if section.heading is not None and not section.blocks and full:
+                bodies[section.section_id] = None
+                continue
+            blocks = list(section.blocks)
+            if section.heading is not None and not full:
+                blocks.insert(0, section.heading)  # keep the heading's words somewhere
+            bodies[section.section_id] = self._bodies(blocks, crumb, budget, reserve)
+
         covered = _titles_carried(outline, crumbs)
+        contextualize = self.contextualize or offline_context
+        tenant = doc.metadata.get("tenant", "default")
         chunks: list[Chunk] = []
         for section in outline.sections:
-            crumb, full = crumbs[section.section_id]
-            blocks = list(section.blocks)
-            if section.heading is not None and (not full or (not blocks and section.section_id not in covered)):
-                blocks.insert(0, section.heading)  # keep the heading's words somewhere
-            for n, body in enumerate(self._bodies(blocks, crumb, budget, reserve)):
+            crumb, _ = crumbs[section.section_id]
+            packed = bodies[section.section_id]
+            if packed is None:  # no content: a chunk of its heading, unless a subsection carries it
+                packed = [] if section.section_id in covered else self._bodies([section.heading], crumb, budget, reserve)
+            breadcrumb = section.breadcrumb
+            for n, body in enumerate(packed):
                 fields = dict(
                     chunk_id=f"{section.section_id}-c{n}", doc_id=doc.doc_id, parent_id=section.section_id,
                     ordinal=len(chunks), heading_path=section.heading_path, start=body.start, end=body.end,
@@ -107,12 +122,10 @@ class MarkdownChunker(Contract):
                     )
                     head = budget.text(context)
                 piece = budget.join(head, BLOCK_SEP, body) if head.text else body
-                # Built without re-validation: every value comes from the chunker itself, and
-                # validating thousands of chunks would cost more than packing them. The property
-                # tests re-validate every chunk they see.
-                chunks.append(Chunk.model_construct(**fields, text=piece.text, token_count=piece.count, metadata={
-                    "strategy": "markdown", "tenant": doc.metadata.get("tenant", "default"),
-                    "section": section.breadcrumb, "prefix": head.text}))
+                # Validated like any other Chunk: pydantic-core's validation is faster than
+                # model_construct's Python loop, so skipping it would buy nothing.
+                chunks.append(Chunk(**fields, text=piece.text, token_count=piece.count, metadata={
+                    "strategy": "markdown", "tenant": tenant, "section": breadcrumb, "prefix": head.text}))
         return chunks
 
     def parents(self, doc: Document) -> list[Chunk]:
@@ -136,19 +149,29 @@ class MarkdownChunker(Contract):
 
     # --- breadcrumbs ----------------------------------------------------------------------------
 
-    def _breadcrumb(self, section: Section, budget: SourceBudget) -> tuple[Measured, bool]:
-        """(breadcrumb piece, whether it is the full path) within half the budget."""
+    def _breadcrumb(self, section: Section, paths: dict, budget: SourceBudget) -> tuple[Measured, bool]:
+        """(breadcrumb piece, whether it is the full path) within half the budget.
+
+        `paths` holds the full paths of the sections seen so far (parents come before children):
+        a full path is its parent's plus one title, so it is counted from the parent's count
+        (`SourceBudget.path`), not from scratch.
+        """
+        if self.prefix != "path":  # no breadcrumb: the heading lines stay in the text, as written
+            return budget.text(""), False
+        if section.heading is None:
+            full = budget.text("")
+        else:
+            full = budget.path(paths.get(section.parent_id), section.heading)
+        paths[section.section_id] = full
         limit = self.max_tokens // 2
-        path = section.heading_path or ()
-        options = [" > ".join(path)] if path else [""]
+        if full.count + budget.delta(full.tail, BLOCK_SEP) <= limit:
+            return full, True
+        path = section.heading_path
         if len(path) > 1:
-            options.append("… > " + path[-1])
-        for n, option in enumerate(options):
-            piece = budget.text(option)
-            if piece.count + budget.delta(piece.tail, BLOCK_SEP) <= limit:
-                return piece, n == 0
-        title = path[-1] if path else ""
-        cut = longest_prefix(title, lambda t: budget.text(t + "…"), limit - 2)
+            short = budget.text("… > " + path[-1])
+            if short.count + budget.delta(short.tail, BLOCK_SEP) <= limit:
+                return short, False
+        cut = longest_prefix(path[-1], lambda t: budget.text(t + "…"), limit - 2)
         if cut:
             return budget.text(cut + "…"), False
         return budget.text(""), False
@@ -161,31 +184,28 @@ class MarkdownChunker(Contract):
             limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
         else:
             limit = self.max_tokens - reserve
-        # (piece, index of its block, whether that block was split, whether the piece stands alone)
-        pieces = []
-        for n, block in enumerate(blocks):
+        bodies: list[Measured] = []
+        current: Measured | None = None
+        previous_alone = False  # the last piece placed stands alone
+        for block in blocks:
             parts = self._pieces(block, limit, budget)
             split = len(parts) > 1
             # Pieces of a split table stand alone: each carries its own copy of the header. In
             # "whole" mode, and for linearized rows, a table never shares a chunk with other blocks.
             alone = block.kind == "table" and (split or self.table_mode in ("whole", "linearize"))
-            pieces.extend((p, n, split, alone) for p in parts)
-        bodies: list[Measured] = []
-        current: Measured | None = None
-        previous = (-1, False)  # (block index, stands alone) of the last piece placed
-        for piece, block_index, split, alone in pieces:
-            # Pieces of one split block never share a chunk: a code piece re-opens its fence, so
-            # two side by side would repeat that markup.
-            joinable = not alone and not previous[1] and not (split and block_index == previous[0])
-            previous = (block_index, alone)
-            if current is not None and joinable:
-                joined = budget.join(current, BLOCK_SEP, piece)
-                if joined.count <= limit:
-                    current = joined
-                    continue
-            if current is not None:
-                bodies.append(current)
-            current = piece
+            for k, piece in enumerate(parts):
+                # Pieces of one split block never share a chunk: a code piece re-opens its fence,
+                # so two side by side would repeat that markup.
+                joinable = not alone and not previous_alone and not (split and k > 0)
+                previous_alone = alone
+                if current is not None and joinable:
+                    joined = budget.join_within(current, BLOCK_SEP, piece, limit)
+                    if joined is not None:
+                        current = joined
+                        continue
+                if current is not None:
+                    bodies.append(current)
+                current = piece
         if current is not None:
             bodies.append(current)
         return bodies

@@ -96,11 +96,13 @@ def build_outline(source: str, doc_id: str) -> Outline:
             parent = stack[-1] if stack else None
             path = (*(parent["path"] if parent else ()), heading.title)
             level = heading.level
-        key = "/".join(slug(t) for t in path) or "preamble"
+        # The slug path extends the parent's: each title is slugged once, not once per descendant.
+        slugs = f"{parent['slugs']}/{slug(heading.title)}" if parent else slug(heading.title) if path else ""
+        key = slugs or "preamble"
         used_ids[key] = used_ids.get(key, 0) + 1
         if used_ids[key] > 1:
             key = f"{key}~{used_ids[key]}"  # two sections with the same path
-        draft = {"id": f"{doc_id}#{key}", "path": path, "level": level, "heading": heading,
+        draft = {"id": f"{doc_id}#{key}", "path": path, "slugs": slugs, "level": level, "heading": heading,
                  "blocks": [], "parent": parent["id"] if heading is not None and parent else None,
                  "children": []}
         if heading is not None and parent:
