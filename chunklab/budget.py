@@ -32,7 +32,7 @@ from typing import NamedTuple
 import numpy as np
 import regex
 
-from chunklab.markdown import ATX, Block
+from chunklab.markdown import Block, split_lines
 from chunklab.tokens import TokenCounter, _encoding, cl100k, word_count
 
 # Counters whose counts add up across newline joins as described above.
@@ -45,6 +45,12 @@ _TAIL = regex.compile(r"(?r)(?:\s+| ?[^\s\p{L}\p{N}]+)\Z")
 
 def tail(text: str) -> str:
     """The suffix of `text` whose token count can change when a newline separator follows it."""
+    last = text[-1:]
+    if last.isascii():  # fast paths, exact for ASCII: a letter or digit ends a piece of its own
+        if last.isalnum():
+            return ""
+        if len(text) > 1 and text[-2].isascii() and text[-2].isalnum() and not last.isspace():
+            return last  # "word." : the symbol alone
     m = _TAIL.search(text)
     return m.group(0) if m else ""
 
@@ -60,6 +66,11 @@ class Measured(NamedTuple):
     tail: str
     start: int  # the span of the source it was cut from
     end: int
+
+
+# `_new(Measured, (...))` builds the same tuple as `Measured(...)` without going through the
+# Python-level constructor that named tuples have: a third of the cost, on the hottest paths.
+_new = tuple.__new__
 
 
 class LineCounts:
@@ -110,14 +121,20 @@ def _token_byte_lengths() -> np.ndarray:
 # newline only ever ends a piece, or sits in a run of whitespace that this character would end),
 # and the pre-tokenizer looks at no text behind it. `tests/test_markdown_chunker.py` checks it.
 PART_BOUNDARY = regex.compile(r"\n(?=\S)")
-PART_CHARS = 1 << 16
+SMALLEST_PART = 1 << 14
 
 
-def part_ends(source: str, size: int = PART_CHARS) -> list[int]:
-    """Ends of consecutive parts of `source` of about `size` characters, each cut at a PART_BOUNDARY."""
+def part_ends(source: str, smallest: int = SMALLEST_PART) -> list[int]:
+    """Ends of the parts the source is encoded in, each cut at a PART_BOUNDARY.
+
+    Each part is half of what is left, down to `smallest` characters: the packer reaches the first
+    half only once the outline is built, and it then catches up with the encoder, so the parts
+    that matter for waiting are the last ones. Small last parts mean little work left when the
+    encoding ends, and few parts mean few hand-overs of the GIL.
+    """
     ends, pos = [], 0
-    while len(source) - pos > size:
-        m = PART_BOUNDARY.search(source, pos + size)
+    while len(source) - pos > 2 * smallest:
+        m = PART_BOUNDARY.search(source, pos + (len(source) - pos) // 2)
         if m is None:
             break
         ends.append(m.end())
@@ -196,15 +213,13 @@ class SourceBudget:
         self.source = source
         self.count = count
         self.exact = count in EXACT_JOINS
-        self.lines = source.split("\n")
-        self.line_start = [0, *accumulate(len(line) + 1 for line in self.lines)]
+        self.lines, self.line_start = split_lines(source)
         self._tokens = DocumentTokens(source) if count is cl100k else None
         self._line_counts = LineCounts(source, count) if self.exact and self._tokens is None else None
         self._line_bytes = _line_byte_starts(source) if self._tokens is not None else []
         self._prefix: list[int] | None = None
         self._delta_cache: dict[tuple[str, str], int] = {}
         self._tail_count: dict[str, int] = {"": 0}
-        self._line_tails: dict[int, tuple[str, int, int]] = {}
 
     # --- joins ---------------------------------------------------------------------------------
 
@@ -222,12 +237,16 @@ class SourceBudget:
             n = left.count + self.delta(left.tail, sep) + right.count
         else:
             n = self.count(text)
-        return Measured(text, n, right.tail, min(left.start, right.start), max(left.end, right.end))
+        return _new(Measured, (text, n, right.tail, min(left.start, right.start), max(left.end, right.end)))
 
     def join_within(self, left: Measured, sep: str, right: Measured, limit: int) -> Measured | None:
         """`join(left, sep, right)` if its count fits `limit`, else None (then no text is built)."""
-        if self.exact and left.count + self.delta(left.tail, sep) + right.count > limit:
-            return None
+        if self.exact:
+            n = left.count + self.delta(left.tail, sep) + right.count
+            if n > limit:
+                return None
+            return _new(Measured, (left.text + sep + right.text, n, right.tail, min(left.start, right.start),
+                                   max(left.end, right.end)))
         joined = self.join(left, sep, right)
         return joined if joined.count <= limit else None
 
@@ -258,21 +277,17 @@ class SourceBudget:
     def _spaced_title(self, heading: Block) -> int | None:
         """Tokens of " " + title read off the document's encoding, or None if the source does not
         hold exactly that text (a setext heading, a tab before the title, another counter)."""
-        if self._tokens is None or heading.first_line != heading.last_line or not heading.title:
+        at, title = heading.title_at, heading.title
+        if self._tokens is None or at < 1 or self.source[at - 1] != " ":
             return None
-        line = self.lines[heading.first_line]
-        m = ATX.match(line)
-        if m is None:
-            return None
-        rest = m.group(2)
-        col = m.start(2) + len(rest) - len(rest.lstrip())  # where the title starts in the line
-        title = heading.title
-        if col == 0 or line[col - 1] != " " or line[col : col + len(title)] != title:
-            return None
+        line_start = self.line_start[heading.first_line]
         spaced_tail = tail(" " + title)
-        base = self._line_bytes[heading.first_line]
-        first = base + len(line[: col - 1].encode("utf-8"))
-        end = base + len(line[: col + len(title)].encode("utf-8")) - len(spaced_tail.encode("utf-8"))
+        if self.lines[heading.first_line].isascii():  # then characters are bytes
+            first = self._line_bytes[heading.first_line] + at - 1 - line_start
+            end = first + 1 + len(title) - len(spaced_tail)
+        else:
+            first = self._line_bytes[heading.first_line] + len(self.source[line_start : at - 1].encode("utf-8"))
+            end = first + len((" " + title).encode("utf-8")) - len(spaced_tail.encode("utf-8"))
         return self._tokens.between(first, end) + self._tail_tokens(spaced_tail)
 
     # --- spans of whole lines --------------------------------------------------------------------
@@ -303,12 +318,13 @@ class SourceBudget:
         if not self.exact:
             return Measured(text, self.count(text), tail(text), start, end)
         if self._tokens is not None:
-            line_tail, tail_tokens, tail_bytes = self._line_tail(last)
+            line_tail = tail(self.lines[last])
+            tail_bytes = len(line_tail) if line_tail.isascii() else len(line_tail.encode("utf-8"))
             # Tokens from the span's first byte to where the last line's tail starts, then the
             # tail counted alone: at the end of a chunk nothing follows it.
             end_byte = self._line_bytes[last + 1] - 1 - tail_bytes
-            return Measured(text, tail_tokens + self._tokens.between(self._line_bytes[first], end_byte),
-                            line_tail, start, end)
+            n = self._tail_tokens(line_tail) + self._tokens.between(self._line_bytes[first], end_byte)
+            return _new(Measured, (text, n, line_tail, start, end))
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must
         # not carry the join from whatever came before the span.
@@ -321,15 +337,6 @@ class SourceBudget:
         if n is None:
             n = self._tail_count[text] = self.count(text)
         return n
-
-    def _line_tail(self, line: int) -> tuple[str, int, int]:
-        """(tail of the line, its tokens counted alone, its length in bytes), cached per line."""
-        found = self._line_tails.get(line)
-        if found is None:
-            line_tail = tail(self.lines[line])
-            found = line_tail, self._tail_tokens(line_tail), len(line_tail.encode("utf-8"))
-            self._line_tails[line] = found
-        return found
 
 
 def _line_byte_starts(source: str) -> list[int]:

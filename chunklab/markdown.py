@@ -16,6 +16,7 @@ Only "\\n" ends a line; a "\\r" before it is ignored when a line is classified.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -71,9 +72,13 @@ class Block(NamedTuple):
     last_line: int  # 0-based, inclusive
     level: int = 0  # 1..6 for headings
     title: str = ""  # heading text without its markers
+    title_at: int = -1  # where an ATX heading's title starts in the source (else -1)
 
     def text(self, source: str) -> str:
         return source[self.start : self.end]
+
+
+_new = tuple.__new__  # _new(Block, (...)) builds Block(...) without its Python-level constructor
 
 
 # --- helpers on single lines ------------------------------------------------------------------
@@ -180,24 +185,24 @@ def _closes_fence(line: str, char: str, length: int) -> bool:
     )
 
 
-def _list_marker(line: str) -> tuple[str, int, bool, bool] | None:
-    """(list type, content indent, item is empty, ordered list starts at 1) for a list item line."""
+def _list_marker(line: str) -> tuple[str, int, bool, bool, int] | None:
+    """(list type, content indent, item is empty, ordered list starts at 1, where its content
+    starts in the line) for a list item line, else None."""
     if line.lstrip(" ")[:1] not in _LIST_FIRST:
         return None
     m = LIST_ITEM.match(line)
     if not m:
         return None
-    marker = m.group(2)
+    lead, marker, number, gap = m.groups()
     if marker in "-*" and RULE.fullmatch(line.rstrip("\r")):
         return None  # "- - -" and "* * *" are thematic breaks
     kind = marker if marker in "-+*" else marker[-1]  # bullets by character, ordered by delimiter
-    after = line[m.end(2) :]
-    empty = _blank(after)
-    spaces = _indent(after)
-    width = len(m.group(1)) + len(marker)
+    empty = not line[m.end() :].strip(" \t\r")
+    spaces = _indent(gap) if "\t" in gap else len(gap)
+    width = len(lead) + len(marker)
     content = width + 1 if empty or spaces > 4 else width + spaces
-    starts_at_one = m.group(3) is not None and int(m.group(3)) == 1
-    return kind, content, empty, starts_at_one
+    starts_at_one = number is not None and int(number) == 1
+    return kind, content, empty, starts_at_one, m.end()
 
 
 def _html_start(line: str, interrupting: bool) -> re.Pattern | None | bool:
@@ -235,7 +240,7 @@ def _interrupts_paragraph(lines: list[str], i: int, lazy: bool = False) -> bool:
     if item:
         # At the paragraph's own indentation an item must have content, and an ordered one must
         # start at 1; a lazy line is ended by any item at all (markdown-it's rule, too).
-        kind, _, empty, starts_at_one = item
+        kind, _, empty, starts_at_one, _ = item
         return lazy or (not empty and (kind in "-+*" or starts_at_one))
     return _html_start(line, interrupting=True) is not None
 
@@ -243,9 +248,15 @@ def _interrupts_paragraph(lines: list[str], i: int, lazy: bool = False) -> bool:
 # --- the scanner ------------------------------------------------------------------------------
 
 
-def line_starts(lines: list[str]) -> list[int]:
-    """offsets[k]: where line k starts in "\n".join(lines); one more entry for the end."""
-    return [0, *accumulate(len(line) + 1 for line in lines)]
+@lru_cache(maxsize=2)
+def split_lines(source: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
+    """(the lines of `source`, where each starts; one more entry for the end).
+
+    Cached for the last two texts: the scanner and the token budget of a chunker both need the
+    lines of the same document. Tuples, so that no caller can change what the other one sees.
+    """
+    lines = tuple(source.split("\n"))
+    return lines, (0, *accumulate(len(line) + 1 for line in lines))
 
 
 def parse_blocks(source: str) -> list[Block]:
@@ -255,12 +266,11 @@ def parse_blocks(source: str) -> list[Block]:
     most lines start with a letter and can only be paragraph text, so they are settled at once.
     The rules are tried in CommonMark's (and markdown-it's) order, table first.
     """
-    lines = source.split("\n")
-    offsets = line_starts(lines)
+    lines, offsets = split_lines(source)
 
-    def block(kind: str, first: int, last: int, level: int = 0, title: str = "") -> Block:
+    def block(kind: str, first: int, last: int, level: int = 0, title: str = "", title_at: int = -1) -> Block:
         end = offsets[last] + len(lines[last].rstrip("\r"))
-        return Block(kind, offsets[first], end, first, last, level, title)
+        return _new(Block, (kind, offsets[first], end, first, last, level, title, title_at))  # = Block(...), faster
 
     blocks: list[Block] = []
     n = len(lines)
@@ -334,8 +344,10 @@ def parse_blocks(source: str) -> list[Block]:
             i = j + 1
             continue
         if first == "#" and (heading := ATX.match(line)):
-            title = ATX_CLOSING.sub("", heading.group(2).rstrip("\r")).strip()
-            blocks.append(block("heading", i, i, len(heading.group(1)), title))
+            rest = heading.group(2)
+            title = ATX_CLOSING.sub("", rest.rstrip("\r")).strip()
+            title_at = offsets[i] + heading.start(2) + len(rest) - len(rest.lstrip())
+            blocks.append(block("heading", i, i, len(heading.group(1)), title, title_at if title else -1))
             i += 1
             continue
         i = _paragraph(lines, i, blocks, block)
@@ -481,12 +493,12 @@ def _list(lines, i, blocks, block) -> int:
 def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
     """(last line of the list starting at line i, whether its last item ends in an open paragraph)."""
     n = len(lines)
-    kind, content_indent, _, _ = _list_marker(lines[i])
+    kind, content_indent, _, _, content_start = _list_marker(lines[i])
     last = i
     after_blank = False
     # fence: an open code fence inside the current item; html: an open HTML block inside it (its
     # end marker, or True); item_paragraph: the item's last block is a paragraph still open.
-    fence, html, item_paragraph = _item_opening(lines[i][LIST_ITEM.match(lines[i]).end() :])
+    fence, html, item_paragraph = _item_opening(lines[i][content_start:])
     j = i + 1
     while j < n:
         line = lines[j]
@@ -524,7 +536,7 @@ def _scan_list(lines: list[str], i: int) -> tuple[int, bool]:
         if item and item[0] == kind and indent < 4:
             content_indent = item[1]
             last, after_blank = j, False
-            fence, html, item_paragraph = _item_opening(line[LIST_ITEM.match(line).end() :])
+            fence, html, item_paragraph = _item_opening(line[item[4] :])
             j += 1
             continue
         if after_blank or fence or not item_paragraph:

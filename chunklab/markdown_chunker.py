@@ -78,55 +78,68 @@ class MarkdownChunker(Contract):
     def split(self, doc: Document) -> list[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
         outline = self.outline(doc)
+        by_id = {s.section_id: s for s in outline.sections}
         # A contextual prefix is written after the body is packed, so the body leaves it a quarter
         # of the budget; it is then shortened to whatever room the body really left.
         reserve = self.max_tokens // 4 if self.prefix == "context" else 0
-
-        # First pass, in document order (the order in which the tokens arrive): each section's
-        # breadcrumb and packed bodies. A section with no content of its own and a full
-        # breadcrumb waits: whether it needs a chunk depends on its subsections' breadcrumbs.
-        crumbs: dict[str, tuple[Measured, bool]] = {}
+        chunks: list[Chunk] = []
         paths: dict[str, Measured] = {}
-        bodies: dict[str, list[Measured] | None] = {}
-        for section in outline.sections:
-            crumb, full = crumbs[section.section_id] = self._breadcrumb(section, paths, budget)
+        # A section with no content of its own and a full breadcrumb waits: it needs a chunk of
+        # its heading only if none of its subsections with content carries its title in a full
+        # breadcrumb. Until that is known, the chunks after it are held, to keep their order.
+        held: list[list] = []  # [section, breadcrumb, packed bodies], in document order
+        waiting: list[list] = []  # the entries of `held` still undecided: a chain of ancestors
+
+        def heading_alone(entry: list) -> None:
+            entry[2] = self._bodies([entry[0].heading], entry[1], budget, reserve)
+
+        for section in outline.sections:  # in document order, the order in which tokens arrive
+            crumb, full = self._breadcrumb(section, paths, budget)
+            while waiting and not _descends_from(section, waiting[-1][0], by_id):
+                heading_alone(waiting.pop())  # its subtree ended without carrying its title
             if section.heading is not None and not section.blocks and full:
-                bodies[section.section_id] = None
+                waiting.append([section, crumb, []])
+                held.append(waiting[-1])
                 continue
             blocks = list(section.blocks)
             if section.heading is not None and not full:
                 blocks.insert(0, section.heading)  # keep the heading's words somewhere
-            bodies[section.section_id] = self._bodies(blocks, crumb, budget, reserve)
-
-        covered = _titles_carried(outline, crumbs)
-        contextualize = self.contextualize or offline_context
-        tenant = doc.metadata.get("tenant", "default")
-        chunks: list[Chunk] = []
-        for section in outline.sections:
-            crumb, _ = crumbs[section.section_id]
-            packed = bodies[section.section_id]
-            if packed is None:  # no content: a chunk of its heading, unless a subsection carries it
-                packed = [] if section.section_id in covered else self._bodies([section.heading], crumb, budget, reserve)
-            breadcrumb = section.breadcrumb
-            for n, body in enumerate(packed):
-                fields = dict(
-                    chunk_id=f"{section.section_id}-c{n}", doc_id=doc.doc_id, parent_id=section.section_id,
-                    ordinal=len(chunks), heading_path=section.heading_path, start=body.start, end=body.end,
-                )
-                head = crumb
-                if self.prefix == "context":  # the contextualizer sees the chunk without its prefix
-                    bare = Chunk(**fields, text=body.text, token_count=body.count)
-                    context = fit_prefix(
-                        contextualize(doc, bare),
-                        lambda p, body=body: budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens,
-                    )
-                    head = budget.text(context)
-                piece = budget.join(head, BLOCK_SEP, body) if head.text else body
-                # Validated like any other Chunk: pydantic-core's validation is faster than
-                # model_construct's Python loop, so skipping it would buy nothing.
-                chunks.append(Chunk(**fields, text=piece.text, token_count=piece.count, metadata={
-                    "strategy": "markdown", "tenant": tenant, "section": breadcrumb, "prefix": head.text}))
+            held.append([section, crumb, self._bodies(blocks, crumb, budget, reserve)])
+            if section.blocks and full:
+                waiting.clear()  # all of them are ancestors, and this breadcrumb carries their titles
+            if not waiting:
+                for entry in held:
+                    self._add_chunks(doc, budget, *entry, chunks)
+                held.clear()
+        for entry in waiting:
+            heading_alone(entry)
+        for entry in held:
+            self._add_chunks(doc, budget, *entry, chunks)
         return chunks
+
+    def _add_chunks(self, doc: Document, budget: SourceBudget, section: Section, crumb: Measured,
+                    packed: list[Measured], chunks: list[Chunk]) -> None:
+        """Append a section's chunks: its prefix, a blank line, then each packed body."""
+        section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
+        tenant = doc.metadata.get("tenant", "default")
+        for n, body in enumerate(packed):
+            head = crumb
+            if self.prefix == "context":  # the contextualizer sees the chunk without its prefix
+                bare = Chunk(chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id,
+                             ordinal=len(chunks), text=body.text, token_count=body.count, heading_path=path,
+                             start=body.start, end=body.end)
+                context = fit_prefix(
+                    (self.contextualize or offline_context)(doc, bare),
+                    lambda p, body=body: budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens,
+                )
+                head = budget.text(context)
+            piece = budget.join(head, BLOCK_SEP, body) if head.text else body
+            # Every value comes from the chunker itself: built without validation, which would
+            # cost more than the packing (the property tests re-validate every chunk).
+            chunks.append(Chunk.trusted(
+                chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id, ordinal=len(chunks),
+                text=piece.text, token_count=piece.count, heading_path=path, start=body.start, end=body.end,
+                metadata={"strategy": "markdown", "tenant": tenant, "section": breadcrumb, "prefix": head.text}))
 
     def parents(self, doc: Document) -> list[Chunk]:
         """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
@@ -184,6 +197,12 @@ class MarkdownChunker(Contract):
             limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
         else:
             limit = self.max_tokens - reserve
+        if len(blocks) > 1 and self._reads_as_joined(blocks, budget):
+            # The common case, settled first: the whole section fits, and in the source its blocks
+            # are already joined by one blank line. One count of that span is the chunk.
+            whole = budget.lines_span(blocks[0].first_line, blocks[-1].last_line)
+            if whole.count <= limit:
+                return [whole]
         bodies: list[Measured] = []
         current: Measured | None = None
         previous_alone = False  # the last piece placed stands alone
@@ -209,6 +228,20 @@ class MarkdownChunker(Contract):
         if current is not None:
             bodies.append(current)
         return bodies
+
+    def _reads_as_joined(self, blocks: list[Block], budget: SourceBudget) -> bool:
+        """Is the source from the first block to the last exactly the blocks joined by BLOCK_SEP,
+        with nothing that must stand alone (a table outside "rows" mode)?"""
+        lines, previous = budget.lines, blocks[0]
+        if previous.kind == "table" and self.table_mode != "rows":
+            return False
+        for block in blocks[1:]:
+            if block.first_line != previous.last_line + 2 or lines[previous.last_line + 1]:
+                return False
+            if block.kind == "table" and self.table_mode != "rows":
+                return False
+            previous = block
+        return True
 
     def _pieces(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         """The block as one piece if it fits, else split by its kind."""
@@ -352,14 +385,10 @@ class MarkdownChunker(Contract):
 # --- helpers ------------------------------------------------------------------------------------
 
 
-def _titles_carried(outline: Outline, crumbs: dict[str, tuple[Measured, bool]]) -> set[str]:
-    """Sections whose title appears in the full breadcrumb of some section that has content."""
-    by_id = {s.section_id: s for s in outline.sections}
-    carried: set[str] = set()
-    for s in outline.sections:
-        if s.blocks and crumbs[s.section_id][1]:
-            node = s
-            while node is not None:
-                carried.add(node.section_id)
-                node = by_id.get(node.parent_id) if node.parent_id else None
-    return carried
+def _descends_from(section: Section, ancestor: Section, by_id: dict[str, Section]) -> bool:
+    parent = section.parent_id
+    while parent is not None:
+        if parent == ancestor.section_id:
+            return True
+        parent = by_id[parent].parent_id
+    return False

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import NamedTuple
 
 from chunklab.markdown import Block, parse_blocks
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
+    """One heading and the blocks under it, up to the next heading (a named tuple, like Block)."""
+
     section_id: str
     heading_path: tuple[str, ...]  # titles from the top-level heading down to this one
     level: int  # 0 for the text before the first heading
     heading: Block | None
     blocks: tuple[Block, ...]  # the section's own content, without its heading or subsections
     parent_id: str | None
-    children: tuple[str, ...] = field(default=())
+    children: tuple[str, ...] = ()
 
     @property
     def breadcrumb(self) -> str:
@@ -69,10 +71,13 @@ class Outline:
         return "\n".join(lines)
 
 
+_NOT_SLUG = re.compile(r"[^a-z0-9]+")
+
+
 def slug(title: str) -> str:
     """A URL-style slug: lower case ASCII letters and digits, words joined by hyphens."""
     ascii_title = unicodedata.normalize("NFKD", title).encode("ascii", "ignore").decode()
-    return re.sub(r"[^a-z0-9]+", "-", ascii_title.lower()).strip("-") or "section"
+    return _NOT_SLUG.sub("-", ascii_title.lower()).strip("-") or "section"
 
 
 def build_outline(source: str, doc_id: str) -> Outline:
