@@ -1,8 +1,10 @@
 """Counting tokens in linear time: each line of the source once, joins by arithmetic.
 
 The obvious packer re-counts the whole candidate chunk every time it adds a unit, so a section of
-n units costs O(n²) tokenizer work. Here every source line is counted once, and the count of
-any run of lines, or of pieces joined by newlines, is computed from those counts.
+n units costs O(n²) tokenizer work. Here the source is encoded once (for cl100k: the whole
+document, part by part in a background thread, see `DocumentTokens`), and the count of any run of
+lines, of pieces joined by newlines, or of a breadcrumb made of heading titles is computed from
+that one encoding.
 
 Why the arithmetic is exact for cl100k: tiktoken first splits text with a regex and runs BPE on
 each piece separately, so a count is the sum over pieces. When two stripped texts are joined with a
@@ -18,7 +20,7 @@ For any other counter (`approx_tokens`, your own) the sums are not trusted and t
 is counted directly: correct, and slower.
 
 `tests/test_markdown_chunker.py` checks on generated Markdown that every chunk's `token_count`
-equals a fresh count of its text.
+equals a fresh count of its text; `tests/test_budget.py` checks each shortcut on its own.
 """
 
 from __future__ import annotations
@@ -122,19 +124,22 @@ def _token_byte_lengths() -> np.ndarray:
 # and the pre-tokenizer looks at no text behind it. `tests/test_markdown_chunker.py` checks it.
 PART_BOUNDARY = regex.compile(r"\n(?=\S)")
 SMALLEST_PART = 1 << 14
+FIRST_SHARE = 0.4
+NEXT_SHARE = 0.5
 
 
 def part_ends(source: str, smallest: int = SMALLEST_PART) -> list[int]:
     """Ends of the parts the source is encoded in, each cut at a PART_BOUNDARY.
 
-    Each part is half of what is left, down to `smallest` characters: the packer reaches the first
-    half only once the outline is built, and it then catches up with the encoder, so the parts
-    that matter for waiting are the last ones. Small last parts mean little work left when the
-    encoding ends, and few parts mean few hand-overs of the GIL.
+    The packer first needs tokens once the outline is built, which costs about 40% of an encoding
+    pass: so the first part is 40% of the text, ready about then. The packer then runs faster
+    than the encoder, so each next part is half of what is left, down to `smallest` characters:
+    little work is left when the encoding ends, and few parts mean few hand-overs of the GIL.
     """
-    ends, pos = [], 0
+    ends, pos, share = [], 0, FIRST_SHARE
     while len(source) - pos > 2 * smallest:
-        m = PART_BOUNDARY.search(source, pos + (len(source) - pos) // 2)
+        m = PART_BOUNDARY.search(source, pos + int((len(source) - pos) * share))
+        share = NEXT_SHARE
         if m is None:
             break
         ends.append(m.end())
@@ -192,7 +197,11 @@ class DocumentTokens:
         if self._error is not None:
             raise self._error
         token_lengths = self._lengths[self._encoded[k]]
-        self._starts.extend((np.cumsum(token_lengths) - token_lengths + self._ready).tolist())
+        starts = (np.cumsum(token_lengths) - token_lengths + self._ready).tolist()
+        if self._starts:
+            self._starts.extend(starts)
+        else:
+            self._starts = starts  # the first part, half of the text: no copy
         begin = self._ends[k - 1] if k else 0
         self._ready += len(self._source[begin : self._ends[k]].encode("utf-8"))
         self._encoded[k] = None  # converted: free the raw tokens
@@ -323,7 +332,10 @@ class SourceBudget:
             # Tokens from the span's first byte to where the last line's tail starts, then the
             # tail counted alone: at the end of a chunk nothing follows it.
             end_byte = self._line_bytes[last + 1] - 1 - tail_bytes
-            n = self._tail_tokens(line_tail) + self._tokens.between(self._line_bytes[first], end_byte)
+            tail_tokens = self._tail_count.get(line_tail)
+            if tail_tokens is None:
+                tail_tokens = self._tail_tokens(line_tail)
+            n = tail_tokens + self._tokens.between(self._line_bytes[first], end_byte)
             return _new(Measured, (text, n, line_tail, start, end))
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must

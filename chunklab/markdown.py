@@ -56,6 +56,8 @@ TABLE_DELIMITER_CELL = re.compile(r":?-+:?")
 # contains a pipe, a table header): the fast path of the scanner.
 _SPECIAL_FIRST = set("#`~>-*+_|<=[0123456789")
 _LIST_FIRST = set("-+*0123456789")
+# First characters of the blocks that end a table or a quote's lazy line (after up to 3 spaces).
+_TERMINATOR_FIRST = set("`~>*-_#<+0123456789")
 
 
 class Block(NamedTuple):
@@ -86,6 +88,11 @@ _new = tuple.__new__  # _new(Block, (...)) builds Block(...) without its Python-
 
 def _indent(line: str) -> int:
     """Columns of leading whitespace, tabs advancing to the next multiple of 4."""
+    if line[:1] not in (" ", "\t"):
+        return 0
+    rest = line.lstrip(" ")
+    if rest[:1] != "\t":
+        return len(line) - len(rest)  # spaces only
     col = 0
     for ch in line:
         if ch == " ":
@@ -286,8 +293,12 @@ def parse_blocks(source: str) -> list[Block]:
         first = stripped[0]
         indent = _indent(line) if line[0] in " \t" else 0
         pipe = "|" in line
-        if first not in _SPECIAL_FIRST and not pipe and indent < 4:
-            i = _paragraph(lines, i, blocks, block)  # the common case, settled first
+        if first not in _SPECIAL_FIRST and not pipe and indent < 4:  # the common case, settled first
+            if i + 1 < n and not lines[i + 1].strip(" \t\r"):
+                blocks.append(block("paragraph", i, i))  # one line of text, then a blank line
+                i += 2
+            else:
+                i = _paragraph(lines, i, blocks, block)
             continue
         if pipe and _table_starts(lines, i):
             i = _table(lines, i, blocks, block)
@@ -403,6 +414,8 @@ def _starts_container_terminator(line: str) -> bool:
     The same set for both (markdown-it's "blockquote" terminators): a fence, a quote, a rule,
     a list item, an HTML block that may interrupt a paragraph, an ATX heading.
     """
+    if line.lstrip(" ")[:1] not in _TERMINATOR_FIRST:
+        return False  # a table row or a line of text: none of these blocks can start with it
     return bool(
         _fence(line) or QUOTE.match(line) or RULE.fullmatch(line.rstrip("\r")) or ATX.match(line)
         or _list_marker(line) or _html_start(line, interrupting=True) is not None

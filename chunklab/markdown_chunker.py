@@ -32,6 +32,8 @@ the body leaves it at least a quarter of the budget). Whatever the prefix, it co
 
 from __future__ import annotations
 
+import gc
+from contextlib import contextmanager
 from typing import Literal
 
 from pydantic import ConfigDict, Field
@@ -76,6 +78,10 @@ class MarkdownChunker(Contract):
         return build_outline(doc.text, doc.doc_id)
 
     def split(self, doc: Document) -> list[Chunk]:
+        with gc_paused():
+            return self._split(doc)
+
+    def _split(self, doc: Document) -> list[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
         outline = self.outline(doc)
         by_id = {s.section_id: s for s in outline.sections}
@@ -121,10 +127,10 @@ class MarkdownChunker(Contract):
                     packed: list[Measured], chunks: list[Chunk]) -> None:
         """Append a section's chunks: its prefix, a blank line, then each packed body."""
         section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
-        tenant = doc.metadata.get("tenant", "default")
+        doc_id, tenant, context = doc.doc_id, doc.metadata.get("tenant", "default"), self.prefix == "context"
         for n, body in enumerate(packed):
             head = crumb
-            if self.prefix == "context":  # the contextualizer sees the chunk without its prefix
+            if context:  # the contextualizer sees the chunk without its prefix
                 bare = Chunk(chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id,
                              ordinal=len(chunks), text=body.text, token_count=body.count, heading_path=path,
                              start=body.start, end=body.end)
@@ -137,7 +143,7 @@ class MarkdownChunker(Contract):
             # Every value comes from the chunker itself: built without validation, which would
             # cost more than the packing (the property tests re-validate every chunk).
             chunks.append(Chunk.trusted(
-                chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id, ordinal=len(chunks),
+                chunk_id=f"{section_id}-c{n}", doc_id=doc_id, parent_id=section_id, ordinal=len(chunks),
                 text=piece.text, token_count=piece.count, heading_path=path, start=body.start, end=body.end,
                 metadata={"strategy": "markdown", "tenant": tenant, "section": breadcrumb, "prefix": head.text}))
 
@@ -206,8 +212,13 @@ class MarkdownChunker(Contract):
         bodies: list[Measured] = []
         current: Measured | None = None
         previous_alone = False  # the last piece placed stands alone
+        linearize = self.table_mode == "linearize"
         for block in blocks:
-            parts = self._pieces(block, limit, budget)
+            whole = budget.lines_span(block.first_line, block.last_line)
+            if whole.count <= limit and not (linearize and block.kind == "table"):
+                parts = [whole]  # the common case: the block fits as it is
+            else:
+                parts = self._pieces(block, limit, budget)
             split = len(parts) > 1
             # Pieces of a split table stand alone: each carries its own copy of the header. In
             # "whole" mode, and for linearized rows, a table never shares a chunk with other blocks.
@@ -382,10 +393,30 @@ class MarkdownChunker(Contract):
             pieces.append(budget.lines_span(*group))
         return pieces
 
+
 # --- helpers ------------------------------------------------------------------------------------
 
 
+@contextmanager
+def gc_paused():
+    """Pause Python's cyclic garbage collector, then restore the caller's setting.
+
+    The collector re-scans every live container each time the survivors grow by a quarter. A
+    split creates hundreds of thousands of records (blocks, measured pieces, chunks) and keeps
+    them, none in a reference cycle: every such scan is wasted (about 8% of the time on 4 MB).
+    Reference counting still frees whatever is dropped.
+    """
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 def _descends_from(section: Section, ancestor: Section, by_id: dict[str, Section]) -> bool:
+    """Is `ancestor` above `section` in the tree?"""
     parent = section.parent_id
     while parent is not None:
         if parent == ancestor.section_id:
