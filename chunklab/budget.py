@@ -121,7 +121,7 @@ def _token_byte_lengths() -> np.ndarray:
 # Where the source may be cut into parts that encode to exactly the tokens of the whole: after a
 # newline that a non-blank character follows. No cl100k piece runs across such a point (a
 # newline only ever ends a piece, or sits in a run of whitespace that this character would end),
-# and the pre-tokenizer looks at no text behind it. `tests/test_markdown_chunker.py` checks it.
+# and the pre-tokenizer looks at no text behind it. `tests/test_budget.py` checks it.
 PART_BOUNDARY = regex.compile(r"\n(?=\S)")
 SMALLEST_PART = 1 << 14
 FIRST_SHARE = 0.4
@@ -201,7 +201,7 @@ class DocumentTokens:
         if self._starts:
             self._starts.extend(starts)
         else:
-            self._starts = starts  # the first part, half of the text: no copy
+            self._starts = starts  # the first part: no copy
         begin = self._ends[k - 1] if k else 0
         self._ready += len(self._source[begin : self._ends[k]].encode("utf-8"))
         self._encoded[k] = None  # converted: free the raw tokens
@@ -332,10 +332,7 @@ class SourceBudget:
             # Tokens from the span's first byte to where the last line's tail starts, then the
             # tail counted alone: at the end of a chunk nothing follows it.
             end_byte = self._line_bytes[last + 1] - 1 - tail_bytes
-            tail_tokens = self._tail_count.get(line_tail)
-            if tail_tokens is None:
-                tail_tokens = self._tail_tokens(line_tail)
-            n = tail_tokens + self._tokens.between(self._line_bytes[first], end_byte)
+            n = self._tail_tokens(line_tail) + self._tokens.between(self._line_bytes[first], end_byte)
             return _new(Measured, (text, n, line_tail, start, end))
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must

@@ -127,10 +127,10 @@ class MarkdownChunker(Contract):
                     packed: list[Measured], chunks: list[Chunk]) -> None:
         """Append a section's chunks: its prefix, a blank line, then each packed body."""
         section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
-        doc_id, tenant, context = doc.doc_id, doc.metadata.get("tenant", "default"), self.prefix == "context"
+        doc_id, tenant, contextual = doc.doc_id, doc.metadata.get("tenant", "default"), self.prefix == "context"
         for n, body in enumerate(packed):
             head = crumb
-            if context:  # the contextualizer sees the chunk without its prefix
+            if contextual:  # the contextualizer sees the chunk without its prefix
                 bare = Chunk(chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id,
                              ordinal=len(chunks), text=body.text, token_count=body.count, heading_path=path,
                              start=body.start, end=body.end)

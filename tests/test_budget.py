@@ -214,3 +214,14 @@ def test_an_empty_section_is_kept_when_its_subsection_breadcrumb_is_shortened():
 def test_the_fast_paths_of_tail_agree_with_its_pattern(text):
     m = budget_module._TAIL.search(text)
     assert budget_module.tail(text) == (m.group(0) if m else "")
+
+
+def test_every_chunk_of_a_section_asks_for_its_own_contextual_prefix():
+    def contextualize(doc, chunk):  # nothing for a section's first chunk, a sentence for the others
+        return "" if chunk.chunk_id.endswith("-c0") else "Context here."
+
+    text = "# T\n\n" + "\n\n".join(f"Paragraph {k} has a few words of its own." for k in range(12))
+    chunks = MarkdownChunker(max_tokens=40, prefix="context", contextualize=contextualize).split(
+        Document(doc_id="d", uri="urn:d", title="D", text=text))
+    assert len(chunks) >= 3
+    assert [c.metadata["prefix"] for c in chunks] == [""] + ["Context here."] * (len(chunks) - 1)
