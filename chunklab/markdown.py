@@ -293,12 +293,8 @@ def parse_blocks(source: str) -> list[Block]:
         first = stripped[0]
         indent = _indent(line) if line[0] in " \t" else 0
         pipe = "|" in line
-        if first not in _SPECIAL_FIRST and not pipe and indent < 4:  # the common case, settled first
-            if i + 1 < n and not lines[i + 1].strip(" \t\r"):
-                blocks.append(block("paragraph", i, i))  # one line of text, then a blank line
-                i += 2
-            else:
-                i = _paragraph(lines, i, blocks, block)
+        if first not in _SPECIAL_FIRST and not pipe and indent < 4:
+            i = _paragraph(lines, i, blocks, block)  # the common case, settled first
             continue
         if pipe and _table_starts(lines, i):
             i = _table(lines, i, blocks, block)

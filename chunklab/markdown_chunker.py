@@ -218,7 +218,7 @@ class MarkdownChunker(Contract):
             if whole.count <= limit and not (linearize and block.kind == "table"):
                 parts = [whole]  # the common case: the block fits as it is
             else:
-                parts = self._pieces(block, limit, budget)
+                parts = self._pieces(block, whole, limit, budget)
             split = len(parts) > 1
             # Pieces of a split table stand alone: each carries its own copy of the header. In
             # "whole" mode, and for linearized rows, a table never shares a chunk with other blocks.
@@ -254,11 +254,10 @@ class MarkdownChunker(Contract):
             previous = block
         return True
 
-    def _pieces(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
-        """The block as one piece if it fits, else split by its kind."""
+    def _pieces(self, block: Block, whole: Measured, limit: int, budget: SourceBudget) -> list[Measured]:
+        """The block (`whole`, already measured) as one piece if it fits, else split by its kind."""
         if block.kind == "table" and self.table_mode == "linearize" and block.last_line - block.first_line >= 2:
             return self._linearized_rows(block, limit, budget)
-        whole = budget.lines_span(block.first_line, block.last_line)
         if whole.count <= limit:
             return [whole]
         if block.kind == "table" and block.last_line - block.first_line >= 2:
