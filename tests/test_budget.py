@@ -24,7 +24,7 @@ PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, suppress_
 
 
 def long_markdown() -> str:
-    """Every Markdown file of the series, joined: ~300 kB, enough for several parts."""
+    """Every Markdown file of the series, joined (~300 kB with ../shared/corpus, ~50 kB without)."""
     paths = sorted((SHARED / "corpus").glob("*.md")) + sorted((ROOT / "data").glob("*.md"))
     return "\n\n".join(p.read_text(encoding="utf-8") for p in paths)
 
@@ -34,7 +34,7 @@ def long_markdown() -> str:
 
 def test_parts_encode_to_exactly_the_tokens_of_the_whole():
     text = long_markdown()
-    ends = part_ends(text, smallest=1000)
+    ends = part_ends(text, smallest=200)
     assert len(ends) > 5 and ends[-1] == len(text)
     encoding = _encoding()
     begins = [0, *ends[:-1]]
@@ -55,7 +55,7 @@ def test_parts_of_generated_markdown_encode_like_the_whole(text, smallest):
 
 def test_the_first_part_is_smaller_than_half_and_later_parts_shrink():
     text = long_markdown()
-    ends = part_ends(text, smallest=1000)
+    ends = part_ends(text, smallest=200)
     sizes = [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)]
     assert sizes[0] < len(text) / 2
     assert all(later <= earlier for earlier, later in zip(sizes[1:-2], sizes[2:-1], strict=True))
