@@ -1,8 +1,8 @@
 """`make bench`: MarkdownChunker's cost as a ratio to one tiktoken pass over the same text.
 
 Everything is measured in one run (5 interleaved rounds, the best of each), and only ratios are judged,
-because the machines are shared and noisy. Realistic Markdown: the corpus documents and the series'
-own documents, concatenated and repeated to ~1 MB and ~4 MB.
+because the machines are shared and noisy. Realistic Markdown: the series' documents (the real ones and its own),
+concatenated and repeated to ~1 MB and ~4 MB.
 
 Targets (from the structural issue):
   - MarkdownChunker(max_tokens=200) within 1.25x of one `encode` pass over the same text;
@@ -51,7 +51,7 @@ def _variant(sample: str, copy: int) -> str:
 
 
 def realistic_markdown(size: int) -> str:
-    paths = sorted((ROOT.parent / "shared" / "corpus").glob("*.md")) + sorted((ROOT / "data").glob("*.md"))
+    paths = sorted((ROOT / "data").glob("*.md"))
     sample = "\n\n".join(p.read_text(encoding="utf-8") for p in paths)
     copies = [_variant(sample, i) for i in range(size // len(sample) + 1)]
     text = "\n\n".join(copies)

@@ -8,15 +8,19 @@ than as a silently unanswerable question in an experiment.
 
 from __future__ import annotations
 
+import codecs
 import json
 import os
+import re
 import unicodedata
 from pathlib import Path
 from typing import Any
 
+import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from chunklab.contracts import Contract, Document
+from chunklab.markdown import is_template_expression, split_front_matter
 
 DATA_ENV = "CHUNKLAB_DATA"
 
@@ -130,19 +134,70 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
         raise DocumentError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    text = decode_text(raw, path)
     try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise DocumentError(
-            f"{path}: not valid UTF-8 (byte 0x{raw[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    text = text.removeprefix("\ufeff")  # a byte-order mark is not content
-    first_line = next((line.strip() for line in text.splitlines() if line.strip()), "")
-    title = first_line.lstrip("#").strip() or path.stem
-    try:
-        return Document(doc_id=doc_id or path.stem or "document", uri=str(path), title=title, text=text)
+        return Document(doc_id=doc_id or path.stem or "document", uri=str(path),
+                        title=document_title(text, fallback=path.stem), text=text)
     except ValidationError as exc:
         raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+# Byte-order marks: they say how the bytes are encoded, and are not part of the text.
+_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+         (codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def decode_text(raw: bytes, path: str | Path) -> str:
+    """UTF-8 (a BOM dropped), or UTF-16/32 when a BOM says so; anything else is a `DocumentError`.
+
+    Editors on Windows save "Unicode" text as UTF-16 with a BOM; it is read, not refused. Without
+    a BOM there is no safe way to tell other encodings apart, so the error names the byte.
+    """
+    encoding = next((name for bom, name in _BOMS if raw.startswith(bom)), "utf-8")
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        where = f"byte 0x{raw[exc.start]:02x} at offset {exc.start}"
+        if encoding == "utf-8":
+            raise DocumentError(f"{path}: not valid UTF-8 ({where})") from None
+        raise DocumentError(f"{path}: starts with a {encoding.upper()} byte-order mark but is not valid "
+                            f"{encoding.upper()} ({where})") from None
+
+
+TITLE_MAX_CHARS = 100  # a longer first line is a sentence, not a title
+
+
+def document_title(text: str, fallback: str) -> str:
+    """The title a reader would give the document.
+
+    In order: the YAML front matter's `title:`; the first line after it when it is an ATX heading,
+    or a short line standing alone (the manual's "MANUAL DE OPERAÇÕES"); else `fallback` (the
+    file's stem). A template tag (`<%= current_page.data.title %>`) is never a title: the page's
+    generator fills it in, and the source does not say with what.
+    """
+    raw, body = split_front_matter(text)
+    title = _yaml_mapping(raw).get("title")
+    if isinstance(title, str | int | float):
+        candidates = [str(title).strip()]
+    else:
+        first, _, rest = body.lstrip().partition("\n")
+        first = first.strip()
+        heading = ATX_TITLE.fullmatch(first)
+        alone = not rest.partition("\n")[0].strip()
+        candidates = [heading.group(1)] if heading else [first] if alone and len(first) <= TITLE_MAX_CHARS else []
+    return next((c for c in candidates if c and not is_template_expression(c)), fallback)
+
+
+ATX_TITLE = re.compile(r"#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
+
+
+def _yaml_mapping(raw: str) -> dict[str, Any]:
+    """Front matter as a mapping; {} when there is none, or it is not valid YAML or not a mapping."""
+    try:
+        fields = yaml.safe_load(raw) if raw.strip() else {}
+    except yaml.YAMLError:
+        return {}
+    return fields if isinstance(fields, dict) else {}
 
 
 def load_topic_boundaries(name: str) -> list[int]:

@@ -361,6 +361,27 @@ def parse_blocks(source: str) -> list[Block]:
     return blocks
 
 
+def split_front_matter(source: str) -> tuple[str, str]:
+    """(the YAML between the `---` fences at the very top, the rest); ("", source) if none."""
+    if not source.startswith("---"):
+        return "", source
+    lines = source.split("\n")
+    end = _front_matter_end(lines)
+    if not end:
+        return "", source
+    return "\n".join(lines[1 : end - 1]), "\n".join(lines[end:])
+
+
+# A heading made only of template tags (ERB `<%= … %>`, Liquid/Jinja `{{ … }}` and `{% … %}`) is
+# filled in by a site generator; the source holds no title there. Breadcrumbs use the document's.
+TEMPLATE_ONLY = re.compile(r"\s*(?:(?:<%.*?%>|\{\{.*?\}\}|\{%.*?%\})\s*)+")
+
+
+def is_template_expression(text: str) -> bool:
+    """True when `text` is nothing but template tags, e.g. `<%= current_page.data.title %>`."""
+    return bool(TEMPLATE_ONLY.fullmatch(text))
+
+
 def _front_matter_end(lines: list[str]) -> int:
     """Index of the first line after a YAML front matter block at the top, or 0 if there is none."""
     if not lines or lines[0].rstrip("\r") != "---":

@@ -75,7 +75,7 @@ class MarkdownChunker(Contract):
     )
 
     def outline(self, doc: Document) -> Outline:
-        return build_outline(doc.text, doc.doc_id)
+        return build_outline(doc.text, doc.doc_id, doc.title)
 
     def split(self, doc: Document) -> list[Chunk]:
         with gc_paused():

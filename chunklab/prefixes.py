@@ -81,15 +81,15 @@ def _paragraphs(text: str) -> list[tuple[str, int]]:
 
 
 @lru_cache(maxsize=32)
-def _sections(text: str, doc_id: str) -> tuple[tuple[Section, ...], list[int]]:
+def _sections(text: str, doc_id: str, title: str) -> tuple[tuple[Section, ...], list[int]]:
     """The document's sections and where each starts (cached: called once per chunk)."""
-    sections = build_outline(text, doc_id).sections
+    sections = build_outline(text, doc_id, title).sections
     return sections, [s.start for s in sections]
 
 
 def section_at(doc: Document, offset: int) -> Section | None:
     """The section whose own text holds `offset` (the last one starting at or before it)."""
-    sections, starts = _sections(doc.text, doc.doc_id)
+    sections, starts = _sections(doc.text, doc.doc_id, doc.title)
     k = bisect_right(starts, offset)
     return sections[k - 1] if k else None
 

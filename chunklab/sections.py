@@ -14,7 +14,7 @@ import unicodedata
 from dataclasses import dataclass
 from typing import NamedTuple
 
-from chunklab.markdown import Block, parse_blocks
+from chunklab.markdown import Block, is_template_expression, parse_blocks
 
 
 class Section(NamedTuple):
@@ -80,8 +80,12 @@ def slug(title: str) -> str:
     return _NOT_SLUG.sub("-", ascii_title.lower()).strip("-") or "section"
 
 
-def build_outline(source: str, doc_id: str) -> Outline:
-    """Parse `source` and group its blocks under their headings."""
+def build_outline(source: str, doc_id: str, title: str = "") -> Outline:
+    """Parse `source` and group its blocks under their headings.
+
+    A heading that is only a template tag (`# <%= current_page.data.title %>`) names nothing a
+    reader sees in the source: in heading paths the document's `title` (else its id) stands in.
+    """
     blocks = parse_blocks(source)
     front_matter = ""
     if blocks and blocks[0].kind == "front_matter":
@@ -120,6 +124,9 @@ def build_outline(source: str, doc_id: str) -> Outline:
     current = None
     for b in blocks:
         if b.kind == "heading":
+            if is_template_expression(b.title):
+                # title_at -1: the stand-in is not in the source, so its tokens are counted directly.
+                b = b._replace(title=title or doc_id, title_at=-1)
             current = new_section(b)
         else:
             if current is None:

@@ -137,7 +137,7 @@ def _rows_budget_without_orphans_on_cloudgov() -> int:
     from chunklab.markdown_chunker import MarkdownChunker
     from chunklab.tables import orphans
 
-    doc = read_document(data_dir().parent.parent / "shared" / "corpus" / "cloudgov-space-egress.md")
+    doc = read_document(data_dir() / "cloudgov-space-egress.md")
     for budget in range(8, 1000):
         if orphans(MarkdownChunker(max_tokens=budget).split(doc), doc) == 0:
             return budget

@@ -4,7 +4,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+DATA = ROOT / "data"
+# The real documents (copied unchanged, see data/SOURCES.md): front matter, template tags, tables.
+REAL_DOCUMENTS = ["18f-leave.md", "18f-work-schedules.md", "cloudgov-space-egress.md",
+                  "gdsway-managing-sensitive-information.md", "pagerduty-post-mortem-template.md"]
 
 
 @pytest.fixture

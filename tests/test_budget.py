@@ -17,15 +17,15 @@ from chunklab.markdown_chunker import MarkdownChunker, gc_paused
 from chunklab.sections import build_outline
 from chunklab.tokens import _encoding
 
-from conftest import ROOT, SHARED
+from conftest import DATA
 from markdown_gen import document
 
 PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
 
 
 def long_markdown() -> str:
-    """Every Markdown file of the series, joined (~300 kB with ../shared/corpus, ~50 kB without)."""
-    paths = sorted((SHARED / "corpus").glob("*.md")) + sorted((ROOT / "data").glob("*.md"))
+    """Every Markdown file of the series' data, joined (~80 kB)."""
+    paths = sorted(DATA.glob("*.md"))
     return "\n\n".join(p.read_text(encoding="utf-8") for p in paths)
 
 

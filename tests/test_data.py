@@ -1,3 +1,4 @@
+import hashlib
 import json
 import re
 import shutil
@@ -7,27 +8,39 @@ import pytest
 from chunklab import DocumentError, list_documents, load_document, load_questions, read_document
 from chunklab.data import unmatched_facts
 
-from conftest import ROOT, SHARED
-
-SEEDS = SHARED / "seeds"
+from conftest import DATA, REAL_DOCUMENTS, ROOT
 
 
-def seed_string(seed_file: str, variable: str) -> str:
-    path = SEEDS / seed_file
-    if not path.exists():
-        pytest.skip(f"seed {seed_file} not present beside this checkout")
-    text = path.read_text(encoding="utf-8")
-    return re.search(rf'{variable} = """(.*?)"""', text, re.S).group(1)
+def recorded_hashes() -> dict[str, str]:
+    """file -> SHA-256, from the tables of data/SOURCES.md (the hash is each row's last cell)."""
+    rows = re.findall(r"^\| ([\w.-]+\.md) \|.*\| ([0-9a-f]{64}) \|$", (DATA / "SOURCES.md").read_text(encoding="utf-8"), re.M)
+    return dict(rows)
 
 
-def test_manual_is_the_articles_text_byte_for_byte():
-    assert load_document("manual").text == seed_string("003_d06882f5dbed8480.txt", "DOC")
+def test_every_document_in_data_has_its_source_and_an_unchanged_hash():
+    # The hashes were computed from the seed strings (manual, travel policy) and the owners'
+    # files (the real documents) when they were copied in: a match says nothing was edited.
+    recorded = recorded_hashes()
+    documents = sorted(p.name for p in DATA.glob("*.md") if p.name not in ("README.md", "SOURCES.md"))
+    assert sorted(recorded) == documents
+    for name, digest in recorded.items():
+        assert hashlib.sha256((DATA / name).read_bytes()).hexdigest() == digest, f"{name} differs from its source"
+    assert set(REAL_DOCUMENTS) <= set(recorded)
 
 
-def test_travel_policy_is_the_sketchs_text_with_empty_blank_lines():
-    seed = seed_string("000_26b193f7c08b64a0.txt", "SAMPLE_POLICY")
-    normalised = "\n".join("" if not line.strip() else line for line in seed.split("\n"))
-    assert load_document("travel_policy").text == normalised
+def test_the_hash_check_notices_a_one_character_edit(tmp_path):
+    text = (DATA / "manual.md").read_text(encoding="utf-8").replace("0,08", "0,09")
+    assert hashlib.sha256(text.encode()).hexdigest() != recorded_hashes()["manual.md"]
+
+
+def test_nothing_in_the_project_reads_outside_its_checkout():
+    # A user clones the project alone: no code, test, notebook or build file names a sibling folder.
+    pattern = re.compile(r"\.\./\.\./|\.\./shared|ROOT\.parent\s*/|\"shared\"")
+    files = [*ROOT.glob("chunklab/*.py"), *ROOT.glob("tests/*.py"), *ROOT.glob("scripts/*.py"),
+             *ROOT.glob("bench/*.py"), *ROOT.glob("notebooks/*.ipynb"), ROOT / "Makefile", ROOT / ".ci" / "run"]
+    offenders = [f"{p.relative_to(ROOT)}: {m.group(0)}" for p in files if p.name != "test_data.py"
+                 for m in [pattern.search(p.read_text(encoding="utf-8"))] if m]
+    assert offenders == []
 
 
 def test_catalogue_lists_the_documents_with_metadata():
@@ -106,3 +119,62 @@ def test_manual_md_is_the_manual_with_explicit_headings():
     from chunklab.markdown import explicit_headings
 
     assert load_document("manual_md").text == explicit_headings(load_document("manual").text)
+
+
+# --- real documents read right ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, title", [
+    ("18f-leave.md", "Leave types"),
+    ("18f-work-schedules.md", "Work schedules"),
+    ("cloudgov-space-egress.md", "Controlling egress traffic"),
+    ("gdsway-managing-sensitive-information.md", "How to handle sensitive code"),
+    ("pagerduty-post-mortem-template.md", "pagerduty-post-mortem-template"),  # no title: the file's name
+    ("manual.md", "MANUAL DE OPERAÇÕES"),  # a short first line standing alone
+])
+def test_the_title_is_the_front_matters_or_the_first_heading_or_the_file_name(name, title):
+    assert read_document(DATA / name).title == title
+
+
+@pytest.mark.parametrize("text, title", [
+    ("---\ntitle: From YAML\n---\n# A heading\n", "From YAML"),
+    ("---\ntitle: '<%= page.title %>'\n---\n# Heading\n", "notes"),  # a template is no title
+    ("---\n: not yaml: [\n---\n# Heading\n", "Heading"),  # broken front matter is ignored
+    ("# {{ page.title }}\n\ntext\n", "notes"),
+    ("## Closed heading ##\n\ntext\n", "Closed heading"),
+    ("A first sentence that runs on for a long while, well past a hundred characters, and so is clearly not a title.\n", "notes"),
+])
+def test_title_rules(tmp_path, text, title):
+    path = tmp_path / "notes.md"
+    path.write_text(text, encoding="utf-8")
+    assert read_document(path).title == title
+
+
+def test_a_template_heading_is_never_in_a_breadcrumb_the_title_stands_in():
+    from chunklab import MarkdownChunker
+
+    doc = read_document(DATA / "gdsway-managing-sensitive-information.md")
+    for prefix in ("path", "context"):
+        chunks = MarkdownChunker(max_tokens=120, prefix=prefix).split(doc)
+        assert chunks and not any("<%" in part for c in chunks for part in c.heading_path)
+        assert all(c.heading_path[0] == "How to handle sensitive code" for c in chunks if c.heading_path)
+        assert not any(c.text.startswith(("<%", "From ---")) for c in chunks)
+    crumb = MarkdownChunker(max_tokens=120).split(doc)[0].text.split("\n")[0]
+    assert crumb == "How to handle sensitive code > Summary"
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be", "utf-32", "utf-8-sig"])
+def test_a_byte_order_mark_says_the_encoding_and_is_dropped(tmp_path, encoding):
+    text = "# Férias\n\nDias úteis: 30 — ✓\n"
+    bom = {"utf-16-be": b"\xfe\xff", "utf-32": b"", "utf-16": b"", "utf-8-sig": b""}[encoding]
+    path = tmp_path / "bom.md"
+    path.write_bytes(bom + text.encode(encoding))
+    doc = read_document(path)
+    assert doc.text == text and doc.title == "Férias"
+
+
+def test_utf16_that_is_not_utf16_is_refused_with_one_line(tmp_path):
+    path = tmp_path / "odd.md"
+    path.write_bytes(b"\xff\xfe" + "ok".encode("utf-16-le") + b"\x00\xd8")  # a lone surrogate half
+    with pytest.raises(DocumentError, match=r"odd.md: starts with a UTF-16 byte-order mark but is not valid UTF-16"):
+        read_document(path)

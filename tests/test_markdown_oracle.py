@@ -19,7 +19,7 @@ from markdown_it import MarkdownIt
 
 from chunklab.markdown import parse_blocks
 
-from conftest import ROOT, SHARED
+from conftest import DATA, REAL_DOCUMENTS
 from markdown_gen import document
 
 MD = MarkdownIt("commonmark").enable("table")
@@ -56,7 +56,7 @@ def for_oracle(text: str) -> str:
     return text
 
 
-REAL = sorted((ROOT / "data").glob("*.md")) + sorted((SHARED / "corpus").glob("*.md"))
+REAL = sorted(DATA.glob("*.md"))
 
 
 @pytest.mark.parametrize("path", REAL, ids=lambda p: p.name)
@@ -65,10 +65,8 @@ def test_real_documents_agree_with_the_oracle(path: Path):
     assert ours(text) == oracle(for_oracle(text))
 
 
-def test_corpus_is_present():
-    if not (SHARED / "corpus").exists():
-        pytest.skip("shared/corpus not beside this checkout")
-    assert len(list((SHARED / "corpus").glob("*.md"))) >= 5
+def test_every_real_document_is_in_data():
+    assert all((DATA / name).is_file() for name in REAL_DOCUMENTS)
 
 
 @settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))

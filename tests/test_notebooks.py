@@ -7,13 +7,11 @@ something to compare and that little of it is exempt.
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import ROOT, SHARED
+from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 EXEMPT_MARKERS = ("NBVAL_IGNORE_OUTPUT", "NBVAL_SKIP")
@@ -111,14 +109,6 @@ def test_compared_outputs_hold_nothing_volatile(path):
             for pattern, what in VOLATILE:
                 found = pattern.search(text)
                 assert not found, f"output holds {what}: {found.group(0)!r}"
-
-
-def test_shared_hygiene_tool_agrees():
-    tool = SHARED / "tools" / "nbhygiene.py"
-    if not tool.exists():
-        pytest.skip("shared/tools/nbhygiene.py not present beside this checkout")
-    done = subprocess.run([sys.executable, str(tool), str(ROOT / "notebooks")], capture_output=True, text=True)
-    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)

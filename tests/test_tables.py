@@ -63,12 +63,9 @@ CORPUS_WITH_TABLES = ["18f-work-schedules.md", "cloudgov-space-egress.md", "gdsw
 def corpus(name):
     from chunklab import read_document
 
-    from conftest import SHARED
+    from conftest import DATA
 
-    path = SHARED / "corpus" / name
-    if not path.exists():
-        pytest.skip("shared/corpus not beside this checkout")
-    return read_document(path)
+    return read_document(DATA / name)
 
 
 @pytest.mark.parametrize("name", CORPUS_WITH_TABLES)
