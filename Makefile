@@ -28,7 +28,7 @@ $(STAMP): pyproject.toml
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab notebooks/ $(ROOT_FLAG) $(LAB_ARGS)
+	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" notebooks/01_fixed_size.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
 test: unit nbval
 

@@ -1,33 +1,32 @@
-"""Command line: `chunk` (JSON lines of chunks), `index` and `search` (small-to-big over SQLite).
+"""Command line: `chunk` (JSON lines of chunks), `index`, `search` and `tenants` (small-to-big over
+SQLite), `experiment` (strategies x retrievers on your questions).
 
-A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number) ends with exit code 2
-and one line on stderr that names the problem. Tracebacks are for bugs, not for typos.
+A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a flag the chosen
+strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
+Tracebacks are for bugs, not for typos.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import Any
 
 from pydantic import ValidationError
 
+from chunklab import __version__
 from chunklab.contracts import Chunker
 from chunklab.data import DocumentError, read_document
 from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
 from chunklab.fixed import FixedSizeChunker
-from chunklab.index import (
-    IndexFileError,
-    ParentChildIndex,
-    SQLiteStore,
-    index_document,
-    markdown_files,
-)
+from chunklab.index import IndexFileError, ParentChildIndex, SQLiteStore, find_documents, index_document
 from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.questions import QuestionFileError, load_question_file
-from chunklab.retrievers import RETRIEVERS
+from chunklab.retrievers import RETRIEVERS, search_terms
 from chunklab.semantic import SemanticChunker
 from chunklab.structural import StructuralChunker
 from chunklab.tables import LinearizedChunker
@@ -46,89 +45,161 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _fixed(args: argparse.Namespace) -> Chunker:
-    options = {"size": args.size, "overlap": args.overlap, "unit": args.unit}
-    if args.counter:
-        options["count_tokens"] = get_counter(args.counter)
-    return FixedSizeChunker(**options)
+class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpFormatter):
+    """Help that shows each option's default and keeps the examples' line breaks."""
 
 
-def _structural(repack: bool) -> Callable[[argparse.Namespace], Chunker]:
-    def build(args: argparse.Namespace) -> Chunker:
-        options = {"size": args.size, "repack": repack}
-        if args.counter:
-            options["count_tokens"] = get_counter(args.counter)
-        return StructuralChunker(**options)
+# --- chunk: strategies and the options each one reads -----------------------------------------------
 
-    return build
+# Every option of `chunk` that belongs to some strategies only, with its default. It is parsed with
+# no default, so a flag the user gave can be told from one left out: a flag the chosen strategy
+# does not read is an error, never silently ignored.
+OPTION_DEFAULTS: dict[str, Any] = {
+    "size": 200, "overlap": 40, "unit": "chars", "max_tokens": 200, "counter": None, "prefix": "path",
+    "table_mode": "rows", "embedder": "wordllama", "semantic_unit": "sentence", "breakpoint": "threshold",
+    "threshold": 0.6,
+}
+STRATEGY_OPTIONS: dict[str, tuple[str, ...]] = {
+    "markdown": ("max_tokens", "counter", "prefix", "table_mode"),
+    "fixed": ("size", "overlap", "unit", "counter"),
+    "structural": ("size", "counter"),
+    "structural-repack": ("size", "counter"),
+    "semantic": ("max_tokens", "counter", "embedder", "semantic_unit", "breakpoint", "threshold"),
+    "linearized": ("size", "counter"),
+}
+DEFAULT_STRATEGY = "markdown"  # the series' recommendation (notebook 07); fixed is one flag away
 
 
-def _markdown(args: argparse.Namespace) -> Chunker:
-    return MarkdownChunker(max_tokens=args.max_tokens, count_tokens=get_counter(args.counter or "cl100k"),
-                           prefix=args.prefix or "path", table_mode=args.table_mode)
+def _counter(options: dict[str, Any]) -> dict[str, Any]:
+    return {"count_tokens": get_counter(options["counter"])} if options["counter"] else {}
 
 
-def _semantic(args: argparse.Namespace) -> Chunker:
-    return SemanticChunker(embedder=EMBEDDERS[args.embedder](), unit=args.semantic_unit,
-                           breakpoint=args.breakpoint, threshold=args.threshold, max_tokens=args.max_tokens)
+def _semantic(o: dict[str, Any]) -> Chunker:
+    return SemanticChunker(embedder=EMBEDDERS[o["embedder"]](), unit=o["semantic_unit"], breakpoint=o["breakpoint"],
+                           threshold=o["threshold"], max_tokens=o["max_tokens"], **_counter(o))
 
 
-# Strategy name -> builder from the parsed options. Later chunkers register here.
-STRATEGIES: dict[str, Callable[[argparse.Namespace], Chunker]] = {
-    "fixed": _fixed,
-    "structural": _structural(repack=False),
-    "structural-repack": _structural(repack=True),
-    "markdown": _markdown,
+# Strategy name -> builder from the options it reads.
+STRATEGIES: dict[str, Callable[[dict[str, Any]], Chunker]] = {
+    "markdown": lambda o: MarkdownChunker(max_tokens=o["max_tokens"], count_tokens=get_counter(o["counter"] or "cl100k"),
+                                          prefix=o["prefix"], table_mode=o["table_mode"]),
+    "fixed": lambda o: FixedSizeChunker(size=o["size"], overlap=o["overlap"], unit=o["unit"], **_counter(o)),
+    "structural": lambda o: StructuralChunker(size=o["size"], repack=False, **_counter(o)),
+    "structural-repack": lambda o: StructuralChunker(size=o["size"], repack=True, **_counter(o)),
     "semantic": _semantic,
-    "linearized": lambda args: LinearizedChunker(size=args.size),
+    "linearized": lambda o: LinearizedChunker(size=o["size"], **_counter(o)),
+}
+
+
+def _used_by(option: str) -> str:
+    return ", ".join(s for s, names in STRATEGY_OPTIONS.items() if option in names)
+
+
+def _strategy_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The options the chosen strategy reads, defaults filled in; any other flag given is an error."""
+    reads = STRATEGY_OPTIONS[args.strategy]
+    ignored = [name for name in OPTION_DEFAULTS if hasattr(args, name) and name not in reads]
+    if ignored:
+        flag = "--" + ignored[0].replace("_", "-")
+        raise UsageError(f"{flag} does not apply to --strategy {args.strategy} (it applies to: {_used_by(ignored[0])})")
+    options = {name: getattr(args, name, OPTION_DEFAULTS[name]) for name in reads}
+    if args.strategy == "semantic" and hasattr(args, "threshold") and options["breakpoint"] != "threshold":
+        raise UsageError(f"--threshold applies to --breakpoint threshold only, not {options['breakpoint']}")
+    return options
+
+
+def _add_strategy_option(parser: argparse.ArgumentParser, name: str, help: str, **kwargs: Any) -> None:
+    default = OPTION_DEFAULTS[name]
+    shown = f"; default {default}" if default is not None else "; default: the strategy's own"
+    parser.add_argument("--" + name.replace("_", "-"), default=argparse.SUPPRESS,
+                        help=f"{help} ({_used_by(name)}{shown})", **kwargs)
+
+
+# --- the parser -------------------------------------------------------------------------------------
+
+EXAMPLES = {
+    "chunk": """examples:
+  chunklab chunk handbook.md                                   # markdown: breadcrumb + blocks, 200 tokens
+  chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40""",
+    "index": """example:
+  chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200""",
+    "search": """example:
+  chunklab search team.sqlite "How do I rotate the API keys?" --tenant platform --k 4 --parents 2""",
+    "tenants": """example:
+  chunklab tenants team.sqlite""",
+    "experiment": """examples:
+  chunklab experiment --article
+  chunklab experiment --docs docs/ --questions questions.yaml --out results/ --retrievers bm25,wordllama""",
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="chunklab", description="Chunk documents for retrieval.")
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    parser = _Parser(prog="chunklab", formatter_class=_Help,
+                     description="Chunk documents for retrieval without losing the answer.",
+                     epilog="Run `chunklab COMMAND --help` for a command's options and an example.")
+    parser.add_argument("--version", action="version", version=f"chunklab {__version__}")
+    commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
-    chunk = commands.add_parser("chunk", help="split a file and print its chunks as JSON lines")
+    def command(name: str, help: str) -> argparse.ArgumentParser:
+        return commands.add_parser(name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help)
+
+    chunk = command("chunk", "split a file and print its chunks as JSON lines")
     chunk.add_argument("path", help="a UTF-8 text or Markdown file")
-    chunk.add_argument("--strategy", choices=sorted(STRATEGIES), default="fixed")
-    chunk.add_argument("--size", type=int, default=200, help="window or piece size (fixed, structural)")
-    chunk.add_argument("--overlap", type=int, default=40, help="window overlap (fixed)")
-    chunk.add_argument("--unit", choices=["chars", "tokens"], default="chars", help="(fixed)")
-    chunk.add_argument("--max-tokens", type=int, default=200, help="hard token budget (markdown)")
-    chunk.add_argument("--counter", choices=sorted(COUNTERS), help="token counter for token_count")
-    chunk.add_argument("--prefix", choices=["path", "none", "context"],
-                       help="what heads each chunk, inside the budget (markdown; default path)")
-    chunk.add_argument("--table-mode", choices=["rows", "linearize", "whole"], default="rows", help="(markdown)")
-    chunk.add_argument("--embedder", choices=sorted(EMBEDDERS), default="wordllama", help="(semantic)")
-    chunk.add_argument("--semantic-unit", choices=["sentence", "line"], default="sentence", help="(semantic)")
-    chunk.add_argument("--breakpoint", choices=["threshold", "percentile", "stdev"], default="threshold",
-                       help="(semantic)")
-    chunk.add_argument("--threshold", type=float, default=0.6, help="similarity below which to cut (semantic)")
+    chunk.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY, help="how to cut")
+    _add_strategy_option(chunk, "max_tokens", "hard token budget of a chunk", type=int)
+    _add_strategy_option(chunk, "size", "window or piece size, in characters unless --unit tokens", type=int)
+    _add_strategy_option(chunk, "overlap", "window overlap", type=int)
+    _add_strategy_option(chunk, "unit", "what --size and --overlap count", choices=["chars", "tokens"])
+    _add_strategy_option(chunk, "counter", "token counter for token_count", choices=sorted(COUNTERS))
+    _add_strategy_option(chunk, "prefix", "what heads each chunk, inside the budget", choices=["path", "none", "context"])
+    _add_strategy_option(chunk, "table_mode", "how a table too big for the budget is cut",
+                         choices=["rows", "linearize", "whole"])
+    _add_strategy_option(chunk, "embedder", "sentence embedder", choices=sorted(EMBEDDERS))
+    _add_strategy_option(chunk, "semantic_unit", "what is embedded", choices=["sentence", "line"])
+    _add_strategy_option(chunk, "breakpoint", "where similarity drops enough to cut",
+                         choices=["threshold", "percentile", "stdev"])
+    _add_strategy_option(chunk, "threshold", "similarity below which to cut, with --breakpoint threshold", type=float)
 
-    index = commands.add_parser("index", help="index Markdown files or folders into an SQLite file")
-    index.add_argument("paths", nargs="+", help="Markdown files, or folders searched for *.md")
+    index = command("index", "index Markdown and text files or folders into an SQLite file")
+    index.add_argument("paths", nargs="+", help="files, or folders searched for .md, .markdown and .txt files")
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
-    index.add_argument("--max-tokens", type=int, default=200, help="hard token budget of a child")
+    index.add_argument("--max-tokens", type=int, default=200,
+                       help="hard token budget of a child (the markdown strategy; parents are whole sections)")
 
-    experiment = commands.add_parser("experiment", help="compare strategies and retrievers on questions")
+    search = command("search", "small-to-big search: matched children, their sections")
+    search.add_argument("db", help="an index file made by `chunklab index`")
+    search.add_argument("question")
+    search.add_argument("--k", type=int, default=4, help="children to retrieve")
+    search.add_argument("--parents", type=int, default=2, help="sections to hand over")
+    search.add_argument("--tenant", default="default", help="whose documents to search")
+    search.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25", help="how to rank the children")
+    search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+
+    tenants = command("tenants", "list an index's tenants with their document, section and chunk counts")
+    tenants.add_argument("db", help="an index file made by `chunklab index`")
+
+    experiment = command("experiment", "compare strategies and retrievers on questions")
     experiment.add_argument("--article", action="store_true", help="print the article's table (the manual)")
     experiment.add_argument("--docs", help="a folder of Markdown files")
     experiment.add_argument("--questions", help="a YAML question file (see the README)")
     experiment.add_argument("--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)")
     experiment.add_argument("--retrievers", default="overlap,bm25,wordllama", help="comma-separated")
     experiment.add_argument("--k", type=int, default=3, help="the k of the printed table")
-    experiment.add_argument("--max-tokens", type=int, default=100, help="budget of the token-based strategies")
-
-    search = commands.add_parser("search", help="small-to-big search: matched children, their sections")
-    search.add_argument("db", help="an index file made by `chunklab index`")
-    search.add_argument("question")
-    search.add_argument("--k", type=int, default=4, help="children to retrieve")
-    search.add_argument("--parents", type=int, default=2, help="sections to hand over")
-    search.add_argument("--tenant", default="default")
-    search.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25")
-    search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
+    experiment.add_argument("--max-tokens", type=int, default=100,
+                            help="budget of the token-based strategies (markdown, markdown+path, markdown-lin, "
+                                 "markdown-lin+path, small-to-big, semantic)")
     return parser
+
+
+# --- the commands -----------------------------------------------------------------------------------
+
+
+def _validation_message(exc: ValidationError) -> str:
+    error = exc.errors()[0]
+    field = ".".join(str(part) for part in error["loc"]).replace("_", "-")
+    message = error["msg"].removeprefix("Value error, ")
+    return f"--{field}: {message}" if field else message
 
 
 def _progress(done: int, total: int, name: str) -> None:
@@ -141,38 +212,85 @@ def _progress(done: int, total: int, name: str) -> None:
     print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[:40]:<40}", end=end, file=sys.stderr)
 
 
+def _warn(message: str) -> None:
+    if sys.stderr.isatty():
+        print("\r\033[K", end="", file=sys.stderr)  # clear a progress bar first
+    print(f"chunklab: {message}", file=sys.stderr)
+
+
+def run_chunk(args: argparse.Namespace) -> int:
+    try:
+        chunker = STRATEGIES[args.strategy](_strategy_options(args))
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc)) from None
+    doc = read_document(args.path)
+    out = sys.stdout
+    for chunk in chunker.split(doc):
+        out.write(chunk.model_dump_json() + "\n")
+    out.flush()
+    return 0
+
+
 def run_index(args: argparse.Namespace) -> int:
     try:
         chunker = MarkdownChunker(max_tokens=args.max_tokens)
     except ValidationError as exc:
         raise UsageError(_validation_message(exc)) from None
-    files = markdown_files(args.paths)
-    if not files:
-        raise UsageError(f"no Markdown files found in {', '.join(args.paths)}")
+    found = find_documents(args.paths)
+    if not found.documents:
+        raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
-    children_total = 0
-    for n, (doc_id, path) in enumerate(files, start=1):
-        doc = read_document(path, doc_id=doc_id)
+    children_total = indexed = 0
+    skipped: list[str] = []
+    for n, (doc_id, path) in enumerate(found.documents, start=1):
+        try:
+            doc = read_document(path, doc_id=doc_id)
+        except DocumentError as exc:
+            skipped.append(str(path))
+            _warn(f"skipped {exc}")  # the message names the file and the problem
+            continue
         doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": args.tenant}})
         children = chunker.split(doc)
-        index_document(index, chunker.parents(doc), children, tenant=args.tenant)
+        index_document(index, chunker.parents(doc), children, tenant=args.tenant, doc_id=doc_id)
         children_total += len(children)
-        _progress(n, len(files), doc_id)
+        indexed += 1
+        _progress(n, len(found.documents), doc_id)
     store.close()
-    print(f"indexed {len(files)} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}")
+    passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
+    if found.hidden:
+        passed_over.append(f"{found.hidden} hidden")
+    if passed_over:
+        _warn(f"not indexed (not Markdown or text): {sum(found.other_types.values()) + found.hidden} files: "
+              f"{', '.join(passed_over)}")
+    print(f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}")
+    if skipped:
+        _warn(f"{len(skipped)} file(s) could not be read and were skipped (named above)")
+        return USAGE_ERROR
     return 0
+
+
+def _open_index(db: str) -> SQLiteStore:
+    if not Path(db).is_file():
+        raise UsageError(f"{db}: no such index file (make one with `chunklab index`)")
+    return SQLiteStore(db, read_only=True)  # a read command never creates or changes the file
 
 
 def run_search(args: argparse.Namespace) -> int:
     if args.k <= 0 or args.parents <= 0:
         raise UsageError("--k and --parents must be at least 1")
-    if not Path(args.db).is_file():
-        raise UsageError(f"{args.db}: no such index file (make one with `chunklab index`)")
-    index = ParentChildIndex(store=SQLiteStore(args.db), retriever=RETRIEVERS[args.retriever]())
+    if not search_terms(args.question):
+        raise UsageError(f"the question {args.question!r} has no word to search for "
+                         "(only blanks, punctuation or stop words)")
+    store = _open_index(args.db)
+    tenants = [t.tenant for t in store.tenants()]
+    if args.tenant not in tenants:
+        raise UsageError(f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
+                         f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)")
+    index = ParentChildIndex(store=store, retriever=RETRIEVERS[args.retriever]())
     hits = index.search(args.question, k=args.k, tenant=args.tenant)
     parents = index.small_to_big(args.question, k=args.k, max_parents=args.parents, tenant=args.tenant)
-    children = [index.store.child(args.tenant, h.ref_id) for h in hits]
+    children = [store.child(args.tenant, h.ref_id) for h in hits]
     if args.json:
         out = {
             "question": args.question,
@@ -194,31 +312,23 @@ def run_search(args: argparse.Namespace) -> int:
     return 0
 
 
-def _validation_message(exc: ValidationError) -> str:
-    error = exc.errors()[0]
-    field = ".".join(str(part) for part in error["loc"]).replace("_", "-")
-    message = error["msg"].removeprefix("Value error, ")
-    return f"--{field}: {message}" if field else message
-
-
-def run_chunk(args: argparse.Namespace) -> int:
-    if args.prefix and args.strategy != "markdown":
-        raise UsageError(f"--prefix applies to --strategy markdown only, not {args.strategy}")
-    try:
-        chunker = STRATEGIES[args.strategy](args)
-    except ValidationError as exc:
-        raise UsageError(_validation_message(exc)) from None
-    doc = read_document(args.path)
-    out = sys.stdout
-    for chunk in chunker.split(doc):
-        out.write(chunk.model_dump_json() + "\n")
-    out.flush()
+def run_tenants(args: argparse.Namespace) -> int:
+    rows = _open_index(args.db).tenants()
+    if not rows:
+        print(f"{args.db}: no tenants (nothing indexed yet)")
+        return 0
+    width = max(len("tenant"), *(len(r.tenant) for r in rows))
+    print(f"{'tenant':<{width}}  documents  sections  chunks")
+    for r in rows:
+        print(f"{r.tenant:<{width}}  {r.documents:>9}  {r.parents:>8}  {r.children:>6}")
     return 0
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:
     from chunklab import experiment
 
+    if args.k < 1:
+        raise UsageError(f"--k must be at least 1, not {args.k}")
     if args.article:
         if args.docs or args.questions:
             raise UsageError("--article runs on the series' manual; it takes no --docs or --questions")
@@ -230,26 +340,28 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         raise UsageError("give --article, or both --docs DIR and --questions FILE.yaml")
     if not Path(args.docs).is_dir():
         raise UsageError(f"{args.docs}: not a folder")
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UsageError(f"--out {args.out}: is a file; give a folder for rows.csv and the charts")
     names = [name.strip() for name in args.retrievers.split(",") if name.strip()]
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown or not names:
         raise UsageError(f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})")
-    documents = {doc_id: read_document(path, doc_id) for doc_id, path in markdown_files([args.docs])}
+    documents = {doc_id: read_document(path, doc_id) for doc_id, path in find_documents([args.docs]).documents}
     if not documents:
-        raise UsageError(f"{args.docs}: no Markdown files found")
+        raise UsageError(f"{args.docs}: no Markdown or text files found")
     questions = load_question_file(args.questions, documents)
     try:
         strategies = experiment.real_strategies(max_tokens=args.max_tokens)
     except ValidationError as exc:
         raise UsageError(_validation_message(exc)) from None
-    ks = sorted({1, 3, 5, args.k})
-    rows = experiment.run_experiment(documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks)
-    print(experiment.format_summary(experiment.summarize(rows, args.k)))
     try:
         from chunklab import report
     except ImportError:
-        raise UsageError("writing charts needs pandas and matplotlib: pip install 'chunklab[lab]'") from None
-    out = Path(args.out)
+        raise UsageError("writing charts needs pandas and matplotlib: pip install -e '.[lab]'") from None
+    ks = sorted({1, 3, 5, args.k})
+    rows = experiment.run_experiment(documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks)
+    print(experiment.format_summary(experiment.summarize(rows, args.k)))
     out.mkdir(parents=True, exist_ok=True)
     report.experiment_frame(rows).to_csv(out / "rows.csv", index=False)
     summary = report.summary_frame(rows, args.k)
@@ -261,15 +373,26 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     return 0
 
 
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "chunk": run_chunk, "index": run_index, "search": run_search, "tenants": run_tenants,
+    "experiment": run_experiment_command,
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
     try:
-        args = build_parser().parse_args(argv)
-        run = {"chunk": run_chunk, "index": run_index, "search": run_search,
-               "experiment": run_experiment_command}[args.command]
-        return run(args)
+        args = parser.parse_args(argv)
+        if args.command is None:  # bare `chunklab`: say what it can do
+            parser.print_help()
+            return 0
+        return COMMANDS[args.command](args)
     except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError, EmbedderUnavailable,
             QuestionFileError) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except sqlite3.Error as exc:  # the index file failed under us (locked, read-only, disk full)
+        print(f"chunklab: error: {getattr(args, 'db', 'the index file')}: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except BrokenPipeError:
         # `chunklab chunk big.md | head` closes the pipe early; that is not an error.

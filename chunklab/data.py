@@ -66,12 +66,16 @@ def fold(text: str) -> str:
 
 
 def data_dir() -> Path:
-    """`$CHUNKLAB_DATA` if set, else the `data/` folder of this checkout."""
-    folder = Path(os.environ.get(DATA_ENV) or Path(__file__).resolve().parent.parent / "data")
+    """The series' data folder: `$CHUNKLAB_DATA` if set; else the copy an installed wheel carries
+    (`chunklab.series_data`); else the `data/` folder of this checkout."""
+    if os.environ.get(DATA_ENV):
+        folder = Path(os.environ[DATA_ENV])
+    else:
+        candidates = [Path(__file__).resolve().parent / "series_data", Path(__file__).resolve().parent.parent / "data"]
+        folder = next((c for c in candidates if (c / "catalog.json").is_file()), candidates[-1])
     if not (folder / "catalog.json").is_file():
-        raise FileNotFoundError(
-            f"no data/catalog.json found; run from a checkout of chunklab or set {DATA_ENV}"
-        )
+        raise DocumentError(f"{folder}: no catalog.json, so the series' documents cannot be found; "
+                            f"run from a checkout of chunklab, or set {DATA_ENV} to its data/ folder")
     return folder
 
 

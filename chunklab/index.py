@@ -16,14 +16,22 @@ library `sqlite3`, parameterised SQL only).
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from chunklab.contracts import Chunk, Scored
-from chunklab.retrievers import LogCountRetriever, Retriever
+from chunklab.retrievers import LogCountRetriever, Query, Retriever
 
 DEFAULT_TENANT = "default"
+
+
+class TenantCount(NamedTuple):
+    tenant: str
+    documents: int
+    parents: int
+    children: int
 
 
 class IndexFileError(ValueError):
@@ -32,6 +40,8 @@ class IndexFileError(ValueError):
 
 class Store(Protocol):
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None: ...
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None: ...
+    def tenants(self) -> list[TenantCount]: ...
     def parent(self, tenant: str, chunk_id: str) -> Chunk: ...
     def child(self, tenant: str, chunk_id: str) -> Chunk: ...
     def children(self, tenant: str) -> list[Chunk]: ...
@@ -52,6 +62,20 @@ class MemoryStore:
         self._parents[(tenant, parent.chunk_id)] = parent
         for child in children:
             self._children[(tenant, child.chunk_id)] = child
+
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+        """All of a document's rows at once: its old parents and children go, the new ones come."""
+        sections = [(parent, list(children)) for parent, children in sections]  # fail before changing anything
+        for table in (self._parents, self._children):
+            for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
+                del table[key]
+        for parent, children in sections:
+            self.upsert(tenant, parent, children)
+
+    def tenants(self) -> list[TenantCount]:
+        names = sorted({t for t, _ in self._parents} | {t for t, _ in self._children})
+        return [TenantCount(t, len({p.doc_id for p in self.parents(t)}), len(self.parents(t)), len(self.children(t)))
+                for t in names]
 
     def parent(self, tenant: str, chunk_id: str) -> Chunk:
         return self._parents[(tenant, chunk_id)]
@@ -75,22 +99,38 @@ CREATE TABLE IF NOT EXISTS children (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
     UNIQUE (tenant, chunk_id));
+CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
 """
 FORMAT = "chunklab-index-1"
 
 
 class SQLiteStore:
-    """The same store in one SQLite file: it survives closing and reopening."""
+    """The same store in one SQLite file: it survives closing and reopening.
 
-    def __init__(self, path: str | Path) -> None:
+    `read_only=True` (what `search` uses) never creates or changes the file: a missing, empty or
+    foreign file is an `IndexFileError`, not a new index.
+    """
+
+    def __init__(self, path: str | Path, read_only: bool = False) -> None:
         self.path = Path(path)
         try:
-            self._db = sqlite3.connect(self.path)
+            if read_only:
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+            else:
+                self._db = sqlite3.connect(self.path)
             tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and "chunklab_meta" not in tables:
                 raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
-            self._db.executescript(SCHEMA)
+            if read_only:
+                if not tables:
+                    raise IndexFileError(f"{self.path}: an empty file, not a chunklab index (make one with `chunklab index`)")
+            else:
+                self._db.executescript(SCHEMA)
             found = self._db.execute("SELECT value FROM chunklab_meta WHERE key = 'format'").fetchone()
+            if found is None and read_only:
+                raise IndexFileError(f"{self.path}: not a chunklab index (no format record)")
             if found is None:
                 self._db.execute("INSERT INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
                 self._db.commit()
@@ -113,6 +153,28 @@ class SQLiteStore:
                 "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
                 [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children],
             )
+
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+        """A document's parents and children in one transaction: a crash or an error part-way leaves
+        the document as it was, never half old and half new. Its old rows (sections that no longer
+        exist included) are deleted first."""
+        with self._db:
+            for table in ("parents", "children"):
+                self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
+                                 (tenant, doc_id))
+            for parent, children in sections:
+                self._db.execute("INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
+                                 (tenant, parent.chunk_id, parent.model_dump_json()))
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
+                    [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children])
+
+    def tenants(self) -> list[TenantCount]:
+        rows = self._db.execute("""
+            SELECT tenant, COUNT(DISTINCT json_extract(record, '$.doc_id')), COUNT(*),
+                   (SELECT COUNT(*) FROM children c WHERE c.tenant = p.tenant)
+            FROM parents p GROUP BY tenant ORDER BY tenant""")
+        return [TenantCount(*row) for row in rows]
 
     def _one(self, table: str, tenant: str, chunk_id: str) -> Chunk:
         query = {"parents": "SELECT record FROM parents WHERE tenant = ? AND chunk_id = ?",
@@ -161,7 +223,10 @@ class ParentChildIndex:
 
     def search(self, query: str, k: int = 4, filters: Mapping[str, Any] | None = None,
                tenant: str = DEFAULT_TENANT) -> list[Scored]:
-        """The top k children of this tenant that pass the filters."""
+        """The top k children of this tenant that pass the filters.
+
+        A query with no word to search for is a `ValidationError` (see `retrievers.Query`)."""
+        Query(text=query)
         candidates = [c for c in self.store.children(tenant) if _matches(c, filters or {})]
         return self.retriever.rank(query, candidates, k)
 
@@ -179,13 +244,23 @@ class ParentChildIndex:
 
 
 def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: Sequence[Chunk],
-                   tenant: str = DEFAULT_TENANT) -> None:
-    """Store every parent with its children (children grouped by `parent_id`)."""
+                   tenant: str = DEFAULT_TENANT, doc_id: str | None = None) -> None:
+    """Store a document's parents with their children (grouped by `parent_id`), replacing whatever
+    the document had before, as one unit: in `SQLiteStore`, one transaction.
+
+    `doc_id` is needed only for a document that now has no parents (it became empty): its old rows
+    are removed.
+    """
+    ids = {p.doc_id for p in parents} | ({doc_id} if doc_id else set())
+    if len(ids) != 1:
+        raise ValueError(f"index_document stores one document at a time, got {sorted(ids) or 'none'}")
     by_parent: dict[str, list[Chunk]] = {p.chunk_id: [] for p in parents}
+    strays = [c.chunk_id for c in children if c.parent_id not in by_parent]
+    if strays:
+        raise ValueError(f"children {strays} do not point at any of the parents given")
     for child in children:
         by_parent[child.parent_id].append(child)
-    for parent in parents:
-        index.upsert(parent, by_parent[parent.chunk_id], tenant)
+    index.store.replace_document(tenant, ids.pop(), [(p, by_parent[p.chunk_id]) for p in parents])
 
 
 def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tuple[list[Chunk], list[Chunk]]:
@@ -210,8 +285,18 @@ def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tupl
     return parents, children
 
 
-def markdown_files(paths: Sequence[str | Path]) -> list[tuple[str, Path]]:
-    """(doc_id, path) of every Markdown file named or found below the named folders, sorted.
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt")
+
+
+class FoundDocuments(NamedTuple):
+    documents: list[tuple[str, Path]]  # (doc_id, path), sorted
+    other_types: dict[str, int]  # suffix ("" for none) -> how many files of that type were passed over
+    hidden: int  # files under a hidden folder (.git) or hidden themselves, passed over
+
+
+def find_documents(paths: Sequence[str | Path]) -> FoundDocuments:
+    """The documents named, or found below the named folders (Markdown and plain text), and a count
+    of every other file passed over, so a caller can say what it did not index.
 
     A file's doc_id is its path relative to the folder it was found in, without the extension
     (`policies/travel`), so two `README.md` in different folders do not collide and no absolute
@@ -220,16 +305,23 @@ def markdown_files(paths: Sequence[str | Path]) -> list[tuple[str, Path]]:
     from chunklab.data import DocumentError
 
     found: list[tuple[str, Path]] = []
+    other_types: dict[str, int] = {}
+    hidden = 0
     for given in map(Path, paths):
         if given.is_dir():
-            for path in sorted(p for p in given.rglob("*") if p.suffix.lower() in (".md", ".markdown") and p.is_file()):
-                found.append((path.relative_to(given).with_suffix("").as_posix(), path))
+            for path in sorted(p for p in given.rglob("*") if p.is_file()):
+                relative = path.relative_to(given)
+                if any(part.startswith(".") for part in relative.parts):
+                    hidden += 1
+                elif path.suffix.lower() in DOCUMENT_SUFFIXES:
+                    found.append((relative.with_suffix("").as_posix(), path))
+                else:
+                    other_types[path.suffix.lower()] = other_types.get(path.suffix.lower(), 0) + 1
         elif given.is_file():
             found.append((given.stem, given))
         else:
             raise DocumentError(f"{given}: no such file or folder")
-    ids = [doc_id for doc_id, _ in found]
-    repeated = sorted({i for i in ids if ids.count(i) > 1})
+    repeated = sorted(i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1)
     if repeated:
         raise DocumentError(f"{', '.join(repeated)}: two files would get the same document id; index them separately")
-    return found
+    return FoundDocuments(found, dict(sorted(other_types.items())), hidden)

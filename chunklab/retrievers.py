@@ -15,8 +15,39 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Protocol
 
-from chunklab.contracts import Chunk, Scored, ScoreSource
+import numpy as np
+from pydantic import field_validator
+
+from chunklab.contracts import Chunk, Contract, Scored, ScoreSource
 from chunklab.data import fold
+
+
+# Words that carry no topic, in the series' two languages. A question made only of these (or of
+# blanks and punctuation) asks for nothing: every retriever would answer it with arbitrary chunks
+# (or fail: BM25 on no terms, a zero vector's cosine), so it is refused before ranking.
+QUERY_STOP_WORDS = frozenset("""
+a an and are as at be by do does for from how i in is it of on or the to what when where which who why
+with my me you your can could should would will this that these those there here was were has have
+o os as um uma de do da dos das e em no na nos nas que para por com se como qual quais quando onde
+""".split())
+
+
+def search_terms(query: str) -> list[str]:
+    """The query's words that can be searched for: accent-folded, stop words left out."""
+    return [w for w in re.findall(r"\w+", fold(query)) if w not in QUERY_STOP_WORDS]
+
+
+class Query(Contract):
+    """A search question; one with no searchable word is a `ValidationError`, not a random answer."""
+
+    text: str
+
+    @field_validator("text")
+    @classmethod
+    def _asks_for_something(cls, text: str) -> str:
+        if not search_terms(text):
+            raise ValueError(f"{text!r} has no word to search for (only blanks, punctuation or stop words)")
+        return text
 
 
 class Retriever(Protocol):
@@ -52,6 +83,8 @@ class OverlapRetriever:
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
         wanted = self.words(query)
+        if not wanted:
+            return []  # a query of no words would "match" every chunk with 0
         scores = [len(wanted & self.words(c.text)) / max(1, len(wanted)) for c in chunks]
         return _top(scores, chunks, k, ScoreSource.LEXICAL, keep_zero=True)
 
@@ -113,9 +146,10 @@ class BM25Retriever:
         return self._cache[key]
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
-        if not chunks:
-            return []
-        scores = self._index(chunks).get_scores(self.tokens(query))
+        terms = self.tokens(query)
+        if not chunks or not terms:
+            return []  # bm25s fails on a query of no terms
+        scores = self._index(chunks).get_scores(terms)
         return _top(list(scores), chunks, k, ScoreSource.LEXICAL)
 
 
@@ -138,7 +172,7 @@ class DenseRetriever:
         self._vectors: dict[str, object] = {}
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
-        if not chunks:
+        if not chunks or not query.strip():
             return []
         missing = [c.text for c in chunks if c.text not in self._vectors]
         if missing:
@@ -146,6 +180,8 @@ class DenseRetriever:
             for text, vector in zip(unique, self.embedder.embed_documents(unique), strict=True):
                 self._vectors[text] = vector
         q = self.embedder.embed_query(query)
+        if not np.all(np.isfinite(q)) or not np.any(q):
+            return []  # no known word: a zero (or NaN) vector is close to nothing
         scores = [float(self._vectors[c.text] @ q) for c in chunks]
         return _top(scores, chunks, k, ScoreSource.VECTOR, keep_zero=True)
 

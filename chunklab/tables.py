@@ -12,7 +12,7 @@ row from its header (`atoms`), and counts orphans from the document's own tables
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pydantic import ConfigDict, Field
@@ -74,17 +74,24 @@ def linearize_tables(text: str) -> str:
     return "\n".join(out)
 
 
-def pack_lines(lines: Sequence[str], size: int, atoms: bool = False) -> list[str]:
+def pack_lines(lines: Sequence[str], size: int, atoms: bool = False,
+               headers: Collection[str] | None = None) -> list[str]:
     """Greedily join lines (with "\\n") into pieces of at most `size` characters.
 
-    `atoms=True` glues each table line to the line after it, so a repeated header is never cut
-    from the row it names: the step that linearizing alone leaves out. A single group longer than
-    `size` becomes a piece of its own.
+    `atoms=True` glues each header line to the line after it (the row it names), so a repeated
+    header is never cut from its row: the step that linearizing alone leaves out. `headers` are
+    the header rows as written (`Table.header`); without them, the article's rule stands in: a
+    line starting with "|" is glued to the next, which fits linearized tables with outer pipes
+    only (`Plan | Price` rows would be cut from their header). A single group longer than `size`
+    becomes a piece of its own.
     """
+    def is_header(line: str) -> bool:
+        return line.strip() in headers if headers is not None else line.strip().startswith("|")
+
     groups: list[str] = []
     i = 0
     while i < len(lines):
-        if atoms and lines[i].strip().startswith("|") and i + 1 < len(lines):
+        if atoms and is_header(lines[i]) and i + 1 < len(lines):
             groups.append(lines[i] + "\n" + lines[i + 1])
             i += 2
         else:
@@ -118,7 +125,8 @@ class LinearizedChunker(Contract):
 
     def split(self, doc: Document) -> list[Chunk]:
         linear = linearize_tables(doc.text)
-        pieces = [p for p in pack_lines(linear.splitlines(), self.size, atoms=self.atoms) if p.strip()]
+        headers = {t.header for t in find_tables(doc.text)}
+        pieces = [p for p in pack_lines(linear.splitlines(), self.size, atoms=self.atoms, headers=headers) if p.strip()]
         spans = _source_spans(doc.text, pieces)
         return [
             Chunk(chunk_id=f"{doc.doc_id}#{i}", doc_id=doc.doc_id, ordinal=i, text=piece,

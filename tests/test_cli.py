@@ -4,7 +4,7 @@ import pytest
 
 from chunklab import Chunk, FixedSizeChunker, load_document
 
-from conftest import run_cli
+from conftest import ROOT, run_cli
 
 
 def assert_usage_error(done, *fragments):
@@ -30,10 +30,10 @@ def test_chunk_prints_one_json_chunk_per_line_matching_the_api():
 
 
 def test_token_mode_and_counter_options():
-    done = run_cli("chunk", "data/manual.md", "--unit", "tokens", "--size", "50", "--overlap", "5")
+    done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--unit", "tokens", "--size", "50", "--overlap", "5")
     records = [json.loads(line) for line in done.stdout.decode().splitlines()]
     assert done.returncode == 0 and max(r["token_count"] for r in records) <= 50
-    done = run_cli("chunk", "data/manual.md", "--counter", "approx")
+    done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--counter", "approx")
     assert done.returncode == 0
     assert json.loads(done.stdout.decode().splitlines()[0])["token_count"] == 41  # round(31*4/3)
 
@@ -83,11 +83,74 @@ def test_unknown_strategy():
     ],
 )
 def test_bad_numbers_and_options(args, fragment):
-    assert_usage_error(run_cli("chunk", "data/manual.md", *args), fragment)
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "fixed", *args), fragment)
 
 
-def test_no_command_is_a_usage_error():
-    assert_usage_error(run_cli(), "required: command")
+def test_bare_chunklab_prints_the_usage_and_every_subcommand():
+    done = run_cli()
+    out = done.stdout.decode()
+    assert done.returncode == 0 and out.startswith("usage: chunklab")
+    for command in ("chunk", "index", "search", "tenants", "experiment"):
+        assert f"\n    {command}" in out, command
+
+
+def test_version():
+    from chunklab import __version__
+
+    done = run_cli("--version")
+    assert done.returncode == 0 and done.stdout.decode().strip() == f"chunklab {__version__}"
+
+
+@pytest.mark.parametrize("command", ["chunk", "index", "search", "tenants", "experiment"])
+def test_every_subcommand_help_shows_defaults_and_an_example(command):
+    import argparse
+
+    from chunklab.cli import build_parser
+
+    done = run_cli(command, "--help")
+    out = " ".join(done.stdout.decode().split())
+    assert done.returncode == 0
+    assert "example" in out and f" chunklab {command} " in out
+    subparsers = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    with_defaults = [a for a in subparsers.choices[command]._actions
+                     if a.option_strings and a.default not in (None, False, argparse.SUPPRESS)]
+    for action in with_defaults:
+        shown = f"default: {action.default})" if "%(default)" not in (action.help or "") else ""
+        assert shown in out or f"default {action.default})" in out, action.option_strings
+
+
+def test_max_tokens_help_names_every_strategy_that_uses_it():
+    from chunklab.cli import STRATEGY_OPTIONS
+
+    help_text = " ".join(run_cli("chunk", "--help").stdout.decode().split())
+    users = [s for s, options in STRATEGY_OPTIONS.items() if "max_tokens" in options]
+    assert users == ["markdown", "semantic"]
+    assert f"--max-tokens MAX_TOKENS hard token budget of a chunk ({', '.join(users)}; default 200)" in help_text
+
+
+def test_chunk_defaults_to_the_markdown_strategy_and_fixed_is_one_flag_away():
+    from chunklab import MarkdownChunker
+
+    default = [Chunk.model_validate_json(line) for line in run_cli("chunk", "data/travel_policy.md").stdout.splitlines()]
+    assert [c.text for c in default] == [c.text for c in MarkdownChunker().split(load_document("travel_policy"))]
+    fixed = run_cli("chunk", "data/travel_policy.md", "--strategy", "fixed")
+    assert json.loads(fixed.stdout.splitlines()[0])["chunk_id"] == "travel_policy#0"
+
+
+@pytest.mark.parametrize("strategy, flag, value", [
+    ("markdown", "--size", "100"), ("markdown", "--overlap", "10"), ("markdown", "--unit", "tokens"),
+    ("fixed", "--max-tokens", "50"), ("fixed", "--prefix", "none"), ("structural", "--overlap", "5"),
+    ("linearized", "--table-mode", "whole"), ("semantic", "--size", "10"),
+])
+def test_a_flag_the_strategy_ignores_is_an_error(strategy, flag, value):
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", strategy, flag, value),
+                       f"{flag} does not apply to --strategy {strategy} (it applies to: ")
+
+
+def test_threshold_with_a_relative_breakpoint_is_an_error():
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--breakpoint", "percentile",
+                               "--threshold", "0.5", "--embedder", "hashing"),
+                       "--threshold applies to --breakpoint threshold only, not percentile")
 
 
 def test_installed_script_exists():
@@ -143,14 +206,14 @@ def test_search_json_and_tenant_isolation(indexed):
     record = json.loads(done.stdout)
     assert len(record["children"]) == 2 and record["parents"][0]["heading_path"][0] == "Travel Policy"
     other = run_cli("search", str(indexed), "lodging cap", "--tenant", "globex")
-    assert other.returncode == 0 and other.stdout.decode().strip() == "no matching children"
+    assert_usage_error(other, "tenant 'globex' has no documents; the index holds 'acme'", "chunklab tenants")
 
 
 def test_index_and_search_errors(tmp_path, indexed):
     assert_usage_error(run_cli("search", str(tmp_path / "none.sqlite"), "q"), "none.sqlite: no such index file")
     assert_usage_error(run_cli("index", "nowhere", "--db", str(tmp_path / "i.sqlite")), "nowhere: no such file or folder")
     (tmp_path / "empty").mkdir()
-    assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no Markdown files found")
+    assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no Markdown or text files (.md, .markdown, .txt) found")
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not sqlite" * 200)
     assert_usage_error(run_cli("search", str(junk), "q"), "junk.sqlite: not a chunklab index")
@@ -177,3 +240,137 @@ def test_linearized_strategy_gives_the_articles_five_chunks():
     chunks = [Chunk.model_validate_json(line) for line in done.stdout.decode().splitlines()]
     assert done.returncode == 0 and len(chunks) == 5
     assert all("| Medida |" in c.text for c in chunks if "| Vibração |" in c.text or "0,08" in c.text)
+
+
+# --- no traceback, no silent nonsense ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("retriever, question", [("overlap", ""), ("logcount", "   "), ("bm25", "the of what"),
+                                                 ("wordllama", "?!"), ("bm25", ""), ("wordllama", "what is the")])
+def test_search_with_nothing_to_search_for_is_one_line_for_every_retriever(indexed, retriever, question):
+    done = run_cli("search", str(indexed), question, "--tenant", "acme", "--retriever", retriever)
+    assert_usage_error(done, "has no word to search for")
+
+
+def test_the_api_refuses_an_empty_question_with_a_validation_error():
+    from pydantic import ValidationError
+
+    from chunklab import MarkdownChunker
+    from chunklab.index import ParentChildIndex, index_document
+    from chunklab.retrievers import RETRIEVERS
+
+    doc = load_document("travel_policy")
+    chunker = MarkdownChunker(max_tokens=60)
+    for name, retriever in RETRIEVERS.items():
+        index = ParentChildIndex(retriever=retriever())
+        index_document(index, chunker.parents(doc), chunker.split(doc))
+        for question in ("", " \n", "what is the"):
+            with pytest.raises(ValidationError, match="no word to search for"):
+                index.search(question)
+        assert index.search("lodging cap New York", k=1), name
+
+
+def test_search_never_creates_or_changes_a_file(tmp_path):
+    empty = tmp_path / "empty.sqlite"
+    empty.write_bytes(b"")
+    assert_usage_error(run_cli("search", str(empty), "lodging"), "empty.sqlite: an empty file, not a chunklab index")
+    assert empty.read_bytes() == b""
+    assert_usage_error(run_cli("tenants", str(empty)), "empty.sqlite")
+    assert empty.read_bytes() == b"" and not (tmp_path / "none.sqlite").exists()
+
+
+def test_tenants_lists_documents_sections_and_chunks(indexed):
+    import sqlite3
+
+    other = run_cli("index", "data/topics.md", "--db", str(indexed), "--tenant", "globex")
+    assert other.returncode == 0, other.stderr
+    done = run_cli("tenants", str(indexed))
+    lines = done.stdout.decode().splitlines()
+    assert done.returncode == 0 and lines[0].split() == ["tenant", "documents", "sections", "chunks"]
+    db = sqlite3.connect(indexed)
+    for line in lines[1:]:
+        tenant, documents, sections, chunks = line.split()
+        assert int(sections) == db.execute("SELECT COUNT(*) FROM parents WHERE tenant = ?", (tenant,)).fetchone()[0]
+        assert int(chunks) == db.execute("SELECT COUNT(*) FROM children WHERE tenant = ?", (tenant,)).fetchone()[0]
+    assert [(line.split()[0], line.split()[1]) for line in lines[1:]] == [("acme", "2"), ("globex", "1")]
+
+
+def test_index_names_each_unreadable_file_indexes_the_rest_and_counts_other_types(tmp_path):
+    docs = tmp_path / "docs"
+    (docs / "team").mkdir(parents=True)
+    (docs / ".git").mkdir()
+    (docs / "policy.md").write_text((ROOT / "data" / "travel_policy.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (docs / "team" / "notes.txt").write_text("Standup is at 9:30 every weekday.\n", encoding="utf-8")
+    (docs / "latin1.md").write_bytes("Manutenção preventiva".encode("latin-1"))
+    (docs / "team" / "broken.md").write_bytes(b"\xff\xfe\x00\xd8")  # a UTF-16 BOM, then nonsense
+    (docs / "diagram.png").write_bytes(b"\x89PNG")
+    (docs / "slides.pdf").write_bytes(b"%PDF-1.4")
+    (docs / "scan.pdf").write_bytes(b"%PDF-1.4")
+    (docs / ".git" / "HEAD").write_text("ref: refs/heads/main\n")
+    db = tmp_path / "i.sqlite"
+    done = run_cli("index", str(docs), "--db", str(db))
+    err = done.stderr.decode().splitlines()
+    assert done.returncode == 2, done.stderr
+    assert "indexed 2 documents" in done.stdout.decode()
+    assert any(line.startswith("chunklab: skipped ") and "latin1.md: not valid UTF-8" in line for line in err)
+    assert any("broken.md: starts with a UTF-16 byte-order mark" in line for line in err)
+    assert "chunklab: not indexed (not Markdown or text): 4 files: 2 .pdf, 1 .png, 1 hidden" in err
+    assert "Traceback" not in done.stderr.decode()
+    found = run_cli("search", str(db), "standup weekday", "--json")
+    assert json.loads(found.stdout)["children"][0]["chunk_id"].startswith("team/notes#")
+
+
+def test_a_document_is_stored_whole_or_not_at_all(tmp_path, monkeypatch):
+    from chunklab import MarkdownChunker
+    from chunklab.index import ParentChildIndex, SQLiteStore, index_document
+
+    doc = load_document("travel_policy")
+    chunker = MarkdownChunker(max_tokens=40)
+    store = SQLiteStore(tmp_path / "i.sqlite")
+    index = ParentChildIndex(store=store)
+    index_document(index, chunker.parents(doc), chunker.split(doc), tenant="acme")
+    before = ([p.model_dump() for p in store.parents("acme")], [c.model_dump() for c in store.children("acme")])
+
+    # The new version of the document fails while its third section is being written.
+    new = doc.model_copy(update={"text": doc.text.replace("350", "360")})
+    parents, children = chunker.parents(new), chunker.split(new)
+    written = []
+    real_dump = type(children[0]).model_dump_json
+
+    def failing_dump(self, *args, **kwargs):
+        written.append(self.chunk_id)
+        if len(written) > 6:
+            raise OSError("disk unplugged")
+        return real_dump(self, *args, **kwargs)
+
+    monkeypatch.setattr(type(children[0]), "model_dump_json", failing_dump)
+    with pytest.raises(OSError):
+        index_document(index, parents, children, tenant="acme")
+    monkeypatch.undo()
+    store.close()
+    reopened = SQLiteStore(tmp_path / "i.sqlite")
+    after = ([p.model_dump() for p in reopened.parents("acme")], [c.model_dump() for c in reopened.children("acme")])
+    assert after == before  # not half old, half new
+
+
+def test_reindexing_a_document_drops_sections_it_no_longer_has(tmp_path):
+    path = tmp_path / "doc.md"
+    path.write_text("# A\n\nalpha\n\n# B\n\nbeta\n", encoding="utf-8")
+    db = tmp_path / "i.sqlite"
+    assert run_cli("index", str(path), "--db", str(db)).returncode == 0
+    path.write_text("# A\n\nalpha again\n", encoding="utf-8")
+    assert run_cli("index", str(path), "--db", str(db)).returncode == 0
+    assert run_cli("tenants", str(db)).stdout.decode().splitlines()[1].split() == ["default", "1", "1", "1"]
+
+
+@pytest.mark.parametrize("k", ["0", "-3"])
+def test_experiment_k_must_be_positive(tmp_path, k):
+    assert_usage_error(run_cli("experiment", "--article", "--k", k), f"--k must be at least 1, not {k}")
+
+
+def test_experiment_out_pointing_at_a_file_stops_before_the_run(tmp_path):
+    out = tmp_path / "results"
+    out.write_text("my notes\n")
+    done = run_cli("experiment", "--docs", "data", "--questions", "data/example.questions.yaml", "--out", str(out))
+    assert_usage_error(done, "--out", "results: is a file")
+    assert out.read_text() == "my notes\n"

@@ -92,4 +92,4 @@ def test_cli_prefix_option(tmp_path):
     assert done.returncode == 0, done.stderr
     assert b"From Travel Policy" in done.stdout
     done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--prefix", "path")
-    assert done.returncode == 2 and b"--prefix applies to --strategy markdown only" in done.stderr
+    assert done.returncode == 2 and b"--prefix does not apply to --strategy fixed (it applies to: markdown)" in done.stderr

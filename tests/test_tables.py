@@ -113,3 +113,23 @@ def test_a_table_wider_than_the_budget_keeps_the_budget():
         chunks = MarkdownChunker(max_tokens=40, table_mode=mode).split(doc)
         assert max(c.token_count for c in chunks) <= 40
         assert orphans(chunks, doc) >= 1  # the hard case: no room for the header beside the row
+
+
+def test_a_table_without_outer_pipes_keeps_its_header_with_each_row():
+    # Valid GFM: no leading or trailing pipes. Linearizing finds it; packing must glue by header too.
+    text = ("Plans we offer:\n\n"
+            "Plan Name | Description | Monthly price\n--- | --- | ---\n"
+            "Basic | One user, community support only | 10 USD\n"
+            "Team | Up to ten users, email support in one business day | 45 USD\n"
+            "Enterprise | Unlimited users, a named engineer and a phone line | 300 USD\n\nPrices exclude tax.\n")
+    doc = Document(doc_id="plans", uri="urn:plans", title="", text=text)
+    (table,) = find_tables(text)
+    assert table.header == "Plan Name | Description | Monthly price" and len(table.rows) == 3
+    for size in (60, 90, 140):
+        chunks = LinearizedChunker(size=size).split(doc)
+        assert orphans(chunks, doc) == 0, size
+        for row in table.rows:
+            (holder,) = [c for c in chunks if row in c.text]
+            assert table.header in holder.text
+    pieces = pack_lines(linearize_tables(text).splitlines(), 90, atoms=True, headers={table.header})
+    assert not any(p.endswith(table.header) for p in pieces)  # no header left at the end of a piece
