@@ -37,6 +37,11 @@ import regex
 from chunklab.markdown import Block, split_lines
 from chunklab.tokens import TokenCounter, _encoding, cl100k, word_count
 
+# A piece of `limit` tokens is far shorter than this many characters per token (cl100k's tokens
+# average about 4 characters; its longest runs of one letter are 16 or so): a prefix this long that
+# is over the limit proves the whole is.
+PROBE_CHARS_PER_TOKEN = 32
+
 # Counters whose counts add up across newline joins as described above.
 EXACT_JOINS: frozenset = frozenset({cl100k, word_count})
 
@@ -339,6 +344,22 @@ class SourceBudget:
         # not carry the join from whatever came before the span.
         n = prefix[last + 1] - prefix[first + 1] + self._line_counts.get()[first]
         return Measured(text, n, tail(self.lines[last]), start, end)
+
+    def lines_span_within(self, first: int, last: int, limit: int) -> Measured | None:
+        """`lines_span(first, last)` if its count fits `limit`, else None.
+
+        A line far longer than the limit may end in one giant regex piece (a run of symbols is
+        its own "tail"), and tiktoken's BPE is superlinear on one piece: counting a 1 MB run of
+        "[" just to learn it is too big would cost more than the rest of the chunking. When a
+        prefix of such a tail is already over the limit, so is the span.
+        """
+        line = self.lines[last]
+        if self._tokens is not None and len(line) > PROBE_CHARS_PER_TOKEN * limit:
+            line_tail = tail(line)
+            if len(line_tail) > PROBE_CHARS_PER_TOKEN * limit and self.count(line_tail[: PROBE_CHARS_PER_TOKEN * limit]) > limit:
+                return None
+        span = self.lines_span(first, last)
+        return span if span.count <= limit else None
 
     def _tail_tokens(self, text: str) -> int:
         """Tokens of a short text counted alone, cached: tails are few (".", ":", ")", "**" ...)."""

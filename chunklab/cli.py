@@ -166,6 +166,8 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
     index.add_argument("--max-tokens", type=int, default=200,
                        help="hard token budget of a child (the markdown strategy; parents are whole sections)")
+    index.add_argument("--follow-links", action="store_true",
+                       help="also index files that symbolic links inside a folder lead to outside it")
 
     search = command("search", "small-to-big search: matched children, their sections")
     search.add_argument("db", help="an index file made by `chunklab index`")
@@ -236,7 +238,7 @@ def run_index(args: argparse.Namespace) -> int:
         chunker = MarkdownChunker(max_tokens=args.max_tokens)
     except ValidationError as exc:
         raise UsageError(_validation_message(exc)) from None
-    found = find_documents(args.paths)
+    found = find_documents(args.paths, follow_links=args.follow_links)
     if not found.documents:
         raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
     store = SQLiteStore(args.db)
@@ -263,6 +265,8 @@ def run_index(args: argparse.Namespace) -> int:
     if passed_over:
         _warn(f"not indexed (not Markdown or text): {sum(found.other_types.values()) + found.hidden} files: "
               f"{', '.join(passed_over)}")
+    if found.outside:
+        _warn(f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)")
     print(f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}")
     if skipped:
         _warn(f"{len(skipped)} file(s) could not be read and were skipped (named above)")

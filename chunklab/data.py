@@ -138,7 +138,8 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
         raise DocumentError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    text = decode_text(raw, path)
+    # Line endings as Python's text mode reads them: CRLF and a lone CR are newlines, not content.
+    text = decode_text(raw, path).replace("\r\n", "\n").replace("\r", "\n")
     try:
         return Document(doc_id=doc_id or path.stem or "document", uri=str(path),
                         title=document_title(text, fallback=path.stem), text=text)

@@ -15,9 +15,11 @@ library `sqlite3`, parameterised SQL only).
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
@@ -106,20 +108,41 @@ CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
 FORMAT = "chunklab-index-1"
 
 
+# What SQLite's error texts mean for someone holding the file: (words in the error, what to say).
+FAULTS = (
+    ("locked", "is locked by another process (another `chunklab index`?) for longer than {timeout:g} s; "
+               "nothing was changed, try again when it is done"),
+    ("readonly", "is read-only here; nothing was written"),
+    ("full", "the disk is full; the document being written was rolled back, the index is as it was"),
+    ("malformed", "is corrupt (its pages do not read back as SQLite wrote them); make it again with `chunklab index`"),
+    ("not a database", "is not an SQLite file, so not a chunklab index"),
+    ("unable to open", "cannot be opened or created: does its folder exist, and may it be written?"),
+    ("disk I/O", "a disk I/O error; the document being written was rolled back"),
+)
+BUSY_TIMEOUT = 5.0  # seconds to wait for another writer's lock before giving up
+
+
 class SQLiteStore:
     """The same store in one SQLite file: it survives closing and reopening.
 
     `read_only=True` (what `search` uses) never creates or changes the file: a missing, empty or
-    foreign file is an `IndexFileError`, not a new index.
+    foreign file is an `IndexFileError`, not a new index. Every SQLite error is turned into an
+    `IndexFileError` at this boundary, naming the file and what went wrong in words (locked,
+    read-only, disk full, corrupt), so no caller shows a traceback for a file-system problem.
     """
 
-    def __init__(self, path: str | Path, read_only: bool = False) -> None:
+    def __init__(self, path: str | Path, read_only: bool = False, timeout: float = BUSY_TIMEOUT) -> None:
+        if not str(path).strip():
+            raise IndexFileError("the index file name is empty")
         self.path = Path(path)
-        try:
+        self.timeout = timeout
+        with self._guard():
             if read_only:
-                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True)
+                self._db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout)
             else:
-                self._db = sqlite3.connect(self.path)
+                if not self.path.parent.is_dir():
+                    raise IndexFileError(f"{self.path}: cannot be created, the folder {self.path.parent} does not exist")
+                self._db = sqlite3.connect(self.path, timeout=timeout)
             tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and "chunklab_meta" not in tables:
                 raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
@@ -136,50 +159,58 @@ class SQLiteStore:
                 self._db.commit()
             elif found[0] != FORMAT:
                 raise IndexFileError(f"{self.path}: index format {found[0]!r}, this chunklab reads {FORMAT!r}")
-        except sqlite3.DatabaseError as exc:
-            raise IndexFileError(f"{self.path}: not a chunklab index ({exc})") from None
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            text = str(exc)
+            said = next((say for words, say in FAULTS if words in text), None)
+            message = said.format(timeout=self.timeout) if said else f"SQLite error: {text}"
+            raise IndexFileError(f"{self.path}: {message}") from None
 
     def close(self) -> None:
         self._db.close()
 
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
-        with self._db:
-            self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
-            self._db.execute(
-                "INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
-                (tenant, parent.chunk_id, parent.model_dump_json()),
-            )
-            self._db.executemany(
-                "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
-                [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children],
-            )
+        self.replace_sections(tenant, [(parent, children)])
 
-    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
-        """A document's parents and children in one transaction: a crash or an error part-way leaves
-        the document as it was, never half old and half new. Its old rows (sections that no longer
-        exist included) are deleted first."""
-        with self._db:
-            for table in ("parents", "children"):
-                self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
-                                 (tenant, doc_id))
+    def replace_sections(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+                         doc_id: str | None = None) -> None:
+        """Parents with their children in one transaction, each parent's old children replaced;
+        with `doc_id`, every old row of that document goes first (sections it no longer has too).
+        A crash or an error part-way leaves the file as it was, never half old and half new."""
+        with self._guard(), self._db:
+            if doc_id is not None:
+                for table in ("parents", "children"):
+                    self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
+                                     (tenant, doc_id))
             for parent, children in sections:
+                self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
                 self._db.execute("INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
                                  (tenant, parent.chunk_id, parent.model_dump_json()))
                 self._db.executemany(
                     "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
                     [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children])
 
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+        """A document's parents and children, replacing all it had, in one transaction."""
+        self.replace_sections(tenant, sections, doc_id=doc_id)
+
     def tenants(self) -> list[TenantCount]:
-        rows = self._db.execute("""
-            SELECT tenant, COUNT(DISTINCT json_extract(record, '$.doc_id')), COUNT(*),
-                   (SELECT COUNT(*) FROM children c WHERE c.tenant = p.tenant)
-            FROM parents p GROUP BY tenant ORDER BY tenant""")
+        with self._guard():
+            rows = self._db.execute("""
+                SELECT tenant, COUNT(DISTINCT json_extract(record, '$.doc_id')), COUNT(*),
+                       (SELECT COUNT(*) FROM children c WHERE c.tenant = p.tenant)
+                FROM parents p GROUP BY tenant ORDER BY tenant""").fetchall()
         return [TenantCount(*row) for row in rows]
 
     def _one(self, table: str, tenant: str, chunk_id: str) -> Chunk:
         query = {"parents": "SELECT record FROM parents WHERE tenant = ? AND chunk_id = ?",
                  "children": "SELECT record FROM children WHERE tenant = ? AND chunk_id = ?"}[table]
-        row = self._db.execute(query, (tenant, chunk_id)).fetchone()
+        with self._guard():
+            row = self._db.execute(query, (tenant, chunk_id)).fetchone()
         if row is None:
             raise KeyError(chunk_id)
         return Chunk.model_validate_json(row[0])
@@ -191,11 +222,13 @@ class SQLiteStore:
         return self._one("children", tenant, chunk_id)
 
     def children(self, tenant: str) -> list[Chunk]:
-        rows = self._db.execute("SELECT record FROM children WHERE tenant = ? ORDER BY seq", (tenant,))
+        with self._guard():
+            rows = self._db.execute("SELECT record FROM children WHERE tenant = ? ORDER BY seq", (tenant,)).fetchall()
         return [Chunk.model_validate_json(r[0]) for r in rows]
 
     def parents(self, tenant: str) -> list[Chunk]:
-        rows = self._db.execute("SELECT record FROM parents WHERE tenant = ? ORDER BY rowid", (tenant,))
+        with self._guard():
+            rows = self._db.execute("SELECT record FROM parents WHERE tenant = ? ORDER BY rowid", (tenant,)).fetchall()
         return [Chunk.model_validate_json(r[0]) for r in rows]
 
 
@@ -292,11 +325,30 @@ class FoundDocuments(NamedTuple):
     documents: list[tuple[str, Path]]  # (doc_id, path), sorted
     other_types: dict[str, int]  # suffix ("" for none) -> how many files of that type were passed over
     hidden: int  # files under a hidden folder (.git) or hidden themselves, passed over
+    outside: int  # links inside a folder to files outside it, passed over (unless followed)
 
 
-def find_documents(paths: Sequence[str | Path]) -> FoundDocuments:
+def _files_below(folder: Path) -> list[Path]:
+    """Every file below `folder`, through symbolic links to folders too (each real folder once, so
+    a link cycle ends), sorted. `Path.rglob` in Python 3.11 does not enter a linked folder at all,
+    which would skip its files without a word."""
+    files, seen = [], set()
+    for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
+        real = os.path.realpath(dirpath)
+        if real in seen:
+            dirnames[:] = []
+            continue
+        seen.add(real)
+        files.extend(Path(dirpath, name) for name in filenames if os.path.isfile(os.path.join(dirpath, name)))
+    return sorted(files)
+
+
+def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> FoundDocuments:
     """The documents named, or found below the named folders (Markdown and plain text), and a count
     of every other file passed over, so a caller can say what it did not index.
+
+    A symbolic link inside a folder that leads out of it (to a file, or to a folder holding some)
+    is not followed unless `follow_links`: indexing `docs/` should not quietly index `~/.ssh`.
 
     A file's doc_id is its path relative to the folder it was found in, without the extension
     (`policies/travel`), so two `README.md` in different folders do not collide and no absolute
@@ -306,13 +358,16 @@ def find_documents(paths: Sequence[str | Path]) -> FoundDocuments:
 
     found: list[tuple[str, Path]] = []
     other_types: dict[str, int] = {}
-    hidden = 0
+    hidden = outside = 0
     for given in map(Path, paths):
         if given.is_dir():
-            for path in sorted(p for p in given.rglob("*") if p.is_file()):
+            root = given.resolve()
+            for path in _files_below(given):
                 relative = path.relative_to(given)
                 if any(part.startswith(".") for part in relative.parts):
                     hidden += 1
+                elif not follow_links and not path.resolve().is_relative_to(root):
+                    outside += 1
                 elif path.suffix.lower() in DOCUMENT_SUFFIXES:
                     found.append((relative.with_suffix("").as_posix(), path))
                 else:
@@ -324,4 +379,4 @@ def find_documents(paths: Sequence[str | Path]) -> FoundDocuments:
     repeated = sorted(i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1)
     if repeated:
         raise DocumentError(f"{', '.join(repeated)}: two files would get the same document id; index them separately")
-    return FoundDocuments(found, dict(sorted(other_types.items())), hidden)
+    return FoundDocuments(found, dict(sorted(other_types.items())), hidden, outside)

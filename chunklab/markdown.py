@@ -25,11 +25,15 @@ from typing import NamedTuple
 ATX = re.compile(r" {0,3}(#{1,6})(?:[ \t]+|$)(.*)")
 ATX_CLOSING = re.compile(r"(?:^|[ \t]+)#+[ \t]*$")
 FENCE_OPEN = re.compile(r"( {0,3})(`{3,}|~{3,})(.*)")
-RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})")
+# Possessive quantifiers: giving back a space or a marker can never make a rule match, and without
+# them a long line of markers that ends in text ("- - - … x") backtracks through every marker.
+RULE = re.compile(r" {0,3}(?:(?:\*[ \t]*+){3,}+|(?:-[ \t]*+){3,}+|(?:_[ \t]*+){3,}+)")
 SETEXT = re.compile(r" {0,3}(?:=+|-+)[ \t]*")
 QUOTE = re.compile(r" {0,3}>")
 LIST_ITEM = re.compile(r"( {0,3})([-+*]|(\d{1,9})[.)])([ \t]+|$)")
-REFERENCE = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)+\]:[ \t]*\S")
+# Possessive (`++`): the label can give back nothing that would let "]:" match, so backtracking
+# only costs time, quadratic-like on a line of "[" characters.
+REFERENCE = re.compile(r" {0,3}\[(?:[^\]\\]|\\.)++\]:[ \t]*\S")
 HTML_RAW = re.compile(r" {0,3}<(script|pre|style|textarea)(?:[ \t>]|$)", re.I)
 HTML_BLOCK_TAGS = (
     "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|"
@@ -141,7 +145,7 @@ def _split_escaped(row: str) -> list[str]:
     return cells
 
 
-def _delimiter_columns(line: str) -> int:
+def delimiter_columns(line: str) -> int:
     """Columns of a table delimiter row like `|---|:--:|`, or 0 if the line is not one."""
     stripped = line.strip()
     if not stripped or _indent(line) >= 4 or stripped[0] not in "|-:":
@@ -168,7 +172,7 @@ def _table_starts(lines: list[str], i: int) -> bool:
     """Line i is a table header: it has a pipe, and line i+1 is a delimiter row of as many columns."""
     if i + 1 >= len(lines) or "|" not in lines[i] or _indent(lines[i]) >= 4:
         return False
-    columns = _delimiter_columns(lines[i + 1])
+    columns = delimiter_columns(lines[i + 1])
     return columns > 0 and columns == len(split_cells(lines[i]))
 
 
@@ -472,45 +476,91 @@ def _quote(lines, i, blocks, block) -> int:
     return last + 1
 
 
+def _rule_suffix_start(line: str) -> int:
+    """Where the longest suffix of `line` made only of one rule character (`*`, `-` or `_`),
+    spaces and tabs begins. A thematic break can only start at or after it: a check that every
+    nested item's content needs, in one pass instead of one regex scan per item."""
+    k, kind = len(line.rstrip("\r")), ""
+    while k > 0:
+        ch = line[k - 1]
+        if ch in " \t" or ch == kind:
+            k -= 1
+        elif not kind and ch in "*-_":
+            kind = ch
+            k -= 1
+        else:
+            break
+    return k
+
+
 def _opens_paragraph(content: str) -> bool:
     """Does a block starting with this text (a list item's or a quote's content) open a paragraph?
 
     Lazy continuation lines only continue paragraphs: an item holding `<br>` alone (an HTML
-    block), a heading, a fence, a rule or nothing at all takes no lazy line.
+    block), a heading, a fence, a rule or nothing at all takes no lazy line. Nested items
+    (`- - - x`) are stepped through by position, so a line of n markers costs O(n), not O(n²).
     """
+    content = content.rstrip("\r")
+    rule_from = _rule_suffix_start(content)
+    pos = 0
     while True:
-        if _blank(content):
-            return False
-        if _fence(content) or ATX.match(content) or RULE.fullmatch(content.rstrip("\r")):
-            return False
-        if _indent(content) < 4 and _html_start(content, interrupting=False) is not None:
-            return False
-        m = LIST_ITEM.match(content)
+        if pos >= rule_from and RULE.fullmatch(content, pos):
+            return False  # only ever tried on the rule-like tail: a bounded number of times
+        m = LIST_ITEM.match(content, pos)
         if not m:
-            return True
-        content = content[m.end() :]  # a nested item: look at its content
+            break
+        pos = m.end()  # a nested item: look at its content
+    rest = content[pos:]
+    if _blank(rest) or _fence(rest) or ATX.match(rest):
+        return False
+    return not (_indent(rest) < 4 and _html_start(rest, interrupting=False) is not None)
+
+
+QUOTE_MARKER = re.compile(r" {0,3}> ?")  # one level of quoting, with the one space it absorbs
+
+
+def _unquote(line: str, levels: int) -> str:
+    """`line` without its first `levels` quote markers (a line without one loses a leading space)."""
+    pos = 0
+    for _ in range(levels):
+        m = QUOTE_MARKER.match(line, pos)
+        if not m:
+            return line[pos + 1 :] if line.startswith(" ", pos) else line[pos:]
+        pos = m.end()
+    return line[pos:]
+
+
+def _quote_depth(line: str) -> int:
+    depth, pos = 0, 0
+    while m := QUOTE_MARKER.match(line, pos):
+        depth, pos = depth + 1, m.end()
+    return depth
 
 
 def _ends_in_paragraph(quote_lines: list[str]) -> bool:
     """Is the block left open at the end of these quote lines a paragraph (or a list or quote)?
 
     Only then may a line without `>` continue the quote. Found by scanning the quote's inner text
-    with this same scanner; it runs only when a lazy line is met, which is rare.
+    with this same scanner, one level down at a time while the last block is itself a quote: a
+    loop, not recursion, so no nesting depth can overflow the stack. While every line is quoted
+    at least d levels deep, those d levels are one quote inside another for certain, and are
+    stripped in one step (`> > > … x` costs O(n), not O(n²)).
     """
-    inner = []
-    for line in quote_lines:
-        m = QUOTE.match(line)
-        rest = line[m.end() :] if m else line
-        inner.append(rest[1:] if rest.startswith(" ") else rest)
-    blocks = parse_blocks("\n".join(inner))
-    if not blocks or blocks[-1].last_line != len(inner) - 1:
-        return False
-    last = blocks[-1]
-    if last.kind == "paragraph":
-        return True
-    if last.kind == "list":
-        return _scan_list(inner, last.first_line)[1]
-    return last.kind == "quote" and _ends_in_paragraph(inner[last.first_line :])
+    lines = list(quote_lines)
+    while True:
+        levels = min(_quote_depth(line) for line in lines) if lines else 0
+        inner = [_unquote(line, max(1, levels)) for line in lines]
+        blocks = parse_blocks("\n".join(inner))
+        if not blocks or blocks[-1].last_line != len(inner) - 1:
+            return False
+        last = blocks[-1]
+        if last.kind == "paragraph":
+            return True
+        if last.kind == "list":
+            return _scan_list(inner, last.first_line)[1]
+        if last.kind != "quote":
+            return False
+        lines = inner[last.first_line :]
 
 
 def _list(lines, i, blocks, block) -> int:
@@ -587,8 +637,10 @@ def _item_opening(content: str) -> tuple:
 
 def _item_html(content: str):
     """The end of an HTML block that a list item's content opens (see `_html_start`), or None."""
-    while (m := LIST_ITEM.match(content)) and not _blank(content[m.end() :]):
-        content = content[m.end() :]
+    pos, text_end = 0, len(content.rstrip(" \t\r"))
+    while (m := LIST_ITEM.match(content, pos)) and m.end() < text_end:  # content after the marker
+        pos = m.end()
+    content = content[pos:]
     if _blank(content) or _indent(content) >= 4:
         return None
     end = _html_start(content, interrupting=False)

@@ -128,6 +128,9 @@ class MarkdownChunker(Contract):
         """Append a section's chunks: its prefix, a blank line, then each packed body."""
         section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
         doc_id, tenant, contextual = doc.doc_id, doc.metadata.get("tenant", "default"), self.prefix == "context"
+        # CommonMark counts only spaces and tabs as blank, so a line of no-break spaces (U+00A0,
+        # U+3000) is a paragraph; alone in a chunk it is nothing to search or to read.
+        packed = [body for body in packed if not body.text.isspace()]
         for n, body in enumerate(packed):
             head = crumb
             if contextual:  # the contextualizer sees the chunk without its prefix
@@ -214,8 +217,8 @@ class MarkdownChunker(Contract):
         previous_alone = False  # the last piece placed stands alone
         linearize = self.table_mode == "linearize"
         for block in blocks:
-            whole = budget.lines_span(block.first_line, block.last_line)
-            if whole.count <= limit and not (linearize and block.kind == "table"):
+            whole = budget.lines_span_within(block.first_line, block.last_line, limit)
+            if whole is not None and not (linearize and block.kind == "table"):
                 parts = [whole]  # the common case: the block fits as it is
             else:
                 parts = self._pieces(block, whole, limit, budget)
@@ -254,11 +257,12 @@ class MarkdownChunker(Contract):
             previous = block
         return True
 
-    def _pieces(self, block: Block, whole: Measured, limit: int, budget: SourceBudget) -> list[Measured]:
-        """The block (`whole`, already measured) as one piece if it fits, else split by its kind."""
+    def _pieces(self, block: Block, whole: Measured | None, limit: int, budget: SourceBudget) -> list[Measured]:
+        """The block as one piece if it fits (`whole`: the block measured, None when it does not
+        fit), else split by its kind."""
         if block.kind == "table" and self.table_mode == "linearize" and block.last_line - block.first_line >= 2:
             return self._linearized_rows(block, limit, budget)
-        if whole.count <= limit:
+        if whole is not None:
             return [whole]
         if block.kind == "table" and block.last_line - block.first_line >= 2:
             return self._split_table(block, limit, budget)
@@ -276,7 +280,10 @@ class MarkdownChunker(Contract):
         def with_header(a: int, b: int) -> Measured:
             body = budget.lines_span(a, b)
             joined = budget.join(header, "\n", body)
-            return Measured(joined.text, joined.count, joined.tail, body.start, body.end)
+            # The first rows follow the header in the source, so their piece spans it too: the
+            # header's own text then lies in a chunk's span, not only in repeated copies.
+            start = header.start if a == rows[0][0] and body.start - header.end == 1 else body.start
+            return Measured(joined.text, joined.count, joined.tail, start, body.end)
 
         if not rows or min(with_header(a, b).count for a, b in rows) > limit:
             # The header cannot share the budget with any row (a table wider than the budget):
@@ -383,7 +390,7 @@ class MarkdownChunker(Contract):
             if group:
                 pieces.append(budget.lines_span(*group))
                 group = None
-            if budget.lines_span(k, k).count <= limit:
+            if budget.lines_span_within(k, k, limit) is not None:
                 group = (k, k)
             else:
                 start = budget.line_start[k]

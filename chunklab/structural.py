@@ -1,9 +1,10 @@
 """The article's structural splitter: ask the text where its units end, largest unit first.
 
 Blocks are cut at blank lines. A block longer than `size` is cut at the next separator in
-`SEPARATORS` ("\\n\\n", "\\n", ". ", " "), piece by piece, until every piece fits. Sizes are in
-characters, as in the article. With `repack=True`, neighbouring pieces of the same block are packed
-back together up to `size`, one line of code that takes the manual from 11 chunks to 6.
+`SEPARATORS` ("\\n\\n", "\\n", ". ", " "), piece by piece, until every piece fits; what no
+separator can shorten is cut every `size` characters. Sizes are in characters, as in the
+article. With `repack=True`, neighbouring pieces of the same block are packed back together up to
+`size`, one line of code that takes the manual from 11 chunks to 6.
 
 One fix against the article's code: it splits with `str.split(separator)`, which throws the
 separator away, so cutting at ". " deletes the sentence's full stop. Here each piece keeps its
@@ -49,8 +50,10 @@ def recursive_split(
 ) -> list[tuple[int, int]]:
     """Spans no longer than `size`, cut at the largest separator that gets every piece to fit.
 
-    As in the article, the next separator is tried on the whole level at once; a piece that
-    no separator can shorten (a single long word) is kept whole, longer than `size`.
+    As in the article, the next separator is tried on the whole level at once. The article keeps
+    a piece that no separator can shorten (a long URL, minified JSON, a line of base64) whole,
+    longer than `size`; here it is cut every `size` characters, as LangChain's splitter does
+    with its last separator "": the size is a promise.
     """
     pieces = [(start, end)]
     for separator in separators:
@@ -61,7 +64,7 @@ def recursive_split(
             for a, b in pieces
             for span in ([(a, b)] if b - a <= size else split_span(text, a, b, separator))
         ]
-    return pieces
+    return [(k, min(k + size, b)) for a, b in pieces for k in range(a, b, size)]
 
 
 def repack(spans: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:

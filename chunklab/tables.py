@@ -14,11 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from itertools import accumulate
+from typing import NamedTuple
 
 from pydantic import ConfigDict, Field
 
 from chunklab.contracts import Chunk, Contract, Document
-from chunklab.markdown import _delimiter_columns, split_cells
+from chunklab.markdown import delimiter_columns, split_cells
+from chunklab.structural import recursive_split, repack
 from chunklab.tokens import TokenCounter, word_count
 
 
@@ -38,7 +41,7 @@ def find_tables(text: str) -> list[Table]:
     tables, i = [], 0
     while i + 1 < len(lines):
         head = lines[i]
-        columns = _delimiter_columns(lines[i + 1])
+        columns = delimiter_columns(lines[i + 1])
         if "|" in head and columns and columns == len(split_cells(head)):
             j = i + 2
             while j < len(lines) and "|" in lines[j] and lines[j].strip():
@@ -52,26 +55,113 @@ def find_tables(text: str) -> list[Table]:
     return tables
 
 
+def linearized_lines(text: str) -> list[tuple[str, int | None]]:
+    """The lines of `linearize_tables(text)`, each with the document line it comes from (None for
+    a repeated header, which stands for no place in the document of its own; the first copy is
+    the header itself, in its place)."""
+    lines = text.split("\n")
+    out: list[tuple[str, int | None]] = []
+    tables = {t.header_line: t for t in find_tables(text)}
+    k = 0
+    while k < len(lines):
+        table = tables.get(k)
+        if table is None:
+            out.append((lines[k], k))
+            k += 1
+            continue
+        if not table.row_lines:
+            out.append((lines[k], k))  # a header with no rows: kept, not dropped with its delimiter
+        for n, (row_line, row) in enumerate(zip(table.row_lines, table.rows, strict=True)):
+            out.extend([(table.header, None if n else table.header_line), (row, row_line)])
+        k = (table.row_lines[-1] if table.row_lines else table.delimiter_line) + 1
+    return out
+
+
 def linearize_tables(text: str) -> str:
     """Each data row preceded by its table's header row; everything else unchanged.
 
     Like the article's, the delimiter row is dropped: once every row carries its header, the
     text no longer needs to render as a table, and the delimiter only costs tokens.
     """
-    lines = text.split("\n")
-    out: list[str] = []
-    tables = {t.header_line: t for t in find_tables(text)}
-    k = 0
-    while k < len(lines):
-        table = tables.get(k)
-        if table is None:
-            out.append(lines[k])
-            k += 1
-            continue
-        for row in table.rows:
-            out.extend([table.header, row])
-        k = (table.row_lines[-1] if table.row_lines else table.delimiter_line) + 1
-    return "\n".join(out)
+    return "\n".join(line for line, _ in linearized_lines(text))
+
+
+class Piece(NamedTuple):
+    """A packed piece of text and the document span its own lines (not repeated headers) cover."""
+
+    text: str
+    start: int
+    end: int
+
+
+def pack_line_pieces(lines: Sequence[tuple[str, tuple[int, int] | None]], size: int, atoms: bool = False,
+                     headers: Collection[str] | None = None) -> list[Piece]:
+    """`pack_lines`, keeping track of where each piece's text is: every line comes with its span
+    in the document (None for text the document does not hold there, a repeated header).
+
+    A group longer than `size` is cut so that no piece is: a header glued to a row goes with
+    every part of that row when it leaves a quarter of `size` for it, and a long line is cut as
+    `structural.recursive_split` cuts it. Size is a promise, even for a 5 MB line.
+    """
+    def is_header(line: str) -> bool:
+        return line.strip() in headers if headers is not None else line.strip().startswith("|")
+
+    groups: list[tuple[str, str, tuple[int, int] | None]] = []  # (header or "", text, span)
+    i = 0
+    while i < len(lines):
+        (line, span) = lines[i]
+        if atoms and is_header(line) and i + 1 < len(lines):
+            (row, row_span) = lines[i + 1]
+            groups.append((line, row, _cover(span, row_span)))
+            i += 2
+        else:
+            groups.append(("", line, span))
+            i += 1
+    pieces: list[Piece] = []
+    current: tuple[str, tuple[int, int] | None] | None = None
+    for header, body, span in groups:
+        for text, part_span in _fit(header, body, span, size):
+            if current is not None and current[0] and len(current[0]) + len(text) + 1 <= size:
+                current = (f"{current[0]}\n{text}", _cover(current[1], part_span))
+            elif current is not None and not current[0]:
+                current = (text, part_span)  # a blank line opening a piece is dropped, as the article does
+            else:
+                if current is not None:
+                    pieces.append(_piece(*current))
+                current = (text, part_span)
+    if current is not None:
+        pieces.append(_piece(*current))
+    return pieces
+
+
+def _fit(header: str, body: str, span: tuple[int, int] | None, size: int) -> list[tuple[str, tuple[int, int] | None]]:
+    """A group (a header glued to its row, or one line) as pieces of at most `size` characters."""
+    text = f"{header}\n{body}" if header else body
+    if len(text) <= size:
+        return [(text, span)]
+    start = span[1] - len(body) if span is not None else None  # the body's own place: the span ends with it
+    room = size - len(header) - 1
+    if header and room >= max(1, size // 4):  # the header goes with every part of its row
+        return [(f"{header}\n{part}", part_span) for part, part_span in _windows(body, start, room)]
+    return (_windows(header, None, size) if header else []) + _windows(body, start, size)
+
+
+def _windows(text: str, start: int | None, size: int) -> list[tuple[str, tuple[int, int] | None]]:
+    """`text` cut as the structural splitter with repack cuts it (at sentences, then words, then
+    characters, packed back up to `size`): the fewest parts of at most `size` characters, each
+    with its span when `text` has one."""
+    return [(text[a:b], None if start is None else (start + a, start + b))
+            for a, b in repack(recursive_split(text, 0, len(text), size), size)]
+
+
+def _cover(a: tuple[int, int] | None, b: tuple[int, int] | None) -> tuple[int, int] | None:
+    if a is None or b is None:
+        return a or b
+    return (min(a[0], b[0]), max(a[1], b[1]))
+
+
+def _piece(text: str, span: tuple[int, int] | None) -> Piece:
+    return Piece(text, *(span or (0, 0)))
 
 
 def pack_lines(lines: Sequence[str], size: int, atoms: bool = False,
@@ -82,39 +172,17 @@ def pack_lines(lines: Sequence[str], size: int, atoms: bool = False,
     header is never cut from its row: the step that linearizing alone leaves out. `headers` are
     the header rows as written (`Table.header`); without them, the article's rule stands in: a
     line starting with "|" is glued to the next, which fits linearized tables with outer pipes
-    only (`Plan | Price` rows would be cut from their header). A single group longer than `size`
-    becomes a piece of its own.
+    only (`Plan | Price` rows would be cut from their header). A group longer than `size` is cut
+    (see `pack_line_pieces`).
     """
-    def is_header(line: str) -> bool:
-        return line.strip() in headers if headers is not None else line.strip().startswith("|")
-
-    groups: list[str] = []
-    i = 0
-    while i < len(lines):
-        if atoms and is_header(lines[i]) and i + 1 < len(lines):
-            groups.append(lines[i] + "\n" + lines[i + 1])
-            i += 2
-        else:
-            groups.append(lines[i])
-            i += 1
-    pieces: list[str] = []
-    current = ""
-    for group in groups:
-        if current and len(current) + len(group) + 1 > size:
-            pieces.append(current)
-            current = group
-        else:
-            current = f"{current}\n{group}" if current else group
-    if current:
-        pieces.append(current)
-    return pieces
+    return [p.text for p in pack_line_pieces([(line, None) for line in lines], size, atoms, headers)]
 
 
 class LinearizedChunker(Contract):
     """The article's section 7: linearize the tables, then pack lines of at most `size` characters.
 
     A chunk's text is not a slice of the document (headers are repeated), so `start`/`end`
-    span the document lines its own lines came from.
+    span the document lines its own lines came from: a repeated header has no place of its own.
     """
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
@@ -124,34 +192,24 @@ class LinearizedChunker(Contract):
     count_tokens: TokenCounter = word_count
 
     def split(self, doc: Document) -> list[Chunk]:
-        linear = linearize_tables(doc.text)
+        source = doc.text.split("\n")
+        starts = [0, *accumulate(len(line) + 1 for line in source)]
+
+        def span(line: str, k: int | None) -> tuple[int, int] | None:
+            if k is None:
+                return None  # a repeated header
+            at = starts[k] + source[k].find(line)  # a table row is its source line, stripped
+            return at, at + len(line)
+
+        lines = [(line, span(line, k)) for line, k in linearized_lines(doc.text)]
         headers = {t.header for t in find_tables(doc.text)}
-        pieces = [p for p in pack_lines(linear.splitlines(), self.size, atoms=self.atoms, headers=headers) if p.strip()]
-        spans = _source_spans(doc.text, pieces)
+        pieces = [p for p in pack_line_pieces(lines, self.size, atoms=self.atoms, headers=headers) if p.text.strip()]
         return [
-            Chunk(chunk_id=f"{doc.doc_id}#{i}", doc_id=doc.doc_id, ordinal=i, text=piece,
-                  token_count=self.count_tokens(piece), start=a, end=b,
+            Chunk(chunk_id=f"{doc.doc_id}#{i}", doc_id=doc.doc_id, ordinal=i, text=piece.text,
+                  token_count=self.count_tokens(piece.text), start=piece.start, end=piece.end,
                   metadata={"strategy": "linearized", "tenant": doc.metadata.get("tenant", "default")})
-            for i, (piece, (a, b)) in enumerate(zip(pieces, spans, strict=True))
+            for i, piece in enumerate(pieces)
         ]
-
-
-def _source_spans(text: str, pieces: Sequence[str]) -> list[tuple[int, int]]:
-    """For each piece, the span of the document from the first to the last line it holds that is
-    not a repeated header (found in document order)."""
-    headers = {t.header for t in find_tables(text)}
-    spans, pos = [], 0
-    for piece in pieces:
-        own = [line for line in piece.split("\n") if line.strip() and line.strip() not in headers]
-        if not own:
-            own = [piece.split("\n")[0]]
-        start = text.find(own[0], pos)
-        start = start if start >= 0 else pos
-        end_at = text.find(own[-1], start)
-        end = end_at + len(own[-1]) if end_at >= 0 else start
-        spans.append((start, max(start, end)))
-        pos = max(pos, start)
-    return spans
 
 
 def orphans(chunks: Sequence[Chunk], doc: Document) -> int:

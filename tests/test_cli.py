@@ -216,7 +216,7 @@ def test_index_and_search_errors(tmp_path, indexed):
     assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no Markdown or text files (.md, .markdown, .txt) found")
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not sqlite" * 200)
-    assert_usage_error(run_cli("search", str(junk), "q"), "junk.sqlite: not a chunklab index")
+    assert_usage_error(run_cli("search", str(junk), "lodging"), "junk.sqlite: is not an SQLite file, so not a chunklab index")
     assert_usage_error(run_cli("search", str(indexed), "q", "--k", "0"), "--k and --parents must be at least 1")
     assert_usage_error(run_cli("index", "data/manual.md", "--db", str(tmp_path / "i.sqlite"), "--max-tokens", "0"),
                        "--max-tokens: Input should be greater than or equal to 8")
@@ -374,3 +374,86 @@ def test_experiment_out_pointing_at_a_file_stops_before_the_run(tmp_path):
     done = run_cli("experiment", "--docs", "data", "--questions", "data/example.questions.yaml", "--out", str(out))
     assert_usage_error(done, "--out", "results: is a file")
     assert out.read_text() == "my notes\n"
+
+
+def test_index_file_faults_are_one_line_each(tmp_path, indexed):
+    import sqlite3
+
+    assert_usage_error(run_cli("index", "data/manual.md", "--db", ""), "the index file name is empty")
+    assert_usage_error(run_cli("index", "data/manual.md", "--db", str(tmp_path / "no" / "i.sqlite")),
+                       "cannot be created, the folder", "does not exist")
+    holder = sqlite3.connect(indexed)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:  # waits out the 5 s busy timeout, then says why
+        assert_usage_error(run_cli("index", "data/topics.md", "--db", str(indexed)), "is locked by another process")
+    finally:
+        holder.rollback()
+        holder.close()
+    raw = bytearray(indexed.read_bytes())
+    raw[4096:] = bytes(len(raw) - 4096)
+    indexed.write_bytes(bytes(raw))
+    assert_usage_error(run_cli("search", str(indexed), "lodging cap", "--tenant", "acme"), "is corrupt")
+
+
+# --- inputs that used to crash, hang or give wrong answers (each ran on the old main) ------------
+
+
+def test_deeply_nested_quotes_with_a_lazy_line_do_not_crash(tmp_path):
+    path = tmp_path / "q.md"
+    path.write_text("> " * 985 + "x\nlazy\n", encoding="utf-8")
+    done = run_cli("chunk", str(path))
+    assert done.returncode == 0, done.stderr.decode()[-300:]
+    assert "lazy" in "".join(json.loads(line)["text"] for line in done.stdout.splitlines())
+
+
+def test_only_no_break_spaces_give_no_chunks(tmp_path):
+    path = tmp_path / "nbsp.md"
+    path.write_text("\u00a0\u00a0\n\u3000\n", encoding="utf-8")
+    done = run_cli("chunk", str(path))
+    assert (done.returncode, done.stdout) == (0, b"")
+
+
+def test_crlf_line_endings_leave_no_carriage_return_in_any_chunk(tmp_path):
+    path = tmp_path / "crlf.md"
+    path.write_bytes(b"# Title\r\n\r\nSome text\r\nmore text\r\n\r\n| a | b |\r\n|---|---|\r\n| 1 | 2 |\r\n")
+    for strategy in ("markdown", "fixed", "structural", "linearized"):
+        done = run_cli("chunk", str(path), "--strategy", strategy)
+        assert done.returncode == 0 and b"\\r" not in done.stdout, strategy
+
+
+def test_repeated_rows_get_the_span_where_each_one_is(tmp_path):
+    path = tmp_path / "rows.md"
+    text = "| a | b |\n|---|---|\n" + "| x | y |\n" * 12
+    path.write_text(text, encoding="utf-8")
+    chunks = [Chunk.model_validate_json(line) for line in run_cli("chunk", str(path), "--strategy", "linearized",
+                                                                   "--size", "30").stdout.splitlines()]
+    spans = [(c.start, c.end) for c in chunks]
+    assert len(set(spans)) == len(spans) == 12  # one row each, each at its own place
+    assert all(text[c.start : c.end].strip() == "| x | y |" for c in chunks[1:])
+
+
+@pytest.mark.parametrize("strategy", ["structural", "structural-repack", "linearized"])
+def test_size_is_a_promise_even_for_one_long_line(tmp_path, strategy):
+    path = tmp_path / "long.md"
+    text = ("word " * 40 + "https://example.com/" + "x" * 3000 + " ") * 20
+    path.write_text(text, encoding="utf-8")
+    chunks = [Chunk.model_validate_json(line) for line in run_cli("chunk", str(path), "--strategy", strategy,
+                                                                   "--size", "200").stdout.splitlines()]
+    assert chunks and max(len(c.text) for c in chunks) <= 200
+    assert "".join(c.text for c in chunks).replace(" ", "") == text.replace(" ", "")
+
+
+def test_a_link_out_of_the_folder_is_not_followed_unless_asked(tmp_path):
+    docs, secret = tmp_path / "docs", tmp_path / "private"
+    docs.mkdir()
+    secret.mkdir()
+    (docs / "handbook.md").write_text("# Leave\n\nAnnual leave is 25 days.\n", encoding="utf-8")
+    (secret / "keys.md").write_text("# Keys\n\nThe root password is hunter2.\n", encoding="utf-8")
+    (docs / "keys.md").symlink_to(secret / "keys.md")
+    (docs / "inner").symlink_to(secret)
+    db = tmp_path / "i.sqlite"
+    done = run_cli("index", str(docs), "--db", str(db))
+    assert done.returncode == 0 and b"indexed 1 documents" in done.stdout
+    assert b"not indexed: 2 link(s) to files outside the folder (--follow-links indexes them)" in done.stderr
+    followed = run_cli("index", str(docs), "--db", str(tmp_path / "all.sqlite"), "--follow-links")
+    assert followed.returncode == 0 and b"indexed 3 documents" in followed.stdout

@@ -126,7 +126,7 @@ def test_a_foreign_or_corrupt_file_is_a_clear_error(tmp_path):
         SQLiteStore(foreign)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(IndexFileError, match="junk.sqlite: not a chunklab index"):
+    with pytest.raises(IndexFileError, match="junk.sqlite: is not an SQLite file, so not a chunklab index"):
         SQLiteStore(junk)
 
 
@@ -136,3 +136,80 @@ def test_children_must_point_at_their_parent():
     parents, children = chunker.parents(doc), chunker.split(doc)
     with pytest.raises(ValueError, match="do not point at parent"):
         ParentChildIndex().upsert(parents[0], children)
+
+
+# --- file-system faults: one clear error naming the file, and the index as it was ------------------
+
+
+def _indexed_store(path, doc_name="travel_policy", **kwargs):
+    doc = load_document(doc_name)
+    chunker = MarkdownChunker(max_tokens=60)
+    store = SQLiteStore(path, **kwargs)
+    index_document(ParentChildIndex(store=store), chunker.parents(doc), chunker.split(doc))
+    return store
+
+
+def _snapshot(store):
+    return [p.model_dump() for p in store.parents("default")], [c.model_dump() for c in store.children("default")]
+
+
+def test_a_full_disk_rolls_the_document_back_and_says_so(tmp_path):
+    store = _indexed_store(tmp_path / "i.sqlite")
+    before = _snapshot(store)
+    pages = store._db.execute("PRAGMA page_count").fetchone()[0]
+    store._db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
+    big = load_document("work_schedules")
+    chunker = MarkdownChunker(max_tokens=60)
+    with pytest.raises(IndexFileError, match=r"i.sqlite: the disk is full; the document being written was rolled back"):
+        index_document(ParentChildIndex(store=store), chunker.parents(big), chunker.split(big))
+    assert _snapshot(store) == before
+
+
+def test_a_lock_held_too_long_is_named_and_changes_nothing(tmp_path):
+    path = tmp_path / "i.sqlite"
+    store = _indexed_store(path)
+    before = _snapshot(store)
+    store.close()
+    holder = sqlite3.connect(path)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        with pytest.raises(IndexFileError, match=r"i.sqlite: is locked by another process .* longer than 0.2 s"):
+            _indexed_store(path, doc_name="topics", timeout=0.2)
+    finally:
+        holder.rollback()
+        holder.close()
+    assert _snapshot(SQLiteStore(path)) == before
+
+
+def test_writing_through_a_read_only_store_is_refused_in_words(tmp_path):
+    path = tmp_path / "i.sqlite"
+    _indexed_store(path).close()
+    reader = SQLiteStore(path, read_only=True)
+    with pytest.raises(IndexFileError, match=r"i.sqlite: is read-only here; nothing was written"):
+        reader.upsert("default", *_indexed_parent())
+
+
+def _indexed_parent():
+    doc = load_document("topics")
+    chunker = MarkdownChunker(max_tokens=60)
+    parent = chunker.parents(doc)[0]
+    return parent, [c for c in chunker.split(doc) if c.parent_id == parent.chunk_id]
+
+
+def test_corrupt_pages_under_a_valid_header_are_named_as_corruption(tmp_path):
+    path = tmp_path / "i.sqlite"
+    _indexed_store(path).close()
+    raw = bytearray(path.read_bytes())
+    raw[4096:] = bytes((i * 37) % 251 for i in range(len(raw) - 4096))  # every page but the first
+    path.write_bytes(bytes(raw))
+    with pytest.raises(IndexFileError, match=r"i.sqlite: is corrupt"):
+        store = SQLiteStore(path, read_only=True)
+        store.children("default")
+
+
+def test_an_empty_name_or_a_missing_folder_is_said_as_such(tmp_path):
+    with pytest.raises(IndexFileError, match="the index file name is empty"):
+        SQLiteStore("")
+    with pytest.raises(IndexFileError, match=r"cannot be created, the folder .*nowhere does not exist"):
+        SQLiteStore(tmp_path / "nowhere" / "i.sqlite")
+    assert not (tmp_path / "nowhere").exists()

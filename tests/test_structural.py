@@ -37,5 +37,7 @@ def test_cutting_at_sentences_keeps_the_full_stops():
     assert "".join(c.text for c in chunks).count(".") == text.count(".")
 
 
-def test_a_word_longer_than_size_stays_whole():
-    assert recursive_split("x" * 50, 0, 50, 10) == [(0, 50)]
+def test_what_no_separator_can_shorten_is_cut_every_size_characters():
+    # The article keeps such a piece whole; a URL, minified JSON or base64 would then be one chunk.
+    assert recursive_split("x" * 50, 0, 50, 10) == [(0, 10), (10, 20), (20, 30), (30, 40), (40, 50)]
+    assert recursive_split("ab " + "x" * 25, 0, 28, 10) == [(0, 2), (3, 13), (13, 23), (23, 28)]

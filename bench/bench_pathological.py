@@ -1,0 +1,71 @@
+"""`make bench`, part 2: inputs built to break a chunker, at sizes where a quadratic step would show.
+
+The shapes of `tests/test_pathological.py` (minified-JSON-like words without spaces, nested list
+markers and quotes, pipe lines, one table row repeated, sentences on one line), at n = 250k and
+4n = 1M characters, for the three chunkers. For each: the time at 4n over the time at n, as the
+median of interleaved pairs (a burst of load then falls on both sizes of a pair).
+
+Two figures per row. `wall` is what a user waits, encoder thread included. `main CPU` is the
+chunker's own thread: the MarkdownChunker's encoder thread runs tiktoken, whose BPE is itself
+superlinear on one giant regex piece (a long run of one letter), which no chunker can change.
+Target: main-thread growth <= 4.6 on every row (linear: 4.0, with room for noise). Exit code 1
+if a row misses it.
+"""
+
+from __future__ import annotations
+
+import gc
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+
+from test_pathological import CHUNKERS, SHAPES, split  # noqa: E402  (the test's shapes, one definition)
+
+N = 250_000
+PAIRS = 5
+GROWTH = 4.6
+
+
+def timed(chunker, text: str) -> tuple[float, float]:
+    gc.collect()
+    gc.disable()
+    try:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        split(chunker, text)
+        return time.perf_counter() - wall, time.thread_time() - cpu
+    finally:
+        gc.enable()
+
+
+def main() -> int:
+    print(f"n = {N:,} characters, 4n = {4 * N:,}; growth = time(4n) / time(n), median of {PAIRS} interleaved pairs")
+    print(f"{'shape':34} {'chunker':11} {'4n wall s':>9} {'wall x':>7} {'main CPU x':>10}")
+    missed = 0
+    for shape, make in SHAPES.items():
+        small, large = make(N), make(4 * N)
+        for kind, build in CHUNKERS.items():
+            chunker = build()
+            split(chunker, small)  # warm up
+            walls, cpus, last = [], [], 0.0
+            for _ in range(PAIRS):
+                w_small, c_small = timed(chunker, small)
+                w_large, c_large = timed(chunker, large)
+                walls.append(w_large / max(w_small, 1e-9))
+                cpus.append(c_large / max(c_small, 1e-9))
+                last = w_large
+            wall_x, cpu_x = statistics.median(walls), statistics.median(cpus)
+            judged = last >= 0.05  # a faster run says nothing about growth
+            ok = not judged or cpu_x <= GROWTH
+            missed += not ok
+            mark = "" if ok else "  MISS"
+            print(f"{shape:34} {kind:11} {last:9.3f} {wall_x:7.2f} {cpu_x:10.2f}{'' if judged else '  (too fast to judge)'}{mark}",
+                  flush=True)
+    print(f"\n{'PASS' if not missed else 'MISS'}  main-thread growth <= {GROWTH} on every row judged ({missed} missed)")
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Inputs built to break a chunker: no hang, no crash, nothing lost, time linear in the input.
+
+Each shape is a real kind of file (minified JSON and base64 have no spaces, logs repeat one
+token, a generated list nests a marker per level) taken to a size where a quadratic step shows:
+the same shape at n and at 4n, timed in this one process, may take at most 4.6 times as long.
+Larger sizes are timed in `make bench`.
+"""
+
+import gc
+import statistics
+import time
+
+import pytest
+
+from chunklab import Document, MarkdownChunker, StructuralChunker
+from chunklab.tables import LinearizedChunker, find_tables
+
+SHAPES = {  # name -> text of about n characters
+    "one word, no spaces": lambda n: "a" * n + "\n",
+    "'Word.' repeated": lambda n: "Word." * (n // 5) + "\n",
+    "'[' repeated": lambda n: "[" * n + "\n",
+    "nested bullets": lambda n: "- " * (n // 2) + "x\n",
+    "nested numbers": lambda n: "1. " * (n // 3) + "x\n",
+    "nested quotes, then a lazy line": lambda n: "> " * (n // 2) + "x\nlazy\n",
+    "a thematic break of markers": lambda n: "- " * (n // 2) + "\n",
+    "pipe lines": lambda n: "|\n" * (n // 2),
+    "one table row repeated": lambda n: "| a | b |\n|---|---|\n" + "| x | y |\n" * (n // 10),
+    "sentences on one line": lambda n: "The cat sat on the mat. " * (n // 24) + "\n",
+}
+CHUNKERS = {
+    "markdown": lambda: MarkdownChunker(max_tokens=200),
+    "structural": lambda: StructuralChunker(size=200, repack=True),
+    "linearized": lambda: LinearizedChunker(size=200),
+}
+# Where each chunker had a quadratic path (the scanner and the packing for markdown; spans and the
+# long line for linearized; the long line for structural), its time is checked on that shape.
+# Every chunker is checked on every shape for lost text.
+TIMED = {
+    "markdown": set(SHAPES),
+    "linearized": {"one word, no spaces", "pipe lines", "one table row repeated", "sentences on one line"},
+    "structural": {"one word, no spaces", "sentences on one line"},
+}
+N = 40_000
+GROWTH = 4.6
+NOISE = 0.08  # seconds: a shorter run at 4n says nothing about growth
+
+
+def split(chunker, text):
+    return chunker.split(Document(doc_id="p", uri="urn:p", title="", text=text))
+
+
+def cpu_time(chunker, text):
+    """CPU seconds of one split in this thread, with the cyclic garbage collector off: the growth
+    of chunklab's own work, not of the collector. The MarkdownChunker's encoder thread is left
+    out: it runs tiktoken, whose BPE is itself superlinear on one giant regex piece (a run of one
+    letter: 5.6x the time for 4x the length), a cost outside this code; `make bench` times whole
+    processes."""
+    gc.collect()
+    gc.disable()
+    try:
+        start = time.thread_time()
+        split(chunker, text)
+        return time.thread_time() - start
+    finally:
+        gc.enable()
+
+
+def growth(chunker, small, large, pairs=5):
+    """Median over interleaved pairs of time(large) / time(small): a burst of load on a shared
+    machine then falls on both sizes of a pair, and one bad pair does not decide."""
+    return statistics.median(cpu_time(chunker, large) / max(cpu_time(chunker, small), 1e-9) for _ in range(pairs))
+
+
+def assert_nothing_lost(chunks, text, kind):
+    headers = {t.header for t in find_tables(text)}
+    covered = bytearray(len(text))
+    for c in chunks:
+        assert 0 <= c.start <= c.end <= len(text)
+        covered[c.start : c.end] = b"\x01" * (c.end - c.start)
+        source = text[c.start : c.end]
+        if kind == "structural":
+            assert c.text == source
+        elif kind == "markdown":
+            assert " ".join(source.split()) in " ".join(c.text.split())
+        else:  # linearized: every line of the chunk that is not a repeated header is in its span
+            assert all(line in source for line in c.text.split("\n") if line.strip() and line not in headers)
+    lost = [i for i, ch in enumerate(text) if not ch.isspace() and not covered[i]]
+    assert not lost, f"{len(lost)} characters in no chunk's span, first at {lost[0]}"
+
+
+@pytest.mark.parametrize("kind", list(CHUNKERS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
+    chunker = CHUNKERS[kind]()
+    small, large = SHAPES[shape](N), SHAPES[shape](4 * N)
+    chunks = split(chunker, large)
+    assert_nothing_lost(chunks, large, kind)
+    if kind != "markdown":
+        assert all(len(c.text) <= 200 for c in chunks), "size is a promise"
+    else:
+        assert all(c.token_count <= 200 for c in chunks)
+    if shape not in TIMED[kind]:
+        return
+    if cpu_time(chunker, large) < NOISE:
+        return  # fast at 4n: timer noise would say nothing about growth
+    ratio = growth(chunker, small, large)
+    assert ratio <= GROWTH, f"time grows {ratio:.2f}x from n to 4n"
