@@ -26,18 +26,18 @@ def split_text(start: int, end: int, limit: int, budget: SourceBudget) -> list[M
     spans = spans_between(SENTENCE_END, source, start, end)
     out: list[Measured] = []
     for a, b in pack_spans(spans, limit, budget):
-        if fits(budget, a, b, limit):
+        if span_fits(budget, a, b, limit):
             out.append(budget.text(source[a:b], a, b))
             continue
         for wa, wb in pack_spans(word_spans(source, a, b), limit, budget):
-            if fits(budget, wa, wb, limit):
+            if span_fits(budget, wa, wb, limit):
                 out.append(budget.text(source[wa:wb], wa, wb))
             else:
                 out.extend(cut_word(source, wa, wb, limit, budget))
     return out
 
 
-def fits(budget: SourceBudget, a: int, b: int, limit: int) -> bool:
+def span_fits(budget: SourceBudget, a: int, b: int, limit: int) -> bool:
     """Whether source[a:b] counts at most `limit`, without counting all of a long text that
     cannot: when a prefix of PROBE_CHARS_PER_TOKEN × limit characters is already over, so is the
     whole. Tokenizers are not linear on one giant piece (a 640 kB word without spaces costs
@@ -77,7 +77,7 @@ def pack_spans(spans: list[tuple[int, int]], limit: int, budget: SourceBudget) -
     i, guess = 0, 1
     while i < len(spans):
         a = spans[i][0]
-        more = largest_fitting(len(spans) - 1 - i, lambda k: fits(budget, a, spans[i + k][1], limit), guess)
+        more = largest_fitting(len(spans) - 1 - i, lambda k: span_fits(budget, a, spans[i + k][1], limit), guess)
         out.append((a, spans[i + more][1]))
         i, guess = i + more + 1, max(more, 1)
     return out

@@ -65,10 +65,21 @@ def cpu_time(chunker, text):
         gc.enable()
 
 
-def growth(chunker, small, large, pairs=5):
+def growth(chunker, small, large, pairs=5, attempts=3):
     """Median over interleaved pairs of time(large) / time(small): a burst of load on a shared
-    machine then falls on both sizes of a pair, and one bad pair does not decide."""
-    return statistics.median(cpu_time(chunker, large) / max(cpu_time(chunker, small), 1e-9) for _ in range(pairs))
+    machine then falls on both sizes of a pair, and one bad pair does not decide.
+
+    Linear code measures 3.5x to 4.9x here from run to run (allocation and load), a quadratic
+    step 12x to 17x: a median over the bound is measured again, up to `attempts` times, and the
+    best is judged. Noise does not repeat three times in a row; a quadratic step does.
+    """
+    best = float("inf")
+    for _ in range(attempts):
+        ratio = statistics.median(cpu_time(chunker, large) / max(cpu_time(chunker, small), 1e-9) for _ in range(pairs))
+        best = min(best, ratio)
+        if best <= GROWTH:
+            break
+    return best
 
 
 def assert_nothing_lost(chunks, text, kind):
