@@ -355,11 +355,18 @@ class SourceBudget:
         """
         line = self.lines[last]
         if self._tokens is not None and len(line) > PROBE_CHARS_PER_TOKEN * limit:
-            line_tail = tail(line)
-            if len(line_tail) > PROBE_CHARS_PER_TOKEN * limit and self.count(line_tail[: PROBE_CHARS_PER_TOKEN * limit]) > limit:
+            end = self.line_start[last] + len(line)
+            if self.surely_over(end - len(tail(line)), end, limit):
                 return None
         span = self.lines_span(first, last)
         return span if span.count <= limit else None
+
+    def surely_over(self, start: int, end: int, limit: int) -> bool:
+        """True when source[start:end] cannot fit `limit`, known from a prefix alone: a prefix of
+        PROBE_CHARS_PER_TOKEN x limit characters that is over the limit proves the whole is. False
+        says nothing either way. Counts at most that prefix, never a giant piece."""
+        reach = PROBE_CHARS_PER_TOKEN * limit
+        return end - start > reach and self.count(self.source[start : start + reach]) > limit
 
     def _tail_tokens(self, text: str) -> int:
         """Tokens of a short text counted alone, cached: tails are few (".", ":", ")", "**" ...)."""

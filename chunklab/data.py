@@ -11,7 +11,6 @@ from __future__ import annotations
 import codecs
 import json
 import os
-import re
 import unicodedata
 from pathlib import Path
 from typing import Any
@@ -20,7 +19,7 @@ import yaml
 from pydantic import Field, ValidationError, field_validator
 
 from chunklab.contracts import Contract, Document
-from chunklab.markdown import is_template_expression, split_front_matter
+from chunklab.markdown import ATX, ATX_CLOSING, is_template_expression, split_front_matter
 
 DATA_ENV = "CHUNKLAB_DATA"
 
@@ -187,13 +186,13 @@ def document_title(text: str, fallback: str) -> str:
     else:
         first, _, rest = body.lstrip().partition("\n")
         first = first.strip()
-        heading = ATX_TITLE.fullmatch(first)
+        heading = ATX.fullmatch(first)
         alone = not rest.partition("\n")[0].strip()
-        candidates = [heading.group(1)] if heading else [first] if alone and len(first) <= TITLE_MAX_CHARS else []
+        if heading:
+            candidates = [ATX_CLOSING.sub("", heading.group(2)).strip()]
+        else:
+            candidates = [first] if alone and len(first) <= TITLE_MAX_CHARS else []
     return next((c for c in candidates if c and not is_template_expression(c)), fallback)
-
-
-ATX_TITLE = re.compile(r"#{1,6}[ \t]+(.*?)(?:[ \t]+#+)?[ \t]*")
 
 
 def _yaml_mapping(raw: str) -> dict[str, Any]:

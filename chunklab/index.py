@@ -71,8 +71,9 @@ class MemoryStore:
         for table in (self._parents, self._children):
             for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
                 del table[key]
-        for parent, children in sections:
-            self.upsert(tenant, parent, children)
+        for parent, children in sections:  # the old rows are gone: nothing left to replace
+            self._parents[(tenant, parent.chunk_id)] = parent
+            self._children.update(((tenant, child.chunk_id), child) for child in children)
 
     def tenants(self) -> list[TenantCount]:
         names = sorted({t for t, _ in self._parents} | {t for t, _ in self._children})
@@ -174,29 +175,29 @@ class SQLiteStore:
         self._db.close()
 
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
-        self.replace_sections(tenant, [(parent, children)])
+        """One parent with its children, its old children replaced, in one transaction."""
+        self._write(tenant, [(parent, children)], doc_id=None)
 
-    def replace_sections(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
-                         doc_id: str | None = None) -> None:
-        """Parents with their children in one transaction, each parent's old children replaced;
-        with `doc_id`, every old row of that document goes first (sections it no longer has too).
-        A crash or an error part-way leaves the file as it was, never half old and half new."""
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+        """A document's parents and children in one transaction, after every old row of the
+        document (sections it no longer has too). A crash or an error part-way leaves the file as
+        it was, never half old and half new."""
+        self._write(tenant, sections, doc_id=doc_id)
+
+    def _write(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]], doc_id: str | None) -> None:
         with self._guard(), self._db:
-            if doc_id is not None:
+            if doc_id is not None:  # the whole document goes
                 for table in ("parents", "children"):
                     self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
                                      (tenant, doc_id))
             for parent, children in sections:
-                self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
+                if doc_id is None:  # one section: only its own old children go
+                    self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
                 self._db.execute("INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
                                  (tenant, parent.chunk_id, parent.model_dump_json()))
                 self._db.executemany(
                     "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
                     [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children])
-
-    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
-        """A document's parents and children, replacing all it had, in one transaction."""
-        self.replace_sections(tenant, sections, doc_id=doc_id)
 
     def tenants(self) -> list[TenantCount]:
         with self._guard():

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from chunklab.budget import PROBE_CHARS_PER_TOKEN, Measured, SourceBudget
+from chunklab.budget import Measured, SourceBudget
 
 SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
 WORD = re.compile(r"\S+")
@@ -38,15 +38,10 @@ def split_text(start: int, end: int, limit: int, budget: SourceBudget) -> list[M
 
 
 def span_fits(budget: SourceBudget, a: int, b: int, limit: int) -> bool:
-    """Whether source[a:b] counts at most `limit`, without counting all of a long text that
-    cannot: when a prefix of PROBE_CHARS_PER_TOKEN × limit characters is already over, so is the
-    whole. Tokenizers are not linear on one giant piece (a 640 kB word without spaces costs
-    tiktoken 6× what 160 kB does), so an oversized line is never counted whole just to learn
-    that it is too big."""
-    source, reach = budget.source, PROBE_CHARS_PER_TOKEN * limit
-    if b - a > reach and budget.count(source[a : a + reach]) > limit:
-        return False
-    return budget.count(source[a:b]) <= limit
+    """Whether source[a:b] counts at most `limit`. Tokenizers are not linear on one giant piece
+    (a 640 kB word without spaces costs tiktoken 6x what 160 kB does), so an oversized line is
+    never counted whole just to learn that it is too big (`SourceBudget.surely_over`)."""
+    return not budget.surely_over(a, b, limit) and budget.count(budget.source[a:b]) <= limit
 
 
 def spans_between(pattern: re.Pattern, source: str, start: int, end: int) -> list[tuple[int, int]]:
