@@ -26,6 +26,7 @@ equals a fresh count of its text; `tests/test_budget.py` checks each shortcut on
 from __future__ import annotations
 
 import threading
+from array import array
 from bisect import bisect_left
 from functools import cache
 from itertools import accumulate
@@ -34,13 +35,22 @@ from typing import NamedTuple
 import numpy as np
 import regex
 
-from chunklab.markdown import Block, split_lines
+from chunklab.markdown import Block
 from chunklab.tokens import TokenCounter, _encoding, cl100k, word_count
+from chunklab.utf8 import Utf8Offsets
 
 # A piece of `limit` tokens is far shorter than this many characters per token (cl100k's tokens
 # average about 4 characters; its longest runs of one letter are 16 or so): a prefix this long that
 # is over the limit proves the whole is.
 PROBE_CHARS_PER_TOKEN = 32
+
+# Where any span of the source may be cut without changing its tokens: right after an ASCII letter
+# that an ASCII non-letter follows. Every regex piece that holds a letter ends where its run of
+# letters ends (cl100k's pieces: contractions, [^\r\n\p{L}\p{N}]?\p{L}+, digits, symbols,
+# whitespace), so every text that holds that letter has a piece boundary there, whether it is the
+# whole document or a sentence cut out of it. ASCII on both sides, so no Unicode version question.
+SYNC_AFTER = regex.compile(r"[A-Za-z](?=[^A-Za-z\x80-\U0010FFFF])")
+LAST_SYNC_AFTER = regex.compile(r"(?r)[A-Za-z](?=[^A-Za-z\x80-\U0010FFFF])")
 
 # Counters whose counts add up across newline joins as described above.
 EXACT_JOINS: frozenset = frozenset({cl100k, word_count})
@@ -109,7 +119,7 @@ class LineCounts:
 def _token_byte_lengths() -> np.ndarray:
     """Length in bytes of every cl100k token, indexed by token id (built once per process)."""
     encoding = _encoding()
-    lengths = np.zeros(encoding.n_vocab, dtype=np.int64)
+    lengths = np.zeros(encoding.n_vocab, dtype=np.uint8)  # cl100k's longest token has 128 bytes
     ranks = getattr(encoding, "_mergeable_ranks", None)
     if ranks:
         for token_bytes, rank in ranks.items():
@@ -129,21 +139,25 @@ def _token_byte_lengths() -> np.ndarray:
 # and the pre-tokenizer looks at no text behind it. `tests/test_budget.py` checks it.
 PART_BOUNDARY = regex.compile(r"\n(?=\S)")
 SMALLEST_PART = 1 << 14
+LARGEST_PART = 1 << 21
 FIRST_SHARE = 0.4
 NEXT_SHARE = 0.5
 
 
-def part_ends(source: str, smallest: int = SMALLEST_PART) -> list[int]:
+def part_ends(source: str, smallest: int = SMALLEST_PART, largest: int = LARGEST_PART) -> list[int]:
     """Ends of the parts the source is encoded in, each cut at a PART_BOUNDARY.
 
     The packer first needs tokens once the outline is built, which costs about 40% of an encoding
     pass: so the first part is 40% of the text, ready about then. The packer then runs faster
     than the encoder, so each next part is half of what is left, down to `smallest` characters:
     little work is left when the encoding ends, and few parts mean few hand-overs of the GIL.
+    No part is longer than about `largest` characters: while a part is encoded, its text is held
+    twice more (the slice, and the UTF-8 copy tiktoken reads), so parts of a 16 MB document
+    capped at 2 MB keep that to a few megabytes instead of a third of the text.
     """
     ends, pos, share = [], 0, FIRST_SHARE
     while len(source) - pos > 2 * smallest:
-        m = PART_BOUNDARY.search(source, pos + int((len(source) - pos) * share))
+        m = PART_BOUNDARY.search(source, pos + min(int((len(source) - pos) * share), largest))
         share = NEXT_SHARE
         if m is None:
             break
@@ -164,27 +178,34 @@ class DocumentTokens:
 
     The count of the text between two piece boundaries is the number of tokens that start
     between them: every line start is a piece boundary, and so is the start of a line's `tail`
-    (see the module docstring).
+    (see the module docstring), and so is every SYNC_AFTER point (`span_count`).
+
+    Where tokens start is kept in a typed array, 4 bytes a token (8 past 2 GB): as a list of
+    Python ints it was about 40, more than half of the memory a split used.
     """
 
     def __init__(self, source: str) -> None:
-        self._source = source
+        self.source = source
         self._lengths = _token_byte_lengths()  # built before the thread starts: it holds the GIL
         self._ends = part_ends(source)
-        self._encoded: list[np.ndarray] = []  # raw tokens of each part encoded so far
+        self._encoded: list[np.ndarray | None] = []  # raw tokens of each part encoded so far
         self._error: BaseException | None = None
         self._arrived = threading.Condition()
-        self._starts: list[int] = []  # byte offsets where tokens start, for the parts converted
-        self._converted = 0  # parts whose tokens are in _starts
-        self._ready = 0  # bytes of the source covered by those parts
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
+        self.bytes = Utf8Offsets(source)  # while the first part encodes
+        # Byte offsets where tokens start, for the parts converted: 4 bytes each when they fit.
+        wide = self.bytes.byte_of(len(source)) >= 2**31
+        self._starts, self._start_type = (array("q"), np.int64) if wide else (array("i"), np.int32)
+        self._converted = 0  # parts whose tokens are in _starts
+        self._ready = 0  # bytes of the source covered by those parts
+        self._short: dict[str, int] = {}
 
     def _run(self) -> None:
         encoding, begin = _encoding(), 0
         try:
             for end in self._ends:
-                tokens = encoding.encode_to_numpy(self._source[begin:end], disallowed_special=())
+                tokens = encoding.encode_to_numpy(self.source[begin:end], disallowed_special=())
                 with self._arrived:
                     self._encoded.append(tokens)
                     self._arrived.notify()
@@ -202,22 +223,112 @@ class DocumentTokens:
         if self._error is not None:
             raise self._error
         token_lengths = self._lengths[self._encoded[k]]
-        starts = (np.cumsum(token_lengths) - token_lengths + self._ready).tolist()
-        if self._starts:
-            self._starts.extend(starts)
-        else:
-            self._starts = starts  # the first part: no copy
-        begin = self._ends[k - 1] if k else 0
-        self._ready += len(self._source[begin : self._ends[k]].encode("utf-8"))
-        self._encoded[k] = None  # converted: free the raw tokens
+        self._encoded[k] = None  # free the raw tokens before the next array is made
+        ends = np.cumsum(token_lengths, dtype=self._start_type)
+        ends -= token_lengths
+        ends += self._ready  # now where each token starts
+        self._starts.frombytes(memoryview(ends).cast("B"))  # the buffer itself, no copy
+        self._ready = self.bytes.byte_of(self._ends[k])
         self._converted += 1
+
+    def _wait_for(self, end_byte: int) -> None:
+        while end_byte > self._ready and self._converted < len(self._ends):
+            self._convert_next()
 
     def between(self, first_byte: int, end_byte: int) -> int:
         """Tokens that start at a byte offset in [first_byte, end_byte)."""
-        while end_byte > self._ready and self._converted < len(self._ends):
-            self._convert_next()
+        if end_byte > self._ready:
+            self._wait_for(end_byte)
         starts = self._starts
         return bisect_left(starts, end_byte) - bisect_left(starts, first_byte)
+
+    def starts(self, needed: int) -> tuple[array, bool]:
+        """Byte offsets where the tokens of the source start, at least `needed` of them unless
+        the source has fewer, and whether that is all of them.
+
+        Waits only for the parts it needs, so a caller can work on the first tokens while the
+        last are still being encoded. The array grows in place as more parts arrive.
+        """
+        while len(self._starts) < needed and self._converted < len(self._ends):
+            self._convert_next()
+        return self._starts, self._converted == len(self._ends)
+
+    def span_count(self, start: int, end: int) -> int:
+        """The cl100k count of source[start:end] on its own, exact, without encoding it again.
+
+        The span is read off the document's encoding between its first and last SYNC_AFTER
+        points, where the span's own pieces and the document's coincide; only the short head
+        before the first and the tail after the last are encoded again. So the cost of a count
+        does not grow with the span: packing a paragraph of 20,000 sentences probes many
+        candidates and stays linear. A span without such a point (no ASCII letter followed by an
+        ASCII non-letter: digits, symbols, other scripts) is counted directly.
+        """
+        source = self.source
+        head = SYNC_AFTER.search(source, start, end)
+        if head is None:
+            return cl100k(source[start:end])
+        first = head.end()
+        last = end if self._sync_at(end) else first
+        if last != end:
+            m = LAST_SYNC_AFTER.search(source, first, end)
+            last = m.end() if m is not None else first
+        byte_of = self.bytes.byte_of
+        return (self._short_count(source[start:first]) + self.between(byte_of(first), byte_of(last))
+                + self._short_count(source[last:end]))
+
+    def _sync_at(self, p: int) -> bool:
+        """Is p a SYNC_AFTER point of the document (an ASCII letter before it, no letter at it)?"""
+        source = self.source
+        before = source[p - 1 : p]
+        if not (before.isascii() and before.isalpha()):
+            return False
+        return p == len(source) or (source[p].isascii() and not source[p].isalpha())
+
+    def _short_count(self, text: str) -> int:
+        """A span's head or tail: usually a word or a mark, so the short ones are cached."""
+        if len(text) > 16:
+            return cl100k(text)
+        n = self._short.get(text)
+        if n is None:
+            n = self._short[text] = cl100k(text)
+        return n
+
+
+def line_starts(source: str) -> array:
+    """Where each line of `source` starts, then len(source) + 1: 8 bytes a line, no line strings."""
+    starts = array("q", [0])
+    for begin in range(0, len(source), LINE_BLOCK_CHARS):
+        points = np.frombuffer(source[begin : begin + LINE_BLOCK_CHARS].encode("utf-32-le"), dtype=np.uint32)
+        starts.frombytes((np.flatnonzero(points == 10) + (begin + 1)).astype(np.int64).tobytes())
+    starts.append(len(source) + 1)
+    return starts
+
+
+LINE_BLOCK_CHARS = 1 << 20  # a block at a time: its code points take 4 bytes a character
+
+
+class Lines:
+    """The lines of a text, each sliced from it when asked for.
+
+    A long document's line strings take as much memory as its text; the budget reads a few lines
+    of each block, so it keeps only where they start.
+    """
+
+    def __init__(self, source: str, starts: array) -> None:
+        self._source = source
+        self._starts = starts
+
+    def __len__(self) -> int:
+        return len(self._starts) - 1
+
+    def __getitem__(self, k: int) -> str:
+        if k < 0:
+            k += len(self)
+        return self._source[self._starts[k] : self._starts[k + 1] - 1]
+
+    def end(self, k: int) -> int:
+        """Where line k ends (its newline, or the end of the text)."""
+        return self._starts[k + 1] - 1
 
 
 class SourceBudget:
@@ -227,10 +338,10 @@ class SourceBudget:
         self.source = source
         self.count = count
         self.exact = count in EXACT_JOINS
-        self.lines, self.line_start = split_lines(source)
+        self.line_start = line_starts(source)
+        self.lines = Lines(source, self.line_start)
         self._tokens = DocumentTokens(source) if count is cl100k else None
         self._line_counts = LineCounts(source, count) if self.exact and self._tokens is None else None
-        self._line_bytes = _line_byte_starts(source) if self._tokens is not None else []
         self._prefix: list[int] | None = None
         self._delta_cache: dict[tuple[str, str], int] = {}
         self._tail_count: dict[str, int] = {"": 0}
@@ -294,14 +405,9 @@ class SourceBudget:
         at, title = heading.title_at, heading.title
         if self._tokens is None or at < 1 or self.source[at - 1] != " ":
             return None
-        line_start = self.line_start[heading.first_line]
         spaced_tail = tail(" " + title)
-        if self.lines[heading.first_line].isascii():  # then characters are bytes
-            first = self._line_bytes[heading.first_line] + at - 1 - line_start
-            end = first + 1 + len(title) - len(spaced_tail)
-        else:
-            first = self._line_bytes[heading.first_line] + len(self.source[line_start : at - 1].encode("utf-8"))
-            end = first + len((" " + title).encode("utf-8")) - len(spaced_tail.encode("utf-8"))
+        first = self._tokens.bytes.byte_of(at - 1)
+        end = self._tokens.bytes.byte_of(at + len(title) - len(spaced_tail))
         return self._tokens.between(first, end) + self._tail_tokens(spaced_tail)
 
     # --- spans of whole lines --------------------------------------------------------------------
@@ -327,17 +433,16 @@ class SourceBudget:
     def lines_span(self, first: int, last: int) -> Measured:
         """Lines first..last (inclusive; both non-blank) of the source, as one piece."""
         start = self.line_start[first]
-        end = self.line_start[last] + len(self.lines[last])
+        end = self.lines.end(last)
         text = self.source[start:end]
         if not self.exact:
             return Measured(text, self.count(text), tail(text), start, end)
         if self._tokens is not None:
             line_tail = tail(self.lines[last])
-            tail_bytes = len(line_tail) if line_tail.isascii() else len(line_tail.encode("utf-8"))
             # Tokens from the span's first byte to where the last line's tail starts, then the
             # tail counted alone: at the end of a chunk nothing follows it.
-            end_byte = self._line_bytes[last + 1] - 1 - tail_bytes
-            n = self._tail_tokens(line_tail) + self._tokens.between(self._line_bytes[first], end_byte)
+            n = self._tail_tokens(line_tail) + self._tokens.between(
+                self._tokens.bytes.byte_of(start), self._tokens.bytes.byte_of(end - len(line_tail)))
             return _new(Measured, (text, n, line_tail, start, end))
         prefix = self._prefix_sums()
         # Lines first+1..last each carry the join from the line before them; line `first` must
@@ -353,13 +458,26 @@ class SourceBudget:
         "[" just to learn it is too big would cost more than the rest of the chunking. When a
         prefix of such a tail is already over the limit, so is the span.
         """
-        line = self.lines[last]
-        if self._tokens is not None and len(line) > PROBE_CHARS_PER_TOKEN * limit:
-            end = self.line_start[last] + len(line)
-            if self.surely_over(end - len(tail(line)), end, limit):
+        end = self.lines.end(last)
+        if self._tokens is not None and end - self.line_start[last] > PROBE_CHARS_PER_TOKEN * limit:
+            if self.surely_over(end - len(tail(self.lines[last])), end, limit):
                 return None
         span = self.lines_span(first, last)
         return span if span.count <= limit else None
+
+    # --- any span ---------------------------------------------------------------------------------
+
+    def span(self, start: int, end: int) -> Measured:
+        """source[start:end] as a piece, with its exact count (`span_count`)."""
+        text = self.source[start:end]
+        return _new(Measured, (text, self.span_count(start, end), tail(text), start, end))
+
+    def span_count(self, start: int, end: int) -> int:
+        """The exact count of source[start:end] on its own; for cl100k read off the document's one
+        encoding (`DocumentTokens.span_count`), so it costs the same for a word or a chapter."""
+        if self._tokens is None:
+            return self.count(self.source[start:end])
+        return self._tokens.span_count(start, end)
 
     def surely_over(self, start: int, end: int, limit: int) -> bool:
         """True when source[start:end] cannot fit `limit`, known from a prefix alone: a prefix of
@@ -375,8 +493,3 @@ class SourceBudget:
             n = self._tail_count[text] = self.count(text)
         return n
 
-
-def _line_byte_starts(source: str) -> list[int]:
-    """Byte offset (UTF-8) where each line starts, and one past the end: len(bytes) + 1."""
-    raw = np.frombuffer(source.encode("utf-8"), dtype=np.uint8)
-    return [0, *(np.flatnonzero(raw == 10) + 1).tolist(), len(raw) + 1]

@@ -227,7 +227,9 @@ def run_chunk(args: argparse.Namespace) -> int:
         raise UsageError(_validation_message(exc)) from None
     doc = read_document(args.path)
     out = sys.stdout
-    for chunk in chunker.split(doc):
+    # Written as they come: a long document's chunks are never all in memory at once.
+    chunks = chunker.iter_chunks(doc) if isinstance(chunker, MarkdownChunker) else chunker.split(doc)
+    for chunk in chunks:
         out.write(chunk.model_dump_json() + "\n")
     out.flush()
     return 0

@@ -169,6 +169,7 @@ def decode_text(raw: bytes, path: str | Path) -> str:
 
 
 TITLE_MAX_CHARS = 100  # a longer first line is a sentence, not a title
+TITLE_SCAN_CHARS = 1 << 16  # front matter and the first lines are far shorter
 
 
 def document_title(text: str, fallback: str) -> str:
@@ -179,7 +180,8 @@ def document_title(text: str, fallback: str) -> str:
     file's stem). A template tag (`<%= current_page.data.title %>`) is never a title: the page's
     generator fills it in, and the source does not say with what.
     """
-    raw, body = split_front_matter(text)
+    # The title is at the top: a long document is not copied (twice, by the splits below) to find it.
+    raw, body = split_front_matter(text[:TITLE_SCAN_CHARS])
     title = _yaml_mapping(raw).get("title")
     if isinstance(title, str | int | float):
         candidates = [str(title).strip()]

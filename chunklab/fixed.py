@@ -17,7 +17,8 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from chunklab.contracts import Chunk, Contract, Document
-from chunklab.tokens import TokenCounter, cl100k, cl100k_token_starts, word_count
+from chunklab.budget import DocumentTokens
+from chunklab.tokens import TokenCounter, cl100k, word_count
 
 
 def char_windows(length: int, size: int, overlap: int) -> Iterator[tuple[int, int]]:
@@ -58,45 +59,54 @@ class FixedSizeChunker(Contract):
 
     def split(self, doc: Document) -> list[Chunk]:
         count = self.count_tokens or (cl100k if self.unit == "tokens" else word_count)
+        count_span = lambda a, b: count(doc.text[a:b])  # noqa: E731
         if self.unit == "chars":
             spans = char_windows(len(doc.text), self.size, self.overlap)
         else:
-            spans = self._token_windows(doc.text)
+            tokens = DocumentTokens(doc.text)
+            spans = self._token_windows(tokens)
+            if count is cl100k:  # each window's count read off the one encoding
+                count_span = tokens.span_count
         chunks: list[Chunk] = []
+        doc_id, tenant = doc.doc_id, doc.metadata.get("tenant", "default")
         for start, end in spans:
             text = doc.text[start:end]
-            if not text.strip():
+            if text.isspace():
                 continue  # a window of pure whitespace carries nothing to find
-            chunks.append(
-                Chunk(
-                    chunk_id=f"{doc.doc_id}#{len(chunks)}",
-                    doc_id=doc.doc_id,
-                    ordinal=len(chunks),
-                    text=text,
-                    token_count=count(text),
-                    start=start,
-                    end=end,
-                    metadata={"strategy": "fixed", "tenant": doc.metadata.get("tenant", "default")},
-                )
-            )
+            # Every value is computed here: built without validation, which would cost more than
+            # the windows (the tests re-validate every chunk).
+            chunks.append(Chunk.trusted(
+                chunk_id=f"{doc_id}#{len(chunks)}", doc_id=doc_id, parent_id=None, ordinal=len(chunks),
+                text=text, token_count=count_span(start, end), heading_path=(), start=start, end=end,
+                metadata={"strategy": "fixed", "tenant": tenant}))
         return chunks
 
-    def _token_windows(self, text: str) -> Iterator[tuple[int, int]]:
+    def _token_windows(self, tokens: DocumentTokens) -> Iterator[tuple[int, int]]:
         """Windows of `size` cl100k tokens, as character spans.
 
         Cutting between two tokens and re-encoding the piece can tokenize it differently (BPE
         merges across the cut are lost), so a window is shrunk until its own count fits `size`.
+        The text is encoded once; a window's own count is read off that encoding
+        (`DocumentTokens.span_count`), so the windows cost about one encoding pass, not one per
+        window.
         """
-        starts = cl100k_token_starts(text)
-        n = len(starts)
-        offset = [*starts, len(text)]  # offset[j] = where token j starts; offset[n] = the end
+        char_of, length = tokens.bytes.char_of, len(tokens.source)
+        starts, complete = tokens.starts(self.size + 1)  # the array grows as parts arrive
+
+        def offset(j: int) -> int:  # where token j starts, in characters; past the last: the end
+            return char_of(starts[j]) if j < len(starts) else length
+
         i = 0
-        while i < n:
+        while True:
+            _, complete = tokens.starts(i + self.size + 1)  # this window and one token after it
+            n = len(starts)
+            if i >= n:
+                return
             j = min(i + self.size, n)
-            while j > i + 1 and cl100k(text[offset[i] : offset[j]]) > self.size:
+            while j > i + 1 and tokens.span_count(offset(i), offset(j)) > self.size:
                 j -= 1
-            yield offset[i], offset[j]
-            if j == n:
+            yield offset(i), offset(j)
+            if j == n and complete:
                 return
             # Never step past the end of the window just emitted, or text would fall in a gap.
             i = min(i + self.size - self.overlap, j)

@@ -16,7 +16,7 @@ Only "\\n" ends a line; a "\\r" before it is ignored when a line is classified.
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from array import array
 from itertools import accumulate
 from typing import NamedTuple
 
@@ -259,15 +259,16 @@ def _interrupts_paragraph(lines: list[str], i: int, lazy: bool = False) -> bool:
 # --- the scanner ------------------------------------------------------------------------------
 
 
-@lru_cache(maxsize=2)
-def split_lines(source: str) -> tuple[tuple[str, ...], tuple[int, ...]]:
-    """(the lines of `source`, where each starts; one more entry for the end).
+def split_lines(source: str) -> tuple[list[str], array]:
+    """(the lines of `source`, where each starts; one more entry for the end, len(source) + 1).
 
-    Cached for the last two texts: the scanner and the token budget of a chunker both need the
-    lines of the same document. Tuples, so that no caller can change what the other one sees.
+    Not cached: for a long document the line strings take about as much memory as the text
+    itself, so they live only while the scanner runs. Where they start is a typed array, not a
+    tuple of ints: the blocks keep a few of those ints, which would pin the memory of all of
+    them. A token budget keeps only where lines start (`chunklab.budget.line_starts`).
     """
-    lines = tuple(source.split("\n"))
-    return lines, (0, *accumulate(len(line) + 1 for line in lines))
+    lines = source.split("\n")
+    return lines, array("q", accumulate((len(line) + 1 for line in lines), initial=0))
 
 
 def parse_blocks(source: str) -> list[Block]:

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import gc
 from contextlib import contextmanager
+from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import ConfigDict, Field
@@ -79,16 +80,27 @@ class MarkdownChunker(Contract):
 
     def split(self, doc: Document) -> list[Chunk]:
         with gc_paused():
-            return self._split(doc)
+            return list(self._chunks(doc))
 
-    def _split(self, doc: Document) -> list[Chunk]:
+    def iter_chunks(self, doc: Document) -> Iterator[Chunk]:
+        """The chunks of `split`, one section at a time.
+
+        A caller that writes each chunk out and drops it (the CLI) never holds them all, so the
+        memory a long document needs is about that of its text and its encoding, not of its
+        chunks. Python's cyclic collector stays paused until the iterator is exhausted or closed
+        (see `gc_paused`).
+        """
+        with gc_paused():
+            yield from self._chunks(doc)
+
+    def _chunks(self, doc: Document) -> Iterator[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
         outline = self.outline(doc)
         by_id = {s.section_id: s for s in outline.sections}
         # A contextual prefix is written after the body is packed, so the body leaves it a quarter
         # of the budget; it is then shortened to whatever room the body really left.
         reserve = self.max_tokens // 4 if self.prefix == "context" else 0
-        chunks: list[Chunk] = []
+        emitted = 0  # chunks yielded so far: the next one's ordinal
         paths: dict[str, Measured] = {}
         # A section with no content of its own and a full breadcrumb waits: it needs a chunk of
         # its heading only if none of its subsections with content carries its title in a full
@@ -115,27 +127,32 @@ class MarkdownChunker(Contract):
                 waiting.clear()  # all of them are ancestors, and this breadcrumb carries their titles
             if not waiting:
                 for entry in held:
-                    self._add_chunks(doc, budget, *entry, chunks)
+                    new = self._section_chunks(doc, budget, *entry, emitted)
+                    emitted += len(new)
+                    yield from new
                 held.clear()
         for entry in waiting:
             heading_alone(entry)
         for entry in held:
-            self._add_chunks(doc, budget, *entry, chunks)
-        return chunks
+            new = self._section_chunks(doc, budget, *entry, emitted)
+            emitted += len(new)
+            yield from new
 
-    def _add_chunks(self, doc: Document, budget: SourceBudget, section: Section, crumb: Measured,
-                    packed: list[Measured], chunks: list[Chunk]) -> None:
-        """Append a section's chunks: its prefix, a blank line, then each packed body."""
+
+    def _section_chunks(self, doc: Document, budget: SourceBudget, section: Section, crumb: Measured,
+                        packed: list[Measured], first_ordinal: int) -> list[Chunk]:
+        """A section's chunks: its prefix, a blank line, then each packed body."""
         section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
         doc_id, tenant, contextual = doc.doc_id, doc.metadata.get("tenant", "default"), self.prefix == "context"
         # CommonMark counts only spaces and tabs as blank, so a line of no-break spaces (U+00A0,
         # U+3000) is a paragraph; alone in a chunk it is nothing to search or to read.
         packed = [body for body in packed if not body.text.isspace()]
+        chunks: list[Chunk] = []
         for n, body in enumerate(packed):
             head = crumb
             if contextual:  # the contextualizer sees the chunk without its prefix
                 bare = Chunk(chunk_id=f"{section_id}-c{n}", doc_id=doc.doc_id, parent_id=section_id,
-                             ordinal=len(chunks), text=body.text, token_count=body.count, heading_path=path,
+                             ordinal=first_ordinal + n, text=body.text, token_count=body.count, heading_path=path,
                              start=body.start, end=body.end)
                 context = fit_prefix(
                     (self.contextualize or offline_context)(doc, bare),
@@ -146,9 +163,10 @@ class MarkdownChunker(Contract):
             # Every value comes from the chunker itself: built without validation, which would
             # cost more than the packing (the property tests re-validate every chunk).
             chunks.append(Chunk.trusted(
-                chunk_id=f"{section_id}-c{n}", doc_id=doc_id, parent_id=section_id, ordinal=len(chunks),
+                chunk_id=f"{section_id}-c{n}", doc_id=doc_id, parent_id=section_id, ordinal=first_ordinal + n,
                 text=piece.text, token_count=piece.count, heading_path=path, start=body.start, end=body.end,
                 metadata={"strategy": "markdown", "tenant": tenant, "section": breadcrumb, "prefix": head.text}))
+        return chunks
 
     def parents(self, doc: Document) -> list[Chunk]:
         """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
@@ -174,12 +192,16 @@ class MarkdownChunker(Contract):
     def _breadcrumb(self, section: Section, paths: dict, budget: SourceBudget) -> tuple[Measured, bool]:
         """(breadcrumb piece, whether it is the full path) within half the budget.
 
-        `paths` holds the full paths of the sections seen so far (parents come before children):
+        `paths` holds the full paths of the current section's ancestors (parents come first):
         a full path is its parent's plus one title, so it is counted from the parent's count
         (`SourceBudget.path`), not from scratch.
         """
         if self.prefix != "path":  # no breadcrumb: the heading lines stay in the text, as written
             return budget.text(""), False
+        # Sections come in document order, so the ones still needed are this one's ancestors: the
+        # top of the stack down to its parent. The others go (a long document has many).
+        while paths and next(reversed(paths)) != section.parent_id:
+            paths.popitem()
         if section.heading is None:
             full = budget.text("")
         else:

@@ -1,9 +1,10 @@
 """Packing text into pieces that fit a token budget: sentences, then words, then word prefixes.
 
 Used by every chunker with a hard budget (`MarkdownChunker`, `SemanticChunker`) when a unit is
-too big to keep whole. Each candidate piece is counted directly: joins inside a line (a space)
-are not additive the way newline joins are (see `budget`), and this path only runs for text that
-is already oversized, so the cost stays small.
+too big to keep whole. Joins inside a line (a space) are not additive the way newline joins are
+(see `budget`), so each candidate piece gets its own exact count, `SourceBudget.span_count`: for
+cl100k that is read off the document's one encoding, so a candidate is never encoded again from
+its start as it grows, and a paragraph written on one line packs in linear time.
 """
 
 from __future__ import annotations
@@ -26,14 +27,13 @@ def split_text(start: int, end: int, limit: int, budget: SourceBudget) -> list[M
     spans = spans_between(SENTENCE_END, source, start, end)
     out: list[Measured] = []
     for a, b in pack_spans(spans, limit, budget):
-        if span_fits(budget, a, b, limit):
-            out.append(budget.text(source[a:b], a, b))
+        piece = span_within(budget, a, b, limit)
+        if piece is not None:
+            out.append(piece)
             continue
         for wa, wb in pack_spans(word_spans(source, a, b), limit, budget):
-            if span_fits(budget, wa, wb, limit):
-                out.append(budget.text(source[wa:wb], wa, wb))
-            else:
-                out.extend(cut_word(source, wa, wb, limit, budget))
+            piece = span_within(budget, wa, wb, limit)
+            out.extend([piece] if piece is not None else cut_word(source, wa, wb, limit, budget))
     return out
 
 
@@ -41,7 +41,15 @@ def span_fits(budget: SourceBudget, a: int, b: int, limit: int) -> bool:
     """Whether source[a:b] counts at most `limit`. Tokenizers are not linear on one giant piece
     (a 640 kB word without spaces costs tiktoken 6x what 160 kB does), so an oversized line is
     never counted whole just to learn that it is too big (`SourceBudget.surely_over`)."""
-    return not budget.surely_over(a, b, limit) and budget.count(budget.source[a:b]) <= limit
+    return not budget.surely_over(a, b, limit) and budget.span_count(a, b) <= limit
+
+
+def span_within(budget: SourceBudget, a: int, b: int, limit: int) -> Measured | None:
+    """source[a:b] as a measured piece if it fits `limit`, else None."""
+    if budget.surely_over(a, b, limit):
+        return None
+    piece = budget.span(a, b)
+    return piece if piece.count <= limit else None
 
 
 def spans_between(pattern: re.Pattern, source: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -126,7 +134,7 @@ def cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget
     out: list[Measured] = []
     while start < end:
         guess = len(out[-1].text) if out else 64  # the next piece is likely as long as the last
-        n = largest_fitting(end - start, lambda n: budget.text(source[start : start + n]).count <= limit, guess) or 1
-        out.append(budget.text(source[start : start + n], start, start + n))
+        n = largest_fitting(end - start, lambda n: budget.span_count(start, start + n) <= limit, guess) or 1
+        out.append(budget.span(start, start + n))
         start += n
     return out

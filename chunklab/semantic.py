@@ -105,7 +105,7 @@ class SemanticChunker(Contract):
                 chunks.append(
                     Chunk(
                         chunk_id=f"{doc.doc_id}#{len(chunks)}", doc_id=doc.doc_id, ordinal=len(chunks),
-                        text=text, token_count=self.count_tokens(text), start=a, end=b,
+                        text=text, token_count=budget.span_count(a, b), start=a, end=b,
                         metadata={"strategy": "semantic", "tenant": doc.metadata.get("tenant", "default"),
                                   "embedder": self.embedder.name,
                                   "similarity_before": None if before is None else round(before, 4)},
@@ -118,7 +118,7 @@ class SemanticChunker(Contract):
         """The group as one span if it fits, else its units packed, and a unit too big split further."""
         out = []
         for a, b in pack_spans(group, self.max_tokens, budget):
-            if budget.count(budget.source[a:b]) <= self.max_tokens:
+            if budget.span_count(a, b) <= self.max_tokens:
                 out.append((a, b))
             else:
                 out.extend((p.start, p.end) for p in split_text(a, b, self.max_tokens, budget))

@@ -61,6 +61,14 @@ def test_the_first_part_is_smaller_than_half_and_later_parts_shrink():
     assert all(later <= earlier for earlier, later in zip(sizes[1:-2], sizes[2:-1], strict=True))
 
 
+def test_no_part_is_much_longer_than_the_cap():
+    """A part is cut at the first boundary after the cap; the series' lines are short."""
+    text = long_markdown()
+    ends = part_ends(text, smallest=200, largest=5000)
+    sizes = [b - a for a, b in zip([0, *ends[:-1]], ends, strict=True)]
+    assert len(ends) > 10 and max(sizes[:-1]) < 5000 + 1000 and ends[-1] == len(text)
+
+
 def test_counts_between_byte_offsets_match_the_whole_encoding():
     text = long_markdown()
     raw = text.encode("utf-8")
