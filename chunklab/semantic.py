@@ -100,28 +100,27 @@ class SemanticChunker(Contract):
         chunks: list[Chunk] = []
         for first, last in ((bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)):
             before = float(sims[first - 1]) if first > 0 else None
-            for a, b in self._fit(spans[first : last + 1], budget):
-                text = doc.text[a:b]
-                chunks.append(
-                    Chunk(
-                        chunk_id=f"{doc.doc_id}#{len(chunks)}", doc_id=doc.doc_id, ordinal=len(chunks),
-                        text=text, token_count=budget.span_count(a, b), start=a, end=b,
-                        metadata={"strategy": "semantic", "tenant": doc.metadata.get("tenant", "default"),
-                                  "embedder": self.embedder.name,
-                                  "similarity_before": None if before is None else round(before, 4)},
-                    )
-                )
+            for a, b, n in self._fit(spans[first : last + 1], budget):
+                # Every value is computed here: built without validation (the tests re-validate).
+                chunks.append(Chunk.trusted(
+                    chunk_id=f"{doc.doc_id}#{len(chunks)}", doc_id=doc.doc_id, parent_id=None, ordinal=len(chunks),
+                    text=doc.text[a:b], token_count=n, heading_path=(), start=a, end=b,
+                    metadata={"strategy": "semantic", "tenant": doc.metadata.get("tenant", "default"),
+                              "embedder": self.embedder.name,
+                              "similarity_before": None if before is None else round(before, 4)}))
                 before = None  # only the first piece of a group starts at a semantic cut
         return chunks
 
-    def _fit(self, group: list[tuple[int, int]], budget: SourceBudget) -> list[tuple[int, int]]:
-        """The group as one span if it fits, else its units packed, and a unit too big split further."""
+    def _fit(self, group: list[tuple[int, int]], budget: SourceBudget) -> list[tuple[int, int, int]]:
+        """(start, end, tokens) of the group as one span if it fits, else of its units packed, and
+        of a unit too big split further."""
         out = []
         for a, b in pack_spans(group, self.max_tokens, budget):
-            if budget.span_count(a, b) <= self.max_tokens:
-                out.append((a, b))
+            n = budget.span_count(a, b)
+            if n <= self.max_tokens:
+                out.append((a, b, n))
             else:
-                out.extend((p.start, p.end) for p in split_text(a, b, self.max_tokens, budget))
+                out.extend((p.start, p.end, p.count) for p in split_text(a, b, self.max_tokens, budget))
         return out
 
 

@@ -13,7 +13,7 @@ import time
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chunklab import Document, cl100k
+from chunklab import Chunk, Document, cl100k
 from chunklab.budget import DocumentTokens, SourceBudget
 from chunklab.embeddings import HashingEmbedder
 from chunklab.fixed import FixedSizeChunker
@@ -110,6 +110,7 @@ def test_semantic_chunks_are_those_of_counting_every_candidate(text, max_tokens)
     fast = SemanticChunker(**options).split(doc)
     assert fields(fast) == fields(SemanticChunker(**options, count_tokens=direct).split(doc))
     assert all(c.token_count == cl100k(c.text) <= max_tokens for c in fast)
+    assert all(Chunk.model_validate(c.model_dump()) == c for c in fast)  # built unvalidated: it would pass
 
 
 def windows_by_reencoding(text: str, size: int, overlap: int) -> list[tuple[int, int, int]]:
@@ -136,6 +137,7 @@ def test_token_windows_are_those_of_reencoding_each_window(text, setting):
     chunks = FixedSizeChunker(size=size, overlap=overlap, unit="tokens").split(
         Document(doc_id="g", uri="urn:g", title="G", text=text))
     assert [(c.start, c.end, c.token_count) for c in chunks] == windows_by_reencoding(text, size, overlap)
+    assert all(Chunk.model_validate(c.model_dump()) == c for c in chunks)  # built unvalidated: it would pass
 
 
 def test_token_windows_of_a_long_document_span_several_encoded_parts():
