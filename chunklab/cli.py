@@ -228,7 +228,8 @@ def run_chunk(args: argparse.Namespace) -> int:
     doc = read_document(args.path)
     out = sys.stdout
     # Written as they come: a long document's chunks are never all in memory at once.
-    chunks = chunker.iter_chunks(doc) if isinstance(chunker, MarkdownChunker) else chunker.split(doc)
+    streams = isinstance(chunker, MarkdownChunker | FixedSizeChunker)
+    chunks = chunker.iter_chunks(doc) if streams else chunker.split(doc)
     for chunk in chunks:
         out.write(chunk.model_dump_json() + "\n")
     out.flush()

@@ -58,6 +58,11 @@ class FixedSizeChunker(Contract):
         return self
 
     def split(self, doc: Document) -> list[Chunk]:
+        return list(self.iter_chunks(doc))
+
+    def iter_chunks(self, doc: Document) -> Iterator[Chunk]:
+        """The chunks of `split`, one window at a time: a caller that writes each out and drops
+        it (the CLI) never holds them all, and overlapping windows repeat a fifth of the text."""
         count = self.count_tokens or (cl100k if self.unit == "tokens" else word_count)
         count_span = lambda a, b: count(doc.text[a:b])  # noqa: E731
         if self.unit == "chars":
@@ -67,19 +72,18 @@ class FixedSizeChunker(Contract):
             spans = self._token_windows(tokens)
             if count is cl100k:  # each window's count read off the one encoding
                 count_span = tokens.span_count
-        chunks: list[Chunk] = []
-        doc_id, tenant = doc.doc_id, doc.metadata.get("tenant", "default")
+        doc_id, tenant, ordinal = doc.doc_id, doc.metadata.get("tenant", "default"), 0
         for start, end in spans:
             text = doc.text[start:end]
             if text.isspace():
                 continue  # a window of pure whitespace carries nothing to find
             # Every value is computed here: built without validation, which would cost more than
             # the windows (the tests re-validate every chunk).
-            chunks.append(Chunk.trusted(
-                chunk_id=f"{doc_id}#{len(chunks)}", doc_id=doc_id, parent_id=None, ordinal=len(chunks),
+            yield Chunk.trusted(
+                chunk_id=f"{doc_id}#{ordinal}", doc_id=doc_id, parent_id=None, ordinal=ordinal,
                 text=text, token_count=count_span(start, end), heading_path=(), start=start, end=end,
-                metadata={"strategy": "fixed", "tenant": tenant}))
-        return chunks
+                metadata={"strategy": "fixed", "tenant": tenant})
+            ordinal += 1
 
     def _token_windows(self, tokens: DocumentTokens) -> Iterator[tuple[int, int]]:
         """Windows of `size` cl100k tokens, as character spans.
