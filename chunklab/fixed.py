@@ -95,9 +95,11 @@ class FixedSizeChunker(Contract):
         window.
         """
         char_of, length = tokens.bytes.char_of, len(tokens.source)
-        starts, complete = tokens.starts(self.size + 1)  # the array grows as parts arrive
+        starts, _ = tokens.starts(0)  # the array itself: it grows in place as parts arrive
 
-        def offset(j: int) -> int:  # where token j starts, in characters; past the last: the end
+        def offset(j: int) -> int:
+            """Where token j starts, in characters; the end of the text past the last token (the
+            loop only asks that once every part is in)."""
             return char_of(starts[j]) if j < len(starts) else length
 
         i = 0
