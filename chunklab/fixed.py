@@ -64,29 +64,27 @@ class FixedSizeChunker(Contract):
         """The chunks of `split`, one window at a time: a caller that writes each out and drops
         it (the CLI) never holds them all, and overlapping windows repeat a fifth of the text."""
         count = self.count_tokens or (cl100k if self.unit == "tokens" else word_count)
-        count_span = lambda a, b: count(doc.text[a:b])  # noqa: E731
         if self.unit == "chars":
-            spans = char_windows(len(doc.text), self.size, self.overlap)
+            spans = ((a, b, None) for a, b in char_windows(len(doc.text), self.size, self.overlap))
         else:
-            tokens = DocumentTokens(doc.text)
-            spans = self._token_windows(tokens)
-            if count is cl100k:  # each window's count read off the one encoding
-                count_span = tokens.span_count
+            spans = self._token_windows(DocumentTokens(doc.text))
         doc_id, tenant, ordinal = doc.doc_id, doc.metadata.get("tenant", "default"), 0
-        for start, end in spans:
+        for start, end, cl100k_count in spans:
             text = doc.text[start:end]
             if text.isspace():
                 continue  # a window of pure whitespace carries nothing to find
+            # A token window already knows its cl100k count (read off the one encoding).
+            token_count = cl100k_count if count is cl100k and cl100k_count is not None else count(text)
             # Every value is computed here: built without validation, which would cost more than
             # the windows (the tests re-validate every chunk).
             yield Chunk.trusted(
                 chunk_id=f"{doc_id}#{ordinal}", doc_id=doc_id, parent_id=None, ordinal=ordinal,
-                text=text, token_count=count_span(start, end), heading_path=(), start=start, end=end,
+                text=text, token_count=token_count, heading_path=(), start=start, end=end,
                 metadata={"strategy": "fixed", "tenant": tenant})
             ordinal += 1
 
-    def _token_windows(self, tokens: DocumentTokens) -> Iterator[tuple[int, int]]:
-        """Windows of `size` cl100k tokens, as character spans.
+    def _token_windows(self, tokens: DocumentTokens) -> Iterator[tuple[int, int, int]]:
+        """Windows of `size` cl100k tokens, as character spans with their own cl100k count.
 
         Cutting between two tokens and re-encoding the piece can tokenize it differently (BPE
         merges across the cut are lost), so a window is shrunk until its own count fits `size`.
@@ -109,9 +107,13 @@ class FixedSizeChunker(Contract):
             if i >= n:
                 return
             j = min(i + self.size, n)
-            while j > i + 1 and tokens.span_count(offset(i), offset(j)) > self.size:
+            start, end = offset(i), offset(j)
+            count = tokens.span_count(start, end)
+            while j > i + 1 and count > self.size:
                 j -= 1
-            yield offset(i), offset(j)
+                end = offset(j)
+                count = tokens.span_count(start, end)
+            yield start, end, count
             if j == n and complete:
                 return
             # Never step past the end of the window just emitted, or text would fall in a gap.

@@ -114,6 +114,9 @@ class SemanticChunker(Contract):
     def _fit(self, group: list[tuple[int, int]], budget: SourceBudget) -> list[tuple[int, int, int]]:
         """(start, end, tokens) of the group as one span if it fits, else of its units packed, and
         of a unit too big split further."""
+        whole = budget.span_count(group[0][0], group[-1][1])
+        if whole <= self.max_tokens:  # the common case: one count, nothing to pack
+            return [(group[0][0], group[-1][1], whole)]
         out = []
         for a, b in pack_spans(group, self.max_tokens, budget):
             n = budget.span_count(a, b)
