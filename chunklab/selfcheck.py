@@ -1,4 +1,5 @@
-"""Self-check for the notebooks' exercises: `check("01.1", answer)` says whether you got it.
+"""Self-check for the notebooks' exercises: `check("01.1", answer)` says whether you got it;
+`check("01.4", your_function)` runs a coding exercise's function on cases it has not seen.
 
 Each expected answer is computed here from the library when you ask, never typed in, so an
 exercise stays right when the data or the code changes. Reading this file gives the solutions
@@ -201,10 +202,17 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 def check(exercise: str, answer: Any) -> None:
     """Print whether `answer` is right for `exercise`. `None` means not tried yet.
 
-    It returns nothing on purpose: a returned value would be echoed below the cell.
+    A coding exercise (`chunklab.exercises.CHECKS`) takes the learner's function and runs it on
+    cases it has not seen. It returns nothing on purpose: a returned value would be echoed below
+    the cell.
     """
+    from chunklab.exercises import CHECKS, verdict
+
+    if exercise in CHECKS:
+        print(verdict(exercise, answer).message)
+        return
     if exercise not in SOLUTIONS:
-        raise KeyError(f"no exercise {exercise!r} (known: {', '.join(SOLUTIONS)})")
+        raise KeyError(f"no exercise {exercise!r} (known: {', '.join([*SOLUTIONS, *CHECKS])})")
     shape, solve = SOLUTIONS[exercise]
     if answer is None:
         print(f"Exercise {exercise}: not answered yet. Expected {shape}.")

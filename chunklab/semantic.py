@@ -8,6 +8,10 @@ similarity is low, by one of three rules:
 - `percentile`: distance (1 − similarity) above the `percentile`-th percentile of all distances;
 - `stdev`: distance above the mean distance plus `stdevs` standard deviations.
 
+With `buffer_size=b` (Greg Kamradt's "buffer"), each unit is embedded together with its b
+neighbours on each side (`with_neighbours`): one short sentence then weighs less, and the
+similarity curve is smoother. The cut still falls between the two units themselves.
+
 Unlike the well-known semantic chunkers, this one has a hard budget: a group of units longer
 than `max_tokens` is packed into pieces that fit, unit by unit (then by sentences, words and
 word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
@@ -33,6 +37,16 @@ from chunklab.tokens import TokenCounter, cl100k
 SENTENCE_BOUNDARY = re.compile(r"(?<=[.!?])[ \t]+|\n[ \t]*\n\s*")
 
 
+def with_neighbours(texts: list[str], buffer_size: int) -> list[str]:
+    """Each text joined by spaces with up to `buffer_size` texts before it and after it.
+
+    Kamradt's `combine_sentences`: at the edges there are fewer neighbours, never a wrap-around.
+    """
+    if buffer_size < 0:
+        raise ValueError(f"buffer_size must be >= 0, got {buffer_size}")
+    return [" ".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))]
+
+
 class SemanticChunker(Contract):
     """Groups of neighbouring units that stay similar; a hard token budget on every chunk."""
 
@@ -44,6 +58,7 @@ class SemanticChunker(Contract):
     threshold: float = Field(0.6, ge=-1, le=1)
     percentile: float = Field(90, ge=0, le=100)
     stdevs: float = Field(1.0, ge=0)
+    buffer_size: int = Field(0, ge=0, description="neighbours on each side embedded with a unit")
     max_tokens: int = Field(200, ge=MIN_TOKENS)
     count_tokens: TokenCounter = cl100k
 
@@ -73,7 +88,7 @@ class SemanticChunker(Contract):
         spans = self.units(doc.text)
         if len(spans) < 2:
             return spans, np.zeros(0)
-        vectors = self.embedder.embed_documents([doc.text[a:b] for a, b in spans])
+        vectors = self.embedder.embed_documents(with_neighbours([doc.text[a:b] for a, b in spans], self.buffer_size))
         return spans, np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
 
     def cuts(self, similarities: np.ndarray) -> list[int]:

@@ -1,0 +1,86 @@
+"""Reference solutions to the notebooks' coding exercises. Try the exercise first.
+
+Kept out of the package (nothing in `chunklab` imports this folder): `tests/test_exercises.py`
+proves with them that each check passes a correct answer, and with the notebooks' starters that
+it fails an unfinished one.
+"""
+
+from __future__ import annotations
+
+
+def line_windows(text: str, size: int) -> list[tuple[int, int]]:
+    """01.4: windows of at most `size` characters, each ending after the last line break it holds."""
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (last_break := text.rfind("\n", start, stop)) >= 0:
+            stop = last_break + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[tuple[int, int]]:
+    """02.4: merge neighbouring spans while the merged slice has at most `budget` cl100k tokens."""
+    from chunklab import cl100k
+
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and cl100k(text[out[-1][0]:b]) <= budget:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def parents_within(ranked_children: list[str], parent_of: dict[str, str], parent_tokens: dict[str, int],
+                   budget: int) -> list[str]:
+    """03.3: parents of the ranked children, no repeats, in rank order, until the next would overflow."""
+    chosen, spent = [], 0
+    for child in ranked_children:
+        parent = parent_of[child]
+        if parent in chosen:
+            continue
+        if spent + parent_tokens[parent] > budget:
+            break
+        chosen.append(parent)
+        spent += parent_tokens[parent]
+    return chosen
+
+
+def buffered(texts: list[str], buffer_size: int) -> list[str]:
+    """04.3: each text with `buffer_size` neighbours on each side, joined by spaces."""
+    return [" ".join(texts[max(0, i - buffer_size): i + buffer_size + 1]) for i in range(len(texts))]
+
+
+def column_value(header: str, row: str) -> str:
+    """05.3: a table row as `column: value` pairs."""
+    def cells(line: str) -> list[str]:
+        return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row)))
+
+
+def fixed_path_chunks(text: str) -> list[str]:
+    """06.3: the article's path chunks with the level taken from the number's depth."""
+    import re
+
+    title, stack, out = text.splitlines()[0].strip(), [], []
+    for paragraph in (p.strip() for p in text.split("\n\n")):
+        if not paragraph:
+            continue
+        lines = paragraph.splitlines()
+        heading = re.match(r"^(\d+)\.\s+(.*)$", lines[0])
+        if heading and not paragraph.startswith("|"):
+            level = len(heading.group(1).split("."))  # the fix: depth, not value
+            stack = stack[: level - 1] + [f"{heading.group(1)}. {heading.group(2)}"]
+            paragraph = "\n".join(lines[1:]).strip()
+            if not paragraph:
+                continue
+        out.append(" > ".join([title, *stack]) + "\n" + paragraph)
+    return out
+
+
+def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
+    """07.3: 1 / the rank of the first relevant result, 0 if none."""
+    return next((1 / rank for rank, ref in enumerate(ranked_ids, start=1) if ref in gold), 0.0)

@@ -1,0 +1,138 @@
+"""The coding exercises: each check fails the notebook's starter, passes the reference solution
+(kept in solutions/, out of the learner's way) and rejects plausible wrong answers."""
+
+import json
+import re
+import sys
+
+import pytest
+
+from chunklab import selfcheck
+from chunklab.exercises import CHECKS, verdict
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT))
+from solutions import exercises as solutions  # noqa: E402
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+
+
+def function_name(exercise: str) -> str:
+    return CHECKS[exercise][0].split("(")[0]
+
+
+def starter(exercise: str) -> tuple[str, str]:
+    """(notebook name, source) of the cell marked `# Exercise NN.x: your code`."""
+    marker = f"# Exercise {exercise}: your code"
+    for path in NOTEBOOKS:
+        for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
+            text = "".join(cell["source"])
+            if cell["cell_type"] == "code" and marker in text:
+                return path.name, text
+    raise AssertionError(f"no notebook cell holds {marker!r}")
+
+
+@pytest.mark.parametrize("exercise", sorted(CHECKS))
+def test_the_starter_in_the_notebook_is_not_yet_correct(exercise):
+    name, text = starter(exercise)
+    assert name.startswith(exercise[:2]), f"{exercise}'s starter is in {name}"
+    namespace: dict = {}
+    exec(compile(text, f"{name}:{exercise}", "exec"), namespace)  # the starter runs as stored
+    result = verdict(exercise, namespace[function_name(exercise)])
+    assert not result.passed and ": not yet: " in result.message, result.message
+
+
+@pytest.mark.parametrize("exercise", sorted(CHECKS))
+def test_the_reference_solution_passes(exercise):
+    result = verdict(exercise, getattr(solutions, function_name(exercise)))
+    assert result.passed, result.message
+    assert re.search(r"correct on all \d+ cases", result.message)
+
+
+def _windows_without_line_snap(text, size):
+    return [(a, min(a + size, len(text))) for a in range(0, len(text), size)]
+
+
+def _repack_counting_pieces(text, spans, budget):  # adds piece counts: joins are not additive
+    from chunklab import cl100k
+
+    out, total = [], 0
+    for a, b in spans:
+        n = cl100k(text[a:b])
+        if out and total + n <= budget:
+            out[-1], total = (out[-1][0], b), total + n
+        else:
+            out.append((a, b))
+            total = n
+    return out
+
+
+def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
+    chosen, spent = [], 0
+    for child in children:
+        parent = parent_of[child]
+        if parent not in chosen and spent + tokens[parent] <= budget:
+            chosen.append(parent)
+            spent += tokens[parent]
+    return chosen
+
+
+def _buffer_one_side(texts, buffer_size):
+    return [" ".join(texts[max(0, i - buffer_size): i + 1]) for i in range(len(texts))]
+
+
+def _column_value_keeping_pipes(header, row):
+    return f"{header} {row}"
+
+
+def _path_chunks_with_the_articles_bug(text):
+    title, stack, out = text.splitlines()[0].strip(), [], []
+    for paragraph in (p.strip() for p in text.split("\n\n") if p.strip()):
+        lines = paragraph.splitlines()
+        heading = re.match(r"^(\d+)\.\s+(.*)$", lines[0])
+        if heading:
+            level = int(heading.group(1))
+            stack = stack[: level - 1] + [f"{heading.group(1)}. {heading.group(2)}"]
+            paragraph = "\n".join(lines[1:]).strip()
+            if not paragraph:
+                continue
+        out.append(" > ".join([title, *stack]) + "\n" + paragraph)
+    return out
+
+
+def _rank_from_zero(ranked, gold):
+    return next((1 / (k + 2) for k, ref in enumerate(ranked) if ref in gold), 0.0)
+
+
+WRONG = {
+    "01.4": _windows_without_line_snap,
+    "02.4": _repack_counting_pieces,
+    "03.3": _parents_skipping_instead_of_stopping,
+    "04.3": _buffer_one_side,
+    "05.3": _column_value_keeping_pipes,
+    "06.3": _path_chunks_with_the_articles_bug,
+    "07.3": _rank_from_zero,
+}
+
+
+@pytest.mark.parametrize("exercise", sorted(CHECKS))
+def test_a_plausible_wrong_answer_is_not_yet(exercise):
+    result = verdict(exercise, WRONG[exercise])
+    assert not result.passed and ": not yet: " in result.message, result.message
+
+
+@pytest.mark.parametrize("exercise", sorted(CHECKS))
+def test_a_function_that_raises_gets_a_message_not_a_traceback(exercise, capsys):
+    def broken(*args):
+        return 1 / 0
+
+    selfcheck.check(exercise, broken)
+    selfcheck.check(exercise, None)
+    first, second = capsys.readouterr().out.splitlines()
+    assert "not yet: your function raised ZeroDivisionError" in first
+    assert "not yet: pass your function itself" in second
+
+
+def test_every_notebook_has_a_coding_exercise():
+    numbers = {exercise[:2] for exercise in CHECKS}
+    assert numbers == {path.name[:2] for path in NOTEBOOKS}
