@@ -68,7 +68,7 @@ def _check_line_windows(fn: Callable) -> int:
     return cases
 
 
-# --- 02.4: repack by tokens --------------------------------------------------------------------
+# --- 02.1: repack by tokens --------------------------------------------------------------------
 
 def _check_repack_tokens(fn: Callable) -> int:
     from chunklab.budget import SourceBudget
@@ -135,7 +135,7 @@ def _check_buffered(fn: Callable) -> int:
     return cases
 
 
-# --- 05.3: a `column: value` row ---------------------------------------------------------------
+# --- 05.1: a `column: value` row ---------------------------------------------------------------
 
 def _cells(row: str) -> list[str]:
     return [cell.strip() for cell in row.strip().strip("|").split("|")]
@@ -199,7 +199,7 @@ def _check_fixed_path_chunks(fn: Callable) -> int:
     return cases
 
 
-# --- 07.3: reciprocal rank -----------------------------------------------------------------------
+# --- 07.1: reciprocal rank -----------------------------------------------------------------------
 
 def _check_reciprocal_rank(fn: Callable) -> int:
     from chunklab.metrics import reciprocal_rank
@@ -217,13 +217,13 @@ def _check_reciprocal_rank(fn: Callable) -> int:
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
-    "02.4": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
+    "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
     "03.3": ("parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
              _check_parents_within),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
-    "05.3": ("column_value(header, row) -> str", _check_column_value),
+    "05.1": ("column_value(header, row) -> str", _check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", _check_fixed_path_chunks),
-    "07.3": ("reciprocal_rank(ranked_ids, gold) -> float", _check_reciprocal_rank),
+    "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", _check_reciprocal_rank),
 }
 
 

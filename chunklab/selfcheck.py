@@ -37,10 +37,6 @@ def _smallest_size_joining_92_and_header() -> int:
     raise AssertionError("no size up to 800 puts 92 and Limite together")
 
 
-def _children_at_45() -> int:
-    from chunklab.markdown_chunker import MarkdownChunker
-
-    return len(MarkdownChunker(max_tokens=45).split(load_document("travel_policy")))
 
 
 def _repack_size_keeping_table() -> tuple[int, int]:
@@ -125,12 +121,6 @@ def _budgeted_semantic() -> tuple[int, int]:
     return len(chunks), sum(c.start in truth for c in chunks)
 
 
-def _structural_orphans_on_18f() -> int:
-    from chunklab.structural import StructuralChunker
-    from chunklab.tables import orphans
-
-    doc = load_document("work_schedules")
-    return orphans(StructuralChunker(size=200).split(doc), doc)
 
 
 def _rows_budget_without_orphans_on_cloudgov() -> int:
@@ -170,9 +160,6 @@ def _experiment_rows(strategy: str, retriever: str):
     return run_experiment(docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(1,))
 
 
-def _structural_plus_complete_at_1_bm25() -> float:
-    rows = _experiment_rows("structural+", "bm25")
-    return round(sum(r["complete"] for r in rows) / len(rows), 2)
 
 
 def _fixed_unanswerable() -> list[str]:
@@ -183,18 +170,15 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
     "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
-    "02.1": ("an int: the number of children", _children_at_45),
     "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
     "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
     "03.2": ("a float, two decimals", _one_parent_recall),
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
-    "05.1": ("an int", _structural_orphans_on_18f),
     "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
-    "07.1": ("a float, two decimals", _structural_plus_complete_at_1_bm25),
     "07.2": ("a sorted list of question ids", _fixed_unanswerable),
 }
 

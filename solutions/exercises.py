@@ -21,7 +21,7 @@ def line_windows(text: str, size: int) -> list[tuple[int, int]]:
 
 
 def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[tuple[int, int]]:
-    """02.4: merge neighbouring spans while the merged slice has at most `budget` cl100k tokens."""
+    """02.1: merge neighbouring spans while the merged slice has at most `budget` cl100k tokens."""
     from chunklab import cl100k
 
     out: list[tuple[int, int]] = []
@@ -54,7 +54,7 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
 
 
 def column_value(header: str, row: str) -> str:
-    """05.3: a table row as `column: value` pairs."""
+    """05.1: a table row as `column: value` pairs."""
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
@@ -82,5 +82,5 @@ def fixed_path_chunks(text: str) -> list[str]:
 
 
 def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
-    """07.3: 1 / the rank of the first relevant result, 0 if none."""
+    """07.1: 1 / the rank of the first relevant result, 0 if none."""
     return next((1 / rank for rank, ref in enumerate(ranked_ids, start=1) if ref in gold), 0.0)
