@@ -34,6 +34,12 @@ def _short(value: Any, width: int = 90) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _first_difference(got: list, expected: list, show: Callable[[Any], str]) -> tuple[int, str, str]:
+    """Where two lists first differ, and what each holds there ('absent' / 'nothing' past an end)."""
+    k = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
+    return (k, show(expected[k]) if k < len(expected) else "absent", show(got[k]) if k < len(got) else "nothing")
+
+
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
 def _line_texts(rng: random.Random, lines: int) -> str:
@@ -60,10 +66,8 @@ def _check_line_windows(fn: Callable) -> int:
                 expected.append((start, stop))
                 start = stop
             if spans != expected:
-                wrong = next((k for k, (a, b) in enumerate(zip(spans, expected)) if a != b), min(len(spans), len(expected)))
-                raise NotYet(f"size={size}, text={_short(text, 60)}: window {wrong} should be "
-                             f"{expected[wrong] if wrong < len(expected) else 'absent'}, "
-                             f"got {spans[wrong] if wrong < len(spans) else 'nothing'}")
+                k, should, got = _first_difference(spans, expected, str)
+                raise NotYet(f"size={size}, text={_short(text, 60)}: window {k} should be {should}, got {got}")
             cases += 1
     return cases
 
@@ -191,10 +195,8 @@ def _check_fixed_path_chunks(fn: Callable) -> int:
         expected = [c.text for c in article_path_chunks(doc, fixed=True)]
         got = list(fn(text))
         if got != expected:
-            wrong = next((i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected)))
-            raise NotYet(f"on {_short(text, 70)}: chunk {wrong} should be "
-                         f"{_short(expected[wrong]) if wrong < len(expected) else 'absent'}, "
-                         f"got {_short(got[wrong]) if wrong < len(got) else 'nothing'}")
+            k, should, wrong = _first_difference(got, expected, _short)
+            raise NotYet(f"on {_short(text, 70)}: chunk {k} should be {should}, got {wrong}")
         cases += 1
     return cases
 
