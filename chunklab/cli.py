@@ -56,15 +56,16 @@ class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpF
 # does not read is an error, never silently ignored.
 OPTION_DEFAULTS: dict[str, Any] = {
     "size": 200, "overlap": 40, "unit": "chars", "max_tokens": 200, "counter": None, "prefix": "path",
-    "table_mode": "rows", "embedder": "wordllama", "semantic_unit": "sentence", "breakpoint": "threshold",
-    "threshold": 0.6,
+    "table_mode": "rows", "embedder": "wordllama", "semantic_unit": "sentence", "breakpoint": "percentile",
+    "threshold": 0.6, "percentile": 80.0, "partition": "greedy",
 }
 STRATEGY_OPTIONS: dict[str, tuple[str, ...]] = {
     "markdown": ("max_tokens", "counter", "prefix", "table_mode"),
     "fixed": ("size", "overlap", "unit", "counter"),
     "structural": ("size", "counter"),
     "structural-repack": ("size", "counter"),
-    "semantic": ("max_tokens", "counter", "embedder", "semantic_unit", "breakpoint", "threshold"),
+    "semantic": ("max_tokens", "counter", "embedder", "semantic_unit", "breakpoint", "threshold", "percentile",
+                 "partition"),
     "linearized": ("size", "counter"),
 }
 DEFAULT_STRATEGY = "markdown"  # the series' recommendation (notebook 07); fixed is one flag away
@@ -76,7 +77,8 @@ def _counter(options: dict[str, Any]) -> dict[str, Any]:
 
 def _semantic(o: dict[str, Any]) -> Chunker:
     return SemanticChunker(embedder=EMBEDDERS[o["embedder"]](), unit=o["semantic_unit"], breakpoint=o["breakpoint"],
-                           threshold=o["threshold"], max_tokens=o["max_tokens"], **_counter(o))
+                           threshold=o["threshold"], percentile=o["percentile"], partition=o["partition"],
+                           max_tokens=o["max_tokens"], **_counter(o))
 
 
 # Strategy name -> builder from the options it reads.
@@ -103,8 +105,10 @@ def _strategy_options(args: argparse.Namespace) -> dict[str, Any]:
         flag = "--" + ignored[0].replace("_", "-")
         raise UsageError(f"{flag} does not apply to --strategy {args.strategy} (it applies to: {_used_by(ignored[0])})")
     options = {name: getattr(args, name, OPTION_DEFAULTS[name]) for name in reads}
-    if args.strategy == "semantic" and hasattr(args, "threshold") and options["breakpoint"] != "threshold":
-        raise UsageError(f"--threshold applies to --breakpoint threshold only, not {options['breakpoint']}")
+    if args.strategy == "semantic":
+        for flag, rule in (("threshold", "threshold"), ("percentile", "percentile")):
+            if hasattr(args, flag) and options["breakpoint"] != rule:
+                raise UsageError(f"--{flag} applies to --breakpoint {rule} only, not {options['breakpoint']}")
     return options
 
 
@@ -159,6 +163,10 @@ def build_parser() -> argparse.ArgumentParser:
     _add_strategy_option(chunk, "breakpoint", "where similarity drops enough to cut",
                          choices=["threshold", "percentile", "stdev"])
     _add_strategy_option(chunk, "threshold", "similarity below which to cut, with --breakpoint threshold", type=float)
+    _add_strategy_option(chunk, "percentile", "distances above this percentile are cuts, with --breakpoint percentile",
+                         type=float)
+    _add_strategy_option(chunk, "partition", "greedy: cut gap by gap; optimal: the best split under the budget",
+                         choices=["greedy", "optimal"])
 
     index = command("index", "index Markdown and text files or folders into an SQLite file")
     index.add_argument("paths", nargs="+", help="files, or folders searched for .md, .markdown and .txt files")

@@ -140,6 +140,36 @@ def char_scores(retrieved: Sequence[tuple[int, int]], gold: Sequence[tuple[int, 
     }
 
 
-def reaches(chunk: Chunk, gold: Sequence[tuple[int, int]]) -> bool:
-    """The chunk's span overlaps some gold span: the search got to the right place."""
+# A hit reaches the evidence when it holds at least this share of the evidence's characters.
+REACH_SHARE = 0.5
+
+
+def touches(chunk: Chunk, gold: Sequence[tuple[int, int]]) -> bool:
+    """The chunk's span overlaps some gold span by one character or more.
+
+    Too weak to judge ranking by: a chunk that ends on the first letter of the evidence touches
+    it. Kept to show how much the stricter `reaches` changes.
+    """
     return any(chunk.start < b and a < chunk.end for a, b in gold)
+
+
+def reaches(chunk: Chunk, gold: Sequence[tuple[int, int]], share: float = REACH_SHARE) -> bool:
+    """The chunk's span holds at least `share` of the gold evidence's characters: the search got
+    to the right place, not just next to it."""
+    evidence = _merge(gold)
+    total = _length(evidence)
+    return total > 0 and _intersection([(chunk.start, chunk.end)], evidence) >= share * total
+
+
+def bootstrap_interval(values: Sequence[float], rounds: int = 2000, level: float = 0.95,
+                       seed: int = 0) -> tuple[float, float]:
+    """A percentile bootstrap interval for the mean of `values` (resampled with a fixed seed, so
+    the same values always give the same interval)."""
+    import random
+
+    if not values:
+        return (0.0, 0.0)
+    rng, n = random.Random(seed), len(values)
+    means = sorted(sum(rng.choices(values, k=n)) / n for _ in range(rounds))
+    tail = (1 - level) / 2
+    return means[int(tail * rounds)], means[min(rounds - 1, int((1 - tail) * rounds))]

@@ -162,6 +162,11 @@ def fit_prefix(prefix: str, fits: Callable[[str], bool]) -> str:
         return prefix
     words = prefix.split(" ")
     n = largest_fitting(len(words) - 1, lambda n: fits(" ".join(words[:n]) + " …"))
+    if n and words[n - 1].endswith(":"):
+        # "The section begins: …" announces what no longer follows: keep the whole sentences
+        # before the label instead, and spend no tokens on it.
+        whole = max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)
+        return " ".join(words[:whole])
     return " ".join(words[:n]) + " …" if n else ""
 
 

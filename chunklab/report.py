@@ -212,34 +212,82 @@ def summary_frame(rows: Sequence[dict] | pd.DataFrame, k: int = 3) -> pd.DataFra
 
 
 def plot_ranking_vs_content(summary: pd.DataFrame, title: str, x: str = "reached", y: str = "complete"):
-    """One panel per retriever: each strategy as a point, ranking measure (x) against content measure (y).
+    """A dot plot, one panel per retriever and one row per strategy: the ranking measure (x) and
+    the content measure (y) side by side on the same 0–1 axis, each strategy named on its row.
 
-    Points that spread vertically and not horizontally are the article's claim: the cut changes
-    what a hit contains far more than whether the search finds the place.
+    A scatter of ten strategies hid points under each other; here a gap between the two dots is
+    what the cut costs in content once the search has found the place.
     """
     frame = summary.reset_index()
     retrievers = list(dict.fromkeys(frame["retriever"]))
-    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.4 * len(retrievers), 4.3), sharex=True, sharey=True)
-    axes = [axes] if len(retrievers) == 1 else list(axes)
     strategies = list(dict.fromkeys(frame["strategy"]))
-    colours = plt.get_cmap("tab10")
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(3.6 * len(retrievers) + 1.4, 0.32 * len(strategies) + 1.4),
+                             sharex=True, sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    rows = range(len(strategies))
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name].set_index("strategy").reindex(strategies)
+        ax.hlines(rows, part[[x, y]].min(axis=1), part[[x, y]].max(axis=1), color="lightgray", linewidth=2)
+        ax.scatter(part[x], rows, marker="o", color="tab:blue", label=f"{x} (ranking)", zorder=3)
+        ax.scatter(part[y], rows, marker="D", color="tab:red", label=f"{y} (content)", zorder=3)
+        ax.set_title(name)
+        ax.set_xlim(-0.02, 1.02)
+        ax.grid(axis="x", color="0.9")
+    axes[0].set_yticks(list(rows), strategies, fontsize=8)
+    axes[0].invert_yaxis()
+    axes[-1].legend(fontsize=8, loc="lower left")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete"):
+    """Per retriever: each strategy's content measure against the tokens it hands the model per
+    query, its name written beside its point, with the bootstrap interval of `complete` as a bar.
+
+    Up and to the left is better: more answers for fewer tokens read.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 4.2), sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
     for ax, name in zip(axes, retrievers, strict=True):
         part = frame[frame["retriever"] == name]
-        for i, strategy in enumerate(strategies):
-            row = part[part["strategy"] == strategy]
-            if len(row):
-                ax.scatter(row[x], row[y], color=colours(i % 10), label=strategy, s=40)
-        ax.plot([0, 1], [0, 1], color="tab:gray", linewidth=0.8, linestyle=":")
+        if y == "complete" and {"complete_lo", "complete_hi"} <= set(part.columns):
+            ax.vlines(part["tokens_to_model"], part["complete_lo"], part["complete_hi"], color="0.8", linewidth=3)
+        ax.scatter(part["tokens_to_model"], part[y], color="tab:blue", zorder=3, s=25)
+        for _, row in part.iterrows():
+            ax.annotate(row["strategy"], (row["tokens_to_model"], row[y]), fontsize=7, xytext=(4, 2),
+                        textcoords="offset points")
         ax.set_title(name)
-        ax.set_xlabel(f"{x} (ranking)")
-        low = min(0.4, float(frame[[x, y]].min().min()) - 0.05)
-        ax.set_xlim(low, 1.02)
-        ax.set_ylim(low, 1.02)
+        ax.set_xlabel("cl100k tokens handed to the model per query")
+        ax.grid(color="0.92")
     axes[0].set_ylabel(f"{y} (content)")
-    handles, labels = axes[-1].get_legend_handles_labels()
-    fig.legend(handles, labels, loc="lower center", ncol=5, fontsize=8, frameon=False)
     fig.suptitle(title)
-    fig.tight_layout(rect=(0, 0.12, 1, 1))
+    fig.tight_layout()
+    return fig
+
+
+def plot_size_sweep(sweep: pd.DataFrame, title: str):
+    """Two panels against chunk size: `complete` and the tokens handed to the model, one line per
+    strategy, each line named at its right end."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for strategy, part in sweep.groupby("strategy", sort=False):
+        part = part.sort_values("size")
+        for ax, column in ((left, "complete"), (right, "tokens_to_model")):
+            ax.plot(part["size"], part[column], marker="o")
+            ax.annotate(strategy, (part["size"].iloc[-1], part[column].iloc[-1]), fontsize=7, xytext=(4, 0),
+                        textcoords="offset points", va="center")
+    for ax, label in ((left, "complete@3"), (right, "tokens to the model per query")):
+        ax.set_xscale("log", base=2)
+        sizes = sorted(sweep["size"].unique())
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 2.2)
+        ax.set_xlabel("chunk size (max cl100k tokens)")
+        ax.set_ylabel(label)
+        ax.grid(color="0.92")
+    fig.suptitle(title)
+    fig.tight_layout()
     return fig
 
 

@@ -8,6 +8,15 @@ similarity is low, by one of three rules:
 - `percentile`: distance (1 − similarity) above the `percentile`-th percentile of all distances;
 - `stdev`: distance above the mean distance plus `stdevs` standard deviations.
 
+The default rule is relative (`percentile` 80): a fixed threshold is a number tuned for one
+embedder, and on WordLlama 0.6 cuts at nearly every sentence (notebook 04).
+
+`partition="optimal"` chooses all cuts at once instead of gap by gap: the split of the units into
+consecutive chunks, each within `max_tokens`, that maximises the summed similarity of every pair of
+units inside the same chunk, less the document's mean pair similarity (so a pair less alike than
+average costs). Dynamic programming finds the best split exactly, as Chroma's
+`ClusterSemanticChunker` does with a cap on units where this uses the token budget.
+
 With `buffer_size=b` (Greg Kamradt's "buffer"), each unit is embedded together with its b
 neighbours on each side (`with_neighbours`): one short sentence then weighs less, and the
 similarity curve is smoother. The cut still falls between the two units themselves.
@@ -54,11 +63,13 @@ class SemanticChunker(Contract):
 
     embedder: Embedder
     unit: Literal["sentence", "line"] = "sentence"
-    breakpoint: Literal["threshold", "percentile", "stdev"] = "threshold"
+    breakpoint: Literal["threshold", "percentile", "stdev"] = "percentile"
     threshold: float = Field(0.6, ge=-1, le=1)
-    percentile: float = Field(90, ge=0, le=100)
+    percentile: float = Field(80, ge=0, le=100)
     stdevs: float = Field(1.0, ge=0)
     buffer_size: int = Field(0, ge=0, description="neighbours on each side embedded with a unit")
+    partition: Literal["greedy", "optimal"] = Field(
+        "greedy", description="greedy: cut at each gap the rule picks; optimal: the best split overall")
     max_tokens: int = Field(200, ge=MIN_TOKENS)
     count_tokens: TokenCounter = cl100k
 
@@ -83,13 +94,53 @@ class SemanticChunker(Contract):
                 out.append((a, b))
         return out
 
-    def similarities(self, doc: Document) -> tuple[list[tuple[int, int]], np.ndarray]:
-        """The units and the cosine similarity of each unit with the next (len(units) − 1 values)."""
+    def vectors(self, doc: Document) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """The units and their unit-length vectors (each embedded with its buffer of neighbours)."""
         spans = self.units(doc.text)
         if len(spans) < 2:
+            return spans, np.zeros((len(spans), 0))
+        return spans, self.embedder.embed_documents(with_neighbours([doc.text[a:b] for a, b in spans], self.buffer_size))
+
+    def similarities(self, doc: Document) -> tuple[list[tuple[int, int]], np.ndarray]:
+        """The units and the cosine similarity of each unit with the next (len(units) − 1 values)."""
+        spans, vectors = self.vectors(doc)
+        if len(spans) < 2:
             return spans, np.zeros(0)
-        vectors = self.embedder.embed_documents(with_neighbours([doc.text[a:b] for a, b in spans], self.buffer_size))
         return spans, np.einsum("ij,ij->i", vectors[:-1], vectors[1:])
+
+    def optimal_cuts(self, spans: list[tuple[int, int]], vectors: np.ndarray, budget: SourceBudget) -> list[int]:
+        """The cuts of the best split (see the module docstring): indices i, a cut after unit i.
+
+        best[i] is the best score of the units 0..i split into chunks; the last chunk j..i is any
+        that fits the budget (one unit always may: `_fit` splits it further). Its score is built
+        as j moves left: adding unit j adds its similarity to each unit already in, less the mean,
+        twice (the matrix is symmetric). Each step costs one dot product with a running sum, so
+        the whole search is linear in the units times the units a chunk can hold.
+        """
+        n = len(spans)
+        if n < 2:
+            return []
+        total = vectors.sum(axis=0)
+        mean = (float(total @ total) - float(np.einsum("ij,ij->", vectors, vectors))) / (n * (n - 1))
+        best = np.full(n, -np.inf)
+        start = np.zeros(n, dtype=int)
+        for i in range(n):
+            running, inside = np.zeros(vectors.shape[1]), 0.0
+            for j in range(i, -1, -1):
+                if j < i:
+                    if budget.span_count(spans[j][0], spans[i][1]) > self.max_tokens:
+                        break
+                    running += vectors[j + 1]
+                    inside += 2 * (float(vectors[j] @ running) - mean * (i - j))
+                score = inside + (best[j - 1] if j else 0.0)
+                if score > best[i]:
+                    best[i], start[i] = score, j
+        cuts, i = [], n - 1
+        while i >= 0:
+            if start[i] > 0:
+                cuts.append(int(start[i]) - 1)
+            i = start[i] - 1
+        return sorted(cuts)
 
     def cuts(self, similarities: np.ndarray) -> list[int]:
         """Indices i such that a cut goes between unit i and unit i + 1."""
@@ -106,12 +157,13 @@ class SemanticChunker(Contract):
         return [int(i) for i in np.flatnonzero(chosen)]
 
     def split(self, doc: Document) -> list[Chunk]:
-        spans, sims = self.similarities(doc)
+        spans, vectors = self.vectors(doc)
         if not spans:
             return []
-        cut_after = self.cuts(sims)
-        bounds = [-1, *cut_after, len(spans) - 1]
+        sims = np.einsum("ij,ij->i", vectors[:-1], vectors[1:]) if len(spans) > 1 else np.zeros(0)
         budget = SourceBudget(doc.text, self.count_tokens)
+        cut_after = self.optimal_cuts(spans, vectors, budget) if self.partition == "optimal" else self.cuts(sims)
+        bounds = [-1, *cut_after, len(spans) - 1]
         chunks: list[Chunk] = []
         for first, last in ((bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)):
             before = float(sims[first - 1]) if first > 0 else None
@@ -120,7 +172,8 @@ class SemanticChunker(Contract):
                 chunks.append(Chunk.trusted(
                     chunk_id=f"{doc.doc_id}#{len(chunks)}", doc_id=doc.doc_id, parent_id=None, ordinal=len(chunks),
                     text=doc.text[a:b], token_count=n, heading_path=(), start=a, end=b,
-                    metadata={"strategy": "semantic", "tenant": doc.metadata.get("tenant", "default"),
+                    metadata={"strategy": "semantic" if self.partition == "greedy" else "semantic-optimal",
+                              "tenant": doc.metadata.get("tenant", "default"),
                               "embedder": self.embedder.name,
                               "similarity_before": None if before is None else round(before, 4)}))
                 before = None  # only the first piece of a group starts at a semantic cut
@@ -157,7 +210,8 @@ def article_cuts_in_fresh_process(seed: str, doc_name: str = "manual", unit: str
     script = (
         "from chunklab import load_document; from chunklab.embeddings import HashingEmbedder;"
         "from chunklab.semantic import SemanticChunker;"
-        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}).split(load_document({doc_name!r}));"
+        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}, breakpoint='threshold')"
+        f".split(load_document({doc_name!r}));"
         "print(' '.join(str(c.start) for c in chunks))"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True,

@@ -231,8 +231,26 @@ def test_semantic_strategy_with_both_embedders():
         api = SemanticChunker(embedder=EMBEDDERS[embedder](), unit="line").split(load_document("manual"))
         assert done.returncode == 0
         assert [Chunk.model_validate_json(line).text for line in done.stdout.splitlines()] == [c.text for c in api]
-    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--threshold", "3"),
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--breakpoint", "threshold",
+                               "--threshold", "3"),
                        "--threshold: Input should be less than or equal to 1")
+    # The default rule is relative, so a threshold alone is a flag that would be ignored.
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--threshold", "0.5"),
+                       "--threshold applies to --breakpoint threshold only, not percentile")
+    assert_usage_error(run_cli("chunk", "data/manual.md", "--strategy", "semantic", "--breakpoint", "stdev",
+                               "--percentile", "70"),
+                       "--percentile applies to --breakpoint percentile only, not stdev")
+
+
+def test_semantic_optimal_partition_through_the_cli():
+    from chunklab.embeddings import HashingEmbedder
+    from chunklab.semantic import SemanticChunker
+
+    done = run_cli("chunk", "data/topics.md", "--strategy", "semantic", "--embedder", "hashing", "--partition",
+                   "optimal", "--max-tokens", "80")
+    api = SemanticChunker(embedder=HashingEmbedder(), partition="optimal", max_tokens=80).split(load_document("topics"))
+    assert done.returncode == 0
+    assert [Chunk.model_validate_json(line).start for line in done.stdout.splitlines()] == [c.start for c in api]
 
 
 def test_linearized_strategy_gives_the_articles_five_chunks():

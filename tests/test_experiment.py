@@ -4,7 +4,7 @@ import pytest
 
 from chunklab import load_document, load_questions
 from chunklab.data import list_documents
-from chunklab.experiment import article_table, format_article_table, plain, run_experiment
+from chunklab.experiment import article_table, format_article_table, plain, real_strategies, run_experiment
 from chunklab.fixed import FixedSizeChunker
 from chunklab.metrics import char_scores, coverage_at_k, reciprocal_rank
 from chunklab.questions import QuestionFileError, load_question_file
@@ -113,7 +113,7 @@ def test_cli_on_your_own_documents_prints_the_table_and_writes_charts(tmp_path):
                    "--out", str(out), "--retrievers", "bm25")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.decode().splitlines()
-    assert lines[0].split()[:3] == ["strategy", "retriever", "chunks"] and len(lines) == 1 + 10 + 1
+    assert lines[0].split()[:3] == ["strategy", "retriever", "chunks"] and len(lines) == 1 + len(real_strategies()) + 1
     assert {p.name for p in out.iterdir()} == {"rows.csv", "ranking_vs_content.png", "ranking_vs_iou.png"}
     assert (out / "ranking_vs_content.png").read_bytes()[:4] == b"\x89PNG"
 
@@ -156,7 +156,7 @@ def test_progress_goes_to_stderr_only_when_asked(capsys):
 
 def test_the_decision_tables_evidence_still_holds():
     """The DECISIONS rows quote results of this series; if one stops being true, this fails."""
-    from chunklab.experiment import DECISIONS, real_strategies
+    from chunklab.experiment import DECISIONS
 
     documents = docs()
     questions = load_question_file(ROOT / "data" / "experiment.questions.yaml", documents)
@@ -166,3 +166,39 @@ def test_the_decision_tables_evidence_still_holds():
     assert rows and all(r["complete"] == 1.0 for r in rows)
     assert "orphans 1/4/1/0" in DECISIONS[2]["evidence"]
     assert [r["orphans"] for r in article_table(load_document("manual"), load_questions("manual"))] == [1, 4, 1, 0]
+    manual = [q for q in questions if q.document == "manual_md"]
+    strategies = {k: v for k, v in real_strategies().items() if k in ("markdown+path", "structural+")}
+    complete = {}
+    for r in run_experiment(documents, manual, strategies, {"bm25": BM25Retriever()}, ks=(3,)):
+        complete.setdefault(r["strategy"], []).append(r["complete"])
+    assert "manual_md complete at k=3 is 1.0 for markdown+path, below it for structural+" in DECISIONS[1]["evidence"]
+    assert min(complete["markdown+path"]) == 1.0 and sum(complete["structural+"]) < len(manual)
+    assert "no orphans for linearized and every MarkdownChunker mode" in DECISIONS[2]["evidence"]
+    everything = run_experiment(documents, questions, {k: v for k, v in real_strategies().items()
+                                                       if k.startswith(("markdown", "linearized"))},
+                                {"bm25": BM25Retriever()}, ks=(3,))
+    assert all(r["orphans"] == 0 for r in everything)
+
+
+def test_reached_needs_half_the_evidence_and_touched_one_character():
+    from chunklab.contracts import Chunk
+    from chunklab.metrics import reaches, touches
+
+    gold = [(100, 140), (200, 220)]  # 60 characters of evidence
+
+    def span(a, b):
+        return Chunk(chunk_id="x", doc_id="d", ordinal=0, text="x" * (b - a), token_count=1, start=a, end=b)
+
+    assert touches(span(139, 150), gold) and not reaches(span(139, 150), gold)
+    assert reaches(span(100, 130), gold)  # exactly half
+    assert not reaches(span(100, 129), gold)
+    assert reaches(span(110, 215), gold) and not touches(span(0, 100), gold)
+
+
+def test_bootstrap_interval_brackets_the_mean_and_is_reproducible():
+    from chunklab.metrics import bootstrap_interval
+
+    values = [1.0] * 30 + [0.0] * 13
+    lo, hi = bootstrap_interval(values)
+    assert lo < sum(values) / len(values) < hi and (lo, hi) == bootstrap_interval(values)
+    assert bootstrap_interval([1.0] * 10) == (1.0, 1.0)

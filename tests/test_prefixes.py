@@ -93,3 +93,12 @@ def test_cli_prefix_option(tmp_path):
     assert b"From Travel Policy" in done.stdout
     done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--prefix", "path")
     assert done.returncode == 2 and b"--prefix does not apply to --strategy fixed (it applies to: markdown)" in done.stderr
+
+
+def test_a_cut_prefix_never_ends_on_a_label_with_nothing_after_it():
+    from chunklab.prefixes import fit_prefix
+
+    prefix = "From Travel Policy, section Per diem. The section begins: Per diem covers meals."
+    assert fit_prefix(prefix, lambda p: len(p) <= 60) == "From Travel Policy, section Per diem."
+    assert fit_prefix(prefix, lambda p: len(p) <= 64) == "From Travel Policy, section Per diem. The section begins: Per …"
+    assert fit_prefix(prefix, lambda p: len(p) <= 90) == prefix

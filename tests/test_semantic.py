@@ -65,10 +65,19 @@ def test_missing_wordllama_says_what_to_install(monkeypatch):
 
 
 @pytest.mark.parametrize("embedder", [HashingEmbedder(), WordLlamaEmbedder()], ids=lambda e: e.name)
-def test_both_embedders_cut_the_manuals_table_between_header_and_rows(embedder, manual):
-    chunks = SemanticChunker(embedder=embedder, unit="line").split(manual)
+def test_the_articles_threshold_cuts_the_manuals_table_between_header_and_rows(embedder, manual):
+    chunks = SemanticChunker(embedder=embedder, unit="line", breakpoint="threshold").split(manual)
     header = next(c for c in chunks if "| Medida |" in c.text)
     assert "| Vibração |" not in header.text and "0,08" not in header.text
+
+
+@pytest.mark.parametrize("partition", ["greedy", "optimal"])
+def test_with_a_relative_rule_wordllama_keeps_the_manuals_table_whole(partition, manual):
+    from chunklab.tables import orphans
+
+    chunks = SemanticChunker(embedder=WordLlamaEmbedder(), unit="line", partition=partition).split(manual)
+    header = next(c for c in chunks if "| Medida |" in c.text)
+    assert "0,08" in header.text and orphans(chunks, manual) == 0
 
 
 def test_breakpoint_rules(manual):
@@ -99,10 +108,11 @@ sentences = st.lists(
 
 
 @settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(sentences, st.sampled_from([8, 20, 60]), st.sampled_from(["threshold", "percentile", "stdev"]))
+@given(sentences, st.sampled_from([8, 20, 60]), st.sampled_from(["threshold", "percentile", "stdev", "optimal"]))
 def test_budget_exact_slices_and_nothing_lost(text, max_tokens, breakpoint):
     doc = Document(doc_id="s", uri="urn:s", title="", text=text)
-    chunks = SemanticChunker(embedder=HashingEmbedder(), max_tokens=max_tokens, breakpoint=breakpoint).split(doc)
+    rule = {"partition": "optimal"} if breakpoint == "optimal" else {"breakpoint": breakpoint}
+    chunks = SemanticChunker(embedder=HashingEmbedder(), max_tokens=max_tokens, **rule).split(doc)
     covered = [False] * len(text)
     for c in chunks:
         assert c.text == text[c.start : c.end]
@@ -159,5 +169,45 @@ def test_a_real_model_with_a_relative_rule_finds_the_topic_changes_better_than_h
     fake = boundary_scores(SemanticChunker(embedder=HashingEmbedder(), breakpoint="percentile", percentile=80).split(doc), truth)
     assert real["recall"] > fake["recall"] and real["precision"] > fake["precision"]
     # The article's fixed 0.6 threshold does not transfer to this model: it cuts at almost every sentence.
-    fixed = boundary_scores(SemanticChunker(embedder=WordLlamaEmbedder(), threshold=0.6).split(doc), truth)
+    fixed = boundary_scores(SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="threshold", threshold=0.6).split(doc), truth)
     assert fixed["recall"] == 1.0 and fixed["precision"] < 0.5
+
+
+def _partition_score(vectors, groups):
+    """The optimal partition's objective, computed directly: pair similarities inside each group,
+    less the mean pair similarity of the document, over ordered pairs (i != j)."""
+    n = len(vectors)
+    sims = vectors @ vectors.T
+    mean = (sims.sum() - np.trace(sims)) / (n * (n - 1))
+    return sum(float(sims[a:b + 1, a:b + 1].sum() - np.trace(sims[a:b + 1, a:b + 1])) - mean * (b - a + 1) * (b - a)
+               for a, b in groups)
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@given(st.lists(st.sampled_from(["Leave is approved by the manager.", "Tokyo per diem is 90 USD.",
+                                 "The manager approves leave.", "Per diem in Tokyo: 90 USD.", "Submit receipts.",
+                                 "Receipts are submitted in 15 days.", "Lodging caps differ by city."]),
+                min_size=2, max_size=8).map(" ".join), st.sampled_from([12, 25, 60]))
+def test_optimal_partition_is_the_best_split_that_fits(text, max_tokens):
+    """Against every split into consecutive groups (2^(n-1) of them) that fits the budget."""
+    import itertools
+
+    from chunklab.budget import SourceBudget
+
+    chunker = SemanticChunker(embedder=HashingEmbedder(), partition="optimal", max_tokens=max_tokens)
+    doc = Document(doc_id="o", uri="urn:o", title="", text=text)
+    spans, vectors = chunker.vectors(doc)
+    n = len(spans)
+    cuts = chunker.optimal_cuts(spans, vectors, SourceBudget(text, cl100k))
+
+    def groups(cut_after):
+        bounds = [-1, *cut_after, n - 1]
+        return [(bounds[k] + 1, bounds[k + 1]) for k in range(len(bounds) - 1)]
+
+    def fits(g):
+        return all(a == b or cl100k(text[spans[a][0]:spans[b][1]]) <= max_tokens for a, b in g)
+
+    assert fits(groups(cuts))
+    best = max(_partition_score(vectors, groups(list(c))) for r in range(n)
+               for c in itertools.combinations(range(n - 1), r) if fits(groups(list(c))))
+    assert _partition_score(vectors, groups(cuts)) == pytest.approx(best, abs=1e-9)
