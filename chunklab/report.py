@@ -256,9 +256,16 @@ def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete
         if y == "complete" and {"complete_lo", "complete_hi"} <= set(part.columns):
             ax.vlines(part["tokens_to_model"], part["complete_lo"], part["complete_hi"], color="0.8", linewidth=3)
         ax.scatter(part["tokens_to_model"], part[y], color="tab:blue", zorder=3, s=25)
-        for _, row in part.iterrows():
-            ax.annotate(row["strategy"], (row["tokens_to_model"], row[y]), fontsize=7, xytext=(4, 2),
-                        textcoords="offset points")
+        span_x = max(float(frame["tokens_to_model"].max() - frame["tokens_to_model"].min()), 1.0)
+        placed: list[tuple[float, float]] = []
+        for _, row in part.sort_values([y, "tokens_to_model"], ascending=False).iterrows():
+            x, label_y = float(row["tokens_to_model"]), float(row[y])
+            # Move a label down until it clears every label already written near it.
+            while any(abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.022 for px, py in placed):
+                label_y -= 0.022
+            placed.append((x, label_y))
+            ax.annotate(row["strategy"], (x, row[y]), xytext=(x + 0.012 * span_x, label_y), fontsize=7,
+                        arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5} if label_y != row[y] else None)
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
         ax.grid(color="0.92")
@@ -270,22 +277,21 @@ def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete
 
 def plot_size_sweep(sweep: pd.DataFrame, title: str):
     """Two panels against chunk size: `complete` and the tokens handed to the model, one line per
-    strategy, each line named at its right end."""
+    strategy (lines that coincide are told apart in the table beside the plot)."""
     fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
     for strategy, part in sweep.groupby("strategy", sort=False):
         part = part.sort_values("size")
         for ax, column in ((left, "complete"), (right, "tokens_to_model")):
-            ax.plot(part["size"], part[column], marker="o")
-            ax.annotate(strategy, (part["size"].iloc[-1], part[column].iloc[-1]), fontsize=7, xytext=(4, 0),
-                        textcoords="offset points", va="center")
+            ax.plot(part["size"], part[column], marker="o", label=strategy)
     for ax, label in ((left, "complete@3"), (right, "tokens to the model per query")):
         ax.set_xscale("log", base=2)
         sizes = sorted(sweep["size"].unique())
         ax.set_xticks(sizes, [str(s) for s in sizes])
-        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 2.2)
+        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 1.25)
         ax.set_xlabel("chunk size (max cl100k tokens)")
         ax.set_ylabel(label)
         ax.grid(color="0.92")
+    left.legend(fontsize=8, loc="lower right")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
