@@ -256,7 +256,7 @@ def main() -> int:
     print(f"\n{'growth, MarkdownChunker(200), in process':44} {'wall':>7} {'CPU':>7}   (x the time of the size before)")
     for name in CORPORA:
         best = interleaved({mb: (lambda d=docs[name, mb]: MarkdownChunker(max_tokens=200).split(d)) for mb in (1, 4, 16)},
-                           rounds=3)
+                           rounds=5)  # five: a 1 MB run is short enough for noise to show
         for small, large in ((1, 4), (4, 16)):
             wall, cpu = best[large][0] / best[small][0], best[large][1] / best[small][1]
             print(f"{f'{name}: {small} -> {large} MB':44} {wall:7.2f} {cpu:7.2f}")
@@ -278,7 +278,7 @@ def main() -> int:
                 runs = {"encode": [sys.executable, str(encode_script), str(files[name, mb])],
                         "chunk": [*cli, str(files[name, mb])]}
                 best = {k: (float("inf"), float("inf")) for k in runs}
-                for _ in range(3):
+                for _ in range(5):  # whole processes are the noisiest figures here
                     for k, argv in runs.items():
                         w, c, _ = process(argv)
                         best[k] = (min(best[k][0], w), min(best[k][1], c))

@@ -13,7 +13,8 @@ from pydantic import ValidationError
 import chunklab.budget as budget_module
 from chunklab import Chunk, Document, cl100k, word_count
 from chunklab.budget import PART_BOUNDARY, DocumentTokens, SourceBudget, part_ends
-from chunklab.markdown_chunker import MarkdownChunker, gc_paused
+from chunklab.collector import gc_paused
+from chunklab.markdown_chunker import MarkdownChunker
 from chunklab.sections import build_outline
 from chunklab.tokens import _encoding
 
