@@ -9,6 +9,7 @@ Tracebacks are for bugs, not for typos.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import sqlite3
 import sys
@@ -176,6 +177,8 @@ def build_parser() -> argparse.ArgumentParser:
                        help="hard token budget of a child (the markdown strategy; parents are whole sections)")
     index.add_argument("--follow-links", action="store_true",
                        help="also index files that symbolic links inside a folder lead to outside it")
+    index.add_argument("--prune", action="store_true",
+                       help="remove this tenant's documents whose files under PATHS are gone")
 
     search = command("search", "small-to-big search: matched children, their sections")
     search.add_argument("db", help="an index file made by `chunklab index`")
@@ -254,7 +257,7 @@ def run_index(args: argparse.Namespace) -> int:
         raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
-    children_total = indexed = 0
+    children_total = indexed = unchanged = 0
     skipped: list[str] = []
     for n, (doc_id, path) in enumerate(found.documents, start=1):
         try:
@@ -263,12 +266,19 @@ def run_index(args: argparse.Namespace) -> int:
             skipped.append(str(path))
             _warn(f"skipped {exc}")  # the message names the file and the problem
             continue
+        fingerprint = document_fingerprint(doc.title, doc.text, args.max_tokens)
+        if store.fingerprint(args.tenant, doc_id) == fingerprint:
+            unchanged += 1  # same text, same settings, same chunklab: its rows are already right
+            _progress(n, len(found.documents), doc_id)
+            continue
         doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": args.tenant}})
         children = chunker.split(doc)
-        index_document(index, chunker.parents(doc), children, tenant=args.tenant, doc_id=doc_id)
+        index_document(index, chunker.parents(doc), children, tenant=args.tenant, doc_id=doc_id,
+                       fingerprint=fingerprint, source=str(Path(path).resolve()))
         children_total += len(children)
         indexed += 1
         _progress(n, len(found.documents), doc_id)
+    pruned = _prune(store, args) if args.prune else 0
     store.close()
     passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
     if found.hidden:
@@ -278,11 +288,30 @@ def run_index(args: argparse.Namespace) -> int:
               f"{', '.join(passed_over)}")
     if found.outside:
         _warn(f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)")
-    print(f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}")
+    print(f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}"
+          + (f"; {unchanged} unchanged, skipped" if unchanged else "") + (f"; {pruned} removed (--prune)" if pruned else ""))
     if skipped:
         _warn(f"{len(skipped)} file(s) could not be read and were skipped (named above)")
         return USAGE_ERROR
     return 0
+
+
+def document_fingerprint(title: str, text: str, max_tokens: int) -> str:
+    """What a document's rows are made from: its text and title, the chunker's budget and the
+    chunklab version (a new version may cut differently). Equal fingerprints, equal rows."""
+    made_from = f"chunklab {__version__}|max_tokens={max_tokens}|{title}\n{text}"
+    return hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _prune(store: SQLiteStore, args: argparse.Namespace) -> int:
+    """Remove the tenant's documents indexed from under PATHS whose file is no longer there."""
+    roots = [Path(p).resolve() for p in args.paths]
+    gone = [doc_id for doc_id, source in store.documents(args.tenant).items()
+            if source and any(Path(source) == root or root in Path(source).parents for root in roots)
+            and not Path(source).is_file()]
+    for doc_id in gone:
+        store.remove_document(args.tenant, doc_id)
+    return len(gone)
 
 
 def _open_index(db: str) -> SQLiteStore:

@@ -42,7 +42,11 @@ class IndexFileError(ValueError):
 
 class Store(Protocol):
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None: ...
-    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None: ...
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+                         fingerprint: str | None = None, source: str = "") -> None: ...
+    def fingerprint(self, tenant: str, doc_id: str) -> str | None: ...
+    def documents(self, tenant: str) -> dict[str, str]: ...
+    def remove_document(self, tenant: str, doc_id: str) -> None: ...
     def tenants(self) -> list[TenantCount]: ...
     def parent(self, tenant: str, chunk_id: str) -> Chunk: ...
     def child(self, tenant: str, chunk_id: str) -> Chunk: ...
@@ -56,6 +60,7 @@ class MemoryStore:
     def __init__(self) -> None:
         self._parents: dict[tuple[str, str], Chunk] = {}
         self._children: dict[tuple[str, str], Chunk] = {}
+        self._documents: dict[tuple[str, str], tuple[str | None, str]] = {}  # -> (fingerprint, source)
 
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
         # Re-indexing a parent replaces its old children, so none is left behind pointing at it.
@@ -65,15 +70,27 @@ class MemoryStore:
         for child in children:
             self._children[(tenant, child.chunk_id)] = child
 
-    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+                         fingerprint: str | None = None, source: str = "") -> None:
         """All of a document's rows at once: its old parents and children go, the new ones come."""
         sections = [(parent, list(children)) for parent, children in sections]  # fail before changing anything
-        for table in (self._parents, self._children):
-            for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
-                del table[key]
+        self.remove_document(tenant, doc_id)
         for parent, children in sections:  # the old rows are gone: nothing left to replace
             self._parents[(tenant, parent.chunk_id)] = parent
             self._children.update(((tenant, child.chunk_id), child) for child in children)
+        self._documents[(tenant, doc_id)] = (fingerprint, source)
+
+    def fingerprint(self, tenant: str, doc_id: str) -> str | None:
+        return self._documents.get((tenant, doc_id), (None, ""))[0]
+
+    def documents(self, tenant: str) -> dict[str, str]:
+        return {d: source for (t, d), (_, source) in self._documents.items() if t == tenant}
+
+    def remove_document(self, tenant: str, doc_id: str) -> None:
+        for table in (self._parents, self._children):
+            for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
+                del table[key]
+        self._documents.pop((tenant, doc_id), None)
 
     def tenants(self) -> list[TenantCount]:
         names = sorted({t for t, _ in self._parents} | {t for t, _ in self._children})
@@ -105,6 +122,9 @@ CREATE TABLE IF NOT EXISTS children (
 CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, json_extract(record, '$.doc_id'));
 CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, json_extract(record, '$.doc_id'));
 CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
+CREATE TABLE IF NOT EXISTS documents (
+    tenant TEXT NOT NULL, doc_id TEXT NOT NULL, fingerprint TEXT, source TEXT NOT NULL,
+    PRIMARY KEY (tenant, doc_id));
 """
 FORMAT = "chunklab-index-1"
 
@@ -143,7 +163,10 @@ class SQLiteStore:
             else:
                 if not self.path.parent.is_dir():
                     raise IndexFileError(f"{self.path}: cannot be created, the folder {self.path.parent} does not exist")
-                self._db = sqlite3.connect(self.path, timeout=timeout)
+                # IMMEDIATE: a write transaction takes the write lock when it begins, waiting for
+                # another writer (busy timeout). A deferred one starts as a reader and, in WAL
+                # mode, fails at once if another writer committed meanwhile.
+                self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level="IMMEDIATE")
             tables = {r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and "chunklab_meta" not in tables:
                 raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
@@ -151,6 +174,10 @@ class SQLiteStore:
                 if not tables:
                     raise IndexFileError(f"{self.path}: an empty file, not a chunklab index (make one with `chunklab index`)")
             else:
+                # Write-ahead log: readers never wait for a writer, a second writer waits for the
+                # lock (busy timeout) instead of failing, and a killed writer leaves the last
+                # committed document intact.
+                self._db.execute("PRAGMA journal_mode=WAL")
                 self._db.executescript(SCHEMA)
             found = self._db.execute("SELECT value FROM chunklab_meta WHERE key = 'format'").fetchone()
             if found is None and read_only:
@@ -178,18 +205,41 @@ class SQLiteStore:
         """One parent with its children, its old children replaced, in one transaction."""
         self._write(tenant, [(parent, children)], doc_id=None)
 
-    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]]) -> None:
+    def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+                         fingerprint: str | None = None, source: str = "") -> None:
         """A document's parents and children in one transaction, after every old row of the
-        document (sections it no longer has too). A crash or an error part-way leaves the file as
-        it was, never half old and half new."""
-        self._write(tenant, sections, doc_id=doc_id)
+        document (sections it no longer has too), with the fingerprint of what they were made
+        from. A crash or an error part-way leaves the file as it was, never half old and half new,
+        and never a fingerprint without its rows."""
+        self._write(tenant, sections, doc_id=doc_id, document=(fingerprint, source))
 
-    def _write(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]], doc_id: str | None) -> None:
+    def fingerprint(self, tenant: str, doc_id: str) -> str | None:
+        with self._guard():
+            row = self._db.execute("SELECT fingerprint FROM documents WHERE tenant = ? AND doc_id = ?",
+                                   (tenant, doc_id)).fetchone()
+        return row[0] if row else None
+
+    def documents(self, tenant: str) -> dict[str, str]:
+        """doc_id -> the source it was indexed from, for this tenant."""
+        with self._guard():
+            return dict(self._db.execute("SELECT doc_id, source FROM documents WHERE tenant = ? ORDER BY doc_id",
+                                         (tenant,)).fetchall())
+
+    def remove_document(self, tenant: str, doc_id: str) -> None:
+        """Every row of one document, in one transaction."""
+        self._write(tenant, [], doc_id=doc_id, document=None)
+
+    def _write(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]], doc_id: str | None,
+               document: tuple[str | None, str] | None = None) -> None:
         with self._guard(), self._db:
             if doc_id is not None:  # the whole document goes
                 for table in ("parents", "children"):
                     self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
                                      (tenant, doc_id))
+                self._db.execute("DELETE FROM documents WHERE tenant = ? AND doc_id = ?", (tenant, doc_id))
+                if document is not None:
+                    self._db.execute("INSERT INTO documents (tenant, doc_id, fingerprint, source) VALUES (?, ?, ?, ?)",
+                                     (tenant, doc_id, *document))
             for parent, children in sections:
                 if doc_id is None:  # one section: only its own old children go
                     self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
@@ -278,12 +328,14 @@ class ParentChildIndex:
 
 
 def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: Sequence[Chunk],
-                   tenant: str = DEFAULT_TENANT, doc_id: str | None = None) -> None:
+                   tenant: str = DEFAULT_TENANT, doc_id: str | None = None, fingerprint: str | None = None,
+                   source: str = "") -> None:
     """Store a document's parents with their children (grouped by `parent_id`), replacing whatever
     the document had before, as one unit: in `SQLiteStore`, one transaction.
 
     `doc_id` is needed only for a document that now has no parents (it became empty): its old rows
-    are removed.
+    are removed. `fingerprint` (what the rows were made from) and `source` (where) are stored with
+    them, in the same transaction, so `chunklab index` can skip a document that has not changed.
     """
     ids = {p.doc_id for p in parents} | ({doc_id} if doc_id else set())
     if len(ids) != 1:
@@ -294,7 +346,8 @@ def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: 
         raise ValueError(f"children {strays} do not point at any of the parents given")
     for child in children:
         by_parent[child.parent_id].append(child)
-    index.store.replace_document(tenant, ids.pop(), [(p, by_parent[p.chunk_id]) for p in parents])
+    index.store.replace_document(tenant, ids.pop(), [(p, by_parent[p.chunk_id]) for p in parents],
+                                 fingerprint=fingerprint, source=source)
 
 
 def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tuple[list[Chunk], list[Chunk]]:
