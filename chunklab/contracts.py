@@ -109,6 +109,7 @@ class ScoreSource(StrEnum):
 
     VECTOR = "vector"  # similarity of meaning (embeddings)
     LEXICAL = "bm25"  # exact-word match (BM25, word overlap)
+    FUSED = "fused"  # several rankings fused by rank (reciprocal rank fusion), not by score
     GRAPH = "graph"  # found through a relation, not through text
     COMMUNITY = "community"  # a summary of a group of graph nodes
 
