@@ -147,20 +147,12 @@ SWEEP_SIZES = (50, 100, 200, 400)
 
 
 def sweep_strategies(max_tokens: int) -> dict[str, Callable[[Document], Prepared]]:
-    """The main strategies at one size, every budget in cl100k tokens (the fixed windows too,
-    overlapping by a fifth, as the article's 200/40)."""
-    from chunklab.embeddings import WordLlamaEmbedder
-    from chunklab.semantic import SemanticChunker
-
-    path = MarkdownChunker(max_tokens=max_tokens, prefix="path")
-    return {
-        "fixed (tokens)": plain(FixedSizeChunker(size=max_tokens, overlap=max_tokens // 5, unit="tokens")),
-        "markdown+path": plain(path),
-        "small-to-big": small_to_big(path),
-        "semantic": plain(SemanticChunker(embedder=WordLlamaEmbedder(), max_tokens=max_tokens)),
-        "semantic@0.6": plain(SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="threshold", threshold=0.6,
-                                              max_tokens=max_tokens)),
-    }
+    """The main strategies at one size, every budget in cl100k tokens: the fixed windows in tokens
+    (overlapping by a fifth, as the article's 200/40), then `real_strategies`' own markdown+path,
+    small-to-big and both semantic rules at that budget."""
+    real = real_strategies(max_tokens)
+    return {"fixed (tokens)": plain(FixedSizeChunker(size=max_tokens, overlap=max_tokens // 5, unit="tokens")),
+            **{name: real[name] for name in ("markdown+path", "small-to-big", "semantic", "semantic@0.6")}}
 
 
 def size_sweep(documents: Mapping[str, Document], questions: Sequence[GoldQuestion], retriever: Retriever,
