@@ -257,6 +257,7 @@ def run_index(args: argparse.Namespace) -> int:
         raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
+    embedder = EMBEDDERS["wordllama"]()
     children_total = indexed = unchanged = 0
     skipped: list[str] = []
     for n, (doc_id, path) in enumerate(found.documents, start=1):
@@ -273,8 +274,10 @@ def run_index(args: argparse.Namespace) -> int:
             continue
         doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": args.tenant}})
         children = chunker.split(doc)
+        vectors = embedder.embed_documents([c.text for c in children])  # stored: search never embeds a child
         index_document(index, chunker.parents(doc), children, tenant=args.tenant, doc_id=doc_id,
-                       fingerprint=fingerprint, source=str(Path(path).resolve()))
+                       fingerprint=fingerprint, source=str(Path(path).resolve()),
+                       vectors={c.chunk_id: v for c, v in zip(children, vectors, strict=True)})
         children_total += len(children)
         indexed += 1
         _progress(n, len(found.documents), doc_id)
@@ -327,13 +330,13 @@ def run_search(args: argparse.Namespace) -> int:
         raise UsageError(f"the question {args.question!r} has no word to search for "
                          "(only blanks, punctuation or stop words)")
     store = _open_index(args.db)
-    tenants = [t.tenant for t in store.tenants()]
-    if args.tenant not in tenants:
+    if not store.has_tenant(args.tenant):
+        tenants = [t.tenant for t in store.tenants()]
         raise UsageError(f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
                          f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)")
     index = ParentChildIndex(store=store, retriever=RETRIEVERS[args.retriever]())
     hits = index.search(args.question, k=args.k, tenant=args.tenant)
-    parents = index.small_to_big(args.question, k=args.k, max_parents=args.parents, tenant=args.tenant)
+    parents = index.parents_of(hits, max_parents=args.parents, tenant=args.tenant)
     children = [store.child(args.tenant, h.ref_id) for h in hits]
     if args.json:
         out = {

@@ -23,8 +23,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from chunklab.contracts import Chunk, Scored
-from chunklab.retrievers import LogCountRetriever, Query, Retriever
+import numpy as np
+
+from chunklab import stored_ranking
+from chunklab.contracts import Chunk, Scored, ScoreSource
+from chunklab.retrievers import LogCountRetriever, Query, Retriever, reciprocal_rank_fusion
 
 DEFAULT_TENANT = "default"
 
@@ -43,10 +46,14 @@ class IndexFileError(ValueError):
 class Store(Protocol):
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None: ...
     def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
-                         fingerprint: str | None = None, source: str = "") -> None: ...
+                         fingerprint: str | None = None, source: str = "",
+                         vectors: Mapping[str, np.ndarray] | None = None) -> None: ...
+    def ranked(self, tenant: str, query: str, k: int, filters: Mapping[str, Any] | None,
+               retriever: Retriever) -> list[Scored] | None: ...
     def fingerprint(self, tenant: str, doc_id: str) -> str | None: ...
     def documents(self, tenant: str) -> dict[str, str]: ...
     def remove_document(self, tenant: str, doc_id: str) -> None: ...
+    def has_tenant(self, tenant: str) -> bool: ...
     def tenants(self) -> list[TenantCount]: ...
     def parent(self, tenant: str, chunk_id: str) -> Chunk: ...
     def child(self, tenant: str, chunk_id: str) -> Chunk: ...
@@ -71,14 +78,21 @@ class MemoryStore:
             self._children[(tenant, child.chunk_id)] = child
 
     def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
-                         fingerprint: str | None = None, source: str = "") -> None:
-        """All of a document's rows at once: its old parents and children go, the new ones come."""
+                         fingerprint: str | None = None, source: str = "",
+                         vectors: Mapping[str, np.ndarray] | None = None) -> None:
+        """All of a document's rows at once: its old parents and children go, the new ones come.
+        `vectors` are not kept: the retriever embeds and caches them itself."""
         sections = [(parent, list(children)) for parent, children in sections]  # fail before changing anything
         self.remove_document(tenant, doc_id)
         for parent, children in sections:  # the old rows are gone: nothing left to replace
             self._parents[(tenant, parent.chunk_id)] = parent
             self._children.update(((tenant, child.chunk_id), child) for child in children)
         self._documents[(tenant, doc_id)] = (fingerprint, source)
+
+    def ranked(self, tenant: str, query: str, k: int, filters: Mapping[str, Any] | None,
+               retriever: Retriever) -> list[Scored] | None:
+        """None: this store keeps no index of its own, the retriever ranks the candidates."""
+        return None
 
     def fingerprint(self, tenant: str, doc_id: str) -> str | None:
         return self._documents.get((tenant, doc_id), (None, ""))[0]
@@ -91,6 +105,9 @@ class MemoryStore:
             for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
                 del table[key]
         self._documents.pop((tenant, doc_id), None)
+
+    def has_tenant(self, tenant: str) -> bool:
+        return any(t == tenant for t, _ in self._children)
 
     def tenants(self) -> list[TenantCount]:
         names = sorted({t for t, _ in self._parents} | {t for t, _ in self._children})
@@ -118,6 +135,7 @@ CREATE TABLE IF NOT EXISTS parents (
 CREATE TABLE IF NOT EXISTS children (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
     tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
+    length INTEGER NOT NULL DEFAULT 1,
     UNIQUE (tenant, chunk_id));
 CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, json_extract(record, '$.doc_id'));
 CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, json_extract(record, '$.doc_id'));
@@ -125,8 +143,8 @@ CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
 CREATE TABLE IF NOT EXISTS documents (
     tenant TEXT NOT NULL, doc_id TEXT NOT NULL, fingerprint TEXT, source TEXT NOT NULL,
     PRIMARY KEY (tenant, doc_id));
-"""
-FORMAT = "chunklab-index-1"
+""" + stored_ranking.SCHEMA
+FORMAT = "chunklab-index-2"  # 2: BM25 term counts and vectors kept in the file
 
 
 # What SQLite's error texts mean for someone holding the file: (words in the error, what to say).
@@ -206,12 +224,14 @@ class SQLiteStore:
         self._write(tenant, [(parent, children)], doc_id=None)
 
     def replace_document(self, tenant: str, doc_id: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
-                         fingerprint: str | None = None, source: str = "") -> None:
+                         fingerprint: str | None = None, source: str = "",
+                         vectors: Mapping[str, np.ndarray] | None = None) -> None:
         """A document's parents and children in one transaction, after every old row of the
         document (sections it no longer has too), with the fingerprint of what they were made
-        from. A crash or an error part-way leaves the file as it was, never half old and half new,
-        and never a fingerprint without its rows."""
-        self._write(tenant, sections, doc_id=doc_id, document=(fingerprint, source))
+        from, each child's BM25 term counts and, if given, its vector (by chunk_id). A crash or an
+        error part-way leaves the file as it was, never half old and half new, and never a
+        fingerprint without its rows."""
+        self._write(tenant, sections, doc_id=doc_id, document=(fingerprint, source), vectors=vectors)
 
     def fingerprint(self, tenant: str, doc_id: str) -> str | None:
         with self._guard():
@@ -230,24 +250,84 @@ class SQLiteStore:
         self._write(tenant, [], doc_id=doc_id, document=None)
 
     def _write(self, tenant: str, sections: Sequence[tuple[Chunk, Sequence[Chunk]]], doc_id: str | None,
-               document: tuple[str | None, str] | None = None) -> None:
+               document: tuple[str | None, str] | None = None, vectors: Mapping[str, np.ndarray] | None = None) -> None:
         with self._guard(), self._db:
             if doc_id is not None:  # the whole document goes
-                for table in ("parents", "children"):
-                    self._db.execute(f"DELETE FROM {table} WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
-                                     (tenant, doc_id))
+                self._drop_children("tenant = ? AND json_extract(record, '$.doc_id') = ?", (tenant, doc_id))
+                self._db.execute("DELETE FROM parents WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
+                                 (tenant, doc_id))
                 self._db.execute("DELETE FROM documents WHERE tenant = ? AND doc_id = ?", (tenant, doc_id))
                 if document is not None:
                     self._db.execute("INSERT INTO documents (tenant, doc_id, fingerprint, source) VALUES (?, ?, ?, ?)",
                                      (tenant, doc_id, *document))
             for parent, children in sections:
                 if doc_id is None:  # one section: only its own old children go
-                    self._db.execute("DELETE FROM children WHERE tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
+                    self._drop_children("tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
                 self._db.execute("INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
                                  (tenant, parent.chunk_id, parent.model_dump_json()))
-                self._db.executemany(
-                    "INSERT OR REPLACE INTO children (tenant, chunk_id, parent_id, record) VALUES (?, ?, ?, ?)",
-                    [(tenant, c.chunk_id, c.parent_id or "", c.model_dump_json()) for c in children])
+                for child in children:
+                    self._insert_child(tenant, child, None if vectors is None else vectors.get(child.chunk_id))
+
+    def _drop_children(self, where: str, params: tuple[Any, ...]) -> None:
+        """Children matching `where`, with their term counts and vectors."""
+        doomed = f"SELECT seq FROM children WHERE {where}"
+        self._db.execute(f"DELETE FROM terms WHERE seq IN ({doomed})", params)
+        self._db.execute(f"DELETE FROM vectors WHERE tenant = ? AND seq IN ({doomed})", (params[0], *params))
+        self._db.execute(f"DELETE FROM children WHERE {where}", params)
+
+    def _insert_child(self, tenant: str, child: Chunk, vector: np.ndarray | None) -> None:
+        self._drop_children("tenant = ? AND chunk_id = ?", (tenant, child.chunk_id))  # one id, one row
+        length, counts = stored_ranking.term_counts(child.text)
+        seq = self._db.execute(
+            "INSERT INTO children (tenant, chunk_id, parent_id, record, length) VALUES (?, ?, ?, ?, ?)",
+            (tenant, child.chunk_id, child.parent_id or "", child.model_dump_json(), length)).lastrowid
+        self._db.executemany("INSERT INTO terms (tenant, term, seq, tf, length) VALUES (?, ?, ?, ?, ?)",
+                             [(tenant, term, seq, tf, length) for term, tf in counts.items()])
+        if vector is not None:
+            self._db.execute("INSERT INTO vectors (tenant, seq, vector) VALUES (?, ?, ?)",
+                             (tenant, seq, np.asarray(vector, dtype=np.float32).tobytes()))
+
+    def ranked(self, tenant: str, query: str, k: int, filters: Mapping[str, Any] | None,
+               retriever: Retriever) -> list[Scored] | None:
+        """The top k children ranked inside the file, reading only the rows the ranking needs:
+        the posting rows of the query's terms, or the vectors (see `stored_ranking`). For BM25,
+        WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
+        None for other retrievers, or when a filter needs the in-memory path."""
+        from chunklab.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
+
+        def lexical(depth: int) -> list[tuple[int, str, float]] | None:
+            return stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
+
+        def dense(r: DenseRetriever, depth: int) -> list[tuple[int, str, float]] | None:
+            if not stored_ranking.has_every_vector(self._db, tenant):
+                return None
+            q = r.embedder.embed_query(query)
+            if not np.all(np.isfinite(q)) or not np.any(q):
+                return []  # no known word, as `DenseRetriever` says
+            return stored_ranking.vector_top(self._db, tenant, q, depth, filters)
+
+        with self._guard():
+            if type(retriever) is BM25Retriever:
+                hits = lexical(k)
+                return None if hits is None else [Scored(ref_id=c, score=x, source=ScoreSource.LEXICAL) for _, c, x in hits]
+            if type(retriever) is DenseRetriever:
+                hits = dense(retriever, k)
+                return None if hits is None else [Scored(ref_id=c, score=x, source=ScoreSource.VECTOR) for _, c, x in hits]
+            if (type(retriever) is HybridRetriever and type(retriever.lexical) is BM25Retriever
+                    and type(retriever.dense) is DenseRetriever):
+                depth = max(k, retriever.depth)
+                words, meaning = lexical(depth), dense(retriever.dense, depth)
+                if words is None or meaning is None:
+                    return None
+                seq_of = {c: s for s, c, _ in words + meaning}
+                fused = reciprocal_rank_fusion([[c for _, c, _ in words], [c for _, c, _ in meaning]])
+                best = sorted(fused, key=lambda c: (-fused[c], seq_of[c]))[:k]
+                return [Scored(ref_id=c, score=fused[c], source=ScoreSource.FUSED) for c in best]
+        return None
+
+    def has_tenant(self, tenant: str) -> bool:
+        with self._guard():
+            return self._db.execute("SELECT 1 FROM children WHERE tenant = ? LIMIT 1", (tenant,)).fetchone() is not None
 
     def tenants(self) -> list[TenantCount]:
         with self._guard():
@@ -311,15 +391,23 @@ class ParentChildIndex:
 
         A query with no word to search for is a `ValidationError` (see `retrievers.Query`)."""
         Query(text=query)
+        ranked = self.store.ranked(tenant, query, k, filters, self.retriever)
+        if ranked is not None:  # the store ranked inside itself, reading only what it needed
+            return ranked
         candidates = [c for c in self.store.children(tenant) if _matches(c, filters or {})]
         return self.retriever.rank(query, candidates, k)
 
     def small_to_big(self, query: str, k: int = 4, max_parents: int = 2,
                      filters: Mapping[str, Any] | None = None, tenant: str = DEFAULT_TENANT) -> list[Chunk]:
         """Parents of the top k children, without repeats, in the rank order of their best child."""
+        return self.parents_of(self.search(query, k, filters, tenant), max_parents, tenant)
+
+    def parents_of(self, hits: Sequence[Scored], max_parents: int = 2, tenant: str = DEFAULT_TENANT) -> list[Chunk]:
+        """The parents of children already found, without repeats, in the order of their best child:
+        a caller that shows the children too ranks once, not twice."""
         parents: list[Chunk] = []
         seen: set[str] = set()
-        for hit in self.search(query, k, filters, tenant):
+        for hit in hits:
             parent = self.expand(hit.ref_id, tenant)
             if parent.chunk_id not in seen:
                 seen.add(parent.chunk_id)
@@ -329,13 +417,15 @@ class ParentChildIndex:
 
 def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: Sequence[Chunk],
                    tenant: str = DEFAULT_TENANT, doc_id: str | None = None, fingerprint: str | None = None,
-                   source: str = "") -> None:
+                   source: str = "", vectors: Mapping[str, np.ndarray] | None = None) -> None:
     """Store a document's parents with their children (grouped by `parent_id`), replacing whatever
     the document had before, as one unit: in `SQLiteStore`, one transaction.
 
     `doc_id` is needed only for a document that now has no parents (it became empty): its old rows
     are removed. `fingerprint` (what the rows were made from) and `source` (where) are stored with
     them, in the same transaction, so `chunklab index` can skip a document that has not changed.
+    `vectors` (chunk_id -> embedding of a child) let an `SQLiteStore` rank by meaning without
+    embedding every child again at query time.
     """
     ids = {p.doc_id for p in parents} | ({doc_id} if doc_id else set())
     if len(ids) != 1:
@@ -347,7 +437,7 @@ def index_document(index: ParentChildIndex, parents: Sequence[Chunk], children: 
     for child in children:
         by_parent[child.parent_id].append(child)
     index.store.replace_document(tenant, ids.pop(), [(p, by_parent[p.chunk_id]) for p in parents],
-                                 fingerprint=fingerprint, source=source)
+                                 fingerprint=fingerprint, source=source, vectors=vectors)
 
 
 def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tuple[list[Chunk], list[Chunk]]:

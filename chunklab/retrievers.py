@@ -153,12 +153,24 @@ class BM25Retriever:
         return _top(list(scores), chunks, k, ScoreSource.LEXICAL)
 
 
+def dot_scores(matrix: np.ndarray, query: np.ndarray) -> np.ndarray:
+    """Each row's dot product with `query`, in float64, from vectors kept as float32.
+
+    Written as a row-wise sum rather than `matrix @ query` on purpose: BLAS may add a row's
+    products in an order that depends on the row's place in the matrix, and then the same chunk
+    would score a hair differently among other candidates, in memory or in the index file, and a
+    near-tie could flip. A row-wise sum adds each row alike wherever it is.
+    """
+    return (np.asarray(matrix, dtype=np.float32).astype(np.float64) * query).sum(axis=1)
+
+
 class DenseRetriever:
     """Cosine similarity of embeddings (default: WordLlama, offline): matches meaning, roughly.
 
     Static word embeddings average a text's words, so they find "fee" near "charge" but blur a
     long chunk's topics together. Chunk vectors are cached by text, so re-ranking the same chunks
-    for many questions embeds each chunk once.
+    for many questions embeds each chunk once. They are kept as float32, as the index file keeps
+    them, and scored with `dot_scores`, so an index ranks as this retriever does.
     """
 
     name = "wordllama"
@@ -178,12 +190,12 @@ class DenseRetriever:
         if missing:
             unique = list(dict.fromkeys(missing))
             for text, vector in zip(unique, self.embedder.embed_documents(unique), strict=True):
-                self._vectors[text] = vector
+                self._vectors[text] = np.asarray(vector, dtype=np.float32)
         q = self.embedder.embed_query(query)
         if not np.all(np.isfinite(q)) or not np.any(q):
             return []  # no known word: a zero (or NaN) vector is close to nothing
-        scores = [float(self._vectors[c.text] @ q) for c in chunks]
-        return _top(scores, chunks, k, ScoreSource.VECTOR, keep_zero=True)
+        scores = dot_scores(np.stack([self._vectors[c.text] for c in chunks]), q)
+        return _top(list(scores), chunks, k, ScoreSource.VECTOR, keep_zero=True)
 
 
 # Reciprocal rank fusion's constant (Cormack, Clarke and Büttcher, 2009): it damps the weight of the
@@ -211,11 +223,18 @@ class HybridRetriever:
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
         if not chunks:
             return []
-        fused: dict[str, float] = {}
-        for retriever in (self.lexical, self.dense):
-            for rank, hit in enumerate(retriever.rank(query, chunks, max(k, self.depth)), start=1):
-                fused[hit.ref_id] = fused.get(hit.ref_id, 0.0) + 1.0 / (RRF_K + rank)
+        depth = max(k, self.depth)
+        fused = reciprocal_rank_fusion([[h.ref_id for h in r.rank(query, chunks, depth)] for r in (self.lexical, self.dense)])
         return _top([fused.get(c.chunk_id, 0.0) for c in chunks], chunks, k, ScoreSource.FUSED)
+
+
+def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]]) -> dict[str, float]:
+    """Each id's fused score: the sum, over the rankings that hold it, of 1 / (RRF_K + its rank)."""
+    fused: dict[str, float] = {}
+    for ranking in rankings:
+        for rank, ref_id in enumerate(ranking, start=1):
+            fused[ref_id] = fused.get(ref_id, 0.0) + 1.0 / (RRF_K + rank)
+    return fused
 
 
 RETRIEVERS = {r.name: r for r in (OverlapRetriever, LogCountRetriever, BM25Retriever, DenseRetriever, HybridRetriever)}
