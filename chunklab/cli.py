@@ -9,7 +9,6 @@ Tracebacks are for bugs, not for typos.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sqlite3
 import sys
@@ -19,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from chunklab import __version__
+from chunklab import __version__, parallel
 from chunklab.contracts import Chunker
 from chunklab.data import DocumentError, read_document
 from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
@@ -177,6 +176,11 @@ def build_parser() -> argparse.ArgumentParser:
                        help="hard token budget of a child (the markdown strategy; parents are whole sections)")
     index.add_argument("--follow-links", action="store_true",
                        help="also index files that symbolic links inside a folder lead to outside it")
+    index.add_argument("--workers", type=int, default=None,
+                       help="read, chunk and embed on a local Dask cluster of N processes (needs chunklab[dask])")
+    index.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="read, chunk and embed on the Dask cluster at ADDRESS (tcp://host:8786); "
+                            "its workers must see the files at the same paths")
     index.add_argument("--prune", action="store_true",
                        help="remove this tenant's documents whose files under PATHS are gone")
 
@@ -249,38 +253,46 @@ def run_chunk(args: argparse.Namespace) -> int:
 
 def run_index(args: argparse.Namespace) -> int:
     try:
-        chunker = MarkdownChunker(max_tokens=args.max_tokens)
+        MarkdownChunker(max_tokens=args.max_tokens)  # a bad budget is said before any work
     except ValidationError as exc:
         raise UsageError(_validation_message(exc)) from None
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.workers is not None and args.scheduler is not None:
+        raise UsageError("--workers starts a local cluster, --scheduler uses an existing one: give one of them")
     found = find_documents(args.paths, follow_links=args.follow_links)
     if not found.documents:
         raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
+    created = not Path(args.db).exists()
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
-    embedder = EMBEDDERS["wordllama"]()
+    known = store.documents_fingerprints(args.tenant)
     children_total = indexed = unchanged = 0
     skipped: list[str] = []
-    for n, (doc_id, path) in enumerate(found.documents, start=1):
-        try:
-            doc = read_document(path, doc_id=doc_id)
-        except DocumentError as exc:
-            skipped.append(str(path))
-            _warn(f"skipped {exc}")  # the message names the file and the problem
-            continue
-        fingerprint = document_fingerprint(doc.title, doc.text, args.max_tokens)
-        if store.fingerprint(args.tenant, doc_id) == fingerprint:
-            unchanged += 1  # same text, same settings, same chunklab: its rows are already right
-            _progress(n, len(found.documents), doc_id)
-            continue
-        doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": args.tenant}})
-        children = chunker.split(doc)
-        vectors = embedder.embed_documents([c.text for c in children])  # stored: search never embeds a child
-        index_document(index, chunker.parents(doc), children, tenant=args.tenant, doc_id=doc_id,
-                       fingerprint=fingerprint, source=str(Path(path).resolve()),
-                       vectors={c.chunk_id: v for c, v in zip(children, vectors, strict=True)})
-        children_total += len(children)
-        indexed += 1
-        _progress(n, len(found.documents), doc_id)
+    # Read, chunk and embed here or on Dask workers; write here, one document per transaction,
+    # in the order the documents were found, so the file is the same however it was computed.
+    try:
+        results = parallel.prepared(found.documents, known, args.max_tokens, args.tenant,
+                                    workers=args.workers, scheduler=args.scheduler)
+        for n, ready in enumerate(results, start=1):
+            if ready.error:
+                skipped.append(ready.path)
+                _warn(f"skipped {ready.error}")  # the message names the file and the problem
+            elif ready.unchanged:
+                unchanged += 1  # same text, same settings, same chunklab: its rows are already right
+            else:
+                index_document(index, ready.parents, ready.children, tenant=args.tenant, doc_id=ready.doc_id,
+                               fingerprint=ready.fingerprint, source=str(Path(ready.path).resolve()),
+                               vectors={c.chunk_id: v for c, v in zip(ready.children, ready.vectors, strict=True)})
+                children_total += len(ready.children)
+                indexed += 1
+            _progress(n, len(found.documents), ready.doc_id)
+    except parallel.DaskUnavailable as exc:
+        store.close()
+        if created:  # nothing was indexed: leave no empty index file behind
+            for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
+                Path(leftover).unlink(missing_ok=True)
+        raise UsageError(str(exc)) from None
     pruned = _prune(store, args) if args.prune else 0
     store.close()
     passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
@@ -297,13 +309,6 @@ def run_index(args: argparse.Namespace) -> int:
         _warn(f"{len(skipped)} file(s) could not be read and were skipped (named above)")
         return USAGE_ERROR
     return 0
-
-
-def document_fingerprint(title: str, text: str, max_tokens: int) -> str:
-    """What a document's rows are made from: its text and title, the chunker's budget and the
-    chunklab version (a new version may cut differently). Equal fingerprints, equal rows."""
-    made_from = f"chunklab {__version__}|max_tokens={max_tokens}|{title}\n{text}"
-    return hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _prune(store: SQLiteStore, args: argparse.Namespace) -> int:

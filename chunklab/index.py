@@ -196,6 +196,10 @@ class SQLiteStore:
                 # lock (busy timeout) instead of failing, and a killed writer leaves the last
                 # committed document intact.
                 self._db.execute("PRAGMA journal_mode=WAL")
+                # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed process
+                # loses nothing committed, a power cut at most the last documents, and the file
+                # is never corrupt (SQLite's documentation); each commit no longer waits on the disk.
+                self._db.execute("PRAGMA synchronous=NORMAL")
                 self._db.executescript(SCHEMA)
             found = self._db.execute("SELECT value FROM chunklab_meta WHERE key = 'format'").fetchone()
             if found is None and read_only:
@@ -239,6 +243,13 @@ class SQLiteStore:
                                    (tenant, doc_id)).fetchone()
         return row[0] if row else None
 
+    def documents_fingerprints(self, tenant: str) -> dict[str, str]:
+        """doc_id -> the fingerprint its rows were made from, for this tenant (one query, not one
+        per document)."""
+        with self._guard():
+            return dict(self._db.execute("SELECT doc_id, fingerprint FROM documents WHERE tenant = ? "
+                                         "AND fingerprint IS NOT NULL", (tenant,)).fetchall())
+
     def documents(self, tenant: str) -> dict[str, str]:
         """doc_id -> the source it was indexed from, for this tenant."""
         with self._guard():
@@ -270,9 +281,7 @@ class SQLiteStore:
 
     def _drop_children(self, where: str, params: tuple[Any, ...]) -> None:
         """Children matching `where`, with their term counts and vectors."""
-        doomed = f"SELECT seq FROM children WHERE {where}"
-        self._db.execute(f"DELETE FROM terms WHERE seq IN ({doomed})", params)
-        self._db.execute(f"DELETE FROM vectors WHERE tenant = ? AND seq IN ({doomed})", (params[0], *params))
+        stored_ranking.forget_children(self._db, f"SELECT seq FROM children WHERE {where}", params)
         self._db.execute(f"DELETE FROM children WHERE {where}", params)
 
     def _insert_child(self, tenant: str, child: Chunk, vector: np.ndarray | None) -> None:
@@ -281,11 +290,10 @@ class SQLiteStore:
         seq = self._db.execute(
             "INSERT INTO children (tenant, chunk_id, parent_id, record, length) VALUES (?, ?, ?, ?, ?)",
             (tenant, child.chunk_id, child.parent_id or "", child.model_dump_json(), length)).lastrowid
-        self._db.executemany("INSERT INTO terms (tenant, term, seq, tf, length) VALUES (?, ?, ?, ?, ?)",
-                             [(tenant, term, seq, tf, length) for term, tf in counts.items()])
+        stored_ranking.add_child(self._db, tenant, seq, length, counts)
         if vector is not None:
-            self._db.execute("INSERT INTO vectors (tenant, seq, vector) VALUES (?, ?, ?)",
-                             (tenant, seq, np.asarray(vector, dtype=np.float32).tobytes()))
+            self._db.execute("INSERT INTO vectors (seq, vector) VALUES (?, ?)",
+                             (seq, np.asarray(vector, dtype=np.float32).tobytes()))
 
     def ranked(self, tenant: str, query: str, k: int, filters: Mapping[str, Any] | None,
                retriever: Retriever) -> list[Scored] | None:

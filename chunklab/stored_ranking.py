@@ -22,35 +22,37 @@ so the top k and the scores are the same as `BM25Retriever`'s over the same chil
 filter narrows the children first and the statistics are those of the children that pass, as
 with `BM25Retriever` over the filtered candidates.
 
-Vectors are stored as float32 (1 KB per child for WordLlama's 256 dimensions) and scored with
+Vectors are stored as float32 (1 KB per child for WordLlama's 256 dimensions, in a rowid table:
+a WITHOUT ROWID table spills a 1 KB row to an overflow page, 4.7 KB per vector measured) and scored with
 `retrievers.dot_scores`, the function `DenseRetriever` uses, so the two rank alike too.
 """
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 import sqlite3
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from chunklab.retrievers import BM25Retriever, dot_scores
 
 K1, B = 1.5, 0.75  # bm25s's defaults, the ones BM25Retriever uses
-SLACK = 20  # candidates beyond k re-scored exactly, so a float64 near-tie cannot hide one
+MARGIN = 1e-4  # relative: a bound is judged with room for float32 rounding, so no near-tie is lost
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS terms (
     tenant TEXT NOT NULL, term TEXT NOT NULL, seq INTEGER NOT NULL, tf INTEGER NOT NULL, length INTEGER NOT NULL,
     PRIMARY KEY (tenant, term, seq)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terms_by_child ON terms (seq);
-CREATE TABLE IF NOT EXISTS vectors (
-    tenant TEXT NOT NULL, seq INTEGER NOT NULL, vector BLOB NOT NULL,
-    PRIMARY KEY (tenant, seq)) WITHOUT ROWID;
-CREATE INDEX IF NOT EXISTS children_length ON children (tenant, length);
+CREATE TABLE IF NOT EXISTS vectors (seq INTEGER PRIMARY KEY, vector BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS term_stats (
+    tenant TEXT NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (tenant, term)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tenant_stats (tenant TEXT PRIMARY KEY, children INTEGER NOT NULL, length INTEGER NOT NULL);
 """
 
 SAFE_KEY = re.compile(r"[A-Za-z0-9_\-]+")
@@ -61,11 +63,6 @@ def term_counts(text: str) -> tuple[int, Counter[str]]:
     length 1: bm25s is given one placeholder token for it, which no query can contain."""
     tokens = BM25Retriever.tokens(text)
     return max(1, len(tokens)), Counter(tokens)
-
-
-def term_rows(tenant: str, seq: int, text: str) -> tuple[int, list[tuple[str, str, int, int, int]]]:
-    length, counts = term_counts(text)
-    return length, [(tenant, term, seq, tf, length) for term, tf in counts.items()]
 
 
 def eligible(tenant: str, filters: Mapping[str, Any] | None) -> tuple[str, list[Any]] | None:
@@ -84,81 +81,162 @@ def eligible(tenant: str, filters: Mapping[str, Any] | None) -> tuple[str, list[
     return sql, params
 
 
+def add_child(db: sqlite3.Connection, tenant: str, seq: int, length: int, counts: Mapping[str, int]) -> None:
+    """A new child's term counts (from `term_counts`), and the statistics BM25 reads (N, total
+    length, each term's document frequency) moved by it, in the caller's transaction."""
+    db.executemany("INSERT INTO terms (tenant, term, seq, tf, length) VALUES (?, ?, ?, ?, ?)",
+                   [(tenant, term, seq, tf, length) for term, tf in counts.items()])
+    db.executemany("INSERT INTO term_stats (tenant, term, df) VALUES (?, ?, 1) "
+                   "ON CONFLICT (tenant, term) DO UPDATE SET df = df + 1", [(tenant, term) for term in counts])
+    db.execute("INSERT INTO tenant_stats (tenant, children, length) VALUES (?, 1, ?) ON CONFLICT (tenant) "
+               "DO UPDATE SET children = children + 1, length = length + excluded.length", (tenant, length))
+
+
+def forget_children(db: sqlite3.Connection, doomed: str, params: Sequence[Any]) -> None:
+    """Take the children that `doomed` (SQL selecting their seq) names out of the statistics, and
+    drop their term counts and vectors; the caller then deletes the children themselves."""
+    gone = db.execute(f"SELECT tenant, term, COUNT(*) FROM terms WHERE seq IN ({doomed}) GROUP BY tenant, term",
+                      params).fetchall()
+    db.executemany("UPDATE term_stats SET df = df - ? WHERE tenant = ? AND term = ?", [(n, t, w) for t, w, n in gone])
+    db.executemany("DELETE FROM term_stats WHERE tenant = ? AND term = ? AND df <= 0", [(t, w) for t, w, _ in gone])
+    for tenant, children, length in db.execute(
+            f"SELECT tenant, COUNT(*), SUM(length) FROM children WHERE seq IN ({doomed}) GROUP BY tenant", params).fetchall():
+        db.execute("UPDATE tenant_stats SET children = children - ?, length = length - ? WHERE tenant = ?",
+                   (children, length, tenant))
+    db.execute(f"DELETE FROM terms WHERE seq IN ({doomed})", params)
+    db.execute(f"DELETE FROM vectors WHERE seq IN ({doomed})", params)
+
+
+class Statistics(NamedTuple):
+    """What BM25 needs besides a child's own counts: how many children, their mean length, and
+    each asked term's document frequency (terms no child holds are left out, as bm25s does)."""
+
+    n: int
+    average: np.float64
+    df: dict[str, int]
+
+
+def statistics(db: sqlite3.Connection, tenant: str, terms: Sequence[str], pool: tuple[str, list[Any]] | None) -> Statistics:
+    """Read from the kept tables for a whole tenant; counted over the pool for a filtered one."""
+    asked = list(dict.fromkeys(terms))
+    if pool is None:
+        row = db.execute("SELECT children, length FROM tenant_stats WHERE tenant = ?", (tenant,)).fetchone()
+        n, total = row if row else (0, 0)
+        df = dict(db.execute(f"SELECT term, df FROM term_stats WHERE tenant = ? AND term IN ({', '.join('?' * len(asked))})",
+                             [tenant, *asked]).fetchall())
+    else:
+        pool_sql, pool_params = pool
+        n, total = db.execute(f"SELECT COUNT(*), COALESCE(SUM(length), 0) FROM ({pool_sql})", pool_params).fetchone()
+        df = {}
+        for term in asked:
+            (count,) = db.execute(f"SELECT COUNT(*) FROM terms WHERE tenant = ? AND term = ? "
+                                  f"AND seq IN (SELECT seq FROM ({pool_sql}))", [tenant, term, *pool_params]).fetchone()
+            if count:
+                df[term] = count
+    return Statistics(n, np.float64(total) / n if n else np.float64(0), {t: d for t, d in df.items() if d > 0})
+
+
 def bm25_top(db: sqlite3.Connection, tenant: str, query: str, k: int,
              filters: Mapping[str, Any] | None = None) -> list[tuple[int, str, float]] | None:
     """The top k children for `query` by BM25: (seq, chunk_id, score), best first, ties in
-    index order. None if the filters need the in-memory path (see `eligible`)."""
+    index order. None if the filters need the in-memory path (see `eligible`).
+
+    Exact top k without reading every posting (MaxScore, Turtle and Flood 1995): a term adds at
+    most its weight (IDF x repeats; tf / (tf + ...) < 1) to a child's score. The rare terms,
+    whose postings are short, are read in full and their children scored; once the k-th best
+    score is above the sum of the weights of the terms left (the common ones: "the", "is"),
+    no child holding only those can reach the top k, and their long postings are only looked up
+    for the few candidates that could still make it.
+    """
     where = eligible(tenant, filters)
     if where is None:
         return None
     terms = BM25Retriever.tokens(query)
     if not terms or k <= 0:
         return []
-    pool_sql, pool_params = where
-    filtered = bool(filters)
-    n, total = db.execute(f"SELECT COUNT(*), COALESCE(SUM(length), 0) FROM ({pool_sql})", pool_params).fetchone()
-    if n == 0:
+    pool = where if filters else None
+    stats = statistics(db, tenant, terms, pool)
+    if stats.n == 0 or not stats.df:
         return []
-    average = np.float64(total) / n  # bm25s: the mean of the lengths, a float64
-    in_pool = f"AND t.seq IN (SELECT seq FROM ({pool_sql}))" if filtered else ""
-    weights: dict[str, float] = {}  # term -> its float32 IDF, as bm25s stores it
-    for term in dict.fromkeys(terms):
-        df = db.execute(f"SELECT COUNT(*) FROM terms t WHERE t.tenant = ? AND t.term = ? {in_pool}",
-                        [tenant, term, *(pool_params if filtered else [])]).fetchone()[0]
-        if df:
-            weights[term] = float(np.float32(math.log(1 + (n - df + 0.5) / (df + 0.5))))
-    asked = [t for t in terms if t in weights]  # bm25s drops words it has not seen, keeps repeats
-    if not asked:
+    idf = {t: float(np.float32(math.log(1 + (stats.n - d + 0.5) / (d + 0.5)))) for t, d in stats.df.items()}
+    asked = [t for t in terms if t in idf]  # bm25s drops words it has not seen, keeps repeats
+    bound = {t: idf[t] * m for t, m in Counter(asked).items()}  # the most a term can add
+    rare_first = sorted(bound, key=lambda t: (stats.df[t], t))
+    restrict = f"AND seq IN (SELECT seq FROM ({pool[0]}))" if pool else ""
+    restrict_params = pool[1] if pool else []
+
+    scored: dict[int, np.float32] = {}  # seq -> its exact (bm25s) score
+    top: list[float] = []  # a min-heap of the k best exact scores: top[0] is the bar
+
+    def score(seqs: Sequence[int]) -> None:
+        fresh = [s for s in seqs if s not in scored]
+        for start in range(0, len(fresh), 500):
+            for seq, value in _bm25s_scores(db, tenant, fresh[start:start + 500], asked, idf, stats.average).items():
+                scored[seq] = value
+                (heapq.heappush if len(top) < k else heapq.heappushpop)(top, float(value))
+
+    def bar() -> float:  # what a child must reach to enter the top k, with room for rounding
+        return top[0] * (1 - MARGIN) if len(top) == k else 0.0
+
+    partial: dict[int, float] = {}  # seq -> what the terms read so far add to its score (float64)
+    read, rest = 0, sum(bound.values())  # rest: the most the terms not read yet can add
+    while read < len(rare_first) and rest >= bar():
+        term = rare_first[read]
+        for seq, part in db.execute(
+                f"SELECT seq, ? * tf / (tf + ? * ((1 - ?) + ? * length / ?)) FROM terms "
+                f"WHERE tenant = ? AND term = ? {restrict}",
+                [bound[term], K1, B, B, float(stats.average), tenant, term, *restrict_params]):
+            partial[seq] = partial.get(seq, 0.0) + part
+        read, rest = read + 1, rest - bound[term]
+        score(heapq.nsmallest(k, partial, key=lambda s: (-partial[s], s)))  # the best so far raise the bar
+    # A child outside `partial` holds only terms that together stay under the bar: it is out.
+    # Inside, a child is scored in full only while what is known plus the rest could reach it.
+    ordered, i = sorted(partial, key=lambda s: (-partial[s], s)), 0
+    while i < len(ordered) and partial[ordered[i]] + rest >= bar():
+        batch = []
+        while i < len(ordered) and len(batch) < 256 and partial[ordered[i]] + rest >= bar():
+            batch.append(ordered[i])
+            i += 1
+        score(batch)  # one query for the batch: its rows are looked up by key, not scanned
+    best = sorted(scored, key=lambda s: (-scored[s], s))[:k]
+    if not best:
         return []
-    multiplicity = Counter(asked)
-    # A first, float64 ranking in SQL finds the candidates; the best k + SLACK are then scored
-    # exactly as bm25s scores them, so the order is bm25s's to the last bit.
-    values = ", ".join("(?, ?)" for _ in multiplicity)
-    rows = db.execute(
-        f"""WITH q(term, weight) AS (VALUES {values})
-            SELECT t.seq, SUM(q.weight * t.tf / (t.tf + ? * ((1 - ?) + ? * t.length / ?))) AS score
-            FROM q JOIN terms t ON t.tenant = ? AND t.term = q.term {in_pool}
-            GROUP BY t.seq ORDER BY score DESC, t.seq LIMIT ?""",
-        [*(x for term, m in multiplicity.items() for x in (term, weights[term] * m)), K1, B, B, float(average),
-         tenant, *(pool_params if filtered else []), k + SLACK]).fetchall()
-    seqs = [seq for seq, _ in rows]
-    exact = _bm25s_scores(db, tenant, seqs, asked, weights, average)
-    ids = dict(db.execute(f"SELECT seq, chunk_id FROM children WHERE seq IN ({', '.join('?' * len(seqs))})", seqs))
-    order = sorted(seqs, key=lambda s: (-exact[s], s))[:k]
-    return [(s, ids[s], float(exact[s])) for s in order]
+    ids = dict(db.execute(f"SELECT seq, chunk_id FROM children WHERE seq IN ({', '.join('?' * len(best))})", best))
+    return [(s, ids[s], float(scored[s])) for s in best]
 
 
 def _bm25s_scores(db: sqlite3.Connection, tenant: str, seqs: Sequence[int], asked: Sequence[str],
                   weights: Mapping[str, float], average: np.float64) -> dict[int, np.float32]:
     """bm25s's score of each child: per term, idf32 * tf / (k1 * ((1 - b) + b * length / avg) + tf)
-    in float64, stored as float32; the query's terms (repeats too) added in float32, in order."""
-    marks = ", ".join("?" * len(seqs))
-    found: dict[tuple[int, str], tuple[int, int]] = {}
-    for seq, term, tf, length in db.execute(
-            f"SELECT seq, term, tf, length FROM terms WHERE tenant = ? AND seq IN ({marks}) "
-            f"AND term IN ({', '.join('?' * len(weights))})", [tenant, *seqs, *weights]):
-        found[(seq, term)] = (tf, length)
-    scores = {}
-    for seq in seqs:
-        total = np.float32(0)
-        for term in asked:
-            if (seq, term) in found:
-                tf, length = found[(seq, term)]
-                tfc = tf / (K1 * ((1 - B) + B * length / average) + tf)
-                total = np.float32(total + np.float32(np.float64(weights[term]) * tfc))
-        scores[seq] = total
-    return scores
-
-
-def vector_rows(tenant: str, pairs: Sequence[tuple[int, np.ndarray]]) -> list[tuple[str, int, bytes]]:
-    return [(tenant, seq, np.asarray(vector, dtype=np.float32).tobytes()) for seq, vector in pairs]
+    in float64, stored as float32; the query's terms (repeats too) added in float32, in order.
+    Element-wise numpy does the same IEEE operations as bm25s, so the scores are equal to the bit."""
+    if not seqs:
+        return {}
+    rows = db.execute(f"SELECT seq, term, tf, length FROM terms WHERE tenant = ? AND seq IN ({', '.join('?' * len(seqs))}) "
+                      f"AND term IN ({', '.join('?' * len(weights))})", [tenant, *seqs, *weights]).fetchall()
+    where = {seq: i for i, seq in enumerate(seqs)}
+    columns = {term: np.zeros(len(seqs), dtype=np.float32) for term in weights}
+    if rows:
+        at = np.fromiter((where[r[0]] for r in rows), dtype=np.int64, count=len(rows))
+        tf = np.fromiter((r[2] for r in rows), dtype=np.float64, count=len(rows))
+        length = np.fromiter((r[3] for r in rows), dtype=np.float64, count=len(rows))
+        idf = np.fromiter((weights[r[1]] for r in rows), dtype=np.float64, count=len(rows))
+        part = (idf * (tf / (K1 * ((1 - B) + B * length / average) + tf))).astype(np.float32)
+        for term, column in columns.items():
+            mine = np.fromiter((r[1] == term for r in rows), dtype=bool, count=len(rows))
+            column[at[mine]] = part[mine]
+    total = np.zeros(len(seqs), dtype=np.float32)
+    for term in asked:
+        total += columns[term]  # float32, in the query's order; + 0 for a missing term changes nothing
+    return dict(zip(seqs, total))
 
 
 def has_every_vector(db: sqlite3.Connection, tenant: str) -> bool:
     """Whether every child of the tenant has its vector (an index made through the API without an
     embedder has none; the in-memory path then embeds them)."""
     (children,) = db.execute("SELECT COUNT(*) FROM children WHERE tenant = ?", [tenant]).fetchone()
-    (vectors,) = db.execute("SELECT COUNT(*) FROM vectors WHERE tenant = ?", [tenant]).fetchone()
+    (vectors,) = db.execute("SELECT COUNT(*) FROM children c JOIN vectors v ON v.seq = c.seq WHERE c.tenant = ?",
+                            [tenant]).fetchone()
     return children > 0 and children == vectors
 
 
@@ -172,13 +250,16 @@ def vector_top(db: sqlite3.Connection, tenant: str, query_vector: np.ndarray, k:
     if k <= 0:
         return []
     pool_sql, pool_params = where
-    rows = db.execute(f"SELECT v.seq, v.vector FROM vectors v WHERE v.tenant = ? AND v.seq IN (SELECT seq FROM ({pool_sql})) "
-                      "ORDER BY v.seq", [tenant, *pool_params]).fetchall()
-    if not rows:
+    cursor = db.execute(f"SELECT v.seq, v.vector FROM vectors v WHERE v.seq IN (SELECT seq FROM ({pool_sql})) "
+                        "ORDER BY v.seq", pool_params)
+    seq_blocks, score_blocks = [], []
+    while rows := cursor.fetchmany(4096):  # a block at a time: memory stays a few MB at any size
+        seq_blocks.append(np.fromiter((seq for seq, _ in rows), dtype=np.int64, count=len(rows)))
+        matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
+        score_blocks.append(dot_scores(matrix, query_vector))
+    if not seq_blocks:
         return []
-    seqs = np.fromiter((seq for seq, _ in rows), dtype=np.int64, count=len(rows))
-    matrix = np.frombuffer(b"".join(blob for _, blob in rows), dtype=np.float32).reshape(len(rows), -1)
-    scores = dot_scores(matrix, query_vector)
+    seqs, scores = np.concatenate(seq_blocks), np.concatenate(score_blocks)
     best = np.lexsort((seqs, -scores))[:k]  # ties in index order, as `DenseRetriever`
     chosen = [int(seqs[i]) for i in best]
     ids = dict(db.execute(f"SELECT seq, chunk_id FROM children WHERE seq IN ({', '.join('?' * len(chosen))})", chosen))

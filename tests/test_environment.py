@@ -5,13 +5,13 @@ import tomllib
 
 from conftest import ROOT
 
-PIN = re.compile(r"^([A-Za-z0-9_.\-]+)==([A-Za-z0-9_.\-+]+)$")
+PIN = re.compile(r"^([A-Za-z0-9_.\-]+(?:\[[A-Za-z0-9_,\-]+\])?)==([A-Za-z0-9_.\-+]+)$")  # name[extras]==version
 
 
 def pyproject_pins() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     requirements = [*project["dependencies"]]
-    for extra in ("lab", "test"):
+    for extra in ("lab", "test", "dask"):
         requirements += project["optional-dependencies"][extra]
     return dict(parse(r, "pyproject.toml") for r in requirements)
 

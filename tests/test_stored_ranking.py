@@ -141,3 +141,58 @@ def test_changing_and_removing_a_document_leaves_no_term_or_vector_behind(tmp_pa
     store.remove_document("default", "d")
     assert db.execute("SELECT COUNT(*) FROM terms").fetchone() == (0,)
     assert db.execute("SELECT COUNT(*) FROM vectors").fetchone() == (0,)
+
+
+def _zipf_documents(seed: int, documents: int = 40):
+    """Documents of words drawn with Zipf-like frequencies (a few very common words, many rare
+    ones) and some exact copies: the shape where pruning the common terms matters, and ties."""
+    import random
+
+    rng = random.Random(seed)
+    words = [f"w{i}" for i in range(300)]
+    weights = [1 / (i + 1) for i in range(len(words))]
+    texts = [" ".join(rng.choices(words, weights, k=rng.randint(1, 60))) for _ in range(documents)]
+    texts += rng.sample(texts, 8)  # copies: equal scores, decided by index order
+    return [Document(doc_id=f"d{i}", uri=f"urn:d{i}", title="", text=f"{t}\n\n{' '.join(reversed(t.split()))}\n")
+            for i, t in enumerate(texts)], words, weights
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_pruned_bm25_equals_bm25s_on_skewed_words_and_copies(tmp_path, seed):
+    import random
+
+    docs, words, weights = _zipf_documents(seed)
+    stored = ParentChildIndex(store=SQLiteStore(tmp_path / "z.sqlite"))
+    memory = ParentChildIndex(store=MemoryStore())
+    chunker = MarkdownChunker(max_tokens=30)
+    for doc in docs:
+        for index in (stored, memory):
+            index_document(index, chunker.parents(doc), chunker.split(doc))
+    rng = random.Random(seed)
+    for _ in range(40):
+        query = " ".join(rng.choices(words, weights, k=rng.randint(1, 8)))  # repeats happen too
+        for k in (1, 3, 10):
+            ranked = stored.store.ranked("default", query, k, None, BM25Retriever())
+            expected = BM25Retriever().rank(query, memory.store.children("default"), k)
+            assert [(h.ref_id, h.score) for h in ranked] == [(h.ref_id, h.score) for h in expected], (query, k)
+
+
+def test_the_kept_statistics_equal_a_recount_after_changes_and_removals(tmp_path):
+    path = tmp_path / "s.sqlite"
+    store = SQLiteStore(path)
+    index = ParentChildIndex(store=store)
+    chunker = MarkdownChunker(max_tokens=30)
+    docs, _, _ = _zipf_documents(1, documents=12)
+    for doc in docs:
+        index_document(index, chunker.parents(doc), chunker.split(doc), tenant=doc.doc_id[-1])
+    for doc in docs[:5]:  # changed, then some removed
+        changed = doc.model_copy(update={"text": doc.text[: len(doc.text) // 2] + "\n"})
+        index_document(index, chunker.parents(changed), chunker.split(changed), tenant=doc.doc_id[-1])
+    for doc in docs[5:8]:
+        store.remove_document(doc.doc_id[-1], doc.doc_id)
+    db = sqlite3.connect(path)
+    kept = set(db.execute("SELECT tenant, term, df FROM term_stats"))
+    recount = set(db.execute("SELECT tenant, term, COUNT(*) FROM terms GROUP BY tenant, term"))
+    assert kept == recount and kept
+    assert set(db.execute("SELECT tenant, children, length FROM tenant_stats WHERE children > 0")) == \
+        set(db.execute("SELECT tenant, COUNT(*), SUM(length) FROM children GROUP BY tenant"))

@@ -1,0 +1,122 @@
+"""Preparing documents for the index, in this process or on a Dask cluster; one writer stores them.
+
+Reading, chunking and embedding a document needs nothing but the file: that is the work a folder
+spreads over processes or machines. Writing does not spread: SQLite takes one writer at a time,
+and an index that must be identical row for row to a single-process one (same `seq` numbers, same
+order) needs its documents written in one order. So `prepare` is the unit of work, the same
+function everywhere, and `prepared` yields its results in the order of the documents given,
+whoever computed them, for the caller to write.
+
+With Dask (`workers` or `scheduler`), the documents go in a Dask bag, a partition of a few
+documents per task; partitions are computed on the cluster and collected in order, so a fast
+worker never makes the writer skip ahead and memory holds only the partitions in flight. A
+cluster's workers must see the files at the same paths (a shared disk), and each loads
+WordLlama once. Dask is the optional `dask` extra; without it, `--workers` says how to install it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import logging
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from chunklab import __version__
+from chunklab.contracts import Chunk
+from chunklab.data import DocumentError, read_document
+
+# Not `pip install chunklab[dask]`: the name chunklab on PyPI is another project.
+DASK_HINT = "in the chunklab folder, pip install -e '.[dask]' (the dask extra: dask[bag] and distributed)"
+
+
+class DaskUnavailable(RuntimeError):
+    """Dask was asked for and is not installed, or the cluster cannot be reached."""
+
+
+class Prepared(NamedTuple):
+    """One document made ready for the writer, or why it could not be."""
+
+    doc_id: str
+    path: str
+    fingerprint: str | None = None
+    parents: tuple[Chunk, ...] = ()
+    children: tuple[Chunk, ...] = ()
+    vectors: np.ndarray | None = None  # float32, one row per child
+    unchanged: bool = False  # its fingerprint matched the index: nothing to write
+    error: str = ""  # a DocumentError's one line (it names the file)
+
+
+def document_fingerprint(title: str, text: str, max_tokens: int) -> str:
+    """What a document's rows are made from: its text and title, the chunker's budget and the
+    chunklab version (a new version may cut differently). Equal fingerprints, equal rows."""
+    made_from = f"chunklab {__version__}|max_tokens={max_tokens}|{title}\n{text}"
+    return hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def prepare(doc_id: str, path: str, known: str | None, max_tokens: int, tenant: str) -> Prepared:
+    """Read, chunk and embed one document, unless its fingerprint equals `known` (what the index
+    holds for it). Never raises for a user's file: a bad one comes back with `error` set."""
+    from chunklab.embeddings import WordLlamaEmbedder
+    from chunklab.markdown_chunker import MarkdownChunker
+
+    try:
+        doc = read_document(path, doc_id=doc_id)
+    except DocumentError as exc:
+        return Prepared(doc_id, path, error=str(exc))
+    fingerprint = document_fingerprint(doc.title, doc.text, max_tokens)
+    if fingerprint == known:
+        return Prepared(doc_id, path, fingerprint, unchanged=True)
+    doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant}})
+    chunker = MarkdownChunker(max_tokens=max_tokens)
+    children = chunker.split(doc)
+    vectors = WordLlamaEmbedder().embed_documents([c.text for c in children]).astype(np.float32)
+    return Prepared(doc_id, path, fingerprint, tuple(chunker.parents(doc)), tuple(children), vectors)
+
+
+def _prepare_all(items: Sequence[tuple[str, str, str | None, int, str]]) -> list[Prepared]:
+    return [prepare(*item) for item in items]
+
+
+def prepared(documents: Sequence[tuple[str, Path]], known: Mapping[str, str], max_tokens: int, tenant: str,
+             workers: int | None = None, scheduler: str | None = None,
+             per_task: int = 8) -> Iterator[Prepared]:
+    """`prepare` for every document, yielded in the order given: in this process by default, on
+    a local cluster of `workers` processes, or on the Dask cluster at `scheduler`. The cluster is
+    reached before this returns, so a missing Dask or a wrong address is said before any work."""
+    items = [(doc_id, str(path), known.get(doc_id), max_tokens, tenant) for doc_id, path in documents]
+    if workers is None and scheduler is None:
+        return (prepare(*item) for item in items)
+    try:
+        import dask.bag
+        from distributed import Client, LocalCluster
+    except ImportError:
+        raise DaskUnavailable(f"--workers and --scheduler need Dask: {DASK_HINT}") from None
+    cluster = None
+    try:
+        if scheduler is not None:
+            client = Client(scheduler, timeout="5s")
+        else:
+            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                                   dashboard_address=None, silence_logs=logging.ERROR)
+            client = Client(cluster)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    bag = dask.bag.from_sequence(items, npartitions=max(1, -(-len(items) // per_task))).map_partitions(_prepare_all)
+    return _in_order(client, cluster, bag.to_delayed())
+
+
+def _in_order(client, cluster, partitions) -> Iterator[Prepared]:
+    """Every partition computed on the cluster at once, collected in order, each released once
+    handed over; the cluster is closed at the end (or when the caller stops early)."""
+    try:
+        futures = client.compute(partitions)
+        for future in futures:
+            yield from future.result()
+            future.release()
+    finally:
+        client.close()
+        if cluster is not None:
+            cluster.close()
