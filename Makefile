@@ -14,7 +14,8 @@ help:
 	@echo "make lab        set up, then open the series in JupyterLab"
 	@echo "make test       set up, then run the unit tests and re-check every notebook (nbval, strict)"
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
-	@echo "make bench      MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs"
+	@echo "make bench      MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
+	@echo "                index and search at 1k, 10k and 50k children"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
@@ -45,7 +46,8 @@ notebooks: $(STAMP)
 # measured in one run. The peers come from the optional `bench` extra.
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
-	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; exit $$((a || b))
+	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
+	$(PY) bench/bench_index.py --choose; c=$$?; exit $$((a || b || c))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -18,6 +18,18 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from nbkernel import LocalKernelManager  # noqa: E402  (IPC transport: see nbkernel.py)
 
 
+def coalesce_streams(outputs: list) -> list:
+    """One output per run of stdout (or stderr) text: how a cell's print() calls arrive in messages
+    depends on timing, and a stored notebook should not (nbval compares the text, coalesced)."""
+    merged: list = []
+    for out in outputs:
+        if merged and out.output_type == "stream" and merged[-1].output_type == "stream" and merged[-1].name == out.name:
+            merged[-1].text += out.text
+        else:
+            merged.append(out)
+    return merged
+
+
 def run(path: Path) -> float:
     nb = nbformat.read(path, as_version=4)
     for cell in nb.cells:
@@ -33,6 +45,9 @@ def run(path: Path) -> float:
     began = time.perf_counter()
     client.execute()
     elapsed = time.perf_counter() - began
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs = coalesce_streams(cell.outputs)
     nbformat.write(nb, path)
     return elapsed
 

@@ -4,6 +4,8 @@ import re
 import shutil
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chunklab import DocumentError, list_documents, load_document, load_questions, read_document
 from chunklab.data import unmatched_facts
@@ -178,3 +180,16 @@ def test_utf16_that_is_not_utf16_is_refused_with_one_line(tmp_path):
     path.write_bytes(b"\xff\xfe" + "ok".encode("utf-16-le") + b"\x00\xd8")  # a lone surrogate half
     with pytest.raises(DocumentError, match=r"odd.md: starts with a UTF-16 byte-order mark but is not valid UTF-16"):
         read_document(path)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet=st.characters(codec="utf-8", max_codepoint=0x2FFF)))
+def test_fold_is_lower_case_without_nonspacing_marks(text):
+    """The fast fold equals the plain definition: NFD of the lower case, marks (Mn) dropped."""
+    import unicodedata
+
+    from chunklab.data import fold
+
+    plain = "".join(c for c in unicodedata.normalize("NFD", text.lower()) if unicodedata.category(c) != "Mn")
+    assert fold(text) == plain
+    assert fold("Responsável Técnico ÇÃO") == "responsavel tecnico cao"
