@@ -6,15 +6,16 @@ as the document's rows, and a question reads only the posting rows of its own te
 top k children and their parents.
 
 Why an inverted index of our own (term, child, count, length) and not SQLite's FTS5 or a saved
-bm25s index: both were measured (`make bench`, `bench/bench_index.py --choose`, on 50,488 children
-of copies of the series' documents), and neither ranks as `BM25Retriever` ranks, which is what the
-series' experiments measure, while also updating one document at a time:
+bm25s index: both were measured (`make bench` runs `bench/bench_index.py --choose`), and neither
+ranks as `BM25Retriever` ranks, which is what the series' experiments measure, while also
+updating one document at a time:
   - FTS5's `bm25()` uses Robertson's IDF clamped at zero and k1 = 1.2 (bm25s: Lucene's IDF,
     k1 = 1.5), and its statistics span the whole table, so one tenant's documents move another
-    tenant's scores. Its top 4 differed from `BM25Retriever`'s on 1 of the 43 questions there, and
-    on 17 of 43 on a 15,607-child wiki; a query took 22 ms warm.
+    tenant's scores. Its top 4 differed from `BM25Retriever`'s on 16 of the experiment's 43
+    questions over a 12,891-child wiki, and on 1 of 43 over 50,488 children of copies; a query
+    took 30 ms warm there.
   - A saved bm25s index ranks exactly and fast (2 ms), but it is a matrix of precomputed scores:
-    a document added or changed moves every IDF, so the whole tenant's matrix is rebuilt (5.0 s at
+    a document added or changed moves every IDF, so the whole tenant's matrix is rebuilt (4.9 s at
     50k children) and rewritten, outside the one-transaction-per-document rule that makes
     indexing incremental and kill-safe.
 Term counts are the statistics BM25 needs and nothing more: a document changes only its own rows
