@@ -177,7 +177,7 @@ def build_parser() -> argparse.ArgumentParser:
     index.add_argument("--follow-links", action="store_true",
                        help="also index files that symbolic links inside a folder lead to outside it")
     index.add_argument("--workers", type=int, default=None,
-                       help="read, chunk and embed on a local Dask cluster of N processes (needs chunklab[dask])")
+                       help="read, chunk and embed on N local processes (Dask; the dask extra)")
     index.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="read, chunk and embed on the Dask cluster at ADDRESS (tcp://host:8786); "
                             "its workers must see the files at the same paths")

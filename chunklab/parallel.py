@@ -8,16 +8,17 @@ function everywhere, and `prepared` yields its results in the order of the docum
 whoever computed them, for the caller to write.
 
 With Dask (`workers` or `scheduler`), the documents go in a Dask bag, a partition of a few
-documents per task; partitions are computed on the cluster and collected in order, so a fast
-worker never makes the writer skip ahead and memory holds only the partitions in flight. A
-cluster's workers must see the files at the same paths (a shared disk), and each loads
-WordLlama once. Dask is the optional `dask` extra; without it, `--workers` says how to install it.
+documents per task, collected in order, so a fast worker never makes the writer skip ahead.
+`--workers N` runs the bag on Dask's process scheduler over a pool of N local processes: no
+sockets, so it works with the network cut (a `distributed` LocalCluster talks TCP, even on one
+machine). `--scheduler ADDRESS` sends it to an existing `distributed` cluster, whose workers must
+see the files at the same paths (a shared disk). Each worker process loads WordLlama once. Dask is
+the optional `dask` extra; without it, `--workers` says how to install it.
 """
 
 from __future__ import annotations
 
 import hashlib
-import logging
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -84,33 +85,57 @@ def prepared(documents: Sequence[tuple[str, Path]], known: Mapping[str, str], ma
              workers: int | None = None, scheduler: str | None = None,
              per_task: int = 8) -> Iterator[Prepared]:
     """`prepare` for every document, yielded in the order given: in this process by default, on
-    a local cluster of `workers` processes, or on the Dask cluster at `scheduler`. The cluster is
-    reached before this returns, so a missing Dask or a wrong address is said before any work."""
+    `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
+    before this returns, so a missing Dask or a wrong address is said before any work."""
     items = [(doc_id, str(path), known.get(doc_id), max_tokens, tenant) for doc_id, path in documents]
     if workers is None and scheduler is None:
         return (prepare(*item) for item in items)
     try:
+        import dask
         import dask.bag
-        from distributed import Client, LocalCluster
     except ImportError:
         raise DaskUnavailable(f"--workers and --scheduler need Dask: {DASK_HINT}") from None
-    cluster = None
+    bag = dask.bag.from_sequence(items, npartitions=max(1, -(-len(items) // per_task))).map_partitions(_prepare_all)
+    partitions = bag.to_delayed()
+    if scheduler is None:
+        return _on_local_processes(dask, partitions, workers)
     try:
-        if scheduler is not None:
-            client = Client(scheduler, timeout="5s")
-        else:
-            cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
-                                   dashboard_address=None, silence_logs=logging.ERROR)
-            client = Client(cluster)
+        from distributed import Client
+    except ImportError:
+        raise DaskUnavailable(f"--scheduler needs Dask's distributed scheduler: {DASK_HINT}") from None
+    try:
+        client = Client(scheduler, timeout="5s")
     except (OSError, TimeoutError, ValueError) as exc:
         raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
-    bag = dask.bag.from_sequence(items, npartitions=max(1, -(-len(items) // per_task))).map_partitions(_prepare_all)
-    return _in_order(client, cluster, bag.to_delayed())
+    return _on_cluster(client, partitions)
 
 
-def _in_order(client, cluster, partitions) -> Iterator[Prepared]:
+def _on_local_processes(dask, partitions, workers: int) -> Iterator[Prepared]:
+    """Dask's process scheduler on a pool of `workers` processes, a window of partitions at a
+    time: no sockets (it runs with the network cut), and memory holds two windows of results.
+    The next window is computed while the caller writes this one, and the pool lives for the
+    whole run, so each process loads WordLlama once."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    window = 4 * workers
+    windows = [partitions[start:start + window] for start in range(0, len(partitions), window)]
+    with ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool, \
+            ThreadPoolExecutor(1) as ahead:
+        def compute(parts):
+            return dask.compute(*parts, scheduler="processes", pool=pool)
+
+        coming = ahead.submit(compute, windows[0]) if windows else None
+        for following in [*windows[1:], None]:
+            done = coming.result()
+            coming = ahead.submit(compute, following) if following is not None else None
+            for part in done:
+                yield from part
+
+
+def _on_cluster(client, partitions) -> Iterator[Prepared]:
     """Every partition computed on the cluster at once, collected in order, each released once
-    handed over; the cluster is closed at the end (or when the caller stops early)."""
+    handed over; the client is closed at the end (or when the caller stops early)."""
     try:
         futures = client.compute(partitions)
         for future in futures:
@@ -118,5 +143,3 @@ def _in_order(client, cluster, partitions) -> Iterator[Prepared]:
             future.release()
     finally:
         client.close()
-        if cluster is not None:
-            cluster.close()
