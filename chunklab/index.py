@@ -27,7 +27,8 @@ import numpy as np
 
 from chunklab import stored_ranking
 from chunklab.contracts import Chunk, Scored, ScoreSource
-from chunklab.retrievers import LogCountRetriever, Query, Retriever, reciprocal_rank_fusion
+from chunklab.retrievers import (BM25Retriever, DenseRetriever, HybridRetriever, LogCountRetriever, Query, Retriever,
+                                 reciprocal_rank_fusion)
 
 DEFAULT_TENANT = "default"
 
@@ -309,8 +310,6 @@ class SQLiteStore:
         the posting rows of the query's terms, or the vectors (see `stored_ranking`). For BM25,
         WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
         None for other retrievers, or when a filter needs the in-memory path."""
-        from chunklab.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
-
         def lexical(depth: int) -> list[tuple[int, str, float]] | None:
             return stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
 

@@ -127,7 +127,7 @@ class Statistics(NamedTuple):
     df: dict[str, int]
 
 
-def statistics(db: sqlite3.Connection, tenant: str, terms: Sequence[str], pool: tuple[str, list[Any]] | None) -> Statistics:
+def bm25_statistics(db: sqlite3.Connection, tenant: str, terms: Sequence[str], pool: tuple[str, list[Any]] | None) -> Statistics:
     """Read from the kept tables for a whole tenant; counted over the pool for a filtered one."""
     asked = list(dict.fromkeys(terms))
     if pool is None:
@@ -166,7 +166,7 @@ def bm25_top(db: sqlite3.Connection, tenant: str, query: str, k: int,
     if not terms or k <= 0:
         return []
     pool = where if filters else None
-    stats = statistics(db, tenant, terms, pool)
+    stats = bm25_statistics(db, tenant, terms, pool)
     if stats.n == 0 or not stats.df:
         return []
     idf = {t: float(np.float32(math.log(1 + (stats.n - d + 0.5) / (d + 0.5)))) for t, d in stats.df.items()}
