@@ -12,14 +12,14 @@ import argparse
 import json
 import sqlite3
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from chunklab import __version__, parallel
-from chunklab.contracts import Chunker
+from chunklab.contracts import Chunker, Document
 from chunklab.data import DocumentError, read_document
 from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
 from chunklab.fixed import FixedSizeChunker
@@ -148,7 +148,9 @@ def build_parser() -> argparse.ArgumentParser:
         return commands.add_parser(name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help)
 
     chunk = command("chunk", "split a file and print its chunks as JSON lines")
-    chunk.add_argument("path", help="a UTF-8 text or Markdown file")
+    chunk.add_argument("path", help="a UTF-8 text or Markdown file, or an HTML, Word (.docx) or PDF file, converted")
+    chunk.add_argument("--show-markdown", action="store_true",
+                       help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) and stop")
     chunk.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY, help="how to cut")
     _add_strategy_option(chunk, "max_tokens", "hard token budget of a chunk", type=int)
     _add_strategy_option(chunk, "size", "window or piece size, in characters unless --unit tokens", type=int)
@@ -168,8 +170,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_strategy_option(chunk, "partition", "greedy: cut gap by gap; optimal: the best split under the budget",
                          choices=["greedy", "optimal"])
 
-    index = command("index", "index Markdown and text files or folders into an SQLite file")
-    index.add_argument("paths", nargs="+", help="files, or folders searched for .md, .markdown and .txt files")
+    index = command("index", "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file")
+    index.add_argument("paths", nargs="+",
+                       help="files, or folders searched for .md, .markdown, .txt, .html, .htm, .docx and .pdf files")
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
     index.add_argument("--max-tokens", type=int, default=200,
@@ -242,6 +245,10 @@ def run_chunk(args: argparse.Namespace) -> int:
         raise UsageError(_validation_message(exc)) from None
     doc = read_document(args.path)
     out = sys.stdout
+    if args.show_markdown:  # chunk spans refer to this text
+        out.write(doc.text)
+        out.flush()
+        return 0
     # Written as they come: a long document's chunks are never all in memory at once.
     streams = isinstance(chunker, MarkdownChunker | FixedSizeChunker)
     chunks = chunker.iter_chunks(doc) if streams else chunker.split(doc)
@@ -262,7 +269,7 @@ def run_index(args: argparse.Namespace) -> int:
         raise UsageError("--workers starts a local cluster, --scheduler uses an existing one: give one of them")
     found = find_documents(args.paths, follow_links=args.follow_links)
     if not found.documents:
-        raise UsageError(f"no Markdown or text files (.md, .markdown, .txt) found in {', '.join(args.paths)}")
+        raise UsageError(f"no documents (.md, .markdown, .txt, .html, .htm, .docx, .pdf) found in {', '.join(args.paths)}")
     created = not Path(args.db).exists()
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
@@ -299,7 +306,7 @@ def run_index(args: argparse.Namespace) -> int:
     if found.hidden:
         passed_over.append(f"{found.hidden} hidden")
     if passed_over:
-        _warn(f"not indexed (not Markdown or text): {sum(found.other_types.values()) + found.hidden} files: "
+        _warn(f"not indexed (not a document type chunklab reads): {sum(found.other_types.values()) + found.hidden} files: "
               f"{', '.join(passed_over)}")
     if found.outside:
         _warn(f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)")
@@ -376,6 +383,27 @@ def run_tenants(args: argparse.Namespace) -> int:
     return 0
 
 
+class FolderDocuments(Mapping[str, Document]):
+    """The documents found in a folder by id, each read (and converted) when first asked for: an
+    experiment reads only the documents its questions name, so a folder may hold others, even
+    files that cannot be read, without stopping it."""
+
+    def __init__(self, found: Sequence[tuple[str, Path]]) -> None:
+        self._paths = dict(found)
+        self._read: dict[str, Document] = {}
+
+    def __getitem__(self, doc_id: str) -> Document:
+        if doc_id not in self._read:
+            self._read[doc_id] = read_document(self._paths[doc_id], doc_id)  # KeyError if not found
+        return self._read[doc_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
 def run_experiment_command(args: argparse.Namespace) -> int:
     from chunklab import experiment
 
@@ -399,9 +427,9 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown or not names:
         raise UsageError(f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})")
-    documents = {doc_id: read_document(path, doc_id) for doc_id, path in find_documents([args.docs]).documents}
+    documents = FolderDocuments(find_documents([args.docs]).documents)
     if not documents:
-        raise UsageError(f"{args.docs}: no Markdown or text files found")
+        raise UsageError(f"{args.docs}: no documents (.md, .markdown, .txt, .html, .htm, .docx, .pdf) found")
     questions = load_question_file(args.questions, documents)
     try:
         strategies = experiment.real_strategies(max_tokens=args.max_tokens)

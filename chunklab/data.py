@@ -151,8 +151,19 @@ def load_questions(name: str) -> QuestionSet:
 
 
 def read_document(path: str | Path, doc_id: str | None = None) -> Document:
-    """Read a UTF-8 text file as a `Document`; any problem is a `DocumentError` naming the file."""
+    """Read a UTF-8 text file as a `Document`, or an HTML, Word or PDF file converted to Markdown
+    (`chunklab.convert`); any problem is a `DocumentError` naming the file."""
     path = Path(path)
+    from chunklab.convert import CONVERTED_SUFFIXES, REFUSED_SUFFIXES, convert
+
+    if path.suffix.lower() in (*CONVERTED_SUFFIXES, *REFUSED_SUFFIXES) and not path.is_dir():
+        converted = convert(path)
+        try:
+            return Document(doc_id=doc_id or path.stem or "document", uri=str(path), title=converted.title,
+                            text=converted.markdown,
+                            metadata={"source_file": path.name, "format": converted.format})
+        except ValidationError as exc:
+            raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
     try:
         raw = path.read_bytes()
     except IsADirectoryError:

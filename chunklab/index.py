@@ -477,7 +477,7 @@ def two_scale_chunks(doc, parent_size: int = 800, child_size: int = 200) -> tupl
     return parents, children
 
 
-DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt")
+DOCUMENT_SUFFIXES = (".md", ".markdown", ".txt", ".html", ".htm", ".docx", ".pdf")  # the last four converted
 
 
 class FoundDocuments(NamedTuple):
@@ -511,7 +511,8 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
 
     A file's doc_id is its path relative to the folder it was found in, without the extension
     (`policies/travel`), so two `README.md` in different folders do not collide and no absolute
-    path reaches an id. A path that does not exist is a `DocumentError` naming it.
+    path reaches an id; files that differ only by extension (the same report as .docx and .pdf)
+    keep it (`reports/q3.docx`, `reports/q3.pdf`). A path that does not exist is a `DocumentError` naming it.
     """
     from chunklab.data import DocumentError
 
@@ -535,6 +536,9 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
             found.append((given.stem, given))
         else:
             raise DocumentError(f"{given}: no such file or folder")
+    # The same document in two formats (report.docx beside report.pdf) keeps its extension in the id.
+    twins = {i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1}
+    found = [(f"{doc_id}{path.suffix.lower()}" if doc_id in twins else doc_id, path) for doc_id, path in found]
     repeated = sorted(i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1)
     if repeated:
         raise DocumentError(f"{', '.join(repeated)}: two files would get the same document id; index them separately")

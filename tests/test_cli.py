@@ -213,7 +213,7 @@ def test_index_and_search_errors(tmp_path, indexed):
     assert_usage_error(run_cli("search", str(tmp_path / "none.sqlite"), "q"), "none.sqlite: no such index file")
     assert_usage_error(run_cli("index", "nowhere", "--db", str(tmp_path / "i.sqlite")), "nowhere: no such file or folder")
     (tmp_path / "empty").mkdir()
-    assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no Markdown or text files (.md, .markdown, .txt) found")
+    assert_usage_error(run_cli("index", str(tmp_path / "empty"), "--db", str(tmp_path / "i.sqlite")), "no documents (.md, .markdown, .txt, .html, .htm, .docx, .pdf) found")
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"not sqlite" * 200)
     assert_usage_error(run_cli("search", str(junk), "lodging"), "junk.sqlite: is not an SQLite file, so not a chunklab index")
@@ -332,7 +332,7 @@ def test_index_names_each_unreadable_file_indexes_the_rest_and_counts_other_type
     assert "indexed 2 documents" in done.stdout.decode()
     assert any(line.startswith("chunklab: skipped ") and "latin1.md: not valid UTF-8" in line for line in err)
     assert any("broken.md: starts with a UTF-16 byte-order mark" in line for line in err)
-    assert "chunklab: not indexed (not Markdown or text): 4 files: 2 .pdf, 1 .png, 1 hidden" in err
+    assert "chunklab: not indexed (not a document type chunklab reads): 2 files: 1 .png, 1 hidden" in err
     assert "Traceback" not in done.stderr.decode()
     found = run_cli("search", str(db), "standup weekday", "--json")
     assert json.loads(found.stdout)["children"][0]["chunk_id"].startswith("team/notes#")

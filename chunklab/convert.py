@@ -1,0 +1,203 @@
+"""Before the cut: HTML, Word (DOCX) and PDF files to Markdown the chunkers can read.
+
+A chunker keeps only the structure that extraction kept. Headings, lists and tables come out here
+as the Markdown the block scanner reads, so a section still has its heading path and a table row
+its header; the chunk spans then refer to the converted Markdown (`chunklab chunk --show-markdown`
+prints it). Everything runs offline, through permissively licensed libraries:
+
+  - HTML: `markdownify` (MIT) over the page's body, scripts and styles dropped;
+  - DOCX: `mammoth` (BSD-2) to HTML, which keeps headings, lists and tables from Word's styles,
+    then the same HTML path;
+  - PDF: `pdfplumber` (MIT, on pdfminer.six): a line whose font is larger than the body's becomes
+    a heading (the largest size `#`, the next `##`, ...), a table with ruled cells becomes a
+    Markdown table at its place on the page, bullets become `-` items.
+
+A PDF has no headings or tables, only characters at positions: those are inferred, and fail where
+the layout hides them (tables without rules, multi-column pages, merged cells). A PDF without a
+text layer (a scan) has nothing to extract: it is refused with a message that names OCR.
+Each failure is a `DocumentError` naming the file and the problem.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+from typing import NamedTuple
+
+from chunklab.data import DocumentError, decode_text
+from chunklab.markdown import is_template_expression
+
+CONVERTED_SUFFIXES = (".html", ".htm", ".docx", ".pdf")
+# Formats a user may reasonably try that are not converted: said at once, rather than read as
+# text (a .pptx starts "PK", which is valid UTF-8) or skipped without a word.
+REFUSED_SUFFIXES = (".doc", ".rtf", ".odt", ".ppt", ".pptx", ".odp", ".xls", ".xlsx", ".ods", ".epub",
+                    ".zip", ".png", ".jpg", ".jpeg", ".gif", ".tif", ".tiff")
+
+
+class Converted(NamedTuple):
+    title: str
+    markdown: str
+    format: str  # html, docx or pdf
+
+
+def convert(path: str | Path) -> Converted:
+    """The file as Markdown, with the title it carries (or its name)."""
+    path = Path(path)
+    suffix = path.suffix.lower()
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    if suffix in (".html", ".htm"):
+        title, markdown = html_to_markdown(decode_text(raw, path))
+        return Converted(title or path.stem, markdown, "html")
+    if suffix == ".docx":
+        title, markdown = docx_to_markdown(path)
+        return Converted(title or path.stem, markdown, "docx")
+    if suffix == ".pdf":
+        title, markdown = pdf_to_markdown(path)
+        return Converted(title or path.stem, markdown, "pdf")
+    raise DocumentError(f"{path}: cannot convert {suffix or 'a file without an extension'} "
+                        f"(chunklab reads .md, .markdown, .txt, {', '.join(CONVERTED_SUFFIXES)})")
+
+
+def _tidy(markdown: str) -> str:
+    lines = [line.rstrip() for line in markdown.replace("\r", "").split("\n")]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
+
+
+def html_to_markdown(html: str) -> tuple[str, str]:
+    """(title, Markdown) of an HTML page: its <title> (or first <h1>), and its body."""
+    from bs4 import BeautifulSoup
+    from markdownify import markdownify
+
+    soup = BeautifulSoup(html, "html.parser")
+    for tag in soup(["script", "style", "noscript", "template"]):
+        tag.decompose()
+    title = soup.title.get_text(" ", strip=True) if soup.title else ""
+    body = soup.body or soup
+    if not title and (h1 := body.find("h1")) and not is_template_expression(h1.get_text(" ", strip=True)):
+        title = h1.get_text(" ", strip=True)
+    markdown = markdownify(str(body), heading_style="ATX", bullets="-", strong_em_symbol="*")
+    return title, _tidy(markdown)
+
+
+def docx_to_markdown(path: Path) -> tuple[str, str]:
+    """(title, Markdown) of a Word file: mammoth's HTML of it, then `html_to_markdown`."""
+    import zipfile
+
+    import mammoth
+
+    try:
+        with path.open("rb") as handle:
+            html = mammoth.convert_to_html(handle).value
+    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
+        raise DocumentError(f"{path}: not a readable Word (.docx) file ({exc.__class__.__name__})") from None
+    title, markdown = html_to_markdown(f"<html><body>{html}</body></html>")
+    return title, markdown
+
+
+class _Line(NamedTuple):
+    page: int
+    top: float
+    bottom: float
+    size: float
+    text: str
+
+
+def pdf_to_markdown(path: Path) -> tuple[str, str]:
+    """(title, Markdown) of a PDF's text layer; see the module docstring for what is inferred."""
+    import pdfplumber
+    from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
+    from pdfminer.pdfparser import PDFSyntaxError
+
+    try:
+        pdf = pdfplumber.open(path)
+    except Exception as exc:  # pdfplumber wraps pdfminer's own errors in PdfminerException
+        cause = exc.args[0] if exc.args and isinstance(exc.args[0], Exception) else exc
+        if isinstance(cause, PDFPasswordIncorrect | PDFEncryptionError):
+            raise DocumentError(f"{path}: the PDF is encrypted; save an unprotected copy first") from None
+        reason = str(cause).split(" - ")[0] if isinstance(cause, PDFSyntaxError) else cause.__class__.__name__
+        raise DocumentError(f"{path}: not a readable PDF ({reason})") from None
+    with pdf:
+        try:
+            title = str((pdf.metadata or {}).get("Title", "") or "").strip()
+            blocks: list[tuple[int, float, str]] = []  # (page, top, Markdown of a table)
+            lines: list[_Line] = []
+            for number, page in enumerate(pdf.pages):
+                tables = page.find_tables()
+                for table in tables:
+                    blocks.append((number, table.bbox[1], _table_markdown(table.extract())))
+                boxes = [t.bbox for t in tables]
+                outside = page.filter(lambda obj, boxes=boxes: obj.get("object_type") != "char" or not any(
+                    b[0] <= obj["x0"] and obj["x1"] <= b[2] and b[1] <= obj["top"] and obj["bottom"] <= b[3] for b in boxes))
+                for line in outside.extract_text_lines(return_chars=True):
+                    sizes = Counter(round(c["size"], 1) for c in line["chars"] if c["text"].strip())
+                    if sizes:
+                        lines.append(_Line(number, line["top"], line["bottom"], sizes.most_common(1)[0][0], line["text"]))
+        except Exception as exc:
+            raise DocumentError(f"{path}: the PDF could not be read to the end ({exc.__class__.__name__})") from None
+    if not lines and not blocks:
+        raise DocumentError(f"{path}: the PDF has no text layer (a scan?): run OCR first (e.g. ocrmypdf, "
+                            "or Docling), then convert the result")
+    markdown = _pdf_lines_markdown(lines, blocks)
+    if not title:
+        title = next((line[2:] for line in markdown.split("\n")
+                      if line.startswith("# ") and not is_template_expression(line[2:])), "")
+    return title, markdown
+
+
+def _table_markdown(rows: list[list[str | None]]) -> str:
+    def cell(value: str | None) -> str:
+        return " ".join((value or "").split()).replace("|", "\\|")
+
+    rows = [[cell(v) for v in row] for row in rows if any((v or "").strip() for v in row)]
+    if not rows:
+        return ""
+    width = max(len(r) for r in rows)
+    rows = [r + [""] * (width - len(r)) for r in rows]
+    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    return "\n".join(out)
+
+
+BULLET = re.compile(r"^[•●▪◦‣∙·]\s*")
+NUMBERED = re.compile(r"^\d{1,3}[.)]\s")
+
+
+def _pdf_lines_markdown(lines: list[_Line], tables: list[tuple[int, float, str]]) -> str:
+    """Lines grouped into paragraphs by the space between them; sizes above the body's become
+    heading levels; tables put back at their place."""
+    body = Counter(line.size for line in lines for _ in line.text).most_common(1)[0][0] if lines else 0
+    larger = sorted({line.size for line in lines if line.size > body * 1.05}, reverse=True)
+    level = {size: min(6, i + 1) for i, size in enumerate(larger)}
+    items: list[tuple[int, float, str, str]] = [(p, top, "table", md) for p, top, md in tables if md]
+    previous: _Line | None = None
+    for line in lines:
+        text = line.text.strip()
+        if line.size in level:
+            kind, text = "heading", f"{'#' * level[line.size]} {text}"
+        elif BULLET.match(text):
+            kind, text = "item", "- " + BULLET.sub("", text)
+        elif NUMBERED.match(text):
+            kind = "item"
+        else:
+            gap = line.top - previous.bottom if previous and previous.page == line.page else None
+            joins = previous is not None and gap is not None and gap < (line.bottom - line.top) * 0.8
+            kind = "continued" if joins and items and items[-1][2] in ("para", "item") else "para"
+        if kind == "continued":
+            p, top, k, md = items[-1]
+            items[-1] = (p, top, k, f"{md} {text}")
+        else:
+            items.append((line.page, line.top, kind, text))
+        previous = line
+    items.sort(key=lambda item: (item[0], item[1]))
+    out: list[str] = []
+    for _, _, kind, md in items:
+        if kind == "item" and out and out[-1].startswith(("- ", "1", "2", "3", "4", "5", "6", "7", "8", "9")) \
+                and not out[-1].startswith("|"):
+            out[-1] += "\n" + md
+        else:
+            out.append(md)
+    return _tidy("\n\n".join(out))

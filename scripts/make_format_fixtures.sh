@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The converter fixtures in data/formats/: some of the series' own Markdown documents rendered to
+# HTML and DOCX by pandoc and to PDF by headless Chromium printing that HTML, so their ground truth
+# is the Markdown they came from. Tests read the committed results and never need these tools.
+# Needs Debian's pandoc (2.17) and chromium (156): apt-get install pandoc chromium
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=data/formats
+mkdir -p "$out"
+# Tables drawn with rules, as most tables in real PDFs are, so a PDF tool can see their cells.
+css="$(mktemp --suffix=.css)"
+trap 'rm -f "$css"' EXIT
+printf 'table{border-collapse:collapse}th,td{border:1px solid #444;padding:2px 6px}\n' > "$css"
+for name in travel_policy manual_md gdsway-managing-sensitive-information; do
+  # the front matter's title: if there is none, the first heading; if none, the name
+  title="$(sed -n '1{/^---$/!q};/^title: /{s/^title: //p;q}' "data/$name.md")"
+  title="${title:-$(grep -m1 '^# ' "data/$name.md" | sed 's/^# //' || true)}"
+  title="${title:-$name}"
+  pandoc -f gfm+yaml_metadata_block -t html5 -s --self-contained --css "$css" --metadata title="$title" --metadata pagetitle="$title" \
+    -V title= "data/$name.md" -o "$out/$name.html"
+  pandoc -f gfm+yaml_metadata_block -t docx "data/$name.md" -o "$out/$name.docx"
+  chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+    --print-to-pdf="$out/$name.pdf" "file://$PWD/$out/$name.html" 2>/dev/null
+done
+
+
+# Files a converter must refuse, each with one line that says why:
+# a scan (the first page as a picture, no text layer) and an encrypted copy (Debian's qpdf).
+.venv/bin/python - "$out" <<'PY'
+import sys
+import pypdfium2
+page = pypdfium2.PdfDocument(f"{sys.argv[1]}/travel_policy.pdf")[0]
+page.render(scale=1).to_pil().convert("L").save(f"{sys.argv[1]}/scanned.pdf", resolution=72)
+PY
+qpdf --encrypt secret secret 256 -- "$out/travel_policy.pdf" "$out/encrypted.pdf"
+ls -l "$out"
