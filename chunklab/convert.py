@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -79,7 +80,9 @@ def html_to_markdown(html: str) -> tuple[str, str]:
     body = soup.body or soup
     if not title and (h1 := body.find("h1")) and not is_template_expression(h1.get_text(" ", strip=True)):
         title = h1.get_text(" ", strip=True)
-    markdown = markdownify(str(body), heading_style="ATX", bullets="-", strong_em_symbol="*")
+    # Underscores are not escaped: `HANDLING\_INSTRUCTIONS` would render the same but search as two
+    # words, and an underscore inside a word never starts emphasis in CommonMark.
+    markdown = markdownify(str(body), heading_style="ATX", bullets="-", strong_em_symbol="*", escape_underscores=False)
     return title, _tidy(markdown)
 
 
@@ -166,12 +169,28 @@ BULLET = re.compile(r"^[•●▪◦‣∙·]\s*")
 NUMBERED = re.compile(r"^\d{1,3}[.)]\s")
 
 
+HEADING_RATIO = 1.05  # a font this much larger than the body's is a heading's
+
+
+def heading_levels(sizes: Sequence[float]) -> dict[float, int]:
+    """Font size -> heading level, from the size of every character of a document.
+
+    The body's size is the most common one (on a tie, the smaller). Every size clearly larger is
+    a heading: the largest `#`, the next `##`, and so on, at most six levels. This is all a PDF
+    says about structure: it stores characters at positions in fonts, not headings.
+    """
+    counts = Counter(sizes)
+    if not counts:
+        return {}
+    body = min(counts, key=lambda size: (-counts[size], size))
+    larger = sorted((size for size in counts if size > body * HEADING_RATIO), reverse=True)
+    return {size: min(6, rank) for rank, size in enumerate(larger, start=1)}
+
+
 def _pdf_lines_markdown(lines: list[_Line], tables: list[tuple[int, float, str]]) -> str:
     """Lines grouped into paragraphs by the space between them; sizes above the body's become
     heading levels; tables put back at their place."""
-    body = Counter(line.size for line in lines for _ in line.text).most_common(1)[0][0] if lines else 0
-    larger = sorted({line.size for line in lines if line.size > body * 1.05}, reverse=True)
-    level = {size: min(6, i + 1) for i, size in enumerate(larger)}
+    level = heading_levels([line.size for line in lines for _ in line.text])
     items: list[tuple[int, float, str, str]] = [(p, top, "table", md) for p, top, md in tables if md]
     previous: _Line | None = None
     for line in lines:

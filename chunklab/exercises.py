@@ -217,6 +217,23 @@ def _check_reciprocal_rank(fn: Callable) -> int:
     return cases
 
 
+# --- 08.1: heading levels from font sizes ----------------------------------------------------------
+
+def _check_heading_levels(fn: Callable) -> int:
+    from chunklab.convert import heading_levels
+
+    rng, cases = random.Random(8), 0
+    for _ in range(60):
+        palette = rng.sample([8.0, 9.5, 10.0, 11.0, 12.0, 13.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0], rng.randint(1, 9))
+        sizes = [rng.choice(palette) for _ in range(rng.randint(1, 300))]
+        got, expected = fn(sizes), heading_levels(sizes)
+        if got != expected:
+            raise NotYet(f"sizes {_short(sorted(set(sizes)))} (the most common {max(set(sizes), key=sizes.count)}): "
+                         f"expected {expected}, got {_short(got)}")
+        cases += 1
+    return cases
+
+
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
@@ -226,6 +243,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "05.1": ("column_value(header, row) -> str", _check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", _check_fixed_path_chunks),
     "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", _check_reciprocal_rank),
+    "08.1": ("heading_levels(sizes) -> dict of size to level", _check_heading_levels),
 }
 
 

@@ -166,6 +166,16 @@ def _fixed_unanswerable() -> list[str]:
     return sorted(r["question"] for r in _experiment_rows("fixed_size", "overlap") if not r["answerable"])
 
 
+def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
+    from chunklab.data import read_document
+    from chunklab.markdown_chunker import MarkdownChunker
+    from chunklab.tables import orphans
+
+    doc = read_document(data_dir() / "formats" / "travel_policy.pdf")
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    return len(chunks), orphans(chunks, doc)
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -180,6 +190,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
     "07.2": ("a sorted list of question ids", _fixed_unanswerable),
+    "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
 }
 
 

@@ -24,6 +24,12 @@ for name in travel_policy manual_md gdsway-managing-sensitive-information; do
 done
 
 
+# The same policy printed with the page's own style, its table without rules: what many PDFs are.
+pandoc -f gfm -t html5 -s --metadata title="Travel Policy" -V title= data/travel_policy.md -o "$out/unruled.html"
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+  --print-to-pdf="$out/travel_policy_unruled.pdf" "file://$PWD/$out/unruled.html" 2>/dev/null
+rm "$out/unruled.html"
+
 # Files a converter must refuse, each with one line that says why:
 # a scan (the first page as a picture, no text layer) and an encrypted copy (Debian's qpdf).
 .venv/bin/python - "$out" <<'PY'

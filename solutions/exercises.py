@@ -84,3 +84,16 @@ def fixed_path_chunks(text: str) -> list[str]:
 def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
     """07.1: 1 / the rank of the first relevant result, 0 if none."""
     return next((1 / rank for rank, ref in enumerate(ranked_ids, start=1) if ref in gold), 0.0)
+
+
+def heading_levels(sizes: list[float]) -> dict[float, int]:
+    """08.1: the most common size is the body's (on a tie, the smaller); each size more than 5%
+    larger is a heading, the largest level 1, at most level 6."""
+    from collections import Counter
+
+    counts = Counter(sizes)
+    if not counts:
+        return {}
+    body = min(counts, key=lambda size: (-counts[size], size))
+    larger = sorted((s for s in counts if s > body * 1.05), reverse=True)
+    return {size: min(6, level) for level, size in enumerate(larger, start=1)}

@@ -104,6 +104,11 @@ def _rank_from_zero(ranked, gold):
     return next((1 / (k + 2) for k, ref in enumerate(ranked) if ref in gold), 0.0)
 
 
+def _levels_from_the_smallest_size(sizes):  # forgets that the most common size is the body's
+    ordered = sorted(set(sizes), reverse=True)[:-1]
+    return {size: min(6, level) for level, size in enumerate(ordered, start=1)}
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
@@ -112,6 +117,7 @@ WRONG = {
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
+    "08.1": _levels_from_the_smallest_size,
 }
 
 
