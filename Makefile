@@ -47,7 +47,7 @@ notebooks: $(STAMP)
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
-	$(PY) bench/bench_index.py --choose; c=$$?; exit $$((a || b || c))
+	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; exit $$((a || b || c || d))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

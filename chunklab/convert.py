@@ -107,6 +107,7 @@ class _Line(NamedTuple):
     bottom: float
     size: float
     text: str
+    margin: bool = False  # in the top or bottom tenth of its page, where running heads and page numbers sit
 
 
 def pdf_to_markdown(path: Path) -> tuple[str, str]:
@@ -135,16 +136,20 @@ def pdf_to_markdown(path: Path) -> tuple[str, str]:
                 boxes = [t.bbox for t in tables]
                 outside = page.filter(lambda obj, boxes=boxes: obj.get("object_type") != "char" or not any(
                     b[0] <= obj["x0"] and obj["x1"] <= b[2] and b[1] <= obj["top"] and obj["bottom"] <= b[3] for b in boxes))
-                for line in outside.extract_text_lines(return_chars=True):
+                # Spacing relative to the font: some PDFs set word gaps by kerning, not space characters,
+                # and a fixed tolerance of 3 points glues their words together.
+                for line in outside.extract_text_lines(return_chars=True, x_tolerance_ratio=0.15):
                     sizes = Counter(round(c["size"], 1) for c in line["chars"] if c["text"].strip())
                     if sizes:
-                        lines.append(_Line(number, line["top"], line["bottom"], sizes.most_common(1)[0][0], line["text"]))
+                        margin = line["top"] < page.height * 0.1 or line["bottom"] > page.height * 0.9
+                        lines.append(_Line(number, line["top"], line["bottom"], sizes.most_common(1)[0][0],
+                                           line["text"], margin))
         except Exception as exc:
             raise DocumentError(f"{path}: the PDF could not be read to the end ({exc.__class__.__name__})") from None
     if not lines and not blocks:
         raise DocumentError(f"{path}: the PDF has no text layer (a scan?): run OCR first (e.g. ocrmypdf, "
                             "or Docling), then convert the result")
-    markdown = _pdf_lines_markdown(lines, blocks)
+    markdown = _pdf_lines_markdown(_without_running_lines(lines), blocks)
     if not title:
         title = next((line[2:] for line in markdown.split("\n")
                       if line.startswith("# ") and not is_template_expression(line[2:])), "")
@@ -167,6 +172,18 @@ def _table_markdown(rows: list[list[str | None]]) -> str:
 
 BULLET = re.compile(r"^[•●▪◦‣∙·]\s*")
 NUMBERED = re.compile(r"^\d{1,3}[.)]\s")
+
+
+def _without_running_lines(lines: list[_Line]) -> list[_Line]:
+    """Lines without the page furniture: a page number, or a line repeated in the margins of
+    several pages (a running head or foot), is not part of the text a reader follows."""
+    pages = len({line.page for line in lines})
+    repeated = Counter(" ".join(line.text.split()) for line in lines if line.margin)
+    def furniture(line: _Line) -> bool:
+        text = " ".join(line.text.split())
+        running = line.page > 0 and pages >= 3 and repeated[text] >= max(3, pages // 2)  # page 1 holds the title
+        return line.margin and (text.isdigit() or running)
+    return [line for line in lines if not furniture(line)]
 
 
 HEADING_RATIO = 1.05  # a font this much larger than the body's is a heading's

@@ -124,3 +124,13 @@ def test_the_same_document_in_two_formats_keeps_both_apart_by_extension(tmp_path
     shutil.copy(DATA / "topics.md", tmp_path / "topics.md")
     ids = [doc_id for doc_id, _ in find_documents([tmp_path]).documents]
     assert ids == ["reports/travel.html", "reports/travel.pdf", "topics"]
+
+
+def test_a_real_pdf_that_was_never_markdown():
+    """The freedesktop.org Shared MIME-info spec, as Debian ships it: word gaps set by kerning,
+    a running head and a page number on every page."""
+    markdown = convert(FORMATS / "shared-mime-info-spec.pdf").markdown
+    assert "Many programs and desktops use the MIME system" in markdown  # words not glued together
+    assert len(re.findall(r"^#{1,6} \d+(\.\d+)*\. \w", markdown, flags=re.M)) >= 15  # numbered sections
+    assert not re.search(r"^\d+$", markdown, flags=re.M), "a page number left in the text"
+    assert markdown.count("Shared MIME-info Database") < 5, "the running head left on every page"

@@ -1,0 +1,48 @@
+"""`make bench`, conversion: what turning HTML, Word and PDF into Markdown costs, next to cutting it.
+
+For each format, every fixture of `data/formats/` in that format (the series' documents rendered
+by pandoc and Chromium, and for PDF also a real specification) is converted several times: MB of
+Markdown produced per second, and the time of `MarkdownChunker(max_tokens=200)` on the same
+Markdown, as a ratio. The best of five rounds, interleaved, as the other benches do. No target:
+the figures say where an `index` of a folder of PDFs spends its time.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from chunklab import Document, MarkdownChunker
+from chunklab.convert import convert
+
+ROOT = Path(__file__).resolve().parent.parent
+FORMATS = ROOT / "data" / "formats"
+SKIP = {"scanned.pdf", "encrypted.pdf"}  # refused by design: nothing to time
+
+
+def main() -> int:
+    files = {kind: sorted(p for p in FORMATS.glob(f"*.{kind}") if p.name not in SKIP) for kind in ("html", "docx", "pdf")}
+    chunker = MarkdownChunker(max_tokens=200)
+    best = {kind: (float("inf"), float("inf")) for kind in files}
+    produced = {}
+    for _ in range(5):
+        for kind, paths in files.items():
+            start = time.perf_counter()
+            docs = [convert(p) for p in paths]
+            converting = time.perf_counter() - start
+            start = time.perf_counter()
+            for p, d in zip(paths, docs, strict=True):
+                chunker.split(Document(doc_id=p.stem, uri=str(p), title=d.title, text=d.markdown))
+            cutting = time.perf_counter() - start
+            produced[kind] = sum(len(d.markdown.encode("utf-8")) for d in docs) / 1e6
+            best[kind] = (min(best[kind][0], converting), min(best[kind][1], cutting))
+    print(f"\n{'format':>6} {'files':>5} {'MB of Markdown':>14} {'convert MB/s':>12} {'x the time to chunk it':>22}")
+    for kind, (converting, cutting) in best.items():
+        print(f"{kind:>6} {len(files[kind]):>5} {produced[kind]:>14.3f} {produced[kind] / converting:>12.3f} "
+              f"{converting / cutting:>22.1f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
