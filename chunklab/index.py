@@ -315,11 +315,9 @@ class SQLiteStore:
 
         def dense(r: DenseRetriever, depth: int) -> list[tuple[int, str, float]] | None:
             if not stored_ranking.has_every_vector(self._db, tenant):
-                return None
-            q = r.embedder.embed_query(query)
-            if not np.all(np.isfinite(q)) or not np.any(q):
-                return []  # no known word, as `DenseRetriever` says
-            return stored_ranking.vector_top(self._db, tenant, q, depth, filters)
+                return None  # before embedding the query: the in-memory path will do it
+            q = r.query_vector(query)
+            return [] if q is None else stored_ranking.vector_top(self._db, tenant, q, depth, filters)
 
         with self._guard():
             if type(retriever) is BM25Retriever:

@@ -183,6 +183,12 @@ class DenseRetriever:
         self.embedder = embedder
         self._vectors: dict[str, object] = {}
 
+    def query_vector(self, query: str) -> np.ndarray | None:
+        """The query's embedding, or None when it has no known word: a zero (or NaN) vector is
+        close to nothing. The index file ranks with it too (`SQLiteStore.ranked`)."""
+        q = self.embedder.embed_query(query)
+        return q if np.all(np.isfinite(q)) and np.any(q) else None
+
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
         if not chunks or not query.strip():
             return []
@@ -191,9 +197,9 @@ class DenseRetriever:
             unique = list(dict.fromkeys(missing))
             for text, vector in zip(unique, self.embedder.embed_documents(unique), strict=True):
                 self._vectors[text] = np.asarray(vector, dtype=np.float32)
-        q = self.embedder.embed_query(query)
-        if not np.all(np.isfinite(q)) or not np.any(q):
-            return []  # no known word: a zero (or NaN) vector is close to nothing
+        q = self.query_vector(query)
+        if q is None:
+            return []
         scores = dot_scores(np.stack([self._vectors[c.text] for c in chunks]), q)
         return _top(list(scores), chunks, k, ScoreSource.VECTOR, keep_zero=True)
 

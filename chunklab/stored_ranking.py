@@ -254,9 +254,10 @@ def has_every_vector(db: sqlite3.Connection, tenant: str) -> bool:
 def vector_top(db: sqlite3.Connection, tenant: str, query_vector: np.ndarray, k: int,
                filters: Mapping[str, Any] | None = None) -> list[tuple[int, str, float]] | None:
     """The top k children by the dot product of their stored vector with `query_vector` (both
-    unit length: a cosine). None if the filters need the in-memory path or a vector is missing."""
+    unit length: a cosine). None if the filters need the in-memory path. The caller checks
+    `has_every_vector` first: a child without a vector would silently drop out of the ranking."""
     where = eligible(tenant, filters)
-    if where is None or not has_every_vector(db, tenant):
+    if where is None:
         return None
     if k <= 0:
         return []
