@@ -36,13 +36,13 @@ import time
 from pathlib import Path
 
 from chunklab import Document, cl100k
-from chunklab.embeddings import WordLlamaEmbedder
-from chunklab.fixed import FixedSizeChunker
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.packing import SENTENCE_END
-from chunklab.sections import build_outline
-from chunklab.semantic import SemanticChunker
-from chunklab.tokens import _encoding
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.parsing.sections import build_outline
+from chunklab.tokens.counters import cl100k_encoding
+from chunklab.tokens.packing import SENTENCE_END
 
 ROOT = Path(__file__).resolve().parent.parent
 MB = 1_000_000
@@ -86,7 +86,11 @@ def series_sentences() -> list[str]:
             lines = paragraph.strip().split("\n")
             if any(re.match(r"\s*(?:[#|>*<`{-]|\d+[.)])", line) for line in lines):
                 continue
-            out += [s for s in SENTENCE_END.split(" ".join(line.strip() for line in lines)) if len(s.split()) >= 4]
+            out += [
+                s
+                for s in SENTENCE_END.split(" ".join(line.strip() for line in lines))
+                if len(s.split()) >= 4
+            ]
     return out
 
 
@@ -147,9 +151,13 @@ def process(argv: list[str]) -> tuple[float, float, float]:
 def peak_rss(argv: list[str]) -> float:
     """Peak RSS in MB of one process (ru_maxrss of the children is a maximum over all of them,
     so each measure runs in a child of its own)."""
-    code = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
-            "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
-    out = subprocess.run([sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True)
+    code = (
+        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code, *argv], capture_output=True, text=True, check=True
+    )
     return int(out.stdout) / 1e3
 
 
@@ -199,7 +207,9 @@ def peers(max_tokens: int):
     try:
         from langchain_text_splitters import RecursiveCharacterTextSplitter
 
-        splitter = RecursiveCharacterTextSplitter(chunk_size=max_tokens, chunk_overlap=0, length_function=cl100k)
+        splitter = RecursiveCharacterTextSplitter(
+            chunk_size=max_tokens, chunk_overlap=0, length_function=cl100k
+        )
         found["LangChain recursive"] = splitter.split_text
     except ImportError:
         pass
@@ -212,51 +222,93 @@ def peers(max_tokens: int):
     try:
         import chonkie
 
-        found["chonkie recursive"] = chonkie.RecursiveChunker(tokenizer=cl100k, chunk_size=max_tokens).chunk
+        found["chonkie recursive"] = chonkie.RecursiveChunker(
+            tokenizer=cl100k, chunk_size=max_tokens
+        ).chunk
     except ImportError:
         pass
     return found
 
 
 def main() -> int:
-    encoding = _encoding()
+    encoding = cl100k_encoding()
     cli = [str(Path(sys.executable).parent / "chunklab"), "chunk"]
     texts = {(name, mb): make(mb * MB) for name, make in CORPORA.items() for mb in (1, 4, 16)}
-    docs = {key: Document(doc_id="bench", uri="urn:bench", title="Bench", text=t) for key, t in texts.items()}
-    MarkdownChunker(max_tokens=200).split(Document(doc_id="w", uri="u", title="", text=texts["wrapped", 1][:20000]))
+    docs = {
+        key: Document(doc_id="bench", uri="urn:bench", title="Bench", text=t)
+        for key, t in texts.items()
+    }
+    MarkdownChunker(max_tokens=200).split(
+        Document(doc_id="w", uri="u", title="", text=texts["wrapped", 1][:20000])
+    )
     embedder = WordLlamaEmbedder()
-    SemanticChunker(embedder=embedder).split(Document(doc_id="w", uri="u", title="", text=texts["wrapped", 1][:20000]))
-    median_tokens = sorted(cl100k(p) for p in texts["one-line", 1].split("\n\n") if not p.startswith("#"))
-    print(f"corpora: wrapped and one-line, 1/4/16 MB; one-line paragraphs: median "
-          f"{median_tokens[len(median_tokens) // 2]} cl100k tokens")
+    SemanticChunker(embedder=embedder).split(
+        Document(doc_id="w", uri="u", title="", text=texts["wrapped", 1][:20000])
+    )
+    median_tokens = sorted(
+        cl100k(p) for p in texts["one-line", 1].split("\n\n") if not p.startswith("#")
+    )
+    print(
+        f"corpora: wrapped and one-line, 1/4/16 MB; one-line paragraphs: median "
+        f"{median_tokens[len(median_tokens) // 2]} cl100k tokens"
+    )
 
     checks: list[tuple[str, float, float]] = []
     print(f"\n{'in process, 1 MB':44} {'wall':>7} {'CPU':>7}   (x one encode pass, wall / CPU)")
     for name in CORPORA:
         text, doc = texts[name, 1], docs[name, 1]
-        best = interleaved({
-            "encode": lambda text=text: encoding.encode_ordinary(text),
-            "markdown 200": lambda doc=doc: MarkdownChunker(max_tokens=200).split(doc),
-            "markdown 2000": lambda doc=doc: MarkdownChunker(max_tokens=2000).split(doc),
-            "fixed 200 tokens": lambda doc=doc: FixedSizeChunker(size=200, overlap=40, unit="tokens").split(doc),
-        }, rounds=5)
-        slow = interleaved({  # fewer rounds: one semantic split takes about ten encodings
-            "encode": lambda text=text: encoding.encode_ordinary(text),
-            "semantic (WordLlama)": lambda doc=doc: SemanticChunker(embedder=embedder).split(doc),
-        }, rounds=3)
+        best = interleaved(
+            {
+                "encode": lambda text=text: encoding.encode_ordinary(text),
+                "markdown 200": lambda doc=doc: MarkdownChunker(max_tokens=200).split(doc),
+                "markdown 2000": lambda doc=doc: MarkdownChunker(max_tokens=2000).split(doc),
+                "fixed 200 tokens": lambda doc=doc: FixedSizeChunker(
+                    size=200, overlap=40, unit="tokens"
+                ).split(doc),
+            },
+            rounds=5,
+        )
+        slow = interleaved(
+            {  # fewer rounds: one semantic split takes about ten encodings
+                "encode": lambda text=text: encoding.encode_ordinary(text),
+                "semantic (WordLlama)": lambda doc=doc: SemanticChunker(embedder=embedder).split(
+                    doc
+                ),
+            },
+            rounds=3,
+        )
         ew, ec = best["encode"]
         for job, (w, c) in best.items():
             print(f"{f'{name}: {job}':44} {w / ew:7.2f} {c / ec:7.2f}")
         semantic = slow["semantic (WordLlama)"][0] / slow["encode"][0]
-        print(f"{f'{name}: semantic (WordLlama)':44} {semantic:7.2f} {slow['semantic (WordLlama)'][1] / slow['encode'][1]:7.2f}")
-        checks += [(f"{name}: MarkdownChunker(200) <= 2.0x one encode (wall)", best["markdown 200"][0] / ew, 2.0),
-                   (f"{name}: FixedSizeChunker(tokens) <= 1.3x one encode (wall)", best["fixed 200 tokens"][0] / ew, 1.3),
-                   (f"{name}: semantic (WordLlama) <= 10x one encode (wall)", semantic, 10.0)]
+        print(
+            f"{f'{name}: semantic (WordLlama)':44} {semantic:7.2f} {slow['semantic (WordLlama)'][1] / slow['encode'][1]:7.2f}"
+        )
+        checks += [
+            (
+                f"{name}: MarkdownChunker(200) <= 2.0x one encode (wall)",
+                best["markdown 200"][0] / ew,
+                2.0,
+            ),
+            (
+                f"{name}: FixedSizeChunker(tokens) <= 1.3x one encode (wall)",
+                best["fixed 200 tokens"][0] / ew,
+                1.3,
+            ),
+            (f"{name}: semantic (WordLlama) <= 10x one encode (wall)", semantic, 10.0),
+        ]
 
-    print(f"\n{'growth, MarkdownChunker(200), in process':44} {'wall':>7} {'CPU':>7}   (x the time of the size before)")
+    print(
+        f"\n{'growth, MarkdownChunker(200), in process':44} {'wall':>7} {'CPU':>7}   (x the time of the size before)"
+    )
     for name in CORPORA:
-        best = interleaved({mb: (lambda d=docs[name, mb]: MarkdownChunker(max_tokens=200).split(d)) for mb in (1, 4, 16)},
-                           rounds=5)  # five: a 1 MB run is short enough for noise to show
+        best = interleaved(
+            {
+                mb: (lambda d=docs[name, mb]: MarkdownChunker(max_tokens=200).split(d))
+                for mb in (1, 4, 16)
+            },
+            rounds=5,
+        )  # five: a 1 MB run is short enough for noise to show
         for small, large in ((1, 4), (4, 16)):
             wall, cpu = best[large][0] / best[small][0], best[large][1] / best[small][1]
             print(f"{f'{name}: {small} -> {large} MB':44} {wall:7.2f} {cpu:7.2f}")
@@ -272,29 +324,51 @@ def main() -> int:
         encode_script = Path(folder) / "encode.py"
         encode_script.write_text(ENCODE_PROCESS, encoding="utf-8")
 
-        print(f"\n{'through the CLI (whole processes, JSON out)':44} {'wall':>7} {'CPU':>7}   (x a process that reads and encodes)")
+        print(
+            f"\n{'through the CLI (whole processes, JSON out)':44} {'wall':>7} {'CPU':>7}   (x a process that reads and encodes)"
+        )
         for name in CORPORA:
             for mb in (4, 16):
-                runs = {"encode": [sys.executable, str(encode_script), str(files[name, mb])],
-                        "chunk": [*cli, str(files[name, mb])]}
+                runs = {
+                    "encode": [sys.executable, str(encode_script), str(files[name, mb])],
+                    "chunk": [*cli, str(files[name, mb])],
+                }
                 best = {k: (float("inf"), float("inf")) for k in runs}
                 for _ in range(5):  # whole processes are the noisiest figures here
                     for k, argv in runs.items():
                         w, c, _ = process(argv)
                         best[k] = (min(best[k][0], w), min(best[k][1], c))
-                wall, cpu = best["chunk"][0] / best["encode"][0], best["chunk"][1] / best["encode"][1]
+                wall, cpu = (
+                    best["chunk"][0] / best["encode"][0],
+                    best["chunk"][1] / best["encode"][1],
+                )
                 print(f"{f'{name}, {mb} MB: chunklab chunk':44} {wall:7.2f} {cpu:7.2f}")
-                checks.append((f"{name}, {mb} MB: chunklab chunk <= 2.0x read + encode (wall)", wall, 2.0))
+                checks.append(
+                    (f"{name}, {mb} MB: chunklab chunk <= 2.0x read + encode (wall)", wall, 2.0)
+                )
 
-        print(f"\n{'peak RSS of chunklab chunk':44} {'MB':>7} {'x file':>7}   (above the same command on a 3-line file)")
+        print(
+            f"\n{'peak RSS of chunklab chunk':44} {'MB':>7} {'x file':>7}   (above the same command on a 3-line file)"
+        )
         baseline = min(peak_rss([*cli, str(tiny)]) for _ in range(3))
         print(f"{'baseline: chunklab chunk tiny.md':44} {baseline:7.1f}")
         for name in CORPORA:
             file_mb = files[name, 16].stat().st_size / MB
-            for label, extra in (("markdown", []), ("fixed tokens", ["--strategy", "fixed", "--unit", "tokens"])):
-                above = min(peak_rss([*cli, *extra, str(files[name, 16])]) for _ in range(2)) - baseline
+            for label, extra in (
+                ("markdown", []),
+                ("fixed tokens", ["--strategy", "fixed", "--unit", "tokens"]),
+            ):
+                above = (
+                    min(peak_rss([*cli, *extra, str(files[name, 16])]) for _ in range(2)) - baseline
+                )
                 print(f"{f'{name}, 16 MB: {label}':44} {above:7.1f} {above / file_mb:7.2f}")
-                checks.append((f"{name}, 16 MB: peak RSS of chunk ({label}) <= 8x the file", above / file_mb, 8.0))
+                checks.append(
+                    (
+                        f"{name}, 16 MB: peak RSS of chunk ({label}) <= 8x the file",
+                        above / file_mb,
+                        8.0,
+                    )
+                )
 
     for name in CORPORA:
         print(f"\nwhere MarkdownChunker(200)'s time goes, {name} 1 MB (own time, main thread):")

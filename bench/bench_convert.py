@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 from chunklab import Document, MarkdownChunker
-from chunklab.convert import convert
+from chunklab.documents.convert import convert
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMATS = ROOT / "data" / "formats"
@@ -22,7 +22,10 @@ SKIP = {"scanned.pdf", "encrypted.pdf"}  # refused by design: nothing to time
 
 
 def main() -> int:
-    files = {kind: sorted(p for p in FORMATS.glob(f"*.{kind}") if p.name not in SKIP) for kind in ("html", "docx", "pdf")}
+    files = {
+        kind: sorted(p for p in FORMATS.glob(f"*.{kind}") if p.name not in SKIP)
+        for kind in ("html", "docx", "pdf")
+    }
     chunker = MarkdownChunker(max_tokens=200)
     best = {kind: (float("inf"), float("inf")) for kind in files}
     produced = {}
@@ -37,10 +40,14 @@ def main() -> int:
             cutting = time.perf_counter() - start
             produced[kind] = sum(len(d.markdown.encode("utf-8")) for d in docs) / 1e6
             best[kind] = (min(best[kind][0], converting), min(best[kind][1], cutting))
-    print(f"\n{'format':>6} {'files':>5} {'MB of Markdown':>14} {'convert MB/s':>12} {'x the time to chunk it':>22}")
+    print(
+        f"\n{'format':>6} {'files':>5} {'MB of Markdown':>14} {'convert MB/s':>12} {'x the time to chunk it':>22}"
+    )
     for kind, (converting, cutting) in best.items():
-        print(f"{kind:>6} {len(files[kind]):>5} {produced[kind]:>14.3f} {produced[kind] / converting:>12.3f} "
-              f"{converting / cutting:>22.1f}")
+        print(
+            f"{kind:>6} {len(files[kind]):>5} {produced[kind]:>14.3f} {produced[kind] / converting:>12.3f} "
+            f"{converting / cutting:>22.1f}"
+        )
     return 0
 
 

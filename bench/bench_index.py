@@ -40,8 +40,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_chunkers import peak_rss, realistic_markdown  # noqa: E402
 
-from chunklab.index import ParentChildIndex, SQLiteStore  # noqa: E402
-from chunklab.retrievers import BM25Retriever, DenseRetriever, HybridRetriever  # noqa: E402
+from chunklab.retrieval.index import ParentChildIndex, SQLiteStore  # noqa: E402
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILDREN_PER_MB = {"copies": 2340, "wiki": 2830}  # MarkdownChunker(200) on each corpus, measured
@@ -52,7 +52,10 @@ PAGE = 20_000
 def questions() -> list[str]:
     import yaml
 
-    return [q["question"] for q in yaml.safe_load((ROOT / "data/experiment.questions.yaml").read_text())["questions"]]
+    return [
+        q["question"]
+        for q in yaml.safe_load((ROOT / "data/experiment.questions.yaml").read_text())["questions"]
+    ]
 
 
 def topic_words(text: str, topic: int) -> str:
@@ -73,7 +76,9 @@ def write_pages(folder: Path, children: int, corpus: str) -> float:
     in the few pages about it, the common words are everywhere.
     """
     text = realistic_markdown(int(children / CHILDREN_PER_MB[corpus] * 1e6))
-    original = len("\n\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "data").glob("*.md"))))
+    original = len(
+        "\n\n".join(p.read_text(encoding="utf-8") for p in sorted((ROOT / "data").glob("*.md")))
+    )
     folder.mkdir(parents=True)
     start = n = 0
     while start < len(text):
@@ -118,29 +123,44 @@ def choose(db: Path, asked: list[str]) -> None:
     import numpy as np
 
     with_fold = BM25Retriever.tokens
-    rows = sqlite3.connect(db).execute("SELECT seq, json_extract(record, '$.text') FROM children ORDER BY seq").fetchall()
+    rows = (
+        sqlite3.connect(db)
+        .execute("SELECT seq, json_extract(record, '$.text') FROM children ORDER BY seq")
+        .fetchall()
+    )
     print(f"\nwhy term counts ({len(rows)} children):")
     # FTS5: the same folded terms, its bm25() ranking.
     fts = sqlite3.connect(":memory:")
     fts.execute("CREATE VIRTUAL TABLE f USING fts5(terms, tokenize=\"unicode61 tokenchars '_'\")")
     start = time.perf_counter()
-    fts.executemany("INSERT INTO f (rowid, terms) VALUES (?, ?)", [(s, " ".join(with_fold(t))) for s, t in rows])
+    fts.executemany(
+        "INSERT INTO f (rowid, terms) VALUES (?, ?)", [(s, " ".join(with_fold(t))) for s, t in rows]
+    )
     fts_build = time.perf_counter() - start
     memory = BM25Retriever()
     from chunklab.contracts import Chunk
 
-    chunks = [Chunk(chunk_id=str(s), doc_id="d", ordinal=i, text=t, token_count=1, start=0, end=len(t))
-              for i, (s, t) in enumerate(rows)]
+    chunks = [
+        Chunk(chunk_id=str(s), doc_id="d", ordinal=i, text=t, token_count=1, start=0, end=len(t))
+        for i, (s, t) in enumerate(rows)
+    ]
     same = 0
     times = []
     for q in asked:
         match = " OR ".join(f'"{t}"' for t in dict.fromkeys(with_fold(q)))
         start = time.perf_counter()
-        got = [str(r[0]) for r in fts.execute("SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT 4", (match,))]
+        got = [
+            str(r[0])
+            for r in fts.execute(
+                "SELECT rowid FROM f WHERE f MATCH ? ORDER BY bm25(f) LIMIT 4", (match,)
+            )
+        ]
         times.append(time.perf_counter() - start)
         same += got == [h.ref_id for h in memory.rank(q, chunks, 4)]
-    print(f"  FTS5 bm25():        top 4 equal to BM25Retriever's for {same}/{len(asked)} questions; "
-          f"query {statistics.median(times) * 1e3:.1f} ms warm; whole table built in {fts_build:.1f} s")
+    print(
+        f"  FTS5 bm25():        top 4 equal to BM25Retriever's for {same}/{len(asked)} questions; "
+        f"query {statistics.median(times) * 1e3:.1f} ms warm; whole table built in {fts_build:.1f} s"
+    )
     # bm25s saved: exact, but one changed document means the whole matrix again.
     import bm25s
 
@@ -160,11 +180,15 @@ def choose(db: Path, asked: list[str]) -> None:
         np.argsort(-loaded.get_scores(with_fold(q)))[:4]
         times.append(time.perf_counter() - start)
     shutil.rmtree(folder)
-    print(f"  saved bm25s:        exact; query {statistics.median(times) * 1e3:.1f} ms warm, load {load * 1e3:.0f} ms, "
-          f"{size:.0f} MB on disk; one changed document rebuilds all: {rebuild:.1f} s")
+    print(
+        f"  saved bm25s:        exact; query {statistics.median(times) * 1e3:.1f} ms warm, load {load * 1e3:.0f} ms, "
+        f"{size:.0f} MB on disk; one changed document rebuilds all: {rebuild:.1f} s"
+    )
     stored = warm_search(db, BM25Retriever(), asked)
-    print(f"  term counts (kept): exact; search + parents {stored * 1e3:.1f} ms warm; "
-          f"a changed document rewrites only its own rows")
+    print(
+        f"  term counts (kept): exact; search + parents {stored * 1e3:.1f} ms warm; "
+        f"a changed document rewrites only its own rows"
+    )
 
 
 def measure(work: Path, corpus: str, name: str, wanted: int, asked: list[str]) -> dict[str, float]:
@@ -172,18 +196,31 @@ def measure(work: Path, corpus: str, name: str, wanted: int, asked: list[str]) -
     mb = write_pages(folder, wanted, corpus)
     first = cli("index", str(folder), "--db", str(db))
     again = cli("index", str(folder), "--db", str(db))
-    f = {"mb": mb, "files": len(list(folder.iterdir())), "children": children_in(db), "index_s": first,
-         "again": first / again, "db_mb": db.stat().st_size / 1e6}
+    f = {
+        "mb": mb,
+        "files": len(list(folder.iterdir())),
+        "children": children_in(db),
+        "index_s": first,
+        "again": first / again,
+        "db_mb": db.stat().st_size / 1e6,
+    }
     if corpus == "wiki" and name == "50k":
-        f["index2_s"] = cli("index", str(folder), "--db", str(work / "parallel.sqlite"), "--workers", "2")
+        f["index2_s"] = cli(
+            "index", str(folder), "--db", str(work / "parallel.sqlite"), "--workers", "2"
+        )
     question = asked[20]
     f["warm_bm25"] = warm_search(db, BM25Retriever(), asked)
     f["warm_hybrid"] = warm_search(db, HybridRetriever(dense=DenseRetriever()), asked)
     f["process"] = statistics.median(cli("search", str(db), question) for _ in range(5))
-    f["process_hybrid"] = statistics.median(cli("search", str(db), question, "--retriever", "hybrid") for _ in range(3))
+    f["process_hybrid"] = statistics.median(
+        cli("search", str(db), question, "--retriever", "hybrid") for _ in range(3)
+    )
     f["rss"] = peak_rss([sys.executable, "-m", "chunklab", "search", str(db), question])
     shutil.rmtree(folder)
-    print(f"{corpus} {name}: {f['children']} children from {mb:.1f} MB in {f['files']} files", flush=True)
+    print(
+        f"{corpus} {name}: {f['children']} children from {mb:.1f} MB in {f['files']} files",
+        flush=True,
+    )
     return f
 
 
@@ -200,26 +237,45 @@ def main() -> int:
             choose(work / "wiki-10k.sqlite", asked)
     finally:
         shutil.rmtree(work, ignore_errors=True)
-    print(f"\n{'':>11} {'children':>9} {'index MB/s':>10} {'2nd run':>8} {'db MB/MB':>8} "
-          f"{'warm bm25':>10} {'warm hybrid':>11} {'new process':>11} {'hybrid':>7} {'RSS MB':>7}")
+    print(
+        f"\n{'':>11} {'children':>9} {'index MB/s':>10} {'2nd run':>8} {'db MB/MB':>8} "
+        f"{'warm bm25':>10} {'warm hybrid':>11} {'new process':>11} {'hybrid':>7} {'RSS MB':>7}"
+    )
     for (corpus, name), f in figures.items():
-        print(f"{corpus + ' ' + name:>11} {f['children']:>9} {f['mb'] / f['index_s']:>10.2f} {f['again']:>7.1f}x "
-              f"{f['db_mb'] / f['mb']:>8.1f} {f['warm_bm25'] * 1e3:>8.1f}ms {f['warm_hybrid'] * 1e3:>9.1f}ms "
-              f"{f['process']:>10.2f}s {f['process_hybrid']:>6.2f}s {f['rss']:>7.0f}")
+        print(
+            f"{corpus + ' ' + name:>11} {f['children']:>9} {f['mb'] / f['index_s']:>10.2f} {f['again']:>7.1f}x "
+            f"{f['db_mb'] / f['mb']:>8.1f} {f['warm_bm25'] * 1e3:>8.1f}ms {f['warm_hybrid'] * 1e3:>9.1f}ms "
+            f"{f['process']:>10.2f}s {f['process_hybrid']:>6.2f}s {f['rss']:>7.0f}"
+        )
     wiki = {name: figures["wiki", name] for name in SIZES}
     copies = {name: figures["copies", name] for name in SIZES}
     big = wiki["50k"]
-    print(f"\nindexing the wiki's 50k with --workers 2: {big['mb'] / big['index2_s']:.2f} MB/s "
-          f"({big['index_s'] / big['index2_s']:.2f}x one process)")
-    print(f"copies (every page repeats a question's topic): warm BM25 grows "
-          f"{copies['50k']['warm_bm25'] / copies['10k']['warm_bm25']:.2f}x from 10k to 50k; see `write_pages`")
+    print(
+        f"\nindexing the wiki's 50k with --workers 2: {big['mb'] / big['index2_s']:.2f} MB/s "
+        f"({big['index_s'] / big['index2_s']:.2f}x one process)"
+    )
+    print(
+        f"copies (every page repeats a question's topic): warm BM25 grows "
+        f"{copies['50k']['warm_bm25'] / copies['10k']['warm_bm25']:.2f}x from 10k to 50k; see `write_pages`"
+    )
     checks = [  # (what, measured, bound, passes)
-        ("warm BM25 search on the wiki, time(50k) / time(10k) < 2", big["warm_bm25"] / wiki["10k"]["warm_bm25"], 2.0),
-        ("search in a new process on the wiki, time(50k) / time(1k) <= 1.5", big["process"] / wiki["1k"]["process"], 1.5),
+        (
+            "warm BM25 search on the wiki, time(50k) / time(10k) < 2",
+            big["warm_bm25"] / wiki["10k"]["warm_bm25"],
+            2.0,
+        ),
+        (
+            "search in a new process on the wiki, time(50k) / time(1k) <= 1.5",
+            big["process"] / wiki["1k"]["process"],
+            1.5,
+        ),
         ("search in a new process at 50k, seconds < 0.6", big["process"], 0.6),
         ("search in a new process at 50k copies, seconds < 0.6", copies["50k"]["process"], 0.6),
-        ("second index run over the unchanged 50k, time(2nd) / time(1st) <= 0.2 (5x faster)",
-         1 / big["again"], 0.2),
+        (
+            "second index run over the unchanged 50k, time(2nd) / time(1st) <= 0.2 (5x faster)",
+            1 / big["again"],
+            0.2,
+        ),
         ("indexing the wiki's 50k children, minutes < 5", big["index_s"] / 60, 5.0),
     ]
     print()

@@ -44,7 +44,9 @@ def timed(chunker, text: str) -> tuple[float, float]:
 
 
 def main() -> int:
-    print(f"n = {N:,} characters, 4n = {4 * N:,}; growth = time(4n) / time(n), median of {PAIRS} interleaved pairs")
+    print(
+        f"n = {N:,} characters, 4n = {4 * N:,}; growth = time(4n) / time(n), median of {PAIRS} interleaved pairs"
+    )
     print(f"{'shape':34} {'chunker':11} {'4n wall s':>9} {'wall x':>7} {'main CPU x':>10}")
     missed = 0
     for shape, make in SHAPES.items():
@@ -69,9 +71,20 @@ def main() -> int:
             ok = not judged or cpu_x <= GROWTH
             missed += not ok
             mark = "" if ok else "  MISS"
-            note = "  (too fast to judge)" if not judged else f"  (measured {tries} times)" if tries > 1 else ""
-            print(f"{shape:34} {kind:11} {last:9.3f} {wall_x:7.2f} {cpu_x:10.2f}{note}{mark}", flush=True)
-    print(f"\n{'PASS' if not missed else 'MISS'}  main-thread growth <= {GROWTH} on every row judged ({missed} missed)")
+            note = (
+                "  (too fast to judge)"
+                if not judged
+                else f"  (measured {tries} times)"
+                if tries > 1
+                else ""
+            )
+            print(
+                f"{shape:34} {kind:11} {last:9.3f} {wall_x:7.2f} {cpu_x:10.2f}{note}{mark}",
+                flush=True,
+            )
+    print(
+        f"\n{'PASS' if not missed else 'MISS'}  main-thread growth <= {GROWTH} on every row judged ({missed} missed)"
+    )
     return 1 if missed else 0
 
 

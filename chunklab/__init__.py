@@ -1,37 +1,90 @@
 """chunklab: chunking documents for retrieval without losing the answer.
 
-The library behind the notebook series. Each module is one idea:
+The library behind the notebook series. Its folders follow the design sketch's pipeline, and
+each module is one idea. The ideas the notebooks teach are marked (NN: the notebook); the rest is
+machinery they rest on. Dependencies run one way, down this list (`tests/test_layout.py`).
 
+Records
 - `contracts`: Document, Chunk, Scored, the Chunker protocol
-- `tokens`:    token counters (words, the design sketch's approximation, cl100k offline)
-- `data`:      the series' documents and question sets, and reading any file
-- `fixed`:     fixed-size windows by characters or tokens
-- `structural`: the article's recursive separator split, with optional repack
-- `markdown`:  a Markdown block scanner with exact spans
-- `sections`:  the section tree (heading paths, stable section ids)
-- `budget`:    exact token counts in linear time (the document encoded once)
-- `packing`:   oversized text cut into pieces that fit (sentences, words, prefixes)
-- `markdown_chunker`: breadcrumb + whole blocks within a hard token budget
-- `metrics`:   what a cut did to a document
-- `report`:    tables and plots for the notebooks (the only module that imports pandas/matplotlib)
+- `version`: the version string
+
+Markdown parsing and the section tree (`parsing/`)
+- `parsing.blocks`: a Markdown block scanner with exact spans (02)
+- `parsing.sections`: the section tree: heading paths, stable section ids (02)
+
+Token counting and budgets (`tokens/`, machinery)
+- `tokens.counters`: token counters (words, the design sketch's approximation, cl100k offline)
+- `tokens.utf8`: character <-> UTF-8 byte offsets
+- `tokens.budget`: exact token counts of any span in linear time (the document encoded once)
+- `tokens.packing`: oversized text cut into pieces that fit (sentences, words, prefixes)
+- `tokens.folding`: case and accent folding, for search terms and fact checks
+
+Documents in (`documents/`)
+- `documents.files`: the suffixes chunklab reads, decoding, finding files, `DocumentError`
+- `documents.convert`: HTML, Word and PDF to Markdown (08)
+- `documents.reading`: any file as a `Document`
+- `documents.series`: the series' documents by name
+
+Embedders (`embeddings/`)
+- `embeddings.static`: the article's hashing embedder and WordLlama's word vectors (04)
+
+The chunkers (`chunkers/`)
+- `chunkers.registry`: every strategy declared once, read by the CLI, the experiment and the index
+- `chunkers.fixed`: fixed-size windows by characters or tokens (01)
+- `chunkers.structural`: the article's recursive separator split, with optional repack (02)
+- `chunkers.markdown`: breadcrumb + whole blocks within a hard token budget (02, 03)
+- `chunkers.emission`: how `chunkers.markdown` holds and merges pieces before it emits them
+- `chunkers.semantic`: cuts where neighbouring sentences stop resembling each other (04)
+- `chunkers.tables`: tables found and linearized row by row (05)
+- `chunkers.prefixes`: heading path, title or context before a chunk's text (06)
+- `chunkers.collector`: the garbage collector paused while many records are built (machinery)
+
+Retrieval and the index (`retrieval/`)
+- `retrieval.retrievers`: BM25, dense, hybrid and the article's overlap retriever (03, 06)
+- `retrieval.index`: parents and children in memory or SQLite; small-to-big search (03)
+- `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
+- `retrieval.stored_ranking`: BM25 and vector ranking inside the SQLite file (machinery)
+- `retrieval.ingest`: read, chunk and embed on one process, several, or a Dask cluster (machinery)
+
+Evaluation (`evaluation/`)
+- `evaluation.questions`: question sets and question files, checked against their documents
+- `evaluation.metrics`: what a cut did to a document; whether a ranking reached the evidence (01, 07)
+- `evaluation.recall`: fact recall and what it costs in tokens (03, 06)
+- `evaluation.experiment`: strategies x retrievers x questions; the article's table (07)
+
+The notebooks' helpers (`teaching/`)
+- `teaching.report`: tables and plots (the only module that imports pandas/matplotlib)
+- `teaching.selfcheck`: a notebook's claims re-computed from the library
+- `teaching.exercises`: the exercises' checks, which accept any correct answer
+
+- `cli`: the `chunklab` command (chunk, index, search, tenants, experiment)
 """
 
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.registry import STRATEGIES, Strategy
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.chunkers.structural import StructuralChunker
+from chunklab.chunkers.tables import LinearizedChunker
 from chunklab.contracts import Chunk, Chunker, Contract, Document, Scored, ScoreSource
-from chunklab.data import (
-    DocumentError,
-    Question,
-    QuestionSet,
-    list_documents,
-    load_document,
-    load_questions,
-    read_document,
+from chunklab.documents.files import DocumentError
+from chunklab.documents.reading import read_document
+from chunklab.documents.series import list_documents, load_document
+from chunklab.embeddings.static import Embedder, HashingEmbedder, WordLlamaEmbedder
+from chunklab.evaluation.questions import Question, QuestionSet, load_questions
+from chunklab.parsing.blocks import Block, explicit_headings, parse_blocks, with_explicit_headings
+from chunklab.parsing.sections import Outline, Section, build_outline
+from chunklab.retrieval.index import MemoryStore, ParentChildIndex, SQLiteStore
+from chunklab.retrieval.retrievers import (
+    RETRIEVERS,
+    BM25Retriever,
+    DenseRetriever,
+    HybridRetriever,
+    LogCountRetriever,
+    OverlapRetriever,
+    Retriever,
 )
-from chunklab.fixed import FixedSizeChunker
-from chunklab.markdown import Block, explicit_headings, parse_blocks, with_explicit_headings
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.sections import Outline, Section, build_outline
-from chunklab.structural import StructuralChunker
-from chunklab.tokens import (
+from chunklab.tokens.counters import (
     COUNTERS,
     TokenCounter,
     TokenizerUnavailable,
@@ -40,38 +93,55 @@ from chunklab.tokens import (
     get_counter,
     word_count,
 )
-
-__version__ = "0.1.0"
+from chunklab.version import __version__
 
 __all__ = [
+    "BM25Retriever",
     "Block",
-    "MarkdownChunker",
-    "Outline",
-    "Section",
-    "StructuralChunker",
-    "build_outline",
-    "explicit_headings",
-    "with_explicit_headings",
-    "parse_blocks",
     "COUNTERS",
     "Chunk",
     "Chunker",
     "Contract",
+    "DenseRetriever",
     "Document",
     "DocumentError",
+    "Embedder",
     "FixedSizeChunker",
+    "HashingEmbedder",
+    "HybridRetriever",
+    "LinearizedChunker",
+    "LogCountRetriever",
+    "MarkdownChunker",
+    "MemoryStore",
+    "Outline",
+    "OverlapRetriever",
+    "ParentChildIndex",
     "Question",
     "QuestionSet",
+    "RETRIEVERS",
+    "Retriever",
+    "SQLiteStore",
+    "STRATEGIES",
     "ScoreSource",
     "Scored",
+    "Section",
+    "SemanticChunker",
+    "Strategy",
+    "StructuralChunker",
     "TokenCounter",
     "TokenizerUnavailable",
+    "WordLlamaEmbedder",
+    "__version__",
     "approx_tokens",
+    "build_outline",
     "cl100k",
+    "explicit_headings",
     "get_counter",
     "list_documents",
     "load_document",
     "load_questions",
+    "parse_blocks",
     "read_document",
+    "with_explicit_headings",
     "word_count",
 ]

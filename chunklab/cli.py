@@ -18,19 +18,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from chunklab import __version__, parallel
+from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, used_by
 from chunklab.contracts import Chunker, Document
-from chunklab.data import DocumentError, read_document
-from chunklab.embeddings import EMBEDDERS, EmbedderUnavailable
-from chunklab.fixed import FixedSizeChunker
-from chunklab.index import IndexFileError, ParentChildIndex, SQLiteStore, find_documents, index_document
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.questions import QuestionFileError, load_question_file
-from chunklab.retrievers import RETRIEVERS, search_terms
-from chunklab.semantic import SemanticChunker
-from chunklab.structural import StructuralChunker
-from chunklab.tables import LinearizedChunker
-from chunklab.tokens import COUNTERS, TokenizerUnavailable, get_counter
+from chunklab.documents.files import DocumentError, find_documents, readable_suffixes
+from chunklab.documents.reading import read_document
+from chunklab.documents.series import load_document
+from chunklab.embeddings.static import EmbedderUnavailable
+from chunklab.evaluation import experiment
+from chunklab.evaluation.questions import QuestionFileError, load_question_file, load_questions
+from chunklab.retrieval import ingest
+from chunklab.retrieval.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document
+from chunklab.retrieval.retrievers import RETRIEVERS, search_terms
+from chunklab.tokens.counters import TokenizerUnavailable
+from chunklab.version import __version__
 
 USAGE_ERROR = 2
 
@@ -49,74 +49,58 @@ class _Help(argparse.RawDescriptionHelpFormatter, argparse.ArgumentDefaultsHelpF
     """Help that shows each option's default and keeps the examples' line breaks."""
 
 
-# --- chunk: strategies and the options each one reads -----------------------------------------------
-
-# Every option of `chunk` that belongs to some strategies only, with its default. It is parsed with
-# no default, so a flag the user gave can be told from one left out: a flag the chosen strategy
-# does not read is an error, never silently ignored.
-OPTION_DEFAULTS: dict[str, Any] = {
-    "size": 200, "overlap": 40, "unit": "chars", "max_tokens": 200, "counter": None, "prefix": "path",
-    "table_mode": "rows", "embedder": "wordllama", "semantic_unit": "sentence", "breakpoint": "percentile",
-    "threshold": 0.6, "percentile": 80.0, "partition": "greedy",
-}
-STRATEGY_OPTIONS: dict[str, tuple[str, ...]] = {
-    "markdown": ("max_tokens", "counter", "prefix", "table_mode"),
-    "fixed": ("size", "overlap", "unit", "counter"),
-    "structural": ("size", "counter"),
-    "structural-repack": ("size", "counter"),
-    "semantic": ("max_tokens", "counter", "embedder", "semantic_unit", "breakpoint", "threshold", "percentile",
-                 "partition"),
-    "linearized": ("size", "counter"),
-}
-DEFAULT_STRATEGY = "markdown"  # the series' recommendation (notebook 07); fixed is one flag away
-
-
-def _counter(options: dict[str, Any]) -> dict[str, Any]:
-    return {"count_tokens": get_counter(options["counter"])} if options["counter"] else {}
-
-
-def _semantic(o: dict[str, Any]) -> Chunker:
-    return SemanticChunker(embedder=EMBEDDERS[o["embedder"]](), unit=o["semantic_unit"], breakpoint=o["breakpoint"],
-                           threshold=o["threshold"], percentile=o["percentile"], partition=o["partition"],
-                           max_tokens=o["max_tokens"], **_counter(o))
-
-
-# Strategy name -> builder from the options it reads.
-STRATEGIES: dict[str, Callable[[dict[str, Any]], Chunker]] = {
-    "markdown": lambda o: MarkdownChunker(max_tokens=o["max_tokens"], count_tokens=get_counter(o["counter"] or "cl100k"),
-                                          prefix=o["prefix"], table_mode=o["table_mode"]),
-    "fixed": lambda o: FixedSizeChunker(size=o["size"], overlap=o["overlap"], unit=o["unit"], **_counter(o)),
-    "structural": lambda o: StructuralChunker(size=o["size"], repack=False, **_counter(o)),
-    "structural-repack": lambda o: StructuralChunker(size=o["size"], repack=True, **_counter(o)),
-    "semantic": _semantic,
-    "linearized": lambda o: LinearizedChunker(size=o["size"], **_counter(o)),
-}
-
-
-def _used_by(option: str) -> str:
-    return ", ".join(s for s, names in STRATEGY_OPTIONS.items() if option in names)
+# --- chunk and index: the strategies of the registry and the options each one reads -------------
 
 
 def _strategy_options(args: argparse.Namespace) -> dict[str, Any]:
-    """The options the chosen strategy reads, defaults filled in; any other flag given is an error."""
-    reads = STRATEGY_OPTIONS[args.strategy]
-    ignored = [name for name in OPTION_DEFAULTS if hasattr(args, name) and name not in reads]
+    """The strategy options the user gave (flags left out fall back to `OPTIONS`' defaults in
+    `Strategy.build`); a flag the chosen strategy does not read is an error."""
+    given = {name: getattr(args, name) for name in OPTIONS if hasattr(args, name)}
+    strategy = STRATEGIES[args.strategy]
+    ignored = [name for name in given if name not in strategy.options]
     if ignored:
         flag = "--" + ignored[0].replace("_", "-")
-        raise UsageError(f"{flag} does not apply to --strategy {args.strategy} (it applies to: {_used_by(ignored[0])})")
-    options = {name: getattr(args, name, OPTION_DEFAULTS[name]) for name in reads}
+        raise UsageError(
+            f"{flag} does not apply to --strategy {args.strategy} (it applies to: {used_by(ignored[0])})"
+        )
     if args.strategy == "semantic":
-        for flag, rule in (("threshold", "threshold"), ("percentile", "percentile")):
-            if hasattr(args, flag) and options["breakpoint"] != rule:
-                raise UsageError(f"--{flag} applies to --breakpoint {rule} only, not {options['breakpoint']}")
-    return options
+        rule = given.get("breakpoint", OPTIONS["breakpoint"].default)
+        for flag in ("threshold", "percentile"):
+            if flag in given and rule != flag:
+                raise UsageError(f"--{flag} applies to --breakpoint {flag} only, not {rule}")
+    return given
 
 
-def _add_strategy_option(parser: argparse.ArgumentParser, name: str, help: str, **kwargs: Any) -> None:
-    default = OPTION_DEFAULTS[name]
-    shown = f"; default {default}" if default is not None else "; default: the strategy's own"
-    parser.add_argument("--" + name.replace("_", "-"), default=argparse.SUPPRESS,
-                        help=f"{help} ({_used_by(name)}{shown})", **kwargs)
+def _build_chunker(args: argparse.Namespace) -> Chunker:
+    """The chosen strategy's chunker; a bad value is one line (pydantic names the field)."""
+    try:
+        return STRATEGIES[args.strategy].build(**_strategy_options(args))
+    except ValidationError as exc:
+        raise UsageError(_validation_message(exc)) from None
+
+
+def _add_strategy_options(parser: argparse.ArgumentParser) -> None:
+    """`--strategy` and every option of `OPTIONS`, each saying which strategies read it. They are
+    parsed with no default, so a flag the user gave can be told from one left out."""
+    parser.add_argument(
+        "--strategy",
+        choices=list(STRATEGIES),
+        default=DEFAULT_STRATEGY,
+        help="how to cut: " + "; ".join(f"{s.name}: {s.help}" for s in STRATEGIES.values()),
+    )
+    for name, option in OPTIONS.items():
+        shown = (
+            f"; default {option.default}"
+            if option.default is not None
+            else "; default: the strategy's own"
+        )
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            default=argparse.SUPPRESS,
+            type=option.type,
+            choices=option.choices,
+            help=f"{option.help} ({used_by(name)}{shown})",
+        )
 
 
 # --- the parser -------------------------------------------------------------------------------------
@@ -138,54 +122,64 @@ EXAMPLES = {
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(prog="chunklab", formatter_class=_Help,
-                     description="Chunk documents for retrieval without losing the answer.",
-                     epilog="Run `chunklab COMMAND --help` for a command's options and an example.")
+    parser = _Parser(
+        prog="chunklab",
+        formatter_class=_Help,
+        description="Chunk documents for retrieval without losing the answer.",
+        epilog="Run `chunklab COMMAND --help` for a command's options and an example.",
+    )
     parser.add_argument("--version", action="version", version=f"chunklab {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
 
     def command(name: str, help: str) -> argparse.ArgumentParser:
-        return commands.add_parser(name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help)
+        return commands.add_parser(
+            name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help
+        )
 
     chunk = command("chunk", "split a file and print its chunks as JSON lines")
-    chunk.add_argument("path", help="a UTF-8 text or Markdown file, or an HTML, Word (.docx) or PDF file, converted")
-    chunk.add_argument("--show-markdown", action="store_true",
-                       help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) and stop")
-    chunk.add_argument("--strategy", choices=list(STRATEGIES), default=DEFAULT_STRATEGY, help="how to cut")
-    _add_strategy_option(chunk, "max_tokens", "hard token budget of a chunk", type=int)
-    _add_strategy_option(chunk, "size", "window or piece size, in characters unless --unit tokens", type=int)
-    _add_strategy_option(chunk, "overlap", "window overlap", type=int)
-    _add_strategy_option(chunk, "unit", "what --size and --overlap count", choices=["chars", "tokens"])
-    _add_strategy_option(chunk, "counter", "token counter for token_count", choices=sorted(COUNTERS))
-    _add_strategy_option(chunk, "prefix", "what heads each chunk, inside the budget", choices=["path", "none", "context"])
-    _add_strategy_option(chunk, "table_mode", "how a table too big for the budget is cut",
-                         choices=["rows", "linearize", "whole"])
-    _add_strategy_option(chunk, "embedder", "sentence embedder", choices=sorted(EMBEDDERS))
-    _add_strategy_option(chunk, "semantic_unit", "what is embedded", choices=["sentence", "line"])
-    _add_strategy_option(chunk, "breakpoint", "where similarity drops enough to cut",
-                         choices=["threshold", "percentile", "stdev"])
-    _add_strategy_option(chunk, "threshold", "similarity below which to cut, with --breakpoint threshold", type=float)
-    _add_strategy_option(chunk, "percentile", "distances above this percentile are cuts, with --breakpoint percentile",
-                         type=float)
-    _add_strategy_option(chunk, "partition", "greedy: cut gap by gap; optimal: the best split under the budget",
-                         choices=["greedy", "optimal"])
+    chunk.add_argument(
+        "path",
+        help="a UTF-8 text or Markdown file, or an HTML, Word (.docx) or PDF file, converted",
+    )
+    chunk.add_argument(
+        "--show-markdown",
+        action="store_true",
+        help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) and stop",
+    )
+    _add_strategy_options(chunk)
 
-    index = command("index", "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file")
-    index.add_argument("paths", nargs="+",
-                       help="files, or folders searched for .md, .markdown, .txt, .html, .htm, .docx and .pdf files")
+    index = command(
+        "index", "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file"
+    )
+    index.add_argument(
+        "paths", nargs="+", help=f"files, or folders searched for documents ({readable_suffixes()})"
+    )
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
-    index.add_argument("--max-tokens", type=int, default=200,
-                       help="hard token budget of a child (the markdown strategy; parents are whole sections)")
-    index.add_argument("--follow-links", action="store_true",
-                       help="also index files that symbolic links inside a folder lead to outside it")
-    index.add_argument("--workers", type=int, default=None,
-                       help="read, chunk and embed on N local processes (Dask; the dask extra)")
-    index.add_argument("--scheduler", default=None, metavar="ADDRESS",
-                       help="read, chunk and embed on the Dask cluster at ADDRESS (tcp://host:8786); "
-                            "its workers must see the files at the same paths")
-    index.add_argument("--prune", action="store_true",
-                       help="remove this tenant's documents whose files under PATHS are gone")
+    _add_strategy_options(index)
+    index.add_argument(
+        "--follow-links",
+        action="store_true",
+        help="also index files that symbolic links inside a folder lead to outside it",
+    )
+    index.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="read, chunk and embed on N local processes (Dask; the dask extra)",
+    )
+    index.add_argument(
+        "--scheduler",
+        default=None,
+        metavar="ADDRESS",
+        help="read, chunk and embed on the Dask cluster at ADDRESS (tcp://host:8786); "
+        "its workers must see the files at the same paths",
+    )
+    index.add_argument(
+        "--prune",
+        action="store_true",
+        help="remove this tenant's documents whose files under PATHS are gone",
+    )
 
     search = command("search", "small-to-big search: matched children, their sections")
     search.add_argument("db", help="an index file made by `chunklab index`")
@@ -193,22 +187,36 @@ def build_parser() -> argparse.ArgumentParser:
     search.add_argument("--k", type=int, default=4, help="children to retrieve")
     search.add_argument("--parents", type=int, default=2, help="sections to hand over")
     search.add_argument("--tenant", default="default", help="whose documents to search")
-    search.add_argument("--retriever", choices=sorted(RETRIEVERS), default="bm25", help="how to rank the children")
+    search.add_argument(
+        "--retriever", choices=sorted(RETRIEVERS), default="bm25", help="how to rank the children"
+    )
     search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
-    tenants = command("tenants", "list an index's tenants with their document, section and chunk counts")
+    tenants = command(
+        "tenants", "list an index's tenants with their document, section and chunk counts"
+    )
     tenants.add_argument("db", help="an index file made by `chunklab index`")
 
     experiment = command("experiment", "compare strategies and retrievers on questions")
-    experiment.add_argument("--article", action="store_true", help="print the article's table (the manual)")
+    experiment.add_argument(
+        "--article", action="store_true", help="print the article's table (the manual)"
+    )
     experiment.add_argument("--docs", help="a folder of Markdown files")
     experiment.add_argument("--questions", help="a YAML question file (see the README)")
-    experiment.add_argument("--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)")
-    experiment.add_argument("--retrievers", default="overlap,bm25,wordllama", help="comma-separated")
+    experiment.add_argument(
+        "--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)"
+    )
+    experiment.add_argument(
+        "--retrievers", default="overlap,bm25,wordllama", help="comma-separated"
+    )
     experiment.add_argument("--k", type=int, default=3, help="the k of the printed table")
-    experiment.add_argument("--max-tokens", type=int, default=100,
-                            help="budget of the token-based strategies (markdown, markdown+path, markdown-lin, "
-                                 "markdown-lin+path, small-to-big, semantic)")
+    experiment.add_argument(
+        "--max-tokens",
+        type=int,
+        default=100,
+        help="budget of the token-based strategies (markdown, markdown+path, markdown-lin, "
+        "markdown-lin+path, small-to-big, semantic)",
+    )
     return parser
 
 
@@ -229,7 +237,11 @@ def _progress(done: int, total: int, name: str) -> None:
     width = 30
     filled = width * done // max(1, total)
     end = "\n" if done == total else ""
-    print(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[:40]:<40}", end=end, file=sys.stderr)
+    print(
+        f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {name[:40]:<40}",
+        end=end,
+        file=sys.stderr,
+    )
 
 
 def _warn(message: str) -> None:
@@ -239,10 +251,7 @@ def _warn(message: str) -> None:
 
 
 def run_chunk(args: argparse.Namespace) -> int:
-    try:
-        chunker = STRATEGIES[args.strategy](_strategy_options(args))
-    except ValidationError as exc:
-        raise UsageError(_validation_message(exc)) from None
+    chunker = _build_chunker(args)
     doc = read_document(args.path)
     out = sys.stdout
     if args.show_markdown:  # chunk spans refer to this text
@@ -250,8 +259,8 @@ def run_chunk(args: argparse.Namespace) -> int:
         out.flush()
         return 0
     # Written as they come: a long document's chunks are never all in memory at once.
-    streams = isinstance(chunker, MarkdownChunker | FixedSizeChunker)
-    chunks = chunker.iter_chunks(doc) if streams else chunker.split(doc)
+    streamed = getattr(chunker, "iter_chunks", None)  # chunkers that can yield as they cut
+    chunks = streamed(doc) if streamed else chunker.split(doc)
     for chunk in chunks:
         out.write(chunk.model_dump_json() + "\n")
     out.flush()
@@ -259,17 +268,16 @@ def run_chunk(args: argparse.Namespace) -> int:
 
 
 def run_index(args: argparse.Namespace) -> int:
-    try:
-        MarkdownChunker(max_tokens=args.max_tokens)  # a bad budget is said before any work
-    except ValidationError as exc:
-        raise UsageError(_validation_message(exc)) from None
+    _build_chunker(args)  # a bad option is said before any work
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
     if args.workers is not None and args.scheduler is not None:
-        raise UsageError("--workers starts a local cluster, --scheduler uses an existing one: give one of them")
+        raise UsageError(
+            "--workers starts a local cluster, --scheduler uses an existing one: give one of them"
+        )
     found = find_documents(args.paths, follow_links=args.follow_links)
     if not found.documents:
-        raise UsageError(f"no documents (.md, .markdown, .txt, .html, .htm, .docx, .pdf) found in {', '.join(args.paths)}")
+        raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
     created = not Path(args.db).exists()
     store = SQLiteStore(args.db)
     index = ParentChildIndex(store=store)
@@ -279,22 +287,40 @@ def run_index(args: argparse.Namespace) -> int:
     # Read, chunk and embed here or on Dask workers; write here, one document per transaction,
     # in the order the documents were found, so the file is the same however it was computed.
     try:
-        results = parallel.prepared(found.documents, known, args.max_tokens, args.tenant,
-                                    workers=args.workers, scheduler=args.scheduler)
+        results = ingest.prepared(
+            found.documents,
+            known,
+            args.strategy,
+            _strategy_options(args),
+            args.tenant,
+            workers=args.workers,
+            scheduler=args.scheduler,
+        )
         for n, ready in enumerate(results, start=1):
             if ready.error:
                 skipped.append(ready.path)
                 _warn(f"skipped {ready.error}")  # the message names the file and the problem
             elif ready.unchanged:
-                unchanged += 1  # same text, same settings, same chunklab: its rows are already right
+                unchanged += (
+                    1  # same text, same settings, same chunklab: its rows are already right
+                )
             else:
-                index_document(index, ready.parents, ready.children, tenant=args.tenant, doc_id=ready.doc_id,
-                               fingerprint=ready.fingerprint, source=str(Path(ready.path).resolve()),
-                               vectors={c.chunk_id: v for c, v in zip(ready.children, ready.vectors, strict=True)})
+                index_document(
+                    index,
+                    ready.parents,
+                    ready.children,
+                    tenant=args.tenant,
+                    doc_id=ready.doc_id,
+                    fingerprint=ready.fingerprint,
+                    source=str(Path(ready.path).resolve()),
+                    vectors={
+                        c.chunk_id: v for c, v in zip(ready.children, ready.vectors, strict=True)
+                    },
+                )
                 children_total += len(ready.children)
                 indexed += 1
             _progress(n, len(found.documents), ready.doc_id)
-    except parallel.DaskUnavailable as exc:
+    except ingest.DaskUnavailable as exc:
         store.close()
         if created:  # nothing was indexed: leave no empty index file behind
             for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
@@ -306,12 +332,19 @@ def run_index(args: argparse.Namespace) -> int:
     if found.hidden:
         passed_over.append(f"{found.hidden} hidden")
     if passed_over:
-        _warn(f"not indexed (not a document type chunklab reads): {sum(found.other_types.values()) + found.hidden} files: "
-              f"{', '.join(passed_over)}")
+        _warn(
+            f"not indexed (not a document type chunklab reads): {sum(found.other_types.values()) + found.hidden} files: "
+            f"{', '.join(passed_over)}"
+        )
     if found.outside:
-        _warn(f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)")
-    print(f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}"
-          + (f"; {unchanged} unchanged, skipped" if unchanged else "") + (f"; {pruned} removed (--prune)" if pruned else ""))
+        _warn(
+            f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)"
+        )
+    print(
+        f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}"
+        + (f"; {unchanged} unchanged, skipped" if unchanged else "")
+        + (f"; {pruned} removed (--prune)" if pruned else "")
+    )
     if skipped:
         _warn(f"{len(skipped)} file(s) could not be read and were skipped (named above)")
         return USAGE_ERROR
@@ -321,9 +354,13 @@ def run_index(args: argparse.Namespace) -> int:
 def _prune(store: SQLiteStore, args: argparse.Namespace) -> int:
     """Remove the tenant's documents indexed from under PATHS whose file is no longer there."""
     roots = [Path(p).resolve() for p in args.paths]
-    gone = [doc_id for doc_id, source in store.documents(args.tenant).items()
-            if source and any(Path(source) == root or root in Path(source).parents for root in roots)
-            and not Path(source).is_file()]
+    gone = [
+        doc_id
+        for doc_id, source in store.documents(args.tenant).items()
+        if source
+        and any(Path(source) == root or root in Path(source).parents for root in roots)
+        and not Path(source).is_file()
+    ]
     for doc_id in gone:
         store.remove_document(args.tenant, doc_id)
     return len(gone)
@@ -339,13 +376,17 @@ def run_search(args: argparse.Namespace) -> int:
     if args.k <= 0 or args.parents <= 0:
         raise UsageError("--k and --parents must be at least 1")
     if not search_terms(args.question):
-        raise UsageError(f"the question {args.question!r} has no word to search for "
-                         "(only blanks, punctuation or stop words)")
+        raise UsageError(
+            f"the question {args.question!r} has no word to search for "
+            "(only blanks, punctuation or stop words)"
+        )
     store = _open_index(args.db)
     if not store.has_tenant(args.tenant):
         tenants = [t.tenant for t in store.tenants()]
-        raise UsageError(f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
-                         f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)")
+        raise UsageError(
+            f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
+            f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)"
+        )
     index = ParentChildIndex(store=store, retriever=RETRIEVERS[args.retriever]())
     hits = index.search(args.question, k=args.k, tenant=args.tenant)
     parents = index.parents_of(hits, max_parents=args.parents, tenant=args.tenant)
@@ -353,8 +394,14 @@ def run_search(args: argparse.Namespace) -> int:
     if args.json:
         out = {
             "question": args.question,
-            "children": [{"chunk_id": c.chunk_id, "score": round(h.score, 4), "heading_path": list(c.heading_path)}
-                         for c, h in zip(children, hits, strict=True)],
+            "children": [
+                {
+                    "chunk_id": c.chunk_id,
+                    "score": round(h.score, 4),
+                    "heading_path": list(c.heading_path),
+                }
+                for c, h in zip(children, hits, strict=True)
+            ],
             "parents": [json.loads(p.model_dump_json()) for p in parents],
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
@@ -366,7 +413,9 @@ def run_search(args: argparse.Namespace) -> int:
     for c, h in zip(children, hits, strict=True):
         print(f"  {h.score:7.3f}  {c.chunk_id}")
     for p in parents:
-        print(f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  [{p.token_count} tokens]")
+        print(
+            f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  [{p.token_count} tokens]"
+        )
         print(p.text)
     return 0
 
@@ -405,16 +454,19 @@ class FolderDocuments(Mapping[str, Document]):
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:
-    from chunklab import experiment
 
     if args.k < 1:
         raise UsageError(f"--k must be at least 1, not {args.k}")
     if args.article:
         if args.docs or args.questions:
-            raise UsageError("--article runs on the series' manual; it takes no --docs or --questions")
-        from chunklab.data import load_document, load_questions
-
-        print(experiment.format_article_table(experiment.article_table(load_document("manual"), load_questions("manual"))))
+            raise UsageError(
+                "--article runs on the series' manual; it takes no --docs or --questions"
+            )
+        print(
+            experiment.format_article_table(
+                experiment.article_table(load_document("manual"), load_questions("manual"))
+            )
+        )
         return 0
     if not (args.docs and args.questions):
         raise UsageError("give --article, or both --docs DIR and --questions FILE.yaml")
@@ -426,35 +478,50 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     names = [name.strip() for name in args.retrievers.split(",") if name.strip()]
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown or not names:
-        raise UsageError(f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})")
+        raise UsageError(
+            f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})"
+        )
     documents = FolderDocuments(find_documents([args.docs]).documents)
     if not documents:
-        raise UsageError(f"{args.docs}: no documents (.md, .markdown, .txt, .html, .htm, .docx, .pdf) found")
+        raise UsageError(f"{args.docs}: no documents ({readable_suffixes()}) found")
     questions = load_question_file(args.questions, documents)
     try:
         strategies = experiment.real_strategies(max_tokens=args.max_tokens)
     except ValidationError as exc:
         raise UsageError(_validation_message(exc)) from None
-    try:
-        from chunklab import report
+    try:  # the one import left in a function: the charts need the optional lab extra (pandas)
+        from chunklab.teaching import report
     except ImportError:
-        raise UsageError("writing charts needs pandas and matplotlib: pip install -e '.[lab]'") from None
+        raise UsageError(
+            "writing charts needs pandas and matplotlib: pip install -e '.[lab]'"
+        ) from None
     ks = sorted({1, 3, 5, args.k})
-    rows = experiment.run_experiment(documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks)
+    rows = experiment.run_experiment(
+        documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks
+    )
     print(experiment.format_summary(experiment.summarize(rows, args.k)))
     out.mkdir(parents=True, exist_ok=True)
     report.experiment_frame(rows).to_csv(out / "rows.csv", index=False)
     summary = report.summary_frame(rows, args.k)
-    report.save_figure(report.plot_ranking_vs_content(summary, f"ranking vs content at k={args.k}"),
-                       out / "ranking_vs_content.png")
-    report.save_figure(report.plot_ranking_vs_content(summary, f"ranking vs character IoU at k={args.k}", y="char_iou"),
-                       out / "ranking_vs_iou.png")
+    report.save_figure(
+        report.plot_ranking_vs_content(summary, f"ranking vs content at k={args.k}"),
+        out / "ranking_vs_content.png",
+    )
+    report.save_figure(
+        report.plot_ranking_vs_content(
+            summary, f"ranking vs character IoU at k={args.k}", y="char_iou"
+        ),
+        out / "ranking_vs_iou.png",
+    )
     print(f"wrote {out}/rows.csv, ranking_vs_content.png, ranking_vs_iou.png")
     return 0
 
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
-    "chunk": run_chunk, "index": run_index, "search": run_search, "tenants": run_tenants,
+    "chunk": run_chunk,
+    "index": run_index,
+    "search": run_search,
+    "tenants": run_tenants,
     "experiment": run_experiment_command,
 }
 
@@ -467,8 +534,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.print_help()
             return 0
         return COMMANDS[args.command](args)
-    except (UsageError, DocumentError, TokenizerUnavailable, IndexFileError, EmbedderUnavailable,
-            QuestionFileError) as exc:
+    except (
+        UsageError,
+        DocumentError,
+        TokenizerUnavailable,
+        IndexFileError,
+        EmbedderUnavailable,
+        QuestionFileError,
+    ) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
         return USAGE_ERROR
     except sqlite3.Error as exc:  # the index file failed under us (locked, read-only, disk full)

@@ -23,7 +23,12 @@ def coalesce_streams(outputs: list) -> list:
     depends on timing, and a stored notebook should not (nbval compares the text, coalesced)."""
     merged: list = []
     for out in outputs:
-        if merged and out.output_type == "stream" and merged[-1].output_type == "stream" and merged[-1].name == out.name:
+        if (
+            merged
+            and out.output_type == "stream"
+            and merged[-1].output_type == "stream"
+            and merged[-1].name == out.name
+        ):
             merged[-1].text += out.text
         else:
             merged.append(out)

@@ -26,15 +26,19 @@ def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[
 
     out: list[tuple[int, int]] = []
     for a, b in spans:
-        if out and cl100k(text[out[-1][0]:b]) <= budget:
+        if out and cl100k(text[out[-1][0] : b]) <= budget:
             out[-1] = (out[-1][0], b)
         else:
             out.append((a, b))
     return out
 
 
-def parents_within(ranked_children: list[str], parent_of: dict[str, str], parent_tokens: dict[str, int],
-                   budget: int) -> list[str]:
+def parents_within(
+    ranked_children: list[str],
+    parent_of: dict[str, str],
+    parent_tokens: dict[str, int],
+    budget: int,
+) -> list[str]:
     """03.3: parents of the ranked children, no repeats, in rank order, until the next would overflow."""
     chosen, spent = [], 0
     for child in ranked_children:
@@ -50,11 +54,14 @@ def parents_within(ranked_children: list[str], parent_of: dict[str, str], parent
 
 def buffered(texts: list[str], buffer_size: int) -> list[str]:
     """04.3: each text with `buffer_size` neighbours on each side, joined by spaces."""
-    return [" ".join(texts[max(0, i - buffer_size): i + buffer_size + 1]) for i in range(len(texts))]
+    return [
+        " ".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))
+    ]
 
 
 def column_value(header: str, row: str) -> str:
     """05.1: a table row as `column: value` pairs."""
+
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip().strip("|").split("|")]
 

@@ -6,8 +6,13 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 # The real documents (copied unchanged, see data/SOURCES.md): front matter, template tags, tables.
-REAL_DOCUMENTS = ["18f-leave.md", "18f-work-schedules.md", "cloudgov-space-egress.md",
-                  "gdsway-managing-sensitive-information.md", "pagerduty-post-mortem-template.md"]
+REAL_DOCUMENTS = [
+    "18f-leave.md",
+    "18f-work-schedules.md",
+    "cloudgov-space-egress.md",
+    "gdsway-managing-sensitive-information.md",
+    "pagerduty-post-mortem-template.md",
+]
 
 
 @pytest.fixture

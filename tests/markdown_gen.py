@@ -3,8 +3,28 @@
 from hypothesis import strategies as st
 
 words = st.sampled_from(
-    ["leave", "policy", "the", "table", "Tokyo", "90", "days", "approval", "é", "ação", "a|b",
-     "`x`", "**bold**", "[link](#x)", "{% page %}", "<br>", "3.", "#5", "-", "*"]
+    [
+        "leave",
+        "policy",
+        "the",
+        "table",
+        "Tokyo",
+        "90",
+        "days",
+        "approval",
+        "é",
+        "ação",
+        "a|b",
+        "`x`",
+        "**bold**",
+        "[link](#x)",
+        "{% page %}",
+        "<br>",
+        "3.",
+        "#5",
+        "-",
+        "*",
+    ]
 )
 sentence = st.lists(words, min_size=1, max_size=9).map(" ".join).filter(lambda s: s.strip())
 
@@ -40,8 +60,14 @@ def table(draw):
     header = draw(st.lists(cell, min_size=columns, max_size=columns))
     if not outer and columns == 1:
         outer = True  # a one-column table needs its pipes
-    lines = [row(header), row([draw(st.sampled_from(["---", ":--", "--:", ":-:"])) for _ in range(columns)])]
-    lines += [row(draw(st.lists(cell, min_size=columns, max_size=columns))) for _ in range(draw(st.integers(0, 4)))]
+    lines = [
+        row(header),
+        row([draw(st.sampled_from(["---", ":--", "--:", ":-:"])) for _ in range(columns)]),
+    ]
+    lines += [
+        row(draw(st.lists(cell, min_size=columns, max_size=columns)))
+        for _ in range(draw(st.integers(0, 4)))
+    ]
     return "\n".join(lines)
 
 
@@ -70,9 +96,16 @@ def list_block(draw):
 @st.composite
 def code(draw):
     fence = draw(st.sampled_from(["```", "~~~", "````"]))
-    body = draw(st.lists(st.sampled_from(["# not a heading", "| a | b |", "x = 1", "", "---", "- item"]), max_size=4))
+    body = draw(
+        st.lists(
+            st.sampled_from(["# not a heading", "| a | b |", "x = 1", "", "---", "- item"]),
+            max_size=4,
+        )
+    )
     closed = draw(st.booleans())
-    return "\n".join([fence + draw(st.sampled_from(["", "python", "yaml"])), *body] + ([fence] if closed else []))
+    return "\n".join(
+        [fence + draw(st.sampled_from(["", "python", "yaml"])), *body] + ([fence] if closed else [])
+    )
 
 
 @st.composite
@@ -83,11 +116,15 @@ def quote(draw):
     return "\n".join(lines)
 
 
-html = st.sampled_from(["<div>\ninside\n</div>", "<!-- a comment -->", "<table><tr><td>1</td></tr></table>"])
+html = st.sampled_from(
+    ["<div>\ninside\n</div>", "<!-- a comment -->", "<table><tr><td>1</td></tr></table>"]
+)
 rule = st.sampled_from(["***", "---", "___", "* * *"])
 indented_code = st.just("    indented code\n    more code")
 
-block = st.one_of(paragraph(), heading(), table(), list_block(), code(), quote(), html, rule, indented_code)
+block = st.one_of(
+    paragraph(), heading(), table(), list_block(), code(), quote(), html, rule, indented_code
+)
 
 
 @st.composite

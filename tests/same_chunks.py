@@ -33,29 +33,35 @@ def documents():
 
 def digest(chunks) -> str:
     records = [c.model_dump(mode="json") for c in chunks]
-    return hashlib.sha256(json.dumps(records, sort_keys=True, ensure_ascii=False).encode()).hexdigest()[:20]
+    return hashlib.sha256(
+        json.dumps(records, sort_keys=True, ensure_ascii=False).encode()
+    ).hexdigest()[:20]
 
 
 def strategies():
     """Name -> function(document) -> list of chunks (for the experiment's: searched, then handed)."""
-    from chunklab.cli import OPTION_DEFAULTS, STRATEGIES, STRATEGY_OPTIONS
-    from chunklab.experiment import real_strategies
+    from chunklab.chunkers.registry import STRATEGIES
+    from chunklab.evaluation.experiment import real_strategies
 
     out = {}
-    for name, build in STRATEGIES.items():
-        chunker = build({o: OPTION_DEFAULTS[o] for o in STRATEGY_OPTIONS[name]})
-        out[f"cli:{name}"] = chunker.split
+    for name, strategy in STRATEGIES.items():  # "cli:": what `chunklab chunk --strategy NAME` gives
+        out[f"cli:{name}"] = strategy.build().split
     for name, prepare in real_strategies().items():
+
         def both(doc, prepare=prepare):
             prepared = prepare(doc)
             return [*prepared.searched, *(prepared.handed[c.chunk_id] for c in prepared.searched)]
+
         out[f"experiment:{name}"] = both
     return out
 
 
 def all_hashes() -> dict[str, dict[str, str]]:
     docs = documents()
-    return {name: {d: digest(split(doc)) for d, doc in docs.items()} for name, split in strategies().items()}
+    return {
+        name: {d: digest(split(doc)) for d, doc in docs.items()}
+        for name, split in strategies().items()
+    }
 
 
 if __name__ == "__main__":

@@ -6,22 +6,23 @@ from bisect import bisect_left
 
 import numpy as np
 import pytest
+from conftest import DATA
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_gen import document
 from pydantic import ValidationError
 
-import chunklab.budget as budget_module
+import chunklab.tokens.budget as budget_module
 from chunklab import Chunk, Document, cl100k, word_count
-from chunklab.budget import PART_BOUNDARY, DocumentTokens, SourceBudget, part_ends
-from chunklab.collector import gc_paused
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.sections import build_outline
-from chunklab.tokens import _encoding
+from chunklab.chunkers.collector import gc_paused
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.parsing.sections import build_outline
+from chunklab.tokens.budget import PART_BOUNDARY, DocumentTokens, SourceBudget, part_ends
+from chunklab.tokens.counters import cl100k_encoding
 
-from conftest import DATA
-from markdown_gen import document
-
-PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+PROPERTY = settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 def long_markdown() -> str:
@@ -37,20 +38,24 @@ def test_parts_encode_to_exactly_the_tokens_of_the_whole():
     text = long_markdown()
     ends = part_ends(text, smallest=200)
     assert len(ends) > 5 and ends[-1] == len(text)
-    encoding = _encoding()
+    encoding = cl100k_encoding()
     begins = [0, *ends[:-1]]
     assert all(PART_BOUNDARY.match(text, end - 1) for end in ends[:-1])  # cut after "\n", before \S
-    joined = [t for a, b in zip(begins, ends, strict=True) for t in encoding.encode_ordinary(text[a:b])]
+    joined = [
+        t for a, b in zip(begins, ends, strict=True) for t in encoding.encode_ordinary(text[a:b])
+    ]
     assert joined == encoding.encode_ordinary(text)
 
 
 @PROPERTY
 @given(document(), st.integers(1, 40))
 def test_parts_of_generated_markdown_encode_like_the_whole(text, smallest):
-    encoding = _encoding()
+    encoding = cl100k_encoding()
     ends = part_ends(text, smallest=smallest)
     begins = [0, *ends[:-1]]
-    joined = [t for a, b in zip(begins, ends, strict=True) for t in encoding.encode_ordinary(text[a:b])]
+    joined = [
+        t for a, b in zip(begins, ends, strict=True) for t in encoding.encode_ordinary(text[a:b])
+    ]
     assert joined == encoding.encode_ordinary(text)
 
 
@@ -73,8 +78,10 @@ def test_no_part_is_much_longer_than_the_cap():
 def test_counts_between_byte_offsets_match_the_whole_encoding():
     text = long_markdown()
     raw = text.encode("utf-8")
-    encoding = _encoding()
-    starts = np.cumsum([0] + [len(encoding.decode_single_token_bytes(t)) for t in encoding.encode_ordinary(text)])
+    encoding = cl100k_encoding()
+    starts = np.cumsum(
+        [0] + [len(encoding.decode_single_token_bytes(t)) for t in encoding.encode_ordinary(text)]
+    )
     starts = starts[:-1].tolist()
     tokens = DocumentTokens(text)
     line_bytes = [0] + [k + 1 for k, byte in enumerate(raw) if byte == 10]
@@ -90,7 +97,7 @@ def test_an_encoding_error_reaches_the_caller_instead_of_a_hang(monkeypatch):
         def encode_to_numpy(self, text, disallowed_special=()):
             raise RuntimeError("encoder broke")
 
-    monkeypatch.setattr(budget_module, "_encoding", lambda: Broken())
+    monkeypatch.setattr(budget_module, "cl100k_encoding", lambda: Broken())
     tokens = DocumentTokens("some text\nmore text\n")
     with pytest.raises(RuntimeError, match="encoder broke"):
         tokens.between(0, 5)
@@ -98,12 +105,28 @@ def test_an_encoding_error_reaches_the_caller_instead_of_a_hang(monkeypatch):
 
 # --- breadcrumbs counted from the parent's count ---------------------------------------------------
 
-TRICKY_HEADINGS = "\n\n".join([
-    "# Top", "##\tA tab before the title", "## Closed ##", "## Ação: é?", "Setext title\n---",
-    "### \u00a0after a no-break space", "#### Ends with a full stop.", "## a\u2003b wide space",
-    "## Trailing spaces   ", "###   three spaces", "## 2. Frequência", "## ?", "## C#", "text",
-    "# Second top", "### skipped a level", "## (parenthesis)", "## 100 %",
-])
+TRICKY_HEADINGS = "\n\n".join(
+    [
+        "# Top",
+        "##\tA tab before the title",
+        "## Closed ##",
+        "## Ação: é?",
+        "Setext title\n---",
+        "### \u00a0after a no-break space",
+        "#### Ends with a full stop.",
+        "## a\u2003b wide space",
+        "## Trailing spaces   ",
+        "###   three spaces",
+        "## 2. Frequência",
+        "## ?",
+        "## C#",
+        "text",
+        "# Second top",
+        "### skipped a level",
+        "## (parenthesis)",
+        "## 100 %",
+    ]
+)
 
 
 def full_paths(text: str, count=cl100k):
@@ -156,8 +179,13 @@ def heading_only_sections(text: str, max_tokens: int) -> tuple[set[str], set[str
         while node is not None:
             carried.add(node.section_id)
             node = by_id.get(node.parent_id)
-    expected = {s.section_id for s in outline.sections if s.heading is not None and not s.blocks
-                and (not full[s.section_id] or s.section_id not in carried)}
+    expected = {
+        s.section_id
+        for s in outline.sections
+        if s.heading is not None
+        and not s.blocks
+        and (not full[s.section_id] or s.section_id not in carried)
+    }
     chunks = chunker.split(Document(doc_id="t", uri="urn:t", title="T", text=text))
     got = {c.parent_id for c in chunks if not by_id[c.parent_id].blocks}
     order = [c.parent_id for c in chunks]
@@ -184,8 +212,18 @@ def test_the_rule_on_nested_empty_sections():
 
 
 def test_trusted_records_equal_validated_ones_and_need_every_field():
-    values = dict(chunk_id="d-c0", doc_id="d", parent_id="d#s", ordinal=0, text="x", token_count=1,
-                  heading_path=("S",), start=0, end=1, metadata={})
+    values = dict(
+        chunk_id="d-c0",
+        doc_id="d",
+        parent_id="d#s",
+        ordinal=0,
+        text="x",
+        token_count=1,
+        heading_path=("S",),
+        start=0,
+        end=1,
+        metadata={},
+    )
     trusted = Chunk.trusted(**values)
     assert trusted == Chunk(**values) and trusted.model_dump() == Chunk(**values).model_dump()
     assert repr(trusted) == repr(Chunk(**values))
@@ -219,7 +257,12 @@ def test_an_empty_section_is_kept_when_its_subsection_breadcrumb_is_shortened():
 
 
 @PROPERTY
-@given(st.text(alphabet=["a", "Z", "9", ".", ":", " ", "\t", "é", "…", "|", ")", "\r", "٣", "²", "Ⅳ"], max_size=8))
+@given(
+    st.text(
+        alphabet=["a", "Z", "9", ".", ":", " ", "\t", "é", "…", "|", ")", "\r", "٣", "²", "Ⅳ"],
+        max_size=8,
+    )
+)
 def test_the_fast_paths_of_tail_agree_with_its_pattern(text):
     m = budget_module._TAIL.search(text)
     assert budget_module.tail(text) == (m.group(0) if m else "")
@@ -231,6 +274,7 @@ def test_every_chunk_of_a_section_asks_for_its_own_contextual_prefix():
 
     text = "# T\n\n" + "\n\n".join(f"Paragraph {k} has a few words of its own." for k in range(12))
     chunks = MarkdownChunker(max_tokens=40, prefix="context", contextualize=contextualize).split(
-        Document(doc_id="d", uri="urn:d", title="D", text=text))
+        Document(doc_id="d", uri="urn:d", title="D", text=text)
+    )
     assert len(chunks) >= 3
     assert [c.metadata["prefix"] for c in chunks] == [""] + ["Context here."] * (len(chunks) - 1)

@@ -5,7 +5,9 @@ from chunklab import Chunk, Chunker, Document, FixedSizeChunker, Scored, ScoreSo
 
 
 def make_chunk(**overrides):
-    fields = dict(chunk_id="d#0", doc_id="d", ordinal=0, text="hello", token_count=1, start=0, end=5)
+    fields = dict(
+        chunk_id="d#0", doc_id="d", ordinal=0, text="hello", token_count=1, start=0, end=5
+    )
     return Chunk(**{**fields, **overrides})
 
 

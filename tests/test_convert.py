@@ -7,10 +7,12 @@ import re
 import shutil
 
 import pytest
-
-from chunklab.convert import convert
-from chunklab.data import DocumentError, fold, read_document
 from conftest import DATA, run_cli
+
+from chunklab.documents.convert import convert
+from chunklab.documents.files import DocumentError
+from chunklab.documents.reading import read_document
+from chunklab.tokens.folding import fold
 
 FORMATS = DATA / "formats"
 SOURCES = ["travel_policy", "manual_md", "gdsway-managing-sensitive-information"]
@@ -19,8 +21,10 @@ KINDS = ["html", "docx", "pdf"]
 
 def headings(markdown: str) -> list[tuple[int, str]]:
     body = re.sub(r"\A---\n.*?\n---\n", "", markdown, flags=re.S)  # front matter is not a heading
-    return [(len(m.group(1)), " ".join(m.group(2).split()).replace("\\", ""))
-            for m in re.finditer(r"^(#{1,6}) +(.+?)\s*$", body, flags=re.M)]
+    return [
+        (len(m.group(1)), " ".join(m.group(2).split()).replace("\\", ""))
+        for m in re.finditer(r"^(#{1,6}) +(.+?)\s*$", body, flags=re.M)
+    ]
 
 
 def table_rows(markdown: str) -> list[list[str]]:
@@ -29,7 +33,20 @@ def table_rows(markdown: str) -> list[list[str]]:
     for line in markdown.splitlines():
         if line.startswith("|") and not re.fullmatch(r"\|[\s:|-]+\|?", line):
             cells = re.split(r"(?<!\\)\|", line.strip().strip("|"))
-            rows.append([" ".join(words(re.sub(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])", r"\1", c.replace("<br>", " ")))) for c in cells])
+            rows.append(
+                [
+                    " ".join(
+                        words(
+                            re.sub(
+                                r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])",
+                                r"\1",
+                                c.replace("<br>", " "),
+                            )
+                        )
+                    )
+                    for c in cells
+                ]
+            )
     return rows
 
 
@@ -43,7 +60,9 @@ def test_headings_tables_and_words_survive_conversion(name, kind):
     original = (DATA / f"{name}.md").read_text(encoding="utf-8")
     converted = convert(FORMATS / f"{name}.{kind}")
     assert converted.format == kind
-    assert headings(converted.markdown) == headings(original), "every heading, at its level, in order"
+    assert headings(converted.markdown) == headings(original), (
+        "every heading, at its level, in order"
+    )
     assert table_rows(converted.markdown) == table_rows(original), "every table row, header first"
     source_words = words(re.sub(r"\A---\n.*?\n---\n", "", original, flags=re.S))
     kept = set(words(converted.markdown))
@@ -56,7 +75,10 @@ def test_the_title_is_the_documents_own(kind):
     # pandoc writes the front matter's title into the HTML's <title>, and Chromium into the PDF's
     # metadata; the .docx has none, and its first heading is a template tag: the file name then
     assert convert(FORMATS / f"gdsway-managing-sensitive-information.{kind}").title == (
-        "How to handle sensitive code" if kind in ("html", "pdf") else "gdsway-managing-sensitive-information")
+        "How to handle sensitive code"
+        if kind in ("html", "pdf")
+        else "gdsway-managing-sensitive-information"
+    )
 
 
 def test_a_converted_document_remembers_its_file_and_format():
@@ -65,14 +87,31 @@ def test_a_converted_document_remembers_its_file_and_format():
     assert "| Desalinhamento | mm | 0,08 | Realignar o eixo |" in doc.text
 
 
-@pytest.mark.parametrize("make, said", [
-    (lambda d: shutil.copy(FORMATS / "scanned.pdf", d / "scan.pdf"), "scan.pdf: the PDF has no text layer (a scan?): run OCR first"),
-    (lambda d: shutil.copy(FORMATS / "encrypted.pdf", d / "locked.pdf"), "locked.pdf: the PDF is encrypted"),
-    (lambda d: (d / "cut.pdf").write_bytes((FORMATS / "travel_policy.pdf").read_bytes()[:3000]), "cut.pdf: "),
-    (lambda d: (d / "fake.pdf").write_bytes(b"%PDF-1.4\n"), "fake.pdf: not a readable PDF"),
-    (lambda d: (d / "fake.docx").write_bytes(b"PK\x03\x04 not a zip"), "fake.docx: not a readable Word (.docx) file"),
-    (lambda d: (d / "slides.pptx").write_bytes(b"PK"), "slides.pptx: cannot convert .pptx"),
-])
+@pytest.mark.parametrize(
+    "make, said",
+    [
+        (
+            lambda d: shutil.copy(FORMATS / "scanned.pdf", d / "scan.pdf"),
+            "scan.pdf: the PDF has no text layer (a scan?): run OCR first",
+        ),
+        (
+            lambda d: shutil.copy(FORMATS / "encrypted.pdf", d / "locked.pdf"),
+            "locked.pdf: the PDF is encrypted",
+        ),
+        (
+            lambda d: (d / "cut.pdf").write_bytes(
+                (FORMATS / "travel_policy.pdf").read_bytes()[:3000]
+            ),
+            "cut.pdf: ",
+        ),
+        (lambda d: (d / "fake.pdf").write_bytes(b"%PDF-1.4\n"), "fake.pdf: not a readable PDF"),
+        (
+            lambda d: (d / "fake.docx").write_bytes(b"PK\x03\x04 not a zip"),
+            "fake.docx: not a readable Word (.docx) file",
+        ),
+        (lambda d: (d / "slides.pptx").write_bytes(b"PK"), "slides.pptx: cannot convert .pptx"),
+    ],
+)
 def test_each_bad_file_is_one_line_naming_it_and_exit_2(tmp_path, make, said):
     make(tmp_path)
     bad = next(p for p in tmp_path.iterdir())
@@ -100,7 +139,10 @@ def test_index_takes_a_mixed_folder_and_search_finds_a_pdf_table_row_with_its_he
     best = found["children"][0]["chunk_id"]
     assert best.startswith("travel#")
     section = found["parents"][0]["text"]
-    assert "| City | Daily limit (USD) | Lodging cap (USD) |" in section and "| Tokyo | 90 | 280 |" in section
+    assert (
+        "| City | Daily limit (USD) | Lodging cap (USD) |" in section
+        and "| Tokyo | 90 | 280 |" in section
+    )
     other = json.loads(run_cli("search", str(db), "vibração limite", "--json").stdout)
     assert other["children"][0]["chunk_id"].startswith("manual#")
 
@@ -110,13 +152,17 @@ def test_show_markdown_prints_what_the_chunker_reads_and_spans_point_into_it():
     assert shown.returncode == 0
     markdown = shown.stdout.decode()
     assert markdown == read_document(FORMATS / "travel_policy.pdf").text
-    chunks = [json.loads(line) for line in run_cli("chunk", str(FORMATS / "travel_policy.pdf"), "--strategy",
-                                                    "structural").stdout.decode().splitlines()]
-    assert chunks and all(markdown[c["start"]:c["end"]] == c["text"] for c in chunks)
+    chunks = [
+        json.loads(line)
+        for line in run_cli("chunk", str(FORMATS / "travel_policy.pdf"), "--strategy", "structural")
+        .stdout.decode()
+        .splitlines()
+    ]
+    assert chunks and all(markdown[c["start"] : c["end"]] == c["text"] for c in chunks)
 
 
 def test_the_same_document_in_two_formats_keeps_both_apart_by_extension(tmp_path):
-    from chunklab.index import find_documents
+    from chunklab.documents.files import find_documents
 
     (tmp_path / "reports").mkdir()
     for kind in ("html", "pdf"):
@@ -131,6 +177,8 @@ def test_a_real_pdf_that_was_never_markdown():
     a running head and a page number on every page."""
     markdown = convert(FORMATS / "shared-mime-info-spec.pdf").markdown
     assert "Many programs and desktops use the MIME system" in markdown  # words not glued together
-    assert len(re.findall(r"^#{1,6} \d+(\.\d+)*\. \w", markdown, flags=re.M)) >= 15  # numbered sections
+    assert (
+        len(re.findall(r"^#{1,6} \d+(\.\d+)*\. \w", markdown, flags=re.M)) >= 15
+    )  # numbered sections
     assert not re.search(r"^\d+$", markdown, flags=re.M), "a page number left in the text"
     assert markdown.count("Shared MIME-info Database") < 5, "the running head left on every page"

@@ -5,7 +5,9 @@ import tomllib
 
 from conftest import ROOT
 
-PIN = re.compile(r"^([A-Za-z0-9_.\-]+(?:\[[A-Za-z0-9_,\-]+\])?)==([A-Za-z0-9_.\-+]+)$")  # name[extras]==version
+PIN = re.compile(
+    r"^([A-Za-z0-9_.\-]+(?:\[[A-Za-z0-9_,\-]+\])?)==([A-Za-z0-9_.\-+]+)$"
+)  # name[extras]==version
 
 
 def pyproject_pins() -> dict[str, str]:
@@ -19,7 +21,9 @@ def pyproject_pins() -> dict[str, str]:
 def environment_pins() -> dict[str, str]:
     lines = (ROOT / "environment.yml").read_text(encoding="utf-8").splitlines()
     start = lines.index("  - pip:") + 1
-    entries = [line.strip().removeprefix("- ") for line in lines[start:] if line.startswith("      - ")]
+    entries = [
+        line.strip().removeprefix("- ") for line in lines[start:] if line.startswith("      - ")
+    ]
     return dict(parse(e, "environment.yml") for e in entries)
 
 
@@ -34,7 +38,9 @@ def test_every_dependency_is_pinned_and_both_files_agree():
     assert pip, "no dependencies found in pyproject.toml"
     only_pip = {k: v for k, v in pip.items() if conda.get(k) != v}
     only_conda = {k: v for k, v in conda.items() if pip.get(k) != v}
-    assert not only_pip and not only_conda, f"pyproject only: {only_pip}; environment.yml only: {only_conda}"
+    assert not only_pip and not only_conda, (
+        f"pyproject only: {only_pip}; environment.yml only: {only_conda}"
+    )
 
 
 def test_environment_yml_pins_the_python_the_project_requires():

@@ -6,10 +6,10 @@ import re
 import sys
 
 import pytest
-
-from chunklab import selfcheck
-from chunklab.exercises import CHECKS, verdict
 from conftest import ROOT
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import CHECKS, verdict
 
 sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
@@ -78,7 +78,7 @@ def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
 
 
 def _buffer_one_side(texts, buffer_size):
-    return [" ".join(texts[max(0, i - buffer_size): i + 1]) for i in range(len(texts))]
+    return [" ".join(texts[max(0, i - buffer_size) : i + 1]) for i in range(len(texts))]
 
 
 def _column_value_keeping_pipes(header, row):

@@ -6,8 +6,8 @@ from hypothesis import strategies as st
 from pydantic import ValidationError
 
 from chunklab import Document, FixedSizeChunker, cl100k
-from chunklab.fixed import char_windows
-from chunklab.metrics import chunks_with_all, split_lines, starts_mid_line
+from chunklab.chunkers.fixed import char_windows
+from chunklab.evaluation.metrics import chunks_with_all, split_lines, starts_mid_line
 
 
 def test_reproduces_the_articles_figures(manual):

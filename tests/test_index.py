@@ -3,10 +3,16 @@ import sqlite3
 import pytest
 
 from chunklab import Document, FixedSizeChunker, approx_tokens, load_document, load_questions
-from chunklab.index import (IndexFileError, MemoryStore, ParentChildIndex, SQLiteStore, index_document,
-                            two_scale_chunks)
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.retrievers import BM25Retriever, LogCountRetriever
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.structural import two_scale_chunks
+from chunklab.retrieval.index import (
+    IndexFileError,
+    MemoryStore,
+    ParentChildIndex,
+    SQLiteStore,
+    index_document,
+)
+from chunklab.retrieval.retrievers import BM25Retriever, LogCountRetriever
 
 
 def fact_recall(context: str, facts) -> float:
@@ -32,10 +38,17 @@ def test_reproduces_the_sketchs_fact_recall(policy_index):
     retriever = LogCountRetriever()
     windows = FixedSizeChunker(size=200, overlap=40).split(doc)
     text_of = {w.chunk_id: w.text for w in windows}
-    fixed = mean_recall(lambda q: "\n".join(text_of[h.ref_id] for h in retriever.rank(q, windows, 2)))
-    children = mean_recall(lambda q: "\n".join(index.store.child("acme", h.ref_id).text
-                                               for h in index.search(q, k=2, tenant="acme")))
-    parents = mean_recall(lambda q: "\n".join(p.text for p in index.small_to_big(q, k=2, tenant="acme")))
+    fixed = mean_recall(
+        lambda q: "\n".join(text_of[h.ref_id] for h in retriever.rank(q, windows, 2))
+    )
+    children = mean_recall(
+        lambda q: "\n".join(
+            index.store.child("acme", h.ref_id).text for h in index.search(q, k=2, tenant="acme")
+        )
+    )
+    parents = mean_recall(
+        lambda q: "\n".join(p.text for p in index.small_to_big(q, k=2, tenant="acme"))
+    )
     assert (round(fixed, 2), round(children, 2), round(parents, 2)) == (0.75, 0.83, 1.00)
 
 
@@ -45,7 +58,9 @@ def test_the_articles_0_08_demo():
     index = ParentChildIndex()
     index_document(index, parents, children)
     child = next(c for c in children if "0,08" in c.text)
-    assert child.text.startswith("| Ruído | dB | 92 | Revisar o isolamento |\n| Desalinhamento | mm | 0,08")
+    assert child.text.startswith(
+        "| Ruído | dB | 92 | Revisar o isolamento |\n| Desalinhamento | mm | 0,08"
+    )
     assert "Limite" not in child.text
     parent = index.expand(child.chunk_id)
     assert parent.text.startswith("3. Tabela de tolerância\n| Medida | Unidade | Limite | Ação |")
@@ -59,7 +74,10 @@ def test_parents_are_deduplicated_in_the_order_of_their_best_child(policy_index)
         pid = index.store.child("acme", h.ref_id).parent_id
         if pid not in expected:
             expected.append(pid)
-    got = [p.chunk_id for p in index.small_to_big("daily limit Tokyo per diem", k=6, max_parents=5, tenant="acme")]
+    got = [
+        p.chunk_id
+        for p in index.small_to_big("daily limit Tokyo per diem", k=6, max_parents=5, tenant="acme")
+    ]
     assert got == expected[:5] and len(set(got)) == len(got)
 
 
@@ -82,11 +100,19 @@ def test_tenants_never_see_each_other_even_with_the_same_doc_id(tmp_path, store_
     index = ParentChildIndex(store=store, retriever=BM25Retriever())
     chunker = MarkdownChunker(max_tokens=60)
     for tenant, secret in (("a", "ALPHA-SECRET"), ("b", "BRAVO-SECRET")):
-        doc = Document(doc_id="handbook", uri="urn:h", title="H", text=f"# Leave\n\nAnnual leave code {secret}.\n")
+        doc = Document(
+            doc_id="handbook",
+            uri="urn:h",
+            title="H",
+            text=f"# Leave\n\nAnnual leave code {secret}.\n",
+        )
         index_document(index, chunker.parents(doc), chunker.split(doc), tenant=tenant)
     for tenant, own, other in (("a", "ALPHA", "BRAVO"), ("b", "BRAVO", "ALPHA")):
         for query in ("annual leave code", f"{other}-SECRET", f"{own}-SECRET"):
-            texts = [index.store.child(tenant, h.ref_id).text for h in index.search(query, k=5, tenant=tenant)]
+            texts = [
+                index.store.child(tenant, h.ref_id).text
+                for h in index.search(query, k=5, tenant=tenant)
+            ]
             texts += [p.text for p in index.small_to_big(query, k=5, tenant=tenant)]
             assert all(other not in t for t in texts)
         assert any(own in p.text for p in index.small_to_big("annual leave code", tenant=tenant))
@@ -98,14 +124,17 @@ def test_sqlite_store_survives_closing_and_reopening(tmp_path, policy_index):
     path = tmp_path / "policy.sqlite"
     chunker = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens)
     store = SQLiteStore(path)
-    index_document(ParentChildIndex(store=store), chunker.parents(doc), chunker.split(doc), tenant="acme")
+    index_document(
+        ParentChildIndex(store=store), chunker.parents(doc), chunker.split(doc), tenant="acme"
+    )
     store.close()
     reopened = ParentChildIndex(store=SQLiteStore(path))
     assert reopened.store.children("acme") == memory_index.store.children("acme")
     assert reopened.store.parents("acme") == memory_index.store.parents("acme")
     question = "What is the lodging cap in New York?"
     assert [p.chunk_id for p in reopened.small_to_big(question, k=2, tenant="acme")] == [
-        p.chunk_id for p in memory_index.small_to_big(question, k=2, tenant="acme")]
+        p.chunk_id for p in memory_index.small_to_big(question, k=2, tenant="acme")
+    ]
 
 
 def test_reindexing_a_parent_replaces_its_children(tmp_path):
@@ -122,11 +151,15 @@ def test_a_foreign_or_corrupt_file_is_a_clear_error(tmp_path):
     foreign = tmp_path / "other.sqlite"
     with sqlite3.connect(foreign) as db:
         db.execute("CREATE TABLE users (name TEXT)")
-    with pytest.raises(IndexFileError, match="other.sqlite: is an SQLite file, but not a chunklab index"):
+    with pytest.raises(
+        IndexFileError, match="other.sqlite: is an SQLite file, but not a chunklab index"
+    ):
         SQLiteStore(foreign)
     junk = tmp_path / "junk.sqlite"
     junk.write_bytes(b"this is not a database at all" * 100)
-    with pytest.raises(IndexFileError, match="junk.sqlite: is not an SQLite file, so not a chunklab index"):
+    with pytest.raises(
+        IndexFileError, match="junk.sqlite: is not an SQLite file, so not a chunklab index"
+    ):
         SQLiteStore(junk)
 
 
@@ -150,7 +183,9 @@ def _indexed_store(path, doc_name="travel_policy", **kwargs):
 
 
 def _snapshot(store):
-    return [p.model_dump() for p in store.parents("default")], [c.model_dump() for c in store.children("default")]
+    return [p.model_dump() for p in store.parents("default")], [
+        c.model_dump() for c in store.children("default")
+    ]
 
 
 def test_a_full_disk_rolls_the_document_back_and_says_so(tmp_path):
@@ -160,7 +195,10 @@ def test_a_full_disk_rolls_the_document_back_and_says_so(tmp_path):
     store._db.execute(f"PRAGMA max_page_count = {pages}")  # SQLite's own "database or disk is full"
     big = load_document("work_schedules")
     chunker = MarkdownChunker(max_tokens=60)
-    with pytest.raises(IndexFileError, match=r"i.sqlite: the disk is full; the document being written was rolled back"):
+    with pytest.raises(
+        IndexFileError,
+        match=r"i.sqlite: the disk is full; the document being written was rolled back",
+    ):
         index_document(ParentChildIndex(store=store), chunker.parents(big), chunker.split(big))
     assert _snapshot(store) == before
 
@@ -173,7 +211,9 @@ def test_a_lock_held_too_long_is_named_and_changes_nothing(tmp_path):
     holder = sqlite3.connect(path)
     holder.execute("BEGIN EXCLUSIVE")
     try:
-        with pytest.raises(IndexFileError, match=r"i.sqlite: is locked by another process .* longer than 0.2 s"):
+        with pytest.raises(
+            IndexFileError, match=r"i.sqlite: is locked by another process .* longer than 0.2 s"
+        ):
             _indexed_store(path, doc_name="topics", timeout=0.2)
     finally:
         holder.rollback()
@@ -210,6 +250,8 @@ def test_corrupt_pages_under_a_valid_header_are_named_as_corruption(tmp_path):
 def test_an_empty_name_or_a_missing_folder_is_said_as_such(tmp_path):
     with pytest.raises(IndexFileError, match="the index file name is empty"):
         SQLiteStore("")
-    with pytest.raises(IndexFileError, match=r"cannot be created, the folder .*nowhere does not exist"):
+    with pytest.raises(
+        IndexFileError, match=r"cannot be created, the folder .*nowhere does not exist"
+    ):
         SQLiteStore(tmp_path / "nowhere" / "i.sqlite")
     assert not (tmp_path / "nowhere").exists()

@@ -8,21 +8,27 @@ import subprocess
 import sys
 import time
 
-from conftest import DATA, ROOT, run_cli
+from conftest import ROOT, run_cli
 
 
 def make_folder(folder, count, words=40, prefix="doc"):
     folder.mkdir(parents=True, exist_ok=True)
     for k in range(count):
         body = " ".join(f"word{(k * 7 + j) % 97}" for j in range(words))
-        (folder / f"{prefix}{k:04d}.md").write_text(f"# Document {k}\n\n## Part\n\n{body}.\n\n| a | b |\n|---|---|\n| {k} | x |\n",
-                                               encoding="utf-8")
+        (folder / f"{prefix}{k:04d}.md").write_text(
+            f"# Document {k}\n\n## Part\n\n{body}.\n\n| a | b |\n|---|---|\n| {k} | x |\n",
+            encoding="utf-8",
+        )
 
 
 def rows(db):
     with sqlite3.connect(db) as con:
-        children = con.execute("SELECT tenant, chunk_id, COUNT(*) FROM children GROUP BY tenant, chunk_id").fetchall()
-        documents = con.execute("SELECT tenant, doc_id FROM documents ORDER BY tenant, doc_id").fetchall()
+        children = con.execute(
+            "SELECT tenant, chunk_id, COUNT(*) FROM children GROUP BY tenant, chunk_id"
+        ).fetchall()
+        documents = con.execute(
+            "SELECT tenant, doc_id FROM documents ORDER BY tenant, doc_id"
+        ).fetchall()
         assert con.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert all(n == 1 for *_, n in children), "a child stored twice"
     return {(t, c) for t, c, _ in children}, documents
@@ -35,14 +41,20 @@ def test_unchanged_documents_are_skipped_and_a_changed_one_is_replaced_whole(tmp
     assert first.returncode == 0 and b"indexed 5 documents" in first.stdout
     before, _ = rows(db)
     again = run_cli("index", str(folder), "--db", str(db))
-    assert again.returncode == 0 and b"indexed 0 documents" in again.stdout and b"5 unchanged, skipped" in again.stdout
+    assert (
+        again.returncode == 0
+        and b"indexed 0 documents" in again.stdout
+        and b"5 unchanged, skipped" in again.stdout
+    )
     assert rows(db)[0] == before
     (folder / "doc0002.md").write_text("# Document 2\n\nShort now.\n", encoding="utf-8")
     changed = run_cli("index", str(folder), "--db", str(db))
     assert b"indexed 1 documents" in changed.stdout and b"4 unchanged" in changed.stdout
     after, _ = rows(db)
     doc2 = {c for t, c in after if "doc0002" in c}
-    assert doc2 and not any("part" in c for c in doc2), "the old sections of the changed document are gone"
+    assert doc2 and not any("part" in c for c in doc2), (
+        "the old sections of the changed document are gone"
+    )
     # A different budget makes different rows: nothing is skipped.
     budget = run_cli("index", str(folder), "--db", str(db), "--max-tokens", "60")
     assert b"indexed 5 documents" in budget.stdout
@@ -60,7 +72,9 @@ def test_prune_removes_documents_whose_files_are_gone_and_nothing_else(tmp_path)
     assert pruned.returncode == 0 and b"1 removed (--prune)" in pruned.stdout
     documents = [d for _, d in rows(db)[1]]
     assert len(documents) == 4 and not any(d.endswith("doc0001") for d in documents)
-    assert not any(c.startswith("doc0001#") for _, c in rows(db)[0]) and any(c.startswith("note0001#") for _, c in rows(db)[0])
+    assert not any(c.startswith("doc0001#") for _, c in rows(db)[0]) and any(
+        c.startswith("note0001#") for _, c in rows(db)[0]
+    )
 
 
 def test_two_writers_at_once_lose_nothing(tmp_path):
@@ -68,9 +82,25 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
     folders = [tmp_path / "a", tmp_path / "b"]
     for folder in folders:
         make_folder(folder, 40)
-    procs = [subprocess.Popen([sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db),
-                               "--tenant", folder.name], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-             for folder in folders]
+    procs = [
+        subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "chunklab",
+                "index",
+                str(folder),
+                "--db",
+                str(db),
+                "--tenant",
+                folder.name,
+            ],
+            cwd=ROOT,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
+        for folder in folders
+    ]
     outs = [p.communicate(timeout=120) for p in procs]
     assert [p.returncode for p in procs] == [0, 0], [o[1] for o in outs]
     children, documents = rows(db)
@@ -83,8 +113,12 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
 def test_a_writer_killed_mid_run_leaves_an_index_that_searches_and_completes(tmp_path):
     folder, db = tmp_path / "docs", tmp_path / "index.db"
     make_folder(folder, 400, words=200)
-    proc = subprocess.Popen([sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)], cwd=ROOT,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     deadline = time.monotonic() + 60
     stored = 0
     while time.monotonic() < deadline and proc.poll() is None:  # wait until some documents are in
@@ -96,7 +130,9 @@ def test_a_writer_killed_mid_run_leaves_an_index_that_searches_and_completes(tmp
             continue
         if stored >= 20:
             break
-    assert proc.poll() is None, "the writer finished before it could be killed; give it more documents"
+    assert proc.poll() is None, (
+        "the writer finished before it could be killed; give it more documents"
+    )
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     children, documents = rows(db)  # opens, passes integrity_check, no child twice

@@ -10,7 +10,6 @@ import shutil
 import sqlite3
 
 import pytest
-
 from conftest import DATA, REAL_DOCUMENTS, run_cli
 
 TABLES = {
@@ -64,29 +63,42 @@ def loopback_works() -> bool:
     import socket
 
     try:
-        with socket.create_server(("127.0.0.1", 0)) as server, socket.create_connection(server.getsockname(), timeout=2):
+        with (
+            socket.create_server(("127.0.0.1", 0)) as server,
+            socket.create_connection(server.getsockname(), timeout=2),
+        ):
             return True
     except OSError:
         return False
 
 
-@pytest.mark.skipif(not loopback_works(), reason="no loopback interface (network cut): a Dask cluster talks TCP")
+@pytest.mark.skipif(
+    not loopback_works(), reason="no loopback interface (network cut): a Dask cluster talks TCP"
+)
 def test_an_existing_cluster_by_its_address_and_skipping_unchanged_documents(folder, tmp_path):
     distributed = pytest.importorskip("distributed")
     single, remote = tmp_path / "single.sqlite", tmp_path / "remote.sqlite"
     index(folder, single)
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+    with distributed.LocalCluster(
+        n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
         index(folder, remote, "--scheduler", cluster.scheduler_address)
         again = index(folder, remote, "--scheduler", cluster.scheduler_address)
     assert b"indexed 0 documents" in again.stdout and b"8 unchanged" in again.stdout
     assert rows(remote) == rows(single)
 
 
-@pytest.mark.parametrize("flags, said", [
-    (["--workers", "0"], b"--workers must be at least 1"),
-    (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], b"give one of them"),
-    (["--scheduler", "tcp://127.0.0.1:9"], b"cannot reach the Dask scheduler at tcp://127.0.0.1:9"),
-])
+@pytest.mark.parametrize(
+    "flags, said",
+    [
+        (["--workers", "0"], b"--workers must be at least 1"),
+        (["--workers", "2", "--scheduler", "tcp://127.0.0.1:9"], b"give one of them"),
+        (
+            ["--scheduler", "tcp://127.0.0.1:9"],
+            b"cannot reach the Dask scheduler at tcp://127.0.0.1:9",
+        ),
+    ],
+)
 def test_bad_cluster_flags_are_one_line_and_exit_2(folder, tmp_path, flags, said):
     done = run_cli("index", str(folder), "--db", str(tmp_path / "x.sqlite"), *flags)
     assert done.returncode == 2
@@ -98,9 +110,18 @@ def test_bad_cluster_flags_are_one_line_and_exit_2(folder, tmp_path, flags, said
 def test_without_dask_the_flag_says_how_to_install_it(folder, tmp_path):
     blocked = tmp_path / "no-dask"
     (blocked / "dask").mkdir(parents=True)
-    (blocked / "dask" / "__init__.py").write_text("raise ImportError('dask is not installed here')\n")
-    done = run_cli("index", str(folder), "--db", str(tmp_path / "x.sqlite"), "--workers", "2",
-                   env={"PYTHONPATH": str(blocked)})
+    (blocked / "dask" / "__init__.py").write_text(
+        "raise ImportError('dask is not installed here')\n"
+    )
+    done = run_cli(
+        "index",
+        str(folder),
+        "--db",
+        str(tmp_path / "x.sqlite"),
+        "--workers",
+        "2",
+        env={"PYTHONPATH": str(blocked)},
+    )
     assert done.returncode == 2 and b"Traceback" not in done.stderr
     assert b"need Dask" in done.stderr and b"pip install -e '.[dask]'" in done.stderr
     assert not (tmp_path / "x.sqlite").exists()  # said before any work: no empty index left behind

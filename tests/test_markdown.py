@@ -1,20 +1,31 @@
 from chunklab import load_document
-from chunklab.markdown import parse_blocks, split_cells
+from chunklab.parsing.blocks import parse_blocks, split_cells
 
 
 def kinds(text):
-    return [(b.kind, b.level, b.title) if b.kind == "heading" else b.kind for b in parse_blocks(text)]
+    return [
+        (b.kind, b.level, b.title) if b.kind == "heading" else b.kind for b in parse_blocks(text)
+    ]
 
 
 def test_every_block_knows_its_exact_span():
     text = "# Title\n\nA paragraph\nover two lines.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"
     blocks = parse_blocks(text)
-    assert [b.text(text) for b in blocks] == ["# Title", "A paragraph\nover two lines.", "| a | b |\n|---|---|\n| 1 | 2 |"]
+    assert [b.text(text) for b in blocks] == [
+        "# Title",
+        "A paragraph\nover two lines.",
+        "| a | b |\n|---|---|\n| 1 | 2 |",
+    ]
 
 
 def test_atx_and_setext_headings_with_levels_and_titles():
     text = "# One #\n\n### Three\n\nTwo\n---\n\nAlso one\n===\n"
-    assert kinds(text) == [("heading", 1, "One"), ("heading", 3, "Three"), ("heading", 2, "Two"), ("heading", 1, "Also one")]
+    assert kinds(text) == [
+        ("heading", 1, "One"),
+        ("heading", 3, "Three"),
+        ("heading", 2, "Two"),
+        ("heading", 1, "Also one"),
+    ]
 
 
 def test_hash_lines_inside_a_fence_are_code_and_an_unclosed_fence_runs_to_the_end():
@@ -33,7 +44,10 @@ def test_tables_with_and_without_outer_pipes_and_under_a_sentence():
 def test_lists_keep_continuations_and_nested_items():
     text = "- one\n  continued\n  - nested\n- two\n\nafter\n"
     blocks = parse_blocks(text)
-    assert [(b.kind, b.first_line, b.last_line) for b in blocks] == [("list", 0, 3), ("paragraph", 5, 5)]
+    assert [(b.kind, b.first_line, b.last_line) for b in blocks] == [
+        ("list", 0, 3),
+        ("paragraph", 5, 5),
+    ]
 
 
 def test_quote_html_rule_front_matter():

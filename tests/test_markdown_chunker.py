@@ -5,18 +5,19 @@ import sys
 from collections import Counter
 
 import pytest
+from conftest import DATA, REAL_DOCUMENTS, ROOT
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from markdown_gen import document
 from pydantic import ValidationError
 
 from chunklab import Chunk, Document, cl100k, load_document, word_count
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.sections import build_outline
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.parsing.sections import build_outline
 
-from conftest import DATA, REAL_DOCUMENTS, ROOT
-from markdown_gen import document
-
-PROPERTY = settings(max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+PROPERTY = settings(
+    max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 
 
 def normalise(text: str) -> str:
@@ -70,9 +71,15 @@ def test_guarantees_with_the_word_counter(text, max_tokens):
 
 
 @settings(max_examples=40, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
-@given(st.lists(st.text(alphabet="ab é|\n-#", min_size=1, max_size=30), min_size=1, max_size=6), st.sampled_from([8, 10]))
+@given(
+    st.lists(st.text(alphabet="ab é|\n-#", min_size=1, max_size=30), min_size=1, max_size=6),
+    st.sampled_from([8, 10]),
+)
 def test_a_heading_path_longer_than_the_budget_is_shortened(titles, max_tokens):
-    text = "".join(f"{'#' * min(6, n + 1)} {t.strip() or 'x'} very long heading words here\n\nbody {n}\n\n" for n, t in enumerate(titles))
+    text = "".join(
+        f"{'#' * min(6, n + 1)} {t.strip() or 'x'} very long heading words here\n\nbody {n}\n\n"
+        for n, t in enumerate(titles)
+    )
     check_guarantees(text.replace("\n#", "\n\n#"), max_tokens)
 
 
@@ -107,12 +114,17 @@ def test_max_tokens_too_small_is_a_validation_error():
 
 def test_same_chunks_in_every_process():
     script = (
-        "from chunklab import load_document; from chunklab.markdown_chunker import MarkdownChunker;"
+        "from chunklab import load_document; from chunklab.chunkers.markdown import MarkdownChunker;"
         "print([c.model_dump_json() for c in MarkdownChunker(max_tokens=40).split(load_document('travel_policy'))])"
     )
     outs = {
-        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=ROOT,
-                       env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+        subprocess.run(
+            [sys.executable, "-c", script],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        ).stdout
         for seed in ("1", "2", "3")
     }
     assert len(outs) == 1 and len(next(iter(outs))) > 100
@@ -125,12 +137,17 @@ def test_every_corpus_document_meets_the_guarantees():
 
 
 def test_explicit_headings_turn_the_manual_into_sections_and_a_real_table():
-    from chunklab.markdown import with_explicit_headings
+    from chunklab.parsing.blocks import with_explicit_headings
 
     doc = with_explicit_headings(load_document("manual"))
     outline = build_outline(doc.text, doc.doc_id)
     assert [s.heading_path[-1] for s in outline.sections] == [
-        "MANUAL DE OPERAÇÕES", "1. Escopo", "2. Frequência", "3. Tabela de tolerância", "4. Registro"]
+        "MANUAL DE OPERAÇÕES",
+        "1. Escopo",
+        "2. Frequência",
+        "3. Tabela de tolerância",
+        "4. Registro",
+    ]
     assert all(s.level == 2 for s in outline.sections[1:])  # siblings, whatever their number
     table_chunks = [c for c in MarkdownChunker(max_tokens=60).split(doc) if "|" in c.text]
     with_header = [c for c in table_chunks if "| Medida |" in c.text]
@@ -160,7 +177,11 @@ def test_guarantees_in_the_other_table_modes(text, max_tokens, mode):
     # Linearize drops table delimiter rows by design; every other word must still be there.
     delimiter = re.compile(r"^[\s|:-]+$")
     have = Counter(w for c in chunks for w in c.text.split())
-    kept = "\n".join(line for line in body(text).split("\n") if not (mode == "linearize" and delimiter.match(line) and "-" in line))
+    kept = "\n".join(
+        line
+        for line in body(text).split("\n")
+        if not (mode == "linearize" and delimiter.match(line) and "-" in line)
+    )
     for word, n in Counter(kept.split()).items():
         if cl100k(word) <= max_tokens // 2:
             assert have[word] >= n, word

@@ -14,19 +14,25 @@ Deliberate disagreements, each excluded from the comparison for a reason:
 from pathlib import Path
 
 import pytest
+from conftest import DATA, REAL_DOCUMENTS
 from hypothesis import HealthCheck, given, settings
+from markdown_gen import document
 from markdown_it import MarkdownIt
 
-from chunklab.markdown import parse_blocks
-
-from conftest import DATA, REAL_DOCUMENTS
-from markdown_gen import document
+from chunklab.parsing.blocks import parse_blocks
 
 MD = MarkdownIt("commonmark").enable("table")
 KIND = {
-    "heading_open": "heading", "paragraph_open": "paragraph", "bullet_list_open": "list",
-    "ordered_list_open": "list", "table_open": "table", "fence": "code", "code_block": "code",
-    "blockquote_open": "quote", "html_block": "html", "hr": "rule",
+    "heading_open": "heading",
+    "paragraph_open": "paragraph",
+    "bullet_list_open": "list",
+    "ordered_list_open": "list",
+    "table_open": "table",
+    "fence": "code",
+    "code_block": "code",
+    "blockquote_open": "quote",
+    "html_block": "html",
+    "hr": "rule",
 }
 NOT_IN_ORACLE = {"front_matter", "reference"}
 
@@ -44,7 +50,11 @@ def oracle(text: str) -> list[tuple[str, int, int]]:
 
 
 def ours(text: str) -> list[tuple[str, int, int]]:
-    return [(b.kind, b.first_line, b.last_line) for b in parse_blocks(text) if b.kind not in NOT_IN_ORACLE]
+    return [
+        (b.kind, b.first_line, b.last_line)
+        for b in parse_blocks(text)
+        if b.kind not in NOT_IN_ORACLE
+    ]
 
 
 def for_oracle(text: str) -> str:
@@ -69,7 +79,9 @@ def test_every_real_document_is_in_data():
     assert all((DATA / name).is_file() for name in REAL_DOCUMENTS)
 
 
-@settings(max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck))
+@settings(
+    max_examples=400, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
+)
 @given(document())
 def test_generated_documents_agree_with_the_oracle(text):
     assert ours(text) == oracle(for_oracle(text))

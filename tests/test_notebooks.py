@@ -10,7 +10,6 @@ import re
 from pathlib import Path
 
 import pytest
-
 from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -55,17 +54,24 @@ def test_template_parts_in_order(path):
     assert markdown and re.match(rf"# {number} · \S", markdown[0]), "first cell must be the title"
     text = "\n".join(markdown)
     positions = [text.find(part) for part in TEMPLATE]
-    assert all(p >= 0 for p in positions), f"missing: {[t for t, p in zip(TEMPLATE, positions) if p < 0]}"
+    assert all(p >= 0 for p in positions), (
+        f"missing: {[t for t, p in zip(TEMPLATE, positions) if p < 0]}"
+    )
     assert positions == sorted(positions), "template parts out of order"
-    exercises = text[positions[-1]:]
+    exercises = text[positions[-1] :]
     assert re.search(r"\*\*\d\d\.\d\*\*", exercises), "exercises must be numbered like **01.1**"
     checks = [c for c in code_cells(nb) if "check(" in source(c)]
     assert 1 <= len(checks) <= 4, "1-4 exercises, each with a self-check cell"
-    assert re.search(r"\*\*\d\d\.\d \(write code\)\*\*", exercises), "at least one exercise that writes code"
-    assert "## References" in text and re.search(r"\]\(https://", text[text.find("## References"):]), \
-        "a References section with links"
+    assert re.search(r"\*\*\d\d\.\d \(write code\)\*\*", exercises), (
+        "at least one exercise that writes code"
+    )
+    assert "## References" in text and re.search(
+        r"\]\(https://", text[text.find("## References") :]
+    ), "a References section with links"
     assert "**Prerequisites.**" in markdown[0], "a prerequisites line in the first cell"
-    assert re.search(r"## Recap.*?\]\((0\d_\w+\.ipynb|\.\./README\.md)\)", text, re.S), "the recap links onward"
+    assert re.search(r"## Recap.*?\]\((0\d_\w+\.ipynb|\.\./README\.md)\)", text, re.S), (
+        "the recap links onward"
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -99,7 +105,9 @@ def test_few_exempt_cells_each_saying_why(path):
         lines = [line.strip() for line in source(cell).splitlines()]
         marker = next(n for n, line in enumerate(lines) if "NBVAL_" in line)
         # nbval honours a marker only when the whole comment is the marker, nothing after it.
-        assert lines[marker] in ("# NBVAL_IGNORE_OUTPUT", "# NBVAL_SKIP"), f"nbval would not see {lines[marker]!r}"
+        assert lines[marker] in ("# NBVAL_IGNORE_OUTPUT", "# NBVAL_SKIP"), (
+            f"nbval would not see {lines[marker]!r}"
+        )
         reason = lines[marker + 1] if marker + 1 < len(lines) else ""
         assert re.match(r"# \(why: \S.+\)$", reason), "say why on the next line: # (why: ...)"
 
@@ -125,19 +133,32 @@ def test_kernel_is_the_projects(path):
 def test_the_core_idea_is_built_from_scratch_and_checked_against_the_library(path):
     """A '### From scratch' section whose code cell prints at least one 'same …: True'."""
     cells = load(path)["cells"]
-    heads = [n for n, c in enumerate(cells) if c["cell_type"] == "markdown" and "### From scratch" in source(c)]
+    heads = [
+        n
+        for n, c in enumerate(cells)
+        if c["cell_type"] == "markdown" and "### From scratch" in source(c)
+    ]
     assert heads, "no '### From scratch' section"
     for n in heads:
-        code = next(c for c in cells[n + 1:] if c["cell_type"] == "code")
+        code = next(c for c in cells[n + 1 :] if c["cell_type"] == "code")
         printed = "".join(output_text(o) for o in code["outputs"])
-        assert re.search(r"same[^\n]*: True", printed), f"the from-scratch cell after cell {n} checks nothing"
+        assert re.search(r"same[^\n]*: True", printed), (
+            f"the from-scratch cell after cell {n} checks nothing"
+        )
 
 
 PICTURES = {"01", "02", "04", "05"}
 
 
-@pytest.mark.parametrize("path", [p for p in NOTEBOOKS if p.name[:2] in PICTURES], ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", [p for p in NOTEBOOKS if p.name[:2] in PICTURES], ids=lambda p: p.name
+)
 def test_the_cut_picture_is_shown(path):
-    shown = [o for c in code_cells(load(path)) if "show_cuts(" in source(c) for o in c["outputs"]
-             if "text/html" in o.get("data", {})]
+    shown = [
+        o
+        for c in code_cells(load(path))
+        if "show_cuts(" in source(c)
+        for o in c["outputs"]
+        if "text/html" in o.get("data", {})
+    ]
     assert shown, "no report.show_cuts picture with an HTML output"

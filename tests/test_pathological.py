@@ -16,7 +16,7 @@ import time
 import pytest
 
 from chunklab import Document, MarkdownChunker, StructuralChunker
-from chunklab.tables import LinearizedChunker, find_tables
+from chunklab.chunkers.tables import LinearizedChunker, find_tables
 
 SHAPES = {  # name -> text of about n characters
     "one word, no spaces": lambda n: "a" * n + "\n",
@@ -40,7 +40,12 @@ CHUNKERS = {
 # Every chunker is checked on every shape for lost text.
 TIMED = {
     "markdown": set(SHAPES),
-    "linearized": {"one word, no spaces", "pipe lines", "one table row repeated", "sentences on one line"},
+    "linearized": {
+        "one word, no spaces",
+        "pipe lines",
+        "one table row repeated",
+        "sentences on one line",
+    },
     "structural": {"one word, no spaces", "sentences on one line"},
 }
 N = 40_000
@@ -77,7 +82,9 @@ def growth(chunker, small, large, pairs=5, attempts=3):
     """
     best = float("inf")
     for _ in range(attempts):
-        ratio = statistics.median(cpu_time(chunker, large) / max(cpu_time(chunker, small), 1e-9) for _ in range(pairs))
+        ratio = statistics.median(
+            cpu_time(chunker, large) / max(cpu_time(chunker, small), 1e-9) for _ in range(pairs)
+        )
         best = min(best, ratio)
         if best <= GROWTH:
             break
@@ -96,7 +103,11 @@ def assert_nothing_lost(chunks, text, kind):
         elif kind == "markdown":
             assert " ".join(source.split()) in " ".join(c.text.split())
         else:  # linearized: every line of the chunk that is not a repeated header is in its span
-            assert all(line in source for line in c.text.split("\n") if line.strip() and line not in headers)
+            assert all(
+                line in source
+                for line in c.text.split("\n")
+                if line.strip() and line not in headers
+            )
     lost = [i for i, ch in enumerate(text) if not ch.isspace() and not covered[i]]
     assert not lost, f"{len(lost)} characters in no chunk's span, first at {lost[0]}"
 
@@ -123,6 +134,7 @@ def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
 def test_the_growth_check_fails_on_a_quadratic_step():
     """The bound must catch the bug it guards against: a split that inserts each line at the front
     of a list (a quadratic step, as the old scanner's was) measures far above it."""
+
     class FrontInserting:
         def split(self, doc):
             lines: list[str] = []

@@ -1,12 +1,18 @@
 import pytest
-
-from chunklab import Document, cl100k, load_document, word_count
-from chunklab.markdown import with_explicit_headings
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.prefixes import LLMContext, article_path_chunks, fit_prefix, offline_context, prefix_tokens, with_context
-from chunklab.structural import StructuralChunker
-
 from conftest import run_cli
+
+from chunklab import cl100k, load_document, word_count
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.prefixes import (
+    LLMContext,
+    article_path_chunks,
+    fit_prefix,
+    offline_context,
+    prefix_tokens,
+    with_context,
+)
+from chunklab.chunkers.structural import StructuralChunker
+from chunklab.parsing.blocks import with_explicit_headings
 
 
 def test_the_articles_path_prefix_nests_siblings_and_the_fix_does_not(manual):
@@ -15,8 +21,10 @@ def test_the_articles_path_prefix_nests_siblings_and_the_fix_does_not(manual):
     # The article's printed output, reproduced: "2." sits under "1.", and "3." under both.
     assert article[2] == "MANUAL DE OPERAÇÕES > 1. Escopo > 2. Frequência"
     assert article[3] == "MANUAL DE OPERAÇÕES > 1. Escopo > 2. Frequência > 3. Tabela de tolerância"
-    assert fixed[1:] == [f"MANUAL DE OPERAÇÕES > {t}" for t in
-                         ("1. Escopo", "2. Frequência", "3. Tabela de tolerância", "4. Registro")]
+    assert fixed[1:] == [
+        f"MANUAL DE OPERAÇÕES > {t}"
+        for t in ("1. Escopo", "2. Frequência", "3. Tabela de tolerância", "4. Registro")
+    ]
     for c in article_path_chunks(manual, fixed=True):
         body = c.text.split("\n", 1)[1]
         assert manual.text[c.start : c.end] == body
@@ -52,8 +60,12 @@ def test_offline_context_says_title_path_and_lead():
     assert context.startswith("From Travel Policy, section International Travel > Per diem.")
     # The chunk already holds its section's lead, so it is not repeated.
     assert "Per diem covers meals" in table.text and "begins" not in context
-    row_only = table.model_copy(update={"text": "| Tokyo | 90 | 280 |", "start": doc.text.index("| Tokyo |")})
-    assert "The section begins: Per diem covers meals and incidentals." in offline_context(doc, row_only)
+    row_only = table.model_copy(
+        update={"text": "| Tokyo | 90 | 280 |", "start": doc.text.index("| Tokyo |")}
+    )
+    assert "The section begins: Per diem covers meals and incidentals." in offline_context(
+        doc, row_only
+    )
 
 
 def test_with_context_works_for_any_chunker_and_keeps_the_budget(manual):
@@ -61,7 +73,10 @@ def test_with_context_works_for_any_chunker_and_keeps_the_budget(manual):
     glued = with_context(chunks, manual, count_tokens=word_count, max_tokens=45)
     assert len(glued) == len(chunks)
     for before, after in zip(chunks, glued, strict=True):
-        assert after.text.endswith(before.text) and (after.start, after.end) == (before.start, before.end)
+        assert after.text.endswith(before.text) and (after.start, after.end) == (
+            before.start,
+            before.end,
+        )
         assert after.token_count == word_count(after.text)
         assert after.token_count <= max(45, before.token_count)
     assert sum(prefix_tokens(glued, word_count)) > 0
@@ -80,25 +95,38 @@ def test_the_llm_hook_builds_a_prompt_and_uses_the_reply(manual):
         prompts.append(prompt)
         return "  The tolerance table\nof the maintenance manual. "
 
-    chunks = MarkdownChunker(max_tokens=60, prefix="context", contextualize=LLMContext(fake_model)).split(
-        with_explicit_headings(manual))
+    chunks = MarkdownChunker(
+        max_tokens=60, prefix="context", contextualize=LLMContext(fake_model)
+    ).split(with_explicit_headings(manual))
     assert len(prompts) == len(chunks)
     assert manual.text.splitlines()[2] in prompts[0] and "<chunk>" in prompts[0]
-    assert all(c.text.startswith("The tolerance table of the maintenance manual.") for c in chunks if c.token_count < 50)
+    assert all(
+        c.text.startswith("The tolerance table of the maintenance manual.")
+        for c in chunks
+        if c.token_count < 50
+    )
 
 
 def test_cli_prefix_option(tmp_path):
-    done = run_cli("chunk", "data/travel_policy.md", "--strategy", "markdown", "--prefix", "context")
+    done = run_cli(
+        "chunk", "data/travel_policy.md", "--strategy", "markdown", "--prefix", "context"
+    )
     assert done.returncode == 0, done.stderr
     assert b"From Travel Policy" in done.stdout
     done = run_cli("chunk", "data/manual.md", "--strategy", "fixed", "--prefix", "path")
-    assert done.returncode == 2 and b"--prefix does not apply to --strategy fixed (it applies to: markdown)" in done.stderr
+    assert (
+        done.returncode == 2
+        and b"--prefix does not apply to --strategy fixed (it applies to: markdown)" in done.stderr
+    )
 
 
 def test_a_cut_prefix_never_ends_on_a_label_with_nothing_after_it():
-    from chunklab.prefixes import fit_prefix
+    from chunklab.chunkers.prefixes import fit_prefix
 
     prefix = "From Travel Policy, section Per diem. The section begins: Per diem covers meals."
     assert fit_prefix(prefix, lambda p: len(p) <= 60) == "From Travel Policy, section Per diem."
-    assert fit_prefix(prefix, lambda p: len(p) <= 64) == "From Travel Policy, section Per diem. The section begins: Per …"
+    assert (
+        fit_prefix(prefix, lambda p: len(p) <= 64)
+        == "From Travel Policy, section Per diem. The section begins: Per …"
+    )
     assert fit_prefix(prefix, lambda p: len(p) <= 90) == prefix

@@ -12,7 +12,6 @@ import json
 import re
 
 import pytest
-
 from conftest import ROOT
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -20,18 +19,24 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![A-Za-z])")  # not 18F, 3x or 
 
 # notebook prefix -> {number as written: why it is allowed without appearing in an output}
 ALLOWED: dict[str, dict[str, str]] = {
-    "01": {"15": "the article's rule of thumb (10–15% overlap), quoted to be contradicted by the sweep",
-           "1,2": "the article's claimed document size ('1,2 mil caracteres'), quoted to be corrected",
-           "1.2": "the same figure in English notation"},
+    "01": {
+        "15": "the article's rule of thumb (10–15% overlap), quoted to be contradicted by the sweep",
+        "1,2": "the article's claimed document size ('1,2 mil caracteres'), quoted to be corrected",
+        "1.2": "the same figure in English notation",
+    },
     "02": {"2.1": "an example of a section number (depth 2), not a measured figure"},
-    "03": {"1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
-           "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)"},
+    "03": {
+        "1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
+        "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",
+    },
     "06": {"2.1": "an example of a section number (depth 2), not a measured figure"},
-    "07": {"200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",
-           "92": "a value of the manual's table, quoted from notebook 01",
-           "100": "the token budget `real_strategies` uses (its default `max_tokens=100`), a setting",
-           "0.02": "derived: one question of 43 is 1/43 = 0.023 of a mean",
-           "60": "the tighter budget of notebook 05's orphan table, quoted from there"},
+    "07": {
+        "200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",
+        "92": "a value of the manual's table, quoted from notebook 01",
+        "100": "the token budget `real_strategies` uses (its default `max_tokens=100`), a setting",
+        "0.02": "derived: one question of 43 is 1/43 = 0.023 of a mean",
+        "60": "the tighter budget of notebook 05's orphan table, quoted from there",
+    },
 }
 
 
@@ -46,9 +51,14 @@ def prose_numbers(markdown: str) -> list[str]:
         line = re.sub(r"\]\([^)]*\)", "]", line)  # link targets
         line = re.sub(r"https?://\S+", "", line)
         line = re.sub(r"\*\*\d+ of \d+\*\*", "", line)  # "Step **3 of 7**"
-        line = re.sub(r"\b(?:notebooks?|sections?|steps?|cells?|exercises?|Step|Section|Notebook|§)\s+\d+(?:\s*(?:,|and|to|–|-)\s*\d+)*",
-                      "", line)
-        line = re.sub(r"(?<![\d.,])\b0\d\b(?![.,]\d)", "", line)  # notebook numbers: 01 … 08, not 0,08
+        line = re.sub(
+            r"\b(?:notebooks?|sections?|steps?|cells?|exercises?|Step|Section|Notebook|§)\s+\d+(?:\s*(?:,|and|to|–|-)\s*\d+)*",
+            "",
+            line,
+        )
+        line = re.sub(
+            r"(?<![\d.,])\b0\d\b(?![.,]\d)", "", line
+        )  # notebook numbers: 01 … 08, not 0,08
         out += NUMBER.findall(line)
     return out
 
@@ -61,7 +71,9 @@ def produced_numbers(nb: dict) -> set[str]:
         texts = ["".join(cell["source"])]
         for output in cell.get("outputs", []):
             texts.append("".join(output.get("text", "")))
-            texts += ["".join(v) for k, v in output.get("data", {}).items() if k.startswith("text/")]
+            texts += [
+                "".join(v) for k, v in output.get("data", {}).items() if k.startswith("text/")
+            ]
         for text in texts:
             found.update(NUMBER.findall(text))
     return found
@@ -85,14 +97,20 @@ def unexplained(path) -> list[str]:
     produced = produced_numbers(nb)
     produced |= {v for n in produced for v in variants(n)}
     allowed = ALLOWED.get(path.name[:2], {})
-    return sorted({n for n in prose_numbers(markdown) if n not in allowed and not (variants(n) & produced)},
-                  key=lambda n: float(n.replace(",", "")) if n.replace(",", "").replace(".", "", 1).isdigit() else 0)
+    return sorted(
+        {n for n in prose_numbers(markdown) if n not in allowed and not (variants(n) & produced)},
+        key=lambda n: (
+            float(n.replace(",", "")) if n.replace(",", "").replace(".", "", 1).isdigit() else 0
+        ),
+    )
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_every_number_in_the_prose_comes_from_an_output(path):
     missing = unexplained(path)
-    assert not missing, f"numbers in the prose that no code or output of {path.name} holds: {missing}"
+    assert not missing, (
+        f"numbers in the prose that no code or output of {path.name} holds: {missing}"
+    )
 
 
 @pytest.mark.parametrize("prefix", sorted(ALLOWED))
@@ -100,14 +118,23 @@ def test_every_allowed_number_still_appears_in_its_notebook(prefix):
     (path,) = [p for p in NOTEBOOKS if p.name.startswith(prefix)]
     nb = json.loads(path.read_text(encoding="utf-8"))
     markdown = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    stale = [n for n in ALLOWED[prefix] if n not in prose_numbers(markdown.split("## References")[0])]
+    stale = [
+        n for n in ALLOWED[prefix] if n not in prose_numbers(markdown.split("## References")[0])
+    ]
     assert not stale, f"listed in ALLOWED but no longer in the prose of {path.name}: {stale}"
 
 
 def test_the_check_catches_an_invented_number(tmp_path):
     nb = json.loads(NOTEBOOKS[0].read_text(encoding="utf-8"))
-    nb["cells"].insert(1, {"cell_type": "markdown", "id": "fake", "metadata": {},
-                           "source": ["The cut keeps 987.65 percent of the answers."]})
+    nb["cells"].insert(
+        1,
+        {
+            "cell_type": "markdown",
+            "id": "fake",
+            "metadata": {},
+            "source": ["The cut keeps 987.65 percent of the answers."],
+        },
+    )
     fake = tmp_path / NOTEBOOKS[0].name
     fake.write_text(json.dumps(nb), encoding="utf-8")
     assert "987.65" in unexplained(fake) and "987.65" not in unexplained(NOTEBOOKS[0])

@@ -6,8 +6,6 @@ of them in place; a change meant to move chunks rewrites the fixture in the same
 
 import json
 
-import pytest
-
 from same_chunks import FIXTURE, all_hashes, digest
 
 

@@ -1,5 +1,5 @@
 from chunklab import load_document
-from chunklab.sections import build_outline
+from chunklab.parsing.sections import build_outline
 
 
 def paths(text):

@@ -1,6 +1,6 @@
 import pytest
 
-from chunklab import selfcheck
+from chunklab.teaching import selfcheck
 
 
 @pytest.mark.parametrize("exercise", sorted(selfcheck.SOLUTIONS))

@@ -11,27 +11,37 @@ import sqlite3
 import numpy as np
 import pytest
 import yaml
-
-from chunklab import Document, MarkdownChunker
-from chunklab.data import read_document
-from chunklab.embeddings import WordLlamaEmbedder
-from chunklab.index import MemoryStore, ParentChildIndex, SQLiteStore, index_document
-from chunklab.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
 from conftest import DATA, REAL_DOCUMENTS
 
+from chunklab import Document, MarkdownChunker
+from chunklab.documents.reading import read_document
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.retrieval.index import MemoryStore, ParentChildIndex, SQLiteStore, index_document
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
+
 DOCUMENTS = ["manual_md.md", "travel_policy.md", "topics.md", *REAL_DOCUMENTS]
-QUESTIONS = [q["question"] for q in yaml.safe_load((DATA / "experiment.questions.yaml").read_text())["questions"]]
+QUESTIONS = [
+    q["question"]
+    for q in yaml.safe_load((DATA / "experiment.questions.yaml").read_text())["questions"]
+]
 
 
 def _fill(index: ParentChildIndex, tenant: str, names, embedder) -> None:
     chunker = MarkdownChunker(max_tokens=120)
     for name in names:
         doc = read_document(DATA / name)
-        doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant, "source": name}})
+        doc = doc.model_copy(
+            update={"metadata": {**doc.metadata, "tenant": tenant, "source": name}}
+        )
         children = chunker.split(doc)
         vectors = embedder.embed_documents([c.text for c in children])
-        index_document(index, chunker.parents(doc), children, tenant=tenant,
-                       vectors={c.chunk_id: v for c, v in zip(children, vectors, strict=True)})
+        index_document(
+            index,
+            chunker.parents(doc),
+            children,
+            tenant=tenant,
+            vectors={c.chunk_id: v for c, v in zip(children, vectors, strict=True)},
+        )
 
 
 @pytest.fixture(scope="module")
@@ -92,7 +102,10 @@ def test_filters_narrow_the_children_before_ranking_and_their_statistics(indexes
         for question in QUESTIONS[:12]:
             for retriever in (BM25Retriever(), DenseRetriever()):
                 for hit in _same(stored, memory, retriever, question, 4, filters):
-                    assert stored.store.child("team", hit.ref_id).metadata["source"] == filters["source"]
+                    assert (
+                        stored.store.child("team", hit.ref_id).metadata["source"]
+                        == filters["source"]
+                    )
     assert stored.store.ranked("team", "leave", 4, {"source": "nothing.md"}, BM25Retriever()) == []
 
 
@@ -101,8 +114,9 @@ def test_a_filter_sql_cannot_say_exactly_falls_back_to_memory(indexes):
     for odd in ({"source": True}, {"missing": None}, {"we'ird": "x"}, {"source": ["a"]}):
         assert stored.store.ranked("team", "leave", 4, odd, BM25Retriever()) is None
         stored.retriever = memory.retriever = BM25Retriever()
-        assert stored.search("annual leave", k=4, filters=odd, tenant="team") == \
-            memory.search("annual leave", k=4, filters=odd, tenant="team")
+        assert stored.search("annual leave", k=4, filters=odd, tenant="team") == memory.search(
+            "annual leave", k=4, filters=odd, tenant="team"
+        )
 
 
 def test_search_validates_only_the_children_it_returns(indexes, monkeypatch):
@@ -115,7 +129,11 @@ def test_search_validates_only_the_children_it_returns(indexes, monkeypatch):
     assert len(index.store.children("team")) > 100
     validated = []
     original = Chunk.model_validate_json
-    monkeypatch.setattr(Chunk, "model_validate_json", classmethod(lambda cls, s, **kw: validated.append(1) or original(s, **kw)))
+    monkeypatch.setattr(
+        Chunk,
+        "model_validate_json",
+        classmethod(lambda cls, s, **kw: validated.append(1) or original(s, **kw)),
+    )
     hits = index.search("Tokyo lodging cap", k=4, tenant="team")
     parents = index.parents_of(hits, max_parents=2, tenant="team")
     assert len(hits) == 4 and parents
@@ -130,11 +148,22 @@ def test_changing_and_removing_a_document_leaves_no_term_or_vector_behind(tmp_pa
     for text in ("# A\n\nzebra quagga okapi\n\nmore words here\n", "# A\n\nokapi only now\n"):
         doc = Document(doc_id="d", uri="urn:d", title="", text=text)
         children = chunker.split(doc)
-        index_document(index, chunker.parents(doc), children,
-                       vectors=dict(zip([c.chunk_id for c in children], embedder.embed_documents([c.text for c in children]))))
+        index_document(
+            index,
+            chunker.parents(doc),
+            children,
+            vectors=dict(
+                zip(
+                    [c.chunk_id for c in children],
+                    embedder.embed_documents([c.text for c in children]),
+                )
+            ),
+        )
     db = sqlite3.connect(tmp_path / "i.sqlite")
     assert index.search("zebra quagga", k=4) == []
-    assert [h.ref_id for h in index.search("okapi", k=4)] == [c.chunk_id for c in store.children("default")]
+    assert [h.ref_id for h in index.search("okapi", k=4)] == [
+        c.chunk_id for c in store.children("default")
+    ]
     live = {s for (s,) in db.execute("SELECT seq FROM children")}
     assert {s for (s,) in db.execute("SELECT seq FROM terms")} == live
     assert {s for (s,) in db.execute("SELECT seq FROM vectors")} == live
@@ -153,8 +182,19 @@ def _zipf_documents(seed: int, documents: int = 40):
     weights = [1 / (i + 1) for i in range(len(words))]
     texts = [" ".join(rng.choices(words, weights, k=rng.randint(1, 60))) for _ in range(documents)]
     texts += rng.sample(texts, 8)  # copies: equal scores, decided by index order
-    return [Document(doc_id=f"d{i}", uri=f"urn:d{i}", title="", text=f"{t}\n\n{' '.join(reversed(t.split()))}\n")
-            for i, t in enumerate(texts)], words, weights
+    return (
+        [
+            Document(
+                doc_id=f"d{i}",
+                uri=f"urn:d{i}",
+                title="",
+                text=f"{t}\n\n{' '.join(reversed(t.split()))}\n",
+            )
+            for i, t in enumerate(texts)
+        ],
+        words,
+        weights,
+    )
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -174,7 +214,9 @@ def test_pruned_bm25_equals_bm25s_on_skewed_words_and_copies(tmp_path, seed):
         for k in (1, 3, 10):
             ranked = stored.store.ranked("default", query, k, None, BM25Retriever())
             expected = BM25Retriever().rank(query, memory.store.children("default"), k)
-            assert [(h.ref_id, h.score) for h in ranked] == [(h.ref_id, h.score) for h in expected], (query, k)
+            assert [(h.ref_id, h.score) for h in ranked] == [
+                (h.ref_id, h.score) for h in expected
+            ], (query, k)
 
 
 def test_the_kept_statistics_equal_a_recount_after_changes_and_removals(tmp_path):
@@ -187,12 +229,15 @@ def test_the_kept_statistics_equal_a_recount_after_changes_and_removals(tmp_path
         index_document(index, chunker.parents(doc), chunker.split(doc), tenant=doc.doc_id[-1])
     for doc in docs[:5]:  # changed, then some removed
         changed = doc.model_copy(update={"text": doc.text[: len(doc.text) // 2] + "\n"})
-        index_document(index, chunker.parents(changed), chunker.split(changed), tenant=doc.doc_id[-1])
+        index_document(
+            index, chunker.parents(changed), chunker.split(changed), tenant=doc.doc_id[-1]
+        )
     for doc in docs[5:8]:
         store.remove_document(doc.doc_id[-1], doc.doc_id)
     db = sqlite3.connect(path)
     kept = set(db.execute("SELECT tenant, term, df FROM term_stats"))
     recount = set(db.execute("SELECT tenant, term, COUNT(*) FROM terms GROUP BY tenant, term"))
     assert kept == recount and kept
-    assert set(db.execute("SELECT tenant, children, length FROM tenant_stats WHERE children > 0")) == \
-        set(db.execute("SELECT tenant, COUNT(*), SUM(length) FROM children GROUP BY tenant"))
+    assert set(
+        db.execute("SELECT tenant, children, length FROM tenant_stats WHERE children > 0")
+    ) == set(db.execute("SELECT tenant, COUNT(*), SUM(length) FROM children GROUP BY tenant"))

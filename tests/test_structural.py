@@ -1,6 +1,6 @@
 from chunklab import Document
-from chunklab.metrics import starts_mid_line
-from chunklab.structural import StructuralChunker, recursive_split
+from chunklab.chunkers.structural import StructuralChunker, recursive_split
+from chunklab.evaluation.metrics import starts_mid_line
 
 
 def test_the_articles_eleven_and_six_chunks(manual):
@@ -13,8 +13,12 @@ def test_the_articles_eleven_and_six_chunks(manual):
         "|---|---|---|---|",
         "| Vibração | mm/s | 4,5 | Parar o equipamento |",
     ]
-    assert packed[3].text.startswith("3. Tabela de tolerância\n| Medida | Unidade | Limite | Ação |\n|---|")
-    assert packed[4].text.startswith("| Ruído | dB | 92 | Revisar o isolamento |\n| Desalinhamento | mm | 0,0")
+    assert packed[3].text.startswith(
+        "3. Tabela de tolerância\n| Medida | Unidade | Limite | Ação |\n|---|"
+    )
+    assert packed[4].text.startswith(
+        "| Ruído | dB | 92 | Revisar o isolamento |\n| Desalinhamento | mm | 0,0"
+    )
 
 
 def test_the_articles_printed_word_counts_are_not_what_its_code_gives(manual):

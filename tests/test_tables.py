@@ -1,10 +1,16 @@
 import pytest
 
 from chunklab import Document, FixedSizeChunker, load_document
-from chunklab.markdown_chunker import MarkdownChunker
-from chunklab.metrics import starts_mid_line
-from chunklab.structural import StructuralChunker
-from chunklab.tables import LinearizedChunker, find_tables, linearize_tables, orphans, pack_lines
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.structural import StructuralChunker
+from chunklab.chunkers.tables import (
+    LinearizedChunker,
+    find_tables,
+    linearize_tables,
+    orphans,
+    pack_lines,
+)
+from chunklab.evaluation.metrics import starts_mid_line
 
 
 def test_finds_the_manuals_table_although_commonmark_sees_none(manual):
@@ -20,14 +26,24 @@ def test_the_articles_four_strategies_chunks_mid_line_and_orphans(manual):
         "structural+": StructuralChunker(repack=True).split(manual),
         "linearized": LinearizedChunker().split(manual),
     }
-    got = {name: (len(c), starts_mid_line(c, manual), orphans(c, manual)) for name, c in strategies.items()}
-    assert got == {"fixed_size": (5, 3, 1), "structural": (11, 0, 4), "structural+": (6, 0, 1), "linearized": (5, 0, 0)}
+    got = {
+        name: (len(c), starts_mid_line(c, manual), orphans(c, manual))
+        for name, c in strategies.items()
+    }
+    assert got == {
+        "fixed_size": (5, 3, 1),
+        "structural": (11, 0, 4),
+        "structural+": (6, 0, 1),
+        "linearized": (5, 0, 0),
+    }
 
 
 def test_linearized_pieces_pair_every_row_with_its_header(manual):
     chunks = LinearizedChunker().split(manual)
-    assert chunks[2].text == ("| Medida | Unidade | Limite | Ação |\n| Vibração | mm/s | 4,5 | Parar o equipamento |\n"
-                              "| Medida | Unidade | Limite | Ação |\n| Temperatura | C | 85 | Reduzir a carga |")
+    assert chunks[2].text == (
+        "| Medida | Unidade | Limite | Ação |\n| Vibração | mm/s | 4,5 | Parar o equipamento |\n"
+        "| Medida | Unidade | Limite | Ação |\n| Temperatura | C | 85 | Reduzir a carga |"
+    )
 
 
 def test_linearizing_alone_fixes_nothing(manual):
@@ -44,11 +60,17 @@ def test_linearizing_alone_fixes_nothing(manual):
 
 def test_orphans_work_for_any_table_not_a_list_of_values():
     policy = load_document("travel_policy")
-    assert orphans(MarkdownChunker(max_tokens=45).split(policy), policy) == 0  # rows repeat the header
-    assert orphans(StructuralChunker(size=40).split(policy), policy) >= 4  # one row per chunk, no header
+    assert (
+        orphans(MarkdownChunker(max_tokens=45).split(policy), policy) == 0
+    )  # rows repeat the header
+    assert (
+        orphans(StructuralChunker(size=40).split(policy), policy) >= 4
+    )  # one row per chunk, no header
 
 
-@pytest.mark.parametrize("text", ["| a | b |\n| --- | --- |\n", "no tables here\n", "a | b\n--|--\n1 | 2\n"])
+@pytest.mark.parametrize(
+    "text", ["| a | b |\n| --- | --- |\n", "no tables here\n", "a | b\n--|--\n1 | 2\n"]
+)
 def test_tables_without_rows_or_outer_pipes(text):
     doc = Document(doc_id="t", uri="urn:t", title="", text=text)
     chunks = LinearizedChunker().split(doc)
@@ -56,14 +78,18 @@ def test_tables_without_rows_or_outer_pipes(text):
     assert orphans(chunks, doc) == 0
 
 
-CORPUS_WITH_TABLES = ["18f-work-schedules.md", "cloudgov-space-egress.md", "gdsway-managing-sensitive-information.md",
-                      "pagerduty-post-mortem-template.md"]
+CORPUS_WITH_TABLES = [
+    "18f-work-schedules.md",
+    "cloudgov-space-egress.md",
+    "gdsway-managing-sensitive-information.md",
+    "pagerduty-post-mortem-template.md",
+]
 
 
 def corpus(name):
-    from chunklab import read_document
-
     from conftest import DATA
+
+    from chunklab import read_document
 
     return read_document(DATA / name)
 
@@ -77,14 +103,20 @@ def test_no_orphans_on_the_corpus_when_tables_fit(name, mode):
 
 def test_linearize_leaves_fewer_orphans_than_rows_when_the_budget_is_tight():
     docs = [corpus(n) for n in CORPUS_WITH_TABLES]
-    count = {mode: sum(orphans(MarkdownChunker(max_tokens=40, table_mode=mode).split(d), d) for d in docs)
-             for mode in ("rows", "linearize")}
+    count = {
+        mode: sum(
+            orphans(MarkdownChunker(max_tokens=40, table_mode=mode).split(d), d) for d in docs
+        )
+        for mode in ("rows", "linearize")
+    }
     assert count["linearize"] < count["rows"]
 
 
 def test_a_value_shared_by_two_tables_is_not_an_orphan_of_the_other():
-    text = ("| Day | Hours |\n|---|---|\n| Monday | 10 |\n\n"
-            "| Day | Hours | Day | Hours |\n|---|---|---|---|\n| Monday | 10 | Monday | 9 |\n")
+    text = (
+        "| Day | Hours |\n|---|---|\n| Monday | 10 |\n\n"
+        "| Day | Hours | Day | Hours |\n|---|---|---|---|\n| Monday | 10 | Monday | 9 |\n"
+    )
     doc = Document(doc_id="t", uri="urn:t", title="", text=text)
     assert orphans(StructuralChunker(size=500).split(doc), doc) == 0
     assert orphans(StructuralChunker(size=20).split(doc), doc) > 0
@@ -94,7 +126,9 @@ def test_linearize_mode_pairs_every_row_with_its_header_and_drops_the_delimiter(
     policy = load_document("travel_policy")
     chunks = MarkdownChunker(max_tokens=60, table_mode="linearize").split(policy)
     rows = [c for c in chunks if "| Tokyo |" in c.text or "| London |" in c.text]
-    assert rows and all("| City | Daily limit (USD) | Lodging cap (USD) |\n| " in c.text for c in rows)
+    assert rows and all(
+        "| City | Daily limit (USD) | Lodging cap (USD) |\n| " in c.text for c in rows
+    )
     assert not any("|---|" in c.text for c in chunks)
 
 
@@ -117,11 +151,13 @@ def test_a_table_wider_than_the_budget_keeps_the_budget():
 
 def test_a_table_without_outer_pipes_keeps_its_header_with_each_row():
     # Valid GFM: no leading or trailing pipes. Linearizing finds it; packing must glue by header too.
-    text = ("Plans we offer:\n\n"
-            "Plan Name | Description | Monthly price\n--- | --- | ---\n"
-            "Basic | One user, community support only | 10 USD\n"
-            "Team | Up to ten users, email support in one business day | 45 USD\n"
-            "Enterprise | Unlimited users, a named engineer and a phone line | 300 USD\n\nPrices exclude tax.\n")
+    text = (
+        "Plans we offer:\n\n"
+        "Plan Name | Description | Monthly price\n--- | --- | ---\n"
+        "Basic | One user, community support only | 10 USD\n"
+        "Team | Up to ten users, email support in one business day | 45 USD\n"
+        "Enterprise | Unlimited users, a named engineer and a phone line | 300 USD\n\nPrices exclude tax.\n"
+    )
     doc = Document(doc_id="plans", uri="urn:plans", title="", text=text)
     (table,) = find_tables(text)
     assert table.header == "Plan Name | Description | Monthly price" and len(table.rows) == 3
@@ -135,7 +171,11 @@ def test_a_table_without_outer_pipes_keeps_its_header_with_each_row():
                 (holder,) = holders
                 assert f"{table.header}\n{row}" in holder.text
             else:  # cut at spaces into parts, each after the header
-                parts = [c.text.split("\n", 1)[1] for c in chunks if c.text.startswith(table.header + "\n")]
+                parts = [
+                    c.text.split("\n", 1)[1]
+                    for c in chunks
+                    if c.text.startswith(table.header + "\n")
+                ]
                 assert row in " ".join(parts)
     pieces = pack_lines(linearize_tables(text).splitlines(), 90, atoms=True, headers={table.header})
     assert not any(p.endswith(table.header) for p in pieces)  # no header left at the end of a piece

@@ -6,7 +6,7 @@ import textwrap
 import pytest
 
 from chunklab import TokenizerUnavailable, approx_tokens, cl100k, get_counter, word_count
-from chunklab import tokens
+from chunklab.tokens import counters as tokens
 
 
 def test_word_count_is_the_articles():

@@ -1,0 +1,16 @@
+"""The chunkers: one module per strategy the notebooks teach, and the registry that lists them.
+
+- `registry`:   every strategy declared once (name, builder, options, help); the CLI, the
+                experiment, the index and the tests read it.
+- `fixed`:      fixed-size windows by characters or tokens (notebook 01).
+- `structural`: the article's recursive separator split, with optional repack (notebook 02).
+- `markdown`:   breadcrumb + whole blocks within a hard token budget, parents for small-to-big
+                (notebooks 02 and 03).
+- `semantic`:   cuts where neighbouring sentences stop resembling each other (notebook 04).
+- `tables`:     tables found and linearized row by row (notebook 05).
+- `prefixes`:   what a chunk carries before its text: heading path, title, context (notebook 06).
+- `collector`:  machinery: the garbage collector paused while thousands of records are built.
+
+May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`,
+`chunklab.embeddings`.
+"""

@@ -1,0 +1,508 @@
+"""Structure-aware chunking of Markdown: breadcrumb + whole blocks, within a hard token budget.
+
+Each section of the outline (chunklab.parsing.sections) becomes one or more child chunks. A child is the
+section's breadcrumb ("Travel Policy > International Travel > Per diem"), a blank line, then as many
+of the section's blocks as fit in `max_tokens`. Its `parent_id` is the section id, so a retriever
+can hand the model the whole section (notebook 03).
+
+A block too big for the budget is split by its kind, so that each piece still reads as that kind:
+
+- table: between rows, each piece repeating the header and delimiter rows;
+- list: between items;
+- code: between lines, each piece re-opening and closing the fence;
+- anything else: between sentences; a sentence still too big between words; a word still too
+  big at the longest prefix that fits.
+
+Guarantees (each one a property test over generated Markdown): no chunk's `token_count` exceeds
+`max_tokens`; `token_count` is the true count of `text`; every word of the body that fits the
+budget appears in the chunks at least as often as in the source; `source[start:end]` appears in
+the chunk text (whitespace normalised); the same input gives the same chunks in every process.
+
+The breadcrumb is given at most half the budget. When the full path is longer, it is shortened to
+"… > " + the section's own title, then to that title cut to fit (ending in "…"), and at the last
+to nothing; in those cases the heading line itself is kept as the first block of the section, so
+no heading word is lost. A section with no content of its own gets a chunk only when none of its
+subsections carries its title in a full breadcrumb.
+
+`prefix` chooses what heads each chunk (notebook 06): the breadcrumb ("path", the default), nothing
+("none": the heading lines stay in the text as written), or a contextual prefix ("context": the
+text `contextualize(document, chunk)` returns, shortened at a word to the room the body leaves;
+the body leaves it at least a quarter of the budget). Whatever the prefix, it counts in `max_tokens`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Literal
+
+from pydantic import ConfigDict, Field
+
+from chunklab.chunkers.collector import gc_paused
+from chunklab.chunkers.prefixes import Contextualizer, fit_prefix, offline_context
+from chunklab.contracts import Chunk, Contract, Document
+from chunklab.parsing.blocks import Block, _closes_fence, _fence, _indent, _list_marker
+from chunklab.parsing.sections import Outline, Section, build_outline
+from chunklab.tokens.budget import Measured, SourceBudget
+from chunklab.tokens.counters import TokenCounter, cl100k
+from chunklab.tokens.packing import MIN_TOKENS, longest_prefix, split_text
+
+BLOCK_SEP = "\n\n"
+
+
+class MarkdownChunker(Contract):
+    """Children = breadcrumb + packed blocks of one section, never more than `max_tokens`."""
+
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    max_tokens: int = Field(200, ge=MIN_TOKENS, description="hard budget per chunk, in tokens")
+    count_tokens: TokenCounter = Field(cl100k, description="the counter that defines the budget")
+    table_mode: Literal["rows", "linearize", "whole"] = Field(
+        "rows",
+        description="rows: split a table that does not fit between rows, repeating the header; "
+        "linearize: every data row becomes 'header + row', packed without cutting a pair; "
+        "whole: a table that fits gets a chunk of its own (one that does not is split as rows: "
+        "the budget always wins)",
+    )
+
+    prefix: Literal["path", "none", "context"] = Field(
+        "path",
+        description="path: the heading path (breadcrumb) heads every chunk; none: no prefix, the "
+        "heading lines stay in the text as written; context: a contextual prefix from `contextualize` "
+        "(default chunklab.chunkers.prefixes.offline_context). Every prefix counts inside max_tokens",
+    )
+    contextualize: Contextualizer | None = Field(
+        None,
+        description="(document, chunk) -> prefix text, for prefix='context'; see chunklab.chunkers.prefixes",
+    )
+
+    def outline(self, doc: Document) -> Outline:
+        return build_outline(doc.text, doc.doc_id, doc.title)
+
+    def split(self, doc: Document) -> list[Chunk]:
+        with gc_paused():
+            return list(self._chunks(doc))
+
+    def iter_chunks(self, doc: Document) -> Iterator[Chunk]:
+        """The chunks of `split`, one section at a time.
+
+        A caller that writes each chunk out and drops it (the CLI) never holds them all, so the
+        memory a long document needs is about that of its text and its encoding, not of its
+        chunks. Python's cyclic collector stays paused until the iterator is exhausted or closed
+        (see `gc_paused`).
+        """
+        with gc_paused():
+            yield from self._chunks(doc)
+
+    def _chunks(self, doc: Document) -> Iterator[Chunk]:
+        budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
+        outline = self.outline(doc)
+        by_id = {s.section_id: s for s in outline.sections}
+        # A contextual prefix is written after the body is packed, so the body leaves it a quarter
+        # of the budget; it is then shortened to whatever room the body really left.
+        reserve = self.max_tokens // 4 if self.prefix == "context" else 0
+        emitted = 0  # chunks yielded so far: the next one's ordinal
+        paths: dict[str, Measured] = {}
+        # A section with no content of its own and a full breadcrumb waits: it needs a chunk of
+        # its heading only if none of its subsections with content carries its title in a full
+        # breadcrumb. Until that is known, the chunks after it are held, to keep their order.
+        held: list[list] = []  # [section, breadcrumb, packed bodies], in document order
+        waiting: list[list] = []  # the entries of `held` still undecided: a chain of ancestors
+
+        def heading_alone(entry: list) -> None:
+            entry[2] = self._bodies([entry[0].heading], entry[1], budget, reserve)
+
+        for section in outline.sections:  # in document order, the order in which tokens arrive
+            crumb, full = self._breadcrumb(section, paths, budget)
+            while waiting and not _descends_from(section, waiting[-1][0], by_id):
+                heading_alone(waiting.pop())  # its subtree ended without carrying its title
+            if section.heading is not None and not section.blocks and full:
+                waiting.append([section, crumb, []])
+                held.append(waiting[-1])
+                continue
+            blocks = list(section.blocks)
+            if section.heading is not None and not full:
+                blocks.insert(0, section.heading)  # keep the heading's words somewhere
+            held.append([section, crumb, self._bodies(blocks, crumb, budget, reserve)])
+            if section.blocks and full:
+                waiting.clear()  # all of them are ancestors, and this breadcrumb carries their titles
+            if not waiting:
+                for entry in held:
+                    new = self._section_chunks(doc, budget, *entry, emitted)
+                    emitted += len(new)
+                    yield from new
+                held.clear()
+        for entry in waiting:
+            heading_alone(entry)
+        for entry in held:
+            new = self._section_chunks(doc, budget, *entry, emitted)
+            emitted += len(new)
+            yield from new
+
+    def _section_chunks(
+        self,
+        doc: Document,
+        budget: SourceBudget,
+        section: Section,
+        crumb: Measured,
+        packed: list[Measured],
+        first_ordinal: int,
+    ) -> list[Chunk]:
+        """A section's chunks: its prefix, a blank line, then each packed body."""
+        section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
+        doc_id, tenant, contextual = (
+            doc.doc_id,
+            doc.metadata.get("tenant", "default"),
+            self.prefix == "context",
+        )
+        # CommonMark counts only spaces and tabs as blank, so a line of no-break spaces (U+00A0,
+        # U+3000) is a paragraph; alone in a chunk it is nothing to search or to read.
+        packed = [body for body in packed if not body.text.isspace()]
+        chunks: list[Chunk] = []
+        for n, body in enumerate(packed):
+            head = crumb
+            if contextual:  # the contextualizer sees the chunk without its prefix
+                bare = Chunk(
+                    chunk_id=f"{section_id}-c{n}",
+                    doc_id=doc.doc_id,
+                    parent_id=section_id,
+                    ordinal=first_ordinal + n,
+                    text=body.text,
+                    token_count=body.count,
+                    heading_path=path,
+                    start=body.start,
+                    end=body.end,
+                )
+                context = fit_prefix(
+                    (self.contextualize or offline_context)(doc, bare),
+                    lambda p, body=body: (
+                        budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens
+                    ),
+                )
+                head = budget.text(context)
+            piece = budget.join(head, BLOCK_SEP, body) if head.text else body
+            # Every value comes from the chunker itself: built without validation, which would
+            # cost more than the packing (the property tests re-validate every chunk).
+            chunks.append(
+                Chunk.trusted(
+                    chunk_id=f"{section_id}-c{n}",
+                    doc_id=doc_id,
+                    parent_id=section_id,
+                    ordinal=first_ordinal + n,
+                    text=piece.text,
+                    token_count=piece.count,
+                    heading_path=path,
+                    start=body.start,
+                    end=body.end,
+                    metadata={
+                        "strategy": "markdown",
+                        "tenant": tenant,
+                        "section": breadcrumb,
+                        "prefix": head.text,
+                    },
+                )
+            )
+        return chunks
+
+    def parents(self, doc: Document) -> list[Chunk]:
+        """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
+
+        The children of `split` point at these by `parent_id`. A parent is what small-to-big
+        hands the model, so it is not held to `max_tokens`.
+        """
+        parents = []
+        for n, section in enumerate(self.outline(doc).sections):
+            body = (
+                doc.text[section.blocks[0].start : section.blocks[-1].end] if section.blocks else ""
+            )
+            text = "\n\n".join(part for part in (section.breadcrumb, body) if part)
+            parents.append(
+                Chunk(
+                    chunk_id=section.section_id,
+                    doc_id=doc.doc_id,
+                    parent_id=None,
+                    ordinal=n,
+                    text=text,
+                    token_count=self.count_tokens(text),
+                    heading_path=section.heading_path,
+                    start=section.start,
+                    end=section.end,
+                    metadata={
+                        "strategy": "markdown-parent",
+                        "tenant": doc.metadata.get("tenant", "default"),
+                        "section": section.breadcrumb,
+                    },
+                )
+            )
+        return parents
+
+    # --- breadcrumbs ----------------------------------------------------------------------------
+
+    def _breadcrumb(
+        self, section: Section, paths: dict, budget: SourceBudget
+    ) -> tuple[Measured, bool]:
+        """(breadcrumb piece, whether it is the full path) within half the budget.
+
+        `paths` holds the full paths of the current section's ancestors (parents come first):
+        a full path is its parent's plus one title, so it is counted from the parent's count
+        (`SourceBudget.path`), not from scratch.
+        """
+        if self.prefix != "path":  # no breadcrumb: the heading lines stay in the text, as written
+            return budget.text(""), False
+        # Sections come in document order, so the ones still needed are this one's ancestors: the
+        # top of the stack down to its parent. The others go (a long document has many).
+        while paths and next(reversed(paths)) != section.parent_id:
+            paths.popitem()
+        if section.heading is None:
+            full = budget.text("")
+        else:
+            full = budget.path(paths.get(section.parent_id), section.heading)
+        paths[section.section_id] = full
+        limit = self.max_tokens // 2
+        if full.count + budget.delta(full.tail, BLOCK_SEP) <= limit:
+            return full, True
+        path = section.heading_path
+        if len(path) > 1:
+            short = budget.text("… > " + path[-1])
+            if short.count + budget.delta(short.tail, BLOCK_SEP) <= limit:
+                return short, False
+        cut = longest_prefix(path[-1], lambda t: budget.text(t + "…"), limit - 2)
+        if cut:
+            return budget.text(cut + "…"), False
+        return budget.text(""), False
+
+    # --- packing --------------------------------------------------------------------------------
+
+    def _bodies(
+        self, blocks: list[Block], crumb: Measured, budget: SourceBudget, reserve: int = 0
+    ) -> list[Measured]:
+        """Greedy packing of the section's blocks (split where needed) under the body budget."""
+        if crumb.text:
+            limit = self.max_tokens - crumb.count - budget.delta(crumb.tail, BLOCK_SEP)
+        else:
+            limit = self.max_tokens - reserve
+        if len(blocks) > 1 and self._reads_as_joined(blocks, budget):
+            # The common case, settled first: the whole section fits, and in the source its blocks
+            # are already joined by one blank line. One count of that span is the chunk.
+            whole = budget.lines_span(blocks[0].first_line, blocks[-1].last_line)
+            if whole.count <= limit:
+                return [whole]
+        bodies: list[Measured] = []
+        current: Measured | None = None
+        previous_alone = False  # the last piece placed stands alone
+        linearize = self.table_mode == "linearize"
+        for block in blocks:
+            whole = budget.lines_span_within(block.first_line, block.last_line, limit)
+            if whole is not None and not (linearize and block.kind == "table"):
+                parts = [whole]  # the common case: the block fits as it is
+            else:
+                parts = self._pieces(block, whole, limit, budget)
+            split = len(parts) > 1
+            # Pieces of a split table stand alone: each carries its own copy of the header. In
+            # "whole" mode, and for linearized rows, a table never shares a chunk with other blocks.
+            alone = block.kind == "table" and (split or self.table_mode in ("whole", "linearize"))
+            for k, piece in enumerate(parts):
+                # Pieces of one split block never share a chunk: a code piece re-opens its fence,
+                # so two side by side would repeat that markup.
+                joinable = not alone and not previous_alone and not (split and k > 0)
+                previous_alone = alone
+                if current is not None and joinable:
+                    joined = budget.join_within(current, BLOCK_SEP, piece, limit)
+                    if joined is not None:
+                        current = joined
+                        continue
+                if current is not None:
+                    bodies.append(current)
+                current = piece
+        if current is not None:
+            bodies.append(current)
+        return bodies
+
+    def _reads_as_joined(self, blocks: list[Block], budget: SourceBudget) -> bool:
+        """Is the source from the first block to the last exactly the blocks joined by BLOCK_SEP,
+        with nothing that must stand alone (a table outside "rows" mode)?"""
+        lines, previous = budget.lines, blocks[0]
+        if previous.kind == "table" and self.table_mode != "rows":
+            return False
+        for block in blocks[1:]:
+            if block.first_line != previous.last_line + 2 or lines[previous.last_line + 1]:
+                return False
+            if block.kind == "table" and self.table_mode != "rows":
+                return False
+            previous = block
+        return True
+
+    def _pieces(
+        self, block: Block, whole: Measured | None, limit: int, budget: SourceBudget
+    ) -> list[Measured]:
+        """The block as one piece if it fits (`whole`: the block measured, None when it does not
+        fit), else split by its kind."""
+        if (
+            block.kind == "table"
+            and self.table_mode == "linearize"
+            and block.last_line - block.first_line >= 2
+        ):
+            return self._linearized_rows(block, limit, budget)
+        if whole is not None:
+            return [whole]
+        if block.kind == "table" and block.last_line - block.first_line >= 2:
+            return self._split_table(block, limit, budget)
+        if block.kind == "list":
+            return self._split_list(block, limit, budget)
+        if block.kind == "code" and _fence(budget.lines[block.first_line]):
+            return self._split_code(block, limit, budget)
+        return self._split_lines(block.first_line, block.last_line, limit, budget)
+
+    def _split_table(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        first = block.first_line
+        header = budget.lines_span(first, first + 1)
+        rows = [(k, k) for k in range(first + 2, block.last_line + 1) if budget.lines[k].strip()]
+
+        def with_header(a: int, b: int) -> Measured:
+            body = budget.lines_span(a, b)
+            joined = budget.join(header, "\n", body)
+            # The first rows follow the header in the source, so their piece spans it too: the
+            # header's own text then lies in a chunk's span, not only in repeated copies.
+            start = header.start if a == rows[0][0] and body.start - header.end == 1 else body.start
+            return Measured(joined.text, joined.count, joined.tail, start, body.end)
+
+        if not rows or min(with_header(a, b).count for a, b in rows) > limit:
+            # The header cannot share the budget with any row (a table wider than the budget):
+            # cut the table as plain lines, so the header is kept once rather than lost.
+            return self._split_lines(first, block.last_line, limit, budget)
+        # Rows grouped under the repeated header; a row that cannot fit with it even alone is cut
+        # bare (notebook 05 counts such orphans and deals with wide tables).
+        return self._group_runs(rows, with_header, limit, budget)
+
+    def _linearized_rows(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Each data row as 'header\nrow' (the delimiter row dropped), pairs packed within the limit."""
+        header = budget.lines_span(block.first_line, block.first_line)
+        rows = [
+            k for k in range(block.first_line + 2, block.last_line + 1) if budget.lines[k].strip()
+        ]
+        candidates = {k: budget.join(header, "\n", budget.lines_span(k, k)) for k in rows}
+        if not rows or min(p.count for p in candidates.values()) > limit:
+            # A header-only table, or one wider than the budget beside every row: the rows mode's
+            # fallback keeps the header once, so no word is lost.
+            return self._split_table(block, limit, budget)
+        pairs = []
+        for k in rows:
+            pair = candidates[k]
+            if pair.count > limit:  # this row alone is too wide to sit beside its header: cut bare
+                pairs.extend(self._split_lines(k, k, limit, budget))
+            else:
+                start = budget.line_start[k]
+                pairs.append(
+                    Measured(pair.text, pair.count, pair.tail, start, start + len(budget.lines[k]))
+                )
+        out = [pairs[0]]
+        for pair in pairs[1:]:
+            joined = budget.join(out[-1], "\n", pair)
+            if joined.count <= limit:
+                out[-1] = Measured(joined.text, joined.count, joined.tail, out[-1].start, pair.end)
+            else:
+                out.append(pair)
+        return out
+
+    def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        first = budget.lines[block.first_line]
+        kind, base = _list_marker(first)[0], _indent(first)
+        starts = [
+            k
+            for k in range(block.first_line, block.last_line + 1)
+            if (m := _list_marker(budget.lines[k]))
+            and m[0] == kind
+            and _indent(budget.lines[k]) == base
+        ]
+        items = []
+        for a, b in zip(starts, [*starts[1:], block.last_line + 1], strict=True):
+            last = b - 1
+            while last > a and not budget.lines[last].strip():
+                last -= 1
+            items.append((a, last))
+        return self._group_runs(items, budget.lines_span, limit, budget)
+
+    def _group_runs(self, runs, measure, limit: int, budget: SourceBudget) -> list[Measured]:
+        """Merge neighbouring runs of lines while `measure(first, last)` fits the limit.
+
+        A run that does not fit even alone is cut into lines (and those, if need be, further).
+        """
+        pieces: list[Measured] = []
+        group: tuple[int, int] | None = None
+        for a, b in runs:
+            if group and measure(group[0], b).count <= limit:
+                group = (group[0], b)
+                continue
+            if group:
+                pieces.append(measure(*group))
+                group = None
+            if measure(a, b).count <= limit:
+                group = (a, b)
+            else:
+                pieces.extend(self._split_lines(a, b, limit, budget))
+        if group:
+            pieces.append(measure(*group))
+        return pieces
+
+    def _split_code(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
+        opening = budget.lines[block.first_line].rstrip("\r")
+        char, length = _fence(opening)
+        closed = block.last_line > block.first_line and _closes_fence(
+            budget.lines[block.last_line], char, length
+        )
+        body_last = block.last_line - 1 if closed else block.last_line
+        fence_open = budget.text(opening, budget.line_start[block.first_line])
+        fence_close = budget.text(" " * _indent(opening) + char * length)
+        reserve = budget.delta(fence_open.tail, "\n") + fence_open.count + fence_close.count + 2
+        body_lines = [
+            k for k in range(block.first_line + 1, body_last + 1) if budget.lines[k].strip()
+        ]
+        if not body_lines or limit - reserve < self.max_tokens // 2:
+            # Fences would leave less than half the budget (the share every word is promised):
+            # cut the block as plain lines, fences included.
+            return self._split_lines(block.first_line, block.last_line, limit, budget)
+        pieces = []
+        for piece in self._split_lines(body_lines[0], body_lines[-1], limit - reserve, budget):
+            wrapped = budget.join(budget.join(fence_open, "\n", piece), "\n", fence_close)
+            if wrapped.count > limit:  # the reserve is a margin, not a proof: check, and fall back
+                return self._split_lines(block.first_line, block.last_line, limit, budget)
+            pieces.append(
+                Measured(wrapped.text, wrapped.count, wrapped.tail, piece.start, piece.end)
+            )
+        return pieces
+
+    def _split_lines(
+        self, first: int, last: int, limit: int, budget: SourceBudget
+    ) -> list[Measured]:
+        """Runs of whole lines within the limit; a line too big is split by sentences, then words."""
+        pieces: list[Measured] = []
+        group: tuple[int, int] | None = None
+        for k in range(first, last + 1):
+            if not budget.lines[k].strip():
+                continue
+            if group and budget.lines_span(group[0], k).count <= limit:
+                group = (group[0], k)
+                continue
+            if group:
+                pieces.append(budget.lines_span(*group))
+                group = None
+            if budget.lines_span_within(k, k, limit) is not None:
+                group = (k, k)
+            else:
+                start = budget.line_start[k]
+                pieces.extend(split_text(start, start + len(budget.lines[k]), limit, budget))
+        if group:
+            pieces.append(budget.lines_span(*group))
+        return pieces
+
+
+# --- helpers ------------------------------------------------------------------------------------
+
+
+def _descends_from(section: Section, ancestor: Section, by_id: dict[str, Section]) -> bool:
+    """Is `ancestor` above `section` in the tree?"""
+    parent = section.parent_id
+    while parent is not None:
+        if parent == ancestor.section_id:
+            return True
+        parent = by_id[parent].parent_id
+    return False

@@ -1,0 +1,10 @@
+"""Documents in: files by path (Markdown, text, HTML, Word, PDF) and the series' own by name.
+
+- `files`:   which suffixes are documents (declared once), decoding bytes, finding files in folders,
+             and `DocumentError`, the one error for a file that cannot become a `Document`.
+- `convert`: HTML, Word and PDF to Markdown (the step before the cut, notebook 08).
+- `reading`: any file as a `Document`, with the title a reader would give it.
+- `series`:  the series' documents in `data/`, by name.
+
+May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`.
+"""

@@ -1,0 +1,96 @@
+"""Any file by path as a `Document`: text files read as they are, HTML, Word and PDF converted.
+
+A document's title is the one a reader would give it (front matter, first heading, a short first
+line); any problem is a `DocumentError` that names the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import ValidationError
+
+from chunklab.contracts import Document
+from chunklab.documents.convert import convert
+from chunklab.documents.files import (
+    CONVERTED_SUFFIXES,
+    REFUSED_SUFFIXES,
+    DocumentError,
+    decode_text,
+)
+from chunklab.parsing.blocks import ATX, ATX_CLOSING, is_template_expression, split_front_matter
+
+
+def read_document(path: str | Path, doc_id: str | None = None) -> Document:
+    """Read a UTF-8 text file as a `Document`, or an HTML, Word or PDF file converted to Markdown
+    (`chunklab.documents.convert`); any problem is a `DocumentError` naming the file."""
+    path = Path(path)
+    if path.suffix.lower() in (*CONVERTED_SUFFIXES, *REFUSED_SUFFIXES) and not path.is_dir():
+        converted = convert(path)
+        try:
+            return Document(
+                doc_id=doc_id or path.stem or "document",
+                uri=str(path),
+                title=converted.title,
+                text=converted.markdown,
+                metadata={"source_file": path.name, "format": converted.format},
+            )
+        except ValidationError as exc:
+            raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+    try:
+        raw = path.read_bytes()
+    except IsADirectoryError:
+        raise DocumentError(f"{path}: is a directory, not a file") from None
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    # Line endings as Python's text mode reads them: CRLF and a lone CR are newlines, not content.
+    text = decode_text(raw, path).replace("\r\n", "\n").replace("\r", "\n")
+    try:
+        return Document(
+            doc_id=doc_id or path.stem or "document",
+            uri=str(path),
+            title=document_title(text, fallback=path.stem),
+            text=text,
+        )
+    except ValidationError as exc:
+        raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+TITLE_MAX_CHARS = 100  # a longer first line is a sentence, not a title
+TITLE_SCAN_CHARS = 1 << 16  # front matter and the first lines are far shorter
+
+
+def document_title(text: str, fallback: str) -> str:
+    """The title a reader would give the document.
+
+    In order: the YAML front matter's `title:`; the first line after it when it is an ATX heading,
+    or a short line standing alone (the manual's "MANUAL DE OPERAÇÕES"); else `fallback` (the
+    file's stem). A template tag (`<%= current_page.data.title %>`) is never a title: the page's
+    generator fills it in, and the source does not say with what.
+    """
+    # The title is at the top: a long document is not copied (twice, by the splits below) to find it.
+    raw, body = split_front_matter(text[:TITLE_SCAN_CHARS])
+    title = _yaml_mapping(raw).get("title")
+    if isinstance(title, str | int | float):
+        candidates = [str(title).strip()]
+    else:
+        first, _, rest = body.lstrip().partition("\n")
+        first = first.strip()
+        heading = ATX.fullmatch(first)
+        alone = not rest.partition("\n")[0].strip()
+        if heading:
+            candidates = [ATX_CLOSING.sub("", heading.group(2)).strip()]
+        else:
+            candidates = [first] if alone and len(first) <= TITLE_MAX_CHARS else []
+    return next((c for c in candidates if c and not is_template_expression(c)), fallback)
+
+
+def _yaml_mapping(raw: str) -> dict[str, Any]:
+    """Front matter as a mapping; {} when there is none, or it is not valid YAML or not a mapping."""
+    try:
+        fields = yaml.safe_load(raw) if raw.strip() else {}
+    except yaml.YAMLError:
+        return {}
+    return fields if isinstance(fields, dict) else {}

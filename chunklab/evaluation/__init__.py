@@ -1,0 +1,10 @@
+"""Evaluation: questions, the metrics that judge a cut, and the experiment that compares cuts.
+
+- `questions`:  question sets and question files: the facts an answer needs, and where they are.
+- `metrics`:    what a cut did to a document, and whether a ranking reached the evidence.
+- `recall`:     fact recall and what it costs in tokens (the design sketch's evaluation).
+- `experiment`: strategies x retrievers x questions, and the article's table reproduced.
+
+May import everything below it: `contracts`, `parsing`, `tokens`, `documents`, `embeddings`,
+`chunkers`, `retrieval`.
+"""

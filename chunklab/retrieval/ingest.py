@@ -1,0 +1,188 @@
+"""Preparing documents for the index, in this process or on a Dask cluster; one writer stores them.
+
+Reading, chunking and embedding a document needs nothing but the file: that is the work a folder
+spreads over processes or machines. Writing does not spread: SQLite takes one writer at a time,
+and an index that must be identical row for row to a single-process one (same `seq` numbers, same
+order) needs its documents written in one order. So `prepare` is the unit of work, the same
+function everywhere, and `prepared` yields its results in the order of the documents given,
+whoever computed them, for the caller to write.
+
+With Dask (`workers` or `scheduler`), the documents go in a Dask bag, a partition of a few
+documents per task, collected in order, so a fast worker never makes the writer skip ahead.
+`--workers N` runs the bag on Dask's process scheduler over a pool of N local processes: no
+sockets, so it works with the network cut (a `distributed` LocalCluster talks TCP, even on one
+machine). `--scheduler ADDRESS` sends it to an existing `distributed` cluster, whose workers must
+see the files at the same paths (a shared disk). Each worker process loads WordLlama once. Dask is
+the optional `dask` extra; without it, `--workers` says how to install it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES
+from chunklab.contracts import Chunk
+from chunklab.documents.files import DocumentError
+from chunklab.documents.reading import read_document
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.retrieval.small_to_big import parents_and_children
+from chunklab.version import __version__
+
+# Not `pip install chunklab[dask]`: the name chunklab on PyPI is another project.
+DASK_HINT = (
+    "in the chunklab folder, pip install -e '.[dask]' (the dask extra: dask[bag] and distributed)"
+)
+
+
+class DaskUnavailable(RuntimeError):
+    """Dask was asked for and is not installed, or the cluster cannot be reached."""
+
+
+class Prepared(NamedTuple):
+    """One document made ready for the writer, or why it could not be."""
+
+    doc_id: str
+    path: str
+    fingerprint: str | None = None
+    parents: tuple[Chunk, ...] = ()
+    children: tuple[Chunk, ...] = ()
+    vectors: np.ndarray | None = None  # float32, one row per child
+    unchanged: bool = False  # its fingerprint matched the index: nothing to write
+    error: str = ""  # a DocumentError's one line (it names the file)
+
+
+def settings_label(strategy: str, options: Mapping[str, Any]) -> str:
+    """The strategy and the options given, as one stable string: `max_tokens=200` for the default
+    strategy with its budget (what earlier index files recorded), else every name and value."""
+    given = dict(sorted(options.items()))
+    if strategy == DEFAULT_STRATEGY and set(given) <= {"max_tokens"}:
+        return f"max_tokens={given.get('max_tokens', OPTIONS['max_tokens'].default)}"
+    return f"strategy={strategy}|" + json.dumps(given, sort_keys=True)
+
+
+def document_fingerprint(title: str, text: str, settings: str) -> str:
+    """What a document's rows are made from: its text and title, the strategy and its options
+    (`settings_label`) and the chunklab version (a new version may cut differently). Equal
+    fingerprints, equal rows."""
+    made_from = f"chunklab {__version__}|{settings}|{title}\n{text}"
+    return hashlib.sha256(made_from.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def prepare(
+    doc_id: str,
+    path: str,
+    known: str | None,
+    strategy: str,
+    options: Mapping[str, Any],
+    tenant: str,
+) -> Prepared:
+    """Read, chunk and embed one document, unless its fingerprint equals `known` (what the index
+    holds for it). Never raises for a user's file: a bad one comes back with `error` set.
+
+    Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
+    them. Arguments are names and plain values, so the call pickles to a Dask worker."""
+
+    try:
+        doc = read_document(path, doc_id=doc_id)
+    except DocumentError as exc:
+        return Prepared(doc_id, path, error=str(exc))
+    fingerprint = document_fingerprint(doc.title, doc.text, settings_label(strategy, options))
+    if fingerprint == known:
+        return Prepared(doc_id, path, fingerprint, unchanged=True)
+    doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant}})
+    parents, children, _, _ = parents_and_children(STRATEGIES[strategy].build(**options), doc)
+    vectors = WordLlamaEmbedder().embed_documents([c.text for c in children]).astype(np.float32)
+    return Prepared(doc_id, path, fingerprint, tuple(parents), tuple(children), vectors)
+
+
+def _prepare_all(
+    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str]],
+) -> list[Prepared]:
+    return [prepare(*item) for item in items]
+
+
+def prepared(
+    documents: Sequence[tuple[str, Path]],
+    known: Mapping[str, str],
+    strategy: str,
+    options: Mapping[str, Any],
+    tenant: str,
+    workers: int | None = None,
+    scheduler: str | None = None,
+    per_task: int = 8,
+) -> Iterator[Prepared]:
+    """`prepare` for every document, yielded in the order given: in this process by default, on
+    `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
+    before this returns, so a missing Dask or a wrong address is said before any work."""
+    items = [
+        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant)
+        for doc_id, path in documents
+    ]
+    if workers is None and scheduler is None:
+        return (prepare(*item) for item in items)
+    try:
+        import dask
+        import dask.bag
+    except ImportError:
+        raise DaskUnavailable(f"--workers and --scheduler need Dask: {DASK_HINT}") from None
+    bag = dask.bag.from_sequence(
+        items, npartitions=max(1, -(-len(items) // per_task))
+    ).map_partitions(_prepare_all)
+    partitions = bag.to_delayed()
+    if scheduler is None:
+        return _on_local_processes(dask, partitions, workers)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise DaskUnavailable(
+            f"--scheduler needs Dask's distributed scheduler: {DASK_HINT}"
+        ) from None
+    try:
+        client = Client(scheduler, timeout="5s")
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise DaskUnavailable(f"cannot reach the Dask scheduler at {scheduler}: {exc}") from None
+    return _on_cluster(client, partitions)
+
+
+def _on_local_processes(dask, partitions, workers: int) -> Iterator[Prepared]:
+    """Dask's process scheduler on a pool of `workers` processes, a window of partitions at a
+    time: no sockets (it runs with the network cut), and memory holds two windows of results.
+    The next window is computed while the caller writes this one, and the pool lives for the
+    whole run, so each process loads WordLlama once."""
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+    window = 4 * workers
+    windows = [partitions[start : start + window] for start in range(0, len(partitions), window)]
+    with (
+        ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool,
+        ThreadPoolExecutor(1) as ahead,
+    ):
+
+        def compute(parts):
+            return dask.compute(*parts, scheduler="processes", pool=pool)
+
+        coming = ahead.submit(compute, windows[0]) if windows else None
+        for following in [*windows[1:], None]:
+            done = coming.result()
+            coming = ahead.submit(compute, following) if following is not None else None
+            for part in done:
+                yield from part
+
+
+def _on_cluster(client, partitions) -> Iterator[Prepared]:
+    """Every partition computed on the cluster at once, collected in order, each released once
+    handed over; the client is closed at the end (or when the caller stops early)."""
+    try:
+        futures = client.compute(partitions)
+        for future in futures:
+            yield from future.result()
+            future.release()
+    finally:
+        client.close()

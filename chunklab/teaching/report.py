@@ -1,0 +1,552 @@
+"""Tables and plots for the notebooks. The only module that imports pandas and matplotlib.
+
+Everything here turns library results into a DataFrame or a figure; nothing here decides how to
+chunk. Import it only where a table or a picture is wanted (`from chunklab import report`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import matplotlib.pyplot as plt
+import pandas as pd
+from matplotlib.ticker import MaxNLocator
+
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.contracts import Chunk, Document
+from chunklab.evaluation.experiment import DECISIONS, summarize
+from chunklab.evaluation.metrics import chunks_with_all, indexed_ratio, split_lines, starts_mid_line
+from chunklab.tokens.counters import TokenCounter
+
+pd.set_option("display.width", 120)
+pd.set_option("display.max_colwidth", 60)
+
+
+def chunk_frame(chunks: Sequence[Chunk], counters: Mapping[str, TokenCounter]) -> pd.DataFrame:
+    """One row per chunk: its span, its length in characters and in each counter's units."""
+    rows = []
+    for c in chunks:
+        row = {"ordinal": c.ordinal, "start": c.start, "end": c.end, "chars": len(c.text)}
+        row.update({name: count(c.text) for name, count in counters.items()})
+        row["begins"] = c.text[:30]
+        rows.append(row)
+    return pd.DataFrame(rows).set_index("ordinal")
+
+
+def overlap_sweep(
+    doc: Document, size: int, overlaps: Sequence[int], together: Sequence[str]
+) -> pd.DataFrame:
+    """What each overlap buys (lines kept whole) and costs (characters indexed), at one size.
+
+    `together` are strings that must share a chunk to be useful, e.g. a value and its header.
+    """
+    rows = []
+    for overlap in overlaps:
+        chunks = FixedSizeChunker(size=size, overlap=overlap).split(doc)
+        rows.append(
+            {
+                "overlap": overlap,
+                "chunks": len(chunks),
+                "indexed_x": round(indexed_ratio(chunks, doc), 2),
+                "lines_split": len(split_lines(chunks, doc)),
+                "mid_line_starts": starts_mid_line(chunks, doc),
+                "together": bool(chunks_with_all(chunks, together)),
+            }
+        )
+    return pd.DataFrame(rows).set_index("overlap")
+
+
+def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
+    """Lines split (what overlap fixes) against characters indexed (what it costs)."""
+    fig, left = plt.subplots(figsize=(7, 3.2))
+    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue")
+    left.set_xlabel("overlap (characters)")
+    left.set_ylabel("lines split across chunks", color="tab:blue")
+    left.yaxis.set_major_locator(MaxNLocator(integer=True))
+    right = left.twinx()
+    right.plot(sweep.index, sweep["indexed_x"], marker="s", color="tab:red")
+    right.set_ylabel("characters indexed / document", color="tab:red")
+    left.set_title(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str], title: str):
+    """Side-by-side bars: each chunk's size in each unit, one panel per document rendering."""
+    fig, axes = plt.subplots(1, len(frames), figsize=(4.2 * len(frames), 3.2), sharey=True)
+    axes = [axes] if len(frames) == 1 else list(axes)
+    width = 0.8 / len(units)
+    for ax, (label, frame) in zip(axes, frames.items(), strict=True):
+        for k, unit in enumerate(units):
+            positions = [i + k * width for i in range(len(frame))]
+            ax.bar(positions, frame[unit], width=width, label=unit)
+        ax.set_xticks([i + width * (len(units) - 1) / 2 for i in range(len(frame))])
+        ax.set_xticklabels([f"#{o}" for o in frame.index])
+        ax.set_title(label)
+        ax.set_xlabel("chunk")
+    axes[0].set_ylabel("size")
+    axes[0].legend()
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def blocks_frame(blocks, source: str) -> pd.DataFrame:
+    """One row per block: kind, line span, character span, and how it begins."""
+    rows = [
+        {
+            "kind": b.kind,
+            "lines": f"{b.first_line + 1}-{b.last_line + 1}",
+            "start": b.start,
+            "end": b.end,
+            "begins": b.text(source).split("\n")[0][:40],
+        }
+        for b in blocks
+    ]
+    return pd.DataFrame(rows)
+
+
+def strategy_sizes(results: Mapping[str, Sequence[Chunk]], count: TokenCounter) -> pd.DataFrame:
+    """Per strategy: number of chunks and the spread of their sizes, counted by one counter."""
+    rows = []
+    for name, chunks in results.items():
+        sizes = sorted(count(c.text) for c in chunks)
+        rows.append(
+            {
+                "strategy": name,
+                "chunks": len(sizes),
+                "min": sizes[0],
+                "median": sizes[len(sizes) // 2],
+                "max": sizes[-1],
+                "tokens_indexed": sum(sizes),
+            }
+        )
+    return pd.DataFrame(rows).set_index("strategy")
+
+
+def plot_size_histograms(
+    results: Mapping[str, Sequence[Chunk]], count: TokenCounter, title: str, bins: int = 12
+):
+    """Chunk-size histograms, one panel per strategy, on a shared token axis."""
+    sizes = {name: [count(c.text) for c in chunks] for name, chunks in results.items()}
+    top = max(max(v) for v in sizes.values())
+    edges = [top * k / bins for k in range(bins + 1)]
+    fig, axes = plt.subplots(
+        1, len(sizes), figsize=(3.1 * len(sizes), 2.8), sharex=True, sharey=True
+    )
+    for ax, (name, values) in zip(axes, sizes.items(), strict=True):
+        ax.hist(values, bins=edges, color="tab:blue", edgecolor="white")
+        ax.set_title(f"{name} ({len(values)})", fontsize=10)
+        ax.set_xlabel("cl100k tokens")
+    axes[0].set_ylabel("chunks")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
+    """Fact recall against tokens handed to the model per query, one line per mode, points = k.
+
+    `rows` has columns retriever, mode, k, fact_recall, tokens_to_model; one panel per retriever.
+    """
+    retrievers = list(dict.fromkeys(rows["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 3.4), sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = rows[rows["retriever"] == name]
+        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD", strict=False):
+            line = part[part["mode"] == mode]
+            ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
+            for _, r in line.iterrows():
+                ax.annotate(
+                    f"k={r['k']}",
+                    (r["tokens_to_model"], r["fact_recall"]),
+                    fontsize=7,
+                    textcoords="offset points",
+                    xytext=(3, -9),
+                )
+        ax.set_title(name)
+        ax.set_xlabel("cl100k tokens handed to the model per query")
+        ax.set_ylim(0, 1.08)
+    axes[0].set_ylabel("fact recall")
+    axes[0].legend(fontsize=8, loc="lower right")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_similarity(
+    similarities,
+    cuts: Sequence[int],
+    true_cuts: Sequence[int],
+    line: float,
+    title: str,
+    line_label: str = "threshold",
+):
+    """Neighbour similarity along the document: the rule's line, the chosen cuts, the true boundaries.
+
+    Point i is the similarity between unit i and unit i + 1; a cut at i falls between them.
+    """
+    fig, ax = plt.subplots(figsize=(8, 3.2))
+    xs = list(range(len(similarities)))
+    ax.plot(xs, similarities, marker="o", color="tab:blue", label="similarity to the next unit")
+    ax.axhline(line, color="tab:gray", linestyle="--", label=line_label)
+    for n, i in enumerate(true_cuts):
+        ax.axvline(
+            i,
+            color="tab:green",
+            alpha=0.35,
+            linewidth=6,
+            label="true topic change" if n == 0 else None,
+        )
+    ax.scatter(
+        list(cuts), [similarities[i] for i in cuts], color="tab:red", zorder=3, s=60, label="cut"
+    )
+    ax.set_xlabel("unit (sentence) index")
+    ax.set_ylabel("cosine similarity")
+    ax.set_title(title)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.tight_layout()
+    return fig
+
+
+def _grouped_bars(
+    ax, frame: pd.DataFrame, columns: Sequence[str], labels: Mapping[str, str]
+) -> None:
+    """One group of bars per row of `frame`, one bar per column, ticks labelled by the index."""
+    width = 0.8 / len(columns)
+    for k, column in enumerate(columns):
+        ax.bar(
+            [i + k * width for i in range(len(frame))],
+            frame[column],
+            width=width,
+            label=labels[column],
+        )
+    ax.set_xticks([i + width * (len(columns) - 1) / 2 for i in range(len(frame))])
+    ax.set_xticklabels(frame.index, fontsize=8)
+
+
+def plot_orphans(counts: pd.DataFrame, title: str):
+    """Grouped bars: orphans (rows) per strategy (columns of `counts`) for each document (index)."""
+    fig, ax = plt.subplots(figsize=(8, 3.3))
+    _grouped_bars(ax, counts, list(counts.columns), {name: name for name in counts.columns})
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_ylabel("orphan chunks")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+# --- the experiment (notebook 07) ------------------------------------------------------------------
+
+
+def experiment_frame(rows: Sequence[dict]) -> pd.DataFrame:
+    """The runner's rows as one tidy DataFrame: a row per (strategy, retriever, k, question)."""
+    return pd.DataFrame(list(rows))
+
+
+def summary_frame(rows: Sequence[dict] | pd.DataFrame, k: int = 3) -> pd.DataFrame:
+    """`chunklab.evaluation.experiment.summarize` as a DataFrame indexed by (strategy, retriever)."""
+    if isinstance(rows, pd.DataFrame):
+        rows = rows.to_dict("records")
+    return pd.DataFrame(summarize(rows, k)).set_index(["strategy", "retriever"])
+
+
+def plot_ranking_vs_content(
+    summary: pd.DataFrame, title: str, x: str = "reached", y: str = "complete"
+):
+    """A dot plot, one panel per retriever and one row per strategy: the ranking measure (x) and
+    the content measure (y) side by side on the same 0–1 axis, each strategy named on its row.
+
+    A scatter of ten strategies hid points under each other; here a gap between the two dots is
+    what the cut costs in content once the search has found the place.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    strategies = list(dict.fromkeys(frame["strategy"]))
+    fig, axes = plt.subplots(
+        1,
+        len(retrievers),
+        figsize=(3.6 * len(retrievers) + 1.4, 0.32 * len(strategies) + 1.4),
+        sharex=True,
+        sharey=True,
+    )
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    rows = range(len(strategies))
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name].set_index("strategy").reindex(strategies)
+        ax.hlines(
+            rows, part[[x, y]].min(axis=1), part[[x, y]].max(axis=1), color="lightgray", linewidth=2
+        )
+        ax.scatter(part[x], rows, marker="o", color="tab:blue", label=f"{x} (ranking)", zorder=3)
+        ax.scatter(part[y], rows, marker="D", color="tab:red", label=f"{y} (content)", zorder=3)
+        ax.set_title(name)
+        ax.set_xlim(-0.02, 1.02)
+        ax.grid(axis="x", color="0.9")
+    axes[0].set_yticks(list(rows), strategies, fontsize=8)
+    axes[0].invert_yaxis()
+    axes[-1].legend(fontsize=8, loc="lower left")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete"):
+    """Per retriever: each strategy's content measure against the tokens it hands the model per
+    query, its name written beside its point, with the bootstrap interval of `complete` as a bar.
+
+    Up and to the left is better: more answers for fewer tokens read.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 4.2), sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name]
+        if y == "complete" and {"complete_lo", "complete_hi"} <= set(part.columns):
+            ax.vlines(
+                part["tokens_to_model"],
+                part["complete_lo"],
+                part["complete_hi"],
+                color="0.8",
+                linewidth=3,
+            )
+        ax.scatter(part["tokens_to_model"], part[y], color="tab:blue", zorder=3, s=25)
+        span_x = max(float(frame["tokens_to_model"].max() - frame["tokens_to_model"].min()), 1.0)
+        placed: list[tuple[float, float]] = []
+        for _, row in part.sort_values([y, "tokens_to_model"], ascending=False).iterrows():
+            x, label_y = float(row["tokens_to_model"]), float(row[y])
+            # Move a label down until it clears every label already written near it.
+            while any(
+                abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.022 for px, py in placed
+            ):
+                label_y -= 0.022
+            placed.append((x, label_y))
+            ax.annotate(
+                row["strategy"],
+                (x, row[y]),
+                xytext=(x + 0.012 * span_x, label_y),
+                fontsize=7,
+                arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
+                if label_y != row[y]
+                else None,
+            )
+        ax.set_title(name)
+        ax.set_xlabel("cl100k tokens handed to the model per query")
+        ax.grid(color="0.92")
+    axes[0].set_ylabel(f"{y} (content)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_size_sweep(sweep: pd.DataFrame, title: str):
+    """Two panels against chunk size: `complete` and the tokens handed to the model, one line per
+    strategy (lines that coincide are told apart in the table beside the plot)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    for strategy, part in sweep.groupby("strategy", sort=False):
+        part = part.sort_values("size")
+        for ax, column in ((left, "complete"), (right, "tokens_to_model")):
+            ax.plot(part["size"], part[column], marker="o", label=strategy)
+    for ax, label in ((left, "complete@3"), (right, "tokens to the model per query")):
+        ax.set_xscale("log", base=2)
+        sizes = sorted(sweep["size"].unique())
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 1.25)
+        ax.set_xlabel("chunk size (max cl100k tokens)")
+        ax.set_ylabel(label)
+        ax.grid(color="0.92")
+    left.legend(fontsize=8, loc="lower right")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def decision_frame() -> pd.DataFrame:
+    """The decision table (the article's section 10), each row with the evidence in this series."""
+    return pd.DataFrame(DECISIONS).set_index("document type")
+
+
+def plot_prefix_cost(frame: pd.DataFrame, title: str):
+    """Bars: prefix tokens per chunk, and what they cost per query at each k, per prefix mode."""
+    fig, ax = plt.subplots(figsize=(7, 3.2))
+    ks = [c for c in frame.columns if c.startswith("k=")]
+    _grouped_bars(ax, frame, ks, {k: f"per query, {k}" for k in ks})
+    ax.set_ylabel("prefix tokens handed to the model")
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig
+
+
+def save_figure(figure, path) -> None:
+    """Write a figure as PNG and close it, so a script or a notebook does not also display it."""
+    figure.savefig(path, dpi=120)
+    plt.close(figure)
+
+
+# --- where the cuts fall -------------------------------------------------------------------------
+
+# Pastel backgrounds, one per chunk in turn; neighbours always differ.
+CUT_COLOURS = ("#cfe8ff", "#ffe2b8", "#d6f5d6", "#f3d1f4", "#fff3a8", "#d9d3ff")
+GAP_MARK = ("«", "»")  # plain text: around text that is in no chunk
+CARRIED_MARK = ("⟨", "⟩")  # plain text: around a heading no span holds but a breadcrumb carries
+
+
+class CutView:
+    """A document with each chunk's span marked, for a notebook (HTML) or a terminal (text).
+
+    A listing of `repr(chunk.text)` hides where the cuts fall; this shows the source once, with
+    every chunk's span coloured. Overlaps are striped in both chunks' colours, and text no chunk
+    holds is struck out in red, so a lost line is visible at a glance; a heading that no span
+    holds but that a chunk's breadcrumb carries is greyed, not struck out. What a chunk adds that
+    is not in the source (a breadcrumb, a prefix, a repeated header) is listed apart, so it is
+    never mistaken for the document's own text.
+
+    The plain-text form (`str`, also the `text/plain` that nbval compares) marks chunk k's start
+    with `⟦k›` and its end with `‹k⟧`, wraps text in no chunk in «…», and a heading carried only
+    by breadcrumbs in ⟨…⟩.
+    """
+
+    def __init__(
+        self,
+        doc: Document,
+        chunks: Sequence[Chunk],
+        title: str = "",
+        window: tuple[int, int] | None = None,
+    ) -> None:
+        self.doc, self.chunks, self.title = doc, list(chunks), title
+        self.window = window or (0, len(doc.text))
+        lo, hi = self.window
+        cuts = {lo, hi}
+        for c in self.chunks:
+            cuts.update(p for p in (c.start, c.end) if lo < p < hi)
+        edges = sorted(cuts)
+        # Each stretch between two cuts, with the ordinals of the chunks that hold all of it.
+        self.segments = [
+            (a, b, [c.ordinal for c in self.chunks if c.start <= a and b <= c.end])
+            for a, b in zip(edges, edges[1:])
+            if a < b
+        ]
+        shown = [c for c in self.chunks if c.start < hi and c.end > lo]
+        self._added = [
+            (k, extra) for k, extra in self.added() if any(c.ordinal == k for c in shown)
+        ]
+        carried_text = "\n".join(extra for _, extra in self.added())
+        # A stretch in no span whose every line is carried by some chunk's added text.
+        self.kind = {}
+        for a, b, held in self.segments:
+            text = self.doc.text[a:b]
+            if held or not text.strip():
+                self.kind[a] = "held" if held else "blank"
+            else:
+                lines = [
+                    line.strip().lstrip("#").strip() for line in text.splitlines() if line.strip()
+                ]
+                self.kind[a] = (
+                    "carried" if all(line and line in carried_text for line in lines) else "lost"
+                )
+
+    def added(self) -> list[tuple[int, str]]:
+        """(ordinal, what the chunk's text holds beyond its span), for chunks that add anything."""
+        out = []
+        for c in self.chunks:
+            source = self.doc.text[c.start : c.end]
+            if c.text == source:
+                continue
+            if source and source in c.text:
+                at = c.text.index(source)
+                extra = " … ".join(
+                    p.strip() for p in (c.text[:at], c.text[at + len(source) :]) if p.strip()
+                )
+            else:
+                extra = "(its text is rewritten, not a slice of the source)"
+            out.append((c.ordinal, extra.replace("\n", " ⏎ ")))
+        return out
+
+    def summary(self) -> str:
+        lost = sum(b - a for a, b, _ in self.segments if self.kind[a] == "lost")
+        carried = sum(b - a for a, b, _ in self.segments if self.kind[a] == "carried")
+        shared = sum(b - a for a, b, held in self.segments if len(held) > 1)
+        return (
+            f"{len(self.chunks)} chunks · {shared} characters in two chunks or more · "
+            f"{lost} characters (not blank) in no chunk"
+            + (
+                f" · {carried} characters of headings carried by breadcrumbs only"
+                if carried
+                else ""
+            )
+        )
+
+    def __str__(self) -> str:
+        starts, ends = {}, {}
+        for c in self.chunks:
+            starts.setdefault(c.start, []).append(c.ordinal)
+            ends.setdefault(c.end, []).append(c.ordinal)
+        out = [self.title] if self.title else []
+        out.append(self.summary())
+        body = []
+        for a, b, held in self.segments:
+            body += [f"‹{k}⟧" for k in ends.get(a, []) if a != self.window[0]]
+            body += [f"⟦{k}›" for k in starts.get(a, [])]
+            text = self.doc.text[a:b]
+            mark = {"lost": GAP_MARK, "carried": CARRIED_MARK}.get(self.kind[a])
+            body.append(f"{mark[0]}{text}{mark[1]}" if mark else text)
+        body += [f"‹{k}⟧" for k in ends.get(self.window[1], [])]
+        out.append("".join(body))
+        out += [f"chunk {k} adds: {extra}" for k, extra in self._added]
+        return "\n".join(out)
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        from html import escape
+
+        colour = {c.ordinal: CUT_COLOURS[i % len(CUT_COLOURS)] for i, c in enumerate(self.chunks)}
+        first = {c.start: c.ordinal for c in reversed(self.chunks)}
+        parts = []
+        for a, b, held in self.segments:
+            if a in first:
+                k = first[a]
+                parts.append(
+                    f'<sup style="background:{colour[k]};border:1px solid #888;'
+                    f'padding:0 2px;font-size:70%">{k}</sup>'
+                )
+            text = escape(self.doc.text[a:b])
+            if not held:
+                style = {
+                    "lost": "color:#b00020;text-decoration:line-through",
+                    "carried": "color:#888;font-style:italic",
+                }.get(self.kind[a], "")
+            elif len(held) == 1:
+                style = f"background:{colour[held[0]]}"
+            else:
+                stripes = ",".join(
+                    f"{colour[k]} {6 * i}px,{colour[k]} {6 * i + 6}px" for i, k in enumerate(held)
+                )
+                style = (
+                    f"background:repeating-linear-gradient(45deg,{stripes});outline:1px dashed #555"
+                )
+            parts.append(f'<span style="{style}">{text}</span>' if style else text)
+        added = "".join(
+            f"<li>chunk {k} adds: <code>{escape(extra)}</code></li>" for k, extra in self._added
+        )
+        head = f"<b>{escape(self.title)}</b><br>" if self.title else ""
+        return (
+            f'<div style="font-size:12px">{head}<i>{escape(self.summary())}</i>'
+            f'<div style="font-family:monospace;white-space:pre-wrap;line-height:1.7;border:1px solid #ddd;'
+            f'padding:6px">{"".join(parts)}</div>'
+            + (f'<ul style="margin:2px 0">{added}</ul>' if added else "")
+            + "</div>"
+        )
+
+
+def show_cuts(
+    doc: Document, chunks: Sequence[Chunk], title: str = "", window: tuple[int, int] | None = None
+) -> CutView:
+    """The document with every chunk's span coloured: put it last in a cell to see it.
+
+    `window=(start, end)` shows only that stretch of a long document.
+    """
+    return CutView(doc, chunks, title, window)

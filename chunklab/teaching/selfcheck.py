@@ -1,0 +1,213 @@
+"""Self-check for the notebooks' exercises: `check("01.1", answer)` says whether you got it;
+`check("01.4", your_function)` runs a coding exercise's function on cases it has not seen.
+
+Each expected answer is computed here from the library when you ask, never typed in, so an
+exercise stays right when the data or the code changes. Reading this file gives the solutions
+away: try first.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.prefixes import article_path_chunks
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.chunkers.structural import StructuralChunker
+from chunklab.chunkers.tables import orphans
+from chunklab.documents.reading import read_document
+from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.evaluation.experiment import real_strategies, run_experiment
+from chunklab.evaluation.metrics import chunks_with_all, split_lines
+from chunklab.evaluation.questions import load_question_file, load_questions
+from chunklab.evaluation.recall import fact_recall, prefix_cost
+from chunklab.parsing.blocks import with_explicit_headings
+from chunklab.retrieval.index import ParentChildIndex, index_document
+from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever, LogCountRetriever
+from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.tokens.counters import approx_tokens, cl100k
+
+
+def _smallest_overlap_keeping_lines() -> int:
+    doc = load_document("manual")
+    for overlap in range(0, 200, 10):
+        if not split_lines(FixedSizeChunker(size=200, overlap=overlap).split(doc), doc):
+            return overlap
+    raise AssertionError("no overlap below 200 keeps every line whole")
+
+
+def _token_window_counts() -> tuple[int, int]:
+    chunker = FixedSizeChunker(size=50, overlap=0, unit="tokens")
+    return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
+
+
+def _smallest_size_joining_92_and_header() -> int:
+    doc = load_document("manual")
+    for size in range(100, 801, 10):
+        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["92", "Limite"]):
+            return size
+    raise AssertionError("no size up to 800 puts 92 and Limite together")
+
+
+def _repack_size_keeping_table() -> tuple[int, int]:
+
+    doc = load_document("manual")
+    for size in range(200, 1001, 10):
+        chunks = StructuralChunker(size=size, repack=True).split(doc)
+        if chunks_with_all(chunks, ["3. Tabela", "Desalinhamento"]):
+            return size, len(chunks)
+    raise AssertionError("no size up to 1000 keeps the table together")
+
+
+def _budget_keeping_every_row_with_header() -> int:
+
+    doc = with_explicit_headings(load_document("manual"))
+    rows = [
+        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
+    ]
+    for budget in range(8, 400):
+        chunks = MarkdownChunker(max_tokens=budget).split(doc)
+        if all(any(row in c.text and "| Medida |" in c.text for c in chunks) for row in rows):
+            return budget
+    raise AssertionError("no budget below 400 keeps every row with the header")
+
+
+def _policy_index(retriever, count):
+
+    doc = load_document("travel_policy")
+    chunker = MarkdownChunker(max_tokens=45, count_tokens=count)
+    index = ParentChildIndex(retriever=retriever)
+    index_document(index, chunker.parents(doc), chunker.split(doc))
+    return index
+
+
+def _bm25_misses_at_k1() -> list[str]:
+
+    index = _policy_index(BM25Retriever(), cl100k)
+    return sorted(
+        q.id
+        for q in load_questions("travel_policy").questions
+        if fact_recall("\n".join(p.text for p in index.small_to_big(q.question, k=1)), q.facts) < 1
+    )
+
+
+def _one_parent_recall() -> float:
+
+    index = _policy_index(LogCountRetriever(), approx_tokens)
+    qs = load_questions("travel_policy").questions
+    scores = [
+        fact_recall(
+            "\n".join(p.text for p in index.small_to_big(q.question, k=2, max_parents=1)), q.facts
+        )
+        for q in qs
+    ]
+    return round(sum(scores) / len(scores), 2)
+
+
+def _stdevs_for_three_cuts() -> float:
+
+    doc = load_document("topics")
+    for n in range(0, 41):
+        chunker = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="stdev", stdevs=n * 0.25)
+        if len(chunker.split(doc)) - 1 == 3:
+            return n * 0.25
+    raise AssertionError("no stdevs up to 10 leaves exactly 3 cuts")
+
+
+def _budgeted_semantic() -> tuple[int, int]:
+
+    chunks = SemanticChunker(
+        embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80, max_tokens=30
+    ).split(load_document("topics"))
+    truth = set(load_topic_boundaries("topics")) - {0}
+    return len(chunks), sum(c.start in truth for c in chunks)
+
+
+def _rows_budget_without_orphans_on_cloudgov() -> int:
+
+    doc = read_document(data_dir() / "cloudgov-space-egress.md")
+    for budget in range(8, 1000):
+        if orphans(MarkdownChunker(max_tokens=budget).split(doc), doc) == 0:
+            return budget
+    raise AssertionError("no budget below 1000 leaves no orphan")
+
+
+def _article_paths_nesting_a_sibling() -> int:
+
+    return sum(
+        1
+        for c in article_path_chunks(load_document("manual"))
+        if c.metadata["path"].count(". ") > 1
+    )
+
+
+def _path_prefix_tokens_at_k5_on_policy() -> float:
+
+    (row,) = prefix_cost([load_document("travel_policy")], max_tokens=100, modes=("path",), ks=(5,))
+    return row["k=5"]
+
+
+def _experiment_rows(strategy: str, retriever: str):
+
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    strategies = {strategy: real_strategies()[strategy]}
+    return run_experiment(
+        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(1,)
+    )
+
+
+def _fixed_unanswerable() -> list[str]:
+    return sorted(
+        r["question"] for r in _experiment_rows("fixed_size", "overlap") if not r["answerable"]
+    )
+
+
+def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
+
+    doc = read_document(data_dir() / "formats" / "travel_policy.pdf")
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    return len(chunks), orphans(chunks, doc)
+
+
+SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
+    "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
+    "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
+    "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
+    "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
+    "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
+    "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
+    "03.2": ("a float, two decimals", _one_parent_recall),
+    "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
+    "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
+    "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
+    "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
+    "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
+    "07.2": ("a sorted list of question ids", _fixed_unanswerable),
+    "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
+}
+
+
+def check(exercise: str, answer: Any) -> None:
+    """Print whether `answer` is right for `exercise`. `None` means not tried yet.
+
+    A coding exercise (`chunklab.teaching.exercises.CHECKS`) takes the learner's function and runs it on
+    cases it has not seen. It returns nothing on purpose: a returned value would be echoed below
+    the cell.
+    """
+
+    if exercise in CHECKS:
+        print(verdict(exercise, answer).message)
+        return
+    if exercise not in SOLUTIONS:
+        raise KeyError(f"no exercise {exercise!r} (known: {', '.join([*SOLUTIONS, *CHECKS])})")
+    shape, solve = SOLUTIONS[exercise]
+    if answer is None:
+        print(f"Exercise {exercise}: not answered yet. Expected {shape}.")
+    elif answer == solve():
+        print(f"Exercise {exercise}: correct.")
+    else:
+        print(f"Exercise {exercise}: not quite ({answer!r}). Expected {shape}; try again.")

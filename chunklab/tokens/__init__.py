@@ -1,0 +1,10 @@
+"""Token counting and budgets: the arithmetic every chunker's size limit rests on (machinery).
+
+- `counters`: token counters (words, the design sketch's approximation, cl100k offline).
+- `utf8`:     character <-> UTF-8 byte offsets, so one tokenizer pass can be sliced anywhere.
+- `budget`:   exact token counts of any span in linear time (the document encoded once).
+- `packing`:  oversized text cut into pieces that fit (sentences, then words, then a prefix).
+- `folding`:  case and accent folding, how words compare in search and fact checks.
+
+May import: `chunklab.contracts`, `chunklab.parsing`.
+"""

