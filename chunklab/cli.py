@@ -18,7 +18,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, used_by
+from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, UnknownOption, used_by
 from chunklab.contracts import Chunker, Document
 from chunklab.documents.files import DocumentError, find_documents, readable_suffixes
 from chunklab.documents.reading import read_document
@@ -56,13 +56,12 @@ def _strategy_options(args: argparse.Namespace) -> dict[str, Any]:
     """The strategy options the user gave (flags left out fall back to `OPTIONS`' defaults in
     `Strategy.build`); a flag the chosen strategy does not read is an error."""
     given = {name: getattr(args, name) for name in OPTIONS if hasattr(args, name)}
-    strategy = STRATEGIES[args.strategy]
-    ignored = [name for name in given if name not in strategy.options]
-    if ignored:
-        flag = "--" + ignored[0].replace("_", "-")
-        raise UsageError(
-            f"{flag} does not apply to --strategy {args.strategy} (it applies to: {used_by(ignored[0])})"
-        )
+    ignored = [name for name in given if name not in STRATEGIES[args.strategy].options]
+    if ignored:  # the registry's own message: which strategies do read it
+        try:
+            STRATEGIES[args.strategy].build(**{ignored[0]: given[ignored[0]]})
+        except UnknownOption as exc:
+            raise UsageError(str(exc)) from None
     if args.strategy == "semantic":
         rule = given.get("breakpoint", OPTIONS["breakpoint"].default)
         for flag in ("threshold", "percentile"):
@@ -103,25 +102,28 @@ def _add_strategy_options(parser: argparse.ArgumentParser) -> None:
         )
 
 
-# --- the parser -------------------------------------------------------------------------------------
+# --- the parser ------------------------------------------------------------------------------
 
 EXAMPLES = {
     "chunk": """examples:
-  chunklab chunk handbook.md                                   # markdown: breadcrumb + blocks, 200 tokens
+  chunklab chunk handbook.md               # markdown: breadcrumb + blocks, 200 tokens
   chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40""",
     "index": """example:
   chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200""",
     "search": """example:
-  chunklab search team.sqlite "How do I rotate the API keys?" --tenant platform --k 4 --parents 2""",
+  chunklab search team.sqlite "How do I rotate the API keys?" \\
+      --tenant platform --k 4 --parents 2""",
     "tenants": """example:
   chunklab tenants team.sqlite""",
     "experiment": """examples:
   chunklab experiment --article
-  chunklab experiment --docs docs/ --questions questions.yaml --out results/ --retrievers bm25,wordllama""",
+  chunklab experiment --docs docs/ --questions questions.yaml --out results/ \\
+      --retrievers bm25,wordllama""",
 }
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The `chunklab` parser: one subcommand per entry of `ARGUMENTS`, each with its example."""
     parser = _Parser(
         prog="chunklab",
         formatter_class=_Help,
@@ -130,13 +132,16 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"chunklab {__version__}")
     commands = parser.add_subparsers(dest="command", parser_class=_Parser, metavar="COMMAND")
-
-    def command(name: str, help: str) -> argparse.ArgumentParser:
-        return commands.add_parser(
-            name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help
+    for name, (help, add_arguments) in ARGUMENTS.items():
+        add_arguments(
+            commands.add_parser(
+                name, help=help, description=help, epilog=EXAMPLES[name], formatter_class=_Help
+            )
         )
+    return parser
 
-    chunk = command("chunk", "split a file and print its chunks as JSON lines")
+
+def _chunk_arguments(chunk: argparse.ArgumentParser) -> None:
     chunk.add_argument(
         "path",
         help="a UTF-8 text or Markdown file, or an HTML, Word (.docx) or PDF file, converted",
@@ -144,13 +149,13 @@ def build_parser() -> argparse.ArgumentParser:
     chunk.add_argument(
         "--show-markdown",
         action="store_true",
-        help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) and stop",
+        help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) "
+        "and stop",
     )
     _add_strategy_options(chunk)
 
-    index = command(
-        "index", "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file"
-    )
+
+def _index_arguments(index: argparse.ArgumentParser) -> None:
     index.add_argument(
         "paths", nargs="+", help=f"files, or folders searched for documents ({readable_suffixes()})"
     )
@@ -181,9 +186,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="remove this tenant's documents whose files under PATHS are gone",
     )
 
-    search = command("search", "small-to-big search: matched children, their sections")
+
+def _search_arguments(search: argparse.ArgumentParser) -> None:
     search.add_argument("db", help="an index file made by `chunklab index`")
-    search.add_argument("question")
+    search.add_argument("question", help="what to search for, in plain words")
     search.add_argument("--k", type=int, default=4, help="children to retrieve")
     search.add_argument("--parents", type=int, default=2, help="sections to hand over")
     search.add_argument("--tenant", default="default", help="whose documents to search")
@@ -192,16 +198,19 @@ def build_parser() -> argparse.ArgumentParser:
     )
     search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
-    tenants = command(
-        "tenants", "list an index's tenants with their document, section and chunk counts"
-    )
+
+def _tenants_arguments(tenants: argparse.ArgumentParser) -> None:
     tenants.add_argument("db", help="an index file made by `chunklab index`")
 
-    experiment = command("experiment", "compare strategies and retrievers on questions")
+
+def _experiment_arguments(experiment: argparse.ArgumentParser) -> None:
     experiment.add_argument(
         "--article", action="store_true", help="print the article's table (the manual)"
     )
-    experiment.add_argument("--docs", help="a folder of Markdown files")
+    experiment.add_argument(
+        "--docs",
+        help=f"a folder of documents ({readable_suffixes()}; HTML, Word and PDF converted)",
+    )
     experiment.add_argument("--questions", help="a YAML question file (see the README)")
     experiment.add_argument(
         "--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)"
@@ -217,10 +226,25 @@ def build_parser() -> argparse.ArgumentParser:
         help="budget of the token-based strategies (markdown, markdown+path, markdown-lin, "
         "markdown-lin+path, small-to-big, semantic)",
     )
-    return parser
 
 
-# --- the commands -----------------------------------------------------------------------------------
+# Subcommand -> (one line of help, what adds its arguments). The order is the order of `--help`.
+ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
+    "chunk": ("split a file and print its chunks as JSON lines", _chunk_arguments),
+    "index": (
+        "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file",
+        _index_arguments,
+    ),
+    "search": ("small-to-big search: matched children, their sections", _search_arguments),
+    "tenants": (
+        "list an index's tenants with their document, section and chunk counts",
+        _tenants_arguments,
+    ),
+    "experiment": ("compare strategies and retrievers on questions", _experiment_arguments),
+}
+
+
+# --- the commands ----------------------------------------------------------------------------
 
 
 def _validation_message(exc: ValidationError) -> str:
@@ -332,16 +356,19 @@ def run_index(args: argparse.Namespace) -> int:
     if found.hidden:
         passed_over.append(f"{found.hidden} hidden")
     if passed_over:
+        count = sum(found.other_types.values()) + found.hidden
         _warn(
-            f"not indexed (not a document type chunklab reads): {sum(found.other_types.values()) + found.hidden} files: "
+            f"not indexed (not a document type chunklab reads): {count} files: "
             f"{', '.join(passed_over)}"
         )
     if found.outside:
         _warn(
-            f"not indexed: {found.outside} link(s) to files outside the folder (--follow-links indexes them)"
+            f"not indexed: {found.outside} link(s) to files outside the folder "
+            "(--follow-links indexes them)"
         )
     print(
-        f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, into {args.db}"
+        f"indexed {indexed} documents, {children_total} children, tenant {args.tenant!r}, "
+        f"into {args.db}"
         + (f"; {unchanged} unchanged, skipped" if unchanged else "")
         + (f"; {pruned} removed (--prune)" if pruned else "")
     )
@@ -414,7 +441,8 @@ def run_search(args: argparse.Namespace) -> int:
         print(f"  {h.score:7.3f}  {c.chunk_id}")
     for p in parents:
         print(
-            f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  [{p.token_count} tokens]"
+            f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  "
+            f"[{p.token_count} tokens]"
         )
         print(p.text)
     return 0
@@ -479,7 +507,8 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown or not names:
         raise UsageError(
-            f"--retrievers: unknown {', '.join(unknown) or '(none given)'} (known: {', '.join(RETRIEVERS)})"
+            f"--retrievers: unknown {', '.join(unknown) or '(none given)'} "
+            f"(known: {', '.join(RETRIEVERS)})"
         )
     documents = FolderDocuments(find_documents([args.docs]).documents)
     if not documents:

@@ -179,3 +179,36 @@ def test_every_child_lies_inside_the_parent_it_hands_over(name):
         for child in paired.children:
             parent = parents[child.parent_id]
             assert parent.start <= child.start and child.end <= parent.end, (name, child.chunk_id)
+
+
+# --- the index asks a retriever what it needs ------------------------------------------------------
+
+
+def test_the_index_asks_a_retriever_what_it_needs_instead_of_testing_its_type(tmp_path, capsys):
+    from chunklab import (
+        BM25Retriever,
+        DenseRetriever,
+        HashingEmbedder,
+        LogCountRetriever,
+        SQLiteStore,
+    )
+
+    db = str(tmp_path / "asks.sqlite")
+    assert main(["index", str(DATA / "travel_policy.md"), "--db", db]) == 0
+    store = SQLiteStore(db, read_only=True)
+
+    class WordsLikeBM25:  # not a BM25Retriever: it only says what it needs
+        name = "my-bm25"
+
+        def stored_ranking(self):
+            return BM25Retriever().stored_ranking()
+
+    asked = store.ranked("default", "per diem Tokyo", 3, None, WordsLikeBM25())
+    bm25 = store.ranked("default", "per diem Tokyo", 3, None, BM25Retriever())
+    assert asked is not None and asked == bm25
+    assert store.ranked("default", "per diem Tokyo", 3, None, LogCountRetriever()) is None
+    # Vectors made by another embedder are never compared with the file's WordLlama vectors.
+    hashing = DenseRetriever(embedder=HashingEmbedder())
+    assert store.ranked("default", "per diem Tokyo", 3, None, hashing) is None
+    assert store.ranked("default", "per diem Tokyo", 3, None, DenseRetriever()) is not None
+    store.close()

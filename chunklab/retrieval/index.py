@@ -25,18 +25,21 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from chunklab.contracts import Chunk, Scored, ScoreSource
+from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.retrieval import stored_ranking
 from chunklab.retrieval.retrievers import (
-    BM25Retriever,
     DenseRetriever,
-    HybridRetriever,
     LogCountRetriever,
     Query,
     Retriever,
+    index_needs,
     reciprocal_rank_fusion,
 )
 
 DEFAULT_TENANT = "default"
+# The embedder whose vectors an index file keeps (`chunklab index` stores WordLlama's): a dense
+# retriever with another embedder ranks in memory, never against vectors it did not make.
+STORED_EMBEDDER = WordLlamaEmbedder.name
 
 
 class TenantCount(NamedTuple):
@@ -442,48 +445,51 @@ class SQLiteStore:
         WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
         None for other retrievers, or when a filter needs the in-memory path."""
 
-        def lexical(depth: int) -> list[tuple[int, str, float]] | None:
-            return stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
-
-        def dense(r: DenseRetriever, depth: int) -> list[tuple[int, str, float]] | None:
-            if not stored_ranking.has_every_vector(self._db, tenant):
-                return None  # before embedding the query: the in-memory path will do it
-            q = r.query_vector(query)
-            return (
-                [] if q is None else stored_ranking.vector_top(self._db, tenant, q, depth, filters)
-            )
-
         with self._guard():
-            if type(retriever) is BM25Retriever:
-                hits = lexical(k)
-                return (
-                    None
-                    if hits is None
-                    else [Scored(ref_id=c, score=x, source=ScoreSource.LEXICAL) for _, c, x in hits]
-                )
-            if type(retriever) is DenseRetriever:
-                hits = dense(retriever, k)
-                return (
-                    None
-                    if hits is None
-                    else [Scored(ref_id=c, score=x, source=ScoreSource.VECTOR) for _, c, x in hits]
-                )
-            if (
-                type(retriever) is HybridRetriever
-                and type(retriever.lexical) is BM25Retriever
-                and type(retriever.dense) is DenseRetriever
-            ):
-                depth = max(k, retriever.depth)
-                words, meaning = lexical(depth), dense(retriever.dense, depth)
-                if words is None or meaning is None:
-                    return None
-                seq_of = {c: s for s, c, _ in words + meaning}
-                fused = reciprocal_rank_fusion(
-                    [[c for _, c, _ in words], [c for _, c, _ in meaning]]
-                )
-                best = sorted(fused, key=lambda c: (-fused[c], seq_of[c]))[:k]
-                return [Scored(ref_id=c, score=fused[c], source=ScoreSource.FUSED) for c in best]
-        return None
+            return self._ranked(tenant, query, k, filters, retriever)
+
+    def _ranked(
+        self,
+        tenant: str,
+        query: str,
+        k: int,
+        filters: Mapping[str, Any] | None,
+        retriever: Retriever,
+    ) -> list[Scored] | None:
+        plan = index_needs(retriever)
+        if plan is None or (plan.kind == "vectors" and plan.embedder != STORED_EMBEDDER):
+            return None
+        if plan.kind == "bm25":
+            hits = stored_ranking.bm25_top(self._db, tenant, query, k, filters)
+            return _scored(hits, ScoreSource.LEXICAL)
+        if plan.kind == "vectors":
+            hits = self._vector_top(tenant, query, k, filters, retriever)
+            return _scored(hits, ScoreSource.VECTOR)
+        # "fused": both rankings, read `depth` deep, fused by rank
+        if index_needs(retriever.dense).embedder != STORED_EMBEDDER:
+            return None
+        depth = max(k, retriever.depth)
+        words = stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
+        meaning = self._vector_top(tenant, query, depth, filters, retriever.dense)
+        if words is None or meaning is None:
+            return None
+        seq_of = {c: s for s, c, _ in words + meaning}
+        fused = reciprocal_rank_fusion([[c for _, c, _ in words], [c for _, c, _ in meaning]])
+        best = sorted(fused, key=lambda c: (-fused[c], seq_of[c]))[:k]
+        return [Scored(ref_id=c, score=fused[c], source=ScoreSource.FUSED) for c in best]
+
+    def _vector_top(
+        self,
+        tenant: str,
+        query: str,
+        k: int,
+        filters: Mapping[str, Any] | None,
+        retriever: DenseRetriever,
+    ) -> list[tuple[int, str, float]] | None:
+        if not stored_ranking.has_every_vector(self._db, tenant):
+            return None  # before embedding the query: the in-memory path will do it
+        q = retriever.query_vector(query)
+        return [] if q is None else stored_ranking.vector_top(self._db, tenant, q, k, filters)
 
     def has_tenant(self, tenant: str) -> bool:
         with self._guard():
@@ -536,6 +542,13 @@ class SQLiteStore:
 
 def _matches(chunk: Chunk, filters: Mapping[str, Any]) -> bool:
     return all(chunk.metadata.get(key) == value for key, value in filters.items())
+
+
+def _scored(hits: list[tuple[int, str, float]] | None, source: ScoreSource) -> list[Scored] | None:
+    """(seq, chunk id, score) rows as `Scored`; None stays None (rank in memory instead)."""
+    if hits is None:
+        return None
+    return [Scored(ref_id=c, score=x, source=source) for _, c, x in hits]
 
 
 class ParentChildIndex:

@@ -13,7 +13,7 @@ import re
 import warnings
 from collections import Counter
 from collections.abc import Sequence
-from typing import Protocol
+from typing import NamedTuple, Protocol
 
 import numpy as np
 from pydantic import field_validator
@@ -52,6 +52,22 @@ class Query(Contract):
                 f"{text!r} has no word to search for (only blanks, punctuation or stop words)"
             )
         return text
+
+
+class StoredRanking(NamedTuple):
+    """What an index file must hold to rank as a retriever does without reading every child: its
+    BM25 term counts (`"bm25"`), the vectors one embedder made (`"vectors"`, with its name), or
+    both, fused by rank (`"fused"`). A retriever says so through `stored_ranking()`; the index
+    asks, and never tests a retriever's type."""
+
+    kind: str
+    embedder: str | None = None
+
+
+def index_needs(retriever: object) -> StoredRanking | None:
+    """What `retriever` needs from an index file to be ranked inside it; None: rank in memory."""
+    ask = getattr(retriever, "stored_ranking", None)
+    return ask() if callable(ask) else None
 
 
 class Retriever(Protocol):
@@ -137,6 +153,9 @@ class BM25Retriever:
     def __init__(self) -> None:
         self._cache: dict[tuple[str, ...], object] = {}
 
+    def stored_ranking(self) -> StoredRanking:
+        return StoredRanking("bm25")
+
     @staticmethod
     def tokens(text: str) -> list[str]:
         return re.findall(r"\w\w+", fold(text))
@@ -190,6 +209,9 @@ class DenseRetriever:
         self.embedder = embedder
         self._vectors: dict[str, object] = {}
 
+    def stored_ranking(self) -> StoredRanking:
+        return StoredRanking("vectors", self.embedder.name)
+
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when it has no known word: a zero (or NaN) vector is
         close to nothing. The index file ranks with it too (`SQLiteStore.ranked`)."""
@@ -234,6 +256,10 @@ class HybridRetriever:
         self.lexical = lexical or BM25Retriever()
         self.dense = dense or DenseRetriever()
         self.depth = depth
+
+    def stored_ranking(self) -> StoredRanking | None:
+        parts = index_needs(self.lexical), index_needs(self.dense)
+        return StoredRanking("fused") if None not in parts else None
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
         if not chunks:

@@ -39,7 +39,7 @@ import math
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -226,48 +226,12 @@ def bm25_top(
     asked = [t for t in terms if t in idf]  # bm25s drops words it has not seen, keeps repeats
     bound = {t: idf[t] * m for t, m in Counter(asked).items()}  # the most a term can add
     rare_first = sorted(bound, key=lambda t: (stats.df[t], t))
-    restrict = f"AND seq IN (SELECT seq FROM ({pool[0]}))" if pool else ""
-    restrict_params = pool[1] if pool else []
-
-    scored: dict[int, np.float32] = {}  # seq -> its exact (bm25s) score
-    top: list[float] = []  # a min-heap of the k best exact scores: top[0] is the bar
-
-    def score(seqs: Sequence[int]) -> None:
-        fresh = [s for s in seqs if s not in scored]
-        for start in range(0, len(fresh), 500):
-            for seq, value in _bm25s_scores(
-                db, tenant, fresh[start : start + 500], asked, idf, stats.average
-            ).items():
-                scored[seq] = value
-                (heapq.heappush if len(top) < k else heapq.heappushpop)(top, float(value))
-
-    def bar() -> float:  # what a child must reach to enter the top k, with room for rounding
-        return top[0] * (1 - MARGIN) if len(top) == k else 0.0
-
-    partial: dict[int, float] = {}  # seq -> what the terms read so far add to its score (float64)
-    read, rest = 0, sum(bound.values())  # rest: the most the terms not read yet can add
-    while read < len(rare_first) and rest >= bar():
-        term = rare_first[read]
-        for seq, part in db.execute(
-            f"SELECT seq, ? * tf / (tf + ? * ((1 - ?) + ? * length / ?)) FROM terms "
-            f"WHERE tenant = ? AND term = ? {restrict}",
-            [bound[term], K1, B, B, float(stats.average), tenant, term, *restrict_params],
-        ):
-            partial[seq] = partial.get(seq, 0.0) + part
-        read, rest = read + 1, rest - bound[term]
-        score(
-            heapq.nsmallest(k, partial, key=lambda s: (-partial[s], s))
-        )  # the best so far raise the bar
+    restrict = (f"AND seq IN (SELECT seq FROM ({pool[0]}))", pool[1]) if pool else ("", [])
+    board = Scoreboard(k, lambda seqs: _bm25s_scores(db, tenant, seqs, asked, idf, stats.average))
+    partial, rest = _read_rare_terms(db, tenant, rare_first, bound, stats.average, restrict, board)
     # A child outside `partial` holds only terms that together stay under the bar: it is out.
-    # Inside, a child is scored in full only while what is known plus the rest could reach it.
-    ordered, i = sorted(partial, key=lambda s: (-partial[s], s)), 0
-    while i < len(ordered) and partial[ordered[i]] + rest >= bar():
-        batch = []
-        while i < len(ordered) and len(batch) < 256 and partial[ordered[i]] + rest >= bar():
-            batch.append(ordered[i])
-            i += 1
-        score(batch)  # one query for the batch: its rows are looked up by key, not scanned
-    best = sorted(scored, key=lambda s: (-scored[s], s))[:k]
+    _score_candidates(partial, rest, board)
+    best = board.best()
     if not best:
         return []
     ids = dict(
@@ -275,7 +239,73 @@ def bm25_top(
             f"SELECT seq, chunk_id FROM children WHERE seq IN ({', '.join('?' * len(best))})", best
         )
     )
-    return [(s, ids[s], float(scored[s])) for s in best]
+    return [(s, ids[s], float(board.scored[s])) for s in best]
+
+
+class Scoreboard:
+    """The children scored exactly so far, and the k best scores as a min-heap (`top[0]` is the
+    k-th best): what a child must beat to enter the top k."""
+
+    def __init__(self, k: int, exact: Callable[[Sequence[int]], Mapping[int, np.float32]]) -> None:
+        self.k, self.exact = k, exact
+        self.scored: dict[int, np.float32] = {}  # seq -> its exact (bm25s) score
+        self.top: list[float] = []
+
+    def score(self, seqs: Sequence[int]) -> None:
+        """Score exactly the children not scored yet, 500 to a query."""
+        fresh = [s for s in seqs if s not in self.scored]
+        for start in range(0, len(fresh), 500):
+            for seq, value in self.exact(fresh[start : start + 500]).items():
+                self.scored[seq] = value
+                push = heapq.heappush if len(self.top) < self.k else heapq.heappushpop
+                push(self.top, float(value))
+
+    def bar(self) -> float:
+        """What a child must reach to enter the top k, with room for rounding."""
+        return self.top[0] * (1 - MARGIN) if len(self.top) == self.k else 0.0
+
+    def best(self) -> list[int]:
+        return sorted(self.scored, key=lambda s: (-self.scored[s], s))[: self.k]
+
+
+def _read_rare_terms(
+    db: sqlite3.Connection,
+    tenant: str,
+    rare_first: Sequence[str],
+    bound: Mapping[str, float],
+    average: float,
+    restrict: tuple[str, list[Any]],
+    board: Scoreboard,
+) -> tuple[dict[int, float], float]:
+    """Read whole postings, rarest term first, while the terms not read yet could still lift a
+    child into the top k. Returns what the terms read add to each child's score (float64), and
+    the most the terms left unread can add."""
+    partial: dict[int, float] = {}
+    read, rest = 0, sum(bound.values())
+    while read < len(rare_first) and rest >= board.bar():
+        term = rare_first[read]
+        for seq, part in db.execute(
+            f"SELECT seq, ? * tf / (tf + ? * ((1 - ?) + ? * length / ?)) FROM terms "
+            f"WHERE tenant = ? AND term = ? {restrict[0]}",
+            [bound[term], K1, B, B, float(average), tenant, term, *restrict[1]],
+        ):
+            partial[seq] = partial.get(seq, 0.0) + part
+        read, rest = read + 1, rest - bound[term]
+        # the best so far raise the bar
+        board.score(heapq.nsmallest(board.k, partial, key=lambda s: (-partial[s], s)))
+    return partial, rest
+
+
+def _score_candidates(partial: Mapping[int, float], rest: float, board: Scoreboard) -> None:
+    """Score in full, best partial first, each child whose known part plus what the unread terms
+    could add still reaches the bar; one query per batch (rows looked up by key, not scanned)."""
+    ordered, i = sorted(partial, key=lambda s: (-partial[s], s)), 0
+    while i < len(ordered) and partial[ordered[i]] + rest >= board.bar():
+        batch = []
+        while i < len(ordered) and len(batch) < 256 and partial[ordered[i]] + rest >= board.bar():
+            batch.append(ordered[i])
+            i += 1
+        board.score(batch)
 
 
 def _bm25s_scores(
