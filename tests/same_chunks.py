@@ -3,7 +3,8 @@
 `python tests/same_chunks.py --write` stores them in `tests/fixtures/chunk_hashes.json`;
 `tests/test_same_chunks.py` recomputes them and fails on any byte that moved. They were first
 written before the library was moved into folders (issue 30), so the layout change is proved to
-change no chunk; a change that is *meant* to move chunks rewrites the file and says so in its commit.
+change no chunk; a change that is *meant* to move chunks rewrites the file and says so in its
+commit.
 
 Covered: each strategy the CLI offers, with its default options, on every document `data/` holds
 in any format the library reads (Markdown, HTML, Word, PDF), and every strategy of the experiment
@@ -39,7 +40,7 @@ def digest(chunks) -> str:
 
 
 def strategies():
-    """Name -> function(document) -> list of chunks (for the experiment's: searched, then handed)."""
+    """Name -> function(document) -> list of chunks (the experiment's: searched, then handed)."""
     from chunklab.chunkers.registry import STRATEGIES
     from chunklab.evaluation.experiment import real_strategies
 

@@ -1,4 +1,4 @@
-"""The package's layout holds: dependencies run one way, nobody reaches into another's private names.
+"""The package's layout holds: dependencies run one way, nobody reaches into private names.
 
 Read from the source with `ast`, imports inside functions included, so a local import cannot hide
 a cycle. The order is the pipeline's (each folder's docstring says what it may import):
@@ -161,7 +161,7 @@ def test_tests_benches_and_notebooks_use_no_private_name_either():
     assert found == []
 
 
-# --- the checks can fail ----------------------------------------------------------------------------
+# --- the checks can fail --------------------------------------------------------------------------
 
 
 def test_the_checks_catch_an_upward_import_a_cycle_a_hidden_and_a_private_import():

@@ -136,7 +136,7 @@ def test_index_refuses_an_option_the_strategy_does_not_read(tmp_path, capsys):
     assert not db.exists()
 
 
-# --- small-to-big for any strategy ------------------------------------------------------------------
+# --- small-to-big for any strategy ----------------------------------------------------------------
 
 
 def test_a_chunk_inside_one_section_is_its_child_and_one_across_a_heading_is_its_own_parent():
@@ -181,7 +181,7 @@ def test_every_child_lies_inside_the_parent_it_hands_over(name):
             assert parent.start <= child.start and child.end <= parent.end, (name, child.chunk_id)
 
 
-# --- the index asks a retriever what it needs ------------------------------------------------------
+# --- the index asks a retriever what it needs -----------------------------------------------------
 
 
 def test_the_index_asks_a_retriever_what_it_needs_instead_of_testing_its_type(tmp_path, capsys):

@@ -28,8 +28,8 @@ bench`: about 17 MB of index file per MB of Markdown (vectors, term counts and r
 writer that takes about half of the indexing time on two cores.
 
 Vectors are stored as float32 (1 KB per child for WordLlama's 256 dimensions, in a rowid table:
-a WITHOUT ROWID table spills a 1 KB row to an overflow page, 4.7 KB per vector measured) and scored with
-`retrievers.dot_scores`, the function `DenseRetriever` uses, so the two rank alike too.
+a WITHOUT ROWID table spills a 1 KB row to an overflow page, 4.7 KB per vector measured) and
+scored with `retrievers.dot_scores`, the function `DenseRetriever` uses, so the two rank alike too.
 """
 
 from __future__ import annotations
@@ -51,13 +51,16 @@ MARGIN = 1e-4  # relative: a bound is judged with room for float32 rounding, so 
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS terms (
-    tenant TEXT NOT NULL, term TEXT NOT NULL, seq INTEGER NOT NULL, tf INTEGER NOT NULL, length INTEGER NOT NULL,
+    tenant TEXT NOT NULL, term TEXT NOT NULL, seq INTEGER NOT NULL, tf INTEGER NOT NULL,
+    length INTEGER NOT NULL,
     PRIMARY KEY (tenant, term, seq)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS terms_by_child ON terms (seq);
 CREATE TABLE IF NOT EXISTS vectors (seq INTEGER PRIMARY KEY, vector BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS term_stats (
-    tenant TEXT NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL, PRIMARY KEY (tenant, term)) WITHOUT ROWID;
-CREATE TABLE IF NOT EXISTS tenant_stats (tenant TEXT PRIMARY KEY, children INTEGER NOT NULL, length INTEGER NOT NULL);
+    tenant TEXT NOT NULL, term TEXT NOT NULL, df INTEGER NOT NULL,
+    PRIMARY KEY (tenant, term)) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tenant_stats (
+    tenant TEXT PRIMARY KEY, children INTEGER NOT NULL, length INTEGER NOT NULL);
 """
 
 SAFE_KEY = re.compile(r"[A-Za-z0-9_\-]+")
@@ -137,7 +140,8 @@ def forget_children(db: sqlite3.Connection, doomed: str, params: Sequence[Any]) 
         [(t, w) for t, w, _ in gone],
     )
     for tenant, children, length in db.execute(
-        f"SELECT tenant, COUNT(*), SUM(length) FROM children WHERE seq IN ({doomed}) GROUP BY tenant",
+        "SELECT tenant, COUNT(*), SUM(length) FROM children "
+        f"WHERE seq IN ({doomed}) GROUP BY tenant",
         params,
     ).fetchall():
         db.execute(
@@ -169,7 +173,8 @@ def bm25_statistics(
         n, total = row if row else (0, 0)
         df = dict(
             db.execute(
-                f"SELECT term, df FROM term_stats WHERE tenant = ? AND term IN ({', '.join('?' * len(asked))})",
+                "SELECT term, df FROM term_stats "
+                f"WHERE tenant = ? AND term IN ({', '.join('?' * len(asked))})",
                 [tenant, *asked],
             ).fetchall()
         )
@@ -318,11 +323,13 @@ def _bm25s_scores(
 ) -> dict[int, np.float32]:
     """bm25s's score of each child: per term, idf32 * tf / (k1 * ((1 - b) + b * length / avg) + tf)
     in float64, stored as float32; the query's terms (repeats too) added in float32, in order.
-    Element-wise numpy does the same IEEE operations as bm25s, so the scores are equal to the bit."""
+    Element-wise numpy does the same IEEE operations as bm25s, so the scores are equal to the
+    bit."""
     if not seqs:
         return {}
     rows = db.execute(
-        f"SELECT seq, term, tf, length FROM terms WHERE tenant = ? AND seq IN ({', '.join('?' * len(seqs))}) "
+        "SELECT seq, term, tf, length FROM terms "
+        f"WHERE tenant = ? AND seq IN ({', '.join('?' * len(seqs))}) "
         f"AND term IN ({', '.join('?' * len(weights))})",
         [tenant, *seqs, *weights],
     ).fetchall()
@@ -338,11 +345,9 @@ def _bm25s_scores(
             mine = np.fromiter((r[1] == term for r in rows), dtype=bool, count=len(rows))
             column[at[mine]] = part[mine]
     total = np.zeros(len(seqs), dtype=np.float32)
-    for term in asked:
-        total += columns[
-            term
-        ]  # float32, in the query's order; + 0 for a missing term changes nothing
-    return dict(zip(seqs, total))
+    for term in asked:  # float32, in the query's order; + 0 for a missing term changes nothing
+        total += columns[term]
+    return dict(zip(seqs, total, strict=True))
 
 
 def has_every_vector(db: sqlite3.Connection, tenant: str) -> bool:
