@@ -48,7 +48,8 @@ Retrieval and the index (`retrieval/`)
 
 Evaluation (`evaluation/`)
 - `evaluation.questions`: question sets and question files, checked against their documents
-- `evaluation.metrics`: what a cut did to a document; whether a ranking reached the evidence (01, 07)
+- `evaluation.metrics`: what a cut did to a document; whether a ranking reached the evidence
+  (01, 07)
 - `evaluation.recall`: fact recall and what it costs in tokens (03, 06)
 - `evaluation.experiment`: strategies x retrievers x questions; the article's table (07)
 

@@ -47,7 +47,7 @@ def _require_text(value: str, field: str) -> str:
 
 
 class Document(Contract):
-    """A source unit: one file, one ticket, one policy. `text` is the exact text that offsets index."""
+    """A source unit: one file, one ticket, one policy. `text` is the exact text offsets index."""
 
     doc_id: str
     uri: str

@@ -1,3 +1,3 @@
-"""The version of chunklab: in the index fingerprints (a new version may cut differently) and `--version`."""
+"""The chunklab version: in index fingerprints (a new one may cut differently) and `--version`."""
 
 __version__ = "0.1.0"

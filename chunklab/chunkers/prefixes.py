@@ -77,7 +77,7 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
 
 
 def _paragraphs(text: str) -> list[tuple[str, int]]:
-    """The article's paragraphs (split on blank lines, stripped, empty ones dropped), with offsets."""
+    """The article's paragraphs (split on blank lines, stripped, empties dropped), with offsets."""
     out, pos = [], 0
     for raw in text.split("\n\n"):
         if raw.strip():
@@ -210,7 +210,7 @@ def with_context(
 
 
 def prefix_tokens(chunks: Sequence[Chunk], count_tokens: TokenCounter) -> list[int]:
-    """Tokens each chunk spends on its prefix: the chunk's count minus that of its text without it."""
+    """Tokens each chunk spends on its prefix: its count minus that of its text without it."""
     out = []
     for c in chunks:
         prefix = c.metadata.get("prefix", "")

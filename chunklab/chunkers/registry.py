@@ -1,4 +1,4 @@
-"""Every chunking strategy, declared once: its name, its class, the options it reads, one line of help.
+"""Every chunking strategy, declared once: its name, class, the options it reads, one line of help.
 
 The CLI (`chunk --strategy`, `index --strategy`), the experiment, the index and the tests all read
 `STRATEGIES`; none of them lists strategies of its own. A new chunker joins with one `Strategy(...)`

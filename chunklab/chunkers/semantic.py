@@ -108,7 +108,7 @@ class SemanticChunker(Contract):
         )
 
     def similarities(self, doc: Document) -> tuple[list[tuple[int, int]], np.ndarray]:
-        """The units and the cosine similarity of each unit with the next (len(units) − 1 values)."""
+        """The units and each unit's cosine similarity with the next (len(units) − 1 values)."""
         spans, vectors = self.vectors(doc)
         if len(spans) < 2:
             return spans, np.zeros(0)
@@ -231,7 +231,8 @@ def article_cuts_in_fresh_process(
     seed: str, doc_name: str = "manual", unit: str = "line", hash: str = "python"
 ) -> list[int]:
     """Where the article's semantic cut (lines, Python's hash(), 64 buckets, threshold 0.6) starts
-    its chunks, computed in a new Python process with PYTHONHASHSEED=`seed` (`hash="blake2b"`: the fix).
+    its chunks, computed in a new Python process with PYTHONHASHSEED=`seed` (`hash="blake2b"`: the
+    fix).
 
     A demonstration of why the article's cuts are not reproducible: each process salts hash()
     differently, so the same document gets different cuts.
@@ -241,9 +242,11 @@ def article_cuts_in_fresh_process(
     import sys
 
     script = (
-        "from chunklab import load_document; from chunklab.embeddings.static import HashingEmbedder;"
+        "from chunklab import load_document; "
+        "from chunklab.embeddings.static import HashingEmbedder;"
         "from chunklab.chunkers.semantic import SemanticChunker;"
-        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}, breakpoint='threshold')"
+        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}, "
+        "breakpoint='threshold')"
         f".split(load_document({doc_name!r}));"
         "print(' '.join(str(c.start) for c in chunks))"
     )

@@ -169,8 +169,8 @@ def pdf_to_markdown(path: Path) -> tuple[str, str]:
                         )
                     )
                 )
-                # Spacing relative to the font: some PDFs set word gaps by kerning, not space characters,
-                # and a fixed tolerance of 3 points glues their words together.
+                # Spacing relative to the font: some PDFs set word gaps by kerning, not space
+                # characters, and a fixed tolerance of 3 points glues their words together.
                 for line in outside.extract_text_lines(return_chars=True, x_tolerance_ratio=0.15):
                     sizes = Counter(round(c["size"], 1) for c in line["chars"] if c["text"].strip())
                     if sizes:

@@ -113,9 +113,10 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
     is not followed unless `follow_links`: indexing `docs/` should not quietly index `~/.ssh`.
 
     A file's doc_id is its path relative to the folder it was found in, without the extension
-    (`policies/travel`), so two `README.md` in different folders do not collide and no absolute
-    path reaches an id; files that differ only by extension (the same report as .docx and .pdf)
-    keep it (`reports/q3.docx`, `reports/q3.pdf`). A path that does not exist is a `DocumentError` naming it.
+    (`policies/travel`), so two `README.md` in different folders do not collide and no absolute path
+    reaches an id; files that differ only by extension (the same report as .docx and .pdf) keep it
+    (`reports/q3.docx`, `reports/q3.pdf`). A path that does not exist is a `DocumentError` naming
+    it.
     """
     found: list[tuple[str, Path]] = []
     other_types: dict[str, int] = {}
@@ -137,7 +138,8 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
             found.append((given.stem, given))
         else:
             raise DocumentError(f"{given}: no such file or folder")
-    # The same document in two formats (report.docx beside report.pdf) keeps its extension in the id.
+    # The same document in two formats (report.docx beside report.pdf) keeps its extension in the
+    # id.
     twins = {i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1}
     found = [
         (f"{doc_id}{path.suffix.lower()}" if doc_id in twins else doc_id, path)
@@ -146,6 +148,7 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
     repeated = sorted(i for i, n in Counter(doc_id for doc_id, _ in found).items() if n > 1)
     if repeated:
         raise DocumentError(
-            f"{', '.join(repeated)}: two files would get the same document id; index them separately"
+            f"{', '.join(repeated)}: two files would get the same document id; "
+            "index them separately"
         )
     return FoundDocuments(found, dict(sorted(other_types.items())), hidden, outside)

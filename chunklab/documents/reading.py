@@ -70,7 +70,8 @@ def document_title(text: str, fallback: str) -> str:
     file's stem). A template tag (`<%= current_page.data.title %>`) is never a title: the page's
     generator fills it in, and the source does not say with what.
     """
-    # The title is at the top: a long document is not copied (twice, by the splits below) to find it.
+    # The title is at the top: a long document is not copied (twice, by the splits below) to find
+    # it.
     raw, body = split_front_matter(text[:TITLE_SCAN_CHARS])
     title = _yaml_mapping(raw).get("title")
     if isinstance(title, str | int | float):
@@ -88,7 +89,7 @@ def document_title(text: str, fallback: str) -> str:
 
 
 def _yaml_mapping(raw: str) -> dict[str, Any]:
-    """Front matter as a mapping; {} when there is none, or it is not valid YAML or not a mapping."""
+    """Front matter as a mapping; {} when there is none, or it is invalid YAML or not a mapping."""
     try:
         fields = yaml.safe_load(raw) if raw.strip() else {}
     except yaml.YAMLError:

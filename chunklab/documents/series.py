@@ -69,7 +69,8 @@ def load_topic_boundaries(name: str) -> list[int]:
         needle = topic["starts_with"]
         if text.count(needle) != 1:
             raise ValueError(
-                f"{path.name}: topic {topic['topic']!r}: {needle!r} must occur exactly once in the text"
+                f"{path.name}: topic {topic['topic']!r}: {needle!r} must occur "
+                "exactly once in the text"
             )
         offsets.append(text.index(needle))
     if offsets != sorted(offsets):

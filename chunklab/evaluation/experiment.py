@@ -87,13 +87,15 @@ def article_table(doc: Document, questions: QuestionSet, k: int = 3) -> list[dic
 def format_article_table(rows: Sequence[dict], k: int = 3) -> str:
     """The table as the article prints it (in English), one line per strategy."""
     return "\n".join(
-        f"{r['strategy']:<12} {r['chunks']:>2} chunks  coverage@{k} {r[f'coverage@{k}']}/{r['questions']}  "
-        f"complete@1 {r['complete@1']}/{r['questions']}  mid-line {r['mid_line']}  orphans {r['orphans']}"
+        f"{r['strategy']:<12} {r['chunks']:>2} chunks  coverage@{k} "
+        f"{r[f'coverage@{k}']}/{r['questions']}  "
+        f"complete@1 {r['complete@1']}/{r['questions']}  mid-line {r['mid_line']}  "
+        f"orphans {r['orphans']}"
         for r in rows
     )
 
 
-# --- the general runner ----------------------------------------------------------------------------
+# --- the general runner ---------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -289,7 +291,7 @@ def run_experiment(
     return rows
 
 
-# --- summaries --------------------------------------------------------------------------------------
+# --- summaries ------------------------------------------------------------------------------------
 
 MEASURES = (
     "reached",
@@ -320,7 +322,8 @@ def summarize(rows: Sequence[dict], k: int = 3) -> list[dict]:
                 sum(r[measure] for r in members) / len(members),
                 2 if measure != "tokens_to_model" else 1,
             )
-        # One question moves a mean by 1/n: the count and a bootstrap interval say how much is noise.
+        # One question moves a mean by 1/n: the count and a bootstrap interval say how much is
+        # noise.
         summary["complete_n"] = int(sum(r["complete"] for r in members))
         summary["complete_lo"], summary["complete_hi"] = (
             round(v, 2) for v in bootstrap_interval([r["complete"] for r in members])
@@ -356,36 +359,53 @@ def format_summary(summary: Sequence[dict]) -> str:
     return "\n".join(lines)
 
 
-# --- the decision (the article's section 10), with the evidence of this series ----------------------
+# --- the decision (the article's section 10), with the evidence of this series --------------------
 
 DECISIONS: list[dict[str, str]] = [
     {
         "document type": "running prose, no tables",
-        "strategy": "any structural cut within a token budget; semantic (relative rule) only if measured",
+        "strategy": (
+            "any structural cut within a token budget; semantic (relative rule) only if measured"
+        ),
         "unit": "paragraph",
         "still breaks": "a paragraph that changes topic with no separator",
-        "evidence": "07, per document: on topics every cut is complete at k=3; 04: the topic changes inside paragraphs",
+        "evidence": (
+            "07, per document: on topics every cut is complete at k=3; "
+            "04: the topic changes inside paragraphs"
+        ),
     },
     {
         "document type": "manual, standard, contract",
-        "strategy": "headings made explicit, then sections cut within a token budget, heading path in the text",
+        "strategy": (
+            "headings made explicit, then sections cut within a token budget, "
+            "heading path in the text"
+        ),
         "unit": "section, then its blocks",
         "still breaks": "titles no parser can tell from list items",
-        "evidence": "07, per document: manual_md complete at k=3 is 1.0 for markdown+path, below it for structural+; 02: explicit headings",
+        "evidence": (
+            "07, per document: manual_md complete at k=3 is 1.0 for markdown+path, "
+            "below it for structural+; 02: explicit headings"
+        ),
     },
     {
         "document type": "documents with tables",
         "strategy": "rows split with the header repeated (or linearized), within the budget",
         "unit": "header + rows",
         "still breaks": "a table wider than the budget",
-        "evidence": "07: no orphans for linearized and every MarkdownChunker mode; 05: orphans 1/4/1/0 on the manual",
+        "evidence": (
+            "07: no orphans for linearized and every MarkdownChunker mode; "
+            "05: orphans 1/4/1/0 on the manual"
+        ),
     },
     {
         "document type": "code, logs, configuration",
         "strategy": "structural by line, more overlap (the article's; not measured here)",
         "unit": "function block",
         "still breaks": "a long function with a comment in the middle",
-        "evidence": "tests/test_markdown_chunker.py: a split code block re-opens its fence; no code questions in 07",
+        "evidence": (
+            "tests/test_markdown_chunker.py: a split code block re-opens its fence; "
+            "no code questions in 07"
+        ),
     },
     {
         "document type": "short form, FAQ entry, ticket",
@@ -406,7 +426,10 @@ DECISIONS: list[dict[str, str]] = [
 # The article announces four rules and lists three; these follow from notebook 07's own tables
 # (the notebook prints the figure behind each next to it).
 RULES: list[str] = [
-    "Cut along the document's structure within a token budget, and put the heading path in the text.",
+    (
+        "Cut along the document's structure within a token budget, "
+        "and put the heading path in the text."
+    ),
     "Hand over the whole section (small-to-big) when the model's context can take it.",
     "Use a relative rule for semantic cuts, never a threshold tuned for another model.",
     "Choose the size by measuring: content stops growing long before the tokens do.",

@@ -77,7 +77,7 @@ def has_facts(text: str, facts: Sequence[str]) -> bool:
 
 
 def answer_ids(chunks: Sequence[Chunk], facts: Sequence[str]) -> set[str]:
-    """The overlap-tolerant gold set: every chunk that holds all the facts (the article, section 11).
+    """The overlap-tolerant gold set: every chunk holding all the facts (the article, section 11).
 
     With overlap, or a header repeated per row, several chunks can answer; any of them counts.
     """

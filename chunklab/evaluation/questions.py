@@ -1,7 +1,8 @@
-"""Questions: the series' question sets (`load_questions`), and question files: what to ask of a set of documents, the facts an answer needs, and where they are.
+"""Questions: the series' question sets (`load_questions`), and question files.
 
-A question file is YAML (the README's "measure your own base" shows one; data/experiment.questions.yaml
-is the series' own):
+Question files say what to ask of a set of documents, the facts an answer needs, and where they are.
+A question file is YAML (the README's "measure your own base" shows one;
+data/experiment.questions.yaml is the series' own):
 
     questions:
       - id: q1                      # unique in the file
@@ -126,7 +127,7 @@ def _locate(quote: str, text: str, where: str) -> Span:
 
 
 def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> list[GoldQuestion]:
-    """Read and check a question file against `documents` (by id); errors are `QuestionFileError`."""
+    """Read and check a question file against `documents` (by id); errors: `QuestionFileError`."""
     path = Path(path)
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
@@ -184,7 +185,8 @@ def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> l
         for span in question.gold:
             if doc.text[span.start : span.end] != span.text:
                 raise QuestionFileError(
-                    f"{where}: gold span {span.start}:{span.end} is {doc.text[span.start : span.end][:40]!r}, "
+                    f"{where}: gold span {span.start}:{span.end} "
+                    f"is {doc.text[span.start : span.end][:40]!r}, "
                     f"not {span.text[:40]!r}"
                 )
         if not question.gold:

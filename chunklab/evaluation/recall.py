@@ -1,4 +1,4 @@
-"""Fact recall, and what it costs: how much of the needed facts reach the model, for how many tokens.
+"""Fact recall and what it costs: how much of the needed facts reach the model, for how many tokens.
 
 Fact recall (the design sketch's metric) asks, for each question, what share of its required facts
 appear verbatim in the text handed to the model. It needs no judge and no model. Next to it this

@@ -1,10 +1,12 @@
 """Retrieval and the index: ranking chunks for a question, and small-to-big over a stored index.
 
-- `retrievers`:     BM25, dense (embeddings), hybrid (reciprocal rank fusion), the article's overlap.
+- `retrievers`:     BM25, dense (embeddings), hybrid (reciprocal rank fusion), the
+                    article's overlap.
 - `index`:          parents and children in memory or in SQLite; search children, hand back parents.
 - `small_to_big`:   parents for any strategy's chunks, so every strategy can be indexed.
 - `stored_ranking`: machinery: BM25 and vector ranking computed inside the SQLite file.
-- `ingest`:         machinery: read, chunk and embed documents on one process, several, or a cluster.
+- `ingest`:         machinery: read, chunk and embed documents on one process, several, or a
+                    cluster.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`,
 `chunklab.embeddings`, `chunklab.chunkers`.

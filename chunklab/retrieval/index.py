@@ -187,8 +187,10 @@ CREATE TABLE IF NOT EXISTS children (
     tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
     length INTEGER NOT NULL DEFAULT 1,
     UNIQUE (tenant, chunk_id));
-CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, json_extract(record, '$.doc_id'));
-CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, \
+json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, \
+json_extract(record, '$.doc_id'));
 CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
 CREATE TABLE IF NOT EXISTS documents (
     tenant TEXT NOT NULL, doc_id TEXT NOT NULL, fingerprint TEXT, source TEXT NOT NULL,
@@ -213,7 +215,8 @@ FAULTS = (
     ),
     (
         "malformed",
-        "is corrupt (its pages do not read back as SQLite wrote them); make it again with `chunklab index`",
+        "is corrupt (its pages do not read back as SQLite wrote them); "
+        "make it again with `chunklab index`",
     ),
     ("not a database", "is not an SQLite file, so not a chunklab index"),
     (
@@ -249,7 +252,8 @@ class SQLiteStore:
             else:
                 if not self.path.parent.is_dir():
                     raise IndexFileError(
-                        f"{self.path}: cannot be created, the folder {self.path.parent} does not exist"
+                        f"{self.path}: cannot be created, "
+                        f"the folder {self.path.parent} does not exist"
                     )
                 # IMMEDIATE: a write transaction takes the write lock when it begins, waiting for
                 # another writer (busy timeout). A deferred one starts as a reader and, in WAL
@@ -263,7 +267,8 @@ class SQLiteStore:
             if read_only:
                 if not tables:
                     raise IndexFileError(
-                        f"{self.path}: an empty file, not a chunklab index (make one with `chunklab index`)"
+                        f"{self.path}: an empty file, not a chunklab index "
+                        "(make one with `chunklab index`)"
                     )
             else:
                 # Write-ahead log: readers never wait for a writer, a second writer waits for the
@@ -271,8 +276,8 @@ class SQLiteStore:
                 # committed document intact.
                 self._db.execute("PRAGMA journal_mode=WAL")
                 # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed process
-                # loses nothing committed, a power cut at most the last documents, and the file
-                # is never corrupt (SQLite's documentation); each commit no longer waits on the disk.
+                # loses nothing committed, a power cut at most the last documents, and the file is
+                # never corrupt (SQLite's documentation); each commit no longer waits on the disk.
                 self._db.execute("PRAGMA synchronous=NORMAL")
                 # The term counts are a B-tree keyed by (tenant, term, child): a document's rows
                 # land all over it. SQLite's default 2 MB page cache then rereads pages from disk
@@ -384,7 +389,8 @@ class SQLiteStore:
                 )
                 if document is not None:
                     self._db.execute(
-                        "INSERT INTO documents (tenant, doc_id, fingerprint, source) VALUES (?, ?, ?, ?)",
+                        "INSERT INTO documents (tenant, doc_id, fingerprint, source) "
+                        "VALUES (?, ?, ?, ?)",
                         (tenant, doc_id, *document),
                     )
             for parent, children in sections:
@@ -422,7 +428,8 @@ class SQLiteStore:
             )  # one id, one row
         length, counts = stored_ranking.term_counts(child.text)
         seq = self._db.execute(
-            "INSERT INTO children (tenant, chunk_id, parent_id, record, length) VALUES (?, ?, ?, ?, ?)",
+            "INSERT INTO children (tenant, chunk_id, parent_id, record, length) "
+            "VALUES (?, ?, ?, ?, ?)",
             (tenant, child.chunk_id, child.parent_id or "", child.model_dump_json(), length),
         ).lastrowid
         if vector is not None:

@@ -27,8 +27,9 @@ from chunklab.tokens.folding import fold
 # (or fail: BM25 on no terms, a zero vector's cosine), so it is refused before ranking.
 QUERY_STOP_WORDS = frozenset(
     """
-a an and are as at be by do does for from how i in is it of on or the to what when where which who why
-with my me you your can could should would will this that these those there here was were has have
+a an and are as at be by do does for from how i in is it of on or the to
+what when where which who why with my me you your can could should would
+will this that these those there here was were has have
 o os as um uma de do da dos das e em no na nos nas que para por com se como qual quais quando onde
 """.split()
 )
@@ -40,7 +41,7 @@ def search_terms(query: str) -> list[str]:
 
 
 class Query(Contract):
-    """A search question; one with no searchable word is a `ValidationError`, not a random answer."""
+    """A search question; one with no word to search is a `ValidationError`, not a random answer."""
 
     text: str
 

@@ -8,8 +8,8 @@ library does the same thing (`pack_spans`, `with_neighbours`, `article_path_chun
 it is written.
 
 A wrong answer, or one that raises, gets "not yet: …" naming the first case it got wrong; a check
-never raises on the learner's behalf. `chunklab.teaching.selfcheck.check("NN.x", your_function)` is the
-entry point the notebooks use.
+never raises on the learner's behalf. `chunklab.teaching.selfcheck.check("NN.x", your_function)` is
+the entry point the notebooks use.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ def _short(value: Any, width: int = 90) -> str:
 def _first_difference(
     got: list, expected: list, show: Callable[[Any], str]
 ) -> tuple[int, str, str]:
-    """Where two lists first differ, and what each holds there ('absent' / 'nothing' past an end)."""
+    """Where two lists first differ, and what each holds there ('absent'/'nothing' past an end)."""
     k = next(
-        (i for i, (a, b) in enumerate(zip(got, expected)) if a != b), min(len(got), len(expected))
+        (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b),
+        min(len(got), len(expected)),
     )
     return (
         k,
@@ -87,7 +88,8 @@ def _check_line_windows(fn: Callable) -> int:
             if spans != expected:
                 k, should, got = _first_difference(spans, expected, str)
                 raise NotYet(
-                    f"size={size}, text={_short(text, 60)}: window {k} should be {should}, got {got}"
+                    f"size={size}, text={_short(text, 60)}: "
+                    f"window {k} should be {should}, got {got}"
                 )
             cases += 1
     return cases
@@ -121,7 +123,8 @@ def _check_repack_tokens(fn: Callable) -> int:
             expected = pack_spans(spans, budget, SourceBudget(text, cl100k))
             if got != expected:
                 raise NotYet(
-                    f"budget={budget}, text={_short(text, 60)}: expected {_short(expected)}, got {_short(got)}"
+                    f"budget={budget}, text={_short(text, 60)}: "
+                    f"expected {_short(expected)}, got {_short(got)}"
                 )
             cases += 1
     return cases
@@ -201,7 +204,7 @@ def _check_column_value(fn: Callable) -> int:
         got = fn(header, row)
         if not isinstance(got, str):
             raise NotYet(f"expected a string, got {_short(got)}")
-        pairs = [f"{h}: {v}" for h, v in zip(header_cells, row_cells)]
+        pairs = [f"{h}: {v}" for h, v in zip(header_cells, row_cells, strict=True)]
         at = 0
         for pair in pairs:
             found = got.find(pair, at)
@@ -266,7 +269,7 @@ def _check_reciprocal_rank(fn: Callable) -> int:
     return cases
 
 
-# --- 08.1: heading levels from font sizes ----------------------------------------------------------
+# --- 08.1: heading levels from font sizes ---------------------------------------------------------
 
 
 def _check_heading_levels(fn: Callable) -> int:
@@ -281,7 +284,8 @@ def _check_heading_levels(fn: Callable) -> int:
         got, expected = fn(sizes), heading_levels(sizes)
         if got != expected:
             raise NotYet(
-                f"sizes {_short(sorted(set(sizes)))} (the most common {max(set(sizes), key=sizes.count)}): "
+                f"sizes {_short(sorted(set(sizes)))} "
+                f"(the most common {max(set(sizes), key=sizes.count)}): "
                 f"expected {expected}, got {_short(got)}"
             )
         cases += 1

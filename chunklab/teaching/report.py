@@ -183,7 +183,7 @@ def plot_similarity(
     title: str,
     line_label: str = "threshold",
 ):
-    """Neighbour similarity along the document: the rule's line, the chosen cuts, the true boundaries.
+    """Neighbour similarity along the document: the rule's line, the chosen cuts, true boundaries.
 
     Point i is the similarity between unit i and unit i + 1; a cut at i falls between them.
     """
@@ -238,7 +238,7 @@ def plot_orphans(counts: pd.DataFrame, title: str):
     return fig
 
 
-# --- the experiment (notebook 07) ------------------------------------------------------------------
+# --- the experiment (notebook 07) -----------------------------------------------------------------
 
 
 def experiment_frame(rows: Sequence[dict]) -> pd.DataFrame:
@@ -247,7 +247,7 @@ def experiment_frame(rows: Sequence[dict]) -> pd.DataFrame:
 
 
 def summary_frame(rows: Sequence[dict] | pd.DataFrame, k: int = 3) -> pd.DataFrame:
-    """`chunklab.evaluation.experiment.summarize` as a DataFrame indexed by (strategy, retriever)."""
+    """`evaluation.experiment.summarize` as a DataFrame indexed by (strategy, retriever)."""
     if isinstance(rows, pd.DataFrame):
         rows = rows.to_dict("records")
     return pd.DataFrame(summarize(rows, k)).set_index(["strategy", "retriever"])
@@ -426,7 +426,7 @@ class CutView:
         # Each stretch between two cuts, with the ordinals of the chunks that hold all of it.
         self.segments = [
             (a, b, [c.ordinal for c in self.chunks if c.start <= a and b <= c.end])
-            for a, b in zip(edges, edges[1:])
+            for a, b in zip(edges, edges[1:], strict=False)
             if a < b
         ]
         shown = [c for c in self.chunks if c.start < hi and c.end > lo]
@@ -487,7 +487,7 @@ class CutView:
         out = [self.title] if self.title else []
         out.append(self.summary())
         body = []
-        for a, b, held in self.segments:
+        for a, b, _ in self.segments:
             body += [f"‹{k}⟧" for k in ends.get(a, []) if a != self.window[0]]
             body += [f"⟦{k}›" for k in starts.get(a, [])]
             text = self.doc.text[a:b]
@@ -535,7 +535,8 @@ class CutView:
         head = f"<b>{escape(self.title)}</b><br>" if self.title else ""
         return (
             f'<div style="font-size:12px">{head}<i>{escape(self.summary())}</i>'
-            f'<div style="font-family:monospace;white-space:pre-wrap;line-height:1.7;border:1px solid #ddd;'
+            f'<div style="font-family:monospace;white-space:pre-wrap;line-height:1.7;'
+            f"border:1px solid #ddd;"
             f'padding:6px">{"".join(parts)}</div>'
             + (f'<ul style="margin:2px 0">{added}</ul>' if added else "")
             + "</div>"

@@ -194,9 +194,9 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 def check(exercise: str, answer: Any) -> None:
     """Print whether `answer` is right for `exercise`. `None` means not tried yet.
 
-    A coding exercise (`chunklab.teaching.exercises.CHECKS`) takes the learner's function and runs it on
-    cases it has not seen. It returns nothing on purpose: a returned value would be echoed below
-    the cell.
+    A coding exercise (`chunklab.teaching.exercises.CHECKS`) takes the learner's function and runs
+    it on cases it has not seen. It returns nothing on purpose: a returned value would be echoed
+    below the cell.
     """
 
     if exercise in CHECKS:

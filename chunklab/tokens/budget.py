@@ -430,7 +430,7 @@ class SourceBudget:
     # --- spans of whole lines --------------------------------------------------------------------
 
     def _prefix_sums(self) -> list[int]:
-        """prefix[k]: tokens of lines 0..k-1 (blank ones count nothing) plus the joins after them."""
+        """prefix[k]: tokens of lines 0..k-1 (blank ones count zero) plus the joins after them."""
         if self._prefix is None:
             counts = self._line_counts.get()
             contributions = [0] * len(self.lines)

@@ -83,7 +83,9 @@ def pack_spans(
     while i < len(spans):
         a = spans[i][0]
         more = largest_fitting(
-            len(spans) - 1 - i, lambda k: span_fits(budget, a, spans[i + k][1], limit), guess
+            len(spans) - 1 - i,
+            lambda k, a=a, i=i: span_fits(budget, a, spans[i + k][1], limit),
+            guess,
         )
         out.append((a, spans[i + more][1]))
         i, guess = i + more + 1, max(more, 1)
@@ -140,7 +142,9 @@ def cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget
         guess = len(out[-1].text) if out else 64  # the next piece is likely as long as the last
         n = (
             largest_fitting(
-                end - start, lambda n: budget.span_count(start, start + n) <= limit, guess
+                end - start,
+                lambda n, start=start: budget.span_count(start, start + n) <= limit,
+                guess,
             )
             or 1
         )

@@ -21,7 +21,7 @@ BLOCK_CHARS = 1 << 20
 
 
 class Utf8Offsets:
-    """`byte_of(p)`: the UTF-8 offset of character `p`; `char_of(x)`: the character holding byte `x`."""
+    """`byte_of(p)`: UTF-8 offset of character `p`; `char_of(x)`: the character holding byte `x`."""
 
     def __init__(self, text: str) -> None:
         self.length = len(text)
