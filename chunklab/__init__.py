@@ -9,6 +9,8 @@ Records
 - `version`: the version string
 
 Markdown parsing and the section tree (`parsing/`)
+- `parsing.scanner`: the block scanner's line-level tests (fences, list markers, headings)
+- `parsing.lists`: how far a Markdown list runs (items, nested lists, lazy lines)
 - `parsing.blocks`: a Markdown block scanner with exact spans (02)
 - `parsing.sections`: the section tree: heading paths, stable section ids (02)
 

@@ -6,6 +6,7 @@
 - `structural`: the article's recursive separator split, with optional repack (notebook 02).
 - `markdown`:   breadcrumb + whole blocks within a hard token budget, parents for small-to-big
                 (notebooks 02 and 03).
+- `emission`:   how `markdown` holds sections and merges pieces before it emits them as chunks.
 - `semantic`:   cuts where neighbouring sentences stop resembling each other (notebook 04).
 - `tables`:     tables found and linearized row by row (notebook 05).
 - `prefixes`:   what a chunk carries before its text: heading path, title, context (notebook 06).

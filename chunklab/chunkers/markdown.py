@@ -1,9 +1,9 @@
 """Structure-aware chunking of Markdown: breadcrumb + whole blocks, within a hard token budget.
 
-Each section of the outline (chunklab.parsing.sections) becomes one or more child chunks. A child is the
-section's breadcrumb ("Travel Policy > International Travel > Per diem"), a blank line, then as many
-of the section's blocks as fit in `max_tokens`. Its `parent_id` is the section id, so a retriever
-can hand the model the whole section (notebook 03).
+Each section of the outline (chunklab.parsing.sections) becomes one or more child chunks. A child
+is the section's breadcrumb ("Travel Policy > International Travel > Per diem"), a blank line, then
+as many of the section's blocks as fit in `max_tokens`. Its `parent_id` is the section id, so a
+retriever can hand the model the whole section (notebook 03).
 
 A block too big for the budget is split by its kind, so that each piece still reads as that kind:
 
@@ -27,7 +27,11 @@ subsections carries its title in a full breadcrumb.
 `prefix` chooses what heads each chunk (notebook 06): the breadcrumb ("path", the default), nothing
 ("none": the heading lines stay in the text as written), or a contextual prefix ("context": the
 text `contextualize(document, chunk)` returns, shortened at a word to the room the body leaves;
-the body leaves it at least a quarter of the budget). Whatever the prefix, it counts in `max_tokens`.
+the body leaves it at least a quarter of the budget). Whatever the prefix, it counts in
+`max_tokens`.
+
+Sections are held, then emitted in document order, by `chunklab.chunkers.emission`, which also
+merges runs of lines into pieces that fit.
 """
 
 from __future__ import annotations
@@ -38,15 +42,15 @@ from typing import Literal
 from pydantic import ConfigDict, Field
 
 from chunklab.chunkers.collector import gc_paused
-from chunklab.chunkers.prefixes import Contextualizer, fit_prefix, offline_context
+from chunklab.chunkers.emission import BLOCK_SEP, Emission, Held, group_lines, group_runs
+from chunklab.chunkers.prefixes import Contextualizer, offline_context
 from chunklab.contracts import Chunk, Contract, Document
-from chunklab.parsing.blocks import Block, _closes_fence, _fence, _indent, _list_marker
+from chunklab.parsing.blocks import Block
+from chunklab.parsing.scanner import closes_fence, indent_width, list_marker, opening_fence
 from chunklab.parsing.sections import Outline, Section, build_outline
 from chunklab.tokens.budget import Measured, SourceBudget
 from chunklab.tokens.counters import TokenCounter, cl100k
-from chunklab.tokens.packing import MIN_TOKENS, longest_prefix, split_text
-
-BLOCK_SEP = "\n\n"
+from chunklab.tokens.packing import MIN_TOKENS, longest_prefix
 
 
 class MarkdownChunker(Contract):
@@ -67,12 +71,14 @@ class MarkdownChunker(Contract):
     prefix: Literal["path", "none", "context"] = Field(
         "path",
         description="path: the heading path (breadcrumb) heads every chunk; none: no prefix, the "
-        "heading lines stay in the text as written; context: a contextual prefix from `contextualize` "
-        "(default chunklab.chunkers.prefixes.offline_context). Every prefix counts inside max_tokens",
+        "heading lines stay in the text as written; context: a contextual prefix from "
+        "`contextualize` (default chunklab.chunkers.prefixes.offline_context). Every prefix counts "
+        "inside max_tokens",
     )
     contextualize: Contextualizer | None = Field(
         None,
-        description="(document, chunk) -> prefix text, for prefix='context'; see chunklab.chunkers.prefixes",
+        description="(document, chunk) -> prefix text, for prefix='context'; "
+        "see chunklab.chunkers.prefixes",
     )
 
     def outline(self, doc: Document) -> Outline:
@@ -96,112 +102,33 @@ class MarkdownChunker(Contract):
     def _chunks(self, doc: Document) -> Iterator[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
         outline = self.outline(doc)
-        by_id = {s.section_id: s for s in outline.sections}
         # A contextual prefix is written after the body is packed, so the body leaves it a quarter
         # of the budget; it is then shortened to whatever room the body really left.
-        reserve = self.max_tokens // 4 if self.prefix == "context" else 0
-        emitted = 0  # chunks yielded so far: the next one's ordinal
+        contextual = self.prefix == "context"
+        reserve = self.max_tokens // 4 if contextual else 0
+        contextualize = (self.contextualize or offline_context) if contextual else None
+        emission = Emission(doc, budget, outline.sections, self.max_tokens, contextualize)
         paths: dict[str, Measured] = {}
-        # A section with no content of its own and a full breadcrumb waits: it needs a chunk of
-        # its heading only if none of its subsections with content carries its title in a full
-        # breadcrumb. Until that is known, the chunks after it are held, to keep their order.
-        held: list[list] = []  # [section, breadcrumb, packed bodies], in document order
-        waiting: list[list] = []  # the entries of `held` still undecided: a chain of ancestors
-
-        def heading_alone(entry: list) -> None:
-            entry[2] = self._bodies([entry[0].heading], entry[1], budget, reserve)
-
         for section in outline.sections:  # in document order, the order in which tokens arrive
             crumb, full = self._breadcrumb(section, paths, budget)
-            while waiting and not _descends_from(section, waiting[-1][0], by_id):
-                heading_alone(waiting.pop())  # its subtree ended without carrying its title
+            while (ended := emission.pop_ended(section)) is not None:
+                self._heading_alone(ended, budget, reserve)
             if section.heading is not None and not section.blocks and full:
-                waiting.append([section, crumb, []])
-                held.append(waiting[-1])
+                # Its chunk depends on the subsections to come (`chunklab.chunkers.emission`).
+                emission.wait(Held(section, crumb, []))
                 continue
             blocks = list(section.blocks)
             if section.heading is not None and not full:
                 blocks.insert(0, section.heading)  # keep the heading's words somewhere
-            held.append([section, crumb, self._bodies(blocks, crumb, budget, reserve)])
-            if section.blocks and full:
-                waiting.clear()  # all of them are ancestors, and this breadcrumb carries their titles
-            if not waiting:
-                for entry in held:
-                    new = self._section_chunks(doc, budget, *entry, emitted)
-                    emitted += len(new)
-                    yield from new
-                held.clear()
-        for entry in waiting:
-            heading_alone(entry)
-        for entry in held:
-            new = self._section_chunks(doc, budget, *entry, emitted)
-            emitted += len(new)
-            yield from new
+            bodies = self._bodies(blocks, crumb, budget, reserve)
+            yield from emission.hold(Held(section, crumb, bodies), bool(section.blocks) and full)
+        for entry in emission.undecided():  # their subtrees ended with the document
+            self._heading_alone(entry, budget, reserve)
+        yield from emission.release()
 
-    def _section_chunks(
-        self,
-        doc: Document,
-        budget: SourceBudget,
-        section: Section,
-        crumb: Measured,
-        packed: list[Measured],
-        first_ordinal: int,
-    ) -> list[Chunk]:
-        """A section's chunks: its prefix, a blank line, then each packed body."""
-        section_id, path, breadcrumb = section.section_id, section.heading_path, section.breadcrumb
-        doc_id, tenant, contextual = (
-            doc.doc_id,
-            doc.metadata.get("tenant", "default"),
-            self.prefix == "context",
-        )
-        # CommonMark counts only spaces and tabs as blank, so a line of no-break spaces (U+00A0,
-        # U+3000) is a paragraph; alone in a chunk it is nothing to search or to read.
-        packed = [body for body in packed if not body.text.isspace()]
-        chunks: list[Chunk] = []
-        for n, body in enumerate(packed):
-            head = crumb
-            if contextual:  # the contextualizer sees the chunk without its prefix
-                bare = Chunk(
-                    chunk_id=f"{section_id}-c{n}",
-                    doc_id=doc.doc_id,
-                    parent_id=section_id,
-                    ordinal=first_ordinal + n,
-                    text=body.text,
-                    token_count=body.count,
-                    heading_path=path,
-                    start=body.start,
-                    end=body.end,
-                )
-                context = fit_prefix(
-                    (self.contextualize or offline_context)(doc, bare),
-                    lambda p, body=body: (
-                        budget.join(budget.text(p), BLOCK_SEP, body).count <= self.max_tokens
-                    ),
-                )
-                head = budget.text(context)
-            piece = budget.join(head, BLOCK_SEP, body) if head.text else body
-            # Every value comes from the chunker itself: built without validation, which would
-            # cost more than the packing (the property tests re-validate every chunk).
-            chunks.append(
-                Chunk.trusted(
-                    chunk_id=f"{section_id}-c{n}",
-                    doc_id=doc_id,
-                    parent_id=section_id,
-                    ordinal=first_ordinal + n,
-                    text=piece.text,
-                    token_count=piece.count,
-                    heading_path=path,
-                    start=body.start,
-                    end=body.end,
-                    metadata={
-                        "strategy": "markdown",
-                        "tenant": tenant,
-                        "section": breadcrumb,
-                        "prefix": head.text,
-                    },
-                )
-            )
-        return chunks
+    def _heading_alone(self, entry: Held, budget: SourceBudget, reserve: int) -> None:
+        """A waiting section whose subtree ended without carrying its title: its heading alone."""
+        entry.bodies = self._bodies([entry.section.heading], entry.crumb, budget, reserve)
 
     def parents(self, doc: Document) -> list[Chunk]:
         """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
@@ -348,9 +275,9 @@ class MarkdownChunker(Contract):
             return self._split_table(block, limit, budget)
         if block.kind == "list":
             return self._split_list(block, limit, budget)
-        if block.kind == "code" and _fence(budget.lines[block.first_line]):
+        if block.kind == "code" and opening_fence(budget.lines[block.first_line]):
             return self._split_code(block, limit, budget)
-        return self._split_lines(block.first_line, block.last_line, limit, budget)
+        return group_lines(block.first_line, block.last_line, limit, budget)
 
     def _split_table(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         first = block.first_line
@@ -368,13 +295,14 @@ class MarkdownChunker(Contract):
         if not rows or min(with_header(a, b).count for a, b in rows) > limit:
             # The header cannot share the budget with any row (a table wider than the budget):
             # cut the table as plain lines, so the header is kept once rather than lost.
-            return self._split_lines(first, block.last_line, limit, budget)
+            return group_lines(first, block.last_line, limit, budget)
         # Rows grouped under the repeated header; a row that cannot fit with it even alone is cut
         # bare (notebook 05 counts such orphans and deals with wide tables).
-        return self._group_runs(rows, with_header, limit, budget)
+        return group_runs(rows, with_header, limit, budget)
 
     def _linearized_rows(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
-        """Each data row as 'header\nrow' (the delimiter row dropped), pairs packed within the limit."""
+        """Each data row as 'header\nrow' (the delimiter row dropped), pairs packed within the
+        limit."""
         header = budget.lines_span(block.first_line, block.first_line)
         rows = [
             k for k in range(block.first_line + 2, block.last_line + 1) if budget.lines[k].strip()
@@ -388,7 +316,7 @@ class MarkdownChunker(Contract):
         for k in rows:
             pair = candidates[k]
             if pair.count > limit:  # this row alone is too wide to sit beside its header: cut bare
-                pairs.extend(self._split_lines(k, k, limit, budget))
+                pairs.extend(group_lines(k, k, limit, budget))
             else:
                 start = budget.line_start[k]
                 pairs.append(
@@ -405,13 +333,13 @@ class MarkdownChunker(Contract):
 
     def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         first = budget.lines[block.first_line]
-        kind, base = _list_marker(first)[0], _indent(first)
+        kind, base = list_marker(first)[0], indent_width(first)
         starts = [
             k
             for k in range(block.first_line, block.last_line + 1)
-            if (m := _list_marker(budget.lines[k]))
+            if (m := list_marker(budget.lines[k]))
             and m[0] == kind
-            and _indent(budget.lines[k]) == base
+            and indent_width(budget.lines[k]) == base
         ]
         items = []
         for a, b in zip(starts, [*starts[1:], block.last_line + 1], strict=True):
@@ -419,39 +347,17 @@ class MarkdownChunker(Contract):
             while last > a and not budget.lines[last].strip():
                 last -= 1
             items.append((a, last))
-        return self._group_runs(items, budget.lines_span, limit, budget)
-
-    def _group_runs(self, runs, measure, limit: int, budget: SourceBudget) -> list[Measured]:
-        """Merge neighbouring runs of lines while `measure(first, last)` fits the limit.
-
-        A run that does not fit even alone is cut into lines (and those, if need be, further).
-        """
-        pieces: list[Measured] = []
-        group: tuple[int, int] | None = None
-        for a, b in runs:
-            if group and measure(group[0], b).count <= limit:
-                group = (group[0], b)
-                continue
-            if group:
-                pieces.append(measure(*group))
-                group = None
-            if measure(a, b).count <= limit:
-                group = (a, b)
-            else:
-                pieces.extend(self._split_lines(a, b, limit, budget))
-        if group:
-            pieces.append(measure(*group))
-        return pieces
+        return group_runs(items, budget.lines_span, limit, budget)
 
     def _split_code(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         opening = budget.lines[block.first_line].rstrip("\r")
-        char, length = _fence(opening)
-        closed = block.last_line > block.first_line and _closes_fence(
+        char, length = opening_fence(opening)
+        closed = block.last_line > block.first_line and closes_fence(
             budget.lines[block.last_line], char, length
         )
         body_last = block.last_line - 1 if closed else block.last_line
         fence_open = budget.text(opening, budget.line_start[block.first_line])
-        fence_close = budget.text(" " * _indent(opening) + char * length)
+        fence_close = budget.text(" " * indent_width(opening) + char * length)
         reserve = budget.delta(fence_open.tail, "\n") + fence_open.count + fence_close.count + 2
         body_lines = [
             k for k in range(block.first_line + 1, body_last + 1) if budget.lines[k].strip()
@@ -459,50 +365,13 @@ class MarkdownChunker(Contract):
         if not body_lines or limit - reserve < self.max_tokens // 2:
             # Fences would leave less than half the budget (the share every word is promised):
             # cut the block as plain lines, fences included.
-            return self._split_lines(block.first_line, block.last_line, limit, budget)
+            return group_lines(block.first_line, block.last_line, limit, budget)
         pieces = []
-        for piece in self._split_lines(body_lines[0], body_lines[-1], limit - reserve, budget):
+        for piece in group_lines(body_lines[0], body_lines[-1], limit - reserve, budget):
             wrapped = budget.join(budget.join(fence_open, "\n", piece), "\n", fence_close)
             if wrapped.count > limit:  # the reserve is a margin, not a proof: check, and fall back
-                return self._split_lines(block.first_line, block.last_line, limit, budget)
+                return group_lines(block.first_line, block.last_line, limit, budget)
             pieces.append(
                 Measured(wrapped.text, wrapped.count, wrapped.tail, piece.start, piece.end)
             )
         return pieces
-
-    def _split_lines(
-        self, first: int, last: int, limit: int, budget: SourceBudget
-    ) -> list[Measured]:
-        """Runs of whole lines within the limit; a line too big is split by sentences, then words."""
-        pieces: list[Measured] = []
-        group: tuple[int, int] | None = None
-        for k in range(first, last + 1):
-            if not budget.lines[k].strip():
-                continue
-            if group and budget.lines_span(group[0], k).count <= limit:
-                group = (group[0], k)
-                continue
-            if group:
-                pieces.append(budget.lines_span(*group))
-                group = None
-            if budget.lines_span_within(k, k, limit) is not None:
-                group = (k, k)
-            else:
-                start = budget.line_start[k]
-                pieces.extend(split_text(start, start + len(budget.lines[k]), limit, budget))
-        if group:
-            pieces.append(budget.lines_span(*group))
-        return pieces
-
-
-# --- helpers ------------------------------------------------------------------------------------
-
-
-def _descends_from(section: Section, ancestor: Section, by_id: dict[str, Section]) -> bool:
-    """Is `ancestor` above `section` in the tree?"""
-    parent = section.parent_id
-    while parent is not None:
-        if parent == ancestor.section_id:
-            return True
-        parent = by_id[parent].parent_id
-    return False

@@ -96,54 +96,17 @@ def build_outline(source: str, doc_id: str, title: str = "") -> Outline:
     stack: list[dict] = []  # the open sections, outermost first
     used_ids: dict[str, int] = {}
 
-    def new_section(heading: Block | None) -> dict:
-        if heading is None:
-            path, level, parent = (), 0, None
-        else:
-            while stack and stack[-1]["level"] >= heading.level:
-                stack.pop()
-            parent = stack[-1] if stack else None
-            path = (*(parent["path"] if parent else ()), heading.title)
-            level = heading.level
-        # The slug path extends the parent's: each title is slugged once, not once per descendant.
-        slugs = (
-            f"{parent['slugs']}/{slug(heading.title)}"
-            if parent
-            else slug(heading.title)
-            if path
-            else ""
-        )
-        key = slugs or "preamble"
-        used_ids[key] = used_ids.get(key, 0) + 1
-        if used_ids[key] > 1:
-            key = f"{key}~{used_ids[key]}"  # two sections with the same path
-        draft = {
-            "id": f"{doc_id}#{key}",
-            "path": path,
-            "slugs": slugs,
-            "level": level,
-            "heading": heading,
-            "blocks": [],
-            "parent": parent["id"] if heading is not None and parent else None,
-            "children": [],
-        }
-        if heading is not None and parent:
-            parent["children"].append(draft["id"])
-        drafts.append(draft)
-        if heading is not None:
-            stack.append(draft)
-        return draft
-
     current = None
     for b in blocks:
         if b.kind == "heading":
             if is_template_expression(b.title):
-                # title_at -1: the stand-in is not in the source, so its tokens are counted directly.
+                # title_at -1: the stand-in is not in the source, so its tokens are counted
+                # directly.
                 b = b._replace(title=title or doc_id, title_at=-1)
-            current = new_section(b)
+            current = _draft_section(b, doc_id, drafts, stack, used_ids)
         else:
             if current is None:
-                current = new_section(None)
+                current = _draft_section(None, doc_id, drafts, stack, used_ids)
             current["blocks"].append(b)
 
     sections = tuple(
@@ -159,3 +122,51 @@ def build_outline(source: str, doc_id: str, title: str = "") -> Outline:
         for d in drafts
     )
     return Outline(source, front_matter, tuple(blocks), sections)
+
+
+def _draft_section(
+    heading: Block | None,
+    doc_id: str,
+    drafts: list[dict],
+    stack: list[dict],
+    used_ids: dict[str, int],
+) -> dict:
+    """A new section's draft under the open sections in `stack` (None: the text before the first
+    heading), with an id not in `used_ids`; added to `drafts`, and to `stack` if it has a heading.
+    """
+    if heading is None:
+        path, level, parent = (), 0, None
+    else:
+        while stack and stack[-1]["level"] >= heading.level:
+            stack.pop()
+        parent = stack[-1] if stack else None
+        path = (*(parent["path"] if parent else ()), heading.title)
+        level = heading.level
+    # The slug path extends the parent's: each title is slugged once, not once per descendant.
+    slugs = (
+        f"{parent['slugs']}/{slug(heading.title)}"
+        if parent
+        else slug(heading.title)
+        if path
+        else ""
+    )
+    key = slugs or "preamble"
+    used_ids[key] = used_ids.get(key, 0) + 1
+    if used_ids[key] > 1:
+        key = f"{key}~{used_ids[key]}"  # two sections with the same path
+    draft = {
+        "id": f"{doc_id}#{key}",
+        "path": path,
+        "slugs": slugs,
+        "level": level,
+        "heading": heading,
+        "blocks": [],
+        "parent": parent["id"] if heading is not None and parent else None,
+        "children": [],
+    }
+    if heading is not None and parent:
+        parent["children"].append(draft["id"])
+    drafts.append(draft)
+    if heading is not None:
+        stack.append(draft)
+    return draft
