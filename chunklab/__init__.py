@@ -17,6 +17,7 @@ Markdown parsing and the section tree (`parsing/`)
 Token counting and budgets (`tokens/`, machinery)
 - `tokens.counters`: token counters (words, the design sketch's approximation, cl100k offline)
 - `tokens.utf8`: character <-> UTF-8 byte offsets
+- `tokens.encoding`: the document encoded once, in a thread; any span's count read off it
 - `tokens.budget`: exact token counts of any span in linear time (the document encoded once)
 - `tokens.packing`: oversized text cut into pieces that fit (sentences, words, prefixes)
 - `tokens.folding`: case and accent folding, for search terms and fact checks
@@ -57,6 +58,7 @@ Evaluation (`evaluation/`)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (the only module that imports pandas/matplotlib)
+- `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 

@@ -13,12 +13,14 @@ from markdown_gen import document
 from pydantic import ValidationError
 
 import chunklab.tokens.budget as budget_module
+import chunklab.tokens.encoding as encoding_module
 from chunklab import Chunk, Document, cl100k, word_count
 from chunklab.chunkers.collector import gc_paused
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.parsing.sections import build_outline
-from chunklab.tokens.budget import PART_BOUNDARY, DocumentTokens, SourceBudget, part_ends
+from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k_encoding
+from chunklab.tokens.encoding import PART_BOUNDARY, DocumentTokens, part_ends
 
 PROPERTY = settings(
     max_examples=150, deadline=None, derandomize=True, suppress_health_check=list(HealthCheck)
@@ -97,7 +99,7 @@ def test_an_encoding_error_reaches_the_caller_instead_of_a_hang(monkeypatch):
         def encode_to_numpy(self, text, disallowed_special=()):
             raise RuntimeError("encoder broke")
 
-    monkeypatch.setattr(budget_module, "cl100k_encoding", lambda: Broken())
+    monkeypatch.setattr(encoding_module, "cl100k_encoding", lambda: Broken())
     tokens = DocumentTokens("some text\nmore text\n")
     with pytest.raises(RuntimeError, match="encoder broke"):
         tokens.between(0, 5)

@@ -20,8 +20,9 @@ from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.embeddings.static import HashingEmbedder
-from chunklab.tokens.budget import DocumentTokens, SourceBudget
+from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k_encoding
+from chunklab.tokens.encoding import DocumentTokens
 from chunklab.tokens.utf8 import Utf8Offsets
 
 PROPERTY = settings(

@@ -17,8 +17,8 @@ from typing import Literal
 from pydantic import ConfigDict, Field, model_validator
 
 from chunklab.contracts import Chunk, Contract, Document
-from chunklab.tokens.budget import DocumentTokens
 from chunklab.tokens.counters import TokenCounter, cl100k, word_count
+from chunklab.tokens.encoding import DocumentTokens
 
 
 def char_windows(length: int, size: int, overlap: int) -> Iterator[tuple[int, int]]:
