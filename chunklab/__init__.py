@@ -54,7 +54,8 @@ Evaluation (`evaluation/`)
 - `evaluation.metrics`: what a cut did to a document; whether a ranking reached the evidence
   (01, 07)
 - `evaluation.recall`: fact recall and what it costs in tokens (03, 06)
-- `evaluation.experiment`: strategies x retrievers x questions; the article's table (07)
+- `evaluation.experiment`: strategies x retrievers x questions, and their summaries (07)
+- `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (the only module that imports pandas/matplotlib)

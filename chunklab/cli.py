@@ -24,7 +24,7 @@ from chunklab.documents.files import DocumentError, find_documents, readable_suf
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import load_document
 from chunklab.embeddings.static import EmbedderUnavailable
-from chunklab.evaluation import experiment
+from chunklab.evaluation import article, experiment
 from chunklab.evaluation.questions import QuestionFileError, load_question_file, load_questions
 from chunklab.retrieval import ingest
 from chunklab.retrieval.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document
@@ -491,8 +491,8 @@ def run_experiment_command(args: argparse.Namespace) -> int:
                 "--article runs on the series' manual; it takes no --docs or --questions"
             )
         print(
-            experiment.format_article_table(
-                experiment.article_table(load_document("manual"), load_questions("manual"))
+            article.format_article_table(
+                article.article_table(load_document("manual"), load_questions("manual"))
             )
         )
         return 0

@@ -6,13 +6,8 @@ from conftest import ROOT, run_cli
 from chunklab import load_document, load_questions
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.documents.series import list_documents
-from chunklab.evaluation.experiment import (
-    article_table,
-    format_article_table,
-    plain,
-    real_strategies,
-    run_experiment,
-)
+from chunklab.evaluation.article import article_table, format_article_table
+from chunklab.evaluation.experiment import DECISIONS, plain, real_strategies, run_experiment
 from chunklab.evaluation.metrics import char_scores, coverage_at_k, reciprocal_rank
 from chunklab.evaluation.questions import QuestionFileError, load_question_file
 from chunklab.retrieval.retrievers import BM25Retriever, OverlapRetriever
@@ -75,11 +70,13 @@ def write(tmp_path, body):
             "question c: unknown document 'nope'",
         ),
         (
-            "questions:\n  - {id: d, document: manual, question: x, facts: [30 dias], gold: [{start: 0, end: 5, text: abc}]}\n",
+            "questions:\n  - {id: d, document: manual, question: x, facts: [30 dias], "
+            "gold: [{start: 0, end: 5, text: abc}]}\n",
             "question d: gold span 0:5",
         ),
         (
-            "questions:\n  - {id: e, document: manual, question: x, facts: [30 dias], gold: [cada]}\n",
+            "questions:\n  - {id: e, document: manual, question: x, facts: [30 dias], "
+            "gold: [cada]}\n",
             "occurs 3 times",
         ),
         ("questions: [\n", "not valid YAML"),
@@ -97,7 +94,8 @@ def test_a_quote_is_located_and_facts_stand_in_for_missing_gold(tmp_path):
         tmp_path,
         """\
         questions:
-          - {id: a, document: manual.md, question: q, facts: [30 dias], gold: [A inspeção visual ocorre a cada 30 dias.]}
+          - {id: a, document: manual.md, question: q, facts: [30 dias],
+             gold: [A inspeção visual ocorre a cada 30 dias.]}
           - {id: b, document: manual, question: q, facts: [90 DIAS]}
         """,
     )
@@ -238,8 +236,6 @@ def test_progress_goes_to_stderr_only_when_asked(capsys):
 
 def test_the_decision_tables_evidence_still_holds():
     """The DECISIONS rows quote results of this series; if one stops being true, this fails."""
-    from chunklab.evaluation.experiment import DECISIONS
-
     documents = docs()
     questions = load_question_file(ROOT / "data" / "experiment.questions.yaml", documents)
     rows = run_experiment(

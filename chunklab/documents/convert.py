@@ -127,14 +127,15 @@ class _Line(NamedTuple):
     )
 
 
-def pdf_to_markdown(path: Path) -> tuple[str, str]:
-    """(title, Markdown) of a PDF's text layer; see the module docstring for what is inferred."""
+def _open_pdf(path: Path):
+    """pdfplumber's handle on the file; an encrypted or unreadable file is a `DocumentError` that
+    says which (pdfplumber wraps pdfminer's errors, so the cause is unwrapped first)."""
     import pdfplumber
     from pdfminer.pdfdocument import PDFEncryptionError, PDFPasswordIncorrect
     from pdfminer.pdfparser import PDFSyntaxError
 
     try:
-        pdf = pdfplumber.open(path)
+        return pdfplumber.open(path)
     except Exception as exc:  # pdfplumber wraps pdfminer's own errors in PdfminerException
         cause = exc.args[0] if exc.args and isinstance(exc.args[0], Exception) else exc
         if isinstance(cause, PDFPasswordIncorrect | PDFEncryptionError):
@@ -147,66 +148,85 @@ def pdf_to_markdown(path: Path) -> tuple[str, str]:
             else cause.__class__.__name__
         )
         raise DocumentError(f"{path}: not a readable PDF ({reason})") from None
-    with pdf:
-        try:
-            title = str((pdf.metadata or {}).get("Title", "") or "").strip()
-            blocks: list[tuple[int, float, str]] = []  # (page, top, Markdown of a table)
-            lines: list[_Line] = []
-            for number, page in enumerate(pdf.pages):
-                tables = page.find_tables()
-                for table in tables:
-                    blocks.append((number, table.bbox[1], _table_markdown(table.extract())))
-                boxes = [t.bbox for t in tables]
-                outside = page.filter(
-                    lambda obj, boxes=boxes: (
-                        obj.get("object_type") != "char"
-                        or not any(
-                            b[0] <= obj["x0"]
-                            and obj["x1"] <= b[2]
-                            and b[1] <= obj["top"]
-                            and obj["bottom"] <= b[3]
-                            for b in boxes
-                        )
-                    )
+
+
+def _page_lines(page, number: int, boxes: list) -> list[_Line]:
+    """The text lines of one page outside its tables (those are read as tables), each with its
+    most common font size, the one clue to a heading a PDF gives."""
+    outside = page.filter(
+        lambda obj, boxes=boxes: (
+            obj.get("object_type") != "char"
+            or not any(
+                b[0] <= obj["x0"]
+                and obj["x1"] <= b[2]
+                and b[1] <= obj["top"]
+                and obj["bottom"] <= b[3]
+                for b in boxes
+            )
+        )
+    )
+    lines = []
+    # Spacing relative to the font: some PDFs set word gaps by kerning, not space
+    # characters, and a fixed tolerance of 3 points glues their words together.
+    for line in outside.extract_text_lines(return_chars=True, x_tolerance_ratio=0.15):
+        sizes = Counter(round(c["size"], 1) for c in line["chars"] if c["text"].strip())
+        if sizes:
+            margin = line["top"] < page.height * 0.1 or line["bottom"] > page.height * 0.9
+            lines.append(
+                _Line(
+                    number,
+                    line["top"],
+                    line["bottom"],
+                    sizes.most_common(1)[0][0],
+                    line["text"],
+                    margin,
                 )
-                # Spacing relative to the font: some PDFs set word gaps by kerning, not space
-                # characters, and a fixed tolerance of 3 points glues their words together.
-                for line in outside.extract_text_lines(return_chars=True, x_tolerance_ratio=0.15):
-                    sizes = Counter(round(c["size"], 1) for c in line["chars"] if c["text"].strip())
-                    if sizes:
-                        margin = (
-                            line["top"] < page.height * 0.1 or line["bottom"] > page.height * 0.9
-                        )
-                        lines.append(
-                            _Line(
-                                number,
-                                line["top"],
-                                line["bottom"],
-                                sizes.most_common(1)[0][0],
-                                line["text"],
-                                margin,
-                            )
-                        )
-        except Exception as exc:
-            raise DocumentError(
-                f"{path}: the PDF could not be read to the end ({exc.__class__.__name__})"
-            ) from None
+            )
+    return lines
+
+
+def _read_pdf(pdf, path: Path) -> tuple[str, list[tuple[int, float, str]], list[_Line]]:
+    """(metadata title, tables as (page, top, Markdown), text lines) of every page; a failure
+    part way through is a `DocumentError`, not a half-converted document."""
+    try:
+        title = str((pdf.metadata or {}).get("Title", "") or "").strip()
+        blocks: list[tuple[int, float, str]] = []  # (page, top, Markdown of a table)
+        lines: list[_Line] = []
+        for number, page in enumerate(pdf.pages):
+            tables = page.find_tables()
+            for table in tables:
+                blocks.append((number, table.bbox[1], _table_markdown(table.extract())))
+            lines += _page_lines(page, number, [t.bbox for t in tables])
+    except Exception as exc:
+        raise DocumentError(
+            f"{path}: the PDF could not be read to the end ({exc.__class__.__name__})"
+        ) from None
+    return title, blocks, lines
+
+
+def _first_heading(markdown: str) -> str:
+    """The text of the first `#` heading, the title a PDF without one in its metadata shows."""
+    return next(
+        (
+            line[2:]
+            for line in markdown.split("\n")
+            if line.startswith("# ") and not is_template_expression(line[2:])
+        ),
+        "",
+    )
+
+
+def pdf_to_markdown(path: Path) -> tuple[str, str]:
+    """(title, Markdown) of a PDF's text layer; see the module docstring for what is inferred."""
+    with _open_pdf(path) as pdf:
+        title, blocks, lines = _read_pdf(pdf, path)
     if not lines and not blocks:
         raise DocumentError(
             f"{path}: the PDF has no text layer (a scan?): run OCR first (e.g. ocrmypdf, "
             "or Docling), then convert the result"
         )
     markdown = _pdf_lines_markdown(_without_running_lines(lines), blocks)
-    if not title:
-        title = next(
-            (
-                line[2:]
-                for line in markdown.split("\n")
-                if line.startswith("# ") and not is_template_expression(line[2:])
-            ),
-            "",
-        )
-    return title, markdown
+    return title or _first_heading(markdown), markdown
 
 
 def _table_markdown(rows: list[list[str | None]]) -> str:

@@ -3,7 +3,8 @@
 - `questions`:  question sets and question files: the facts an answer needs, and where they are.
 - `metrics`:    what a cut did to a document, and whether a ranking reached the evidence.
 - `recall`:     fact recall and what it costs in tokens (the design sketch's evaluation).
-- `experiment`: strategies x retrievers x questions, and the article's table reproduced.
+- `experiment`: strategies x retrievers x questions: the general runner and its summaries.
+- `article`:    the article's section 8 table, reproduced with its stub retriever.
 
 May import everything below it: `contracts`, `parsing`, `tokens`, `documents`, `embeddings`,
 `chunkers`, `retrieval`.

@@ -6,9 +6,9 @@ one unit holds every fact (complete), the share of facts that arrived (fact reca
 of the evidence, and of nothing else, the retrieved characters are (char recall / precision / IoU).
 The article's claim is that chunking barely moves the first and moves the second a lot.
 
-`article_table` reproduces the article's section 8 exactly (its stub retriever, its four cuts,
-its ten questions); `run_experiment` is the general runner. Both are deterministic. Rows are
-plain dicts; `chunklab.teaching.report.experiment_frame` makes the DataFrame.
+`run_experiment` is the general runner, deterministic; the article's section 8 table, with its
+stub retriever, is `chunklab.evaluation.article`. Rows are plain dicts;
+`chunklab.teaching.report.experiment_frame` makes the DataFrame.
 """
 
 from __future__ import annotations
@@ -20,80 +20,22 @@ from dataclasses import dataclass
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.registry import build
-from chunklab.chunkers.structural import StructuralChunker
-from chunklab.chunkers.tables import LinearizedChunker, orphans
+from chunklab.chunkers.tables import orphans
 from chunklab.contracts import Chunk, Document
 from chunklab.evaluation.metrics import (
     answer_ids,
     bootstrap_interval,
     char_scores,
     coverage_at_k,
-    has_facts,
     reaches,
     reciprocal_rank,
     starts_mid_line,
     touches,
 )
-from chunklab.evaluation.questions import GoldQuestion, QuestionSet
+from chunklab.evaluation.questions import GoldQuestion
 from chunklab.evaluation.recall import fact_recall
-from chunklab.retrieval.retrievers import OverlapRetriever, Retriever
+from chunklab.retrieval.retrievers import Retriever
 from chunklab.tokens.counters import cl100k
-
-# --- the article's table -------------------------------------------------------------------------
-
-ARTICLE_STRATEGIES: dict[str, Callable[[Document], list[Chunk]]] = {
-    "fixed_size": lambda d: FixedSizeChunker(size=200, overlap=40).split(d),
-    "structural": lambda d: StructuralChunker(size=200).split(d),
-    "structural+": lambda d: StructuralChunker(size=200, repack=True).split(d),
-    "linearized": lambda d: LinearizedChunker(size=200).split(d),
-}
-
-
-def article_table(doc: Document, questions: QuestionSet, k: int = 3) -> list[dict]:
-    """The article's section 8 and 11, one row per strategy, with its stub retriever.
-
-    `coverage@k` and `complete@1` count questions whose top k (or top 1) holds a chunk with every
-    fact (the article's `has_facts`); `tolerant` is section 11's coverage@k against the set of
-    every chunk holding the facts, as a share. The two agree by construction: the article words
-    the same measure twice.
-    """
-    retriever = OverlapRetriever()
-    rows = []
-    for name, strategy in ARTICLE_STRATEGIES.items():
-        chunks = strategy(doc)
-        by_id = {c.chunk_id: c for c in chunks}
-        top_k, top_1, tolerant = 0, 0, 0.0
-        for q in questions.questions:
-            ranked = [h.ref_id for h in retriever.rank(q.question, chunks, k)]
-            top_k += any(has_facts(by_id[r].text, q.facts) for r in ranked[:k])
-            top_1 += any(has_facts(by_id[r].text, q.facts) for r in ranked[:1])
-            gold = answer_ids(chunks, q.facts)
-            tolerant += coverage_at_k(ranked, gold, k) if gold else 0.0
-        rows.append(
-            {
-                "strategy": name,
-                "chunks": len(chunks),
-                f"coverage@{k}": top_k,
-                "complete@1": top_1,
-                "questions": len(questions.questions),
-                "mid_line": starts_mid_line(chunks, doc),
-                "orphans": orphans(chunks, doc),
-                f"tolerant@{k}": round(tolerant / len(questions.questions), 2),
-            }
-        )
-    return rows
-
-
-def format_article_table(rows: Sequence[dict], k: int = 3) -> str:
-    """The table as the article prints it (in English), one line per strategy."""
-    return "\n".join(
-        f"{r['strategy']:<12} {r['chunks']:>2} chunks  coverage@{k} "
-        f"{r[f'coverage@{k}']}/{r['questions']}  "
-        f"complete@1 {r['complete@1']}/{r['questions']}  mid-line {r['mid_line']}  "
-        f"orphans {r['orphans']}"
-        for r in rows
-    )
-
 
 # --- the general runner ---------------------------------------------------------------------------
 
@@ -213,6 +155,62 @@ def _progress(done: int, total: int, enabled: bool) -> None:
         sys.stderr.flush()
 
 
+def _merged_cut(
+    prepare: Callable[[Document], Prepared], documents: Mapping[str, Document], group: list[str]
+) -> tuple[Prepared, dict[str, dict[str, int]]]:
+    """One search group's documents cut and merged into one index (a pooled run searches them
+    together), with what each document's cut did: those counts repeat in every row of it."""
+    parts = {d: prepare(documents[d]) for d in group}
+    prepared = Prepared(
+        [c for p in parts.values() for c in p.searched],
+        {ref: unit for p in parts.values() for ref, unit in p.handed.items()},
+    )
+    cuts = {
+        d: {
+            "chunks": len(p.searched),
+            "mid_line": starts_mid_line(p.searched, documents[d]),
+            "orphans": orphans(p.searched, documents[d]),
+        }
+        for d, p in parts.items()
+    }
+    return prepared, cuts
+
+
+def _measures(
+    q: GoldQuestion, handed: list[Chunk], answers: set[str], gold: list[tuple[int, int]]
+) -> dict:
+    """What the units handed to the model are worth, measured both ways: did the search reach
+    the evidence (reached, touched, rr), and does the context answer on its own (the rest)."""
+    own = [u for u in handed if u.doc_id == q.document]  # offsets mean nothing elsewhere
+    context = "\n\n".join(u.text for u in handed)
+    handed_ids = [u.chunk_id for u in handed]
+    return {
+        "reached": float(any(reaches(u, gold) for u in own)),
+        "touched": float(any(touches(u, gold) for u in own)),
+        "complete": coverage_at_k(handed_ids, answers, len(handed_ids)),
+        "rr": reciprocal_rank(handed_ids, answers),
+        "answerable": float(bool(answers)),
+        "fact_recall": fact_recall(context.lower(), [f.lower() for f in q.facts]),
+        **char_scores([(u.start, u.end) for u in own], gold),
+        "tokens_to_model": cl100k(context),
+    }
+
+
+def _measured_at_each_k(
+    q: GoldQuestion,
+    prepared: Prepared,
+    units: list[Chunk],
+    retriever: Retriever,
+    ks: Sequence[int],
+) -> list[tuple[int, dict]]:
+    """(k, measures) for one question: searched once to the largest k, then read at each k, so
+    every k of a row set comes from the same ranking."""
+    ranked = [h.ref_id for h in retriever.rank(q.question, prepared.searched, max(ks))]
+    gold = [(s.start, s.end) for s in q.gold]
+    answers = answer_ids(units, q.facts)
+    return [(k, _measures(q, _handed(prepared, ranked, k), answers, gold)) for k in ks]
+
+
 def run_experiment(
     documents: Mapping[str, Document],
     questions: Sequence[GoldQuestion],
@@ -237,55 +235,15 @@ def run_experiment(
     rows = []
     for strategy, prepare in strategies.items():
         for group in groups:
-            parts = {d: prepare(documents[d]) for d in group}
-            prepared = Prepared(
-                [c for p in parts.values() for c in p.searched],
-                {ref: unit for p in parts.values() for ref, unit in p.handed.items()},
-            )
-            cuts = {
-                d: {
-                    "chunks": len(p.searched),
-                    "mid_line": starts_mid_line(p.searched, documents[d]),
-                    "orphans": orphans(p.searched, documents[d]),
-                }
-                for d, p in parts.items()
-            }
-            mine = [q for q in questions if q.document in parts]
+            prepared, cuts = _merged_cut(prepare, documents, group)
+            mine = [q for q in questions if q.document in cuts]
             units = list({(u.doc_id, u.chunk_id): u for u in prepared.handed.values()}.values())
             for retriever_name, retriever in retrievers.items():
+                labels = {"strategy": strategy, "retriever": retriever_name}
                 for q in mine:
-                    ranked = [
-                        h.ref_id for h in retriever.rank(q.question, prepared.searched, max(ks))
-                    ]
-                    gold = [(s.start, s.end) for s in q.gold]
-                    answers = answer_ids(units, q.facts)
-                    for k in ks:
-                        handed = _handed(prepared, ranked, k)
-                        own = [
-                            u for u in handed if u.doc_id == q.document
-                        ]  # offsets mean nothing elsewhere
-                        context = "\n\n".join(u.text for u in handed)
-                        handed_ids = [u.chunk_id for u in handed]
-                        rows.append(
-                            {
-                                "strategy": strategy,
-                                "retriever": retriever_name,
-                                "k": k,
-                                "document": q.document,
-                                "question": q.id,
-                                **cuts[q.document],
-                                "reached": float(any(reaches(u, gold) for u in own)),
-                                "touched": float(any(touches(u, gold) for u in own)),
-                                "complete": coverage_at_k(handed_ids, answers, len(handed_ids)),
-                                "rr": reciprocal_rank(handed_ids, answers),
-                                "answerable": float(bool(answers)),
-                                "fact_recall": fact_recall(
-                                    context.lower(), [f.lower() for f in q.facts]
-                                ),
-                                **char_scores([(u.start, u.end) for u in own], gold),
-                                "tokens_to_model": cl100k(context),
-                            }
-                        )
+                    asked_of = {"document": q.document, "question": q.id, **cuts[q.document]}
+                    for k, measures in _measured_at_each_k(q, prepared, units, retriever, ks):
+                        rows.append({**labels, "k": k, **asked_of, **measures})
                 done += 1
                 _progress(done, total, progress)
     return rows

@@ -126,9 +126,9 @@ def _locate(quote: str, text: str, where: str) -> Span:
     return Span(start=start, end=start + len(quote), text=quote)
 
 
-def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> list[GoldQuestion]:
-    """Read and check a question file against `documents` (by id); errors: `QuestionFileError`."""
-    path = Path(path)
+def _question_items(path: Path) -> list:
+    """The file's list of questions; a file that cannot be read, decoded or parsed, or that holds
+    no list of questions, is a `QuestionFileError` that says which."""
     try:
         raw = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
@@ -142,9 +142,88 @@ def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> l
     items = raw.get("questions") if isinstance(raw, dict) else None
     if not isinstance(items, list) or not items:
         raise QuestionFileError(f"{path}: expected a mapping with a non-empty list 'questions'")
+    return items
+
+
+def _named_document(item: dict, where: str, documents: Mapping[str, Document]) -> Document | None:
+    """The document a question names; an unknown name lists the known ones. A missing `document`
+    gives None here and is left to validation, which names the missing field."""
+    doc = _document_for(str(item.get("document", "")), documents)
+    if "document" in item and doc is None:
+        known = ", ".join(sorted(documents)) or "none"
+        raise QuestionFileError(f"{where}: unknown document {item['document']!r} (known: {known})")
+    return doc
+
+
+def _validated(item: dict, name: object, where: str, doc: Document | None) -> GoldQuestion:
+    """The item as a `GoldQuestion`, its gold quotes located in the document first; pydantic's
+    first error becomes one line naming the question, not a traceback."""
+    gold = item.get("gold")
+    if doc is not None and isinstance(gold, list):
+        item = {
+            **item,
+            "gold": [_locate(g, doc.text, where) if isinstance(g, str) else g for g in gold],
+        }
+    try:
+        return GoldQuestion.model_validate({**item, "id": str(name)})
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = ".".join(str(p) for p in error["loc"])
+        message = (
+            f"missing field {field!r}" if error["type"] == "missing" else f"{field}: {error['msg']}"
+        )
+        raise QuestionFileError(f"{where}: {message}") from None
+
+
+def _check_evidence(question: GoldQuestion, doc: Document, where: str) -> None:
+    """Every fact is in the document (ignoring case) and every gold span quotes it exactly, so a
+    broken question fails on load, by name, rather than scoring zero in silence."""
+    folded = doc.text.lower()
+    for fact in question.facts:
+        if fact.lower() not in folded:
+            raise QuestionFileError(f"{where}: fact {fact!r} is not in document {doc.doc_id!r}")
+    for span in question.gold:
+        if doc.text[span.start : span.end] != span.text:
+            raise QuestionFileError(
+                f"{where}: gold span {span.start}:{span.end} "
+                f"is {doc.text[span.start : span.end][:40]!r}, "
+                f"not {span.text[:40]!r}"
+            )
+
+
+def _with_default_gold(question: GoldQuestion, doc: Document) -> GoldQuestion:
+    """Without `gold`, each fact's first occurrence (ignoring case) is its evidence."""
+    if question.gold:
+        return question
+    folded = doc.text.lower()
+    spans = []
+    for fact in question.facts:
+        start = folded.index(fact.lower())
+        spans.append(
+            Span(start=start, end=start + len(fact), text=doc.text[start : start + len(fact)])
+        )
+    return question.model_copy(update={"gold": tuple(spans)})
+
+
+def _checked_question(
+    item: dict, name: object, where: str, documents: Mapping[str, Document]
+) -> GoldQuestion:
+    """One question of a file, validated, checked against its document, with its evidence, and
+    named by the document's id (a file may name the document by its file name)."""
+    doc = _named_document(item, where, documents)
+    question = _validated(item, name, where, doc)
+    assert doc is not None  # `document` is a required field, checked just above
+    _check_evidence(question, doc, where)
+    question = _with_default_gold(question, doc)
+    return question.model_copy(update={"document": doc.doc_id})
+
+
+def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> list[GoldQuestion]:
+    """Read and check a question file against `documents` (by id); errors: `QuestionFileError`."""
+    path = Path(path)
     out: list[GoldQuestion] = []
     seen: set[str] = set()
-    for n, item in enumerate(items, start=1):
+    for n, item in enumerate(_question_items(path), start=1):
         name = item.get("id", f"#{n}") if isinstance(item, dict) else f"#{n}"
         where = f"{path}: question {name}"
         if not isinstance(item, dict):
@@ -154,50 +233,5 @@ def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> l
         if name in seen:
             raise QuestionFileError(f"{where}: id used twice")
         seen.add(name)
-        doc = _document_for(str(item.get("document", "")), documents)
-        if "document" in item and doc is None:
-            known = ", ".join(sorted(documents)) or "none"
-            raise QuestionFileError(
-                f"{where}: unknown document {item['document']!r} (known: {known})"
-            )
-        gold = item.get("gold")
-        if doc is not None and isinstance(gold, list):
-            item = {
-                **item,
-                "gold": [_locate(g, doc.text, where) if isinstance(g, str) else g for g in gold],
-            }
-        try:
-            question = GoldQuestion.model_validate({**item, "id": str(name)})
-        except ValidationError as exc:
-            error = exc.errors()[0]
-            field = ".".join(str(p) for p in error["loc"])
-            message = (
-                f"missing field {field!r}"
-                if error["type"] == "missing"
-                else f"{field}: {error['msg']}"
-            )
-            raise QuestionFileError(f"{where}: {message}") from None
-        assert doc is not None  # `document` is a required field, checked just above
-        folded = doc.text.lower()
-        for fact in question.facts:
-            if fact.lower() not in folded:
-                raise QuestionFileError(f"{where}: fact {fact!r} is not in document {doc.doc_id!r}")
-        for span in question.gold:
-            if doc.text[span.start : span.end] != span.text:
-                raise QuestionFileError(
-                    f"{where}: gold span {span.start}:{span.end} "
-                    f"is {doc.text[span.start : span.end][:40]!r}, "
-                    f"not {span.text[:40]!r}"
-                )
-        if not question.gold:
-            spans = []
-            for fact in question.facts:
-                start = folded.index(fact.lower())
-                spans.append(
-                    Span(
-                        start=start, end=start + len(fact), text=doc.text[start : start + len(fact)]
-                    )
-                )
-            question = question.model_copy(update={"gold": tuple(spans)})
-        out.append(question.model_copy(update={"document": doc.doc_id}))
+        out.append(_checked_question(item, name, where, documents))
     return out
