@@ -63,7 +63,14 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 
-- `cli`: the `chunklab` command (chunk, index, search, tenants, experiment)
+The `chunklab` command (`cli/`)
+- `cli.parser`: the argument parser, each command's example, the strategy options, `UsageError`
+- `cli.terminal`: warnings and a progress bar on stderr
+- `cli.chunking`: `chunklab chunk`
+- `cli.indexing`: `chunklab index` in named steps (the flags, the write loop, the report)
+- `cli.searching`: `chunklab search` and `chunklab tenants`
+- `cli.experimenting`: `chunklab experiment`
+- `cli.commands`: `main`, each command run, a user's mistake turned into exit code 2
 """
 
 from chunklab.chunkers.fixed import FixedSizeChunker

@@ -1,0 +1,23 @@
+"""The `chunklab` command: `chunk` (JSON lines of chunks), `index`, `search` and `tenants`
+(small-to-big over SQLite), `experiment` (strategies x retrievers on your questions).
+
+A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a flag the chosen
+strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
+Tracebacks are for bugs, not for typos.
+
+- `parser`: the argument parser, each command's arguments and example, the strategy options,
+  `UsageError`
+- `terminal`: what the commands say on stderr besides their output (warnings, a progress bar)
+- `chunking`: `chunklab chunk`, a file's chunks as JSON lines
+- `indexing`: `chunklab index`, documents into an SQLite file (and `--prune`)
+- `searching`: `chunklab search` and `chunklab tenants`, reading an index file
+- `experimenting`: `chunklab experiment`, strategies x retrievers on a folder and its questions
+- `commands`: `main`, which runs each command and turns a user's mistake into exit code 2
+
+May import: every other folder of chunklab; nothing imports it.
+"""
+
+from chunklab.cli.commands import COMMANDS, main
+from chunklab.cli.parser import USAGE_ERROR, UsageError, build_parser
+
+__all__ = ["COMMANDS", "USAGE_ERROR", "UsageError", "build_parser", "main"]

@@ -1,0 +1,27 @@
+"""`chunklab chunk`: one file's chunks as JSON lines on stdout (or, with `--show-markdown`, the
+Markdown the chunker reads)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from chunklab.cli.parser import build_chunker
+from chunklab.documents.reading import read_document
+
+
+def run_chunk(args: argparse.Namespace) -> int:
+    chunker = build_chunker(args)
+    doc = read_document(args.path)
+    out = sys.stdout
+    if args.show_markdown:  # chunk spans refer to this text
+        out.write(doc.text)
+        out.flush()
+        return 0
+    # Written as they come: a long document's chunks are never all in memory at once.
+    streamed = getattr(chunker, "iter_chunks", None)  # chunkers that can yield as they cut
+    chunks = streamed(doc) if streamed else chunker.split(doc)
+    for chunk in chunks:
+        out.write(chunk.model_dump_json() + "\n")
+    out.flush()
+    return 0

@@ -1,0 +1,56 @@
+"""`main`: the parsed command run by its function, and a user's mistake (a `UsageError`, a file
+that cannot be read, a missing tokenizer or embedder, a bad index or question file) turned into
+one line on stderr and exit code 2."""
+
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from collections.abc import Callable, Sequence
+
+from chunklab.cli.chunking import run_chunk
+from chunklab.cli.experimenting import run_experiment_command
+from chunklab.cli.indexing import run_index
+from chunklab.cli.parser import USAGE_ERROR, UsageError, build_parser
+from chunklab.cli.searching import run_search, run_tenants
+from chunklab.documents.files import DocumentError
+from chunklab.embeddings.static import EmbedderUnavailable
+from chunklab.evaluation.questions import QuestionFileError
+from chunklab.retrieval.index import IndexFileError
+from chunklab.tokens.counters import TokenizerUnavailable
+
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "chunk": run_chunk,
+    "index": run_index,
+    "search": run_search,
+    "tenants": run_tenants,
+    "experiment": run_experiment_command,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+        if args.command is None:  # bare `chunklab`: say what it can do
+            parser.print_help()
+            return 0
+        return COMMANDS[args.command](args)
+    except (
+        UsageError,
+        DocumentError,
+        TokenizerUnavailable,
+        IndexFileError,
+        EmbedderUnavailable,
+        QuestionFileError,
+    ) as exc:
+        print(f"chunklab: error: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except sqlite3.Error as exc:  # the index file failed under us (locked, read-only, disk full)
+        print(f"chunklab: error: {getattr(args, 'db', 'the index file')}: {exc}", file=sys.stderr)
+        return USAGE_ERROR
+    except BrokenPipeError:
+        # `chunklab chunk big.md | head` closes the pipe early; that is not an error.
+        sys.stderr.close()
+        return 0

@@ -1,0 +1,141 @@
+"""`chunklab index`: documents read, chunked and embedded (here or on Dask workers), then written
+into an SQLite index file one document per transaction; `--prune` removes what is gone.
+
+The command in named steps: `check_index_flags` (every mistake said before any work),
+`write_documents` (the write loop), `prune`, and `report_index` (the closing lines and exit code).
+"""
+
+from __future__ import annotations
+
+import argparse
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy_options
+from chunklab.cli.terminal import progress, warn
+from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
+from chunklab.retrieval import ingest
+from chunklab.retrieval.index import ParentChildIndex, SQLiteStore, index_document
+
+
+@dataclass
+class Tally:
+    """What the write loop did: documents written and their children, documents unchanged since
+    the last run (their rows are already right), and the paths of the files it could not read."""
+
+    indexed: int = 0
+    children: int = 0
+    unchanged: int = 0
+    skipped: list[str] = field(default_factory=list)
+
+
+def run_index(args: argparse.Namespace) -> int:
+    check_index_flags(args)
+    found = find_documents(args.paths, follow_links=args.follow_links)
+    if not found.documents:
+        raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
+    created = not Path(args.db).exists()
+    store = SQLiteStore(args.db)
+    try:
+        tally = write_documents(store, found, args)
+    except ingest.DaskUnavailable as exc:
+        store.close()
+        if created:  # nothing was indexed: leave no empty index file behind
+            for leftover in (args.db, f"{args.db}-wal", f"{args.db}-shm"):
+                Path(leftover).unlink(missing_ok=True)
+        raise UsageError(str(exc)) from None
+    pruned = prune(store, args) if args.prune else 0
+    store.close()
+    return report_index(args, found, tally, pruned)
+
+
+def check_index_flags(args: argparse.Namespace) -> None:
+    """A bad strategy option or a bad `--workers` / `--scheduler` is said before any work."""
+    build_chunker(args)
+    if args.workers is not None and args.workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.workers is not None and args.scheduler is not None:
+        raise UsageError(
+            "--workers starts a local cluster, --scheduler uses an existing one: give one of them"
+        )
+
+
+def write_documents(store: SQLiteStore, found: FoundDocuments, args: argparse.Namespace) -> Tally:
+    """Read, chunk and embed here or on Dask workers; write here, one document per transaction,
+    in the order the documents were found, so the file is the same however it was computed."""
+    index = ParentChildIndex(store=store)
+    known = store.documents_fingerprints(args.tenant)
+    tally = Tally()
+    results = ingest.prepared(
+        found.documents,
+        known,
+        args.strategy,
+        strategy_options(args),
+        args.tenant,
+        workers=args.workers,
+        scheduler=args.scheduler,
+    )
+    for n, ready in enumerate(results, start=1):
+        if ready.error:
+            tally.skipped.append(ready.path)
+            warn(f"skipped {ready.error}")  # the message names the file and the problem
+        elif ready.unchanged:
+            tally.unchanged += 1  # same text, same settings, same chunklab: its rows are right
+        else:
+            index_document(
+                index,
+                ready.parents,
+                ready.children,
+                tenant=args.tenant,
+                doc_id=ready.doc_id,
+                fingerprint=ready.fingerprint,
+                source=str(Path(ready.path).resolve()),
+                vectors={c.chunk_id: v for c, v in zip(ready.children, ready.vectors, strict=True)},
+            )
+            tally.children += len(ready.children)
+            tally.indexed += 1
+        progress(n, len(found.documents), ready.doc_id)
+    return tally
+
+
+def prune(store: SQLiteStore, args: argparse.Namespace) -> int:
+    """Remove the tenant's documents indexed from under PATHS whose file is no longer there."""
+    roots = [Path(p).resolve() for p in args.paths]
+    gone = [
+        doc_id
+        for doc_id, source in store.documents(args.tenant).items()
+        if source
+        and any(Path(source) == root or root in Path(source).parents for root in roots)
+        and not Path(source).is_file()
+    ]
+    for doc_id in gone:
+        store.remove_document(args.tenant, doc_id)
+    return len(gone)
+
+
+def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, pruned: int) -> int:
+    """The closing lines: what was passed over (stderr), what was done (stdout); the exit code."""
+    passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
+    if found.hidden:
+        passed_over.append(f"{found.hidden} hidden")
+    if passed_over:
+        count = sum(found.other_types.values()) + found.hidden
+        warn(
+            f"not indexed (not a document type chunklab reads): {count} files: "
+            f"{', '.join(passed_over)}"
+        )
+    if found.outside:
+        warn(
+            f"not indexed: {found.outside} link(s) to files outside the folder "
+            "(--follow-links indexes them)"
+        )
+    print(
+        f"indexed {tally.indexed} documents, {tally.children} children, tenant {args.tenant!r}, "
+        f"into {args.db}"
+        + (f"; {tally.unchanged} unchanged, skipped" if tally.unchanged else "")
+        + (f"; {pruned} removed (--prune)" if pruned else "")
+    )
+    if tally.skipped:
+        warn(f"{len(tally.skipped)} file(s) could not be read and were skipped (named above)")
+        return USAGE_ERROR
+    return 0

@@ -1,0 +1,80 @@
+"""`chunklab search` (small-to-big: matched children, then their sections) and `chunklab tenants`
+(who has what in an index file). Both only read: they never create or change the file."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from chunklab.cli.parser import UsageError
+from chunklab.retrieval.index import ParentChildIndex, SQLiteStore
+from chunklab.retrieval.retrievers import RETRIEVERS, search_terms
+
+
+def open_index(db: str) -> SQLiteStore:
+    """An existing index file, opened read-only; a missing one is a `UsageError`."""
+    if not Path(db).is_file():
+        raise UsageError(f"{db}: no such index file (make one with `chunklab index`)")
+    return SQLiteStore(db, read_only=True)  # a read command never creates or changes the file
+
+
+def run_search(args: argparse.Namespace) -> int:
+    if args.k <= 0 or args.parents <= 0:
+        raise UsageError("--k and --parents must be at least 1")
+    if not search_terms(args.question):
+        raise UsageError(
+            f"the question {args.question!r} has no word to search for "
+            "(only blanks, punctuation or stop words)"
+        )
+    store = open_index(args.db)
+    if not store.has_tenant(args.tenant):
+        tenants = [t.tenant for t in store.tenants()]
+        raise UsageError(
+            f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
+            f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)"
+        )
+    index = ParentChildIndex(store=store, retriever=RETRIEVERS[args.retriever]())
+    hits = index.search(args.question, k=args.k, tenant=args.tenant)
+    parents = index.parents_of(hits, max_parents=args.parents, tenant=args.tenant)
+    children = [store.child(args.tenant, h.ref_id) for h in hits]
+    if args.json:
+        out = {
+            "question": args.question,
+            "children": [
+                {
+                    "chunk_id": c.chunk_id,
+                    "score": round(h.score, 4),
+                    "heading_path": list(c.heading_path),
+                }
+                for c, h in zip(children, hits, strict=True)
+            ],
+            "parents": [json.loads(p.model_dump_json()) for p in parents],
+        }
+        print(json.dumps(out, ensure_ascii=False, indent=2))
+        return 0
+    if not hits:
+        print("no matching children")
+        return 0
+    print("matched children:")
+    for c, h in zip(children, hits, strict=True):
+        print(f"  {h.score:7.3f}  {c.chunk_id}")
+    for p in parents:
+        print(
+            f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  "
+            f"[{p.token_count} tokens]"
+        )
+        print(p.text)
+    return 0
+
+
+def run_tenants(args: argparse.Namespace) -> int:
+    rows = open_index(args.db).tenants()
+    if not rows:
+        print(f"{args.db}: no tenants (nothing indexed yet)")
+        return 0
+    width = max(len("tenant"), *(len(r.tenant) for r in rows))
+    print(f"{'tenant':<{width}}  documents  sections  chunks")
+    for r in rows:
+        print(f"{r.tenant:<{width}}  {r.documents:>9}  {r.parents:>8}  {r.children:>6}")
+    return 0
