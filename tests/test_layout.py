@@ -216,3 +216,23 @@ def test_the_package_docstring_lists_every_module_and_all_is_complete():
         if not n.startswith("_") and not isinstance(vars(chunklab)[n], type(chunklab))
     )
     assert sorted(set(chunklab.__all__) - {"__version__"}) == public
+
+
+def test_the_readme_layout_table_names_every_module():
+    """`README.md` "How the code is laid out": a row for every module, under its folder."""
+    readme = (PACKAGE.parent / "README.md").read_text(encoding="utf-8")
+    table = readme[readme.index("### How the code is laid out") :]
+    table = table[: table.index("\n### ", 1)]
+    rows, folder = [], ""
+    for line in table.splitlines():
+        cells = [c.strip() for c in line.strip().strip("|").split("|")]
+        if line.startswith("|") and len(cells) == 3 and cells[1].startswith("`"):
+            folder = cells[0].strip("`") or folder
+            rows.append(folder + cells[1].strip("`"))
+    modules = sorted(
+        p.relative_to(PACKAGE).as_posix()
+        for p in PACKAGE.rglob("*.py")
+        if p.name not in ("__init__.py", "__main__.py") and "series_data" not in p.parts
+    )
+    assert sorted(set(modules) - set(rows)) == []
+    assert sorted(set(rows) - set(modules)) == []
