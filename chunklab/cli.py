@@ -27,8 +27,9 @@ from chunklab.embeddings.static import EmbedderUnavailable
 from chunklab.evaluation import experiment
 from chunklab.evaluation.questions import QuestionFileError, load_question_file, load_questions
 from chunklab.retrieval import ingest
-from chunklab.retrieval.index import IndexFileError, ParentChildIndex, SQLiteStore, index_document
+from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS, search_terms
+from chunklab.retrieval.sqlite_store import IndexFileError, SQLiteStore
 from chunklab.tokens.counters import TokenizerUnavailable
 from chunklab.version import __version__
 
