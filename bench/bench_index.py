@@ -40,8 +40,9 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_chunkers import peak_rss, realistic_markdown  # noqa: E402
 
-from chunklab.retrieval.index import ParentChildIndex, SQLiteStore  # noqa: E402
+from chunklab.retrieval.index import ParentChildIndex  # noqa: E402
 from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever  # noqa: E402
+from chunklab.retrieval.sqlite_store import SQLiteStore  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 CHILDREN_PER_MB = {"copies": 2340, "wiki": 2830}  # MarkdownChunker(200) on each corpus, measured

@@ -44,9 +44,11 @@ The chunkers (`chunkers/`)
 
 Retrieval and the index (`retrieval/`)
 - `retrieval.retrievers`: BM25, dense, hybrid and the article's overlap retriever (03, 06)
-- `retrieval.index`: parents and children in memory or SQLite; small-to-big search (03)
+- `retrieval.index`: search children, hand over parents; the `Store` protocol, in memory (03)
 - `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
+- `retrieval.sqlite_store`: the same index in one SQLite file; WAL, fingerprints, file faults (03)
 - `retrieval.stored_ranking`: BM25 and vector ranking inside the SQLite file (machinery)
+- `retrieval.scoreboard`: the exact top k without scoring every child (MaxScore; machinery)
 - `retrieval.ingest`: read, chunk and embed on one process, several, or a Dask cluster (machinery)
 
 Evaluation (`evaluation/`)
@@ -87,7 +89,7 @@ from chunklab.embeddings.static import Embedder, HashingEmbedder, WordLlamaEmbed
 from chunklab.evaluation.questions import Question, QuestionSet, load_questions
 from chunklab.parsing.blocks import Block, explicit_headings, parse_blocks, with_explicit_headings
 from chunklab.parsing.sections import Outline, Section, build_outline
-from chunklab.retrieval.index import MemoryStore, ParentChildIndex, SQLiteStore
+from chunklab.retrieval.index import MemoryStore, ParentChildIndex
 from chunklab.retrieval.retrievers import (
     RETRIEVERS,
     BM25Retriever,
@@ -97,6 +99,7 @@ from chunklab.retrieval.retrievers import (
     OverlapRetriever,
     Retriever,
 )
+from chunklab.retrieval.sqlite_store import SQLiteStore
 from chunklab.tokens.counters import (
     COUNTERS,
     TokenCounter,

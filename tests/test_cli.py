@@ -516,7 +516,8 @@ def test_index_names_each_unreadable_file_indexes_the_rest_and_counts_other_type
 
 def test_a_document_is_stored_whole_or_not_at_all(tmp_path, monkeypatch):
     from chunklab import MarkdownChunker
-    from chunklab.retrieval.index import ParentChildIndex, SQLiteStore, index_document
+    from chunklab.retrieval.index import ParentChildIndex, index_document
+    from chunklab.retrieval.sqlite_store import SQLiteStore
 
     doc = load_document("travel_policy")
     chunker = MarkdownChunker(max_tokens=40)

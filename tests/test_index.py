@@ -5,14 +5,9 @@ import pytest
 from chunklab import Document, FixedSizeChunker, approx_tokens, load_document, load_questions
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.structural import two_scale_chunks
-from chunklab.retrieval.index import (
-    IndexFileError,
-    MemoryStore,
-    ParentChildIndex,
-    SQLiteStore,
-    index_document,
-)
+from chunklab.retrieval.index import MemoryStore, ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import BM25Retriever, LogCountRetriever
+from chunklab.retrieval.sqlite_store import IndexFileError, SQLiteStore
 
 
 def fact_recall(context: str, facts) -> float:

@@ -16,8 +16,9 @@ from conftest import DATA, REAL_DOCUMENTS
 from chunklab import Document, MarkdownChunker
 from chunklab.documents.reading import read_document
 from chunklab.embeddings.static import WordLlamaEmbedder
-from chunklab.retrieval.index import MemoryStore, ParentChildIndex, SQLiteStore, index_document
+from chunklab.retrieval.index import MemoryStore, ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
+from chunklab.retrieval.sqlite_store import SQLiteStore
 
 DOCUMENTS = ["manual_md.md", "travel_policy.md", "topics.md", *REAL_DOCUMENTS]
 QUESTIONS = [

@@ -15,7 +15,8 @@ from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy
 from chunklab.cli.terminal import progress, warn
 from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
 from chunklab.retrieval import ingest
-from chunklab.retrieval.index import ParentChildIndex, SQLiteStore, index_document
+from chunklab.retrieval.index import ParentChildIndex, index_document
+from chunklab.retrieval.sqlite_store import SQLiteStore
 
 
 @dataclass

@@ -8,8 +8,9 @@ import json
 from pathlib import Path
 
 from chunklab.cli.parser import UsageError
-from chunklab.retrieval.index import ParentChildIndex, SQLiteStore
+from chunklab.retrieval.index import ParentChildIndex
 from chunklab.retrieval.retrievers import RETRIEVERS, search_terms
+from chunklab.retrieval.sqlite_store import SQLiteStore
 
 
 def open_index(db: str) -> SQLiteStore:

@@ -2,9 +2,12 @@
 
 - `retrievers`:     BM25, dense (embeddings), hybrid (reciprocal rank fusion), the
                     article's overlap.
-- `index`:          parents and children in memory or in SQLite; search children, hand back parents.
+- `index`:          search children, hand back parents; the `Store` protocol and `MemoryStore`.
+- `sqlite_store`:   the same store in one SQLite file: schema, transactions, WAL, fingerprints,
+                    and `IndexFileError` (what is wrong with a file, in words).
 - `small_to_big`:   parents for any strategy's chunks, so every strategy can be indexed.
 - `stored_ranking`: machinery: BM25 and vector ranking computed inside the SQLite file.
+- `scoreboard`:     machinery: the exact top k without scoring every child (MaxScore).
 - `ingest`:         machinery: read, chunk and embed documents on one process, several, or a
                     cluster.
 

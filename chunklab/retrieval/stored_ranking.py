@@ -39,15 +39,15 @@ import math
 import re
 import sqlite3
 from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
 import numpy as np
 
 from chunklab.retrieval.retrievers import BM25Retriever, dot_scores
+from chunklab.retrieval.scoreboard import Scoreboard, score_candidates
 
 K1, B = 1.5, 0.75  # bm25s's defaults, the ones BM25Retriever uses
-MARGIN = 1e-4  # relative: a bound is judged with room for float32 rounding, so no near-tie is lost
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS terms (
@@ -235,7 +235,7 @@ def bm25_top(
     board = Scoreboard(k, lambda seqs: _bm25s_scores(db, tenant, seqs, asked, idf, stats.average))
     partial, rest = _read_rare_terms(db, tenant, rare_first, bound, stats.average, restrict, board)
     # A child outside `partial` holds only terms that together stay under the bar: it is out.
-    _score_candidates(partial, rest, board)
+    score_candidates(partial, rest, board)
     best = board.best()
     if not best:
         return []
@@ -245,32 +245,6 @@ def bm25_top(
         )
     )
     return [(s, ids[s], float(board.scored[s])) for s in best]
-
-
-class Scoreboard:
-    """The children scored exactly so far, and the k best scores as a min-heap (`top[0]` is the
-    k-th best): what a child must beat to enter the top k."""
-
-    def __init__(self, k: int, exact: Callable[[Sequence[int]], Mapping[int, np.float32]]) -> None:
-        self.k, self.exact = k, exact
-        self.scored: dict[int, np.float32] = {}  # seq -> its exact (bm25s) score
-        self.top: list[float] = []
-
-    def score(self, seqs: Sequence[int]) -> None:
-        """Score exactly the children not scored yet, 500 to a query."""
-        fresh = [s for s in seqs if s not in self.scored]
-        for start in range(0, len(fresh), 500):
-            for seq, value in self.exact(fresh[start : start + 500]).items():
-                self.scored[seq] = value
-                push = heapq.heappush if len(self.top) < self.k else heapq.heappushpop
-                push(self.top, float(value))
-
-    def bar(self) -> float:
-        """What a child must reach to enter the top k, with room for rounding."""
-        return self.top[0] * (1 - MARGIN) if len(self.top) == self.k else 0.0
-
-    def best(self) -> list[int]:
-        return sorted(self.scored, key=lambda s: (-self.scored[s], s))[: self.k]
 
 
 def _read_rare_terms(
@@ -299,18 +273,6 @@ def _read_rare_terms(
         # the best so far raise the bar
         board.score(heapq.nsmallest(board.k, partial, key=lambda s: (-partial[s], s)))
     return partial, rest
-
-
-def _score_candidates(partial: Mapping[int, float], rest: float, board: Scoreboard) -> None:
-    """Score in full, best partial first, each child whose known part plus what the unread terms
-    could add still reaches the bar; one query per batch (rows looked up by key, not scanned)."""
-    ordered, i = sorted(partial, key=lambda s: (-partial[s], s)), 0
-    while i < len(ordered) and partial[ordered[i]] + rest >= board.bar():
-        batch = []
-        while i < len(ordered) and len(batch) < 256 and partial[ordered[i]] + rest >= board.bar():
-            batch.append(ordered[i])
-            i += 1
-        board.score(batch)
 
 
 def _bm25s_scores(

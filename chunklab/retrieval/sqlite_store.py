@@ -1,0 +1,395 @@
+"""`SQLiteStore`: the index's `Store` in one SQLite file, and everything about that file.
+
+Its schema and format record, write-ahead logging, one transaction per document, the fingerprints
+that let `chunklab index` skip unchanged documents, and `IndexFileError`, which says in words what
+is wrong with a file. The ranking inside the file is `stored_ranking`'s; this module chooses it.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from chunklab.contracts import Chunk, Scored, ScoreSource
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.retrieval import stored_ranking
+from chunklab.retrieval.index import TenantCount
+from chunklab.retrieval.retrievers import (
+    DenseRetriever,
+    Retriever,
+    index_needs,
+    reciprocal_rank_fusion,
+)
+
+# The embedder whose vectors an index file keeps (`chunklab index` stores WordLlama's): a dense
+# retriever with another embedder ranks in memory, never against vectors it did not make.
+STORED_EMBEDDER = WordLlamaEmbedder.name
+
+
+class IndexFileError(ValueError):
+    """A store file that cannot be used (corrupt, or not a chunklab index). Names the file."""
+
+
+SCHEMA = (
+    """
+CREATE TABLE IF NOT EXISTS chunklab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS parents (
+    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, record TEXT NOT NULL,
+    PRIMARY KEY (tenant, chunk_id));
+CREATE TABLE IF NOT EXISTS children (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
+    length INTEGER NOT NULL DEFAULT 1,
+    UNIQUE (tenant, chunk_id));
+CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, \
+json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, \
+json_extract(record, '$.doc_id'));
+CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
+CREATE TABLE IF NOT EXISTS documents (
+    tenant TEXT NOT NULL, doc_id TEXT NOT NULL, fingerprint TEXT, source TEXT NOT NULL,
+    PRIMARY KEY (tenant, doc_id));
+"""
+    + stored_ranking.SCHEMA
+)
+FORMAT = "chunklab-index-2"  # 2: BM25 term counts and vectors kept in the file
+
+# What SQLite's error texts mean for someone holding the file: (words in the error, what to say).
+FAULTS = (
+    (
+        "locked",
+        "is locked by another process (another `chunklab index`?) for longer than {timeout:g} s; "
+        "nothing was changed, try again when it is done",
+    ),
+    ("readonly", "is read-only here; nothing was written"),
+    (
+        "full",
+        "the disk is full; the document being written was rolled back, the index is as it was",
+    ),
+    (
+        "malformed",
+        "is corrupt (its pages do not read back as SQLite wrote them); "
+        "make it again with `chunklab index`",
+    ),
+    ("not a database", "is not an SQLite file, so not a chunklab index"),
+    (
+        "unable to open",
+        "cannot be opened or created: does its folder exist, and may it be written?",
+    ),
+    ("disk I/O", "a disk I/O error; the document being written was rolled back"),
+)
+BUSY_TIMEOUT = 5.0  # seconds to wait for another writer's lock before giving up
+
+
+class SQLiteStore:
+    """The same store in one SQLite file: it survives closing and reopening.
+
+    `read_only=True` (what `search` uses) never creates or changes the file: a missing, empty or
+    foreign file is an `IndexFileError`, not a new index. Every SQLite error is turned into an
+    `IndexFileError` at this boundary, naming the file and what went wrong in words (locked,
+    read-only, disk full, corrupt), so no caller shows a traceback for a file-system problem.
+    """
+
+    def __init__(
+        self, path: str | Path, read_only: bool = False, timeout: float = BUSY_TIMEOUT
+    ) -> None:
+        if not str(path).strip():
+            raise IndexFileError("the index file name is empty")
+        self.path = Path(path)
+        self.timeout = timeout
+        with self._guard():
+            if read_only:
+                self._db = sqlite3.connect(
+                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout
+                )
+            else:
+                if not self.path.parent.is_dir():
+                    raise IndexFileError(
+                        f"{self.path}: cannot be created, "
+                        f"the folder {self.path.parent} does not exist"
+                    )
+                # IMMEDIATE: a write transaction takes the write lock when it begins, waiting for
+                # another writer (busy timeout). A deferred one starts as a reader and, in WAL
+                # mode, fails at once if another writer committed meanwhile.
+                self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level="IMMEDIATE")
+            tables = {
+                r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
+            if tables and "chunklab_meta" not in tables:
+                raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
+            if read_only:
+                if not tables:
+                    raise IndexFileError(
+                        f"{self.path}: an empty file, not a chunklab index "
+                        "(make one with `chunklab index`)"
+                    )
+            else:
+                self._prepare_to_write()
+            found = self._db.execute(
+                "SELECT value FROM chunklab_meta WHERE key = 'format'"
+            ).fetchone()
+            if found is None and read_only:
+                raise IndexFileError(f"{self.path}: not a chunklab index (no format record)")
+            if found is None:
+                self._db.execute("INSERT INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
+                self._db.commit()
+            elif found[0] != FORMAT:
+                raise IndexFileError(
+                    f"{self.path}: index format {found[0]!r}, this chunklab reads {FORMAT!r}"
+                )
+
+    def _prepare_to_write(self) -> None:
+        """A writer's settings, then the schema (the tables a new file lacks)."""
+        # Write-ahead log: readers never wait for a writer, a second writer waits for the
+        # lock (busy timeout) instead of failing, and a killed writer leaves the last
+        # committed document intact.
+        self._db.execute("PRAGMA journal_mode=WAL")
+        # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed process
+        # loses nothing committed, a power cut at most the last documents, and the file is
+        # never corrupt (SQLite's documentation); each commit no longer waits on the disk.
+        self._db.execute("PRAGMA synchronous=NORMAL")
+        # The term counts are a B-tree keyed by (tenant, term, child): a document's rows
+        # land all over it. SQLite's default 2 MB page cache then rereads pages from disk
+        # for every document; 64 MB keeps the hot part of the tree in memory.
+        self._db.execute("PRAGMA cache_size=-65536")
+        self._db.execute("PRAGMA wal_autocheckpoint=16384")
+        self._db.executescript(SCHEMA)
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        try:
+            yield
+        except sqlite3.Error as exc:
+            text = str(exc)
+            said = next((say for words, say in FAULTS if words in text), None)
+            message = said.format(timeout=self.timeout) if said else f"SQLite error: {text}"
+            raise IndexFileError(f"{self.path}: {message}") from None
+
+    def close(self) -> None:
+        self._db.close()
+
+    def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
+        """One parent with its children, its old children replaced, in one transaction."""
+        self._write(tenant, [(parent, children)], doc_id=None)
+
+    def replace_document(
+        self,
+        tenant: str,
+        doc_id: str,
+        sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+        fingerprint: str | None = None,
+        source: str = "",
+        vectors: Mapping[str, np.ndarray] | None = None,
+    ) -> None:
+        """A document's parents and children in one transaction, after every old row of the
+        document (sections it no longer has too), with the fingerprint of what they were made
+        from, each child's BM25 term counts and, if given, its vector (by chunk_id). A crash or an
+        error part-way leaves the file as it was, never half old and half new, and never a
+        fingerprint without its rows."""
+        self._write(
+            tenant, sections, doc_id=doc_id, document=(fingerprint, source), vectors=vectors
+        )
+
+    def fingerprint(self, tenant: str, doc_id: str) -> str | None:
+        with self._guard():
+            row = self._db.execute(
+                "SELECT fingerprint FROM documents WHERE tenant = ? AND doc_id = ?",
+                (tenant, doc_id),
+            ).fetchone()
+        return row[0] if row else None
+
+    def documents_fingerprints(self, tenant: str) -> dict[str, str]:
+        """doc_id -> the fingerprint its rows were made from, for this tenant (one query, not one
+        per document)."""
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT doc_id, fingerprint FROM documents WHERE tenant = ? "
+                "AND fingerprint IS NOT NULL",
+                (tenant,),
+            )
+            return dict(rows.fetchall())
+
+    def documents(self, tenant: str) -> dict[str, str]:
+        """doc_id -> the source it was indexed from, for this tenant."""
+        with self._guard():
+            rows = self._db.execute(
+                "SELECT doc_id, source FROM documents WHERE tenant = ? ORDER BY doc_id", (tenant,)
+            )
+            return dict(rows.fetchall())
+
+    def remove_document(self, tenant: str, doc_id: str) -> None:
+        """Every row of one document, in one transaction."""
+        self._write(tenant, [], doc_id=doc_id, document=None)
+
+    def _write(
+        self,
+        tenant: str,
+        sections: Sequence[tuple[Chunk, Sequence[Chunk]]],
+        doc_id: str | None,
+        document: tuple[str | None, str] | None = None,
+        vectors: Mapping[str, np.ndarray] | None = None,
+    ) -> None:
+        with self._guard(), self._db:
+            if doc_id is not None:  # the whole document goes
+                self._drop_children(
+                    "tenant = ? AND json_extract(record, '$.doc_id') = ?", (tenant, doc_id)
+                )
+                self._db.execute(
+                    "DELETE FROM parents WHERE tenant = ? AND json_extract(record, '$.doc_id') = ?",
+                    (tenant, doc_id),
+                )
+                self._db.execute(
+                    "DELETE FROM documents WHERE tenant = ? AND doc_id = ?", (tenant, doc_id)
+                )
+                if document is not None:
+                    self._db.execute(
+                        "INSERT INTO documents (tenant, doc_id, fingerprint, source) "
+                        "VALUES (?, ?, ?, ?)",
+                        (tenant, doc_id, *document),
+                    )
+            for parent, children in sections:
+                if doc_id is None:  # one section: only its own old children go
+                    self._drop_children("tenant = ? AND parent_id = ?", (tenant, parent.chunk_id))
+                self._db.execute(
+                    "INSERT OR REPLACE INTO parents (tenant, chunk_id, record) VALUES (?, ?, ?)",
+                    (tenant, parent.chunk_id, parent.model_dump_json()),
+                )
+                stored_ranking.add_children(
+                    self._db,
+                    tenant,
+                    [
+                        self._insert_child(
+                            tenant, child, None if vectors is None else vectors.get(child.chunk_id)
+                        )
+                        for child in children
+                    ],
+                )
+
+    def _drop_children(self, where: str, params: tuple[Any, ...]) -> None:
+        """Children matching `where`, with their term counts and vectors."""
+        stored_ranking.forget_children(self._db, f"SELECT seq FROM children WHERE {where}", params)
+        self._db.execute(f"DELETE FROM children WHERE {where}", params)
+
+    def _insert_child(
+        self, tenant: str, child: Chunk, vector: np.ndarray | None
+    ) -> tuple[int, int, Counter[str]]:
+        """The child's row and vector; returns (seq, length, term counts) for `add_children`."""
+        if self._db.execute(
+            "SELECT 1 FROM children WHERE tenant = ? AND chunk_id = ?", (tenant, child.chunk_id)
+        ).fetchone():
+            # one id, one row
+            self._drop_children("tenant = ? AND chunk_id = ?", (tenant, child.chunk_id))
+        length, counts = stored_ranking.term_counts(child.text)
+        seq = self._db.execute(
+            "INSERT INTO children (tenant, chunk_id, parent_id, record, length) "
+            "VALUES (?, ?, ?, ?, ?)",
+            (tenant, child.chunk_id, child.parent_id or "", child.model_dump_json(), length),
+        ).lastrowid
+        if vector is not None:
+            self._db.execute(
+                "INSERT INTO vectors (seq, vector) VALUES (?, ?)",
+                (seq, np.asarray(vector, dtype=np.float32).tobytes()),
+            )
+        return seq, length, counts
+
+    def ranked(
+        self,
+        tenant: str,
+        query: str,
+        k: int,
+        filters: Mapping[str, Any] | None,
+        retriever: Retriever,
+    ) -> list[Scored] | None:
+        """The top k children ranked inside the file, reading only the rows the ranking needs:
+        the posting rows of the query's terms, or the vectors (see `stored_ranking`). For BM25,
+        WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
+        None for other retrievers, or when a filter needs the in-memory path."""
+        with self._guard():
+            plan = index_needs(retriever)
+            if plan is None or (plan.kind == "vectors" and plan.embedder != STORED_EMBEDDER):
+                return None
+            if plan.kind == "bm25":
+                hits = stored_ranking.bm25_top(self._db, tenant, query, k, filters)
+                return _scored(hits, ScoreSource.LEXICAL)
+            if plan.kind == "vectors":
+                hits = self._vector_top(tenant, query, k, filters, retriever)
+                return _scored(hits, ScoreSource.VECTOR)
+            # "fused": both rankings, read `depth` deep, fused by rank
+            if index_needs(retriever.dense).embedder != STORED_EMBEDDER:
+                return None
+            depth = max(k, retriever.depth)
+            words = stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
+            meaning = self._vector_top(tenant, query, depth, filters, retriever.dense)
+            if words is None or meaning is None:
+                return None
+            seq_of = {c: s for s, c, _ in words + meaning}
+            fused = reciprocal_rank_fusion([[c for _, c, _ in words], [c for _, c, _ in meaning]])
+            best = sorted(fused, key=lambda c: (-fused[c], seq_of[c]))[:k]
+            return [Scored(ref_id=c, score=fused[c], source=ScoreSource.FUSED) for c in best]
+
+    def _vector_top(
+        self,
+        tenant: str,
+        query: str,
+        k: int,
+        filters: Mapping[str, Any] | None,
+        retriever: DenseRetriever,
+    ) -> list[tuple[int, str, float]] | None:
+        if not stored_ranking.has_every_vector(self._db, tenant):
+            return None  # before embedding the query: the in-memory path will do it
+        q = retriever.query_vector(query)
+        return [] if q is None else stored_ranking.vector_top(self._db, tenant, q, k, filters)
+
+    def has_tenant(self, tenant: str) -> bool:
+        with self._guard():
+            row = self._db.execute("SELECT 1 FROM children WHERE tenant = ? LIMIT 1", (tenant,))
+            return row.fetchone() is not None
+
+    def tenants(self) -> list[TenantCount]:
+        with self._guard():
+            rows = self._db.execute("""
+                SELECT tenant, COUNT(DISTINCT json_extract(record, '$.doc_id')), COUNT(*),
+                       (SELECT COUNT(*) FROM children c WHERE c.tenant = p.tenant)
+                FROM parents p GROUP BY tenant ORDER BY tenant""").fetchall()
+        return [TenantCount(*row) for row in rows]
+
+    def _one(self, table: str, tenant: str, chunk_id: str) -> Chunk:
+        query = {
+            "parents": "SELECT record FROM parents WHERE tenant = ? AND chunk_id = ?",
+            "children": "SELECT record FROM children WHERE tenant = ? AND chunk_id = ?",
+        }[table]
+        with self._guard():
+            row = self._db.execute(query, (tenant, chunk_id)).fetchone()
+        if row is None:
+            raise KeyError(chunk_id)
+        return Chunk.model_validate_json(row[0])
+
+    def parent(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._one("parents", tenant, chunk_id)
+
+    def child(self, tenant: str, chunk_id: str) -> Chunk:
+        return self._one("children", tenant, chunk_id)
+
+    def children(self, tenant: str) -> list[Chunk]:
+        return self._records("SELECT record FROM children WHERE tenant = ? ORDER BY seq", tenant)
+
+    def parents(self, tenant: str) -> list[Chunk]:
+        return self._records("SELECT record FROM parents WHERE tenant = ? ORDER BY rowid", tenant)
+
+    def _records(self, sql: str, tenant: str) -> list[Chunk]:
+        with self._guard():
+            rows = self._db.execute(sql, (tenant,)).fetchall()
+        return [Chunk.model_validate_json(r[0]) for r in rows]
+
+
+def _scored(hits: list[tuple[int, str, float]] | None, source: ScoreSource) -> list[Scored] | None:
+    """(seq, chunk id, score) rows as `Scored`; None stays None (rank in memory instead)."""
+    if hits is None:
+        return None
+    return [Scored(ref_id=c, score=x, source=source) for _, c, x in hits]
