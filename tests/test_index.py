@@ -6,8 +6,9 @@ from chunklab import Document, FixedSizeChunker, approx_tokens, load_document, l
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.structural import two_scale_chunks
 from chunklab.retrieval.index import MemoryStore, ParentChildIndex, index_document
+from chunklab.retrieval.index_file import IndexFileError
 from chunklab.retrieval.retrievers import BM25Retriever, LogCountRetriever
-from chunklab.retrieval.sqlite_store import IndexFileError, SQLiteStore
+from chunklab.retrieval.sqlite_store import SQLiteStore
 
 
 def fact_recall(context: str, facts) -> float:

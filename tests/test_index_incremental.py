@@ -145,3 +145,36 @@ def test_a_writer_killed_mid_run_leaves_an_index_that_searches_and_completes(tmp
     clean = tmp_path / "clean.db"
     assert run_cli("index", str(folder), "--db", str(clean)).returncode == 0
     assert rows(db)[0] == rows(clean)[0] and len(rows(db)[1]) == 400
+
+
+def test_writers_creating_the_same_new_file_at_once_all_open_it(tmp_path):
+    """The schema and the format record are written in one transaction: a writer never sees
+    another's tables half made (and calls the file foreign) or inserts the format record twice.
+    Six processes, already started and imported, open new files at the same instants."""
+    import multiprocessing
+    import time
+
+    paths = [str(tmp_path / f"new-{n}.db") for n in range(20)]
+    with multiprocessing.get_context("spawn").Pool(6) as pool:
+        start = time.time() + 3.0  # every worker is up and has imported chunklab by then
+        said = pool.starmap(open_at, [(paths, start)] * 6)
+    assert said == [["ok"] * len(paths)] * 6, said
+
+
+def open_at(paths: list[str], start: float) -> list[str]:
+    """Open each path for writing, the k-th at start + k * 0.25 s (the same instant in every
+    process), and say what happened."""
+    import time
+
+    from chunklab.retrieval.index_file import IndexFileError
+    from chunklab.retrieval.sqlite_store import SQLiteStore
+
+    said = []
+    for k, path in enumerate(paths):
+        time.sleep(max(0.0, start + k * 0.25 - time.time()))
+        try:
+            SQLiteStore(path).close()
+            said.append("ok")
+        except IndexFileError as exc:
+            said.append(str(exc))
+    return said

@@ -17,7 +17,7 @@ from chunklab.cli.searching import run_search, run_tenants
 from chunklab.documents.files import DocumentError
 from chunklab.embeddings.static import EmbedderUnavailable
 from chunklab.evaluation.questions import QuestionFileError
-from chunklab.retrieval.sqlite_store import IndexFileError
+from chunklab.retrieval.index_file import IndexFileError
 from chunklab.tokens.counters import TokenizerUnavailable
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {

@@ -3,8 +3,10 @@
 - `retrievers`:     BM25, dense (embeddings), hybrid (reciprocal rank fusion), the
                     article's overlap.
 - `index`:          search children, hand back parents; the `Store` protocol and `MemoryStore`.
-- `sqlite_store`:   the same store in one SQLite file: schema, transactions, WAL, fingerprints,
-                    and `IndexFileError` (what is wrong with a file, in words).
+- `index_file`:     the index file itself: opened safely (writers take turns), its schema and
+                    format, and what its faults mean in words (`IndexFileError`).
+- `sqlite_store`:   the same store in one SQLite file: a transaction per document, fingerprints,
+                    the ranking chosen by what the retriever needs.
 - `small_to_big`:   parents for any strategy's chunks, so every strategy can be indexed.
 - `stored_ranking`: machinery: BM25 and vector ranking computed inside the SQLite file.
 - `scoreboard`:     machinery: the exact top k without scoring every child (MaxScore).

@@ -1,8 +1,9 @@
-"""`SQLiteStore`: the index's `Store` in one SQLite file, and everything about that file.
+"""`SQLiteStore`: the index's `Store` in one SQLite file.
 
-Its schema and format record, write-ahead logging, one transaction per document, the fingerprints
-that let `chunklab index` skip unchanged documents, and `IndexFileError`, which says in words what
-is wrong with a file. The ranking inside the file is `stored_ranking`'s; this module chooses it.
+One transaction per document, the fingerprints that let `chunklab index` skip unchanged documents,
+and every SQLite error turned into an `IndexFileError` that says in words what is wrong with the
+file. Opening the file (schema, format, write-ahead log) is `index_file`'s; the ranking inside
+the file is `stored_ranking`'s, and this module chooses which.
 """
 
 from __future__ import annotations
@@ -20,6 +21,12 @@ from chunklab.contracts import Chunk, Scored, ScoreSource
 from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.retrieval import stored_ranking
 from chunklab.retrieval.index import TenantCount
+from chunklab.retrieval.index_file import (
+    BUSY_TIMEOUT,
+    IndexFileError,
+    connect,
+    fault_message,
+)
 from chunklab.retrieval.retrievers import (
     DenseRetriever,
     Retriever,
@@ -30,61 +37,6 @@ from chunklab.retrieval.retrievers import (
 # The embedder whose vectors an index file keeps (`chunklab index` stores WordLlama's): a dense
 # retriever with another embedder ranks in memory, never against vectors it did not make.
 STORED_EMBEDDER = WordLlamaEmbedder.name
-
-
-class IndexFileError(ValueError):
-    """A store file that cannot be used (corrupt, or not a chunklab index). Names the file."""
-
-
-SCHEMA = (
-    """
-CREATE TABLE IF NOT EXISTS chunklab_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS parents (
-    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, record TEXT NOT NULL,
-    PRIMARY KEY (tenant, chunk_id));
-CREATE TABLE IF NOT EXISTS children (
-    seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    tenant TEXT NOT NULL, chunk_id TEXT NOT NULL, parent_id TEXT NOT NULL, record TEXT NOT NULL,
-    length INTEGER NOT NULL DEFAULT 1,
-    UNIQUE (tenant, chunk_id));
-CREATE INDEX IF NOT EXISTS parents_by_document ON parents (tenant, \
-json_extract(record, '$.doc_id'));
-CREATE INDEX IF NOT EXISTS children_by_document ON children (tenant, \
-json_extract(record, '$.doc_id'));
-CREATE INDEX IF NOT EXISTS children_by_parent ON children (tenant, parent_id);
-CREATE TABLE IF NOT EXISTS documents (
-    tenant TEXT NOT NULL, doc_id TEXT NOT NULL, fingerprint TEXT, source TEXT NOT NULL,
-    PRIMARY KEY (tenant, doc_id));
-"""
-    + stored_ranking.SCHEMA
-)
-FORMAT = "chunklab-index-2"  # 2: BM25 term counts and vectors kept in the file
-
-# What SQLite's error texts mean for someone holding the file: (words in the error, what to say).
-FAULTS = (
-    (
-        "locked",
-        "is locked by another process (another `chunklab index`?) for longer than {timeout:g} s; "
-        "nothing was changed, try again when it is done",
-    ),
-    ("readonly", "is read-only here; nothing was written"),
-    (
-        "full",
-        "the disk is full; the document being written was rolled back, the index is as it was",
-    ),
-    (
-        "malformed",
-        "is corrupt (its pages do not read back as SQLite wrote them); "
-        "make it again with `chunklab index`",
-    ),
-    ("not a database", "is not an SQLite file, so not a chunklab index"),
-    (
-        "unable to open",
-        "cannot be opened or created: does its folder exist, and may it be written?",
-    ),
-    ("disk I/O", "a disk I/O error; the document being written was rolled back"),
-)
-BUSY_TIMEOUT = 5.0  # seconds to wait for another writer's lock before giving up
 
 
 class SQLiteStore:
@@ -104,72 +56,14 @@ class SQLiteStore:
         self.path = Path(path)
         self.timeout = timeout
         with self._guard():
-            if read_only:
-                self._db = sqlite3.connect(
-                    f"{self.path.resolve().as_uri()}?mode=ro", uri=True, timeout=timeout
-                )
-            else:
-                if not self.path.parent.is_dir():
-                    raise IndexFileError(
-                        f"{self.path}: cannot be created, "
-                        f"the folder {self.path.parent} does not exist"
-                    )
-                # IMMEDIATE: a write transaction takes the write lock when it begins, waiting for
-                # another writer (busy timeout). A deferred one starts as a reader and, in WAL
-                # mode, fails at once if another writer committed meanwhile.
-                self._db = sqlite3.connect(self.path, timeout=timeout, isolation_level="IMMEDIATE")
-            tables = {
-                r[0] for r in self._db.execute("SELECT name FROM sqlite_master WHERE type='table'")
-            }
-            if tables and "chunklab_meta" not in tables:
-                raise IndexFileError(f"{self.path}: is an SQLite file, but not a chunklab index")
-            if read_only:
-                if not tables:
-                    raise IndexFileError(
-                        f"{self.path}: an empty file, not a chunklab index "
-                        "(make one with `chunklab index`)"
-                    )
-            else:
-                self._prepare_to_write()
-            found = self._db.execute(
-                "SELECT value FROM chunklab_meta WHERE key = 'format'"
-            ).fetchone()
-            if found is None and read_only:
-                raise IndexFileError(f"{self.path}: not a chunklab index (no format record)")
-            if found is None:
-                self._db.execute("INSERT INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
-                self._db.commit()
-            elif found[0] != FORMAT:
-                raise IndexFileError(
-                    f"{self.path}: index format {found[0]!r}, this chunklab reads {FORMAT!r}"
-                )
-
-    def _prepare_to_write(self) -> None:
-        """A writer's settings, then the schema (the tables a new file lacks)."""
-        # Write-ahead log: readers never wait for a writer, a second writer waits for the
-        # lock (busy timeout) instead of failing, and a killed writer leaves the last
-        # committed document intact.
-        self._db.execute("PRAGMA journal_mode=WAL")
-        # In WAL mode, NORMAL syncs at checkpoints, not at every commit: a killed process
-        # loses nothing committed, a power cut at most the last documents, and the file is
-        # never corrupt (SQLite's documentation); each commit no longer waits on the disk.
-        self._db.execute("PRAGMA synchronous=NORMAL")
-        # The term counts are a B-tree keyed by (tenant, term, child): a document's rows
-        # land all over it. SQLite's default 2 MB page cache then rereads pages from disk
-        # for every document; 64 MB keeps the hot part of the tree in memory.
-        self._db.execute("PRAGMA cache_size=-65536")
-        self._db.execute("PRAGMA wal_autocheckpoint=16384")
-        self._db.executescript(SCHEMA)
+            self._db = connect(self.path, read_only, timeout)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
         try:
             yield
         except sqlite3.Error as exc:
-            text = str(exc)
-            said = next((say for words, say in FAULTS if words in text), None)
-            message = said.format(timeout=self.timeout) if said else f"SQLite error: {text}"
-            raise IndexFileError(f"{self.path}: {message}") from None
+            raise IndexFileError(f"{self.path}: {fault_message(exc, self.timeout)}") from None
 
     def close(self) -> None:
         self._db.close()
