@@ -75,11 +75,13 @@ def write(tmp_path, body):
             "question c: unknown document 'nope'",
         ),
         (
-            "questions:\n  - {id: d, document: manual, question: x, facts: [30 dias], gold: [{start: 0, end: 5, text: abc}]}\n",
+            "questions:\n  - {id: d, document: manual, question: x, facts: [30 dias], "
+            "gold: [{start: 0, end: 5, text: abc}]}\n",
             "question d: gold span 0:5",
         ),
         (
-            "questions:\n  - {id: e, document: manual, question: x, facts: [30 dias], gold: [cada]}\n",
+            "questions:\n"
+            "  - {id: e, document: manual, question: x, facts: [30 dias], gold: [cada]}\n",
             "occurs 3 times",
         ),
         ("questions: [\n", "not valid YAML"),
@@ -97,7 +99,8 @@ def test_a_quote_is_located_and_facts_stand_in_for_missing_gold(tmp_path):
         tmp_path,
         """\
         questions:
-          - {id: a, document: manual.md, question: q, facts: [30 dias], gold: [A inspeção visual ocorre a cada 30 dias.]}
+          - {id: a, document: manual.md, question: q, facts: [30 dias],
+             gold: [A inspeção visual ocorre a cada 30 dias.]}
           - {id: b, document: manual, question: q, facts: [90 DIAS]}
         """,
     )
