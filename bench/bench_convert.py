@@ -1,4 +1,5 @@
-"""`make bench`, conversion: what turning HTML, Word and PDF into Markdown costs, next to cutting it.
+"""`make bench`, conversion: what turning HTML, Word and PDF into Markdown costs, next to cutting
+it.
 
 For each format, every fixture of `data/formats/` in that format (the series' documents rendered
 by pandoc and Chromium, and for PDF also a real specification) is converted several times: MB of
@@ -41,12 +42,13 @@ def main() -> int:
             produced[kind] = sum(len(d.markdown.encode("utf-8")) for d in docs) / 1e6
             best[kind] = (min(best[kind][0], converting), min(best[kind][1], cutting))
     print(
-        f"\n{'format':>6} {'files':>5} {'MB of Markdown':>14} {'convert MB/s':>12} {'x the time to chunk it':>22}"
+        f"\n{'format':>6} {'files':>5} {'MB of Markdown':>14} {'convert MB/s':>12} "
+        f"{'x the time to chunk it':>22}"
     )
     for kind, (converting, cutting) in best.items():
         print(
-            f"{kind:>6} {len(files[kind]):>5} {produced[kind]:>14.3f} {produced[kind] / converting:>12.3f} "
-            f"{converting / cutting:>22.1f}"
+            f"{kind:>6} {len(files[kind]):>5} {produced[kind]:>14.3f} "
+            f"{produced[kind] / converting:>12.3f} {converting / cutting:>22.1f}"
         )
     return 0
 

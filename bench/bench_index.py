@@ -160,7 +160,8 @@ def choose(db: Path, asked: list[str]) -> None:
         same += got == [h.ref_id for h in memory.rank(q, chunks, 4)]
     print(
         f"  FTS5 bm25():        top 4 equal to BM25Retriever's for {same}/{len(asked)} questions; "
-        f"query {statistics.median(times) * 1e3:.1f} ms warm; whole table built in {fts_build:.1f} s"
+        f"query {statistics.median(times) * 1e3:.1f} ms warm; "
+        f"whole table built in {fts_build:.1f} s"
     )
     # bm25s saved: exact, but one changed document means the whole matrix again.
     import bm25s
@@ -182,7 +183,8 @@ def choose(db: Path, asked: list[str]) -> None:
         times.append(time.perf_counter() - start)
     shutil.rmtree(folder)
     print(
-        f"  saved bm25s:        exact; query {statistics.median(times) * 1e3:.1f} ms warm, load {load * 1e3:.0f} ms, "
+        f"  saved bm25s:        exact; query {statistics.median(times) * 1e3:.1f} ms warm, "
+        f"load {load * 1e3:.0f} ms, "
         f"{size:.0f} MB on disk; one changed document rebuilds all: {rebuild:.1f} s"
     )
     stored = warm_search(db, BM25Retriever(), asked)
@@ -244,8 +246,9 @@ def main() -> int:
     )
     for (corpus, name), f in figures.items():
         print(
-            f"{corpus + ' ' + name:>11} {f['children']:>9} {f['mb'] / f['index_s']:>10.2f} {f['again']:>7.1f}x "
-            f"{f['db_mb'] / f['mb']:>8.1f} {f['warm_bm25'] * 1e3:>8.1f}ms {f['warm_hybrid'] * 1e3:>9.1f}ms "
+            f"{corpus + ' ' + name:>11} {f['children']:>9} {f['mb'] / f['index_s']:>10.2f} "
+            f"{f['again']:>7.1f}x {f['db_mb'] / f['mb']:>8.1f} {f['warm_bm25'] * 1e3:>8.1f}ms "
+            f"{f['warm_hybrid'] * 1e3:>9.1f}ms "
             f"{f['process']:>10.2f}s {f['process_hybrid']:>6.2f}s {f['rss']:>7.0f}"
         )
     wiki = {name: figures["wiki", name] for name in SIZES}
@@ -257,7 +260,8 @@ def main() -> int:
     )
     print(
         f"copies (every page repeats a question's topic): warm BM25 grows "
-        f"{copies['50k']['warm_bm25'] / copies['10k']['warm_bm25']:.2f}x from 10k to 50k; see `write_pages`"
+        f"{copies['50k']['warm_bm25'] / copies['10k']['warm_bm25']:.2f}x from 10k to 50k; "
+        "see `write_pages`"
     )
     checks = [  # (what, measured, bound, passes)
         (

@@ -1,4 +1,5 @@
-"""`make bench`, part 2: inputs built to break a chunker, at sizes where a quadratic step would show.
+"""`make bench`, part 2: inputs built to break a chunker, at sizes where a quadratic step would
+show.
 
 The shapes of `tests/test_pathological.py` (minified-JSON-like words without spaces, nested list
 markers and quotes, pipe lines, one table row repeated, sentences on one line), at n = 250k and
@@ -45,7 +46,8 @@ def timed(chunker, text: str) -> tuple[float, float]:
 
 def main() -> int:
     print(
-        f"n = {N:,} characters, 4n = {4 * N:,}; growth = time(4n) / time(n), median of {PAIRS} interleaved pairs"
+        f"n = {N:,} characters, 4n = {4 * N:,}; growth = time(4n) / time(n), "
+        f"median of {PAIRS} interleaved pairs"
     )
     print(f"{'shape':34} {'chunker':11} {'4n wall s':>9} {'wall x':>7} {'main CPU x':>10}")
     missed = 0
@@ -83,7 +85,8 @@ def main() -> int:
                 flush=True,
             )
     print(
-        f"\n{'PASS' if not missed else 'MISS'}  main-thread growth <= {GROWTH} on every row judged ({missed} missed)"
+        f"\n{'PASS' if not missed else 'MISS'}  main-thread growth <= {GROWTH} on every row judged "
+        f"({missed} missed)"
     )
     return 1 if missed else 0
 

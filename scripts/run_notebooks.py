@@ -3,8 +3,9 @@
 Usage: python scripts/run_notebooks.py notebooks/*.ipynb
 
 Each notebook runs with its own folder as the working directory (as nbval runs it), in the
-`chunklab` kernel that `make` registers inside .venv, over IPC sockets (scripts/nbkernel.py). Cell timing metadata is not recorded, so a
-re-run that changes nothing leaves the file unchanged. Prints each notebook's run time.
+`chunklab` kernel that `make` registers inside .venv, over IPC sockets (scripts/nbkernel.py).
+Cell timing metadata is not recorded, so a re-run that changes nothing leaves the file unchanged.
+Prints each notebook's run time.
 """
 
 import sys

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 
 def line_windows(text: str, size: int) -> list[tuple[int, int]]:
-    """01.4: windows of at most `size` characters, each ending after the last line break it holds."""
+    """01.4: windows of at most `size` characters, each ending after the last line break it
+    holds."""
     spans, start = [], 0
     while start < len(text):
         stop = min(start + size, len(text))
@@ -39,7 +40,8 @@ def parents_within(
     parent_tokens: dict[str, int],
     budget: int,
 ) -> list[str]:
-    """03.3: parents of the ranked children, no repeats, in rank order, until the next would overflow."""
+    """03.3: parents of the ranked children, no repeats, in rank order, until the next would
+    overflow."""
     chosen, spent = [], 0
     for child in ranked_children:
         parent = parent_of[child]
@@ -65,7 +67,8 @@ def column_value(header: str, row: str) -> str:
     def cells(line: str) -> list[str]:
         return [cell.strip() for cell in line.strip().strip("|").split("|")]
 
-    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row)))
+    # A row may hold more or fewer cells than its header (GFM allows it): pair those that line up.
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
 def fixed_path_chunks(text: str) -> list[str]:

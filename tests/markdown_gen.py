@@ -32,7 +32,7 @@ sentence = st.lists(words, min_size=1, max_size=9).map(" ".join).filter(lambda s
 @st.composite
 def paragraph(draw):
     lines = draw(st.lists(sentence, min_size=1, max_size=3))
-    return "\n".join(l.lstrip("-*#0123456789>|= ") or "text" for l in lines)
+    return "\n".join(line.lstrip("-*#0123456789>|= ") or "text" for line in lines)
 
 
 @st.composite

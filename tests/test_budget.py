@@ -1,4 +1,5 @@
-"""The shortcuts the budget takes to count in linear time, each checked against counting directly."""
+"""The shortcuts the budget takes to count in linear time, each checked against counting
+directly."""
 
 import gc
 import random
@@ -105,7 +106,7 @@ def test_an_encoding_error_reaches_the_caller_instead_of_a_hang(monkeypatch):
         tokens.between(0, 5)
 
 
-# --- breadcrumbs counted from the parent's count ---------------------------------------------------
+# --- breadcrumbs counted from the parent's count --------------------------------------------------
 
 TRICKY_HEADINGS = "\n\n".join(
     [
@@ -152,7 +153,7 @@ def test_breadcrumb_counts_are_true_counts_on_tricky_headings(count):
 
 
 def test_breadcrumb_counts_are_true_counts_on_every_real_document():
-    for section, path in full_paths(long_markdown()):
+    for _section, path in full_paths(long_markdown()):
         assert path.count == cl100k(path.text), path.text
 
 
@@ -163,7 +164,7 @@ def test_breadcrumb_counts_are_true_counts_on_generated_markdown(text):
         assert path.count == cl100k(path.text), path.text
 
 
-# --- which sections without content get a chunk of their heading -----------------------------------
+# --- which sections without content get a chunk of their heading ----------------------------------
 
 
 def heading_only_sections(text: str, max_tokens: int) -> tuple[set[str], set[str]]:

@@ -398,7 +398,7 @@ def test_linearized_strategy_gives_the_articles_five_chunks():
     )
 
 
-# --- no traceback, no silent nonsense ---------------------------------------------------------------
+# --- no traceback, no silent nonsense -------------------------------------------------------------
 
 
 @pytest.mark.parametrize(

@@ -180,7 +180,8 @@ def test_the_title_is_the_front_matters_or_the_first_heading_or_the_file_name(na
         ("# {{ page.title }}\n\ntext\n", "notes"),
         ("## Closed heading ##\n\ntext\n", "Closed heading"),
         (
-            "A first sentence that runs on for a long while, well past a hundred characters, and so is clearly not a title.\n",
+            "A first sentence that runs on for a long while, well past a hundred characters, "
+            "and so is clearly not a title.\n",
             "notes",
         ),
     ],

@@ -75,8 +75,8 @@ def write(tmp_path, body):
             "question d: gold span 0:5",
         ),
         (
-            "questions:\n  - {id: e, document: manual, question: x, facts: [30 dias], "
-            "gold: [cada]}\n",
+            "questions:\n"
+            "  - {id: e, document: manual, question: x, facts: [30 dias], gold: [cada]}\n",
             "occurs 3 times",
         ),
         ("questions: [\n", "not valid YAML"),

@@ -167,7 +167,7 @@ def test_children_must_point_at_their_parent():
         ParentChildIndex().upsert(parents[0], children)
 
 
-# --- file-system faults: one clear error naming the file, and the index as it was ------------------
+# --- file-system faults: one clear error naming the file, and the index as it was -----------------
 
 
 def _indexed_store(path, doc_name="travel_policy", **kwargs):

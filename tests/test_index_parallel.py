@@ -14,12 +14,16 @@ from conftest import DATA, REAL_DOCUMENTS, run_cli
 
 TABLES = {
     "parents": "SELECT tenant, chunk_id, record FROM parents ORDER BY rowid",
-    "children": "SELECT seq, tenant, chunk_id, parent_id, record, length FROM children ORDER BY seq",
+    "children": (
+        "SELECT seq, tenant, chunk_id, parent_id, record, length FROM children ORDER BY seq"
+    ),
     "terms": "SELECT tenant, term, seq, tf, length FROM terms ORDER BY tenant, term, seq",
     "term_stats": "SELECT tenant, term, df FROM term_stats ORDER BY tenant, term",
     "tenant_stats": "SELECT tenant, children, length FROM tenant_stats ORDER BY tenant",
     "vectors": "SELECT seq, vector FROM vectors ORDER BY seq",
-    "documents": "SELECT tenant, doc_id, fingerprint, source FROM documents ORDER BY tenant, doc_id",
+    "documents": (
+        "SELECT tenant, doc_id, fingerprint, source FROM documents ORDER BY tenant, doc_id"
+    ),
 }
 
 

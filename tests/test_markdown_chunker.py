@@ -114,8 +114,10 @@ def test_max_tokens_too_small_is_a_validation_error():
 
 def test_same_chunks_in_every_process():
     script = (
-        "from chunklab import load_document; from chunklab.chunkers.markdown import MarkdownChunker;"
-        "print([c.model_dump_json() for c in MarkdownChunker(max_tokens=40).split(load_document('travel_policy'))])"
+        "from chunklab import load_document; "
+        "from chunklab.chunkers.markdown import MarkdownChunker;"
+        "print([c.model_dump_json() "
+        "for c in MarkdownChunker(max_tokens=40).split(load_document('travel_policy'))])"
     )
     outs = {
         subprocess.run(

@@ -55,7 +55,7 @@ def test_template_parts_in_order(path):
     text = "\n".join(markdown)
     positions = [text.find(part) for part in TEMPLATE]
     assert all(p >= 0 for p in positions), (
-        f"missing: {[t for t, p in zip(TEMPLATE, positions) if p < 0]}"
+        f"missing: {[t for t, p in zip(TEMPLATE, positions, strict=True) if p < 0]}"
     )
     assert positions == sorted(positions), "template parts out of order"
     exercises = text[positions[-1] :]

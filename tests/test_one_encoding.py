@@ -88,7 +88,8 @@ def one_line_paragraphs(draw):
 
 
 def direct(text: str) -> int:
-    """cl100k, but not the function object the budget recognises: every count is a fresh encoding."""
+    """cl100k, but not the function object the budget recognises: every count is a fresh
+    encoding."""
     return cl100k(text)
 
 

@@ -83,7 +83,8 @@ def test_an_installed_wheel_runs_from_another_folder_with_the_series_data(tmp_pa
     (wheel,) = wheels.glob("chunklab-*.whl")
 
     # A fresh venv that sees this environment's dependencies but not the editable checkout: a path
-    # in a .pth file is added to sys.path, but the .pth files inside it (the editable hook) are not read.
+    # in a .pth file is added to sys.path, but the .pth files inside it (the editable hook) are not
+    # read.
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python"
@@ -102,7 +103,10 @@ def test_an_installed_wheel_runs_from_another_folder_with_the_series_data(tmp_pa
 
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
-    probe = "import chunklab; from chunklab import load_document; print(chunklab.__file__); print(load_document('manual').text[:19])"
+    probe = (
+        "import chunklab; from chunklab import load_document; print(chunklab.__file__); "
+        "print(load_document('manual').text[:19])"
+    )
     done = subprocess.run([python, "-c", probe], cwd=elsewhere, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     where, start = done.stdout.splitlines()

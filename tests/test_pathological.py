@@ -7,9 +7,16 @@ Linear code measures 3.5x to 5x here (allocation, caches and load on a shared ma
 step 12x to 17x: the bound of 8x sits between them on a log scale (the geometric mean of 4 and 16),
 so the test fails on the bug it guards against and not on a busy machine. The speed target itself,
 4.6x on larger sizes, is `make bench`'s (bench/bench_pathological.py), as speed targets are.
+
+Two depths: `make test` checks n = 20,000 with 3 pairs per measurement; `make bench` (and any run
+with CHUNKLAB_DEEP=1) checks n = 40,000 with 5 pairs. Every shape and chunker is checked at both
+depths; the quadratic step below is measured at 20,000 -> 80,000 in both, so the bound is shown
+to fail on it at the sizes `make test` times. The timed tests are marked `timed`: `make test`
+runs them in a serial pytest call of their own, never beside a parallel worker.
 """
 
 import gc
+import os
 import statistics
 import time
 
@@ -48,7 +55,9 @@ TIMED = {
     },
     "structural": {"one word, no spaces", "sentences on one line"},
 }
-N = 40_000
+DEEP = os.environ.get("CHUNKLAB_DEEP") == "1"
+N = 40_000 if DEEP else 20_000
+PAIRS = 5 if DEEP else 3  # interleaved (small, large) pairs per measured median
 GROWTH = 8.0  # not quadratic: linear is 4, a quadratic step 16 (see the module docstring)
 NOISE = 0.08  # seconds: a shorter run at 4n says nothing about growth
 
@@ -73,7 +82,7 @@ def cpu_time(chunker, text):
         gc.enable()
 
 
-def growth(chunker, small, large, pairs=5, attempts=3):
+def growth(chunker, small, large, pairs=PAIRS, attempts=3):
     """Median over interleaved pairs of time(large) / time(small): a burst of load on a shared
     machine then falls on both sizes of a pair, and one bad pair does not decide.
 
@@ -112,6 +121,7 @@ def assert_nothing_lost(chunks, text, kind):
     assert not lost, f"{len(lost)} characters in no chunk's span, first at {lost[0]}"
 
 
+@pytest.mark.timed
 @pytest.mark.parametrize("kind", list(CHUNKERS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
@@ -131,6 +141,7 @@ def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
     assert ratio <= GROWTH, f"time grows {ratio:.2f}x from n to 4n"
 
 
+@pytest.mark.timed
 def test_the_growth_check_fails_on_a_quadratic_step():
     """The bound must catch the bug it guards against: a split that inserts each line at the front
     of a list (a quadratic step, as the old scanner's was) measures far above it."""
@@ -142,5 +153,6 @@ def test_the_growth_check_fails_on_a_quadratic_step():
                 lines.insert(0, line)
             return lines
 
-    small, large = SHAPES["pipe lines"](N // 2), SHAPES["pipe lines"](2 * N)
+    # 20,000 -> 80,000 characters at both depths: the sizes `make test` times every shape at.
+    small, large = SHAPES["pipe lines"](20_000), SHAPES["pipe lines"](80_000)
     assert growth(FrontInserting(), small, large, attempts=1) > GROWTH

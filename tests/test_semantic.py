@@ -18,7 +18,8 @@ from chunklab.embeddings.static import EmbedderUnavailable, HashingEmbedder, Wor
 def vectors_in_fresh_process(hash_kind: str, seed: str) -> str:
     script = (
         "from chunklab.embeddings.static import HashingEmbedder;"
-        f"print(HashingEmbedder(hash={hash_kind!r}).embed_query('limite de vibração do equipamento').round(6).tolist())"
+        f"print(HashingEmbedder(hash={hash_kind!r})"
+        ".embed_query('limite de vibração do equipamento').round(6).tolist())"
     )
     env = {**os.environ, "PYTHONHASHSEED": seed}
     return subprocess.run(
@@ -144,9 +145,11 @@ def test_budget_exact_slices_and_nothing_lost(text, max_tokens, breakpoint):
 
 def test_same_cuts_in_every_process():
     script = (
-        "from chunklab import load_document; from chunklab.chunkers.semantic import SemanticChunker;"
+        "from chunklab import load_document; "
+        "from chunklab.chunkers.semantic import SemanticChunker;"
         "from chunklab.embeddings.static import WordLlamaEmbedder;"
-        "print([c.start for c in SemanticChunker(embedder=WordLlamaEmbedder()).split(load_document('travel_policy'))])"
+        "print([c.start for c in SemanticChunker(embedder=WordLlamaEmbedder())"
+        ".split(load_document('travel_policy'))])"
     )
     outs = {
         subprocess.run(
@@ -215,7 +218,8 @@ def test_a_real_model_with_a_relative_rule_finds_the_topic_changes_better_than_h
         truth,
     )
     assert real["recall"] > fake["recall"] and real["precision"] > fake["precision"]
-    # The article's fixed 0.6 threshold does not transfer to this model: it cuts at almost every sentence.
+    # The article's fixed 0.6 threshold does not transfer to this model: it cuts at almost every
+    # sentence.
     fixed = boundary_scores(
         SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="threshold", threshold=0.6).split(
             doc

