@@ -8,12 +8,13 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KERNEL := chunklab
 
-.PHONY: lab test lint unit nbval notebooks bench clean help
+.PHONY: lab test lint typecheck unit nbval notebooks bench clean help
 
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
-	@echo "make test       set up, then lint, run the unit tests and re-check every notebook (nbval, strict)"
+	@echo "make test       set up, then lint, type-check, run the unit tests and re-check every notebook (nbval, strict)"
 	@echo "make lint       ruff check and ruff format --check"
+	@echo "make typecheck  mypy on chunklab (settings in pyproject.toml, [tool.mypy])"
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
 	@echo "                index and search at 1k, 10k and 50k children"
@@ -32,12 +33,16 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" notebooks/01_fixed_size.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
-test: lint unit nbval
+test: lint typecheck unit nbval
 
 LINTED := chunklab tests bench scripts solutions
 lint: $(STAMP)
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m ruff format --check $(LINTED)
+
+# The type hints of chunklab, checked by mypy; what it checks is set in pyproject.toml ([tool.mypy]).
+typecheck: $(STAMP)
+	$(PY) -m mypy
 
 # Two processes (pytest-xdist), measured on the 2-core machine: the tests other than the timed
 # ones took 182 s in one process and 129 s with -n 2 (many wait on child processes: CLI, index
@@ -63,4 +68,4 @@ bench: $(STAMP)
 	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; exit $$((t || a || b || c || d))
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache

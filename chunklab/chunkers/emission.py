@@ -13,7 +13,7 @@ chunks still come out in document order.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from chunklab.chunkers.prefixes import Contextualizer, fit_prefix
@@ -60,7 +60,7 @@ class Emission:
         self,
         doc: Document,
         budget: SourceBudget,
-        sections: list[Section],
+        sections: Sequence[Section],
         max_tokens: int,
         contextualize: Contextualizer | None,
     ) -> None:

@@ -64,6 +64,7 @@ class FixedSizeChunker(Contract):
         """The chunks of `split`, one window at a time: a caller that writes each out and drops
         it (the CLI) never holds them all, and overlapping windows repeat a fifth of the text."""
         count = self.count_tokens or (cl100k if self.unit == "tokens" else word_count)
+        spans: Iterator[tuple[int, int, int | None]]
         if self.unit == "chars":
             spans = ((a, b, None) for a, b in char_windows(len(doc.text), self.size, self.overlap))
         else:

@@ -128,7 +128,9 @@ class MarkdownChunker(Contract):
 
     def _heading_alone(self, entry: Held, budget: SourceBudget, reserve: int) -> None:
         """A waiting section whose subtree ended without carrying its title: its heading alone."""
-        entry.bodies = self._bodies([entry.section.heading], entry.crumb, budget, reserve)
+        heading = entry.section.heading
+        assert heading is not None  # only a section with a heading waits
+        entry.bodies = self._bodies([heading], entry.crumb, budget, reserve)
 
     def parents(self, doc: Document) -> list[Chunk]:
         """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
@@ -210,9 +212,9 @@ class MarkdownChunker(Contract):
         if len(blocks) > 1 and self._reads_as_joined(blocks, budget):
             # The common case, settled first: the whole section fits, and in the source its blocks
             # are already joined by one blank line. One count of that span is the chunk.
-            whole = budget.lines_span(blocks[0].first_line, blocks[-1].last_line)
-            if whole.count <= limit:
-                return [whole]
+            span = budget.lines_span(blocks[0].first_line, blocks[-1].last_line)
+            if span.count <= limit:
+                return [span]
         bodies: list[Measured] = []
         current: Measured | None = None
         previous_alone = False  # the last piece placed stands alone
@@ -333,7 +335,9 @@ class MarkdownChunker(Contract):
 
     def _split_list(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         first = budget.lines[block.first_line]
-        kind, base = list_marker(first)[0], indent_width(first)
+        marker = list_marker(first)
+        assert marker is not None  # a list block starts at an item's line
+        kind, base = marker[0], indent_width(first)
         starts = [
             k
             for k in range(block.first_line, block.last_line + 1)
@@ -351,7 +355,9 @@ class MarkdownChunker(Contract):
 
     def _split_code(self, block: Block, limit: int, budget: SourceBudget) -> list[Measured]:
         opening = budget.lines[block.first_line].rstrip("\r")
-        char, length = opening_fence(opening)
+        fence = opening_fence(opening)
+        assert fence is not None  # `_split_block` sends only fenced code here
+        char, length = fence
         closed = block.last_line > block.first_line and closes_fence(
             budget.lines[block.last_line], char, length
         )

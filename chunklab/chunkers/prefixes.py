@@ -196,9 +196,11 @@ def with_context(
     for chunk in chunks:
         prefix = contextualize(doc, chunk)
         if max_tokens is not None:
-            prefix = fit_prefix(
-                prefix, lambda p, body=chunk.text: count_tokens(f"{p}\n\n{body}") <= max_tokens
-            )
+
+            def fits(p: str, body: str = chunk.text, limit: int = max_tokens) -> bool:
+                return count_tokens(f"{p}\n\n{body}") <= limit
+
+            prefix = fit_prefix(prefix, fits)
         text = f"{prefix}\n\n{chunk.text}" if prefix else chunk.text
         meta = {**chunk.metadata, "prefix": prefix}
         out.append(

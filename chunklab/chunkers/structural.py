@@ -127,7 +127,7 @@ def two_scale_chunks(
     parents = StructuralChunker(size=parent_size).split(doc)
     parents = [p.model_copy(update={"chunk_id": f"{doc.doc_id}#p{p.ordinal}"}) for p in parents]
     cutter = StructuralChunker(size=child_size, repack=True)
-    children = []
+    children: list[Chunk] = []
     for parent in parents:
         for a, b in cutter.spans(parent.text):
             start, end = parent.start + a, parent.start + b

@@ -74,10 +74,10 @@ def linearized_lines(
     the header itself, in its place)."""
     lines = text.split("\n") if lines is None else lines
     out: list[tuple[str, int | None]] = []
-    tables = {t.header_line: t for t in (find_tables(text, lines) if tables is None else tables)}
+    by_header = {t.header_line: t for t in (find_tables(text, lines) if tables is None else tables)}
     k = 0
     while k < len(lines):
-        table = tables.get(k)
+        table = by_header.get(k)
         if table is None:
             out.append((lines[k], k))
             k += 1

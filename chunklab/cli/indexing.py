@@ -83,6 +83,7 @@ def write_documents(store: SQLiteStore, found: FoundDocuments, args: argparse.Na
         elif ready.unchanged:
             tally.unchanged += 1  # same text, same settings, same chunklab: its rows are right
         else:
+            assert ready.vectors is not None  # `prepare` embeds every document it returns
             index_document(
                 index,
                 ready.parents,

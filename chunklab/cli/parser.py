@@ -24,7 +24,7 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     # argparse prints the whole usage block before its message; one line is easier to read in CI.
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         raise UsageError(message)
 
 
@@ -87,7 +87,8 @@ def add_strategy_options(parser: argparse.ArgumentParser) -> None:
         parser.add_argument(
             "--" + name.replace("_", "-"),
             default=argparse.SUPPRESS,
-            type=option.type,
+            # None is argparse's own default for `type`; typeshed's stub leaves it out.
+            type=option.type,  # type: ignore[arg-type]
             choices=option.choices,
             help=f"{option.help} ({used_by(name)}{shown})",
         )

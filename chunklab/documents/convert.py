@@ -233,13 +233,13 @@ def _table_markdown(rows: list[list[str | None]]) -> str:
     def cell(value: str | None) -> str:
         return " ".join((value or "").split()).replace("|", "\\|")
 
-    rows = [[cell(v) for v in row] for row in rows if any((v or "").strip() for v in row)]
-    if not rows:
+    cells = [[cell(v) for v in row] for row in rows if any((v or "").strip() for v in row)]
+    if not cells:
         return ""
-    width = max(len(r) for r in rows)
-    rows = [r + [""] * (width - len(r)) for r in rows]
-    out = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
-    out += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+    width = max(len(r) for r in cells)
+    cells = [r + [""] * (width - len(r)) for r in cells]
+    out = ["| " + " | ".join(cells[0]) + " |", "|" + "---|" * width]
+    out += ["| " + " | ".join(r) + " |" for r in cells[1:]]
     return "\n".join(out)
 
 

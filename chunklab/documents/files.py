@@ -92,7 +92,8 @@ def _files_below(folder: Path) -> list[Path]:
     """Every file below `folder`, through symbolic links to folders too (each real folder once, so
     a link cycle ends), sorted. `Path.rglob` in Python 3.11 does not enter a linked folder at all,
     which would skip its files without a word."""
-    files, seen = [], set()
+    files: list[Path] = []
+    seen: set[str] = set()
     for dirpath, dirnames, filenames in os.walk(folder, followlinks=True):
         real = os.path.realpath(dirpath)
         if real in seen:

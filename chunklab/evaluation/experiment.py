@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
@@ -62,7 +63,7 @@ def small_to_big(chunker: MarkdownChunker) -> Callable[[Document], Prepared]:
     """Search MarkdownChunker's children, hand over their parent sections."""
 
     def prepare(doc: Document) -> Prepared:
-        parents = {p.chunk_id: p for p in chunker.parents(doc)}
+        parents: dict[str | None, Chunk] = {p.chunk_id: p for p in chunker.parents(doc)}
         children = chunker.split(doc)
         return Prepared(children, {c.chunk_id: parents[c.parent_id] for c in children})
 
@@ -76,7 +77,8 @@ def real_strategies(max_tokens: int = 100) -> dict[str, Callable[[Document], Pre
     tokens for the others (100 tokens is about 400 characters of English)."""
 
     def md(table_mode: str, prefix: str) -> MarkdownChunker:
-        return build("markdown", max_tokens=max_tokens, table_mode=table_mode, prefix=prefix)
+        chunker = build("markdown", max_tokens=max_tokens, table_mode=table_mode, prefix=prefix)
+        return cast(MarkdownChunker, chunker)  # the registry's "markdown" builds one
 
     return {
         "fixed_size": plain(build("fixed", size=200, overlap=40)),

@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from array import array
 from itertools import accumulate
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from chunklab.parsing.lists import scan_list
 from chunklab.parsing.scanner import (
@@ -269,7 +269,7 @@ def _references(lines, i, blocks, block) -> int:
     return j + 1
 
 
-def _html(lines, i, html_end: re.Pattern | bool, blocks, block) -> int:
+def _html(lines, i, html_end: re.Pattern[str] | Literal[True], blocks, block) -> int:
     """An HTML block: to a blank line (`html_end` is True) or to the line with its end marker."""
     n = len(lines)
     j = i

@@ -27,9 +27,10 @@ def scan_list(lines: list[str], i: int) -> tuple[int, bool]:
     """(last line of the list starting at line i, whether its last item ends in an open
     paragraph: only then may a line without `>` continue a quote around the list)."""
     n = len(lines)
-    kind, content_indent, _, _, content_start = list_marker(lines[i])
-    last = i
-    after_blank = False
+    marker = list_marker(lines[i])
+    assert marker is not None  # called at the first line of a list, a list item's line
+    kind, content_indent, _, _, content_start = marker
+    last, after_blank = i, False
     # fence: an open code fence inside the current item; html: an open HTML block inside it (its
     # end marker, or True); item_paragraph: the item's last block is a paragraph still open.
     fence, html, item_paragraph = item_opening(lines[i][content_start:])

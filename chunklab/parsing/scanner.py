@@ -13,6 +13,7 @@ no classes, no state. Patterns apply to a line without its newline; a "\\r" is i
 from __future__ import annotations
 
 import re
+from typing import Literal
 
 # --- line patterns (applied to a line without its newline) ------------------------------------
 
@@ -206,7 +207,7 @@ def list_marker(line: str) -> tuple[str, int, bool, bool, int] | None:
     return kind, content, empty, starts_at_one, m.end()
 
 
-def html_start(line: str, interrupting: bool) -> re.Pattern | None | bool:
+def html_start(line: str, interrupting: bool) -> re.Pattern[str] | Literal[True] | None:
     """The end marker of an HTML block starting here, True for one ending at a blank line, else
     None.
 
@@ -340,7 +341,7 @@ def quote_depth(line: str) -> int:
 
 def item_opening(
     content: str,
-) -> tuple[tuple[str, int] | None, re.Pattern | bool | None, bool]:
+) -> tuple[tuple[str, int] | None, re.Pattern[str] | Literal[True] | None, bool]:
     """(open fence, open HTML block, opens a paragraph) for the first line of an item's content.
 
     The state a list scan carries from an item's first line into the lines that follow it.
@@ -350,7 +351,7 @@ def item_opening(
     return opening_fence(content), item_html(content), opens_paragraph(content)
 
 
-def item_html(content: str) -> re.Pattern | bool | None:
+def item_html(content: str) -> re.Pattern[str] | Literal[True] | None:
     """The end of an HTML block that a list item's content opens (see `html_start`), or None.
 
     Inside an open HTML block a list's lines are raw HTML, never new blocks.

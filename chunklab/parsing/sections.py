@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from chunklab.parsing.blocks import Block, is_template_expression, parse_blocks
 
@@ -60,7 +60,7 @@ class Outline:
 
     def render(self) -> str:
         """The tree as an indented outline, one section per line, with its id and block kinds."""
-        depth = {None: -1}
+        depth: dict[str | None, int] = {None: -1}
         lines = []
         for s in self.sections:
             depth[s.section_id] = depth[s.parent_id] + 1
@@ -135,26 +135,21 @@ def _draft_section(
     heading), with an id not in `used_ids`; added to `drafts`, and to `stack` if it has a heading.
     """
     if heading is None:
-        path, level, parent = (), 0, None
+        path, level, parent, title = (), 0, None, ""
     else:
         while stack and stack[-1]["level"] >= heading.level:
             stack.pop()
         parent = stack[-1] if stack else None
-        path = (*(parent["path"] if parent else ()), heading.title)
+        title = heading.title
+        path = (*(parent["path"] if parent else ()), title)
         level = heading.level
     # The slug path extends the parent's: each title is slugged once, not once per descendant.
-    slugs = (
-        f"{parent['slugs']}/{slug(heading.title)}"
-        if parent
-        else slug(heading.title)
-        if path
-        else ""
-    )
+    slugs = f"{parent['slugs']}/{slug(title)}" if parent else slug(title) if path else ""
     key = slugs or "preamble"
     used_ids[key] = used_ids.get(key, 0) + 1
     if used_ids[key] > 1:
         key = f"{key}~{used_ids[key]}"  # two sections with the same path
-    draft = {
+    draft: dict[str, Any] = {
         "id": f"{doc_id}#{key}",
         "path": path,
         "slugs": slugs,

@@ -247,7 +247,7 @@ def index_document(
         raise ValueError(
             f"index_document stores one document at a time, got {sorted(ids) or 'none'}"
         )
-    by_parent: dict[str, list[Chunk]] = {p.chunk_id: [] for p in parents}
+    by_parent: dict[str | None, list[Chunk]] = {p.chunk_id: [] for p in parents}
     strays = [c.chunk_id for c in children if c.parent_id not in by_parent]
     if strays:
         raise ValueError(f"children {strays} do not point at any of the parents given")

@@ -136,6 +136,7 @@ def prepared(
     ).map_partitions(_prepare_all)
     partitions = bag.to_delayed()
     if scheduler is None:
+        assert workers is not None  # neither given returned above
         return _on_local_processes(dask, partitions, workers)
     try:
         from distributed import Client
@@ -170,6 +171,7 @@ def _on_local_processes(dask, partitions, workers: int) -> Iterator[Prepared]:
 
         coming = ahead.submit(compute, windows[0]) if windows else None
         for following in [*windows[1:], None]:
+            assert coming is not None  # from_sequence makes one partition even of nothing
             done = coming.result()
             coming = ahead.submit(compute, following) if following is not None else None
             for part in done:

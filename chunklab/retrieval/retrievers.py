@@ -77,6 +77,20 @@ class Retriever(Protocol):
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]: ...
 
 
+class RanksByVector(Protocol):
+    """A retriever whose `stored_ranking()` is "vectors": it embeds the query (`DenseRetriever`)."""
+
+    def query_vector(self, query: str) -> np.ndarray | None: ...
+
+
+class FusesRankings(Protocol):
+    """A retriever whose `stored_ranking()` is "fused": a dense part, read `depth` deep
+    (`HybridRetriever`)."""
+
+    dense: Retriever
+    depth: int
+
+
 def _top(
     scores: Sequence[float],
     chunks: Sequence[Chunk],
@@ -208,7 +222,7 @@ class DenseRetriever:
         if embedder is None:
             embedder = WordLlamaEmbedder()
         self.embedder = embedder
-        self._vectors: dict[str, object] = {}
+        self._vectors: dict[str, np.ndarray] = {}
 
     def stored_ranking(self) -> StoredRanking:
         return StoredRanking("vectors", self.embedder.name)

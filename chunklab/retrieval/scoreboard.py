@@ -47,7 +47,7 @@ def score_candidates(partial: Mapping[int, float], rest: float, board: Scoreboar
     could add still reaches the bar; one query per batch (rows looked up by key, not scanned)."""
     ordered, i = sorted(partial, key=lambda s: (-partial[s], s)), 0
     while i < len(ordered) and partial[ordered[i]] + rest >= board.bar():
-        batch = []
+        batch: list[int] = []
         while i < len(ordered) and len(batch) < 256 and partial[ordered[i]] + rest >= board.bar():
             batch.append(ordered[i])
             i += 1

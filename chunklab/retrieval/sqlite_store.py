@@ -13,7 +13,7 @@ from collections import Counter
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -28,7 +28,8 @@ from chunklab.retrieval.index_file import (
     fault_message,
 )
 from chunklab.retrieval.retrievers import (
-    DenseRetriever,
+    FusesRankings,
+    RanksByVector,
     Retriever,
     index_needs,
     reciprocal_rank_fusion,
@@ -185,6 +186,7 @@ class SQLiteStore:
             "VALUES (?, ?, ?, ?, ?)",
             (tenant, child.chunk_id, child.parent_id or "", child.model_dump_json(), length),
         ).lastrowid
+        assert seq is not None  # an INSERT sets lastrowid
         if vector is not None:
             self._db.execute(
                 "INSERT INTO vectors (seq, vector) VALUES (?, ?)",
@@ -211,15 +213,20 @@ class SQLiteStore:
             if plan.kind == "bm25":
                 hits = stored_ranking.bm25_top(self._db, tenant, query, k, filters)
                 return _scored(hits, ScoreSource.LEXICAL)
+            # The plan says what the retriever is: "vectors" embeds, "fused" has a dense part.
             if plan.kind == "vectors":
-                hits = self._vector_top(tenant, query, k, filters, retriever)
+                hits = self._vector_top(tenant, query, k, filters, cast(RanksByVector, retriever))
                 return _scored(hits, ScoreSource.VECTOR)
             # "fused": both rankings, read `depth` deep, fused by rank
-            if index_needs(retriever.dense).embedder != STORED_EMBEDDER:
+            hybrid = cast(FusesRankings, retriever)
+            dense_plan = index_needs(hybrid.dense)
+            assert dense_plan is not None  # "fused" is said only when both parts are stored
+            if dense_plan.embedder != STORED_EMBEDDER:
                 return None
-            depth = max(k, retriever.depth)
+            depth = max(k, hybrid.depth)
             words = stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
-            meaning = self._vector_top(tenant, query, depth, filters, retriever.dense)
+            dense = cast(RanksByVector, hybrid.dense)
+            meaning = self._vector_top(tenant, query, depth, filters, dense)
             if words is None or meaning is None:
                 return None
             seq_of = {c: s for s, c, _ in words + meaning}
@@ -233,7 +240,7 @@ class SQLiteStore:
         query: str,
         k: int,
         filters: Mapping[str, Any] | None,
-        retriever: DenseRetriever,
+        retriever: RanksByVector,
     ) -> list[tuple[int, str, float]] | None:
         if not stored_ranking.has_every_vector(self._db, tenant):
             return None  # before embedding the query: the in-memory path will do it

@@ -77,7 +77,8 @@ def eligible(tenant: str, filters: Mapping[str, Any] | None) -> tuple[str, list[
     """SQL selecting the seq of the tenant's children that pass `filters` (metadata equal to each
     value), or None when a filter cannot be said in SQL exactly (a key with unusual characters, a
     list or dict value): the caller then ranks in memory, which is slower but never wrong."""
-    sql, params = "SELECT seq, length FROM children WHERE tenant = ?", [tenant]
+    sql = "SELECT seq, length FROM children WHERE tenant = ?"
+    params: list[Any] = [tenant]
     for key, value in (filters or {}).items():
         # Python's == is the rule (`index._matches`). SQL says it exactly for text and numbers;
         # True == 1 and a missing key == None it does not say alike, so those stay in memory.

@@ -103,7 +103,8 @@ class CutView:
         )
 
     def __str__(self) -> str:
-        starts, ends = {}, {}
+        starts: dict[int, list[int]] = {}
+        ends: dict[int, list[int]] = {}
         for c in self.chunks:
             starts.setdefault(c.start, []).append(c.ordinal)
             ends.setdefault(c.end, []).append(c.ordinal)

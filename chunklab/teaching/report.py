@@ -28,7 +28,12 @@ def chunk_frame(chunks: Sequence[Chunk], counters: Mapping[str, TokenCounter]) -
     """One row per chunk: its span, its length in characters and in each counter's units."""
     rows = []
     for c in chunks:
-        row = {"ordinal": c.ordinal, "start": c.start, "end": c.end, "chars": len(c.text)}
+        row: dict[str, int | str] = {
+            "ordinal": c.ordinal,
+            "start": c.start,
+            "end": c.end,
+            "chars": len(c.text),
+        }
         row.update({name: count(c.text) for name, count in counters.items()})
         row["begins"] = c.text[:30]
         rows.append(row)

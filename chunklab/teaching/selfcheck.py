@@ -39,7 +39,7 @@ def _smallest_overlap_keeping_lines() -> int:
     raise AssertionError("no overlap below 200 keeps every line whole")
 
 
-def _token_window_counts() -> tuple[int, int]:
+def _token_window_counts() -> tuple[int, ...]:
     chunker = FixedSizeChunker(size=50, overlap=0, unit="tokens")
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 

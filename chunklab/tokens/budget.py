@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import threading
 from array import array
+from collections.abc import Iterator
 from itertools import accumulate
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
 import regex
@@ -69,7 +70,7 @@ class Measured(NamedTuple):
     """
 
     text: str
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, on purpose: the token count
     tail: str
     start: int  # the span of the source it was cut from
     end: int
@@ -102,6 +103,7 @@ class LineCounts:
         self._thread.join()
         if self._result is None:  # the thread failed: count here, so the error surfaces
             self._run()
+        assert self._result is not None  # _run sets it, or raises
         return self._result
 
 
@@ -138,6 +140,10 @@ class Lines:
         if k < 0:
             k += len(self)
         return self._source[self._starts[k] : self._starts[k + 1] - 1]
+
+    if TYPE_CHECKING:  # iteration goes through __getitem__ (to IndexError); said for mypy
+
+        def __iter__(self) -> Iterator[str]: ...
 
     def end(self, k: int) -> int:
         """Where line k ends (its newline, or the end of the text)."""
@@ -240,6 +246,7 @@ class SourceBudget:
     def _prefix_sums(self) -> list[int]:
         """prefix[k]: tokens of lines 0..k-1 (blank ones count zero) plus the joins after them."""
         if self._prefix is None:
+            assert self._line_counts is not None  # exact counts without the cl100k tokens
             counts = self._line_counts.get()
             contributions = [0] * len(self.lines)
             previous = None  # the last non-blank line seen
@@ -273,6 +280,7 @@ class SourceBudget:
             )
             return _new(Measured, (text, n, line_tail, start, end))
         prefix = self._prefix_sums()
+        assert self._line_counts is not None  # exact, and no cl100k tokens: counted by line
         # Lines first+1..last each carry the join from the line before them; line `first` must
         # not carry the join from whatever came before the span.
         n = prefix[last + 1] - prefix[first + 1] + self._line_counts.get()[first]

@@ -111,6 +111,7 @@ class DocumentTokens:
         self.bytes = Utf8Offsets(source)  # while the first part encodes
         # Byte offsets where tokens start, for the parts converted: 4 bytes each when they fit.
         wide = self.bytes.byte_of(len(source)) >= 2**31
+        self._start_type: type[np.int32] | type[np.int64]
         self._starts, self._start_type = (array("q"), np.int64) if wide else (array("i"), np.int32)
         self._converted = 0  # parts whose tokens are in _starts
         self._ready = 0  # bytes of the source covered by those parts
@@ -139,10 +140,11 @@ class DocumentTokens:
             raise self._error
         token_lengths = self._lengths[self._encoded[k]]
         self._encoded[k] = None  # free the raw tokens before the next array is made
-        ends = np.cumsum(token_lengths, dtype=self._start_type)
+        ends: np.ndarray = np.cumsum(token_lengths, dtype=self._start_type)
         ends -= token_lengths
         ends += self._ready  # now where each token starts
-        self._starts.frombytes(memoryview(ends).cast("B"))  # the buffer itself, no copy
+        # The buffer itself, no copy (numpy's stubs give ndarray `__buffer__` only for 3.12+).
+        self._starts.frombytes(memoryview(ends).cast("B"))  # type: ignore[arg-type]
         self._ready = self.bytes.byte_of(self._ends[k])
         self._converted += 1
 

@@ -18,7 +18,8 @@ def _nonspacing_marks() -> re.Pattern[str]:
     `regex` module's \\p{Mn}: its newer Unicode has marks this Python's has not, and folding
     must not depend on which library answers."""
     marks = [c for c in range(sys.maxunicode + 1) if unicodedata.category(chr(c)) == "Mn"]
-    ranges, start = [], marks[0]
+    ranges: list[str] = []
+    start: int | None = marks[0]
     for before, after in zip(marks, [*marks[1:], None], strict=True):
         if after != before + 1:
             ranges.append(

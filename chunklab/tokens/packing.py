@@ -82,11 +82,11 @@ def pack_spans(
     i, guess = 0, 1
     while i < len(spans):
         a = spans[i][0]
-        more = largest_fitting(
-            len(spans) - 1 - i,
-            lambda k, a=a, i=i: span_fits(budget, a, spans[i + k][1], limit),
-            guess,
-        )
+
+        def fits(k: int, a: int = a, i: int = i) -> bool:
+            return span_fits(budget, a, spans[i + k][1], limit)
+
+        more = largest_fitting(len(spans) - 1 - i, fits, guess)
         out.append((a, spans[i + more][1]))
         i, guess = i + more + 1, max(more, 1)
     return out
@@ -140,14 +140,11 @@ def cut_word(source: str, start: int, end: int, limit: int, budget: SourceBudget
     out: list[Measured] = []
     while start < end:
         guess = len(out[-1].text) if out else 64  # the next piece is likely as long as the last
-        n = (
-            largest_fitting(
-                end - start,
-                lambda n, start=start: budget.span_count(start, start + n) <= limit,
-                guess,
-            )
-            or 1
-        )
+
+        def fits(n: int, start: int = start) -> bool:
+            return budget.span_count(start, start + n) <= limit
+
+        n = largest_fitting(end - start, fits, guess) or 1
         out.append(budget.span(start, start + n))
         start += n
     return out

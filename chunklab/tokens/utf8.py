@@ -29,6 +29,7 @@ class Utf8Offsets:
         # For each non-ASCII character: its character index, and the extra bytes (beyond one per
         # character) of all the non-ASCII characters up to and including it.
         # Typed arrays, not lists: 4 bytes an entry (8 past 2 GB) instead of about 36.
+        self._type: type[np.int32] | type[np.int64]
         code, self._type = ("i", np.int32) if 4 * len(text) < 2**31 else ("q", np.int64)
         self._chars, self._extra, self._bytes = array(code), array(code), array(code)
         if self.ascii:
@@ -48,16 +49,17 @@ class Utf8Offsets:
             cumulative = np.cumsum(extra) + carried
             extras.append(cumulative)
             carried = int(cumulative[-1]) if len(cumulative) else carried
-        char_at = np.concatenate(chars).astype(self._type)
+        char_at: np.ndarray = np.concatenate(chars).astype(self._type)
         del chars
-        extra_through = np.concatenate(extras).astype(self._type)
+        extra_through: np.ndarray = np.concatenate(extras).astype(self._type)
         del extras
         # frombytes reads each numpy buffer in place: one copy, not two.
-        self._chars.frombytes(memoryview(char_at).cast("B"))
-        self._extra.frombytes(memoryview(extra_through).cast("B"))
+        # numpy's stubs give ndarray `__buffer__` only for Python >= 3.12, hence the ignores.
+        self._chars.frombytes(memoryview(char_at).cast("B"))  # type: ignore[arg-type]
+        self._extra.frombytes(memoryview(extra_through).cast("B"))  # type: ignore[arg-type]
         extra_through -= np.diff(extra_through, prepend=0)  # now the extra bytes before each one
         char_at += extra_through  # now where each one's bytes start
-        self._bytes.frombytes(memoryview(char_at).cast("B"))
+        self._bytes.frombytes(memoryview(char_at).cast("B"))  # type: ignore[arg-type]
 
     def _width(self, k: int) -> int:
         """Bytes of the k-th non-ASCII character."""
