@@ -61,7 +61,9 @@ Evaluation (`evaluation/`)
 - `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
 
 The notebooks' helpers (`teaching/`)
-- `teaching.report`: tables and plots (the only module that imports pandas/matplotlib)
+- `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
+  pandas/matplotlib)
+- `teaching.figures`: the experiment's figures, every legend beside its panels (07)
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer

@@ -1,9 +1,9 @@
 """The records every stage of the pipeline agrees on.
 
-A chunker takes a `Document` and returns `Chunk`s; a retriever returns `Scored` results. They are
-pydantic models, frozen (nobody edits a record after it is made) and `extra="forbid"` (a misspelt
-field is an error, not a silently ignored key). Invalid values fail at construction time with a
-message that names the field and says what is wrong.
+A chunker takes a `Document` (or a plain string, `as_document`) and returns `Chunk`s; a retriever
+returns `Scored` results. They are pydantic models, frozen (nobody edits a record after it is
+made) and `extra="forbid"` (a misspelt field is an error, not a silently ignored key). Invalid
+values fail at construction time with a message that names the field and says what is wrong.
 """
 
 from __future__ import annotations
@@ -64,6 +64,23 @@ class Document(Contract):
     def content_hash(self) -> str:
         """A fingerprint of the text, to tell whether a document changed since it was indexed."""
         return hashlib.blake2b(self.text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+TEXT_ID = "text"  # the doc_id (and uri) of a plain string given to a chunker
+
+
+def as_document(doc: Document | str) -> Document:
+    """What every chunker's `split` takes: a `Document`, or a plain string, read as a document
+    with doc_id and uri `"text"` and no title (its chunks are `text#0`, `text#1`, ...). Anything
+    else is a `TypeError` that says what to pass."""
+    if isinstance(doc, Document):
+        return doc
+    if isinstance(doc, str):
+        return Document(doc_id=TEXT_ID, uri=TEXT_ID, title="", text=doc)
+    raise TypeError(
+        f"a chunker splits a str or a chunklab.Document, not {type(doc).__name__}: "
+        "chunklab.Document(doc_id=..., uri=..., title=..., text=...)"
+    )
 
 
 class Chunk(Contract):
@@ -132,4 +149,4 @@ class Scored(Contract):
 class Chunker(Protocol):
     """The one thing the rest of the pipeline needs from a chunker, so chunkers can be swapped."""
 
-    def split(self, doc: Document) -> list[Chunk]: ...
+    def split(self, doc: Document | str) -> list[Chunk]: ...

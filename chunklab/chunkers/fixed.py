@@ -16,7 +16,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from chunklab.contracts import Chunk, Contract, Document
+from chunklab.contracts import Chunk, Contract, Document, as_document
 from chunklab.tokens.counters import TokenCounter, cl100k, word_count
 from chunklab.tokens.encoding import DocumentTokens
 
@@ -57,12 +57,13 @@ class FixedSizeChunker(Contract):
             )
         return self
 
-    def split(self, doc: Document) -> list[Chunk]:
+    def split(self, doc: Document | str) -> list[Chunk]:
         return list(self.iter_chunks(doc))
 
-    def iter_chunks(self, doc: Document) -> Iterator[Chunk]:
+    def iter_chunks(self, doc: Document | str) -> Iterator[Chunk]:
         """The chunks of `split`, one window at a time: a caller that writes each out and drops
         it (the CLI) never holds them all, and overlapping windows repeat a fifth of the text."""
+        doc = as_document(doc)
         count = self.count_tokens or (cl100k if self.unit == "tokens" else word_count)
         spans: Iterator[tuple[int, int, int | None]]
         if self.unit == "chars":

@@ -44,7 +44,7 @@ from pydantic import ConfigDict, Field
 from chunklab.chunkers.collector import gc_paused
 from chunklab.chunkers.emission import BLOCK_SEP, Emission, Held, group_lines, group_runs
 from chunklab.chunkers.prefixes import Contextualizer, offline_context
-from chunklab.contracts import Chunk, Contract, Document
+from chunklab.contracts import Chunk, Contract, Document, as_document
 from chunklab.parsing.blocks import Block
 from chunklab.parsing.scanner import closes_fence, indent_width, list_marker, opening_fence
 from chunklab.parsing.sections import Outline, Section, build_outline
@@ -81,14 +81,15 @@ class MarkdownChunker(Contract):
         "see chunklab.chunkers.prefixes",
     )
 
-    def outline(self, doc: Document) -> Outline:
+    def outline(self, doc: Document | str) -> Outline:
+        doc = as_document(doc)
         return build_outline(doc.text, doc.doc_id, doc.title)
 
-    def split(self, doc: Document) -> list[Chunk]:
+    def split(self, doc: Document | str) -> list[Chunk]:
         with gc_paused():
-            return list(self._chunks(doc))
+            return list(self._chunks(as_document(doc)))
 
-    def iter_chunks(self, doc: Document) -> Iterator[Chunk]:
+    def iter_chunks(self, doc: Document | str) -> Iterator[Chunk]:
         """The chunks of `split`, one section at a time.
 
         A caller that writes each chunk out and drops it (the CLI) never holds them all, so the
@@ -97,7 +98,7 @@ class MarkdownChunker(Contract):
         (see `gc_paused`).
         """
         with gc_paused():
-            yield from self._chunks(doc)
+            yield from self._chunks(as_document(doc))
 
     def _chunks(self, doc: Document) -> Iterator[Chunk]:
         budget = SourceBudget(doc.text, self.count_tokens)  # starts counting right away
@@ -132,12 +133,13 @@ class MarkdownChunker(Contract):
         assert heading is not None  # only a section with a heading waits
         entry.bodies = self._bodies([heading], entry.crumb, budget, reserve)
 
-    def parents(self, doc: Document) -> list[Chunk]:
+    def parents(self, doc: Document | str) -> list[Chunk]:
         """One parent per section: its breadcrumb and all of its own blocks, whatever their size.
 
         The children of `split` point at these by `parent_id`. A parent is what small-to-big
         hands the model, so it is not held to `max_tokens`.
         """
+        doc = as_document(doc)
         parents = []
         for n, section in enumerate(self.outline(doc).sections):
             body = (

@@ -36,7 +36,7 @@ from typing import Literal
 import numpy as np
 from pydantic import ConfigDict, Field
 
-from chunklab.contracts import Chunk, Contract, Document
+from chunklab.contracts import Chunk, Contract, Document, as_document
 from chunklab.embeddings.static import Embedder
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import TokenCounter, cl100k
@@ -166,7 +166,8 @@ class SemanticChunker(Contract):
                 chosen = distance > distance.mean() + self.stdevs * distance.std()
         return [int(i) for i in np.flatnonzero(chosen)]
 
-    def split(self, doc: Document) -> list[Chunk]:
+    def split(self, doc: Document | str) -> list[Chunk]:
+        doc = as_document(doc)
         spans, vectors = self.vectors(doc)
         if not spans:
             return []

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from pydantic import ConfigDict, Field
 
-from chunklab.contracts import Chunk, Contract, Document
+from chunklab.contracts import Chunk, Contract, Document, as_document
 from chunklab.tokens.counters import TokenCounter, word_count
 
 SEPARATORS = ("\n\n", "\n", ". ", " ")
@@ -99,7 +99,8 @@ class StructuralChunker(Contract):
             out.extend(repack(pieces, self.size) if self.repack else pieces)
         return out
 
-    def split(self, doc: Document) -> list[Chunk]:
+    def split(self, doc: Document | str) -> list[Chunk]:
+        doc = as_document(doc)
         strategy = "structural-repack" if self.repack else "structural"
         return [
             Chunk(

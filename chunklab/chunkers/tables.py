@@ -22,7 +22,7 @@ from pydantic import ConfigDict, Field
 
 from chunklab.chunkers.collector import gc_paused
 from chunklab.chunkers.structural import recursive_split, repack
-from chunklab.contracts import Chunk, Contract, Document
+from chunklab.contracts import Chunk, Contract, Document, as_document
 from chunklab.parsing.blocks import delimiter_columns, split_cells
 from chunklab.tokens.counters import TokenCounter, word_count
 
@@ -221,9 +221,9 @@ class LinearizedChunker(Contract):
     atoms: bool = True
     count_tokens: TokenCounter = word_count
 
-    def split(self, doc: Document) -> list[Chunk]:
+    def split(self, doc: Document | str) -> list[Chunk]:
         with gc_paused():  # one record per line of a long table, none in a cycle
-            return self._split(doc)
+            return self._split(as_document(doc))
 
     def _split(self, doc: Document) -> list[Chunk]:
         source = doc.text.split("\n")

@@ -3,7 +3,9 @@
 
 A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a flag the chosen
 strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
-Tracebacks are for bugs, not for typos.
+Tracebacks are for bugs, not for typos. A file that cannot be converted or chunked is named in one
+line and skipped, the run goes on, and the exit code is 2 at the end; Ctrl-C is one line (what was
+finished) and exit code 130.
 
 - `parser`: the argument parser, each command's arguments and example, the strategy options,
   `UsageError`

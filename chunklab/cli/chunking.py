@@ -6,13 +6,20 @@ from __future__ import annotations
 import argparse
 import sys
 
-from chunklab.cli.parser import build_chunker
+from chunklab.cli.parser import UsageError, build_chunker
+from chunklab.documents.files import DocumentError
 from chunklab.documents.reading import read_document
+from chunklab.retrieval.ingest import failure
 
 
 def run_chunk(args: argparse.Namespace) -> int:
     chunker = build_chunker(args)
-    doc = read_document(args.path)
+    try:
+        doc = read_document(args.path)
+    except DocumentError:
+        raise
+    except (Exception, RecursionError, MemoryError) as exc:  # a converter's failure: one line
+        raise UsageError(f"{args.path}: could not be converted: {failure(exc)}") from None
     out = sys.stdout
     if args.show_markdown:  # chunk spans refer to this text
         out.write(doc.text)

@@ -1,6 +1,6 @@
 """`main`: the parsed command run by its function, and a user's mistake (a `UsageError`, a file
 that cannot be read, a missing tokenizer or embedder, a bad index or question file) turned into
-one line on stderr and exit code 2."""
+one line on stderr and exit code 2; Ctrl-C into one line (what was finished) and exit code 130."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from chunklab.cli.experimenting import run_experiment_command
 from chunklab.cli.indexing import run_index
 from chunklab.cli.parser import USAGE_ERROR, UsageError, build_parser
 from chunklab.cli.searching import run_search, run_tenants
+from chunklab.cli.terminal import INTERRUPTED, Interrupted, warn
 from chunklab.documents.files import DocumentError
 from chunklab.embeddings.static import EmbedderUnavailable
 from chunklab.evaluation.questions import QuestionFileError
@@ -28,9 +29,19 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "experiment": run_experiment_command,
 }
 
+# What Ctrl-C leaves behind, per command that does not say it itself (`index` does).
+INTERRUPTED_HOW = {
+    "chunk": "the chunks printed so far are whole lines; run the same command again for all",
+    "search": "nothing was changed",
+    "tenants": "nothing was changed",
+    "experiment": "the experiment keeps no partial results (nothing more was written); "
+    "run the same command again to start it over",
+}
+
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
+    args = None
     try:
         args = parser.parse_args(argv)
         if args.command is None:  # bare `chunklab`: say what it can do
@@ -50,6 +61,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     except sqlite3.Error as exc:  # the index file failed under us (locked, read-only, disk full)
         print(f"chunklab: error: {getattr(args, 'db', 'the index file')}: {exc}", file=sys.stderr)
         return USAGE_ERROR
+    except Interrupted as exc:  # the command said what it had finished
+        warn(str(exc))
+        return INTERRUPTED
+    except KeyboardInterrupt:
+        warn(f"interrupted: {INTERRUPTED_HOW.get(getattr(args, 'command', None), 'nothing done')}")
+        return INTERRUPTED
     except BrokenPipeError:
         # `chunklab chunk big.md | head` closes the pipe early; that is not an error.
         sys.stderr.close()

@@ -1,41 +1,71 @@
 """`chunklab experiment`: the article's table (`--article`), or every strategy x retriever on a
 folder of documents and a question file, printed as a table and written as rows and charts.
 
-The charts need pandas and matplotlib (the `lab` extra), so `chunklab.teaching.report` is the one
-import left inside a function: without the extra the command still says what is missing.
+A document that cannot be read, converted or chunked (for whatever reason) is named in one line on
+stderr and left out with its questions, for every strategy, so all are measured on the same
+questions; the table is printed for the rest, and the exit code is 2.
+
+The table needs only the base install. The charts need pandas and matplotlib (the `lab` extra), so
+`chunklab.teaching.report` is the one import left inside a function: without the extra the table
+and rows.csv are still written, and one line says the charts were not and how to get them.
 """
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Iterator, Mapping, Sequence
+import csv
+import functools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from pathlib import Path
-from types import ModuleType
 
 from pydantic import ValidationError
 
-from chunklab.cli.parser import UsageError, validation_message
+from chunklab.cli.parser import USAGE_ERROR, UsageError, validation_message
+from chunklab.cli.terminal import warn
 from chunklab.contracts import Document
-from chunklab.documents.files import find_documents, readable_suffixes
+from chunklab.documents.files import DocumentError, find_documents, readable_suffixes
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import load_document
 from chunklab.evaluation import article, experiment
-from chunklab.evaluation.questions import load_question_file, load_questions
+from chunklab.evaluation.questions import (
+    GoldQuestion,
+    SkippedDocument,
+    load_question_file,
+    load_questions,
+)
+from chunklab.retrieval.ingest import failure
 from chunklab.retrieval.retrievers import RETRIEVERS
+
+LAB_HINT = "pip install -e '.[lab]' in the chunklab folder"
+Strategies = Mapping[str, Callable[[Document], experiment.Prepared]]
 
 
 class FolderDocuments(Mapping[str, Document]):
     """The documents found in a folder by id, each read (and converted) when first asked for: an
     experiment reads only the documents its questions name, so a folder may hold others, even
-    files that cannot be read, without stopping it."""
+    files that cannot be read, without stopping it. A document asked for that cannot be read is
+    named once on stderr, kept in `skipped` (id -> the one-line reason), and raises
+    `SkippedDocument` (its questions are left out)."""
 
     def __init__(self, found: Sequence[tuple[str, Path]]) -> None:
         self._paths = dict(found)
         self._read: dict[str, Document] = {}
+        self.skipped: dict[str, str] = {}
+
+    def __contains__(self, doc_id: object) -> bool:
+        return doc_id in self._paths  # found, whether or not it reads
 
     def __getitem__(self, doc_id: str) -> Document:
+        if doc_id in self.skipped:
+            raise SkippedDocument(self.skipped[doc_id])
         if doc_id not in self._read:
-            self._read[doc_id] = read_document(self._paths[doc_id], doc_id)  # KeyError if not found
+            path = self._paths[doc_id]  # KeyError if not found
+            try:
+                self._read[doc_id] = read_document(path, doc_id)
+            except DocumentError as exc:
+                raise self.skip(doc_id, str(exc)) from None
+            except (Exception, RecursionError, MemoryError) as exc:  # a converter's failure
+                raise self.skip(doc_id, f"{path}: could not be converted: {failure(exc)}") from None
         return self._read[doc_id]
 
     def __iter__(self) -> Iterator[str]:
@@ -43,6 +73,16 @@ class FolderDocuments(Mapping[str, Document]):
 
     def __len__(self) -> int:
         return len(self._paths)
+
+    def path(self, doc_id: str) -> Path:
+        return self._paths[doc_id]
+
+    def skip(self, doc_id: str, reason: str) -> SkippedDocument:
+        """Leave a document out, named once on stderr; the exception for the caller to raise."""
+        if doc_id not in self.skipped:
+            self.skipped[doc_id] = reason
+            warn(f"skipped {reason}")
+        return SkippedDocument(reason)
 
 
 def run_experiment_command(args: argparse.Namespace) -> int:
@@ -54,19 +94,55 @@ def run_experiment_command(args: argparse.Namespace) -> int:
     documents = FolderDocuments(find_documents([args.docs]).documents)
     if not documents:
         raise UsageError(f"{args.docs}: no documents ({readable_suffixes()}) found")
-    questions = load_question_file(args.questions, documents)
+    left_out: list[str] = []  # questions about documents that could not be read
+    questions = load_question_file(args.questions, documents, left_out)
     try:
         strategies = experiment.real_strategies(max_tokens=args.max_tokens)
     except ValidationError as exc:
         raise UsageError(validation_message(exc)) from None
-    report = chart_module()
+    strategies = cut_in_advance(strategies, documents, questions)
+    kept = [q for q in questions if q.document not in documents.skipped]
+    left = len(left_out) + len(questions) - len(kept)
+    if not kept:
+        warn("no question left to measure: every document asked about was skipped (named above)")
+        return USAGE_ERROR
     ks = sorted({1, 3, 5, args.k})
     rows = experiment.run_experiment(
-        documents, questions, strategies, {n: RETRIEVERS[n]() for n in names}, ks
+        documents, kept, strategies, {n: RETRIEVERS[n]() for n in names}, ks
     )
     print(experiment.format_summary(experiment.summarize(rows, args.k)))
-    write_rows_and_charts(report, rows, args.k, Path(args.out))
+    write_rows_and_charts(rows, args.k, Path(args.out))
+    if documents.skipped:
+        warn(
+            f"{len(documents.skipped)} document(s) skipped (named above); "
+            f"{left} question(s) about them left out of the table"
+        )
+        return USAGE_ERROR
     return 0
+
+
+def cut_in_advance(
+    strategies: Strategies, documents: FolderDocuments, questions: Sequence[GoldQuestion]
+) -> dict[str, Callable[[Document], experiment.Prepared]]:
+    """Every strategy's cut of every document asked about, made before anything is measured: a
+    document some chunker fails on is skipped (named once) for every strategy, so all strategies
+    are measured on the same questions. The strategies returned hand out these cuts."""
+    cuts: dict[tuple[str, str], experiment.Prepared] = {}
+    for doc_id in sorted({q.document for q in questions}):
+        for name, prepare in strategies.items():
+            try:
+                cuts[name, doc_id] = prepare(documents[doc_id])
+            except (Exception, RecursionError, MemoryError) as exc:
+                where = documents.path(doc_id)
+                documents.skip(doc_id, f"{where}: could not be chunked ({name}): {failure(exc)}")
+                break
+    return {name: functools.partial(_cut_made, cuts, name) for name in strategies}
+
+
+def _cut_made(
+    cuts: Mapping[tuple[str, str], experiment.Prepared], name: str, doc: Document
+) -> experiment.Prepared:
+    return cuts[name, doc.doc_id]
 
 
 def print_article_table(args: argparse.Namespace) -> int:
@@ -101,20 +177,21 @@ def check_experiment_flags(args: argparse.Namespace) -> list[str]:
     return names
 
 
-def chart_module() -> ModuleType:
-    """`chunklab.teaching.report`, or a `UsageError` that names the missing extra."""
+def write_rows_and_charts(rows: list[dict], k: int, out: Path) -> None:
+    """rows.csv and the two charts (ranking vs content, ranking vs character IoU) into `out`;
+    without the lab extra, rows.csv alone and one line on stderr saying what is missing."""
+    out.mkdir(parents=True, exist_ok=True)
     try:  # the one import left in a function: the charts need the optional lab extra (pandas)
         from chunklab.teaching import report
-    except ImportError:
-        raise UsageError(
-            "writing charts needs pandas and matplotlib: pip install -e '.[lab]'"
-        ) from None
-    return report
-
-
-def write_rows_and_charts(report: ModuleType, rows: list[dict], k: int, out: Path) -> None:
-    """rows.csv and the two charts (ranking vs content, ranking vs character IoU) into `out`."""
-    out.mkdir(parents=True, exist_ok=True)
+    except ImportError as exc:
+        write_rows(rows, out / "rows.csv")
+        print(f"wrote {out}/rows.csv")
+        missing = (exc.name or "pandas or matplotlib").split(".")[0]
+        warn(
+            f"charts not written: they need pandas and matplotlib ({missing} is not installed); "
+            f"for ranking_vs_content.png and ranking_vs_iou.png, {LAB_HINT}"
+        )
+        return
     report.experiment_frame(rows).to_csv(out / "rows.csv", index=False)
     summary = report.summary_frame(rows, k)
     report.save_figure(
@@ -126,3 +203,12 @@ def write_rows_and_charts(report: ModuleType, rows: list[dict], k: int, out: Pat
         out / "ranking_vs_iou.png",
     )
     print(f"wrote {out}/rows.csv, ranking_vs_content.png, ranking_vs_iou.png")
+
+
+def write_rows(rows: Sequence[dict], path: Path) -> None:
+    """The rows as CSV without pandas: one column per key, in the order the rows first have them."""
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(rows)

@@ -3,6 +3,9 @@ into an SQLite index file one document per transaction; `--prune` removes what i
 
 The command in named steps: `check_index_flags` (every mistake said before any work),
 `write_documents` (the write loop), `prune`, and `report_index` (the closing lines and exit code).
+A file that cannot be converted or chunked, for whatever reason, is named in one line and skipped
+(exit code 2 at the end); Ctrl-C says how many documents were done, in one line (exit code 130):
+each document is one transaction, so the file is intact and a re-run resumes.
 """
 
 from __future__ import annotations
@@ -12,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy_options
-from chunklab.cli.terminal import progress, warn
+from chunklab.cli.terminal import Interrupted, progress, warn
 from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
 from chunklab.retrieval import ingest
 from chunklab.retrieval.index import ParentChildIndex, index_document
@@ -37,8 +40,12 @@ def run_index(args: argparse.Namespace) -> int:
         raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
     created = not Path(args.db).exists()
     store = SQLiteStore(args.db)
+    tally = Tally()
     try:
-        tally = write_documents(store, found, args)
+        write_documents(store, found, args, tally)
+    except KeyboardInterrupt:  # each document is one transaction: what was committed stays
+        store.close()
+        raise Interrupted(interrupted_line(args, found, tally)) from None
     except ingest.DaskUnavailable as exc:
         store.close()
         if created:  # nothing was indexed: leave no empty index file behind
@@ -61,12 +68,26 @@ def check_index_flags(args: argparse.Namespace) -> None:
         )
 
 
-def write_documents(store: SQLiteStore, found: FoundDocuments, args: argparse.Namespace) -> Tally:
+def interrupted_line(args: argparse.Namespace, found: FoundDocuments, tally: Tally) -> str:
+    """What Ctrl-C leaves: the documents committed so far, and that a re-run resumes."""
+    done = tally.indexed + tally.unchanged + len(tally.skipped)
+    return (
+        f"interrupted: {done} of {len(found.documents)} documents done ({tally.indexed} indexed"
+        + (f", {tally.unchanged} unchanged" if tally.unchanged else "")
+        + (f", {len(tally.skipped)} skipped" if tally.skipped else "")
+        + f") into {args.db}, which is intact; run the same command again to resume "
+        "(what was indexed is not redone)"
+    )
+
+
+def write_documents(
+    store: SQLiteStore, found: FoundDocuments, args: argparse.Namespace, tally: Tally
+) -> Tally:
     """Read, chunk and embed here or on Dask workers; write here, one document per transaction,
-    in the order the documents were found, so the file is the same however it was computed."""
+    in the order the documents were found, so the file is the same however it was computed.
+    `tally` is counted as it goes (Ctrl-C reports it)."""
     index = ParentChildIndex(store=store)
     known = store.documents_fingerprints(args.tenant)
-    tally = Tally()
     results = ingest.prepared(
         found.documents,
         known,

@@ -1,4 +1,5 @@
-"""What the commands say on stderr besides their output: a warning, a progress bar.
+"""What the commands say on stderr besides their output: a warning, a progress bar, and
+`Interrupted`, the one line Ctrl-C ends with (exit code 130, as a shell reports SIGINT).
 
 Both know whether stderr is a terminal: the bar is drawn only there, and a warning clears it first.
 """
@@ -6,6 +7,12 @@ Both know whether stderr is a terminal: the bar is drawn only there, and a warni
 from __future__ import annotations
 
 import sys
+
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
+
+
+class Interrupted(Exception):
+    """Ctrl-C, caught by a command that can say what it had finished; its message is one line."""
 
 
 def progress(done: int, total: int, name: str) -> None:

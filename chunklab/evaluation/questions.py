@@ -218,8 +218,18 @@ def _checked_question(
     return question.model_copy(update={"document": doc.doc_id})
 
 
-def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> list[GoldQuestion]:
-    """Read and check a question file against `documents` (by id); errors: `QuestionFileError`."""
+class SkippedDocument(Exception):
+    """Raised by a documents mapping for a document that exists but could not be read: its
+    questions are left out of `load_question_file`'s list (and named in `left_out`), the file is
+    not at fault."""
+
+
+def load_question_file(
+    path: str | Path, documents: Mapping[str, Document], left_out: list[str] | None = None
+) -> list[GoldQuestion]:
+    """Read and check a question file against `documents` (by id); errors: `QuestionFileError`.
+    A question about a document the mapping skips (`SkippedDocument`) is left out, its id added
+    to `left_out` (without that list, the exception goes through)."""
     path = Path(path)
     out: list[GoldQuestion] = []
     seen: set[str] = set()
@@ -233,5 +243,10 @@ def load_question_file(path: str | Path, documents: Mapping[str, Document]) -> l
         if name in seen:
             raise QuestionFileError(f"{where}: id used twice")
         seen.add(name)
-        out.append(_checked_question(item, name, where, documents))
+        try:
+            out.append(_checked_question(item, name, where, documents))
+        except SkippedDocument:
+            if left_out is None:
+                raise
+            left_out.append(str(name))
     return out

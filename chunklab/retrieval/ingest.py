@@ -54,7 +54,7 @@ class Prepared(NamedTuple):
     children: tuple[Chunk, ...] = ()
     vectors: np.ndarray | None = None  # float32, one row per child
     unchanged: bool = False  # its fingerprint matched the index: nothing to write
-    error: str = ""  # a DocumentError's one line (it names the file)
+    error: str = ""  # why it was skipped, in one line that names the file
 
 
 def settings_label(strategy: str, options: Mapping[str, Any]) -> str:
@@ -83,7 +83,9 @@ def prepare(
     tenant: str,
 ) -> Prepared:
     """Read, chunk and embed one document, unless its fingerprint equals `known` (what the index
-    holds for it). Never raises for a user's file: a bad one comes back with `error` set.
+    holds for it). Never raises for a user's file: a bad one comes back with `error` set, one line
+    naming the file, whatever failed (a `DocumentError`, or any exception, `RecursionError` and
+    `MemoryError` included, from converting, chunking or embedding it; Ctrl-C still stops the run).
 
     Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
     them. Arguments are names and plain values, so the call pickles to a Dask worker."""
@@ -92,13 +94,33 @@ def prepare(
         doc = read_document(path, doc_id=doc_id)
     except DocumentError as exc:
         return Prepared(doc_id, path, error=str(exc))
+    except (Exception, RecursionError, MemoryError) as exc:  # a converter's bug, not the run's
+        return Prepared(doc_id, path, error=f"{path}: could not be converted: {failure(exc)}")
     fingerprint = document_fingerprint(doc.title, doc.text, settings_label(strategy, options))
     if fingerprint == known:
         return Prepared(doc_id, path, fingerprint, unchanged=True)
     doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant}})
-    parents, children, _, _ = parents_and_children(STRATEGIES[strategy].build(**options), doc)
-    vectors = WordLlamaEmbedder().embed_documents([c.text for c in children]).astype(np.float32)
-    return Prepared(doc_id, path, fingerprint, tuple(parents), tuple(children), vectors)
+    try:
+        parents, children, _, _ = parents_and_children(STRATEGIES[strategy].build(**options), doc)
+        vectors = WordLlamaEmbedder().embed_documents([c.text for c in children])
+    except (Exception, RecursionError, MemoryError) as exc:
+        return Prepared(doc_id, path, error=f"{path}: could not be chunked: {failure(exc)}")
+    return Prepared(
+        doc_id, path, fingerprint, tuple(parents), tuple(children), vectors.astype(np.float32)
+    )
+
+
+def failure(exc: BaseException) -> str:
+    """An unexpected exception as the one-line reason a document was skipped: its kind, and what
+    it means for the two a user cannot read off the name (never a traceback)."""
+    if isinstance(exc, RecursionError):
+        return "RecursionError (nesting too deep)"
+    if isinstance(exc, MemoryError):
+        return "MemoryError (out of memory)"
+    message = " ".join(str(exc).split())
+    if len(message) > 200:
+        message = message[:199] + "…"
+    return f"{type(exc).__name__}: {message}" if message else type(exc).__name__
 
 
 def _prepare_all(

@@ -1,4 +1,5 @@
-"""Tables and plots for the notebooks. The only module that imports pandas and matplotlib.
+"""Tables and plots for the notebooks. With `figures` (the experiment's figures, re-exported here),
+the only module that imports pandas and matplotlib.
 
 Everything here turns library results into a DataFrame or a figure; nothing here decides how to
 chunk. Import it only where a table or a picture is wanted (`from chunklab import report`).
@@ -18,6 +19,10 @@ from chunklab.evaluation.experiment import DECISIONS, summarize
 from chunklab.evaluation.metrics import chunks_with_all, indexed_ratio, split_lines, starts_mid_line
 from chunklab.teaching.cuts import CutView as CutView
 from chunklab.teaching.cuts import show_cuts as show_cuts
+from chunklab.teaching.figures import legend_outside
+from chunklab.teaching.figures import plot_content_vs_tokens as plot_content_vs_tokens
+from chunklab.teaching.figures import plot_ranking_vs_content as plot_ranking_vs_content
+from chunklab.teaching.figures import plot_size_sweep as plot_size_sweep
 from chunklab.tokens.counters import TokenCounter
 
 pd.set_option("display.width", 120)
@@ -80,7 +85,7 @@ def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
 
 def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str], title: str):
     """Side-by-side bars: each chunk's size in each unit, one panel per document rendering."""
-    fig, axes = plt.subplots(1, len(frames), figsize=(4.2 * len(frames), 3.2), sharey=True)
+    fig, axes = plt.subplots(1, len(frames), figsize=(4.2 * len(frames) + 1.2, 3.2), sharey=True)
     axes = [axes] if len(frames) == 1 else list(axes)
     width = 0.8 / len(units)
     for ax, (label, frame) in zip(axes, frames.items(), strict=True):
@@ -92,7 +97,7 @@ def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str
         ax.set_title(label)
         ax.set_xlabel("chunk")
     axes[0].set_ylabel("size")
-    axes[0].legend()
+    legend_outside(axes[-1])
     fig.suptitle(title)
     fig.tight_layout()
     return fig
@@ -157,7 +162,9 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
     `rows` has columns retriever, mode, k, fact_recall, tokens_to_model; one panel per retriever.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
-    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 3.4), sharey=True)
+    fig, axes = plt.subplots(
+        1, len(retrievers), figsize=(4.6 * len(retrievers) + 1.6, 3.4), sharey=True
+    )
     axes = [axes] if len(retrievers) == 1 else list(axes)
     for ax, name in zip(axes, retrievers, strict=True):
         part = rows[rows["retriever"] == name]
@@ -176,7 +183,7 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
         ax.set_xlabel("cl100k tokens handed to the model per query")
         ax.set_ylim(0, 1.08)
     axes[0].set_ylabel("fact recall")
-    axes[0].legend(fontsize=8, loc="lower right")
+    legend_outside(axes[-1])
     fig.suptitle(title)
     fig.tight_layout()
     return fig
@@ -194,7 +201,7 @@ def plot_similarity(
 
     Point i is the similarity between unit i and unit i + 1; a cut at i falls between them.
     """
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig, ax = plt.subplots(figsize=(9.5, 3.2))
     xs = list(range(len(similarities)))
     ax.plot(xs, similarities, marker="o", color="tab:blue", label="similarity to the next unit")
     ax.axhline(line, color="tab:gray", linestyle="--", label=line_label)
@@ -212,7 +219,7 @@ def plot_similarity(
     ax.set_xlabel("unit (sentence) index")
     ax.set_ylabel("cosine similarity")
     ax.set_title(title)
-    ax.legend(fontsize=8, loc="lower right")
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -235,12 +242,13 @@ def _grouped_bars(
 
 def plot_orphans(counts: pd.DataFrame, title: str):
     """Grouped bars: orphans (rows) per strategy (columns of `counts`) for each document (index)."""
-    fig, ax = plt.subplots(figsize=(8, 3.3))
+    fig, ax = plt.subplots(figsize=(9.5, 3.3))
     _grouped_bars(ax, counts, list(counts.columns), {name: name for name in counts.columns})
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("document")
     ax.set_ylabel("orphan chunks")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -260,116 +268,6 @@ def summary_frame(rows: Sequence[dict] | pd.DataFrame, k: int = 3) -> pd.DataFra
     return pd.DataFrame(summarize(rows, k)).set_index(["strategy", "retriever"])
 
 
-def plot_ranking_vs_content(
-    summary: pd.DataFrame, title: str, x: str = "reached", y: str = "complete"
-):
-    """A dot plot, one panel per retriever and one row per strategy: the ranking measure (x) and
-    the content measure (y) side by side on the same 0–1 axis, each strategy named on its row.
-
-    A scatter of ten strategies hid points under each other; here a gap between the two dots is
-    what the cut costs in content once the search has found the place.
-    """
-    frame = summary.reset_index()
-    retrievers = list(dict.fromkeys(frame["retriever"]))
-    strategies = list(dict.fromkeys(frame["strategy"]))
-    fig, axes = plt.subplots(
-        1,
-        len(retrievers),
-        figsize=(3.6 * len(retrievers) + 1.4, 0.32 * len(strategies) + 1.4),
-        sharex=True,
-        sharey=True,
-    )
-    axes = [axes] if len(retrievers) == 1 else list(axes)
-    rows = range(len(strategies))
-    for ax, name in zip(axes, retrievers, strict=True):
-        part = frame[frame["retriever"] == name].set_index("strategy").reindex(strategies)
-        ax.hlines(
-            rows, part[[x, y]].min(axis=1), part[[x, y]].max(axis=1), color="lightgray", linewidth=2
-        )
-        ax.scatter(part[x], rows, marker="o", color="tab:blue", label=f"{x} (ranking)", zorder=3)
-        ax.scatter(part[y], rows, marker="D", color="tab:red", label=f"{y} (content)", zorder=3)
-        ax.set_title(name)
-        ax.set_xlim(-0.02, 1.02)
-        ax.grid(axis="x", color="0.9")
-    axes[0].set_yticks(list(rows), strategies, fontsize=8)
-    axes[0].invert_yaxis()
-    axes[-1].legend(fontsize=8, loc="lower left")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
-def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete"):
-    """Per retriever: each strategy's content measure against the tokens it hands the model per
-    query, its name written beside its point, with the bootstrap interval of `complete` as a bar.
-
-    Up and to the left is better: more answers for fewer tokens read.
-    """
-    frame = summary.reset_index()
-    retrievers = list(dict.fromkeys(frame["retriever"]))
-    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 4.2), sharey=True)
-    axes = [axes] if len(retrievers) == 1 else list(axes)
-    for ax, name in zip(axes, retrievers, strict=True):
-        part = frame[frame["retriever"] == name]
-        if y == "complete" and {"complete_lo", "complete_hi"} <= set(part.columns):
-            ax.vlines(
-                part["tokens_to_model"],
-                part["complete_lo"],
-                part["complete_hi"],
-                color="0.8",
-                linewidth=3,
-            )
-        ax.scatter(part["tokens_to_model"], part[y], color="tab:blue", zorder=3, s=25)
-        span_x = max(float(frame["tokens_to_model"].max() - frame["tokens_to_model"].min()), 1.0)
-        placed: list[tuple[float, float]] = []
-        for _, row in part.sort_values([y, "tokens_to_model"], ascending=False).iterrows():
-            x, label_y = float(row["tokens_to_model"]), float(row[y])
-            # Move a label down until it clears every label already written near it.
-            while any(
-                abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.022 for px, py in placed
-            ):
-                label_y -= 0.022
-            placed.append((x, label_y))
-            ax.annotate(
-                row["strategy"],
-                (x, row[y]),
-                xytext=(x + 0.012 * span_x, label_y),
-                fontsize=7,
-                arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
-                if label_y != row[y]
-                else None,
-            )
-        ax.set_title(name)
-        ax.set_xlabel("cl100k tokens handed to the model per query")
-        ax.grid(color="0.92")
-    axes[0].set_ylabel(f"{y} (content)")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
-def plot_size_sweep(sweep: pd.DataFrame, title: str):
-    """Two panels against chunk size: `complete` and the tokens handed to the model, one line per
-    strategy (lines that coincide are told apart in the table beside the plot)."""
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
-    for strategy, part in sweep.groupby("strategy", sort=False):
-        part = part.sort_values("size")
-        for ax, column in ((left, "complete"), (right, "tokens_to_model")):
-            ax.plot(part["size"], part[column], marker="o", label=strategy)
-    for ax, label in ((left, "complete@3"), (right, "tokens to the model per query")):
-        ax.set_xscale("log", base=2)
-        sizes = sorted(sweep["size"].unique())
-        ax.set_xticks(sizes, [str(s) for s in sizes])
-        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 1.25)
-        ax.set_xlabel("chunk size (max cl100k tokens)")
-        ax.set_ylabel(label)
-        ax.grid(color="0.92")
-    left.legend(fontsize=8, loc="lower right")
-    fig.suptitle(title)
-    fig.tight_layout()
-    return fig
-
-
 def decision_frame() -> pd.DataFrame:
     """The decision table (the article's section 10), each row with the evidence in this series."""
     return pd.DataFrame(DECISIONS).set_index("document type")
@@ -377,12 +275,13 @@ def decision_frame() -> pd.DataFrame:
 
 def plot_prefix_cost(frame: pd.DataFrame, title: str):
     """Bars: prefix tokens per chunk, and what they cost per query at each k, per prefix mode."""
-    fig, ax = plt.subplots(figsize=(7, 3.2))
+    fig, ax = plt.subplots(figsize=(8, 3.2))
     ks = [c for c in frame.columns if c.startswith("k=")]
     _grouped_bars(ax, frame, ks, {k: f"per query, {k}" for k in ks})
+    ax.set_xlabel("prefix")
     ax.set_ylabel("prefix tokens handed to the model")
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    legend_outside(ax)
     fig.tight_layout()
     return fig
 
@@ -391,8 +290,3 @@ def save_figure(figure, path) -> None:
     """Write a figure as PNG and close it, so a script or a notebook does not also display it."""
     figure.savefig(path, dpi=120)
     plt.close(figure)
-
-
-# --- where the cuts fall -------------------------------------------------------------------------
-
-# Pastel backgrounds, one per chunk in turn; neighbours always differ.

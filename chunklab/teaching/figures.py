@@ -1,0 +1,154 @@
+"""The experiment's figures (notebook 07), and `legend_outside`, the one place every figure of
+the series puts its legend: beside the panels, never over a point. With `report`, the only modules
+that import matplotlib (and pandas); `report` re-exports these, so notebooks call `report.plot_*`.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import pandas as pd
+
+# The x axis of the dot plots: each measure is a mean over questions, between 0 and 1.
+SHARE = "mean over questions (0 to 1)"
+
+
+def legend_outside(ax, **options) -> None:
+    """`ax`'s legend to the right of it, top-aligned, outside the plotting area: no legend box can
+    cover a point, whatever the data (call `fig.tight_layout()` after, to make room for it)."""
+    ax.legend(
+        fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0.0, **options
+    )
+
+
+def plot_ranking_vs_content(
+    summary: pd.DataFrame, title: str, x: str = "reached", y: str = "complete"
+):
+    """A dot plot, one panel per retriever and one row per strategy: the ranking measure (x) and
+    the content measure (y) side by side on the same 0–1 axis, each strategy named on its row.
+
+    A scatter of ten strategies hid points under each other; here a gap between the two dots is
+    what the cut costs in content once the search has found the place. The ranking dot is a large
+    hollow ring and the content one a small filled diamond, so equal measures show the diamond
+    inside the ring: neither hides the other.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    strategies = list(dict.fromkeys(frame["strategy"]))
+    fig, axes = plt.subplots(
+        1,
+        len(retrievers),
+        figsize=(3.6 * len(retrievers) + 2.6, 0.32 * len(strategies) + 1.6),
+        sharex=True,
+        sharey=True,
+    )
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    rows = range(len(strategies))
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name].set_index("strategy").reindex(strategies)
+        ax.hlines(
+            rows, part[[x, y]].min(axis=1), part[[x, y]].max(axis=1), color="lightgray", linewidth=2
+        )
+        ax.scatter(
+            part[x],
+            rows,
+            marker="o",
+            s=90,
+            facecolors="none",
+            edgecolors="tab:blue",
+            linewidths=1.5,
+            label=f"{x} (ranking)",
+            zorder=3,
+        )
+        ax.scatter(
+            part[y], rows, marker="D", s=22, color="tab:red", label=f"{y} (content)", zorder=4
+        )
+        ax.set_title(name)
+        ax.set_xlim(-0.04, 1.04)
+        ax.set_xlabel(SHARE, fontsize=8)
+        ax.grid(axis="x", color="0.9")
+    axes[0].set_yticks(list(rows), strategies, fontsize=8)
+    axes[0].set_ylabel("strategy")
+    axes[0].invert_yaxis()
+    legend_outside(axes[-1])
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete"):
+    """Per retriever: each strategy's content measure against the tokens it hands the model per
+    query, its name written beside its point, with the bootstrap interval of `complete` as a bar.
+
+    Up and to the left is better: more answers for fewer tokens read.
+    """
+    frame = summary.reset_index()
+    retrievers = list(dict.fromkeys(frame["retriever"]))
+    fig, axes = plt.subplots(1, len(retrievers), figsize=(4.6 * len(retrievers), 4.2), sharey=True)
+    axes = [axes] if len(retrievers) == 1 else list(axes)
+    span_x = max(float(frame["tokens_to_model"].max() - frame["tokens_to_model"].min()), 1.0)
+    for ax, name in zip(axes, retrievers, strict=True):
+        part = frame[frame["retriever"] == name]
+        if y == "complete" and {"complete_lo", "complete_hi"} <= set(part.columns):
+            ax.vlines(
+                part["tokens_to_model"],
+                part["complete_lo"],
+                part["complete_hi"],
+                color="0.8",
+                linewidth=3,
+            )
+        ax.scatter(part["tokens_to_model"], part[y], color="tab:blue", zorder=3, s=25)
+        _name_points(ax, part, y, span_x)
+        ax.set_title(name)
+        ax.set_xlabel("cl100k tokens handed to the model per query")
+        ax.grid(color="0.92")
+    axes[0].set_ylabel(f"{y} (content)")
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
+def _name_points(ax, part: pd.DataFrame, y: str, span_x: float) -> None:
+    """Each strategy's name beside its point, moved down until it clears the names already
+    written near it (with a thin line back to its point when moved)."""
+    placed: list[tuple[float, float]] = []
+    for _, row in part.sort_values([y, "tokens_to_model"], ascending=False).iterrows():
+        x, label_y = float(row["tokens_to_model"]), float(row[y])
+        while any(abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.022 for px, py in placed):
+            label_y -= 0.022
+        placed.append((x, label_y))
+        ax.annotate(
+            row["strategy"],
+            (x, row[y]),
+            xytext=(x + 0.012 * span_x, label_y),
+            fontsize=7,
+            arrowprops={"arrowstyle": "-", "color": "0.6", "lw": 0.5}
+            if label_y != row[y]
+            else None,
+        )
+
+
+# Open markers of different shapes: where two strategies' lines coincide, both stay visible.
+SWEEP_MARKERS = "osD^v<>ph"
+
+
+def plot_size_sweep(sweep: pd.DataFrame, title: str):
+    """Two panels against chunk size: `complete` and the tokens handed to the model, one line per
+    strategy, each with its own open marker (lines that coincide still show every marker)."""
+    fig, (left, right) = plt.subplots(1, 2, figsize=(11.5, 3.6))
+    groups = sweep.groupby("strategy", sort=False)
+    for (strategy, part), marker in zip(groups, SWEEP_MARKERS * 4, strict=False):
+        part = part.sort_values("size")
+        for ax, column in ((left, "complete"), (right, "tokens_to_model")):
+            ax.plot(part["size"], part[column], marker=marker, mfc="none", label=strategy)
+    sizes = sorted(sweep["size"].unique())
+    for ax, label in ((left, "complete@3"), (right, "tokens to the model per query")):
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(sizes, [str(s) for s in sizes])
+        ax.set_xlim(sizes[0] * 0.8, sizes[-1] * 1.25)
+        ax.set_xlabel("chunk size (max cl100k tokens)")
+        ax.set_ylabel(label)
+        ax.grid(color="0.92")
+    legend_outside(right)
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
