@@ -65,7 +65,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         warn(str(exc))
         return INTERRUPTED
     except KeyboardInterrupt:
-        warn(f"interrupted: {INTERRUPTED_HOW.get(getattr(args, 'command', None), 'nothing done')}")
+        command = str(getattr(args, "command", "") or "")
+        warn(f"interrupted: {INTERRUPTED_HOW.get(command, 'nothing done')}")
         return INTERRUPTED
     except BrokenPipeError:
         # `chunklab chunk big.md | head` closes the pipe early; that is not an error.
