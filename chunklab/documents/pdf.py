@@ -141,10 +141,15 @@ def _fragments(words: list[Word]) -> list[Fragment]:
     current: list[Word] = []
 
     def flush() -> None:
-        if current:
-            sizes = Counter()
+        if not current:
+            return
+        if len(current) == 1:
+            w = current[0]
+            fragments.append(Fragment(w.x0, w.x1, w.top, w.bottom, w.size, w.text, em=w.em))
+        else:
+            sizes: dict[float, int] = {}
             for w in current:
-                sizes[w.size] += len(w.text)
+                sizes[w.size] = sizes.get(w.size, 0) + len(w.text)
             fragments.append(
                 Fragment(
                     current[0].x0,
@@ -156,7 +161,7 @@ def _fragments(words: list[Word]) -> list[Fragment]:
                     em=max(w.em for w in current),
                 )
             )
-            current.clear()
+        current.clear()
 
     for word in words:
         if current:

@@ -109,12 +109,13 @@ def _groups(rules: list[_Rule]) -> list[list[_Rule]]:
     order = sorted(range(len(rules)), key=lambda i: boxes[i][0])
     for k, i in enumerate(order):
         _, y0, x1, y1 = boxes[i]
+        top = root(i)  # stays a root: the others are hung under it
         for j in order[k + 1 :]:
             bx0, by0, _, by1 = boxes[j]
             if bx0 > x1:
                 break
             if by0 <= y1 and y0 <= by1:
-                parent[root(i)] = root(j)
+                parent[root(j)] = top
     groups: dict[int, list[_Rule]] = {}
     for i, rule in enumerate(rules):
         groups.setdefault(root(i), []).append(rule)
