@@ -25,6 +25,9 @@ Token counting and budgets (`tokens/`, machinery)
 Documents in (`documents/`)
 - `documents.files`: the suffixes chunklab reads, decoding, finding files, `DocumentError`
 - `documents.convert`: HTML, Word and PDF to Markdown (08)
+- `documents.pdf`: PDF to Markdown with pypdfium2: headings from font sizes, paragraphs, lists
+- `documents.pdf_layout`: a PDF page's reading order (columns, bands) and its running heads
+- `documents.pdf_grid`: ruled tables in a PDF page, from the rules its paths draw
 - `documents.reading`: any file as a `Document`
 - `documents.series`: the series' documents by name
 

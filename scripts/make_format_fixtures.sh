@@ -30,6 +30,20 @@ chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
   --print-to-pdf="$out/travel_policy_unruled.pdf" "file://$PWD/$out/unruled.html" 2>/dev/null
 rm "$out/unruled.html"
 
+# Columns (issue 27): two of the 18F handbook's pages printed in two and in three columns, with a
+# running head and a page number in the page margins (CSS margin boxes), as papers and registers
+# are printed: the converter must read column by column and drop the page furniture.
+columns() {  # columns NAME COUNT TITLE
+  printf '@page{size:A4;margin:22mm 16mm;@top-center{content:"%s";font:9pt sans-serif}@bottom-center{content:counter(page);font:9pt sans-serif}}body{column-count:%s;column-gap:3em;font:10pt/1.35 serif;text-align:justify;hyphens:none;overflow-wrap:anywhere}h1{column-span:all}\n' "$3" "$2" > "$css"
+  pandoc -f gfm+yaml_metadata_block -t html5 -s --self-contained --css "$css" --metadata title="$3" --metadata pagetitle="$3" \
+    -V title= "data/$1.md" -o "$out/columns.html"
+  chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+    --print-to-pdf="$out/$1_${2}col.pdf" "file://$PWD/$out/columns.html" 2>/dev/null
+  rm "$out/columns.html"
+}
+columns 18f-work-schedules 2 "18F Handbook: Work schedules"
+columns 18f-leave 3 "18F Handbook: Leave"
+
 # Files a converter must refuse, each with one line that says why:
 # a scan (the first page as a picture, no text layer) and an encrypted copy (Debian's qpdf).
 .venv/bin/python - "$out" <<'PY'

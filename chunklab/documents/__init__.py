@@ -3,6 +3,9 @@
 - `files`:   which suffixes are documents (declared once), decoding bytes, finding files in folders,
              and `DocumentError`, the one error for a file that cannot become a `Document`.
 - `convert`: HTML, Word and PDF to Markdown (the step before the cut, notebook 08).
+- `pdf`:     PDF to Markdown with pypdfium2 (headings from font sizes, paragraphs, lists, tables).
+- `pdf_layout`: a PDF page's reading order (columns, bands) and its page furniture.
+- `pdf_grid`: ruled tables in a PDF page, from the rules its paths draw.
 - `reading`: any file as a `Document`, with the title a reader would give it.
 - `series`:  the series' documents in `data/`, by name.
 

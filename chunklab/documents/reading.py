@@ -35,7 +35,8 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
                 uri=str(path),
                 title=converted.title,
                 text=converted.markdown,
-                metadata={"source_file": path.name, "format": converted.format},
+                metadata={"source_file": path.name, "format": converted.format}
+                | ({"conversion_warnings": list(converted.warnings)} if converted.warnings else {}),
             )
         except ValidationError as exc:
             raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
