@@ -3,6 +3,9 @@
 - `files`:   which suffixes are documents (declared once), decoding bytes, finding files in folders,
              and `DocumentError`, the one error for a file that cannot become a `Document`.
 - `convert`: HTML, Word and PDF to Markdown (the step before the cut, notebook 08).
+- `html`:    HTML parsed as a browser does (html5lib), nesting bounded, converted to Markdown;
+             header-less tables and merged cells made readable, and said so.
+- `docx`:    Word through mammoth's HTML and `html`; mammoth's messages kept as warnings.
 - `reading`: any file as a `Document`, with the title a reader would give it.
 - `series`:  the series' documents in `data/`, by name.
 
