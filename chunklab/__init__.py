@@ -24,7 +24,9 @@ Token counting and budgets (`tokens/`, machinery)
 
 Documents in (`documents/`)
 - `documents.files`: the suffixes chunklab reads, decoding, finding files, `DocumentError`
-- `documents.convert`: HTML, Word and PDF to Markdown (08)
+- `documents.convert`: HTML, Word and PDF to Markdown (08): which converter a file goes to
+- `documents.html`: HTML parsed as a browser does (html5lib), nesting bounded, to Markdown
+- `documents.docx`: Word through mammoth's HTML, what it drops named in warnings
 - `documents.pdf`: PDF to Markdown with pypdfium2: headings from font sizes, paragraphs, lists
 - `documents.pdf_layout`: a PDF page's reading order (columns, bands) and its running heads
 - `documents.pdf_grid`: ruled tables in a PDF page, from the rules its paths draw

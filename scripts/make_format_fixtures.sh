@@ -2,7 +2,8 @@
 # The converter fixtures in data/formats/: some of the series' own Markdown documents rendered to
 # HTML and DOCX by pandoc and to PDF by headless Chromium printing that HTML, so their ground truth
 # is the Markdown they came from. Tests read the committed results and never need these tools.
-# Needs Debian's pandoc (2.17) and chromium (156): apt-get install pandoc chromium
+# Needs Debian's pandoc (2.17), chromium (156) and LibreOffice Writer (7.4):
+# apt-get install pandoc chromium libreoffice-writer-nogui
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=data/formats
@@ -43,6 +44,12 @@ columns() {  # columns NAME COUNT TITLE
 }
 columns 18f-work-schedules 2 "18F Handbook: Work schedules"
 columns 18f-leave 3 "18F Handbook: Leave"
+
+# A Word file holding what Word files hold and Markdown has no form for: a footnote, a nested
+# list, cells merged across columns and rows, a table without a header row, a text box. Written
+# by hand as flat ODF (scripts/word_features.fodt) and saved as .docx by LibreOffice
+# (Debian's libreoffice-writer-nogui, 7.4): apt-get install libreoffice-writer-nogui
+soffice --headless --convert-to docx --outdir "$out" scripts/word_features.fodt >/dev/null 2>&1
 
 # Files a converter must refuse, each with one line that says why:
 # a scan (the first page as a picture, no text layer) and an encrypted copy (Debian's qpdf).

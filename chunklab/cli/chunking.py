@@ -22,6 +22,8 @@ def run_chunk(args: argparse.Namespace) -> int:
         raise UsageError(f"{args.path}: could not be converted: {failure(exc)}") from None
     out = sys.stdout
     if args.show_markdown:  # chunk spans refer to this text
+        for warning in doc.metadata.get("conversion_warnings", []):  # what the Markdown lacks
+            print(f"{args.path}: {warning}", file=sys.stderr)
         out.write(doc.text)
         out.flush()
         return 0

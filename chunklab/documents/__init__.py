@@ -6,6 +6,9 @@
 - `pdf`:     PDF to Markdown with pypdfium2 (headings from font sizes, paragraphs, lists, tables).
 - `pdf_layout`: a PDF page's reading order (columns, bands) and its page furniture.
 - `pdf_grid`: ruled tables in a PDF page, from the rules its paths draw.
+- `html`:    HTML parsed as a browser does (html5lib), nesting bounded, converted to Markdown;
+             header-less tables and merged cells made readable, and said so.
+- `docx`:    Word through mammoth's HTML and `html`; mammoth's messages kept as warnings.
 - `reading`: any file as a `Document`, with the title a reader would give it.
 - `series`:  the series' documents in `data/`, by name.
 

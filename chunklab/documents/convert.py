@@ -5,9 +5,10 @@ as the Markdown the block scanner reads, so a section still has its heading path
 its header; the chunk spans then refer to the converted Markdown (`chunklab chunk --show-markdown`
 prints it). Everything runs offline, through permissively licensed libraries:
 
-  - HTML: `markdownify` (MIT) over the page's body, scripts and styles dropped;
-  - DOCX: `mammoth` (BSD-2) to HTML, which keeps headings, lists and tables from Word's styles,
-    then the same HTML path;
+  - HTML (`documents.html`): parsed as a browser does (`html5lib`), then `markdownify` (MIT)
+    over the page's body, scripts and styles dropped, nesting deeper than 256 elements refused;
+  - DOCX (`documents.docx`): `mammoth` (BSD-2) to HTML, which keeps headings, lists and tables
+    from Word's styles, then the same HTML path; what it drops is named in warnings;
   - PDF: `chunklab.documents.pdf`, on pypdfium2 (PDFium's text layer): a line whose font is
     larger than the body's becomes a heading (the largest size `#`, the next `##`, ...), a table
     with ruled cells a Markdown table at its place, bullets `-` items; columns are read one after
@@ -33,21 +34,21 @@ Each failure is a `DocumentError` naming the file and the problem.
 
 from __future__ import annotations
 
-import re
 from pathlib import Path
 from typing import NamedTuple
 
+from chunklab.documents.docx import docx_to_markdown
 from chunklab.documents.files import CONVERTED_SUFFIXES, TEXT_SUFFIXES, DocumentError, decode_text
+from chunklab.documents.html import html_to_markdown
 from chunklab.documents.pdf import heading_levels as heading_levels
 from chunklab.documents.pdf import pdf_to_markdown
-from chunklab.parsing.blocks import is_template_expression
 
 
 class Converted(NamedTuple):
     title: str
     markdown: str
     format: str  # html, docx or pdf
-    warnings: tuple[str, ...] = ()  # one line per problem found (a PDF page read out of order)
+    warnings: tuple[str, ...] = ()  # what conversion changed or could not keep, one line each
 
 
 def convert(path: str | Path) -> Converted:
@@ -59,11 +60,11 @@ def convert(path: str | Path) -> Converted:
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
     if suffix in (".html", ".htm"):
-        title, markdown = html_to_markdown(decode_text(raw, path))
-        return Converted(title or path.stem, markdown, "html")
+        title, markdown, warnings = html_to_markdown(decode_text(raw, path), path)
+        return Converted(title or path.stem, markdown, "html", tuple(warnings))
     if suffix == ".docx":
-        title, markdown = docx_to_markdown(path)
-        return Converted(title or path.stem, markdown, "docx")
+        title, markdown, warnings = docx_to_markdown(path)
+        return Converted(title or path.stem, markdown, "docx", tuple(warnings))
     if suffix == ".pdf":
         title, markdown, warnings = pdf_to_markdown(path)
         return Converted(title or path.stem, markdown, "pdf", tuple(warnings))
@@ -71,49 +72,3 @@ def convert(path: str | Path) -> Converted:
         f"{path}: cannot convert {suffix or 'a file without an extension'} "
         f"(chunklab reads {', '.join((*TEXT_SUFFIXES, *CONVERTED_SUFFIXES))})"
     )
-
-
-def _tidy(markdown: str) -> str:
-    lines = [line.rstrip() for line in markdown.replace("\r", "").split("\n")]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip() + "\n"
-
-
-def html_to_markdown(html: str) -> tuple[str, str]:
-    """(title, Markdown) of an HTML page: its <title> (or first <h1>), and its body."""
-    from bs4 import BeautifulSoup
-    from markdownify import markdownify
-
-    soup = BeautifulSoup(html, "html.parser")
-    for tag in soup(["script", "style", "noscript", "template"]):
-        tag.decompose()
-    title = soup.title.get_text(" ", strip=True) if soup.title else ""
-    body = soup.body or soup
-    if (
-        not title
-        and (h1 := body.find("h1"))
-        and not is_template_expression(h1.get_text(" ", strip=True))
-    ):
-        title = h1.get_text(" ", strip=True)
-    # Underscores are not escaped: `HANDLING\_INSTRUCTIONS` would render the same but search as two
-    # words, and an underscore inside a word never starts emphasis in CommonMark.
-    markdown = markdownify(
-        str(body), heading_style="ATX", bullets="-", strong_em_symbol="*", escape_underscores=False
-    )
-    return title, _tidy(markdown)
-
-
-def docx_to_markdown(path: Path) -> tuple[str, str]:
-    """(title, Markdown) of a Word file: mammoth's HTML of it, then `html_to_markdown`."""
-    import zipfile
-
-    import mammoth
-
-    try:
-        with path.open("rb") as handle:
-            html = mammoth.convert_to_html(handle).value
-    except (zipfile.BadZipFile, KeyError, ValueError) as exc:
-        raise DocumentError(
-            f"{path}: not a readable Word (.docx) file ({exc.__class__.__name__})"
-        ) from None
-    title, markdown = html_to_markdown(f"<html><body>{html}</body></html>")
-    return title, markdown

@@ -21,6 +21,7 @@ from chunklab.documents.files import (
     decode_text,
 )
 from chunklab.parsing.blocks import ATX, ATX_CLOSING, is_template_expression, split_front_matter
+from chunklab.parsing.sections import plain_title
 
 
 def read_document(path: str | Path, doc_id: str | None = None) -> Document:
@@ -83,7 +84,7 @@ def document_title(text: str, fallback: str) -> str:
         heading = ATX.fullmatch(first)
         alone = not rest.partition("\n")[0].strip()
         if heading:
-            candidates = [ATX_CLOSING.sub("", heading.group(2)).strip()]
+            candidates = [plain_title(ATX_CLOSING.sub("", heading.group(2)).strip())]
         else:
             candidates = [first] if alone and len(first) <= TITLE_MAX_CHARS else []
     return next((c for c in candidates if c and not is_template_expression(c)), fallback)

@@ -80,11 +80,31 @@ def slug(title: str) -> str:
     return _NOT_SLUG.sub("-", ascii_title.lower()).strip("-") or "section"
 
 
+# An inline link or image, innermost first: `[text](url "title")`, `![alt](src)`, `[text][ref]`.
+_LINK = re.compile(
+    r"!?\[([^\[\]]*)\]"  # the text
+    r"(?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\s*\)|\[[^\]]*\])"  # (url "title") or [ref]
+)
+
+
+def plain_title(title: str) -> str:
+    """A heading's title as a reader sees it: links and images replaced by their text.
+
+    HTML headings that hold a link (`<h2><a href="https://x">Install</a></h2>`) convert to
+    `## [Install](https://x)`; in a breadcrumb or a section id only the words belong. An image in
+    a link (`[![logo](a.png)](b)`) is one level of nesting: two passes undo it.
+    """
+    plain = _LINK.sub(r"\1", _LINK.sub(r"\1", title)) if "[" in title else title
+    plain = " ".join(plain.split())
+    return plain or title
+
+
 def build_outline(source: str, doc_id: str, title: str = "") -> Outline:
     """Parse `source` and group its blocks under their headings.
 
     A heading that is only a template tag (`# <%= current_page.data.title %>`) names nothing a
     reader sees in the source: in heading paths the document's `title` (else its id) stands in.
+    A heading's links and images stand for their text (`plain_title`).
     """
     blocks = parse_blocks(source)
     front_matter = ""
@@ -103,6 +123,8 @@ def build_outline(source: str, doc_id: str, title: str = "") -> Outline:
                 # title_at -1: the stand-in is not in the source, so its tokens are counted
                 # directly.
                 b = b._replace(title=title or doc_id, title_at=-1)
+            elif (plain := plain_title(b.title)) != b.title:
+                b = b._replace(title=plain, title_at=-1)  # not the source's text: counted directly
             current = _draft_section(b, doc_id, drafts, stack, used_ids)
         else:
             if current is None:
