@@ -11,8 +11,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from chunklab.documents.files import DocumentError
-from chunklab.documents.pdf import heading_levels, tidy
-from chunklab.parsing.blocks import is_template_expression
+from chunklab.documents.pdf import first_heading, heading_levels, tidy
 
 
 class _Line(NamedTuple):
@@ -103,18 +102,6 @@ def _read_pdf(pdf, path: Path) -> tuple[str, list[tuple[int, float, str]], list[
     return title, blocks, lines
 
 
-def _first_heading(markdown: str) -> str:
-    """The text of the first `#` heading, the title a PDF without one in its metadata shows."""
-    return next(
-        (
-            line[2:]
-            for line in markdown.split("\n")
-            if line.startswith("# ") and not is_template_expression(line[2:])
-        ),
-        "",
-    )
-
-
 def pdf_to_markdown(path: Path) -> tuple[str, str]:
     """(title, Markdown) of a PDF's text layer; see the module docstring for what is inferred."""
     with _open_pdf(path) as pdf:
@@ -125,7 +112,7 @@ def pdf_to_markdown(path: Path) -> tuple[str, str]:
             "or Docling), then convert the result"
         )
     markdown = _pdf_lines_markdown(_without_running_lines(lines), blocks)
-    return title or _first_heading(markdown), markdown
+    return title or first_heading(markdown), markdown
 
 
 def _table_markdown(rows: list[list[str | None]]) -> str:

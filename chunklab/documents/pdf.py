@@ -207,7 +207,7 @@ def _read_pdf(doc, path: Path) -> tuple[str, list[tuple[float, list[Fragment]]],
     return title, pages, warnings
 
 
-def _first_heading(markdown: str) -> str:
+def first_heading(markdown: str) -> str:
     """The text of the first `#` heading, the title a PDF without one in its metadata shows."""
     return next(
         (
@@ -243,7 +243,7 @@ def pdf_to_markdown(path: Path) -> PdfMarkdown:
             )
         lines += _page_lines(number, runs)
     markdown = _pdf_lines_markdown(lines)
-    return PdfMarkdown(title or _first_heading(markdown), markdown, warnings)
+    return PdfMarkdown(title or first_heading(markdown), markdown, warnings)
 
 
 def _page_lines(number: int, runs: list[Run]) -> list[_Line]:
