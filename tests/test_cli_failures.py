@@ -5,14 +5,12 @@ intact index that a re-run completes, and `experiment` prints its table without 
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
-import time
 
 import pytest
 from conftest import DATA, ROOT
-from test_index_incremental import make_folder, rows
+from test_index_incremental import index_until_stored, make_folder, rows
 
 from chunklab.cli import chunking as chunking_cli
 from chunklab.cli import experimenting as experimenting_cli
@@ -150,22 +148,7 @@ def test_experiment_with_every_asked_document_broken_says_so(tmp_path, monkeypat
 def test_ctrl_c_mid_index_is_one_line_exit_130_and_a_rerun_resumes(tmp_path):
     folder, db = tmp_path / "docs", tmp_path / "index.db"
     make_folder(folder, 400, words=200)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
-        cwd=ROOT,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and proc.poll() is None:  # wait until some are in
-        time.sleep(0.05)
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-                if con.execute("SELECT COUNT(*) FROM documents").fetchone()[0] >= 20:
-                    break
-        except sqlite3.Error:
-            continue
-    assert proc.poll() is None, "the run finished before it could be interrupted"
+    proc = index_until_stored(folder, db, 20)
     os.kill(proc.pid, signal.SIGINT)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 130, err

@@ -21,6 +21,27 @@ def make_folder(folder, count, words=40, prefix="doc"):
         )
 
 
+def index_until_stored(folder, db, at_least, output=subprocess.PIPE):
+    """A `chunklab index` process over `folder`, returned once `at_least` of its documents are
+    committed and it is still running (so a test can interrupt it mid-run)."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
+        cwd=ROOT,
+        stdout=output,
+        stderr=output,
+    )
+    deadline, stored = time.monotonic() + 60, 0
+    while time.monotonic() < deadline and proc.poll() is None and stored < at_least:
+        time.sleep(0.05)
+        try:
+            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
+                stored = con.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
+        except sqlite3.Error:
+            continue
+    assert proc.poll() is None, "the run finished before it could be interrupted; give it more"
+    return proc
+
+
 def rows(db):
     with sqlite3.connect(db) as con:
         children = con.execute(
@@ -113,26 +134,7 @@ def test_two_writers_at_once_lose_nothing(tmp_path):
 def test_a_writer_killed_mid_run_leaves_an_index_that_searches_and_completes(tmp_path):
     folder, db = tmp_path / "docs", tmp_path / "index.db"
     make_folder(folder, 400, words=200)
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
-        cwd=ROOT,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    deadline = time.monotonic() + 60
-    stored = 0
-    while time.monotonic() < deadline and proc.poll() is None:  # wait until some documents are in
-        time.sleep(0.05)
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True) as con:
-                stored = con.execute("SELECT COUNT(*) FROM documents").fetchone()[0]
-        except sqlite3.Error:
-            continue
-        if stored >= 20:
-            break
-    assert proc.poll() is None, (
-        "the writer finished before it could be killed; give it more documents"
-    )
+    proc = index_until_stored(folder, db, 20, subprocess.DEVNULL)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     children, documents = rows(db)  # opens, passes integrity_check, no child twice
