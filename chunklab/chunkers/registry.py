@@ -27,7 +27,7 @@ from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.chunkers.tables import LinearizedChunker
 from chunklab.contracts import Chunker
-from chunklab.embeddings.static import EMBEDDERS
+from chunklab.embeddings.registry import EMBEDDERS
 from chunklab.tokens.counters import COUNTERS, get_counter
 
 

