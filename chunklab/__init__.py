@@ -55,6 +55,7 @@ The chunkers (`chunkers/`)
 Retrieval and the index (`retrieval/`)
 - `retrieval.retrievers`: BM25, dense, hybrid and the article's overlap retriever (03, 06)
 - `retrieval.index`: search children, hand over parents; the `Store` protocol, in memory (03)
+- `retrieval.late_chunking`: dense search over late-chunked MiniLM vectors (09)
 - `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
 - `retrieval.sqlite_store`: the same index in one SQLite file: a transaction per document (03)
 - `retrieval.index_file`: opening the file safely, its schema and format, its faults in words

@@ -107,3 +107,24 @@ def heading_levels(sizes: list[float]) -> dict[float, int]:
     body = min(counts, key=lambda size: (-counts[size], size))
     larger = sorted((s for s in counts if s > body * 1.05), reverse=True)
     return {size: min(6, level) for level, size in enumerate(larger, start=1)}
+
+
+def masked_mean(vectors, mask):
+    """09.1: each text's mean over its real tokens (mask 1), scaled to length 1."""
+    import numpy as np
+
+    weights = np.asarray(mask, dtype=np.float64)[:, :, None]
+    means = (np.asarray(vectors, dtype=np.float64) * weights).sum(axis=1) / weights.sum(axis=1)
+    return means / np.linalg.norm(means, axis=1, keepdims=True)
+
+
+def pool_span(offsets, vectors, start, end):
+    """09.2: the mean of the tokens whose first character is in [start, end), length 1; zeros
+    when none starts there."""
+    import numpy as np
+
+    inside = [i for i, (first, _) in enumerate(offsets) if start <= first < end]
+    if not inside:
+        return np.zeros(np.asarray(vectors).shape[1])
+    mean = np.asarray(vectors, dtype=np.float64)[inside].mean(axis=0)
+    return mean / np.linalg.norm(mean)

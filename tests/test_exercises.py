@@ -109,6 +109,23 @@ def _levels_from_the_smallest_size(sizes):  # forgets that the most common size 
     return {size: min(6, level) for level, size in enumerate(ordered, start=1)}
 
 
+def _mean_over_padding_too(vectors, mask):
+    import numpy as np
+
+    means = np.asarray(vectors).mean(axis=1)
+    return means / np.linalg.norm(means, axis=1, keepdims=True)
+
+
+def _span_including_its_end(offsets, vectors, start, end):  # <= end: one token too many
+    import numpy as np
+
+    inside = [i for i, (first, _) in enumerate(offsets) if start <= first <= end]
+    if not inside:
+        return np.zeros(np.asarray(vectors).shape[1])
+    mean = np.asarray(vectors)[inside].mean(axis=0)
+    return mean / np.linalg.norm(mean)
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
@@ -118,6 +135,8 @@ WRONG = {
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "08.1": _levels_from_the_smallest_size,
+    "09.1": _mean_over_padding_too,
+    "09.2": _span_including_its_end,
 }
 
 

@@ -39,6 +39,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "0.02": "derived: one question of 43 is 1/43 = 0.023 of a mean",
         "60": "the tighter budget of notebook 05's orphan table, quoted from there",
     },
+    "09": {
+        "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",
+        "8,192": "jina-embeddings-v2's input length, quoted from the late-chunking paper",
+    },
 }
 
 

@@ -75,6 +75,10 @@ class MiniLMEmbedder:
         self.max_tokens, self.batch_size = settings.max_tokens, settings.batch_size
         self.last_cut = Cut(0, 0, 0, 0)
 
+    def vocabulary_size(self) -> int:
+        """How many word pieces the tokenizer knows (30,522 for this model)."""
+        return _tokenizer().get_vocab_size()
+
     def pieces(self, texts: Sequence[str]) -> list[list[int]]:
         """Each text's word-piece ids, [CLS] and [SEP] included, before any cut."""
         return [e.ids for e in _tokenizer().encode_batch(list(texts))]
@@ -94,6 +98,16 @@ class MiniLMEmbedder:
                 last_read = encoding.offsets[self.max_tokens - 2][1]  # end of the last piece read
                 words += len(text[last_read:].split())
         return Cut(len(texts), truncated, pieces, words)
+
+    def read_until(self, text: str) -> int:
+        """The character offset where the model stops reading `text` (its length if it reads all).
+
+        Everything from there on is in no vector this embedder makes of `text`.
+        """
+        encoding = _tokenizer().encode(text)
+        if len(encoding.ids) <= self.max_tokens:
+            return len(text)
+        return encoding.offsets[self.max_tokens - 2][1]
 
     def _ids(self, encoding) -> list[int]:
         ids = encoding.ids

@@ -7,6 +7,8 @@
                     format, and what its faults mean in words (`IndexFileError`).
 - `sqlite_store`:   the same store in one SQLite file: a transaction per document, fingerprints,
                     the ranking chosen by what the retriever needs.
+- `late_chunking`:  dense search over late-chunked vectors: each chunk pooled from its document
+                    read whole by MiniLM.
 - `small_to_big`:   parents for any strategy's chunks, so every strategy can be indexed.
 - `stored_ranking`: machinery: BM25 and vector ranking computed inside the SQLite file.
 - `scoreboard`:     machinery: the exact top k without scoring every child (MaxScore).

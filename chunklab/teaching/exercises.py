@@ -19,11 +19,15 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
+import numpy as np
+
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.chunkers.structural import split_span
 from chunklab.contracts import Document
 from chunklab.documents.convert import heading_levels
+from chunklab.embeddings.late import TokenVectors, pool_spans
+from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import reciprocal_rank
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
@@ -292,6 +296,65 @@ def _check_heading_levels(fn: Callable) -> int:
     return cases
 
 
+# --- 09.1 and 09.2: pooling token vectors --------------------------------------------------------
+
+
+def _close(got: Any, expected: np.ndarray) -> bool:
+    try:
+        got = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return got.shape == expected.shape and bool(np.allclose(got, expected, atol=1e-5))
+
+
+def _rounded(value: Any) -> str:
+    try:
+        return _short(np.round(np.asarray(value, dtype=np.float64), 3).tolist())
+    except (TypeError, ValueError):
+        return _short(value)
+
+
+def _check_masked_mean(fn: Callable) -> int:
+    rng, cases = np.random.default_rng(9), 0
+    for _ in range(30):
+        texts, tokens, dim = (int(n) for n in rng.integers(1, 6, size=3) * (1, 3, 2))
+        vectors = rng.normal(size=(texts, tokens, dim)).astype(np.float32)
+        lengths = rng.integers(1, tokens + 1, size=texts)
+        mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
+        expected = mean_pool(vectors, mask).astype(np.float64)
+        got = fn(vectors.copy(), mask.copy())
+        if not _close(got, expected):
+            raise NotYet(
+                f"{texts} texts of {tokens} positions, real tokens {lengths.tolist()}: expected "
+                f"{_rounded(expected)}, got {_rounded(got)} "
+                "(padding must not count; scale each mean to length 1)"
+            )
+        cases += 1
+    return cases
+
+
+def _check_pool_span(fn: Callable) -> int:
+    rng, cases = np.random.default_rng(10), 0
+    for _ in range(40):
+        n, dim = int(rng.integers(1, 9)), int(rng.integers(2, 5))
+        widths, gaps = rng.integers(1, 5, size=n), rng.integers(0, 2, size=n)
+        starts = np.cumsum(gaps + np.concatenate([[0], widths[:-1]]))
+        offsets = np.stack([starts, starts + widths], axis=1)
+        vectors = rng.normal(size=(n, dim)).astype(np.float32)
+        points = [int(p) for p in offsets.ravel()] + [int(offsets[-1, 1]) + 2]
+        start, end = sorted(int(p) for p in rng.choice(points, size=2))
+        expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
+        got = fn(offsets.copy(), vectors.copy(), start, end)
+        if not _close(got, expected):
+            raise NotYet(
+                f"tokens at {offsets.tolist()}, span {start}-{end}: expected "
+                f"{_rounded(expected)}, got {_rounded(got)} "
+                "(a token belongs if its first character is in start <= position < end)"
+            )
+        cases += 1
+    return cases
+
+
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
@@ -304,6 +367,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", _check_fixed_path_chunks),
     "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", _check_reciprocal_rank),
     "08.1": ("heading_levels(sizes) -> dict of size to level", _check_heading_levels),
+    "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", _check_masked_mean),
+    "09.2": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", _check_pool_span),
 }
 
 

@@ -14,11 +14,13 @@ from typing import Any
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
+from chunklab.chunkers.registry import build
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
+from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
@@ -173,6 +175,17 @@ def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
     return len(chunks), orphans(chunks, doc)
 
 
+def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
+    texts = [
+        c.text
+        for c in build("fixed", size=300, overlap=0, unit="tokens").split(
+            load_document("work_schedules")
+        )
+    ]
+    cut = MiniLMEmbedder().cut(texts)
+    return cut.truncated, cut.words_dropped
+
+
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
@@ -188,6 +201,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
     "07.2": ("a sorted list of question ids", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
+    "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
 }
 
 
