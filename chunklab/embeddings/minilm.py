@@ -7,9 +7,11 @@ but was tuned on 128). Here the limit is explicit and the cut is *reported*: aft
 `last_cut` says how many texts were truncated and how many of their words the model never read.
 A chunk whose tail was cut cannot be found by what its tail says.
 
-Texts are batched by length: a batch holds texts of exactly the same number of word pieces, so
-nothing is padded and no work is spent on padding, and a text's vector is bit-for-bit the same
-whatever else was embedded with it (`same_length_batches`).
+Texts are batched by length: each text is padded to the next multiple of `PAD_TO` word pieces,
+and a batch holds texts of the same padded length (`padded_length_batches`). How much padding a
+text gets depends on the text alone, never on what else is in its batch, so its vector is
+bit-for-bit the same whatever it was embedded with; and texts of 33 to 48 pieces share one
+batch instead of sixteen. Padding is masked out of attention and of the pooling.
 
 `read` gives the vector of every word piece of one row, before pooling: what late chunking pools
 (`embeddings/late.py`).
@@ -126,9 +128,8 @@ class MiniLMEmbedder:
         ids = [self._ids(e) for e in encodings]
         out = np.empty((len(ids), self.dim), dtype=F32)
         bert = _bert()
-        for batch in same_length_batches([len(row) for row in ids], self.batch_size):
-            matrix = np.array([ids[k] for k in batch], dtype=np.int64)
-            mask = np.ones_like(matrix)
+        for batch in padded_length_batches([len(row) for row in ids], self.batch_size):
+            matrix, mask = padded([ids[k] for k in batch], padded_length(len(ids[batch[0]])))
             out[batch] = mean_pool(encode(bert, matrix, mask), mask)
         return out
 
@@ -147,18 +148,34 @@ class MiniLMEmbedder:
         return encode(_bert(), row, np.ones_like(row))[0]
 
 
-def same_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices grouped into batches of texts with the same number of word pieces.
+PAD_TO = (
+    16  # word pieces: texts are padded to a multiple of this, so similar lengths batch together
+)
 
-    No batch needs padding, so each text goes through exactly the same arithmetic whatever else
-    is in its batch: its vector is bit-for-bit the same with any batch size. (Padded batches
-    differ in the last bit: the softmax and the pooling then add over more, masked, positions.)
-    """
-    order = sorted(range(len(lengths)), key=lambda k: (lengths[k], k))
+
+def padded_length(pieces: int) -> int:
+    """The length a text of `pieces` word pieces is padded to: a function of the text alone."""
+    return -(-pieces // PAD_TO) * PAD_TO
+
+
+def padded_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices grouped into batches of texts with the same padded length, shortest first."""
+    order = sorted(range(len(lengths)), key=lambda k: (padded_length(lengths[k]), k))
     batches: list[list[int]] = []
     for k in order:
-        if batches and lengths[batches[-1][0]] == lengths[k] and len(batches[-1]) < batch_size:
+        same = batches and padded_length(lengths[batches[-1][0]]) == padded_length(lengths[k])
+        if same and len(batches[-1]) < batch_size:
             batches[-1].append(k)
         else:
             batches.append([k])
     return batches
+
+
+def padded(rows: Sequence[Sequence[int]], width: int) -> tuple[np.ndarray, np.ndarray]:
+    """Id rows padded with 0 ([PAD]) to `width`, and the mask that marks the real ones."""
+    matrix = np.zeros((len(rows), width), dtype=np.int64)
+    mask = np.zeros((len(rows), width), dtype=np.int64)
+    for i, row in enumerate(rows):
+        matrix[i, : len(row)] = row
+        mask[i, : len(row)] = 1
+    return matrix, mask

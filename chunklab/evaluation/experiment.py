@@ -394,4 +394,5 @@ RULES: list[str] = [
     "Use a relative rule for semantic cuts, never a threshold tuned for another model.",
     "Choose the size by measuring: content stops growing long before the tokens do.",
     "Count questions, not decimals: a difference of one or two questions in 43 is noise.",
+    "Fuse a dense ranking with BM25 only where you measured that it helps.",
 ]

@@ -223,6 +223,7 @@ class DenseRetriever:
             embedder = WordLlamaEmbedder()
         self.embedder = embedder
         self._vectors: dict[str, np.ndarray] = {}
+        self._queries: dict[str, np.ndarray] = {}
 
     def stored_ranking(self) -> StoredRanking:
         return StoredRanking("vectors", self.embedder.name)
@@ -230,7 +231,9 @@ class DenseRetriever:
     def query_vector(self, query: str) -> np.ndarray | None:
         """The query's embedding, or None when it has no known word: a zero (or NaN) vector is
         close to nothing. The index file ranks with it too (`SQLiteStore.ranked`)."""
-        q = self.embedder.embed_query(query)
+        if query not in self._queries:  # an experiment asks each question of many strategies
+            self._queries[query] = self.embedder.embed_query(query)
+        q = self._queries[query]
         return q if np.all(np.isfinite(q)) and np.any(q) else None
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
