@@ -54,12 +54,18 @@ typecheck: $(STAMP)
 # writers, Dask workers). The CPU-timed growth checks (marker `timed`, tests/test_pathological.py)
 # run afterwards in a serial call of their own, so no parallel worker shares the machine while they
 # are measured; both calls run even if the first fails, and either failing fails `make unit`.
+# Two worker processes share two cores, so each gets one BLAS thread: measured with the MiniLM
+# embedder on this 2-core machine, an OpenBLAS thread pool per process on a busy machine made a
+# 10-word query 35x slower (0.59 s against 17 ms), its threads spinning against each other.
 unit: $(STAMP)
-	$(PY) -m pytest tests -q -n 2 -m "not timed"; a=$$?; \
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q -n 2 -m "not timed"; a=$$?; \
 	$(PY) -m pytest tests -q -m timed; b=$$?; exit $$((a || b))
 
+# The notebooks are checked two at a time (one per core, each notebook whole in one worker:
+# --dist loadfile), each kernel with one BLAS thread, as in `unit`.
 nbval: $(STAMP)
-	$(PY) -m pytest -q -p scripts.nbkernel --nbval --nbval-current-env --nbval-cell-timeout=120 notebooks/
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -p scripts.nbkernel --nbval --nbval-current-env \
+		--nbval-cell-timeout=120 -n 2 --dist loadfile notebooks/
 
 notebooks: $(STAMP)
 	$(PY) scripts/run_notebooks.py notebooks/*.ipynb
