@@ -84,7 +84,7 @@ def test_a_search_with_another_embedder_is_one_line(minilm_file, flags):
     assert_usage_error(
         run_cli("search", str(minilm_file), "lodging cap", *flags),
         str(minilm_file),
-        "made by minilm-l6-v2, not by wordllama-256",
+        "made by minilm-l6-v2 (384 dimensions), not by wordllama-256",
         "--embedder minilm",
         "chunklab index DOCS --db NEW.sqlite --embedder wordllama",
     )
@@ -134,7 +134,7 @@ def test_an_old_index_file_opens_and_is_taken_as_wordllama(tmp_path):
     assert done.returncode == 0 and done.stdout == expected, done.stderr
     assert_usage_error(
         run_cli("search", str(path), "lodging cap", "--retriever", "minilm"),
-        "made by wordllama-256, not by minilm-l6-v2",
+        "made by wordllama-256 (256 dimensions), not by minilm-l6-v2",
     )
     assert_usage_error(
         run_cli("index", DOCS[1], "--db", str(path), "--embedder", "minilm"),
@@ -346,3 +346,31 @@ def test_the_store_keeps_one_embedders_vectors(tmp_path):
         store.replace_document("default", doc.doc_id, sections, vectors=wrong)
     assert store.children("default") == []  # nothing of the document was written
     store.close()
+
+
+def test_the_file_ranks_inside_itself_only_with_the_embedder_that_made_its_vectors(minilm_file):
+    from chunklab.retrieval.retrievers import DenseRetriever, HybridRetriever
+    from chunklab.retrieval.sqlite_store import SQLiteStore
+
+    store = SQLiteStore(minilm_file, read_only=True)
+    question = "lodging cap in New York"
+    for retriever in (DenseRetriever(MiniLMEmbedder()), HybridRetriever(embedder=MiniLMEmbedder())):
+        assert store.ranked("default", question, 3, None, retriever), retriever.name
+    for retriever in (DenseRetriever(), HybridRetriever()):  # WordLlama: ranked in memory
+        assert store.ranked("default", question, 3, None, retriever) is None
+    store.close()
+
+
+def test_a_missing_wordllama_is_one_line_with_the_command(tmp_path):
+    from chunklab.embeddings.static import WORDLLAMA_HINT
+
+    hidden = HIDDEN.replace("all_minilm_l6_v2", "wordllama")
+    path = tmp_path / "w.sqlite"
+    done = subprocess.run(
+        [sys.executable, "-c", hidden, "index", DOCS[0], "--db", str(path)],
+        capture_output=True,
+        cwd=ROOT,
+        timeout=60,
+    )
+    assert_usage_error(done, "needs the wordllama package", WORDLLAMA_HINT)
+    assert not path.exists()

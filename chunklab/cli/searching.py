@@ -11,7 +11,7 @@ from chunklab.cli.parser import UsageError
 from chunklab.embeddings.registry import DENSE_EMBEDDERS, checked_identity, key_of_name
 from chunklab.retrieval.index import ParentChildIndex
 from chunklab.retrieval.retrievers import Retriever, make_retriever, search_terms
-from chunklab.retrieval.sqlite_store import SQLiteStore
+from chunklab.retrieval.sqlite_store import EmbedderMismatch, SQLiteStore
 
 
 def open_index(db: str) -> SQLiteStore:
@@ -84,17 +84,17 @@ def search_retriever(store: SQLiteStore, args: argparse.Namespace) -> Retriever:
     if args.retriever != "hybrid" and not dense:
         return make_retriever(args.retriever)  # ranks by words: no vectors read
     asked = dense or args.embedder or (key_of_name(found.name) if found else None)
-    if found is not None and asked is not None:
-        wanted = checked_identity(asked) if asked in DENSE_EMBEDDERS else None
-        if wanted is None or not found.same_vectors(wanted):
-            file_key = key_of_name(found.name)
-            raise UsageError(
-                f"{args.db}: its vectors were made by {found.name}, not by "
-                f"{wanted.name if wanted else asked}; search it with --embedder {file_key} "
-                f"(--retriever {file_key} or hybrid), or re-index the documents with "
-                f"{asked}: chunklab index DOCS --db NEW.sqlite --embedder {asked}"
-            )
-    return make_retriever(args.retriever, asked if asked in DENSE_EMBEDDERS else None)
+    if asked not in DENSE_EMBEDDERS:  # vectors written through the API by another embedder
+        return make_retriever(args.retriever)  # ranks in memory, embedding the children itself
+    wanted = checked_identity(asked)  # a missing model: one line, before anything is read
+    if found is not None and not found.same_vectors(wanted):
+        file_key = key_of_name(found.name)
+        raise UsageError(
+            f"{EmbedderMismatch(Path(args.db), found, wanted)}; search it with --embedder "
+            f"{file_key} (--retriever {file_key} or hybrid), or re-index the documents with "
+            f"{asked}: chunklab index DOCS --db NEW.sqlite --embedder {asked}"
+        )
+    return make_retriever(args.retriever, asked)
 
 
 def run_tenants(args: argparse.Namespace) -> int:

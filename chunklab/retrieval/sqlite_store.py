@@ -249,10 +249,10 @@ class SQLiteStore:
     ) -> list[Scored] | None:
         """The top k children ranked inside the file, reading only the rows the ranking needs:
         the posting rows of the query's terms, or the vectors (see `stored_ranking`). For BM25,
-        WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
-        None for other retrievers, for a dense one whose embedder did not make the file's vectors
-        (it ranks in memory, embedding the children itself), or when a filter needs the in-memory
-        path."""
+        the dense retriever of the file's embedder (`embedder()`) and their hybrid, the same
+        order as the retriever's over `children(tenant)`; None for other retrievers, for a dense
+        one whose embedder did not make the file's vectors (it ranks in memory, embedding the
+        children itself), or when a filter needs the in-memory path."""
         with self._guard():
             plan = index_needs(retriever)
             stored = recorded_embedder(self._db)
