@@ -374,3 +374,26 @@ def test_a_missing_wordllama_is_one_line_with_the_command(tmp_path):
     )
     assert_usage_error(done, "needs the wordllama package", WORDLLAMA_HINT)
     assert not path.exists()
+
+
+def test_the_semantic_strategy_cuts_with_the_indexs_embedder(tmp_path):
+    from chunklab.chunkers.registry import STRATEGIES
+    from chunklab.contracts import Chunk
+    from chunklab.documents.reading import read_document
+    from chunklab.retrieval.small_to_big import parents_and_children
+
+    path = tmp_path / "semantic.sqlite"
+    done = run_cli(
+        "index", DOCS[0], "--db", str(path), "--strategy", "semantic", "--embedder", "minilm"
+    )
+    assert done.returncode == 0, done.stderr
+    with sqlite3.connect(path) as db:
+        stored = [
+            Chunk.model_validate_json(r).text
+            for (r,) in db.execute("SELECT record FROM children ORDER BY seq")
+        ]
+    doc = read_document(ROOT / DOCS[0])
+    chunker = STRATEGIES["semantic"].build(embedder="minilm")
+    expected = [c.text for c in parents_and_children(chunker, doc)[1]]
+    wordllama = [c.text for c in parents_and_children(STRATEGIES["semantic"].build(), doc)[1]]
+    assert stored == expected and expected != wordllama
