@@ -21,11 +21,12 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from chunklab.cli.parser import USAGE_ERROR, UsageError, validation_message
-from chunklab.cli.terminal import warn
+from chunklab.cli.terminal import warn, warn_cut
 from chunklab.contracts import Document
 from chunklab.documents.files import DocumentError, find_documents, readable_suffixes
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import load_document
+from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.evaluation import article, experiment
 from chunklab.evaluation.questions import (
     GoldQuestion,
@@ -34,7 +35,12 @@ from chunklab.evaluation.questions import (
     load_questions,
 )
 from chunklab.retrieval.ingest import failure
-from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.retrieval.retrievers import (
+    RETRIEVERS,
+    DenseRetriever,
+    HybridRetriever,
+    make_retriever,
+)
 
 LAB_HINT = "pip install -e '.[lab]' in the chunklab folder"
 Strategies = Mapping[str, Callable[[Document], experiment.Prepared]]
@@ -107,9 +113,9 @@ def run_experiment_command(args: argparse.Namespace) -> int:
         warn("no question left to measure: every document asked about was skipped (named above)")
         return USAGE_ERROR
     ks = sorted({1, 3, 5, args.k})
-    rows = experiment.run_experiment(
-        documents, kept, strategies, {n: RETRIEVERS[n]() for n in names}, ks
-    )
+    retrievers = {n: make_retriever(n, args.embedder) for n in names}
+    warn_minilm_cut(retrievers, strategies, documents, kept)
+    rows = experiment.run_experiment(documents, kept, strategies, retrievers, ks)
     print(experiment.format_summary(experiment.summarize(rows, args.k)))
     write_rows_and_charts(rows, args.k, Path(args.out))
     if documents.skipped:
@@ -137,6 +143,32 @@ def cut_in_advance(
                 documents.skip(doc_id, f"{where}: could not be chunked ({name}): {failure(exc)}")
                 break
     return {name: functools.partial(_cut_made, cuts, name) for name in strategies}
+
+
+def warn_minilm_cut(
+    retrievers: Mapping[str, object],
+    strategies: Mapping[str, Callable[[Document], experiment.Prepared]],
+    documents: FolderDocuments,
+    questions: Sequence[GoldQuestion],
+) -> None:
+    """One line when a retriever ranks with MiniLM and some searched chunks (of any strategy) are
+    longer than it reads: counted from the word pieces, before the model runs."""
+    dense = [r.dense if isinstance(r, HybridRetriever) else r for r in retrievers.values()]
+    minilm = next(
+        (r.embedder for r in dense if isinstance(r, DenseRetriever) and r.name == "minilm"), None
+    )
+    if not isinstance(minilm, MiniLMEmbedder):
+        return
+    texts = list(
+        dict.fromkeys(
+            chunk.text
+            for doc_id in sorted({q.document for q in questions})
+            for prepare in strategies.values()
+            for chunk in prepare(documents[doc_id]).searched
+        )
+    )
+    remedy = "a smaller --max-tokens cuts the token strategies' chunks shorter"
+    warn_cut(minilm.cut(texts), minilm.name, minilm.max_tokens, remedy)
 
 
 def _cut_made(
@@ -167,7 +199,8 @@ def check_experiment_flags(args: argparse.Namespace) -> list[str]:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
         raise UsageError(f"--out {args.out}: is a file; give a folder for rows.csv and the charts")
-    names = [name.strip() for name in args.retrievers.split(",") if name.strip()]
+    given = args.retrievers or f"overlap,bm25,{args.embedder}"
+    names = [name.strip() for name in given.split(",") if name.strip()]
     unknown = [n for n in names if n not in RETRIEVERS]
     if unknown or not names:
         raise UsageError(

@@ -11,26 +11,38 @@ each document is one transaction, so the file is intact and a re-run resumes.
 from __future__ import annotations
 
 import argparse
+import shlex
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+from chunklab.chunkers.registry import STRATEGIES
 from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy_options
-from chunklab.cli.terminal import Interrupted, progress, warn
+from chunklab.cli.terminal import Interrupted, add_cuts, progress, warn, warn_cut
 from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
+from chunklab.embeddings.minilm import Cut, MiniLMEmbedder
+from chunklab.embeddings.registry import (
+    DEFAULT_DENSE,
+    DENSE_EMBEDDERS,
+    checked_identity,
+    key_of_name,
+)
 from chunklab.retrieval import ingest
 from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.sqlite_store import SQLiteStore
+from chunklab.retrieval.sqlite_store import EmbedderMismatch, SQLiteStore
 
 
 @dataclass
 class Tally:
     """What the write loop did: documents written and their children, documents unchanged since
-    the last run (their rows are already right), and the paths of the files it could not read."""
+    the last run (their rows are already right), the paths of the files it could not read, and
+    what the embedder did not read of each document's children."""
 
     indexed: int = 0
     children: int = 0
     unchanged: int = 0
     skipped: list[str] = field(default_factory=list)
+    cuts: list[Cut | None] = field(default_factory=list)
 
 
 def run_index(args: argparse.Namespace) -> int:
@@ -39,7 +51,14 @@ def run_index(args: argparse.Namespace) -> int:
     if not found.documents:
         raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
     created = not Path(args.db).exists()
+    if created:  # a missing model is said before the file is made
+        checked_identity(args.index_embedder or DEFAULT_DENSE)
     store = SQLiteStore(args.db)
+    try:
+        args.embedder_key = claim_embedder(store, args)
+    except BaseException:
+        store.close()
+        raise
     tally = Tally()
     try:
         write_documents(store, found, args, tally)
@@ -68,6 +87,35 @@ def check_index_flags(args: argparse.Namespace) -> None:
         )
 
 
+def claim_embedder(store: SQLiteStore, args: argparse.Namespace) -> str:
+    """The registry name of the embedder this run uses: `--embedder`, else the one that made the
+    file's vectors, else WordLlama. Its model is checked, and the file claimed for it; a file of
+    another embedder's vectors is one line naming both and the command that re-indexes."""
+    found = store.embedder()
+    key = args.index_embedder or (key_of_name(found.name) if found else DEFAULT_DENSE)
+    if key not in DENSE_EMBEDDERS:  # vectors written through the API by some other embedder
+        key = DEFAULT_DENSE
+    try:
+        store.use_embedder(checked_identity(key))
+    except EmbedderMismatch as exc:
+        again = shlex.join(["chunklab", "index", *args.paths, "--db", "NEW.sqlite"])
+        keep = key_of_name(exc.found.name)
+        raise UsageError(
+            f"{exc}; an index file keeps one embedder's vectors: add to it with --embedder "
+            f"{keep}, or re-index everything into a new file: {again} --embedder {key}"
+        ) from None
+    return key
+
+
+def index_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The strategy's options; the semantic strategy finds its cuts with the index's embedder
+    (named only when it is not the default, so earlier index files' fingerprints still hold)."""
+    options = strategy_options(args)
+    if "embedder" in STRATEGIES[args.strategy].options and args.embedder_key != DEFAULT_DENSE:
+        options["embedder"] = args.embedder_key
+    return options
+
+
 def interrupted_line(args: argparse.Namespace, found: FoundDocuments, tally: Tally) -> str:
     """What Ctrl-C leaves: the documents committed so far, and that a re-run resumes."""
     done = tally.indexed + tally.unchanged + len(tally.skipped)
@@ -92,10 +140,11 @@ def write_documents(
         found.documents,
         known,
         args.strategy,
-        strategy_options(args),
+        index_options(args),
         args.tenant,
         workers=args.workers,
         scheduler=args.scheduler,
+        embedder=args.embedder_key,
     )
     for n, ready in enumerate(results, start=1):
         if ready.error:
@@ -117,6 +166,7 @@ def write_documents(
             )
             tally.children += len(ready.children)
             tally.indexed += 1
+            tally.cuts.append(ready.cut)
         progress(n, len(found.documents), ready.doc_id)
     return tally
 
@@ -136,6 +186,17 @@ def prune(store: SQLiteStore, args: argparse.Namespace) -> int:
     return len(gone)
 
 
+def remedy(args: argparse.Namespace) -> str:
+    """The flags of the chosen strategy that cut chunks MiniLM reads whole."""
+    pieces = MiniLMEmbedder().max_tokens
+    options = STRATEGIES[args.strategy].options
+    if {"counter", "max_tokens"} <= set(options):
+        return f"cut with --counter minilm --max-tokens {pieces} to fit"
+    if {"counter", "size", "unit"} <= set(options):
+        return f"cut with --unit tokens --counter minilm --size {pieces} to fit"
+    return f"--strategy markdown --counter minilm --max-tokens {pieces} cuts to fit"
+
+
 def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, pruned: int) -> int:
     """The closing lines: what was passed over (stderr), what was done (stdout); the exit code."""
     passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
@@ -152,6 +213,7 @@ def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, 
             f"not indexed: {found.outside} link(s) to files outside the folder "
             "(--follow-links indexes them)"
         )
+    warn_cut(add_cuts(tally.cuts), MiniLMEmbedder.name, MiniLMEmbedder().max_tokens, remedy(args))
     print(
         f"indexed {tally.indexed} documents, {tally.children} children, tenant {args.tenant!r}, "
         f"into {args.db}"

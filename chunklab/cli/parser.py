@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, UnknownOption, used_by
 from chunklab.contracts import Chunker
 from chunklab.documents.files import readable_suffixes
+from chunklab.embeddings.registry import DEFAULT_DENSE, DENSE_EMBEDDERS
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.version import __version__
 
@@ -69,9 +70,9 @@ def build_chunker(args: argparse.Namespace) -> Chunker:
         raise UsageError(validation_message(exc)) from None
 
 
-def add_strategy_options(parser: argparse.ArgumentParser) -> None:
-    """`--strategy` and every option of `OPTIONS`, each saying which strategies read it. They are
-    parsed with no default, so a flag the user gave can be told from one left out."""
+def add_strategy_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] = ()) -> None:
+    """`--strategy` and every option of `OPTIONS` but `skip`, each saying which strategies read
+    it. They are parsed with no default, so a flag the user gave can be told from one left out."""
     parser.add_argument(
         "--strategy",
         choices=list(STRATEGIES),
@@ -79,6 +80,8 @@ def add_strategy_options(parser: argparse.ArgumentParser) -> None:
         help="how to cut: " + "; ".join(f"{s.name}: {s.help}" for s in STRATEGIES.values()),
     )
     for name, option in OPTIONS.items():
+        if name in skip:
+            continue
         shown = (
             f"; default {option.default}"
             if option.default is not None
@@ -101,7 +104,9 @@ EXAMPLES = {
   chunklab chunk handbook.md               # markdown: breadcrumb + blocks, 200 tokens
   chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40""",
     "index": """example:
-  chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200""",
+  chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200
+  chunklab index docs/ --db team-minilm.sqlite --tenant platform --embedder minilm \\
+      --counter minilm --max-tokens 256     # MiniLM's vectors, chunks it reads whole""",
     "search": """example:
   chunklab search team.sqlite "How do I rotate the API keys?" \\
       --tenant platform --k 4 --parents 2""",
@@ -153,7 +158,16 @@ def _index_arguments(index: argparse.ArgumentParser) -> None:
     )
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
-    add_strategy_options(index)
+    add_strategy_options(index, skip=("embedder",))
+    index.add_argument(
+        "--embedder",
+        dest="index_embedder",
+        choices=DENSE_EMBEDDERS,
+        default=None,
+        help="the model that embeds the chunks; an index file keeps one model's vectors "
+        f"(default: the file's, {DEFAULT_DENSE} for a new file); with --strategy semantic it also "
+        "finds the cuts",
+    )
     index.add_argument(
         "--follow-links",
         action="store_true",
@@ -186,7 +200,17 @@ def _search_arguments(search: argparse.ArgumentParser) -> None:
     search.add_argument("--parents", type=int, default=2, help="sections to hand over")
     search.add_argument("--tenant", default="default", help="whose documents to search")
     search.add_argument(
-        "--retriever", choices=sorted(RETRIEVERS), default="bm25", help="how to rank the children"
+        "--retriever",
+        choices=sorted(RETRIEVERS),
+        default="bm25",
+        help="how to rank the children (wordllama and minilm: by that model's vectors)",
+    )
+    search.add_argument(
+        "--embedder",
+        choices=DENSE_EMBEDDERS,
+        default=None,
+        help="the model of the hybrid retriever's dense part; it must be the one that made the "
+        "file's vectors (default: the file's)",
     )
     search.add_argument("--json", action="store_true", help="print one JSON object instead of text")
 
@@ -208,7 +232,16 @@ def _experiment_arguments(experiment: argparse.ArgumentParser) -> None:
         "--out", default="chunklab-experiment", help="folder for the rows (CSV) and charts (PNG)"
     )
     experiment.add_argument(
-        "--retrievers", default="overlap,bm25,wordllama", help="comma-separated"
+        "--retrievers",
+        default=None,
+        help="comma-separated (default: overlap,bm25 and the --embedder's dense retriever)",
+    )
+    experiment.add_argument(
+        "--embedder",
+        choices=DENSE_EMBEDDERS,
+        default=DEFAULT_DENSE,
+        help="the dense model: the default retrievers' dense one and the hybrid's dense part "
+        "(compare both with --retrievers bm25,wordllama,minilm)",
     )
     experiment.add_argument("--k", type=int, default=3, help="the k of the printed table")
     experiment.add_argument(

@@ -8,9 +8,10 @@ import json
 from pathlib import Path
 
 from chunklab.cli.parser import UsageError
+from chunklab.embeddings.registry import DENSE_EMBEDDERS, checked_identity, key_of_name
 from chunklab.retrieval.index import ParentChildIndex
-from chunklab.retrieval.retrievers import RETRIEVERS, search_terms
-from chunklab.retrieval.sqlite_store import SQLiteStore
+from chunklab.retrieval.retrievers import Retriever, make_retriever, search_terms
+from chunklab.retrieval.sqlite_store import EmbedderMismatch, SQLiteStore
 
 
 def open_index(db: str) -> SQLiteStore:
@@ -35,7 +36,7 @@ def run_search(args: argparse.Namespace) -> int:
             f"{args.db}: tenant {args.tenant!r} has no documents; the index holds "
             f"{', '.join(repr(t) for t in tenants) or 'no tenant at all'} (see `chunklab tenants`)"
         )
-    index = ParentChildIndex(store=store, retriever=RETRIEVERS[args.retriever]())
+    index = ParentChildIndex(store=store, retriever=search_retriever(store, args))
     hits = index.search(args.question, k=args.k, tenant=args.tenant)
     parents = index.parents_of(hits, max_parents=args.parents, tenant=args.tenant)
     children = [store.child(args.tenant, h.ref_id) for h in hits]
@@ -67,6 +68,33 @@ def run_search(args: argparse.Namespace) -> int:
         )
         print(p.text)
     return 0
+
+
+def search_retriever(store: SQLiteStore, args: argparse.Namespace) -> Retriever:
+    """The retriever asked for, its dense model the one that made the file's vectors: a question
+    is never compared with vectors of another model. `--embedder` (or a dense `--retriever`)
+    naming another is one line, with the command that re-indexes; the hybrid's dense part is the
+    file's model unless `--embedder` says otherwise."""
+    dense = args.retriever if args.retriever in DENSE_EMBEDDERS else None
+    if dense and args.embedder and dense != args.embedder:
+        raise UsageError(
+            f"--retriever {dense} ranks with {dense}'s vectors, not --embedder {args.embedder}"
+        )
+    found = store.embedder()
+    if args.retriever != "hybrid" and not dense:
+        return make_retriever(args.retriever)  # ranks by words: no vectors read
+    asked = dense or args.embedder or (key_of_name(found.name) if found else None)
+    if asked not in DENSE_EMBEDDERS:  # vectors written through the API by another embedder
+        return make_retriever(args.retriever)  # ranks in memory, embedding the children itself
+    wanted = checked_identity(asked)  # a missing model: one line, before anything is read
+    if found is not None and not found.same_vectors(wanted):
+        file_key = key_of_name(found.name)
+        raise UsageError(
+            f"{EmbedderMismatch(Path(args.db), found, wanted)}; search it with --embedder "
+            f"{file_key} (--retriever {file_key} or hybrid), or re-index the documents with "
+            f"{asked}: chunklab index DOCS --db NEW.sqlite --embedder {asked}"
+        )
+    return make_retriever(args.retriever, asked)
 
 
 def run_tenants(args: argparse.Namespace) -> int:

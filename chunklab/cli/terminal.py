@@ -1,5 +1,6 @@
-"""What the commands say on stderr besides their output: a warning, a progress bar, and
-`Interrupted`, the one line Ctrl-C ends with (exit code 130, as a shell reports SIGINT).
+"""What the commands say on stderr besides their output: a warning, a progress bar, what an
+embedder left unread (`warn_cut`), and `Interrupted`, the one line Ctrl-C ends with (exit code
+130, as a shell reports SIGINT).
 
 Both know whether stderr is a terminal: the bar is drawn only there, and a warning clears it first.
 """
@@ -7,6 +8,9 @@ Both know whether stderr is a terminal: the bar is drawn only there, and a warni
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterable
+
+from chunklab.embeddings.minilm import Cut
 
 INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by Ctrl-C
 
@@ -34,3 +38,25 @@ def warn(message: str) -> None:
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)  # clear a progress bar first
     print(f"chunklab: {message}", file=sys.stderr)
+
+
+def add_cuts(cuts: Iterable[Cut | None]) -> Cut:
+    """Counts of several calls (documents, or Dask workers' partitions) added up."""
+    total = Cut(0, 0, 0, 0)
+    for cut in cuts:
+        if cut is not None:
+            total = Cut(*(a + b for a, b in zip(total, cut, strict=True)))
+    return total
+
+
+def warn_cut(cut: Cut, embedder: str, max_tokens: int, remedy: str) -> None:
+    """One line when the embedder read only the start of some chunks: how many, how many words of
+    them no vector holds, and `remedy` (the flags that cut chunks it reads whole). Nothing when
+    every chunk was read whole. A chunk found only by its tail is not found at all, so this is
+    said even though the run succeeded."""
+    if cut.truncated:
+        warn(
+            f"warning: {cut.truncated:,} of {cut.texts:,} chunks are longer than {embedder} reads "
+            f"({max_tokens} word pieces); {cut.words_dropped:,} words of them are not in their "
+            f"vectors ({remedy})"
+        )

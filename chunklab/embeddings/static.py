@@ -14,6 +14,7 @@ Two of them, behind one protocol (`embed_documents`, `embed_query`):
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import logging
 import os
 from collections.abc import Sequence
@@ -95,12 +96,42 @@ def _wordllama():
 
 
 EMBED_BATCH = 64  # texts per WordLlama batch (its default): larger batches measured slower
+WORDLLAMA_WEIGHTS = ("weights", "l2_supercat_256.safetensors")  # inside the wordllama package
+
+
+@cache
+def wordllama_weights_hash() -> str:
+    """SHA-256 of the weights file the wordllama wheel ships: what an index file records, as it
+    records MiniLM's model.safetensors hash, so vectors of other weights are never mixed in.
+    The package is located, not imported (importing it reconfigures logging)."""
+    try:
+        spec = importlib.util.find_spec("wordllama")
+    except (ImportError, ValueError):
+        spec = None
+    if spec is None or not spec.submodule_search_locations:
+        raise EmbedderUnavailable(
+            f"the WordLlama embedder needs the wordllama package: {WORDLLAMA_HINT}"
+        )
+    weights = os.path.join(next(iter(spec.submodule_search_locations)), *WORDLLAMA_WEIGHTS)
+    try:
+        with open(weights, "rb") as file:
+            return hashlib.file_digest(file, "sha256").hexdigest()
+    except OSError as exc:
+        raise EmbedderUnavailable(
+            f"cannot read WordLlama's weights ({exc.strerror}); reinstall: {WORDLLAMA_HINT}"
+        ) from None
 
 
 class WordLlamaEmbedder:
     """WordLlama l2_supercat, 256 dimensions: real (static, averaged) word embeddings, offline."""
 
     name = "wordllama-256"
+    dim = 256
+
+    @property
+    def model_hash(self) -> str:
+        """SHA-256 of the bundled weights file (`wordllama_weights_hash`)."""
+        return wordllama_weights_hash()
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
         """Texts embedded in order of length, then put back in the caller's order.

@@ -12,6 +12,8 @@ import sqlite3
 import time
 from pathlib import Path
 
+from chunklab.embeddings.registry import EmbedderIdentity
+from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.retrieval import stored_ranking
 
 
@@ -41,7 +43,16 @@ CREATE TABLE IF NOT EXISTS documents (
 """
     + stored_ranking.SCHEMA
 )
-FORMAT = "chunklab-index-2"  # 2: BM25 term counts and vectors kept in the file
+# 2: BM25 term counts and vectors kept in the file; 3: which embedder made the vectors recorded
+# (`EMBEDDER_KEYS`). A version-2 file opens as it is (its vectors can only be WordLlama's: nothing
+# else wrote vectors then) and becomes version 3 when a writer opens it; an older chunklab then
+# refuses it by its format in one line, instead of mixing its vectors up.
+FORMAT = "chunklab-index-3"
+READABLE = ("chunklab-index-2", FORMAT)
+EMBEDDER_KEYS = ("embedder", "embedder_dim", "embedder_model_sha256")
+# What made the vectors of a file written before embedders were recorded: `chunklab index` stored
+# WordLlama's, and nothing else did. Its weights' hash was not recorded ("").
+LEGACY_EMBEDDER = EmbedderIdentity(WordLlamaEmbedder.name, WordLlamaEmbedder.dim)
 
 # What SQLite's error texts mean for someone holding the file: (words in the error, what to say).
 FAULTS = (
@@ -77,8 +88,10 @@ def check_format(db: sqlite3.Connection, path: Path, tables: set[str]) -> None:
     found = db.execute("SELECT value FROM chunklab_meta WHERE key = 'format'").fetchone()
     if found is None:
         raise IndexFileError(f"{path}: not a chunklab index (no format record)")
-    if found[0] != FORMAT:
-        raise IndexFileError(f"{path}: index format {found[0]!r}, this chunklab reads {FORMAT!r}")
+    if found[0] not in READABLE:
+        raise IndexFileError(
+            f"{path}: index format {found[0]!r}, this chunklab reads {' or '.join(READABLE)}"
+        )
 
 
 def create_or_check(db: sqlite3.Connection, path: Path) -> None:
@@ -94,11 +107,36 @@ def create_or_check(db: sqlite3.Connection, path: Path) -> None:
             check_format(db, path, tables)
         for statement in filter(str.strip, SCHEMA.split(";")):
             db.execute(statement)
-        db.execute("INSERT OR IGNORE INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
+        db.execute("INSERT OR REPLACE INTO chunklab_meta VALUES ('format', ?)", (FORMAT,))
         db.commit()
     except BaseException:
         db.rollback()
         raise
+
+
+def recorded_embedder(db: sqlite3.Connection) -> EmbedderIdentity | None:
+    """What made the file's vectors: the record, `LEGACY_EMBEDDER` for a file with vectors and no
+    record (written before records were kept), None for a file with no vectors yet."""
+    meta = dict(
+        db.execute(
+            f"SELECT key, value FROM chunklab_meta WHERE key IN ({', '.join('?' * 3)})",
+            EMBEDDER_KEYS,
+        ).fetchall()
+    )
+    if EMBEDDER_KEYS[0] in meta:
+        name, dim, model = (meta.get(key, "") for key in EMBEDDER_KEYS)
+        return EmbedderIdentity(name, int(dim or 0), model)
+    if db.execute("SELECT 1 FROM vectors LIMIT 1").fetchone():
+        return LEGACY_EMBEDDER
+    return None
+
+
+def record_embedder(db: sqlite3.Connection, embedder: EmbedderIdentity) -> None:
+    """Write the record, in the caller's transaction."""
+    db.executemany(
+        "INSERT OR REPLACE INTO chunklab_meta VALUES (?, ?)",
+        zip(EMBEDDER_KEYS, (embedder.name, str(embedder.dim), embedder.model_hash), strict=True),
+    )
 
 
 def settings_for_writing(db: sqlite3.Connection, timeout: float) -> None:

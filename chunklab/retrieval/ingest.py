@@ -12,8 +12,10 @@ documents per task, collected in order, so a fast worker never makes the writer 
 `--workers N` runs the bag on Dask's process scheduler over a pool of N local processes: no
 sockets, so it works with the network cut (a `distributed` LocalCluster talks TCP, even on one
 machine). `--scheduler ADDRESS` sends it to an existing `distributed` cluster, whose workers must
-see the files at the same paths (a shared disk). Each worker process loads WordLlama once. Dask is
-the optional `dask` extra; without it, `--workers` says how to install it.
+see the files at the same paths (a shared disk). Each worker process loads its embedder (WordLlama
+or MiniLM, by name) once. Dask is the optional `dask` extra; without it, `--workers` says how to
+install it. What MiniLM left unread of each document's chunks comes back with it (`Prepared.cut`),
+so the writer adds up the same counts however the work was spread.
 """
 
 from __future__ import annotations
@@ -30,7 +32,9 @@ from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES
 from chunklab.contracts import Chunk
 from chunklab.documents.files import DocumentError
 from chunklab.documents.reading import read_document
-from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.embeddings.minilm import Cut
+from chunklab.embeddings.registry import DEFAULT_DENSE, EMBEDDERS
+from chunklab.embeddings.static import EmbedderUnavailable
 from chunklab.retrieval.small_to_big import parents_and_children
 from chunklab.version import __version__
 
@@ -55,6 +59,7 @@ class Prepared(NamedTuple):
     vectors: np.ndarray | None = None  # float32, one row per child
     unchanged: bool = False  # its fingerprint matched the index: nothing to write
     error: str = ""  # why it was skipped, in one line that names the file
+    cut: Cut | None = None  # what the embedder did not read of the children (MiniLM's limit)
 
 
 def settings_label(strategy: str, options: Mapping[str, Any]) -> str:
@@ -81,11 +86,14 @@ def prepare(
     strategy: str,
     options: Mapping[str, Any],
     tenant: str,
+    embedder: str = DEFAULT_DENSE,
 ) -> Prepared:
-    """Read, chunk and embed one document, unless its fingerprint equals `known` (what the index
-    holds for it). Never raises for a user's file: a bad one comes back with `error` set, one line
-    naming the file, whatever failed (a `DocumentError`, or any exception, `RecursionError` and
-    `MemoryError` included, from converting, chunking or embedding it; Ctrl-C still stops the run).
+    """Read, chunk and embed (with the registry's `embedder`) one document, unless its fingerprint
+    equals `known` (what the index holds for it). Never raises for a user's file (a missing or
+    broken model is not the file's fault: `EmbedderUnavailable` stops the run): a bad one comes
+    back with `error` set, one line naming the file, whatever failed (a `DocumentError`, or any
+    exception, `RecursionError` and `MemoryError` included, from converting, chunking or
+    embedding it; Ctrl-C still stops the run).
 
     Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
     them. Arguments are names and plain values, so the call pickles to a Dask worker."""
@@ -102,11 +110,21 @@ def prepare(
     doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant}})
     try:
         parents, children, _, _ = parents_and_children(STRATEGIES[strategy].build(**options), doc)
-        vectors = WordLlamaEmbedder().embed_documents([c.text for c in children])
+        model = EMBEDDERS[embedder]()
+        vectors = model.embed_documents([c.text for c in children])
+    except EmbedderUnavailable:
+        raise  # the run's problem, not the document's: one line for the whole run
     except (Exception, RecursionError, MemoryError) as exc:
         return Prepared(doc_id, path, error=f"{path}: could not be chunked: {failure(exc)}")
+    cut = getattr(model, "last_cut", None)  # only an embedder with a read limit has one
     return Prepared(
-        doc_id, path, fingerprint, tuple(parents), tuple(children), vectors.astype(np.float32)
+        doc_id,
+        path,
+        fingerprint,
+        tuple(parents),
+        tuple(children),
+        vectors.astype(np.float32),
+        cut=cut,
     )
 
 
@@ -124,7 +142,7 @@ def failure(exc: BaseException) -> str:
 
 
 def _prepare_all(
-    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str]],
+    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str]],
 ) -> list[Prepared]:
     return [prepare(*item) for item in items]
 
@@ -138,12 +156,13 @@ def prepared(
     workers: int | None = None,
     scheduler: str | None = None,
     per_task: int = 8,
+    embedder: str = DEFAULT_DENSE,
 ) -> Iterator[Prepared]:
     """`prepare` for every document, yielded in the order given: in this process by default, on
     `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
     before this returns, so a missing Dask or a wrong address is said before any work."""
     items = [
-        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant)
+        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant, embedder)
         for doc_id, path in documents
     ]
     if workers is None and scheduler is None:

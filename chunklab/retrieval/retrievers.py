@@ -12,13 +12,15 @@ import math
 import re
 import warnings
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import NamedTuple, Protocol
 
 import numpy as np
 from pydantic import field_validator
 
 from chunklab.contracts import Chunk, Contract, Scored, ScoreSource
+from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.embeddings.registry import EMBEDDERS, embedder_key
 from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.tokens.folding import fold
 
@@ -211,17 +213,22 @@ class DenseRetriever:
     """Cosine similarity of embeddings (default: WordLlama, offline): matches meaning, roughly.
 
     Static word embeddings average a text's words, so they find "fee" near "charge" but blur a
-    long chunk's topics together. Chunk vectors are cached by text, so re-ranking the same chunks
-    for many questions embeds each chunk once. They are kept as float32, as the index file keeps
-    them, and scored with `dot_scores`, so an index ranks as this retriever does.
+    long chunk's topics together; MiniLM (`MiniLMEmbedder`) reads words in context but only the
+    first 256 word pieces of a chunk. Chunk vectors are cached by text, so re-ranking the same
+    chunks for many questions embeds each chunk once. They are kept as float32, as the index file
+    keeps them, and scored with `dot_scores`, so an index ranks as this retriever does.
+
+    Its `name` is its embedder's registry name ("wordllama", "minilm"): the experiment's rows and
+    the CLI say which model ranked.
     """
 
-    name = "wordllama"
+    name = "wordllama"  # the default's; an instance's follows its embedder
 
     def __init__(self, embedder=None) -> None:
         if embedder is None:
             embedder = WordLlamaEmbedder()
         self.embedder = embedder
+        self.name = embedder_key(embedder)
         self._vectors: dict[str, np.ndarray] = {}
         self._queries: dict[str, np.ndarray] = {}
 
@@ -264,15 +271,24 @@ class HybridRetriever:
     (`ScoreSource` says so), and a rank is not. A chunk found by words *and* by meaning rises;
     one found by either still counts. This is the lexical + embedding combination Anthropic's
     contextual-retrieval study measures. Each ranking is read `depth` deep (at least k).
+
+    The dense part is WordLlama's unless `dense` is given, or `embedder` (a `DenseRetriever` with
+    that embedder: `HybridRetriever(embedder=MiniLMEmbedder())`).
     """
 
     name = "hybrid"
 
     def __init__(
-        self, lexical: Retriever | None = None, dense: Retriever | None = None, depth: int = 50
+        self,
+        lexical: Retriever | None = None,
+        dense: Retriever | None = None,
+        depth: int = 50,
+        embedder=None,
     ) -> None:
+        if dense is not None and embedder is not None:
+            raise ValueError("give the dense retriever or its embedder, not both")
         self.lexical = lexical or BM25Retriever()
-        self.dense = dense or DenseRetriever()
+        self.dense = dense or DenseRetriever(embedder)
         self.depth = depth
 
     def stored_ranking(self) -> StoredRanking | None:
@@ -298,7 +314,23 @@ def reciprocal_rank_fusion(rankings: Sequence[Sequence[str]]) -> dict[str, float
     return fused
 
 
-RETRIEVERS = {
+def minilm_retriever() -> DenseRetriever:
+    """The dense retriever on all-MiniLM-L6-v2 (`RETRIEVERS["minilm"]`)."""
+    return DenseRetriever(MiniLMEmbedder())
+
+
+# Name -> what makes the retriever. "wordllama" and "minilm" are both `DenseRetriever`, each on
+# its model, so one experiment can compare them.
+RETRIEVERS: dict[str, Callable[[], Retriever]] = {
     r.name: r
     for r in (OverlapRetriever, LogCountRetriever, BM25Retriever, DenseRetriever, HybridRetriever)
 }
+RETRIEVERS["minilm"] = minilm_retriever
+
+
+def make_retriever(name: str, embedder: str | None = None) -> Retriever:
+    """A retriever by its CLI name; `embedder` ("wordllama", "minilm") is the dense model of
+    "hybrid" (WordLlama when None). The dense retrievers are named by their model already."""
+    if name == "hybrid" and embedder is not None:
+        return HybridRetriever(embedder=EMBEDDERS[embedder]())
+    return RETRIEVERS[name]()

@@ -18,7 +18,7 @@ from typing import Any, cast
 import numpy as np
 
 from chunklab.contracts import Chunk, Scored, ScoreSource
-from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.embeddings.registry import EmbedderIdentity
 from chunklab.retrieval import stored_ranking
 from chunklab.retrieval.index import TenantCount
 from chunklab.retrieval.index_file import (
@@ -26,6 +26,8 @@ from chunklab.retrieval.index_file import (
     IndexFileError,
     connect,
     fault_message,
+    record_embedder,
+    recorded_embedder,
 )
 from chunklab.retrieval.retrievers import (
     FusesRankings,
@@ -35,9 +37,24 @@ from chunklab.retrieval.retrievers import (
     reciprocal_rank_fusion,
 )
 
-# The embedder whose vectors an index file keeps (`chunklab index` stores WordLlama's): a dense
-# retriever with another embedder ranks in memory, never against vectors it did not make.
-STORED_EMBEDDER = WordLlamaEmbedder.name
+
+class EmbedderMismatch(IndexFileError):
+    """Vectors of one embedder asked to sit beside, or be searched with, another's. An index file
+    keeps one embedder's vectors (`SQLiteStore.use_embedder`); the message names the file and
+    both embedders, and `found` / `asked` say which, for a caller that names a command too."""
+
+    def __init__(self, path: Path, found: EmbedderIdentity, asked: EmbedderIdentity) -> None:
+        self.path, self.found, self.asked = path, found, asked
+        same_name = found.name == asked.name
+        what = (
+            f"{asked.name} with other weights (sha256 {asked.model_hash[:12]}, the file's "
+            f"{found.model_hash[:12]})"
+            if same_name
+            else asked.name
+        )
+        super().__init__(
+            f"{path}: its vectors were made by {found.name} ({found.dim} dimensions), not by {what}"
+        )
 
 
 class SQLiteStore:
@@ -68,6 +85,22 @@ class SQLiteStore:
 
     def close(self) -> None:
         self._db.close()
+
+    def embedder(self) -> EmbedderIdentity | None:
+        """What made the file's vectors (`index_file.recorded_embedder`); None before any."""
+        with self._guard():
+            return recorded_embedder(self._db)
+
+    def use_embedder(self, embedder: EmbedderIdentity) -> None:
+        """Claim the file for `embedder`'s vectors before writing any: recorded if the file has
+        none yet (or only an old file's unrecorded WordLlama ones), else checked. Vectors of
+        another embedder are an `EmbedderMismatch`, never written beside these."""
+        with self._guard(), self._db:
+            found = recorded_embedder(self._db)
+            if found is not None and not found.same_vectors(embedder):
+                raise EmbedderMismatch(self.path, found, embedder)
+            if found != embedder:
+                record_embedder(self._db, embedder)
 
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
         """One parent with its children, its old children replaced, in one transaction."""
@@ -131,6 +164,8 @@ class SQLiteStore:
         vectors: Mapping[str, np.ndarray] | None = None,
     ) -> None:
         with self._guard(), self._db:
+            if vectors:
+                self._check_dimension(vectors)
             if doc_id is not None:  # the whole document goes
                 self._drop_children(
                     "tenant = ? AND json_extract(record, '$.doc_id') = ?", (tenant, doc_id)
@@ -165,6 +200,16 @@ class SQLiteStore:
                         for child in children
                     ],
                 )
+
+    def _check_dimension(self, vectors: Mapping[str, np.ndarray]) -> None:
+        """Vectors of another size than the recorded embedder's are refused before any row."""
+        found = recorded_embedder(self._db)
+        sizes = {np.asarray(v).size for v in vectors.values()}
+        if found is not None and sizes != {found.dim}:
+            raise IndexFileError(
+                f"{self.path}: vectors of {', '.join(map(str, sorted(sizes)))} dimensions, but "
+                f"the file holds {found.name}'s ({found.dim}); an index file keeps one embedder's"
+            )
 
     def _drop_children(self, where: str, params: tuple[Any, ...]) -> None:
         """Children matching `where`, with their term counts and vectors."""
@@ -204,11 +249,15 @@ class SQLiteStore:
     ) -> list[Scored] | None:
         """The top k children ranked inside the file, reading only the rows the ranking needs:
         the posting rows of the query's terms, or the vectors (see `stored_ranking`). For BM25,
-        WordLlama and their hybrid, the same order as the retriever's over `children(tenant)`;
-        None for other retrievers, or when a filter needs the in-memory path."""
+        the dense retriever of the file's embedder (`embedder()`) and their hybrid, the same
+        order as the retriever's over `children(tenant)`; None for other retrievers, for a dense
+        one whose embedder did not make the file's vectors (it ranks in memory, embedding the
+        children itself), or when a filter needs the in-memory path."""
         with self._guard():
             plan = index_needs(retriever)
-            if plan is None or (plan.kind == "vectors" and plan.embedder != STORED_EMBEDDER):
+            stored = recorded_embedder(self._db)
+            stored_name = stored.name if stored else None
+            if plan is None or (plan.kind == "vectors" and plan.embedder != stored_name):
                 return None
             if plan.kind == "bm25":
                 hits = stored_ranking.bm25_top(self._db, tenant, query, k, filters)
@@ -221,7 +270,7 @@ class SQLiteStore:
             hybrid = cast(FusesRankings, retriever)
             dense_plan = index_needs(hybrid.dense)
             assert dense_plan is not None  # "fused" is said only when both parts are stored
-            if dense_plan.embedder != STORED_EMBEDDER:
+            if dense_plan.embedder != stored_name:
                 return None
             depth = max(k, hybrid.depth)
             words = stored_ranking.bm25_top(self._db, tenant, query, depth, filters)
