@@ -18,8 +18,8 @@ are judged, because the machines are shared and noisy.
    200-token passage; torch CPU 10.0 and 85; onnxruntime 8.6 and 85.
 2. Peak memory: in a fresh process, the resident set size after embedding 32 texts of 256 word
    pieces (the default batch at the longest text the embedder reads) minus the RSS of the same
-   interpreter before importing chunklab (`ru_maxrss` against /proc/self/status VmRSS): the model
-   and every array the forward pass allocates.
+   interpreter before importing chunklab (/proc/self/status: VmHWM against VmRSS): the model and
+   every array the forward pass allocates.
 3. Indexing throughput: the series' documents (data/*.md) cut as `chunklab index` cuts them (the
    default strategy, parents and children), then the children embedded by MiniLM: in this process
    (numpy's BLAS with its threads), and by a pool of 2 processes, each with its own embedder and
@@ -142,16 +142,18 @@ def speed(embedder: MiniLMEmbedder, bert: Bert, pieces: list[int]) -> list[tuple
     return ratios
 
 
+# VmHWM, not ru_maxrss: ru_maxrss survives exec, so a child of this (large) process would start
+# with the parent's high-water mark; VmHWM belongs to the new process's own memory map.
 MEMORY = """
-import resource, sys
-def rss():
+import sys
+def status(field):
     for line in open('/proc/self/status'):
-        if line.startswith('VmRSS:'):
+        if line.startswith(field):
             return int(line.split()[1])
-before = rss()
+before = status('VmRSS:')
 from chunklab.embeddings.minilm import MiniLMEmbedder
 MiniLMEmbedder(max_tokens=256).embed_documents(sys.argv[1:])
-print((resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before) / 1e3)
+print((status('VmHWM:') - before) / 1e3)
 """
 
 
