@@ -21,7 +21,7 @@ help:
 	@echo "make typecheck  mypy on chunklab (settings in pyproject.toml, [tool.mypy])"
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
-	@echo "                index and search at 1k, 10k and 50k children"
+	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
@@ -76,7 +76,8 @@ bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
 	CHUNKLAB_DEEP=1 $(PY) -m pytest tests -q -m timed; t=$$?; \
 	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
-	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; exit $$((t || a || b || c || d))
+	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; \
+	$(PY) bench/bench_embedder.py; e=$$?; exit $$((t || a || b || c || d || e))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache

@@ -99,11 +99,17 @@ def load_bert() -> Bert:
 
 
 def layer_norm(x: np.ndarray, norm: tuple[np.ndarray, np.ndarray], eps: np.float32) -> np.ndarray:
-    """Each vector shifted to mean 0 and scaled to variance 1, then by the learnt gain and bias."""
-    mean = x.mean(axis=-1, keepdims=True)
-    centred = x - mean
-    variance = (centred * centred).mean(axis=-1, keepdims=True)
-    return centred / np.sqrt(variance + eps) * norm[0] + norm[1]
+    """Each vector shifted to mean 0 and scaled to variance 1, then by the learnt gain and bias.
+
+    Written as `centred / sqrt(variance + eps) * gain + bias`, but the last three steps overwrite
+    `centred` (`out=`) instead of making a new array each: the same numbers, fewer passes over
+    memory. `x` itself is left as it was.
+    """
+    centred = x - x.mean(axis=-1, keepdims=True)
+    variance = np.square(centred).mean(axis=-1, keepdims=True)
+    np.divide(centred, np.sqrt(variance + eps), out=centred)
+    np.multiply(centred, norm[0], out=centred)
+    return np.add(centred, norm[1], out=centred)
 
 
 # erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7, float32's own precision):
@@ -113,49 +119,103 @@ _AS_A = tuple(F32(a) for a in (0.254829592, -0.284496736, 1.421413741, -1.453152
 
 
 def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, elementwise, in float32."""
-    z = np.abs(x)
-    t = F32(1) / (F32(1) + _AS_P * z)
+    """The error function, elementwise, in float32:
+
+        erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2)),
+        t = 1 / (1 + p |x|)
+
+    GELU calls this on every number of the 1536-wide layer, so it is the encoder's costliest
+    step after the matrix products. Each step therefore writes into one of three arrays (`out=`)
+    rather than a new one per operation, and the polynomial is evaluated in place (Horner).
+    """
     a1, a2, a3, a4, a5 = _AS_A
-    poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))))
-    return np.copysign(F32(1) - poly * np.exp(-z * z), x)
+    z = np.abs(x)
+    t = np.multiply(z, _AS_P)
+    np.divide(F32(1), np.add(t, F32(1), out=t), out=t)
+    poly = np.multiply(t, a5)
+    for a in (a4, a3, a2, a1):
+        np.multiply(np.add(poly, a, out=poly), t, out=poly)
+    np.negative(np.square(z, out=z), out=z)
+    np.multiply(poly, np.exp(z, out=z), out=poly)
+    return np.copysign(np.subtract(F32(1), poly, out=poly), x, out=poly)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
-    """BERT's exact GELU (not the tanh approximation)."""
-    return F32(0.5) * x * (F32(1) + erf(x * F32(1 / np.sqrt(2))))
+    """BERT's exact GELU (not the tanh approximation): x (1 + erf(x / sqrt 2)) / 2, finished in
+    the array `erf` returned. (x y / 2 is exactly x / 2 times y: halving is exact in floats.)"""
+    phi = erf(x * F32(1 / np.sqrt(2)))
+    phi += F32(1)
+    phi *= x
+    phi *= F32(0.5)
+    return phi
 
 
-def attention(x: np.ndarray, mask_bias: np.ndarray, layer: Layer, heads: int) -> np.ndarray:
-    """Multi-head self-attention over a batch `x` (batch, tokens, 384); returns the same shape.
+def attention(
+    x: np.ndarray, mask_bias: np.ndarray | None, layer: Layer, shape: tuple[int, int, int]
+) -> np.ndarray:
+    """Multi-head self-attention over the token vectors `x` (batch x tokens, 384) of a batch of
+    `shape` (batch, tokens, heads); returns the same shape as `x`.
 
     `mask_bias` is 0 for a real token and a huge negative number for padding, added to the
-    scores so padding gets no attention (as `transformers` does it).
+    scores so padding gets no attention (as `transformers` does it); None when nothing is
+    padded, as in every batch `MiniLMEmbedder` makes. The softmax is done in place in `scores`.
     """
-    batch, tokens, width = x.shape
+    batch, tokens, heads = shape
+    width = x.shape[-1]
     size = width // heads
-    qkv = (x @ layer.qkv_w + layer.qkv_b).reshape(batch, tokens, 3, heads, size)
+    qkv = x @ layer.qkv_w
+    qkv += layer.qkv_b
+    qkv = qkv.reshape(batch, tokens, 3, heads, size)
     q, k, v = (qkv[:, :, i].transpose(0, 2, 1, 3) for i in range(3))  # (batch, heads, tokens, size)
-    scores = q @ k.transpose(0, 1, 3, 2) * F32(1 / np.sqrt(size)) + mask_bias[:, None, None, :]
-    scores = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    weights = scores / scores.sum(axis=-1, keepdims=True)
-    context = (weights @ v).transpose(0, 2, 1, 3).reshape(batch, tokens, width)
-    return context @ layer.out_w + layer.out_b
+    scores = q @ k.transpose(0, 1, 3, 2)
+    scores *= F32(1 / np.sqrt(size))
+    if mask_bias is not None:
+        scores += mask_bias[:, None, None, :]
+    scores -= scores.max(axis=-1, keepdims=True)
+    np.exp(scores, out=scores)
+    scores /= scores.sum(axis=-1, keepdims=True)
+    context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * tokens, width)
+    out = context @ layer.out_w
+    out += layer.out_b
+    return out
+
+
+def feed_forward(x: np.ndarray, layer: Layer, rows: int = 256) -> np.ndarray:
+    """GELU(x W_in + b_in) W_out for token vectors `x` (n, 384), `rows` tokens at a time (the
+    output bias b_out is added by `encode`, after the residual, as it always was here).
+
+    The 1536-wide middle is the biggest array of the layer and GELU passes over it some twenty
+    times: done for a few hundred rows at a time, it stays in the processor's cache instead of
+    going out to memory and back at every pass. Each row's numbers are the same either way.
+    """
+    out = np.empty_like(x)
+    for start in range(0, x.shape[0], rows):
+        up = x[start : start + rows] @ layer.up_w
+        up += layer.up_b
+        np.matmul(gelu(up), layer.down_w, out=out[start : start + rows])
+    return out
 
 
 def encode(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """Token vectors (batch, tokens, 384) for word-piece ids (batch, tokens) and their mask."""
-    tokens = ids.shape[1]
+    """Token vectors (batch, tokens, 384) for word-piece ids (batch, tokens) and their mask.
+
+    Inside, the batch's tokens are rows of one matrix (batch x tokens, 384): each product with a
+    weight matrix is then one big multiplication rather than one per text.
+    """
+    batch, tokens = ids.shape
     if tokens > bert.max_positions:
         raise ValueError(f"{tokens} word pieces, but the model has {bert.max_positions} positions")
     x = bert.words[ids] + bert.positions[:tokens] + bert.token_type
-    x = layer_norm(x, bert.norm, bert.eps)
-    mask_bias = (F32(1) - mask.astype(F32)) * np.finfo(F32).min
+    x = layer_norm(x.reshape(batch * tokens, -1), bert.norm, bert.eps)
+    mask_bias = None if mask.all() else (F32(1) - mask.astype(F32)) * np.finfo(F32).min
     for layer in bert.layers:
-        x = layer_norm(x + attention(x, mask_bias, layer, bert.heads), layer.norm1, bert.eps)
-        up = gelu(x @ layer.up_w + layer.up_b)
-        x = layer_norm(x + up @ layer.down_w + layer.down_b, layer.norm2, bert.eps)
-    return x
+        attended = attention(x, mask_bias, layer, (batch, tokens, bert.heads))
+        x = layer_norm(np.add(attended, x, out=attended), layer.norm1, bert.eps)
+        fed = feed_forward(x, layer)
+        fed += x
+        fed += layer.down_b
+        x = layer_norm(fed, layer.norm2, bert.eps)
+    return x.reshape(batch, tokens, -1)
 
 
 def mean_pool(vectors: np.ndarray, mask: np.ndarray) -> np.ndarray:
