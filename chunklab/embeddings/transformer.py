@@ -158,7 +158,7 @@ def attention(
 
     `mask_bias` is 0 for a real token and a huge negative number for padding, added to the
     scores so padding gets no attention (as `transformers` does it); None when nothing is
-    padded, as in every batch `MiniLMEmbedder` makes. The softmax is done in place in `scores`.
+    padded. The softmax is done in place in `scores`.
     """
     batch, tokens, heads = shape
     width = x.shape[-1]
