@@ -50,6 +50,8 @@ The chunkers (`chunkers/`)
 - `chunkers.semantic`: cuts where neighbouring sentences stop resembling each other (04)
 - `chunkers.tables`: tables found and linearized row by row (05)
 - `chunkers.prefixes`: heading path, title or context before a chunk's text (06)
+- `chunkers.recursive`: Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (10)
+- `chunkers.tokentext`: Chroma's benchmark: windows of N tokens, decoded (10)
 - `chunkers.collector`: the garbage collector paused while many records are built (machinery)
 
 Retrieval and the index (`retrieval/`)
@@ -69,6 +71,8 @@ Evaluation (`evaluation/`)
 - `evaluation.recall`: fact recall and what it costs in tokens (03, 06)
 - `evaluation.experiment`: strategies x retrievers x questions, and their summaries (07)
 - `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
+- `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
+- `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import

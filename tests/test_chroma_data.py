@@ -21,9 +21,13 @@ def recorded_hashes() -> dict[str, str]:
 def test_every_file_of_the_benchmark_has_its_source_and_an_unchanged_hash():
     recorded = recorded_hashes()
     files = sorted(p.name for p in CHROMA.iterdir() if p.name != "SOURCES.md")
-    assert sorted(recorded) == files == sorted(
-        ["chatlogs.md", "finance.md", "pubmed.md", "questions_df.csv"]
-        + ["state_of_the_union.md", "wikitexts.md"]
+    assert (
+        sorted(recorded)
+        == files
+        == sorted(
+            ["chatlogs.md", "finance.md", "pubmed.md", "questions_df.csv"]
+            + ["state_of_the_union.md", "wikitexts.md"]
+        )
     )
     for name, digest in recorded.items():
         assert hashlib.sha256((CHROMA / name).read_bytes()).hexdigest() == digest, name
