@@ -25,7 +25,7 @@ import time
 from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.evaluation.benchmark import METRICS, chunker_cut, evaluate
+from chunklab.evaluation.benchmark import METRICS, chunker_cut, dense, evaluate
 from chunklab.evaluation.chroma import CORPORA, NotFound
 from chunklab.tokens.counters import TokenizerUnavailable
 
@@ -90,16 +90,16 @@ def omega_rows() -> None:
 
 
 def retrieval_rows(kinds: list[tuple[str, int, int, str]]) -> bool:
-    embedder, ok = MiniLMEmbedder(), True
+    ranker, ok = dense(MiniLMEmbedder()), True
     names = ("recall", "precision", "precision_omega", "iou")
     print("\nall-MiniLM-L6-v2, top 5: ours / published (difference)")
     for kind, size, overlap, length in kinds:
         started = time.perf_counter()
         texts, spans = cut_of(kind, size, overlap, length)
         try:
-            result = evaluate(texts, embedder)
+            result = evaluate(texts, ranker)
         except NotFound:
-            result = evaluate(spans, embedder)
+            result = evaluate(spans, ranker)
         published = dict(zip(names, MINILM[(kind, size, overlap)], strict=True))
         cells = []
         for metric in METRICS:

@@ -89,6 +89,7 @@ The `chunklab` command (`cli/`)
 - `cli.indexing`: `chunklab index` in named steps (the flags, the write loop, the report)
 - `cli.searching`: `chunklab search` and `chunklab tenants`
 - `cli.experimenting`: `chunklab experiment`
+- `cli.benchmarking`: `chunklab benchmark`, a strategy on Chroma's chunking benchmark (10)
 - `cli.commands`: `main`, each command run, a user's mistake turned into exit code 2
 """
 

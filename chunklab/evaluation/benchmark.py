@@ -21,7 +21,7 @@ from typing import Any
 
 import numpy as np
 
-from chunklab.contracts import Chunker
+from chunklab.contracts import Chunk, Chunker
 from chunklab.embeddings.static import Embedder
 from chunklab.evaluation.chroma import (
     Located,
@@ -32,9 +32,12 @@ from chunklab.evaluation.chroma import (
     precision_omega,
     retrieval_scores,
 )
+from chunklab.retrieval.retrievers import Retriever
 
 Cut = Callable[[str], Sequence[Any]]  # chunk texts, or (start, end) spans
 Progress = Callable[[str, int, int], None]  # (step, done, of)
+# (chunks, questions, k, progress) -> (questions, k) indices of each question's top k chunks
+Ranker = Callable[[Sequence[Located], Sequence[Question], int, Progress], np.ndarray]
 METRICS = ("recall", "precision", "precision_omega", "iou")
 
 
@@ -101,14 +104,14 @@ class Result:
 
 def evaluate(
     cut: Cut,
-    embedder: Embedder | None,
+    ranker: Ranker | None,
     k: int = 5,
     corpora: Mapping[str, str] | None = None,
     questions: Sequence[Question] | None = None,
     progress: Progress | None = None,
 ) -> Result:
     """The benchmark for one cut: precision-Ω always; recall, precision and IoU of each
-    question's top `k` when an embedder is given."""
+    question's top `k` when a ranker is given (`dense(embedder)`, `by_retriever(retriever)`)."""
     corpora = load_corpora() if corpora is None else corpora
     questions = load_questions() if questions is None else list(questions)
     report = progress or (lambda step, done, of: None)
@@ -117,18 +120,53 @@ def evaluate(
     report("cut", 1, 1)
     result = Result(list(questions), chunks)
     result.scores["precision_omega"] = np.array(omega_scores(questions, chunks))
-    if embedder is None:
+    if ranker is None:
         return result
-    vectors = embed_in_steps(embedder, [c.text for c in chunks], report)
-    asked = embedder.embed_documents([q.text for q in questions])
-    result.retrieved = nearest(asked, vectors, k)
+    result.retrieved = ranker(chunks, questions, k, report)
     scored = [
-        retrieval_scores(q, [chunks[i] for i in row])
+        retrieval_scores(q, [chunks[i] for i in row if i >= 0])
         for q, row in zip(questions, result.retrieved, strict=True)
     ]
     for metric in ("recall", "precision", "iou"):
         result.scores[metric] = np.array([getattr(s, metric) for s in scored])
     return result
+
+
+def dense(embedder: Embedder) -> Ranker:
+    """Their retrieval: chunks and questions embedded, exact nearest by squared L2."""
+
+    def rank(chunks: Sequence[Located], questions: Sequence[Question], k: int, report: Progress):
+        vectors = embed_in_steps(embedder, [c.text for c in chunks], report)
+        asked = embedder.embed_documents([q.text for q in questions])
+        return nearest(asked, vectors, k)
+
+    return rank
+
+
+def by_retriever(retriever: Retriever) -> Ranker:
+    """Any chunklab retriever (BM25, hybrid, dense) over the one collection of all chunks."""
+
+    def rank(chunks: Sequence[Located], questions: Sequence[Question], k: int, report: Progress):
+        records = [
+            Chunk(
+                chunk_id=str(i),
+                doc_id=c.corpus,
+                ordinal=i,
+                text=c.text,
+                token_count=0,
+                start=c.start,
+                end=c.end,
+            )
+            for i, c in enumerate(chunks)
+        ]
+        rows = []
+        for n, q in enumerate(questions):
+            hits = [int(h.ref_id) for h in retriever.rank(q.text, records, k)]
+            rows.append(hits + [-1] * (k - len(hits)))  # -1: nothing found there
+            report("rank", n + 1, len(questions))
+        return np.array(rows, dtype=np.int64).reshape(len(questions), k)
+
+    return rank
 
 
 def embed_in_steps(

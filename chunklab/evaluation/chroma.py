@@ -204,6 +204,8 @@ def retrieval_scores(question: Question, retrieved: Sequence[Located]) -> Scores
     retrieved_chars = total((c.start, c.end) for c in retrieved)
     return Scores(
         recall=found / total(question.excerpts),
-        precision=found / retrieved_chars,
+        # nothing retrieved (a lexical retriever that finds no word of the question): 0, where
+        # their code, which always retrieves k, would divide by zero
+        precision=found / retrieved_chars if retrieved_chars else 0.0,
         iou=found / (retrieved_chars + total(cover.unreached)),
     )
