@@ -120,18 +120,19 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--retrieval", action="store_true", help="the MiniLM Recursive rows")
     parser.add_argument("--tokentext", action="store_true", help="with --retrieval: TokenText too")
+    parser.add_argument(
+        "--rows", default="200/0,250/0,250/125", help="with --retrieval: the size/overlap rows"
+    )
+    parser.add_argument("--no-omega", action="store_true", help="skip the precision-Ω table")
     args = parser.parse_args()
-    omega_rows()
+    if not args.no_omega:
+        omega_rows()
     if not args.retrieval:
         return 0
-    rows = [("recursive", 200, 0, "minilm"), ("recursive", 250, 0, "minilm")]
-    rows.append(("recursive", 250, 125, "minilm"))
+    sizes = [tuple(int(n) for n in row.split("/")) for row in args.rows.split(",")]
+    rows = [("recursive", size, overlap, "minilm") for size, overlap in sizes]
     if args.tokentext:
-        rows += [
-            ("tokentext", s, o, n)
-            for s, o in ((250, 125), (250, 0), (200, 0))
-            for n in ("cl100k", "r50k")
-        ]
+        rows += [("tokentext", s, o, n) for s, o in sizes for n in ("cl100k", "r50k")]
     ok = retrieval_rows(rows)
     print("\nRecursive rows within issue 26's tolerances:", "yes" if ok else "NO")
     return 0 if ok else 1
