@@ -20,11 +20,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.registry import STRATEGIES
+from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.cli.terminal import progress
 from chunklab.embeddings.registry import EMBEDDERS
 from chunklab.evaluation.benchmark import (
     METRICS,
+    Cut,
     Ranker,
     Result,
     by_retriever,
@@ -141,8 +144,10 @@ def run_benchmark(args: argparse.Namespace) -> int:
         error = exc.errors()[0]
         message = str(error["msg"]).removeprefix("Value error, ")
         raise BenchmarkError(f"--strategy {args.strategy}: {message}") from None
-    split_text = getattr(chunker, "split_text", None)
-    cut = split_text if args.strategy in ("recursive", "tokentext") else chunker_cut(chunker)
+    # The report's chunkers hand over their texts, located as the report locates them.
+    cut: Cut = chunker_cut(chunker)
+    if isinstance(chunker, RecursiveChunker | TokenTextChunker):
+        cut = chunker.split_text
     result = evaluate(
         cut, ranker_of(args), k=args.k, progress=lambda step, done, of: progress(done, of, step)
     )
