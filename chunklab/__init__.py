@@ -51,6 +51,7 @@ The chunkers (`chunkers/`)
 - `chunkers.tables`: tables found and linearized row by row (05)
 - `chunkers.prefixes`: heading path, title or context before a chunk's text (06)
 - `chunkers.recursive`: Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (10)
+- `chunkers.cluster`: Chroma's benchmark: pieces grouped by their similarities (10)
 - `chunkers.tokentext`: Chroma's benchmark: windows of N tokens, decoded (10)
 - `chunkers.collector`: the garbage collector paused while many records are built (machinery)
 

@@ -198,3 +198,16 @@ def test_the_reports_recursive_precision_omega_reproduces(size, overlap, length,
     chunker = RecursiveChunker(size=size, overlap=overlap, length=length)
     result = evaluate(chunker.split_text, None)
     assert result.mean("precision_omega") == pytest.approx(published, abs=0.5)
+
+
+def test_cluster_groups_by_the_best_split_and_keeps_their_start_at_zero_quirk():
+    from chunklab.chunkers.cluster import groups
+
+    sim = np.array([[1, 0.9, 0, 0], [0.9, 1, 0, 0], [0, 0, 1, 0.9], [0, 0, 0.9, 1]])
+    # Mean of the 6 distinct pairs = 1.8 / 6 = 0.3; less it, diagonal 0: the two alike pairs
+    # score 0.6, the others -0.3. Groups (0,1) and (2,3) score 2 x 0.6 each = 2.4 in all; the
+    # whole block scores 2 x (0.6 + 0.6 - 4 x 0.3) = 0.
+    assert groups(sim, 4) == [(0, 1), (2, 3)]
+    # At most one unit per group: every score is 0, never "> 0", so each unit's group is left
+    # starting at unit 0 and the walk back makes one group of all four (their code's quirk).
+    assert groups(sim, 1) == [(0, 3)]
