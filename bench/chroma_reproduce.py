@@ -159,6 +159,7 @@ def main() -> int:
         "--rows", default="200/0,250/0,250/125", help="with --retrieval: the size/overlap rows"
     )
     parser.add_argument("--no-omega", action="store_true", help="skip the precision-Ω table")
+    parser.add_argument("--tokentext-only", action="store_true", help="TokenText rows alone")
     parser.add_argument("--cluster", action="store_true", help="Cluster rows' precision-Ω (MiniLM)")
     args = parser.parse_args()
     if not args.no_omega:
@@ -169,7 +170,9 @@ def main() -> int:
         return 0
     sizes = [tuple(int(n) for n in row.split("/")) for row in args.rows.split(",")]
     rows = [("recursive", size, overlap, "minilm") for size, overlap in sizes]
-    if args.tokentext:
+    if args.tokentext_only:
+        rows = []
+    if args.tokentext or args.tokentext_only:
         rows += [("tokentext", s, o, n) for s, o in sizes for n in ("cl100k", "r50k")]
     ok = retrieval_rows(rows)
     print("\nRecursive rows within issue 26's tolerances:", "yes" if ok else "NO")
