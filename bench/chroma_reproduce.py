@@ -22,7 +22,10 @@ against the MiniLM table, recall / precision / precision-Ω / IoU:
   Recursive 200/0   minilm  76.11 / 6.52 / 31.16 / 6.48   published 75.7 / 6.5 / 31.2 / 6.5
   TokenText 200/0   cl100k  77.99 / 4.60 / 20.98 / 4.58   published 76.6 / 4.1 / 19.1 / 4.1
   TokenText 200/0   r50k    79.53 / 4.70 / 20.90 / 4.67   (GPT-2's BPE, LangChain's default)
-  Cluster 200/0 and 250/0 precision-Ω 33.63 and 28.59   published 33.6 and 28.6
+  TokenText 250/0   cl100k  78.89 / 3.77 / 18.06 / 3.75   published 77.1 / 3.3 / 16.4 / 3.3
+  TokenText 250/0   r50k    79.58 / 3.80 / 17.60 / 3.78
+  Cluster 200/0     minilm  75.58 / 7.26 / 33.63 / 7.17   published 75.2 / 7.2 / 33.6 / 7.2
+  Cluster 250/0 precision-Ω 28.59                        published 28.6
 Recursive 200/0 with cl100k lengths: precision-Ω 29.94, the text-embedding-3-large table's 29.9.
 TokenText does not reproduce with cl100k, r50k or MiniLM windows: precision-Ω is 1-2 points high
 at every size, as if their windows were longer than the row says (what they ran is not known).
