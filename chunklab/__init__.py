@@ -50,6 +50,9 @@ The chunkers (`chunkers/`)
 - `chunkers.semantic`: cuts where neighbouring sentences stop resembling each other (04)
 - `chunkers.tables`: tables found and linearized row by row (05)
 - `chunkers.prefixes`: heading path, title or context before a chunk's text (06)
+- `chunkers.recursive`: Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (10)
+- `chunkers.cluster`: Chroma's benchmark: pieces grouped by their similarities (10)
+- `chunkers.tokentext`: Chroma's benchmark: windows of N tokens, decoded (10)
 - `chunkers.collector`: the garbage collector paused while many records are built (machinery)
 
 Retrieval and the index (`retrieval/`)
@@ -70,6 +73,8 @@ Evaluation (`evaluation/`)
 - `evaluation.recall`: fact recall and what it costs in tokens (03, 06)
 - `evaluation.experiment`: strategies x retrievers x questions, and their summaries (07)
 - `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
+- `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
+- `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
@@ -86,6 +91,7 @@ The `chunklab` command (`cli/`)
 - `cli.indexing`: `chunklab index` in named steps (the flags, the write loop, the report)
 - `cli.searching`: `chunklab search` and `chunklab tenants`
 - `cli.experimenting`: `chunklab experiment`
+- `cli.benchmarking`: `chunklab benchmark`, a strategy on Chroma's chunking benchmark (10)
 - `cli.commands`: `main`, each command run, a user's mistake turned into exit code 2
 """
 

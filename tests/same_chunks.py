@@ -26,6 +26,9 @@ UNREADABLE = {"encrypted.pdf", "scanned.pdf"}  # refused by name: tested in test
 def documents():
     from chunklab import read_document
 
+    # `data/*.md`, not a recursive glob: data/chroma/ (Chroma's benchmark corpora, 1.4 MB) is left
+    # out on purpose; its bytes are guarded by their SHA-256 (tests/test_chroma_data.py), and
+    # chunking them with every strategy here would take minutes and guard nothing more.
     paths = sorted(ROOT.glob("data/*.md")) + sorted(
         p for p in (ROOT / "data" / "formats").iterdir() if p.name not in UNREADABLE
     )

@@ -26,6 +26,7 @@ def test_every_document_in_data_has_its_source_and_an_unchanged_hash():
     # The hashes were computed from the seed strings (manual, travel policy) and the owners'
     # files (the real documents) when they were copied in: a match says nothing was edited.
     recorded = recorded_hashes()
+    # data/*.md only: data/chroma/ has its own sources and hashes (tests/test_chroma_data.py).
     documents = sorted(
         p.name for p in DATA.glob("*.md") if p.name not in ("README.md", "SOURCES.md")
     )

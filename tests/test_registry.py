@@ -60,7 +60,9 @@ def test_the_experiment_builds_its_strategies_from_the_registry(monkeypatch):
 
     monkeypatch.setattr(registry.Strategy, "build", spy)
     real_strategies()
-    assert set(built) == set(NAMES)
+    # All but the two ports of Chroma's benchmark chunkers (issue 26), which the series' own
+    # experiment (notebook 07) does not run: they are scored on that benchmark's data instead.
+    assert set(built) == set(NAMES) - {"recursive", "tokentext"}
 
 
 def test_a_new_strategy_joins_the_cli_with_one_declaration(monkeypatch, capsys, tmp_path):

@@ -10,6 +10,9 @@
 - `semantic`:   cuts where neighbouring sentences stop resembling each other (notebook 04).
 - `tables`:     tables found and linearized row by row (notebook 05).
 - `prefixes`:   what a chunk carries before its text: heading path, title, context (notebook 06).
+- `recursive`:  Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (notebook 10).
+- `cluster`:    Chroma's benchmark: small pieces grouped by their similarities (notebook 10).
+- `tokentext`:  Chroma's benchmark: windows of N tokens, decoded (notebook 10).
 - `collector`:  machinery: the garbage collector paused while thousands of records are built.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`,

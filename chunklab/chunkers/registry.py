@@ -23,9 +23,11 @@ from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.chunkers.tables import LinearizedChunker
+from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.contracts import Chunker
 from chunklab.embeddings.registry import EMBEDDERS
 from chunklab.tokens.counters import COUNTERS, get_counter
@@ -80,6 +82,12 @@ OPTIONS: dict[str, Option] = {
     ),
     "percentile": Option(
         80.0, "distances above this percentile are cuts, with --breakpoint percentile", type=float
+    ),
+    "length": Option(
+        "cl100k",
+        "what --size and --overlap count: cl100k tokens, MiniLM word pieces ([CLS] and [SEP] "
+        "included) or GPT-2's r50k tokens (needs openai-whisper's copy of the vocabulary)",
+        choices=("cl100k", "minilm", "r50k"),
     ),
     "partition": Option(
         "greedy",
@@ -182,6 +190,18 @@ STRATEGIES: dict[str, Strategy] = declare(
         LinearizedChunker,
         ("size", "counter"),
         "tables rewritten row by row as 'header: value' lines, then cut (notebook 05)",
+    ),
+    Strategy(
+        "recursive",
+        RecursiveChunker,
+        ("size", "overlap", "length"),
+        "Chroma's benchmark: LangChain's recursive splitter, size and overlap in --length tokens",
+    ),
+    Strategy(
+        "tokentext",
+        TokenTextChunker,
+        ("size", "overlap", "length"),
+        "Chroma's benchmark: windows of --size tokens of --length, decoded (LangChain TokenText)",
     ),
 )
 DEFAULT_STRATEGY = "markdown"  # the series' recommendation (notebook 07); fixed is one flag away

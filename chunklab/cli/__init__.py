@@ -1,5 +1,6 @@
 """The `chunklab` command: `chunk` (JSON lines of chunks), `index`, `search` and `tenants`
-(small-to-big over SQLite), `experiment` (strategies x retrievers on your questions).
+(small-to-big over SQLite), `experiment` (strategies x retrievers on your questions), `benchmark`
+(a strategy on Chroma's chunking benchmark).
 
 A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a flag the chosen
 strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
@@ -14,6 +15,7 @@ finished) and exit code 130.
 - `indexing`: `chunklab index`, documents into an SQLite file (and `--prune`)
 - `searching`: `chunklab search` and `chunklab tenants`, reading an index file
 - `experimenting`: `chunklab experiment`, strategies x retrievers on a folder and its questions
+- `benchmarking`: `chunklab benchmark`, a strategy on Chroma's chunking benchmark
 - `commands`: `main`, which runs each command and turns a user's mistake into exit code 2
 
 May import: every other folder of chunklab; nothing imports it.

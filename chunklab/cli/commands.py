@@ -9,6 +9,7 @@ import sqlite3
 import sys
 from collections.abc import Callable, Sequence
 
+from chunklab.cli.benchmarking import BenchmarkError, run_benchmark
 from chunklab.cli.chunking import run_chunk
 from chunklab.cli.experimenting import run_experiment_command
 from chunklab.cli.indexing import run_index
@@ -27,6 +28,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "search": run_search,
     "tenants": run_tenants,
     "experiment": run_experiment_command,
+    "benchmark": run_benchmark,
 }
 
 # What Ctrl-C leaves behind, per command that does not say it itself (`index` does).
@@ -36,6 +38,7 @@ INTERRUPTED_HOW = {
     "tenants": "nothing was changed",
     "experiment": "the experiment keeps no partial results (nothing more was written); "
     "run the same command again to start it over",
+    "benchmark": "nothing was written",
 }
 
 
@@ -55,6 +58,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         IndexFileError,
         EmbedderUnavailable,
         QuestionFileError,
+        BenchmarkError,
     ) as exc:
         print(f"chunklab: error: {exc}", file=sys.stderr)
         return USAGE_ERROR

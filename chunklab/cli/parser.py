@@ -10,6 +10,8 @@ from typing import Any
 from pydantic import ValidationError
 
 from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, UnknownOption, used_by
+from chunklab.cli.benchmarking import EXAMPLE as BENCHMARK_EXAMPLE
+from chunklab.cli.benchmarking import add_benchmark_arguments
 from chunklab.contracts import Chunker
 from chunklab.documents.files import readable_suffixes
 from chunklab.embeddings.registry import DEFAULT_DENSE, DENSE_EMBEDDERS
@@ -116,6 +118,7 @@ EXAMPLES = {
   chunklab experiment --article
   chunklab experiment --docs docs/ --questions questions.yaml --out results/ \\
       --retrievers bm25,wordllama""",
+    "benchmark": BENCHMARK_EXAMPLE,
 }
 
 
@@ -266,4 +269,8 @@ ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _tenants_arguments,
     ),
     "experiment": ("compare strategies and retrievers on questions", _experiment_arguments),
+    "benchmark": (
+        "score a strategy on Chroma's chunking benchmark (recall, precision, precision-Ω, IoU)",
+        add_benchmark_arguments,
+    ),
 }

@@ -5,6 +5,8 @@
 - `recall`:     fact recall and what it costs in tokens (the design sketch's evaluation).
 - `experiment`: strategies x retrievers x questions: the general runner and its summaries.
 - `article`:    the article's section 8 table, reproduced with its stub retriever.
+- `chroma`:     Chroma's chunking benchmark: its data, chunk positions and four metrics.
+- `benchmark`:  any cut on that benchmark: top k over one collection, per-question scores.
 
 May import everything below it: `contracts`, `parsing`, `tokens`, `documents`, `embeddings`,
 `chunkers`, `retrieval`.

