@@ -117,3 +117,14 @@ def test_the_word_piece_counter_counts_what_the_embedder_reads(embedder):
     for text in [*SENTENCES, "Olá, São Paulo!"]:
         assert counter(text) == len(embedder.encoding(text).ids)
     assert counter("The weather is lovely today.") == 8  # [CLS] the weather is lovely today . [SEP]
+
+
+def test_padding_adds_at_most_an_eighth_and_depends_on_the_length_alone():
+    from chunklab.embeddings.minilm import padded_length, padded_length_batches
+
+    for n in range(1, 513):
+        assert n <= padded_length(n) <= n + n / 8
+    lengths = [20, 130, 131, 144, 145, 20, 3]
+    for batch in padded_length_batches(lengths, batch_size=2):
+        assert len(batch) <= 2 and len({padded_length(lengths[k]) for k in batch}) == 1
+    assert sorted(k for b in padded_length_batches(lengths, 2) for k in b) == list(range(7))

@@ -7,10 +7,11 @@ but was tuned on 128). Here the limit is explicit and the cut is *reported*: aft
 `last_cut` says how many texts were truncated and how many of their words the model never read.
 A chunk whose tail was cut cannot be found by what its tail says.
 
-Texts are batched by length: each text is padded to the next multiple of `PAD_TO` word pieces,
-and a batch holds texts of the same padded length (`padded_length_batches`). How much padding a
+Texts are batched by length: each text is padded to a length set by its own length alone, at
+most an eighth more (`padded_length`), and a batch holds texts of the same padded length
+(`padded_length_batches`). How much padding a
 text gets depends on the text alone, never on what else is in its batch, so its vector is
-bit-for-bit the same whatever it was embedded with; and texts of 33 to 48 pieces share one
+bit-for-bit the same whatever it was embedded with; and texts of 129 to 144 pieces share one
 batch instead of sixteen. Padding is masked out of attention and of the pooling.
 
 `read` gives the vector of every word piece of one row, before pooling: what late chunking pools
@@ -148,14 +149,14 @@ class MiniLMEmbedder:
         return encode(_bert(), row, np.ones_like(row))[0]
 
 
-PAD_TO = (
-    16  # word pieces: texts are padded to a multiple of this, so similar lengths batch together
-)
-
-
 def padded_length(pieces: int) -> int:
-    """The length a text of `pieces` word pieces is padded to: a function of the text alone."""
-    return -(-pieces // PAD_TO) * PAD_TO
+    """The length a text of `pieces` word pieces is padded to: a function of the text alone.
+
+    Rounded up to a multiple of an eighth of its power of two (20 stays 20, 130 becomes 144), so
+    padding never adds more than an eighth to a text, and texts of similar length share a batch.
+    """
+    step = 1 << max(0, pieces.bit_length() - 4)
+    return -(-pieces // step) * step
 
 
 def padded_length_batches(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
