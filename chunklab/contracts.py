@@ -9,6 +9,7 @@ values fail at construction time with a message that names the field and says wh
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Sequence
 from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
@@ -67,6 +68,28 @@ class Document(Contract):
 
 
 TEXT_ID = "text"  # the doc_id (and uri) of a plain string given to a chunker
+
+
+def span_chunks(
+    doc: Document, spans: Sequence[tuple[int, int, int]], strategy: str, **metadata: Any
+) -> list[Chunk]:
+    """One chunk per (start, end, tokens) of `doc`, its text the exact slice, numbered in order:
+    what every chunker that cuts spans (and adds nothing to them) returns. The metadata says the
+    strategy, the document's tenant, then `metadata`."""
+    tenant = doc.metadata.get("tenant", "default")
+    return [
+        Chunk(
+            chunk_id=f"{doc.doc_id}#{n}",
+            doc_id=doc.doc_id,
+            ordinal=n,
+            text=doc.text[a:b],
+            token_count=tokens,
+            start=a,
+            end=b,
+            metadata={"strategy": strategy, "tenant": tenant, **metadata},
+        )
+        for n, (a, b, tokens) in enumerate(spans)
+    ]
 
 
 def as_document(doc: Document | str) -> Document:

@@ -28,7 +28,7 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field, model_validator
 
-from chunklab.contracts import Chunk, Contract, Document, as_document
+from chunklab.contracts import Chunk, Contract, Document, as_document, span_chunks
 from chunklab.tokens.counters import TokenCounter, cl100k, r50k
 from chunklab.tokens.wordpiece import minilm_pieces
 
@@ -94,20 +94,8 @@ class RecursiveChunker(Contract):
 
     def split(self, doc: Document | str) -> list[Chunk]:
         doc = as_document(doc)
-        tenant = doc.metadata.get("tenant", "default")
-        return [
-            Chunk(
-                chunk_id=f"{doc.doc_id}#{n}",
-                doc_id=doc.doc_id,
-                ordinal=n,
-                text=doc.text[a:b],
-                token_count=self.counter(doc.text[a:b]),
-                start=a,
-                end=b,
-                metadata={"strategy": "recursive", "tenant": tenant},
-            )
-            for n, (a, b) in enumerate(self.spans(doc.text))
-        ]
+        spans = [(a, b, self.counter(doc.text[a:b])) for a, b in self.spans(doc.text)]
+        return span_chunks(doc, spans, "recursive")
 
 
 class _Run:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from pydantic import ConfigDict, Field
 
-from chunklab.contracts import Chunk, Contract, Document, as_document
+from chunklab.contracts import Chunk, Contract, Document, as_document, span_chunks
 from chunklab.tokens.counters import TokenCounter, word_count
 
 SEPARATORS = ("\n\n", "\n", ". ", " ")
@@ -102,19 +102,8 @@ class StructuralChunker(Contract):
     def split(self, doc: Document | str) -> list[Chunk]:
         doc = as_document(doc)
         strategy = "structural-repack" if self.repack else "structural"
-        return [
-            Chunk(
-                chunk_id=f"{doc.doc_id}#{i}",
-                doc_id=doc.doc_id,
-                ordinal=i,
-                text=doc.text[a:b],
-                token_count=self.count_tokens(doc.text[a:b]),
-                start=a,
-                end=b,
-                metadata={"strategy": strategy, "tenant": doc.metadata.get("tenant", "default")},
-            )
-            for i, (a, b) in enumerate(self.spans(doc.text))
-        ]
+        spans = [(a, b, self.count_tokens(doc.text[a:b])) for a, b in self.spans(doc.text)]
+        return span_chunks(doc, spans, strategy)
 
 
 def two_scale_chunks(

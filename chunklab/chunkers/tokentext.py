@@ -27,7 +27,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from chunklab.contracts import Chunk, Contract, Document, as_document
+from chunklab.contracts import Chunk, Contract, Document, as_document, span_chunks
 from chunklab.tokens.counters import cl100k_encoding, r50k_encoding
 from chunklab.tokens.wordpiece import minilm_tokenizer
 
@@ -97,18 +97,5 @@ class TokenTextChunker(Contract):
 
     def split(self, doc: Document | str) -> list[Chunk]:
         doc = as_document(doc)
-        tenant = doc.metadata.get("tenant", "default")
         kept = [(a, b, n) for a, b, n in self.spans(doc.text) if doc.text[a:b].strip()]
-        return [
-            Chunk(
-                chunk_id=f"{doc.doc_id}#{k}",
-                doc_id=doc.doc_id,
-                ordinal=k,
-                text=doc.text[a:b],
-                token_count=n,
-                start=a,
-                end=b,
-                metadata={"strategy": "tokentext", "tenant": tenant, "length": self.length},
-            )
-            for k, (a, b, n) in enumerate(kept)
-        ]
+        return span_chunks(doc, kept, "tokentext", length=self.length)
