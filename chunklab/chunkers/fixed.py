@@ -22,7 +22,8 @@ from chunklab.tokens.encoding import DocumentTokens
 
 
 def char_windows(length: int, size: int, overlap: int) -> Iterator[tuple[int, int]]:
-    """(start, end) of each window over `length` characters.
+    """(start, end) of each window over `length` characters (or tokens: `tokentext` windows token
+    ids with it, as LangChain's `split_text_on_tokens` does, which yields no window for none).
 
     Stops once a window reaches the end. The article's first sketch (`split_by_size`) keeps
     stepping, and on some lengths emits a last window that lies wholly inside the one before it.

@@ -22,28 +22,14 @@ cited; `split_text` gives the decoded texts the report embedded.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Literal
 
 from pydantic import Field, model_validator
 
+from chunklab.chunkers.fixed import char_windows as windows  # the same windows, over token ids
 from chunklab.contracts import Chunk, Contract, Document, as_document, span_chunks
 from chunklab.tokens.counters import cl100k_encoding, r50k_encoding
 from chunklab.tokens.wordpiece import minilm_tokenizer
-
-Span = tuple[int, int]
-
-
-def windows(n: int, size: int, overlap: int) -> Iterator[Span]:
-    """(first, end) token indices of each window over `n` tokens: LangChain's
-    `split_text_on_tokens` (it yields one empty window for no tokens; here none)."""
-    start = 0
-    while start < n:
-        end = min(start + size, n)
-        yield start, end
-        if end == n:
-            return
-        start += size - overlap
 
 
 class TokenTextChunker(Contract):
