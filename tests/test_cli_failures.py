@@ -261,3 +261,22 @@ def test_chunk_on_a_file_its_converter_fails_on_is_one_line_and_exit_2(
     assert capsys.readouterr().err == (
         f"chunklab: error: {path}: could not be converted: RecursionError (nesting too deep)\n"
     )
+
+
+def test_ctrl_c_inside_a_commit_and_its_count_lands_after_both():
+    # `index` commits a document and counts it inside `ctrl_c_after`: a Ctrl-C between the two
+    # once made the one line report a document fewer than the file held.
+    from chunklab.cli.terminal import ctrl_c_after
+
+    before = signal.getsignal(signal.SIGINT)
+    steps = []
+    with pytest.raises(KeyboardInterrupt):
+        with ctrl_c_after():
+            steps.append("committed")
+            os.kill(os.getpid(), signal.SIGINT)
+            steps.append("counted")
+    assert steps == ["committed", "counted"]
+    assert signal.getsignal(signal.SIGINT) is before
+    with ctrl_c_after():  # no Ctrl-C: nothing raised
+        steps.append("again")
+    assert steps[-1] == "again"

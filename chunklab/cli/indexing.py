@@ -18,7 +18,7 @@ from typing import Any
 
 from chunklab.chunkers.registry import STRATEGIES
 from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy_options
-from chunklab.cli.terminal import Interrupted, add_cuts, progress, warn, warn_cut
+from chunklab.cli.terminal import Interrupted, add_cuts, ctrl_c_after, progress, warn, warn_cut
 from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
 from chunklab.embeddings.minilm import Cut, MiniLMEmbedder
 from chunklab.embeddings.registry import (
@@ -154,19 +154,22 @@ def write_documents(
             tally.unchanged += 1  # same text, same settings, same chunklab: its rows are right
         else:
             assert ready.vectors is not None  # `prepare` embeds every document it returns
-            index_document(
-                index,
-                ready.parents,
-                ready.children,
-                tenant=args.tenant,
-                doc_id=ready.doc_id,
-                fingerprint=ready.fingerprint,
-                source=str(Path(ready.path).resolve()),
-                vectors={c.chunk_id: v for c, v in zip(ready.children, ready.vectors, strict=True)},
-            )
-            tally.children += len(ready.children)
-            tally.indexed += 1
-            tally.cuts.append(ready.cut)
+            with ctrl_c_after():  # the document committed is the document counted
+                index_document(
+                    index,
+                    ready.parents,
+                    ready.children,
+                    tenant=args.tenant,
+                    doc_id=ready.doc_id,
+                    fingerprint=ready.fingerprint,
+                    source=str(Path(ready.path).resolve()),
+                    vectors=dict(
+                        zip([c.chunk_id for c in ready.children], ready.vectors, strict=True)
+                    ),
+                )
+                tally.children += len(ready.children)
+                tally.indexed += 1
+                tally.cuts.append(ready.cut)
         progress(n, len(found.documents), ready.doc_id)
     return tally
 

@@ -7,8 +7,11 @@ Both know whether stderr is a terminal: the bar is drawn only there, and a warni
 
 from __future__ import annotations
 
+import signal
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 
 from chunklab.embeddings.minilm import Cut
 
@@ -17,6 +20,27 @@ INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for a command stopped by
 
 class Interrupted(Exception):
     """Ctrl-C, caught by a command that can say what it had finished; its message is one line."""
+
+
+@contextmanager
+def ctrl_c_after() -> Iterator[None]:
+    """Ctrl-C inside the block takes effect when the block ends, not in the middle of it.
+
+    For a step and its bookkeeping that must happen together: `index` commits a document and
+    counts it, and a Ctrl-C between the two made the one line say 26 documents done while the
+    file held 27. Outside the main thread (where no signal handler can be set) it changes nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    caught: list[int] = []
+    previous = signal.signal(signal.SIGINT, lambda signum, frame: caught.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    if caught:
+        raise KeyboardInterrupt
 
 
 def progress(done: int, total: int, name: str) -> None:
