@@ -1,3 +1,4 @@
+import re
 import sys
 from pathlib import Path
 
@@ -5,6 +6,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
+# Every notebook: the numbered steps (`02_structural.ipynb`) and their companions, a deep dive
+# that would push a step past 40 cells, named after the step with a letter (`02b_parser.ipynb`).
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+STEPS = [path for path in NOTEBOOKS if re.match(r"\d\d_", path.name)]
+
+
+def prefix(path: Path) -> str:
+    """'02' for a step, '02b' for its companion: what its title, exercises and numbers are named."""
+    return path.name.split("_")[0]
+
+
 # The real documents (copied unchanged, see data/SOURCES.md): front matter, template tags, tables.
 REAL_DOCUMENTS = [
     "18f-leave.md",

@@ -6,15 +6,13 @@ import re
 import sys
 
 import pytest
-from conftest import ROOT
+from conftest import NOTEBOOKS, ROOT, prefix
 
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import CHECKS, verdict
 
 sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
-
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 
 def function_name(exercise: str) -> str:
@@ -35,7 +33,7 @@ def starter(exercise: str) -> tuple[str, str]:
 @pytest.mark.parametrize("exercise", sorted(CHECKS))
 def test_the_starter_in_the_notebook_is_not_yet_correct(exercise):
     name, text = starter(exercise)
-    assert name.startswith(exercise[:2]), f"{exercise}'s starter is in {name}"
+    assert name.startswith(exercise.split(".")[0] + "_"), f"{exercise}'s starter is in {name}"
     namespace: dict = {}
     exec(compile(text, f"{name}:{exercise}", "exec"), namespace)  # the starter runs as stored
     result = verdict(exercise, namespace[function_name(exercise)])
@@ -159,5 +157,5 @@ def test_a_function_that_raises_gets_a_message_not_a_traceback(exercise, capsys)
 
 
 def test_every_notebook_has_a_coding_exercise():
-    numbers = {exercise[:2] for exercise in CHECKS}
-    assert numbers == {path.name[:2] for path in NOTEBOOKS}
+    numbers = {exercise.split(".")[0] for exercise in CHECKS}
+    assert numbers == {prefix(path) for path in NOTEBOOKS}

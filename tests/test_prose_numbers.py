@@ -12,9 +12,8 @@ import json
 import re
 
 import pytest
-from conftest import ROOT
+from conftest import NOTEBOOKS, prefix
 
-NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![A-Za-z])")  # not 18F, 3x or cl100k
 
 # notebook prefix -> {number as written: why it is allowed without appearing in an output}
@@ -102,7 +101,7 @@ def unexplained(path) -> list[str]:
     markdown = markdown.split("## References")[0]
     produced = produced_numbers(nb)
     produced |= {v for n in produced for v in variants(n)}
-    allowed = ALLOWED.get(path.name[:2], {})
+    allowed = ALLOWED.get(prefix(path), {})
     return sorted(
         {n for n in prose_numbers(markdown) if n not in allowed and not (variants(n) & produced)},
         key=lambda n: (
@@ -119,14 +118,12 @@ def test_every_number_in_the_prose_comes_from_an_output(path):
     )
 
 
-@pytest.mark.parametrize("prefix", sorted(ALLOWED))
-def test_every_allowed_number_still_appears_in_its_notebook(prefix):
-    (path,) = [p for p in NOTEBOOKS if p.name.startswith(prefix)]
+@pytest.mark.parametrize("name", sorted(ALLOWED))
+def test_every_allowed_number_still_appears_in_its_notebook(name):
+    (path,) = [p for p in NOTEBOOKS if prefix(p) == name]
     nb = json.loads(path.read_text(encoding="utf-8"))
     markdown = "\n".join("".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "markdown")
-    stale = [
-        n for n in ALLOWED[prefix] if n not in prose_numbers(markdown.split("## References")[0])
-    ]
+    stale = [n for n in ALLOWED[name] if n not in prose_numbers(markdown.split("## References")[0])]
     assert not stale, f"listed in ALLOWED but no longer in the prose of {path.name}: {stale}"
 
 
