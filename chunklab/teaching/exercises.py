@@ -17,7 +17,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
@@ -29,39 +29,10 @@ from chunklab.documents.convert import heading_levels
 from chunklab.embeddings.late import TokenVectors, pool_spans
 from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import reciprocal_rank
+from chunklab.teaching.checking import NotYet, Verdict, close, first_difference, rounded, short
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import pack_spans
-
-
-class Verdict(NamedTuple):
-    passed: bool
-    message: str
-
-
-class NotYet(Exception):
-    """A case the learner's function got wrong; the message says which and how."""
-
-
-def _short(value: Any, width: int = 90) -> str:
-    text = repr(value)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def _first_difference(
-    got: list, expected: list, show: Callable[[Any], str]
-) -> tuple[int, str, str]:
-    """Where two lists first differ, and what each holds there ('absent'/'nothing' past an end)."""
-    k = next(
-        (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b),
-        min(len(got), len(expected)),
-    )
-    return (
-        k,
-        show(expected[k]) if k < len(expected) else "absent",
-        show(got[k]) if k < len(got) else "nothing",
-    )
-
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -90,10 +61,9 @@ def _check_line_windows(fn: Callable) -> int:
                 expected.append((start, stop))
                 start = stop
             if spans != expected:
-                k, should, got = _first_difference(spans, expected, str)
+                k, should, got = first_difference(spans, expected, str)
                 raise NotYet(
-                    f"size={size}, text={_short(text, 60)}: "
-                    f"window {k} should be {should}, got {got}"
+                    f"size={size}, text={short(text, 60)}: window {k} should be {should}, got {got}"
                 )
             cases += 1
     return cases
@@ -127,8 +97,8 @@ def _check_repack_tokens(fn: Callable) -> int:
             expected = pack_spans(spans, budget, SourceBudget(text, cl100k))
             if got != expected:
                 raise NotYet(
-                    f"budget={budget}, text={_short(text, 60)}: "
-                    f"expected {_short(expected)}, got {_short(got)}"
+                    f"budget={budget}, text={short(text, 60)}: "
+                    f"expected {short(expected)}, got {short(got)}"
                 )
             cases += 1
     return cases
@@ -155,7 +125,7 @@ def _check_parents_within(fn: Callable) -> int:
         if got != expected:
             raise NotYet(
                 f"children {[c for c, _ in ranked]} -> parents {[p for _, p in ranked]}, "
-                f"tokens {parents}, budget {budget}: expected {expected}, got {_short(got)}"
+                f"tokens {parents}, budget {budget}: expected {expected}, got {short(got)}"
             )
         cases += 1
     return cases
@@ -173,7 +143,7 @@ def _check_buffered(fn: Callable) -> int:
         got, expected = list(fn(texts, buffer_size)), with_neighbours(texts, buffer_size)
         if got != expected:
             raise NotYet(
-                f"texts={texts}, buffer_size={buffer_size}: expected {expected}, got {_short(got)}"
+                f"texts={texts}, buffer_size={buffer_size}: expected {expected}, got {short(got)}"
             )
         cases += 1
     return cases
@@ -207,7 +177,7 @@ def _check_column_value(fn: Callable) -> int:
         row = "| " + " | ".join(row_cells) + " |"
         got = fn(header, row)
         if not isinstance(got, str):
-            raise NotYet(f"expected a string, got {_short(got)}")
+            raise NotYet(f"expected a string, got {short(got)}")
         pairs = [f"{h}: {v}" for h, v in zip(header_cells, row_cells, strict=True)]
         at = 0
         for pair in pairs:
@@ -249,8 +219,8 @@ def _check_fixed_path_chunks(fn: Callable) -> int:
         expected = [c.text for c in article_path_chunks(doc, fixed=True)]
         got = list(fn(text))
         if got != expected:
-            k, should, wrong = _first_difference(got, expected, _short)
-            raise NotYet(f"on {_short(text, 70)}: chunk {k} should be {should}, got {wrong}")
+            k, should, wrong = first_difference(got, expected, short)
+            raise NotYet(f"on {short(text, 70)}: chunk {k} should be {should}, got {wrong}")
         cases += 1
     return cases
 
@@ -267,7 +237,7 @@ def _check_reciprocal_rank(fn: Callable) -> int:
         got, expected = fn(ranked, gold), reciprocal_rank(ranked, gold)
         if not isinstance(got, int | float) or abs(got - expected) > 1e-12:
             raise NotYet(
-                f"ranked {ranked}, gold {sorted(gold)}: expected {expected}, got {_short(got)}"
+                f"ranked {ranked}, gold {sorted(gold)}: expected {expected}, got {short(got)}"
             )
         cases += 1
     return cases
@@ -288,30 +258,15 @@ def _check_heading_levels(fn: Callable) -> int:
         got, expected = fn(sizes), heading_levels(sizes)
         if got != expected:
             raise NotYet(
-                f"sizes {_short(sorted(set(sizes)))} "
+                f"sizes {short(sorted(set(sizes)))} "
                 f"(the most common {max(set(sizes), key=sizes.count)}): "
-                f"expected {expected}, got {_short(got)}"
+                f"expected {expected}, got {short(got)}"
             )
         cases += 1
     return cases
 
 
 # --- 09.1 and 09.2: pooling token vectors --------------------------------------------------------
-
-
-def _close(got: Any, expected: np.ndarray) -> bool:
-    try:
-        got = np.asarray(got, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    return got.shape == expected.shape and bool(np.allclose(got, expected, atol=1e-5))
-
-
-def _rounded(value: Any) -> str:
-    try:
-        return _short(np.round(np.asarray(value, dtype=np.float64), 3).tolist())
-    except (TypeError, ValueError):
-        return _short(value)
 
 
 def _check_masked_mean(fn: Callable) -> int:
@@ -323,10 +278,10 @@ def _check_masked_mean(fn: Callable) -> int:
         mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
         expected = mean_pool(vectors, mask).astype(np.float64)
         got = fn(vectors.copy(), mask.copy())
-        if not _close(got, expected):
+        if not close(got, expected):
             raise NotYet(
                 f"{texts} texts of {tokens} positions, real tokens {lengths.tolist()}: expected "
-                f"{_rounded(expected)}, got {_rounded(got)} "
+                f"{rounded(expected)}, got {rounded(got)} "
                 "(padding must not count; scale each mean to length 1)"
             )
         cases += 1
@@ -345,10 +300,10 @@ def _check_pool_span(fn: Callable) -> int:
         start, end = sorted(int(p) for p in rng.choice(points, size=2))
         expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
         got = fn(offsets.copy(), vectors.copy(), start, end)
-        if not _close(got, expected):
+        if not close(got, expected):
             raise NotYet(
                 f"tokens at {offsets.tolist()}, span {start}-{end}: expected "
-                f"{_rounded(expected)}, got {_rounded(got)} "
+                f"{rounded(expected)}, got {rounded(got)} "
                 "(a token belongs if its first character is in start <= position < end)"
             )
         cases += 1

@@ -1,0 +1,55 @@
+"""What every coding-exercise check shares: the verdict, the "not yet" signal, and short,
+readable renderings of what the learner's function returned.
+
+Kept apart from the checks themselves (`teaching.exercises`) so that the checks of one notebook can
+live in a module of their own and still speak the same way to the learner.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, NamedTuple
+
+import numpy as np
+
+
+class Verdict(NamedTuple):
+    passed: bool
+    message: str
+
+
+class NotYet(Exception):
+    """A case the learner's function got wrong; the message says which and how."""
+
+
+def short(value: Any, width: int = 90) -> str:
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def first_difference(got: list, expected: list, show: Callable[[Any], str]) -> tuple[int, str, str]:
+    """Where two lists first differ, and what each holds there ('absent'/'nothing' past an end)."""
+    k = next(
+        (i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b),
+        min(len(got), len(expected)),
+    )
+    return (
+        k,
+        show(expected[k]) if k < len(expected) else "absent",
+        show(got[k]) if k < len(got) else "nothing",
+    )
+
+
+def close(got: Any, expected: np.ndarray) -> bool:
+    try:
+        got = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return False
+    return got.shape == expected.shape and bool(np.allclose(got, expected, atol=1e-5))
+
+
+def rounded(value: Any) -> str:
+    try:
+        return short(np.round(np.asarray(value, dtype=np.float64), 3).tolist())
+    except (TypeError, ValueError):
+        return short(value)
