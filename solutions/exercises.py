@@ -96,17 +96,36 @@ def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
     return next((1 / rank for rank, ref in enumerate(ranked_ids, start=1) if ref in gold), 0.0)
 
 
-def heading_levels(sizes: list[float]) -> dict[float, int]:
-    """08.1: the most common size is the body's (on a tie, the smaller); each size more than 5%
-    larger is a heading, the largest level 1, at most level 6."""
+def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> float:
+    """07b.1: characters in both / characters in either, each character counted once."""
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = {i for a, b in gold for i in range(a, b)}
+    return len(r & g) / len(r | g) if r | g else 0.0
+
+
+def lines_as_markdown(lines: list[tuple[float, str]]) -> str:
+    """08.1: body = the most common size per character (a tie: the smaller); a size more than 5%
+    larger is a heading, the largest level 1 (at most 6); body lines in a run are one paragraph."""
     from collections import Counter
 
-    counts = Counter(sizes)
-    if not counts:
-        return {}
-    body = min(counts, key=lambda size: (-counts[size], size))
-    larger = sorted((s for s in counts if s > body * 1.05), reverse=True)
-    return {size: min(6, level) for level, size in enumerate(larger, start=1)}
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += len(text)
+    body = min(weight, key=lambda size: (-weight[size], size))
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    level = {size: min(6, n) for n, size in enumerate(larger, start=1)}
+    blocks, paragraph = [], []
+    for size, text in lines:
+        if size in level:
+            if paragraph:
+                blocks.append(" ".join(paragraph))
+            paragraph = []
+            blocks.append("#" * level[size] + " " + text)
+        else:
+            paragraph.append(text)
+    if paragraph:
+        blocks.append(" ".join(paragraph))
+    return "\n\n".join(blocks)
 
 
 def masked_mean(vectors, mask):

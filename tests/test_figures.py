@@ -106,6 +106,20 @@ def orphan_bars(_):
     return report.plot_orphans(counts, "orphans")
 
 
+def format_kept_bars(_):
+    kept = pd.DataFrame(
+        [
+            {"document": d, "format": f, "headings": h, "words": w}
+            for d, f, h, w in [
+                ("a", "html", 1.0, 0.97),
+                ("a", "pdf", 0.5, 0.9),
+                ("b", "pdf", 0.0, 1.0),
+            ]
+        ]
+    )
+    return report.plot_format_kept(kept, "what each format keeps")
+
+
 def ranking_vs_content(experiment):
     return report.plot_ranking_vs_content(report.summary_frame(experiment[2]), "complete")
 
@@ -137,6 +151,7 @@ FIGURES = [
     recall_vs_tokens,
     similarity,
     orphan_bars,
+    format_kept_bars,
     ranking_vs_content,
     ranking_vs_iou,
     content_vs_tokens,
@@ -153,6 +168,7 @@ def test_every_plot_function_of_report_is_drawn_here():
         "plot_recall_vs_tokens",
         "plot_similarity",
         "plot_orphans",
+        "plot_format_kept",
         "plot_ranking_vs_content",
         "plot_content_vs_tokens",
         "plot_size_sweep",
@@ -224,5 +240,15 @@ def test_two_equal_measures_on_a_dot_plot_row_are_both_visible():
         assert (ranking.get_offsets() == content.get_offsets()).all()
         assert ranking.get_sizes()[0] > 2 * content.get_sizes()[0]
         assert len(ranking.get_facecolors()) == 0 or ranking.get_facecolors()[0][3] == 0
+    finally:
+        plt.close(fig)
+
+
+def test_the_format_chart_draws_each_share_in_its_documents_panel():
+    fig = format_kept_bars(None)
+    try:
+        heights = [sorted(p.get_height() for p in ax.patches) for ax in fig.axes]
+        assert [ax.get_title() for ax in fig.axes] == ["a", "b"]
+        assert heights == [[0.5, 0.9, 0.97, 1], [0, 1]]
     finally:
         plt.close(fig)

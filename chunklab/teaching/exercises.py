@@ -19,17 +19,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
-
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.chunkers.structural import split_span
 from chunklab.contracts import Document
-from chunklab.documents.convert import heading_levels
-from chunklab.embeddings.late import TokenVectors, pool_spans
-from chunklab.embeddings.transformer import mean_pool
-from chunklab.evaluation.metrics import reciprocal_rank
-from chunklab.teaching.checking import NotYet, Verdict, close, first_difference, rounded, short
+from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
+from chunklab.teaching.exercises_0709 import CHECKS_0709
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import pack_spans
@@ -225,91 +220,6 @@ def _check_fixed_path_chunks(fn: Callable) -> int:
     return cases
 
 
-# --- 07.1: reciprocal rank -----------------------------------------------------------------------
-
-
-def _check_reciprocal_rank(fn: Callable) -> int:
-
-    rng, cases = random.Random(7), 0
-    for _ in range(40):
-        ranked = rng.sample([f"d{k}" for k in range(12)], rng.randint(0, 8))
-        gold = set(rng.sample([f"d{k}" for k in range(12)], rng.randint(0, 3)))
-        got, expected = fn(ranked, gold), reciprocal_rank(ranked, gold)
-        if not isinstance(got, int | float) or abs(got - expected) > 1e-12:
-            raise NotYet(
-                f"ranked {ranked}, gold {sorted(gold)}: expected {expected}, got {short(got)}"
-            )
-        cases += 1
-    return cases
-
-
-# --- 08.1: heading levels from font sizes ---------------------------------------------------------
-
-
-def _check_heading_levels(fn: Callable) -> int:
-
-    rng, cases = random.Random(8), 0
-    for _ in range(60):
-        palette = rng.sample(
-            [8.0, 9.5, 10.0, 11.0, 12.0, 13.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0],
-            rng.randint(1, 9),
-        )
-        sizes = [rng.choice(palette) for _ in range(rng.randint(1, 300))]
-        got, expected = fn(sizes), heading_levels(sizes)
-        if got != expected:
-            raise NotYet(
-                f"sizes {short(sorted(set(sizes)))} "
-                f"(the most common {max(set(sizes), key=sizes.count)}): "
-                f"expected {expected}, got {short(got)}"
-            )
-        cases += 1
-    return cases
-
-
-# --- 09.1 and 09.2: pooling token vectors --------------------------------------------------------
-
-
-def _check_masked_mean(fn: Callable) -> int:
-    rng, cases = np.random.default_rng(9), 0
-    for _ in range(30):
-        texts, tokens, dim = (int(n) for n in rng.integers(1, 6, size=3) * (1, 3, 2))
-        vectors = rng.normal(size=(texts, tokens, dim)).astype(np.float32)
-        lengths = rng.integers(1, tokens + 1, size=texts)
-        mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
-        expected = mean_pool(vectors, mask).astype(np.float64)
-        got = fn(vectors.copy(), mask.copy())
-        if not close(got, expected):
-            raise NotYet(
-                f"{texts} texts of {tokens} positions, real tokens {lengths.tolist()}: expected "
-                f"{rounded(expected)}, got {rounded(got)} "
-                "(padding must not count; scale each mean to length 1)"
-            )
-        cases += 1
-    return cases
-
-
-def _check_pool_span(fn: Callable) -> int:
-    rng, cases = np.random.default_rng(10), 0
-    for _ in range(40):
-        n, dim = int(rng.integers(1, 9)), int(rng.integers(2, 5))
-        widths, gaps = rng.integers(1, 5, size=n), rng.integers(0, 2, size=n)
-        starts = np.cumsum(gaps + np.concatenate([[0], widths[:-1]]))
-        offsets = np.stack([starts, starts + widths], axis=1)
-        vectors = rng.normal(size=(n, dim)).astype(np.float32)
-        points = [int(p) for p in offsets.ravel()] + [int(offsets[-1, 1]) + 2]
-        start, end = sorted(int(p) for p in rng.choice(points, size=2))
-        expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
-        got = fn(offsets.copy(), vectors.copy(), start, end)
-        if not close(got, expected):
-            raise NotYet(
-                f"tokens at {offsets.tolist()}, span {start}-{end}: expected "
-                f"{rounded(expected)}, got {rounded(got)} "
-                "(a token belongs if its first character is in start <= position < end)"
-            )
-        cases += 1
-    return cases
-
-
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
@@ -320,10 +230,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "05.1": ("column_value(header, row) -> str", _check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", _check_fixed_path_chunks),
-    "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", _check_reciprocal_rank),
-    "08.1": ("heading_levels(sizes) -> dict of size to level", _check_heading_levels),
-    "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", _check_masked_mean),
-    "09.2": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", _check_pool_span),
+    **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709
 }
 
 

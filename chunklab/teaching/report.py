@@ -253,6 +253,31 @@ def plot_orphans(counts: pd.DataFrame, title: str):
     return fig
 
 
+def plot_format_kept(kept: pd.DataFrame, title: str):
+    """What each format keeps of its source (notebook 08): one panel per document, one group of
+    bars per format, one bar per measure (a share from 0 to 1: headings, table rows, words).
+
+    `kept` has the columns `document` and `format` and one numeric column per measure.
+    """
+    documents = list(dict.fromkeys(kept["document"]))
+    measures = [c for c in kept.columns if c not in ("document", "format")]
+    fig, axes = plt.subplots(
+        1, len(documents), figsize=(3.4 * len(documents) + 1.6, 3.0), sharey=True
+    )
+    axes = [axes] if len(documents) == 1 else list(axes)
+    for ax, document in zip(axes, documents, strict=True):
+        part = kept[kept["document"] == document].set_index("format")
+        _grouped_bars(ax, part, measures, {m: m for m in measures})
+        ax.set_ylim(0, 1.05)
+        ax.set_title(document, fontsize=9)
+        ax.set_xlabel("format")
+    axes[0].set_ylabel("share of the source kept")
+    legend_outside(axes[-1])
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig
+
+
 # --- the experiment (notebook 07) -----------------------------------------------------------------
 
 

@@ -168,6 +168,14 @@ def _fixed_unanswerable() -> list[str]:
     )
 
 
+def _linearized_complete_without_reaching() -> list[str]:
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    strategies = {"markdown-lin": real_strategies()["markdown-lin"]}
+    rows = run_experiment(docs, questions, strategies, {"bm25": BM25Retriever()}, ks=(3,))
+    return sorted(r["question"] for r in rows if r["complete"] and not r["reached"])
+
+
 def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
 
     doc = read_document(data_dir() / "formats" / "travel_policy.pdf")
@@ -200,6 +208,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
     "07.2": ("a sorted list of question ids", _fixed_unanswerable),
+    "07b.2": ("a sorted list of question ids", _linearized_complete_without_reaching),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
 }

@@ -1,0 +1,145 @@
+"""Notebooks 07 and 07b: each exercise refuses the plausible wrong answers, with a hint that names
+the mistake, and accepts every correct form (issue 29, item 3)."""
+
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions import exercises as solutions  # noqa: E402
+
+
+def _rr_from_zero(ranked, gold):  # the first position is 0: divides by zero, or 1/(k) one too big
+    return next((1 / k for k, ref in enumerate(ranked) if ref in gold), 0.0)
+
+
+def _rr_last(ranked, gold):
+    return next((1 / k for k, ref in reversed(list(enumerate(ranked, 1))) if ref in gold), 0.0)
+
+
+def _rr_integer(ranked, gold):
+    return next((1 // k for k, ref in enumerate(ranked, 1) if ref in gold), 0)
+
+
+def _rr_share(ranked, gold):
+    return sum(ref in gold for ref in ranked) / len(ranked) if ranked else 0.0
+
+
+def _rr_none_is_one(ranked, gold):
+    return next((1 / k for k, ref in enumerate(ranked, 1) if ref in gold), 1.0)
+
+
+WRONG_RR = {
+    _rr_from_zero: "positions count from 1",
+    _rr_last: "the first id that is in gold, not the last",
+    _rr_integer: "not integer division",
+    _rr_share: "not a share of the list",
+    _rr_none_is_one: "no id is in gold, so the reciprocal rank is 0.0",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_RR, ids=lambda f: f.__name__)
+def test_07_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("07.1", wrong)
+    assert not result.passed
+    assert WRONG_RR[wrong] in result.message, result.message
+
+
+def test_07_1_accepts_every_correct_form():
+    def as_numpy(ranked, gold):
+        return np.float64(solutions.reciprocal_rank(ranked, gold))
+
+    def by_index(ranked, gold):
+        hits = [i for i, ref in enumerate(ranked) if ref in gold]
+        return 1 / (hits[0] + 1) if hits else 0
+
+    for fn in (solutions.reciprocal_rank, as_numpy, by_index):
+        assert verdict("07.1", fn).passed, verdict("07.1", fn).message
+
+
+def _iou_unmerged(retrieved, gold):
+    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in retrieved for c, d in gold)
+    either = sum(b - a for a, b in retrieved) + sum(d - c for c, d in gold) - shared
+    return shared / either if either else 0.0
+
+
+def _iou_recall(retrieved, gold):
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = {i for a, b in gold for i in range(a, b)}
+    return len(r & g) / len(g) if g else 0.0
+
+
+def _iou_precision(retrieved, gold):
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = {i for a, b in gold for i in range(a, b)}
+    return len(r & g) / len(r) if r else 0.0
+
+
+def _iou_no_empty_case(retrieved, gold):
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = {i for a, b in gold for i in range(a, b)}
+    return len(r & g) / len(r | g)
+
+
+WRONG_IOU = {
+    _iou_unmerged: "merge overlapping spans first",
+    _iou_recall: "recall",
+    _iou_precision: "precision",
+    _iou_no_empty_case: "an empty case is 0.0",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_IOU, ids=lambda f: f.__name__)
+def test_07b_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("07b.1", wrong)
+    assert not result.passed
+    assert WRONG_IOU[wrong] in result.message, result.message
+
+
+def test_07b_1_accepts_every_correct_form():
+    def by_merging(retrieved, gold):
+        def merged(spans):
+            out = []
+            for a, b in sorted(spans):
+                if out and a <= out[-1][1]:
+                    out[-1] = (out[-1][0], max(out[-1][1], b))
+                else:
+                    out.append((a, b))
+            return out
+
+        r, g = merged(retrieved), merged(gold)
+        both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+        either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+        return both / either if either else 0
+
+    for fn in (solutions.char_iou, by_merging):
+        assert verdict("07b.1", fn).passed, verdict("07b.1", fn).message
+
+
+def test_07_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    wrong = [
+        right[:-1],  # one missed
+        [*right, "m03"] if "m03" not in right else right[1:],  # one too many
+        [],  # "every window answers something"
+    ]
+    for answer in wrong:
+        selfcheck.check("07.2", answer)
+        assert "not quite" in capsys.readouterr().out
+    selfcheck.check("07.2", list(right))
+    assert "correct" in capsys.readouterr().out
+
+
+def test_07b_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
+    right = selfcheck.SOLUTIONS["07b.2"][1]()
+    assert right, "the exercise asks for a list that is not empty"
+    for answer in [[], [*right, "m09"], ["lodging-nyc"]]:  # none; one too many; the CLI's question
+        selfcheck.check("07b.2", answer)
+        assert "not quite" in capsys.readouterr().out
+    selfcheck.check("07b.2", list(right))
+    assert "correct" in capsys.readouterr().out

@@ -1,0 +1,96 @@
+"""Notebook 08: each exercise refuses the plausible wrong answers, with a hint that names the
+mistake, and accepts every correct form (issue 29, item 3)."""
+
+import sys
+from collections import Counter
+
+import pytest
+from conftest import ROOT
+
+from chunklab.documents.convert import heading_levels
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions import exercises as solutions  # noqa: E402
+
+
+def _levels(lines, per_character=True, shift=0):
+    if per_character:
+        weight = Counter()
+        for size, text in lines:
+            weight[size] += len(text)
+    else:
+        weight = Counter(size for size, _ in lines)
+    body = min(weight, key=lambda s: (-weight[s], s))
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    return {s: min(6, n + shift) for n, s in enumerate(larger, start=1)}
+
+
+def _render(lines, level, join=True):
+    blocks, paragraph = [], []
+    for size, text in lines:
+        if size in level:
+            blocks += [" ".join(paragraph)] if paragraph else []
+            paragraph = []
+            blocks.append("#" * level[size] + " " + text)
+        elif join:
+            paragraph.append(text)
+        else:
+            blocks.append(text)
+    blocks += [" ".join(paragraph)] if paragraph else []
+    return "\n\n".join(blocks)
+
+
+def _body_per_line(lines):
+    return _render(lines, _levels(lines, per_character=False))
+
+
+def _lines_not_joined(lines):
+    return _render(lines, _levels(lines), join=False)
+
+
+def _levels_from_zero(lines):  # the largest heading gets ## instead of #
+    return _render(lines, _levels(lines, shift=1))
+
+
+WRONG = {
+    _body_per_line: "weigh each line by its length",
+    _lines_not_joined: "joined by a single space",
+    _levels_from_zero: "the largest heading size is level 1",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG, ids=lambda f: f.__name__)
+def test_08_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("08.1", wrong)
+    assert not result.passed
+    assert WRONG[wrong] in result.message, result.message
+
+
+def test_08_1_accepts_every_correct_form():
+    def with_the_library(lines):
+        return _render(lines, heading_levels([s for s, t in lines for _ in t]))
+
+    for fn in (solutions.lines_as_markdown, with_the_library):
+        assert verdict("08.1", fn).passed, verdict("08.1", fn).message
+
+
+def test_08_1_is_not_the_function_the_notebook_already_wrote():
+    """The from-scratch cell writes heading_levels; the exercise must ask for something else."""
+
+    def the_levels_only(lines):
+        return heading_levels([size for size, text in lines for _ in text])
+
+    assert not verdict("08.1", the_levels_only).passed
+
+
+def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
+    chunks, orphan_count = selfcheck.SOLUTIONS["08.2"][1]()
+    for answer in [(orphan_count, chunks), (chunks + 1, orphan_count), (chunks, orphan_count + 1)]:
+        if answer == (chunks, orphan_count):
+            continue
+        selfcheck.check("08.2", answer)
+        assert "not quite" in capsys.readouterr().out
+    selfcheck.check("08.2", (chunks, orphan_count))
+    assert "correct" in capsys.readouterr().out

@@ -1,0 +1,107 @@
+"""Notebook 09: each exercise refuses the plausible wrong answers, with a hint that names the
+mistake, and accepts every correct form (issue 29, item 3)."""
+
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions import exercises as solutions  # noqa: E402
+
+
+def _unit(x):
+    return x / np.linalg.norm(x, axis=-1, keepdims=True)
+
+
+def _mean_over_padding(vectors, mask):
+    return _unit(np.asarray(vectors, dtype=np.float64).mean(axis=1))
+
+
+def _mean_not_scaled(vectors, mask):
+    weights = np.asarray(mask, dtype=np.float64)[:, :, None]
+    return (np.asarray(vectors) * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+WRONG_MEAN = {
+    _mean_over_padding: "padding was averaged in",
+    _mean_not_scaled: "scale each mean to length 1",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_MEAN, ids=lambda f: f.__name__)
+def test_09_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("09.1", wrong)
+    assert not result.passed
+    assert WRONG_MEAN[wrong] in result.message, result.message
+
+
+def test_09_1_accepts_every_correct_form():
+    def as_lists(vectors, mask):
+        return solutions.masked_mean(vectors, mask).tolist()
+
+    def loop(vectors, mask):
+        out = []
+        for v, m in zip(vectors, mask, strict=True):
+            mean = v[m.astype(bool)].mean(axis=0)
+            out.append(mean / np.linalg.norm(mean))
+        return np.array(out)
+
+    for fn in (solutions.masked_mean, as_lists, loop):
+        assert verdict("09.1", fn).passed, verdict("09.1", fn).message
+
+
+def _pool(offsets, vectors, keep):
+    if not keep.any():
+        return np.zeros(np.asarray(vectors).shape[1])
+    return _unit(np.asarray(vectors, dtype=np.float64)[keep].mean(axis=0))
+
+
+def _span_including_end(offsets, vectors, start, end):
+    return _pool(offsets, vectors, (offsets[:, 0] >= start) & (offsets[:, 0] <= end))
+
+
+def _span_by_overlap(offsets, vectors, start, end):
+    return _pool(offsets, vectors, (offsets[:, 1] > start) & (offsets[:, 0] < end))
+
+
+def _span_not_scaled(offsets, vectors, start, end):
+    keep = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+    if not keep.any():
+        return np.zeros(np.asarray(vectors).shape[1])
+    return np.asarray(vectors, dtype=np.float64)[keep].mean(axis=0)
+
+
+WRONG_POOL = {
+    _span_including_end: "end is excluded",
+    _span_by_overlap: "a token belongs by its first character",
+    _span_not_scaled: "scale the mean to length 1",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_POOL, ids=lambda f: f.__name__)
+def test_09_2_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("09.2", wrong)
+    assert not result.passed
+    assert WRONG_POOL[wrong] in result.message, result.message
+
+
+def test_09_2_accepts_every_correct_form():
+    def as_list(offsets, vectors, start, end):
+        return list(solutions.pool_span(offsets, vectors, start, end))
+
+    for fn in (solutions.pool_span, as_list):
+        assert verdict("09.2", fn).passed, verdict("09.2", fn).message
+
+
+def test_09_3_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
+    cut, words = selfcheck.SOLUTIONS["09.3"][1]()
+    for answer in [(words, cut), (cut + 1, words), (cut, words - 1), (cut, 0)]:
+        selfcheck.check("09.3", answer)
+        assert "not quite" in capsys.readouterr().out
+    selfcheck.check("09.3", (cut, words))
+    assert "correct" in capsys.readouterr().out
