@@ -143,3 +143,25 @@ def test_07b_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
         assert "not quite" in capsys.readouterr().out
     selfcheck.check("07b.2", list(right))
     assert "correct" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("exercise", ["07.1", "07b.1", "08.1", "09.1", "09.2"])
+def test_the_notebook_checks_the_function_its_starter_defines(exercise):
+    """08's check cell once passed the library's heading_levels to the 08.1 check: the learner's
+    function was never run."""
+    import json
+    import re
+
+    from conftest import NOTEBOOKS
+
+    from chunklab.teaching.exercises import CHECKS
+
+    name = CHECKS[exercise][0].split("(")[0]
+    (path,) = [p for p in NOTEBOOKS if p.name.startswith(exercise.split(".")[0] + "_")]
+    code = "\n".join(
+        "".join(c["source"])
+        for c in json.loads(path.read_text())["cells"]
+        if c["cell_type"] == "code"
+    )
+    assert re.search(rf"^def {name}\(", code, flags=re.M), f"no starter def {name} in {path.name}"
+    assert f'check("{exercise}", {name})' in code, f"{path.name} does not check {name}"
