@@ -2,7 +2,8 @@
 
 - `report`:    tables and plots (with `figures`, the only modules that import pandas and
   matplotlib).
-- `figures`:   the experiment's figures (re-exported by `report`), every legend outside the data.
+- `figures`:   the experiment's figures and the pipeline map (re-exported by `report`), every
+  legend outside the data.
 - `cuts`:      where the cuts fall: a document with each chunk's span coloured (HTML and text).
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
