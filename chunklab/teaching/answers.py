@@ -66,7 +66,7 @@ def _plural(n: int, word: str) -> str:
 def judge_scalar(answer: Any, expected: Any, form: Form) -> str | None:
     """None when `answer` is right, else what is wrong with it (never the expected value)."""
     if isinstance(expected, bool) or not _is_number(expected):
-        if isinstance(expected, bool) and not isinstance(answer, bool):
+        if isinstance(expected, bool) and type(answer).__name__ not in ("bool", "bool_"):
             return f"{_kind(answer)} where True or False is asked"
         if isinstance(expected, str) and not isinstance(answer, str):
             return f"{_kind(answer)} where a str is asked"
