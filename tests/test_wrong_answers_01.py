@@ -76,7 +76,7 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     refused("01.2", right[:1], "1 item where 2 are asked")
     refused("01.2", sum(right), "an int where a list or tuple of 2 items is asked")
     refused("01.2", (str(right[0]), right[1]), "item 1 (a str")
-    for form in (right, list(right), tuple(float(n) for n in right)):
+    for form in (right, list(right), tuple(float(n) for n in right), np.array(right)):
         accepted("01.2", form)
 
 

@@ -128,6 +128,8 @@ def judge(answer: Any, expected: Any, form: Form) -> str | None:
     wrong: the type, the length, the rounding, or which items."""
     if not _is_sequence(expected):
         return judge_scalar(answer, expected, form)
+    if type(answer).__name__ == "ndarray" and getattr(answer, "ndim", 0) == 1:
+        answer = answer.tolist()  # a numpy vector of the right values is the right answer
     if isinstance(answer, (set, frozenset)) and not form.ordered:
         answer = list(answer)
     if not _is_sequence(answer):
