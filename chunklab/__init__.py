@@ -83,6 +83,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)
