@@ -77,6 +77,51 @@ def _budget_keeping_every_row_with_header() -> int:
     raise AssertionError("no budget below 400 keeps every row with the header")
 
 
+def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
+    """02.2: which part of (size, chunks) is wrong, said from what the chunker does at that size."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return "answer a pair (size, chunks)"
+    size, chunks = answer
+    if (size, chunks) == solution[::-1]:
+        return "size first, then chunks: (size, chunks)"
+    if not isinstance(size, int) or size % 10 or not 10 <= size <= 2000:
+        return "size is a multiple of 10 (and a size in characters, up to 2000)"
+    doc = load_document("manual")
+    made = StructuralChunker(size=size, repack=True).split(doc)
+    if not chunks_with_all(made, ["3. Tabela", "Desalinhamento"]):
+        return (
+            f"at size={size} the table is still cut: no chunk holds both 3. Tabela and "
+            "Desalinhamento"
+        )
+    if size != solution[0]:
+        return (
+            f"size={size} keeps the table, but a smaller multiple of 10 does too: find the smallest"
+        )
+    return f"the size is right; count the chunks StructuralChunker(size={size}, repack=True) makes"
+
+
+def _rows_budget_hint(answer: Any, solution: int) -> str:
+    """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
+    if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
+        return "answer an int, a max_tokens between 8 and 400"
+    doc = with_explicit_headings(load_document("manual"))
+    chunks = MarkdownChunker(max_tokens=answer).split(doc)
+    rows = [
+        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
+    ]
+    bare = [
+        row.split("|")[1].strip()
+        for row in rows
+        if not any(row in c.text and "| Medida |" in c.text for c in chunks)
+    ]
+    if bare:
+        return f"at max_tokens={answer}, {', '.join(bare)} is in no chunk with the header row"
+    return (
+        f"every row shares a chunk with the header at max_tokens={answer}, and at a smaller "
+        "budget too: find the smallest"
+    )
+
+
 def _policy_index(retriever, count):
 
     doc = load_document("travel_policy")
@@ -205,6 +250,13 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 
+# exercise -> (answer, solution) -> what is wrong with that answer, in words.
+HINTS: dict[str, Callable[[Any, Any], str]] = {
+    "02.2": _repack_size_hint,
+    "02b.2": _rows_budget_hint,
+}
+
+
 def check(exercise: str, answer: Any) -> None:
     """Print whether `answer` is right for `exercise`. `None` means not tried yet.
 
@@ -221,7 +273,10 @@ def check(exercise: str, answer: Any) -> None:
     shape, solve = SOLUTIONS[exercise]
     if answer is None:
         print(f"Exercise {exercise}: not answered yet. Expected {shape}.")
-    elif answer == solve():
+    elif answer == (solution := solve()) or (
+        isinstance(answer, list) and isinstance(solution, tuple) and tuple(answer) == solution
+    ):
         print(f"Exercise {exercise}: correct.")
     else:
-        print(f"Exercise {exercise}: not quite ({answer!r}). Expected {shape}; try again.")
+        hint = HINTS[exercise](answer, solution) if exercise in HINTS else "try again"
+        print(f"Exercise {exercise}: not quite ({answer!r}). Expected {shape}; {hint}.")
