@@ -19,7 +19,7 @@ from chunklab.teaching.selfcheck import SOLUTIONS, check
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import closes_fence  # noqa: E402
 
-# --- 02.1: repack_tokens ---------------------------------------------------------------------------
+# --- 02.1: repack_tokens  ---
 
 
 def _greedy(spans, fits):
@@ -82,7 +82,7 @@ def test_02_1_accepts_tuples_or_lists(right):
     assert verdict("02.1", right).passed
 
 
-# --- 02b.1: closes_fence ---------------------------------------------------------------------------
+# --- 02b.1: closes_fence  ---
 
 
 def _run(opening):
@@ -164,7 +164,7 @@ def test_02b_1_accepts_a_regex_answer_that_returns_a_match_or_none():
     assert verdict("02b.1", closes_fence).passed
 
 
-# --- answer exercises: 02.2 and 02b.2 ----------------------------------------------------------------
+# --- answer exercises: 02.2 and 02b.2  ---
 
 
 def said(exercise, answer, capsys) -> str:
