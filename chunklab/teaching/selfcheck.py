@@ -235,7 +235,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
     "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
-    "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
+    "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
     "03.2": ("a float, two decimals", _one_parent_recall),
