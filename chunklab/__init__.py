@@ -84,6 +84,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)

@@ -8,6 +8,8 @@
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
+- `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
+  wrong answer.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 
 May import everything below it; nothing in the library imports it.
