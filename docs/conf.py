@@ -64,3 +64,6 @@ html_theme_options = {
     "launch_buttons": {"binderhub_url": "https://mybinder.org", "notebook_interface": "jupyterlab"},
     "show_toc_level": 2,
 }
+# The light/dark mode a first visit starts in: without it the theme's script finds no mode and logs
+# "Got invalid theme mode" as a console error on every fresh visit (the browser check saw it).
+html_context = {"default_mode": "auto"}
