@@ -14,6 +14,7 @@ anchor, in milliseconds, so it runs in `make test` too.
 
 import functools
 import http.server
+import importlib.util
 import os
 import posixpath
 import socket
@@ -120,6 +121,39 @@ def test_the_link_checker_finds_a_missing_page_and_a_missing_anchor(tmp_path):
         "a/one.html: <img> pic.png: no such file",
     ]
     assert external == {"https://example.org/x"}
+
+
+def test_docstrings_written_for_help_become_valid_rst_lists_and_literal_blocks():
+    spec = importlib.util.spec_from_file_location("plain", ROOT / "docs/_ext/plain_docstrings.py")
+    assert spec and spec.loader
+    plain = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(plain)
+    written = [
+        "Records",
+        "- `contracts`: the records",
+        "  (01, 07)",
+        "- `version`: the version",
+        "Then a paragraph, and an example:",
+        "",
+        "    questions:",
+        "      - id: q1",
+        "",
+        "Done.",
+    ]
+    assert plain.bridge(written) == [
+        "Records",
+        "",
+        "- `contracts`: the records",
+        "  (01, 07)",
+        "- `version`: the version",
+        "",
+        "Then a paragraph, and an example::",
+        "",
+        "    questions:",
+        "      - id: q1",
+        "",
+        "Done.",
+    ]
 
 
 # --- the built site ----------------------------------------------------------------------------

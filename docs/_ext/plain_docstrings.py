@@ -13,8 +13,10 @@ silencing docutils' warnings (any other markup problem still fails the `-W` buil
 """
 
 import re
+from typing import TYPE_CHECKING
 
-from sphinx.application import Sphinx
+if TYPE_CHECKING:  # imported by tests/test_site.py where Sphinx is not installed
+    from sphinx.application import Sphinx
 
 ITEM = re.compile(r"^(\s*)- ")
 
@@ -57,10 +59,12 @@ def bridge(lines: list[str]) -> list[str]:
     return out
 
 
-def on_docstring(app: Sphinx, what: str, name: str, obj: object, options: object, lines: list[str]):
+def on_docstring(
+    app: "Sphinx", what: str, name: str, obj: object, options: object, lines: list[str]
+):
     lines[:] = bridge(lines)
 
 
-def setup(app: Sphinx) -> dict[str, object]:
+def setup(app: "Sphinx") -> dict[str, object]:
     app.connect("autodoc-process-docstring", on_docstring)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
