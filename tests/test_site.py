@@ -19,6 +19,7 @@ import os
 import posixpath
 import socket
 import subprocess
+import sys
 import threading
 import urllib.error
 import urllib.request
@@ -171,12 +172,19 @@ def site() -> Path:
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[str]:
     handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    httpd = QuietServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
     thread.start()
     yield f"http://127.0.0.1:{httpd.server_address[1]}/"
     httpd.shutdown()
     httpd.server_close()
+
+
+class QuietServer(http.server.ThreadingHTTPServer):
+    def handle_error(self, request: object, client_address: object) -> None:
+        """A page left before a file was sent whole (a broken pipe) is no fault of the site."""
+        if not isinstance(sys.exc_info()[1], ConnectionError):
+            super().handle_error(request, client_address)
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
@@ -248,10 +256,21 @@ def test_every_page_opens_in_chromium_with_its_title_no_console_error_and_its_im
             if name == "notebooks/01_fixed_size.html":
                 SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
                 tab.screenshot(path=str(SCREENSHOT), full_page=False)
+        found = search(tab, server, "overlap")
+        problems += [] if any("01_fixed_size" in f for f in found) else [f"search: {found}"]
         browser.close()
+    print(f"search for 'overlap': {len(found)} pages found, the first {found[:3]}")
     print(f"\nopened {len(pages)} pages in {CHROMIUM}; screenshot: {SCREENSHOT}")
     assert SCREENSHOT.stat().st_size > 10_000
     assert problems == [], "\n".join(problems)
+
+
+def search(tab, server: str, word: str) -> list[str]:
+    """The pages the site's search box finds for a word (Sphinx's index, read by its script)."""
+    tab.goto(f"{server}search.html?q={word}", wait_until="load")
+    finished = '() => document.getElementById("search-results")?.innerText.includes("finished")'
+    tab.wait_for_function(finished, timeout=30_000)  # results are shown one by one until then
+    return tab.eval_on_selector_all("#search-results ul.search li a", "els => els.map(a => a.href)")
 
 
 HEADINGS = """() => Array.from(document.querySelectorAll("h1"))
