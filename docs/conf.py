@@ -15,7 +15,7 @@ sys.path.insert(0, str(HERE / "_ext"))  # this site's two extensions, beside thi
 sys.path.insert(0, str(HERE.parent))  # chunklab itself, for the API reference
 
 # The project's public repository and where the site is published: said once, here. A placeholder
-# until the project has its home; README.md names the same addresses.
+# until the project has its home; README.md links the same site address.
 REPOSITORY = "https://github.com/chunklab/chunklab"
 BRANCH = "main"
 SITE = "https://chunklab.github.io/chunklab/"
