@@ -60,6 +60,7 @@ Retrieval and the index (`retrieval/`)
 - `retrieval.index`: search children, hand over parents; the `Store` protocol, in memory (03)
 - `retrieval.late_chunking`: dense search over late-chunked MiniLM vectors (09)
 - `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
+- `retrieval.sentence_window`: sentences searched, each hit handed over with its neighbours (03b)
 - `retrieval.sqlite_store`: the same index in one SQLite file: a transaction per document (03)
 - `retrieval.index_file`: opening the file safely, its schema and format, its faults in words
 - `retrieval.stored_ranking`: BM25 and vector ranking inside the SQLite file (machinery)
