@@ -85,6 +85,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)

@@ -7,6 +7,7 @@
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
+- `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 
 May import everything below it; nothing in the library imports it.

@@ -30,6 +30,7 @@ from chunklab.embeddings.late import TokenVectors, pool_spans
 from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import reciprocal_rank
 from chunklab.teaching.checking import NotYet, Verdict, close, first_difference, rounded, short
+from chunklab.teaching.exercises_03 import check_merged_windows, check_parents_within
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import pack_spans
@@ -101,33 +102,6 @@ def _check_repack_tokens(fn: Callable) -> int:
                     f"expected {short(expected)}, got {short(got)}"
                 )
             cases += 1
-    return cases
-
-
-# --- 03.3: parents within a token budget ---------------------------------------------------------
-
-
-def _check_parents_within(fn: Callable) -> int:
-    rng, cases = random.Random(3), 0
-    for _ in range(40):
-        parents = {f"p{k}": rng.randint(5, 120) for k in range(rng.randint(1, 6))}
-        ranked = [(f"c{k}", rng.choice(list(parents))) for k in range(rng.randint(1, 10))]
-        budget = rng.choice([0, 50, 120, 200, 400])
-        expected, spent = [], 0
-        for _, parent in ranked:
-            if parent in expected:
-                continue
-            if spent + parents[parent] > budget:
-                break
-            expected.append(parent)
-            spent += parents[parent]
-        got = list(fn([c for c, _ in ranked], dict(ranked), dict(parents), budget))
-        if got != expected:
-            raise NotYet(
-                f"children {[c for c, _ in ranked]} -> parents {[p for _, p in ranked]}, "
-                f"tokens {parents}, budget {budget}: expected {expected}, got {short(got)}"
-            )
-        cases += 1
     return cases
 
 
@@ -315,7 +289,11 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
     "03.3": (
         "parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
-        _check_parents_within,
+        check_parents_within,
+    ),
+    "03b.2": (
+        "merged_windows(windows) -> list of (first, last) sentence ranges",
+        check_merged_windows,
     ),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "05.1": ("column_value(header, row) -> str", _check_column_value),
