@@ -57,7 +57,7 @@ def test_03_2_accepts_any_rounding_within_one_decimal(answer):
     assert verdict_for("03.2", answer) == "Exercise 03.2: correct."
 
 
-# --- 03.3: parents within a token budget -----------------------------------------------------------
+# --- 03.3: parents within a token budget ---------------------------------------------------------
 
 
 def skipping(children, parent_of, tokens, budget):
