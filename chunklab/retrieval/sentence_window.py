@@ -16,8 +16,8 @@ are not merged: two neighbouring hits hand over their shared sentences twice.
 Here, to fit chunklab's index and the Markdown the series reads:
 
 - a sentence ends at `.`, `!` or `?` followed by white space, or at a blank line; the full stop of
-  a numbered list marker (`1.`) ends nothing. A table with no full stop in it is one sentence, as
-  it would be under Punkt;
+  a numbered list marker (`1.`) ends nothing. A table with no full stop in it is one sentence
+  (Punkt does not split it either, and glues it to the next sentence too);
 - `before` and `after` sentences around the hit (both `window_size` by default, as documented;
   `after=window_size - 1` gives LlamaIndex's slice);
 - a window is the exact slice of the document from its first sentence's start to its last one's

@@ -8,6 +8,7 @@ away: try first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -126,9 +127,15 @@ def _policy_index(retriever, count):
     return index
 
 
-def _small_to_big_misses(retriever=None, count=cl100k, k: int = 1, mode: str = "parents"):
+COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
+
+
+@functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
+def _small_to_big_misses(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 1, mode: str = "parents"
+) -> tuple[str, ...]:
     """Question ids whose facts do not all arrive (03.1), for the retriever, counter, k and mode."""
-    index = _policy_index(retriever or BM25Retriever(), count)
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
     missed = []
     for q in load_questions("travel_policy").questions:
         if mode == "parents":
@@ -138,11 +145,11 @@ def _small_to_big_misses(retriever=None, count=cl100k, k: int = 1, mode: str = "
             context = "\n".join(index.store.child("default", h.ref_id).text for h in hits)
         if fact_recall(context, q.facts) < 1:
             missed.append(q.id)
-    return sorted(missed)
+    return tuple(sorted(missed))
 
 
 def _bm25_misses_at_k1() -> list[str]:
-    return _small_to_big_misses()
+    return list(_small_to_big_misses())
 
 
 def _bm25_misses_hints() -> dict[Any, str]:
@@ -150,9 +157,9 @@ def _bm25_misses_hints() -> dict[Any, str]:
     for answer, where in [
         (_small_to_big_misses(mode="children"), "for the children alone"),
         (_small_to_big_misses(k=2), "at k = 2"),
-        (_small_to_big_misses(LogCountRetriever()), "with the log-count scorer"),
+        (_small_to_big_misses("logcount"), "with the log-count scorer"),
     ]:
-        hints.setdefault(tuple(answer), []).append(where)
+        hints.setdefault(answer, []).append(where)
     return {
         answer: f"that is the answer {' and '.join(where)}; the question asks the parents "
         "handed over (small-to-big), BM25, k = 1"
@@ -160,9 +167,12 @@ def _bm25_misses_hints() -> dict[Any, str]:
     }
 
 
-def _parents_tokens(retriever=None, count=cl100k, k: int = 4, most: int = 3, total=False):
+@functools.cache
+def _parents_tokens(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 4, most: int = 3, total: bool = False
+) -> float:
     """Mean cl100k tokens handed over per question by small_to_big(k, max_parents=most) (03.2)."""
-    index = _policy_index(retriever or BM25Retriever(), count)
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
     qs = load_questions("travel_policy").questions
     sizes = [cl100k("\n".join(p.text for p in index.small_to_big(q.question, k, most))) for q in qs]
     return round(sum(sizes) / (1 if total else len(sizes)), 1)
@@ -175,13 +185,14 @@ def _three_parents_tokens() -> float:
 def _three_parents_hints() -> dict[Any, str]:
     return {
         _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
-        _parents_tokens(LogCountRetriever(), approx_tokens): "that is the log-count scorer with "
+        _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
         "the word-based counter; the question asks BM25 and cl100k children",
         _parents_tokens(total=True): "that is the total over the four questions; give the mean",
         _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
     }
 
 
+@functools.cache
 def _window_tokens(window_size: int = 1, k: int = 2, after: int | None = None) -> float:
     """Mean cl100k tokens handed over by sentence windows, BM25 (03b.1)."""
     doc, questions = load_document("travel_policy"), load_questions("travel_policy")
