@@ -29,7 +29,7 @@ from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.evaluation.recall import fact_recall, prefix_cost, sentence_window_table
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever, LogCountRetriever
+from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.tokens.counters import approx_tokens, cl100k
