@@ -80,11 +80,12 @@ Evaluation (`evaluation/`)
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
   pandas/matplotlib)
-- `teaching.figures`: the experiment's figures, every legend beside its panels (07)
+- `teaching.figures`: the experiment's figures (07), the pipeline map (01), legends beside panels
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 

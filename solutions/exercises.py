@@ -34,6 +34,17 @@ def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[
     return out
 
 
+def closes_fence(opening: str, line: str) -> bool:
+    """02b.1: a run of the opening's character, at least as long, indented at most three spaces,
+    followed by nothing but spaces."""
+    fence = opening.lstrip(" ")
+    char = fence[0]
+    length = len(fence) - len(fence.lstrip(char))
+    indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+    stripped = line.strip(" \t")
+    return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
+
+
 def parents_within(
     ranked_children: list[str],
     parent_of: dict[str, str],

@@ -65,6 +65,10 @@ def _repack_counting_pieces(text, spans, budget):  # adds piece counts: joins ar
     return out
 
 
+def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
+    return line.startswith("```")
+
+
 def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
     chosen, spent = [], 0
     for child in children:
@@ -137,6 +141,7 @@ def _span_including_its_end(offsets, vectors, start, end):  # <= end: one token 
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
+    "02b.1": _fence_closed_by_startswith,
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "04.3": _buffer_one_side,

@@ -66,7 +66,7 @@ def _plural(n: int, word: str) -> str:
 def judge_scalar(answer: Any, expected: Any, form: Form) -> str | None:
     """None when `answer` is right, else what is wrong with it (never the expected value)."""
     if isinstance(expected, bool) or not _is_number(expected):
-        if isinstance(expected, bool) and not isinstance(answer, bool):
+        if isinstance(expected, bool) and type(answer).__name__ not in ("bool", "bool_"):
             return f"{_kind(answer)} where True or False is asked"
         if isinstance(expected, str) and not isinstance(answer, str):
             return f"{_kind(answer)} where a str is asked"
@@ -128,6 +128,8 @@ def judge(answer: Any, expected: Any, form: Form) -> str | None:
     wrong: the type, the length, the rounding, or which items."""
     if not _is_sequence(expected):
         return judge_scalar(answer, expected, form)
+    if type(answer).__name__ == "ndarray" and getattr(answer, "ndim", 0) == 1:
+        answer = answer.tolist()  # a numpy vector of the right values is the right answer
     if isinstance(answer, (set, frozenset)) and not form.ordered:
         answer = list(answer)
     if not _is_sequence(answer):

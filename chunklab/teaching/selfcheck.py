@@ -118,6 +118,51 @@ def _budget_keeping_every_row_with_header() -> int:
     raise AssertionError("no budget below 400 keeps every row with the header")
 
 
+def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
+    """02.2: which part of (size, chunks) is wrong, said from what the chunker does at that size."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return "answer a pair (size, chunks)"
+    size, chunks = answer
+    if (size, chunks) == solution[::-1]:
+        return "size first, then chunks: (size, chunks)"
+    if not isinstance(size, int) or size % 10 or not 10 <= size <= 2000:
+        return "size is a multiple of 10 (and a size in characters, up to 2000)"
+    doc = load_document("manual")
+    made = StructuralChunker(size=size, repack=True).split(doc)
+    if not chunks_with_all(made, ["3. Tabela", "Desalinhamento"]):
+        return (
+            f"at size={size} the table is still cut: no chunk holds both 3. Tabela and "
+            "Desalinhamento"
+        )
+    if size != solution[0]:
+        return (
+            f"size={size} keeps the table, but a smaller multiple of 10 does too: find the smallest"
+        )
+    return f"the size is right; count the chunks StructuralChunker(size={size}, repack=True) makes"
+
+
+def _rows_budget_hint(answer: Any, solution: int) -> str:
+    """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
+    if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
+        return "answer an int, a max_tokens between 8 and 400"
+    doc = with_explicit_headings(load_document("manual"))
+    chunks = MarkdownChunker(max_tokens=answer).split(doc)
+    rows = [
+        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
+    ]
+    bare = [
+        row.split("|")[1].strip()
+        for row in rows
+        if not any(row in c.text and "| Medida |" in c.text for c in chunks)
+    ]
+    if bare:
+        return f"at max_tokens={answer}, {', '.join(bare)} is in no chunk with the header row"
+    return (
+        f"every row shares a chunk with the header at max_tokens={answer}, and at a smaller "
+        "budget too: find the smallest"
+    )
+
+
 def _policy_index(retriever, count):
 
     doc = load_document("travel_policy")
@@ -296,8 +341,8 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
-    "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
-    "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
+    "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
+    "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
@@ -309,6 +354,13 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a sorted list of question ids", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
+}
+
+
+# exercise -> (answer, solution) -> what is wrong with that answer, in words.
+HINTS: dict[str, Callable[[Any, Any], str]] = {
+    "02.2": _repack_size_hint,
+    "02b.2": _rows_budget_hint,
 }
 
 
@@ -340,15 +392,21 @@ def form(exercise: str) -> Form:
 
 
 def verdict_for(exercise: str, answer: Any) -> str:
-    """The one line `check` prints for an answer exercise: correct, or what is wrong."""
+    """The one line `check` prints for an answer exercise: correct, or what is wrong. Judged on
+    its value (`answers.judge`); a refusal says, first found: why a known wrong answer is wrong
+    (FORMS), the exercise's own hint (HINTS), else what `judge` found (type, length, rounding,
+    which items)."""
     shape, solve = SOLUTIONS[exercise]
     if answer is None:
         return f"Exercise {exercise}: not answered yet. Expected {shape}."
     how = form(exercise)
-    wrong = judge(answer, solve(), how)
+    wrong = judge(answer, solution := solve(), how)
     if wrong is None:
         return f"Exercise {exercise}: correct."
-    why = known_miss(answer, how) or wrong
+    why = known_miss(answer, how)
+    if why is None and exercise in HINTS:
+        why = HINTS[exercise](answer, solution)
+    why = why or wrong
     return f"Exercise {exercise}: not quite ({answer!r}): {why}. Expected {shape}; try again."
 
 
