@@ -60,6 +60,7 @@ Retrieval and the index (`retrieval/`)
 - `retrieval.index`: search children, hand over parents; the `Store` protocol, in memory (03)
 - `retrieval.late_chunking`: dense search over late-chunked MiniLM vectors (09)
 - `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
+- `retrieval.sentence_window`: sentences searched, each hit handed over with its neighbours (03b)
 - `retrieval.sqlite_store`: the same index in one SQLite file: a transaction per document (03)
 - `retrieval.index_file`: opening the file safely, its schema and format, its faults in words
 - `retrieval.stored_ranking`: BM25 and vector ranking inside the SQLite file (machinery)
@@ -85,6 +86,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
+- `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)

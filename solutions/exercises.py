@@ -65,6 +65,17 @@ def parents_within(
     return chosen
 
 
+def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """03b.2: sentence ranges (first, last), merged where they overlap or touch, in order."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 def buffered(texts: list[str], buffer_size: int) -> list[str]:
     """04.3: each text with `buffer_size` neighbours on each side, joined by spaces."""
     return [

@@ -79,6 +79,16 @@ def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
     return chosen
 
 
+def _windows_merged_only_when_overlapping(windows):
+    out = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 def _buffer_one_side(texts, buffer_size):
     return [" ".join(texts[max(0, i - buffer_size) : i + 1]) for i in range(len(texts))]
 
@@ -133,6 +143,7 @@ WRONG = {
     "02.1": _repack_counting_pieces,
     "02b.1": _fence_closed_by_startswith,
     "03.3": _parents_skipping_instead_of_stopping,
+    "03b.2": _windows_merged_only_when_overlapping,
     "04.3": _buffer_one_side,
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,

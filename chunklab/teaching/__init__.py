@@ -10,6 +10,7 @@
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
+- `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 
 May import everything below it; nothing in the library imports it.

@@ -30,6 +30,7 @@ from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import reciprocal_rank
 from chunklab.teaching.checking import NotYet, Verdict, close, first_difference, rounded, short
 from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
+from chunklab.teaching.exercises_03 import check_merged_windows, check_parents_within
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -63,33 +64,6 @@ def _check_line_windows(fn: Callable) -> int:
                     f"size={size}, text={short(text, 60)}: window {k} should be {should}, got {got}"
                 )
             cases += 1
-    return cases
-
-
-# --- 03.3: parents within a token budget ---------------------------------------------------------
-
-
-def _check_parents_within(fn: Callable) -> int:
-    rng, cases = random.Random(3), 0
-    for _ in range(40):
-        parents = {f"p{k}": rng.randint(5, 120) for k in range(rng.randint(1, 6))}
-        ranked = [(f"c{k}", rng.choice(list(parents))) for k in range(rng.randint(1, 10))]
-        budget = rng.choice([0, 50, 120, 200, 400])
-        expected, spent = [], 0
-        for _, parent in ranked:
-            if parent in expected:
-                continue
-            if spent + parents[parent] > budget:
-                break
-            expected.append(parent)
-            spent += parents[parent]
-        got = list(fn([c for c, _ in ranked], dict(ranked), dict(parents), budget))
-        if got != expected:
-            raise NotYet(
-                f"children {[c for c, _ in ranked]} -> parents {[p for _, p in ranked]}, "
-                f"tokens {parents}, budget {budget}: expected {expected}, got {short(got)}"
-            )
-        cases += 1
     return cases
 
 
@@ -278,7 +252,11 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
     "03.3": (
         "parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
-        _check_parents_within,
+        check_parents_within,
+    ),
+    "03b.2": (
+        "merged_windows(windows) -> list of (first, last) sentence ranges",
+        check_merged_windows,
     ),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "05.1": ("column_value(header, row) -> str", _check_column_value),

@@ -169,7 +169,7 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
     axes = [axes] if len(retrievers) == 1 else list(axes)
     for ax, name in zip(axes, retrievers, strict=True):
         part = rows[rows["retriever"] == name]
-        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD", strict=False):
+        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD^v", strict=False):
             line = part[part["mode"] == mode]
             ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
             for _, r in line.iterrows():

@@ -8,6 +8,7 @@ away: try first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
@@ -25,10 +26,10 @@ from chunklab.embeddings.static import WordLlamaEmbedder
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
 from chunklab.evaluation.questions import load_question_file, load_questions
-from chunklab.evaluation.recall import fact_recall, prefix_cost
+from chunklab.evaluation.recall import fact_recall, prefix_cost, sentence_window_table
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever, LogCountRetriever
+from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.tokens.counters import approx_tokens, cl100k
@@ -171,27 +172,92 @@ def _policy_index(retriever, count):
     return index
 
 
+COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
+
+
+@functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
+def _small_to_big_misses(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 1, mode: str = "parents"
+) -> tuple[str, ...]:
+    """Question ids whose facts do not all arrive (03.1), for the retriever, counter, k and mode."""
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
+    missed = []
+    for q in load_questions("travel_policy").questions:
+        if mode == "parents":
+            context = "\n".join(p.text for p in index.small_to_big(q.question, k=k))
+        else:
+            hits = index.search(q.question, k=k)
+            context = "\n".join(index.store.child("default", h.ref_id).text for h in hits)
+        if fact_recall(context, q.facts) < 1:
+            missed.append(q.id)
+    return tuple(sorted(missed))
+
+
 def _bm25_misses_at_k1() -> list[str]:
-
-    index = _policy_index(BM25Retriever(), cl100k)
-    return sorted(
-        q.id
-        for q in load_questions("travel_policy").questions
-        if fact_recall("\n".join(p.text for p in index.small_to_big(q.question, k=1)), q.facts) < 1
-    )
+    return list(_small_to_big_misses())
 
 
-def _one_parent_recall() -> float:
+def _bm25_misses_hints() -> dict[Any, str]:
+    hints: dict[Any, list[str]] = {}
+    for answer, where in [
+        (_small_to_big_misses(mode="children"), "for the children alone"),
+        (_small_to_big_misses(k=2), "at k = 2"),
+        (_small_to_big_misses("logcount"), "with the log-count scorer"),
+    ]:
+        hints.setdefault(answer, []).append(where)
+    return {
+        answer: f"that is the answer {' and '.join(where)}; the question asks the parents "
+        "handed over (small-to-big), BM25, k = 1"
+        for answer, where in hints.items()
+    }
 
-    index = _policy_index(LogCountRetriever(), approx_tokens)
+
+@functools.cache
+def _parents_tokens(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 4, most: int = 3, total: bool = False
+) -> float:
+    """Mean cl100k tokens handed over per question by small_to_big(k, max_parents=most) (03.2)."""
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
     qs = load_questions("travel_policy").questions
-    scores = [
-        fact_recall(
-            "\n".join(p.text for p in index.small_to_big(q.question, k=2, max_parents=1)), q.facts
-        )
-        for q in qs
-    ]
-    return round(sum(scores) / len(scores), 2)
+    sizes = [cl100k("\n".join(p.text for p in index.small_to_big(q.question, k, most))) for q in qs]
+    return round(sum(sizes) / (1 if total else len(sizes)), 1)
+
+
+def _three_parents_tokens() -> float:
+    return _parents_tokens()
+
+
+def _three_parents_hints() -> dict[Any, str]:
+    return {
+        _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
+        _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
+        "the word-based counter; the question asks BM25 and cl100k children",
+        _parents_tokens(total=True): "that is the total over the four questions; give the mean",
+        _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
+    }
+
+
+@functools.cache
+def _window_tokens(window_size: int = 1, k: int = 2, after: int | None = None) -> float:
+    """Mean cl100k tokens handed over by sentence windows, BM25 (03b.1)."""
+    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
+    (row,) = sentence_window_table(doc, questions, BM25Retriever(), [k], window_size, after)
+    return row["tokens_to_model"]
+
+
+def _window_one_tokens() -> float:
+    return _window_tokens()
+
+
+def _window_hints() -> dict[Any, str]:
+    return {
+        _window_tokens(3): "that is with 3 sentences each side (the table above); the question "
+        "asks window_size=1",
+        _window_tokens(3, after=2): "that is LlamaIndex's 3 + 2 slice; the question asks "
+        "window_size=1",
+        _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
+        round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
+    }
 
 
 def _stdevs_for_three_cuts() -> float:
@@ -278,7 +344,8 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
-    "03.2": ("a float, two decimals", _one_parent_recall),
+    "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
+    "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
     "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
@@ -304,6 +371,9 @@ FORMS: dict[str, Form] = {
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
     "01.3": Form(misses=_size_misses),
+    "03.1": Form(misses=_bm25_misses_hints),
+    "03.2": Form(misses=_three_parents_hints),
+    "03b.1": Form(misses=_window_hints),
 }
 
 
