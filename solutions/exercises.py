@@ -34,6 +34,17 @@ def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[
     return out
 
 
+def closes_fence(opening: str, line: str) -> bool:
+    """02b.1: a run of the opening's character, at least as long, indented at most three spaces,
+    followed by nothing but spaces."""
+    fence = opening.lstrip(" ")
+    char = fence[0]
+    length = len(fence) - len(fence.lstrip(char))
+    indent = len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" "))
+    stripped = line.strip(" \t")
+    return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
+
+
 def parents_within(
     ranked_children: list[str],
     parent_of: dict[str, str],
@@ -52,6 +63,17 @@ def parents_within(
         chosen.append(parent)
         spent += parent_tokens[parent]
     return chosen
+
+
+def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """03b.2: sentence ranges (first, last), merged where they overlap or touch, in order."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
 
 
 def buffered(texts: list[str], buffer_size: int) -> list[str]:

@@ -65,6 +65,10 @@ def _repack_counting_pieces(text, spans, budget):  # adds piece counts: joins ar
     return out
 
 
+def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
+    return line.startswith("```")
+
+
 def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
     chosen, spent = [], 0
     for child in children:
@@ -73,6 +77,16 @@ def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
             chosen.append(parent)
             spent += tokens[parent]
     return chosen
+
+
+def _windows_merged_only_when_overlapping(windows):
+    out = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
 
 
 def _buffer_one_side(texts, buffer_size):
@@ -138,7 +152,9 @@ def _span_including_its_end(offsets, vectors, start, end):  # <= end: one token 
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
+    "02b.1": _fence_closed_by_startswith,
     "03.3": _parents_skipping_instead_of_stopping,
+    "03b.2": _windows_merged_only_when_overlapping,
     "04.3": _buffer_one_side,
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,

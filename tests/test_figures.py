@@ -252,3 +252,69 @@ def test_the_format_chart_draws_each_share_in_its_documents_panel():
         assert heights == [[0.5, 0.9, 0.97, 1], [0, 1]]
     finally:
         plt.close(fig)
+
+
+def diagram_problems(fig) -> list[str]:
+    """What is wrong with a drawn pipeline diagram: a label spilling out of its box, or two boxes
+    overlapping."""
+    ax = fig.axes[0]
+    fig.canvas.draw()
+    renderer = fig.canvas.get_renderer()
+    boxes = {p.get_gid(): p.get_window_extent(renderer) for p in ax.patches if p.get_gid()}
+    problems = []
+    for text in ax.texts:
+        gid = text.get_gid() or ""
+        key = gid.split(":")[0]
+        if key in boxes:
+            extent, box = text.get_window_extent(renderer), boxes[key]
+            if not (
+                box.x0 <= extent.x0
+                and extent.x1 <= box.x1
+                and box.y0 <= extent.y0
+                and extent.y1 <= box.y1
+            ):
+                problems.append(f"{gid} spills out of its box")
+    keys = sorted(boxes)
+    for i, a in enumerate(keys):
+        for b in keys[i + 1 :]:
+            if boxes[a].overlaps(boxes[b]):
+                problems.append(f"boxes {a} and {b} overlap")
+    return problems
+
+
+def test_the_pipeline_diagram_draws_the_sketch_whole_and_legibly():
+    fig = report.pipeline_diagram()
+    try:
+        words = "\n".join(t.get_text() for t in fig.axes[0].texts).lower()
+        for stage in (
+            "pdf / docx / html",
+            "extraction",
+            "block parser",
+            "section tree",
+            "child chunks",
+            "parent sections",
+            "search",
+            "dedupe parent ids",
+        ):
+            assert stage in words, f"the sketch's {stage!r} stage is missing"
+        arrows = [a.get_gid() for a in fig.axes[0].texts if "->" in (a.get_gid() or "")]
+        assert "tree->children" in arrows and "tree->parents" in arrows
+        assert "parents->dedupe" in arrows, "parents are fetched by parent_id at the end"
+        assert diagram_problems(fig) == []
+    finally:
+        plt.close(fig)
+
+
+def test_the_diagram_check_catches_an_overlap_and_a_spilling_label(monkeypatch):
+    from chunklab.teaching import figures
+
+    boxes = list(figures.PIPELINE_BOXES)
+    boxes[1] = ("extract", "a label far too long to fit inside any box of this size", 2.5, 7.6, "")
+    monkeypatch.setattr(figures, "PIPELINE_BOXES", boxes)
+    fig = figures.pipeline_diagram()
+    try:
+        problems = diagram_problems(fig)
+        assert "boxes extract and files overlap" in problems
+        assert "extract:label spills out of its box" in problems
+    finally:
+        plt.close(fig)

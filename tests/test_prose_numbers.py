@@ -25,7 +25,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         "1,2": "the article's claimed document size ('1,2 mil caracteres'), quoted to be corrected",
         "1.2": "the same figure in English notation",
     },
-    "02": {"2.1": "an example of a section number (depth 2), not a measured figure"},
     "03": {
         "1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
         "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",

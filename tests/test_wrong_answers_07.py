@@ -130,9 +130,9 @@ def test_07_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
     ]
     for answer in wrong:
         selfcheck.check("07.2", answer)
-        assert "not quite" in capsys.readouterr().out
+        assert ": correct" not in capsys.readouterr().out
     selfcheck.check("07.2", list(right))
-    assert "correct" in capsys.readouterr().out
+    assert ": correct." in capsys.readouterr().out
 
 
 def test_07b_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
@@ -140,9 +140,9 @@ def test_07b_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
     assert right, "the exercise asks for a list that is not empty"
     for answer in [[], [*right, "m09"], ["lodging-nyc"]]:  # none; one too many; the CLI's question
         selfcheck.check("07b.2", answer)
-        assert "not quite" in capsys.readouterr().out
+        assert ": correct" not in capsys.readouterr().out
     selfcheck.check("07b.2", list(right))
-    assert "correct" in capsys.readouterr().out
+    assert ": correct." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("exercise", ["07.1", "07b.1", "08.1", "09.1", "09.2"])
@@ -165,3 +165,17 @@ def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     )
     assert re.search(rf"^def {name}\(", code, flags=re.M), f"no starter def {name} in {path.name}"
     assert f'check("{exercise}", {name})' in code, f"{path.name} does not check {name}"
+
+
+@pytest.mark.parametrize("exercise", ["07.2", "07b.2"])
+def test_07_answers_name_the_mistake_of_each_known_wrong_list_in_any_order(exercise, capsys):
+    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+
+    misses = FORMS_0709[exercise].misses()
+    assert misses, "each answer exercise knows at least one plausible wrong answer"
+    for answer, why in misses.items():
+        selfcheck.check(exercise, list(reversed(answer)))
+        out = capsys.readouterr().out
+        assert f"Exercise {exercise}: correct" not in out and why in out, out
+    selfcheck.check(exercise, tuple(reversed(selfcheck.SOLUTIONS[exercise][1]())))
+    assert ": correct." in capsys.readouterr().out

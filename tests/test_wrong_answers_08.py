@@ -91,6 +91,17 @@ def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
         if answer == (chunks, orphan_count):
             continue
         selfcheck.check("08.2", answer)
-        assert "not quite" in capsys.readouterr().out
+        assert ": correct" not in capsys.readouterr().out
     selfcheck.check("08.2", (chunks, orphan_count))
-    assert "correct" in capsys.readouterr().out
+    assert ": correct." in capsys.readouterr().out
+
+
+def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys):
+    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+
+    for answer, why in FORMS_0709["08.2"].misses().items():
+        selfcheck.check("08.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 08.2: correct" not in out and why in out, out
+    selfcheck.check("08.2", list(selfcheck.SOLUTIONS["08.2"][1]()))
+    assert ": correct." in capsys.readouterr().out

@@ -102,6 +102,15 @@ def test_09_3_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
     cut, words = selfcheck.SOLUTIONS["09.3"][1]()
     for answer in [(words, cut), (cut + 1, words), (cut, words - 1), (cut, 0)]:
         selfcheck.check("09.3", answer)
-        assert "not quite" in capsys.readouterr().out
+        assert ": correct" not in capsys.readouterr().out
     selfcheck.check("09.3", (cut, words))
-    assert "correct" in capsys.readouterr().out
+    assert ": correct." in capsys.readouterr().out
+
+
+def test_09_3_names_the_mistake_of_each_known_wrong_pair(capsys):
+    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+
+    for answer, why in FORMS_0709["09.3"].misses().items():
+        selfcheck.check("09.3", list(answer))
+        out = capsys.readouterr().out
+        assert "Exercise 09.3: correct" not in out and why in out, out

@@ -45,7 +45,7 @@ class Table:
 def find_tables(text: str, lines: Sequence[str] | None = None) -> list[Table]:
     """Pipe tables: a line with a pipe, a delimiter row with as many columns, then rows with pipes.
 
-    `lines` is `text.split("\n")` when the caller already has it (a long table is mostly lines).
+    `lines` is `text.split("\\n")` when the caller already has it (a long table is mostly lines).
     """
     lines = text.split("\n") if lines is None else lines
     tables, i = [], 0

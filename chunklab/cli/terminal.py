@@ -58,7 +58,7 @@ def progress(done: int, total: int, name: str) -> None:
 
 
 def warn(message: str) -> None:
-    """One line on stderr, `chunklab: ` first (a progress bar on the line is cleared)."""
+    """One line on stderr, starting `chunklab:` (a progress bar on the line is cleared)."""
     if sys.stderr.isatty():
         print("\r\033[K", end="", file=sys.stderr)  # clear a progress bar first
     print(f"chunklab: {message}", file=sys.stderr)

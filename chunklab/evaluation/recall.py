@@ -17,6 +17,7 @@ from chunklab.contracts import Chunk, Document
 from chunklab.evaluation.questions import QuestionSet
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import Retriever
+from chunklab.retrieval.sentence_window import SENTENCE_WINDOW, sentence_windows
 from chunklab.tokens.counters import TokenCounter, cl100k
 
 
@@ -95,6 +96,34 @@ def small_to_big_table(
             )
         )
     return rows
+
+
+def sentence_window_table(
+    doc: Document,
+    questions: QuestionSet,
+    retriever: Retriever,
+    ks: Sequence[int],
+    window_size: int = SENTENCE_WINDOW,
+    after: int | None = None,
+) -> list[dict]:
+    """Rows like `small_to_big_table`'s for the sentence window (`retrieval.sentence_window`):
+    single sentences searched, the window of each of the top k handed over (k windows, as
+    LlamaIndex's postprocessor does; one window twice only once). Indexed: sentences and windows."""
+    paired = sentence_windows(doc, window_size, after)
+    index = ParentChildIndex(retriever=retriever)
+    index_document(index, paired.parents, paired.children)
+    asked = [q.question for q in questions.questions]
+    mode = "sentence window" if after is None else f"sentence window ({window_size}+{after})"
+    return [
+        _row(
+            mode,
+            k,
+            ["\n".join(w.text for w in index.small_to_big(q, k, max_parents=k)) for q in asked],
+            questions,
+            [*paired.children, *paired.parents],
+        )
+        for k in ks
+    ]
 
 
 def prefix_cost(

@@ -10,6 +10,8 @@
 - `late_chunking`:  dense search over late-chunked vectors: each chunk pooled from its document
                     read whole by MiniLM.
 - `small_to_big`:   parents for any strategy's chunks, so every strategy can be indexed.
+- `sentence_window`: LlamaIndex's sentence window: single sentences searched, each hit handed
+                    over with its neighbouring sentences.
 - `stored_ranking`: machinery: BM25 and vector ranking computed inside the SQLite file.
 - `scoreboard`:     machinery: the exact top k without scoring every child (MaxScore).
 - `ingest`:         machinery: read, chunk and embed documents on one process, several, or a

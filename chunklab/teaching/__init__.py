@@ -2,11 +2,17 @@
 
 - `report`:    tables and plots (with `figures`, the only modules that import pandas and
   matplotlib).
-- `figures`:   the experiment's figures (re-exported by `report`), every legend outside the data.
+- `figures`:   the experiment's figures and the pipeline map (re-exported by `report`), every
+  legend outside the data.
 - `cuts`:      where the cuts fall: a document with each chunk's span coloured (HTML and text).
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
+- `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
+- `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
+  wrong answer.
+- `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
+- `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 
 May import everything below it; nothing in the library imports it.

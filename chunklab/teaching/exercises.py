@@ -21,13 +21,11 @@ from typing import Any
 
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import with_neighbours
-from chunklab.chunkers.structural import split_span
 from chunklab.contracts import Document
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
+from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
+from chunklab.teaching.exercises_03 import check_merged_windows, check_parents_within
 from chunklab.teaching.exercises_0709 import CHECKS_0709
-from chunklab.tokens.budget import SourceBudget
-from chunklab.tokens.counters import cl100k
-from chunklab.tokens.packing import pack_spans
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -61,68 +59,6 @@ def _check_line_windows(fn: Callable) -> int:
                     f"size={size}, text={short(text, 60)}: window {k} should be {should}, got {got}"
                 )
             cases += 1
-    return cases
-
-
-# --- 02.1: repack by tokens --------------------------------------------------------------------
-
-
-def _check_repack_tokens(fn: Callable) -> int:
-
-    rng, cases = random.Random(2), 0
-    sentences = [
-        "Inspect the pump every 30 days.",
-        "Vibration above 4,5 mm/s stops the line.",
-        "Log the value.",
-        "A technician signs each record, with date and time.",
-        "Incomplete records are refused by the audit system.",
-        "Ok.",
-        "Misalignment over 0,08 mm means realigning the shaft before restart.",
-        "- check the seal",
-        "| Vibração | mm/s | 4,5 |",
-        "Registro",
-        "see section 4",
-    ]
-    for _ in range(60):
-        budget = rng.randint(6, 60)
-        if True:
-            text = "\n".join(rng.choice(sentences) for _ in range(rng.randint(1, 9)))
-            spans = split_span(text, 0, len(text), "\n")
-            got = [tuple(s) for s in fn(text, spans, budget)]
-            expected = pack_spans(spans, budget, SourceBudget(text, cl100k))
-            if got != expected:
-                raise NotYet(
-                    f"budget={budget}, text={short(text, 60)}: "
-                    f"expected {short(expected)}, got {short(got)}"
-                )
-            cases += 1
-    return cases
-
-
-# --- 03.3: parents within a token budget ---------------------------------------------------------
-
-
-def _check_parents_within(fn: Callable) -> int:
-    rng, cases = random.Random(3), 0
-    for _ in range(40):
-        parents = {f"p{k}": rng.randint(5, 120) for k in range(rng.randint(1, 6))}
-        ranked = [(f"c{k}", rng.choice(list(parents))) for k in range(rng.randint(1, 10))]
-        budget = rng.choice([0, 50, 120, 200, 400])
-        expected, spent = [], 0
-        for _, parent in ranked:
-            if parent in expected:
-                continue
-            if spent + parents[parent] > budget:
-                break
-            expected.append(parent)
-            spent += parents[parent]
-        got = list(fn([c for c, _ in ranked], dict(ranked), dict(parents), budget))
-        if got != expected:
-            raise NotYet(
-                f"children {[c for c, _ in ranked]} -> parents {[p for _, p in ranked]}, "
-                f"tokens {parents}, budget {budget}: expected {expected}, got {short(got)}"
-            )
-        cases += 1
     return cases
 
 
@@ -222,10 +158,15 @@ def _check_fixed_path_chunks(fn: Callable) -> int:
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
-    "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", _check_repack_tokens),
+    "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
+    "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
     "03.3": (
         "parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
-        _check_parents_within,
+        check_parents_within,
+    ),
+    "03b.2": (
+        "merged_windows(windows) -> list of (first, last) sentence ranges",
+        check_merged_windows,
     ),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "05.1": ("column_value(header, row) -> str", _check_column_value),

@@ -1,6 +1,7 @@
-"""The experiment's figures (notebook 07), and `legend_outside`, the one place every figure of
-the series puts its legend: beside the panels, never over a point. With `report`, the only modules
-that import matplotlib (and pandas); `report` re-exports these, so notebooks call `report.plot_*`.
+"""The experiment's figures (notebook 07), the series' map (`pipeline_diagram`, notebook 01), and
+`legend_outside`, the one place every figure of the series puts its legend: beside the panels,
+never over a point. With `report`, the only modules that import matplotlib (and pandas); `report`
+re-exports these, so notebooks call `report.plot_*` and `report.pipeline_diagram`.
 """
 
 from __future__ import annotations
@@ -152,3 +153,112 @@ def plot_size_sweep(sweep: pd.DataFrame, title: str):
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+# The sketch's pipeline, box by box: (key, label, centre x, centre y, the series' steps on it).
+# Coordinates are in a 0-16.4 by 0-9 canvas; the diagram reads left to right, then down.
+PIPELINE_BOXES = [
+    ("files", "PDF / DOCX / HTML", 1.7, 7.6, ""),
+    ("extract", "layout-aware extraction\n(OCR, reading order, tables)", 6.0, 7.6, "step 8"),
+    ("parse", "block parser\n(headings, paragraphs,\nlists, tables, fences)", 10.3, 7.6, "step 2"),
+    ("tree", "section tree\n(heading paths)", 14.6, 7.6, "step 2"),
+    ("children", "child chunks\nbreadcrumb, blocks,\nmetadata, parent_id", 10.3, 4.6, "steps 1-6"),
+    ("parents", "parent sections\nfull text, keyed by id\n(document store)", 14.6, 4.6, "step 3"),
+    ("search", "query: search the\nchild chunks", 6.0, 1.6, "steps 3, 7, 9"),
+    ("hits", "top-k child hits", 10.3, 1.6, "step 3"),
+    ("dedupe", "dedupe parent ids,\nfetch each parent once", 14.6, 1.6, "step 3"),
+]
+# (from, to, label on the arrow)
+PIPELINE_ARROWS = [
+    ("files", "extract", ""),
+    ("extract", "parse", "Markdown"),
+    ("parse", "tree", ""),
+    ("tree", "children", ""),
+    ("tree", "parents", ""),
+    ("children", "search", "embed + index"),
+    ("search", "hits", ""),
+    ("hits", "dedupe", ""),
+    ("parents", "dedupe", "fetch by parent_id"),
+]
+BOX_SIZE = (3.2, 1.75)
+
+
+def pipeline_diagram(title: str = "Where each step of the series sits in a real pipeline"):
+    """The design sketch's pipeline (files to extraction to block parser to section tree, children
+    and parents, search the children, dedupe parent ids) drawn as boxes and arrows, each box
+    tagged with the series' steps that build it: the map a learner keeps in mind from step 1 on.
+
+    Drawn rather than typed as ASCII art so that it reads the same in every viewer; boxes and
+    arrows come from `PIPELINE_BOXES`/`PIPELINE_ARROWS`, so a test can check that no label
+    spills out of its box and no two boxes overlap.
+    """
+    from matplotlib.patches import FancyBboxPatch
+
+    fig, ax = plt.subplots(figsize=(11, 6.2))
+    ax.set_xlim(-0.1, 16.4)
+    ax.set_ylim(0.2, 9.1)
+    ax.axis("off")
+    width, height = BOX_SIZE
+    centres = {}
+    for key, label, x, y, steps in PIPELINE_BOXES:
+        centres[key] = (x, y)
+        box = FancyBboxPatch(
+            (x - width / 2, y - height / 2),
+            width,
+            height,
+            boxstyle="round,pad=0.02,rounding_size=0.15",
+            facecolor="#eef3fb" if steps else "white",
+            edgecolor="#3a5a8c",
+            linewidth=1.2,
+            gid=key,
+        )
+        ax.add_patch(box)
+        ax.text(x, y + 0.12, label, ha="center", va="center", fontsize=8.5, gid=f"{key}:label")
+        if steps:
+            ax.text(
+                x,
+                y - height / 2 + 0.18,
+                steps,
+                ha="center",
+                va="bottom",
+                fontsize=7.5,
+                color="#b04020",
+                style="italic",
+                gid=f"{key}:steps",
+            )
+    for source, target, label in PIPELINE_ARROWS:
+        (x0, y0), (x1, y1) = centres[source], centres[target]
+        start, end = _edge(x0, y0, x1, y1), _edge(x1, y1, x0, y0)
+        ax.annotate(
+            "",
+            xy=end,
+            xytext=start,
+            gid=f"{source}->{target}",
+            arrowprops={"arrowstyle": "-|>", "color": "#555555", "linewidth": 1.1},
+        )
+        if label:
+            _arrow_label(ax, start, end, label)
+    ax.set_title(title, fontsize=11)
+    fig.tight_layout()
+    return fig
+
+
+def _edge(x0: float, y0: float, x1: float, y1: float) -> tuple[float, float]:
+    """Where the line from box centre (x0, y0) towards (x1, y1) leaves the box: arrows start and
+    end on box edges, never inside a label."""
+    width, height = BOX_SIZE
+    dx, dy = x1 - x0, y1 - y0
+    scale = min(
+        (width / 2) / abs(dx) if dx else float("inf"),
+        (height / 2) / abs(dy) if dy else float("inf"),
+    )
+    return x0 + dx * scale, y0 + dy * scale
+
+
+def _arrow_label(ax, start: tuple[float, float], end: tuple[float, float], label: str) -> None:
+    """A label beside its arrow: above a horizontal one, to the right of one going down."""
+    x, y = (start[0] + end[0]) / 2, (start[1] + end[1]) / 2
+    if abs(start[1] - end[1]) < 1e-9:
+        ax.text(x, y + 0.1, label, fontsize=7.5, color="#555555", ha="center", va="bottom")
+    else:
+        ax.text(x + 0.2, y, label, fontsize=7.5, color="#555555", ha="left", va="center")

@@ -20,6 +20,7 @@ from chunklab.evaluation.metrics import chunks_with_all, indexed_ratio, split_li
 from chunklab.teaching.cuts import CutView as CutView
 from chunklab.teaching.cuts import show_cuts as show_cuts
 from chunklab.teaching.figures import legend_outside
+from chunklab.teaching.figures import pipeline_diagram as pipeline_diagram
 from chunklab.teaching.figures import plot_content_vs_tokens as plot_content_vs_tokens
 from chunklab.teaching.figures import plot_ranking_vs_content as plot_ranking_vs_content
 from chunklab.teaching.figures import plot_size_sweep as plot_size_sweep
@@ -168,7 +169,7 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
     axes = [axes] if len(retrievers) == 1 else list(axes)
     for ax, name in zip(axes, retrievers, strict=True):
         part = rows[rows["retriever"] == name]
-        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD", strict=False):
+        for mode, marker in zip(dict.fromkeys(part["mode"]), "osD^v", strict=False):
             line = part[part["mode"] == mode]
             ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
             for _, r in line.iterrows():

@@ -8,50 +8,89 @@ away: try first.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
-from chunklab.chunkers.registry import build
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
-from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
-from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.documents.series import data_dir, load_document, load_topic_boundaries
 from chunklab.embeddings.static import WordLlamaEmbedder
-from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
-from chunklab.evaluation.questions import load_question_file, load_questions
-from chunklab.evaluation.recall import fact_recall, prefix_cost
+from chunklab.evaluation.questions import load_questions
+from chunklab.evaluation.recall import fact_recall, prefix_cost, sentence_window_table
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever, LogCountRetriever
+from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever
+from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.teaching.selfcheck_0709 import FORMS_0709, SOLUTIONS_0709
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
-def _smallest_overlap_keeping_lines() -> int:
-    doc = load_document("manual")
+def _split_lines_at(name: str, size: int, overlap: int) -> int:
+    doc = load_document(name)
+    return len(split_lines(FixedSizeChunker(size=size, overlap=overlap).split(doc), doc))
+
+
+def _smallest_overlap_keeping_lines(name: str = "manual_en") -> int:
     for overlap in range(0, 200, 10):
-        if not split_lines(FixedSizeChunker(size=200, overlap=overlap).split(doc), doc):
+        if not _split_lines_at(name, 200, overlap):
             return overlap
     raise AssertionError("no overlap below 200 keeps every line whole")
 
 
-def _token_window_counts() -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=50, overlap=0, unit="tokens")
+def _overlap_misses() -> dict[Any, str]:
+    misses = {
+        _smallest_overlap_keeping_lines("manual"): "that is the Portuguese manual's overlap (the "
+        "sweep in section 3); the English lines have other lengths: measure them"
+    }
+    for overlap in range(0, _smallest_overlap_keeping_lines(), 10):
+        split = _split_lines_at("manual_en", 200, overlap)
+        misses.setdefault(overlap, f"at that overlap {split} English line(s) are still split")
+    return misses
+
+
+def _token_windows(overlap: int = 10) -> tuple[int, ...]:
+    chunker = FixedSizeChunker(size=40, overlap=overlap, unit="tokens")
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
-def _smallest_size_joining_92_and_header() -> int:
+def _token_window_misses() -> dict[Any, str]:
+    return {
+        _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
+        "each window moves forward 30 tokens, not 40",
+        _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
+    }
+
+
+def _size_joining(needles: list[str]) -> int:
     doc = load_document("manual")
     for size in range(100, 801, 10):
-        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["92", "Limite"]):
+        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), needles):
             return size
-    raise AssertionError("no size up to 800 puts 92 and Limite together")
+    raise AssertionError(f"no size up to 800 puts {needles} together")
+
+
+def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
+    size = _size_joining(["92", "Limite"])
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
+    return size, bool(chunks_with_all(chunks, ["0,08", "Limite"]))
+
+
+def _size_misses() -> dict[Any, str]:
+    size, saved = _smallest_size_joining_92_and_header()
+    return {
+        (size, not saved): "the size is right; look again at that cut for a chunk that holds "
+        "both 0,08 and Limite",
+        (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
+        "Limite; the question asks for 92",
+    }
 
 
 def _repack_size_keeping_table() -> tuple[int, int]:
@@ -77,6 +116,51 @@ def _budget_keeping_every_row_with_header() -> int:
     raise AssertionError("no budget below 400 keeps every row with the header")
 
 
+def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
+    """02.2: which part of (size, chunks) is wrong, said from what the chunker does at that size."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return "answer a pair (size, chunks)"
+    size, chunks = answer
+    if (size, chunks) == solution[::-1]:
+        return "size first, then chunks: (size, chunks)"
+    if not isinstance(size, int) or size % 10 or not 10 <= size <= 2000:
+        return "size is a multiple of 10 (and a size in characters, up to 2000)"
+    doc = load_document("manual")
+    made = StructuralChunker(size=size, repack=True).split(doc)
+    if not chunks_with_all(made, ["3. Tabela", "Desalinhamento"]):
+        return (
+            f"at size={size} the table is still cut: no chunk holds both 3. Tabela and "
+            "Desalinhamento"
+        )
+    if size != solution[0]:
+        return (
+            f"size={size} keeps the table, but a smaller multiple of 10 does too: find the smallest"
+        )
+    return f"the size is right; count the chunks StructuralChunker(size={size}, repack=True) makes"
+
+
+def _rows_budget_hint(answer: Any, solution: int) -> str:
+    """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
+    if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
+        return "answer an int, a max_tokens between 8 and 400"
+    doc = with_explicit_headings(load_document("manual"))
+    chunks = MarkdownChunker(max_tokens=answer).split(doc)
+    rows = [
+        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
+    ]
+    bare = [
+        row.split("|")[1].strip()
+        for row in rows
+        if not any(row in c.text and "| Medida |" in c.text for c in chunks)
+    ]
+    if bare:
+        return f"at max_tokens={answer}, {', '.join(bare)} is in no chunk with the header row"
+    return (
+        f"every row shares a chunk with the header at max_tokens={answer}, and at a smaller "
+        "budget too: find the smallest"
+    )
+
+
 def _policy_index(retriever, count):
 
     doc = load_document("travel_policy")
@@ -86,27 +170,92 @@ def _policy_index(retriever, count):
     return index
 
 
+COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
+
+
+@functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
+def _small_to_big_misses(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 1, mode: str = "parents"
+) -> tuple[str, ...]:
+    """Question ids whose facts do not all arrive (03.1), for the retriever, counter, k and mode."""
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
+    missed = []
+    for q in load_questions("travel_policy").questions:
+        if mode == "parents":
+            context = "\n".join(p.text for p in index.small_to_big(q.question, k=k))
+        else:
+            hits = index.search(q.question, k=k)
+            context = "\n".join(index.store.child("default", h.ref_id).text for h in hits)
+        if fact_recall(context, q.facts) < 1:
+            missed.append(q.id)
+    return tuple(sorted(missed))
+
+
 def _bm25_misses_at_k1() -> list[str]:
-
-    index = _policy_index(BM25Retriever(), cl100k)
-    return sorted(
-        q.id
-        for q in load_questions("travel_policy").questions
-        if fact_recall("\n".join(p.text for p in index.small_to_big(q.question, k=1)), q.facts) < 1
-    )
+    return list(_small_to_big_misses())
 
 
-def _one_parent_recall() -> float:
+def _bm25_misses_hints() -> dict[Any, str]:
+    hints: dict[Any, list[str]] = {}
+    for answer, where in [
+        (_small_to_big_misses(mode="children"), "for the children alone"),
+        (_small_to_big_misses(k=2), "at k = 2"),
+        (_small_to_big_misses("logcount"), "with the log-count scorer"),
+    ]:
+        hints.setdefault(answer, []).append(where)
+    return {
+        answer: f"that is the answer {' and '.join(where)}; the question asks the parents "
+        "handed over (small-to-big), BM25, k = 1"
+        for answer, where in hints.items()
+    }
 
-    index = _policy_index(LogCountRetriever(), approx_tokens)
+
+@functools.cache
+def _parents_tokens(
+    retriever: str = "bm25", count: str = "cl100k", k: int = 4, most: int = 3, total: bool = False
+) -> float:
+    """Mean cl100k tokens handed over per question by small_to_big(k, max_parents=most) (03.2)."""
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
     qs = load_questions("travel_policy").questions
-    scores = [
-        fact_recall(
-            "\n".join(p.text for p in index.small_to_big(q.question, k=2, max_parents=1)), q.facts
-        )
-        for q in qs
-    ]
-    return round(sum(scores) / len(scores), 2)
+    sizes = [cl100k("\n".join(p.text for p in index.small_to_big(q.question, k, most))) for q in qs]
+    return round(sum(sizes) / (1 if total else len(sizes)), 1)
+
+
+def _three_parents_tokens() -> float:
+    return _parents_tokens()
+
+
+def _three_parents_hints() -> dict[Any, str]:
+    return {
+        _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
+        _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
+        "the word-based counter; the question asks BM25 and cl100k children",
+        _parents_tokens(total=True): "that is the total over the four questions; give the mean",
+        _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
+    }
+
+
+@functools.cache
+def _window_tokens(window_size: int = 1, k: int = 2, after: int | None = None) -> float:
+    """Mean cl100k tokens handed over by sentence windows, BM25 (03b.1)."""
+    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
+    (row,) = sentence_window_table(doc, questions, BM25Retriever(), [k], window_size, after)
+    return row["tokens_to_model"]
+
+
+def _window_one_tokens() -> float:
+    return _window_tokens()
+
+
+def _window_hints() -> dict[Any, str]:
+    return {
+        _window_tokens(3): "that is with 3 sentences each side (the table above); the question "
+        "asks window_size=1",
+        _window_tokens(3, after=2): "that is LlamaIndex's 3 + 2 slice; the question asks "
+        "window_size=1",
+        _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
+        round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
+    }
 
 
 def _stdevs_for_three_cuts() -> float:
@@ -152,74 +301,85 @@ def _path_prefix_tokens_at_k5_on_policy() -> float:
     return row["k=5"]
 
 
-def _experiment_rows(strategy: str, retriever: str):
-
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {strategy: real_strategies()[strategy]}
-    return run_experiment(
-        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(1,)
-    )
-
-
-def _fixed_unanswerable() -> list[str]:
-    return sorted(
-        r["question"] for r in _experiment_rows("fixed_size", "overlap") if not r["answerable"]
-    )
-
-
-def _linearized_complete_without_reaching() -> list[str]:
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {"markdown-lin": real_strategies()["markdown-lin"]}
-    rows = run_experiment(docs, questions, strategies, {"bm25": BM25Retriever()}, ks=(3,))
-    return sorted(r["question"] for r in rows if r["complete"] and not r["reached"])
-
-
-def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
-
-    doc = read_document(data_dir() / "formats" / "travel_policy.pdf")
-    chunks = MarkdownChunker(max_tokens=60).split(doc)
-    return len(chunks), orphans(chunks, doc)
-
-
-def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
-    texts = [
-        c.text
-        for c in build("fixed", size=300, overlap=0, unit="tokens").split(
-            load_document("work_schedules")
-        )
-    ]
-    cut = MiniLMEmbedder().cut(texts)
-    return cut.truncated, cut.words_dropped
-
-
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
-    "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
-    "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
-    "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
-    "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
+    "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
+    "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
+    "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
+    "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
-    "03.2": ("a float, two decimals", _one_parent_recall),
+    "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
+    "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
     "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
-    "07.2": ("a sorted list of question ids", _fixed_unanswerable),
-    "07b.2": ("a sorted list of question ids", _linearized_complete_without_reaching),
-    "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
-    "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
+    **SOLUTIONS_0709,  # notebooks 07 to 09: teaching.selfcheck_0709
 }
+
+
+# exercise -> (answer, solution) -> what is wrong with that answer, in words.
+HINTS: dict[str, Callable[[Any, Any], str]] = {
+    "02.2": _repack_size_hint,
+    "02b.2": _rows_budget_hint,
+}
+
+
+# How an exercise's answer is compared, where its shape sentence alone does not say it
+# (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
+# answers with why each is wrong, computed from the library.
+FORMS: dict[str, Form] = {
+    "01.1": Form(misses=_overlap_misses),
+    "01.2": Form(misses=_token_window_misses),
+    "01.3": Form(misses=_size_misses),
+    "03.1": Form(misses=_bm25_misses_hints),
+    "03.2": Form(misses=_three_parents_hints),
+    "03b.1": Form(misses=_window_hints),
+    **FORMS_0709,
+}
+
+
+def form(exercise: str) -> Form:
+    """The exercise's `Form`: its own entry in FORMS, else what its shape sentence implies."""
+    shape = SOLUTIONS[exercise][0]
+    implied = form_from_shape(shape)
+    own = FORMS.get(exercise)
+    if own is None:
+        return implied
+    return Form(
+        decimals=own.decimals if own.decimals is not None else implied.decimals,
+        ordered=own.ordered and implied.ordered,
+        misses=own.misses,
+    )
+
+
+def verdict_for(exercise: str, answer: Any) -> str:
+    """The one line `check` prints for an answer exercise: correct, or what is wrong. Judged on
+    its value (`answers.judge`); a refusal says, first found: why a known wrong answer is wrong
+    (FORMS), the exercise's own hint (HINTS), else what `judge` found (type, length, rounding,
+    which items)."""
+    shape, solve = SOLUTIONS[exercise]
+    if answer is None:
+        return f"Exercise {exercise}: not answered yet. Expected {shape}."
+    how = form(exercise)
+    wrong = judge(answer, solution := solve(), how)
+    if wrong is None:
+        return f"Exercise {exercise}: correct."
+    why = known_miss(answer, how)
+    if why is None and exercise in HINTS:
+        why = HINTS[exercise](answer, solution)
+    why = why or wrong
+    return f"Exercise {exercise}: not quite ({answer!r}): {why}. Expected {shape}; try again."
 
 
 def check(exercise: str, answer: Any) -> None:
     """Print whether `answer` is right for `exercise`. `None` means not tried yet.
 
     A coding exercise (`chunklab.teaching.exercises.CHECKS`) takes the learner's function and runs
-    it on cases it has not seen. It returns nothing on purpose: a returned value would be echoed
-    below the cell.
+    it on cases it has not seen. An answer exercise is judged on its value (`answers.judge`): a
+    tuple or a list, any rounding within the asked precision, any order where order is not asked.
+    It returns nothing on purpose: a returned value would be echoed below the cell.
     """
 
     if exercise in CHECKS:
@@ -227,10 +387,4 @@ def check(exercise: str, answer: Any) -> None:
         return
     if exercise not in SOLUTIONS:
         raise KeyError(f"no exercise {exercise!r} (known: {', '.join([*SOLUTIONS, *CHECKS])})")
-    shape, solve = SOLUTIONS[exercise]
-    if answer is None:
-        print(f"Exercise {exercise}: not answered yet. Expected {shape}.")
-    elif answer == solve():
-        print(f"Exercise {exercise}: correct.")
-    else:
-        print(f"Exercise {exercise}: not quite ({answer!r}). Expected {shape}; try again.")
+    print(verdict_for(exercise, answer))

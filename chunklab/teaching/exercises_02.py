@@ -1,0 +1,163 @@
+"""The checks of notebook 02's coding exercises (02.1, 02b.1), registered in `exercises.CHECKS`.
+
+Why a module of its own: each check also recognises the plausible wrong answers a learner writes
+(adding up the pieces' token counts, counting characters, `startswith` for a fence) and names the
+rule that answer breaks, which would push `exercises` past its size. A wrong answer that is none
+of these still fails, on the first unseen case where it differs, with what was expected.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.chunkers.structural import split_span
+from chunklab.parsing.scanner import closes_fence, indent_width, opening_fence
+from chunklab.teaching.checking import NotYet, short
+from chunklab.tokens.budget import SourceBudget
+from chunklab.tokens.counters import cl100k
+from chunklab.tokens.packing import pack_spans
+
+Span = tuple[int, int]
+
+# --- 02.1: repack by tokens --------------------------------------------------------------------
+
+
+def greedy(spans: list[Span], fits: Callable[[list[Span], Span], bool]) -> list[Span]:
+    """Merge each span into the last piece while `fits(pieces_of_that_piece, span)` says so."""
+    pieces: list[list[Span]] = []
+    for span in spans:
+        if pieces and fits(pieces[-1], span):
+            pieces[-1].append(span)
+        else:
+            pieces.append([span])
+    return [(group[0][0], group[-1][1]) for group in pieces]
+
+
+def repack_mistakes(text: str, spans: list[Span], budget: int) -> dict[str, list[Span]]:
+    """What each plausible wrong rule returns, keyed by the hint that names its mistake."""
+    return {
+        "neighbouring spans should be merged while they fit; you returned them unmerged": list(
+            spans
+        ),
+        "you added up the pieces' counts; count the merged slice text[first_start:last_end] "
+        "itself, separators included": greedy(
+            spans, lambda group, s: sum(cl100k(text[a:b]) for a, b in [*group, s]) <= budget
+        ),
+        "a merged piece may have exactly `budget` tokens (at most, not fewer than)": greedy(
+            spans, lambda group, s: cl100k(text[group[0][0] : s[1]]) < budget
+        ),
+        "the budget is in cl100k tokens, not characters": greedy(
+            spans, lambda group, s: s[1] - group[0][0] <= budget
+        ),
+    }
+
+
+SENTENCES = [
+    "Inspect the pump every 30 days.",
+    "Vibration above 4,5 mm/s stops the line.",
+    "Log the value.",
+    "A technician signs each record, with date and time.",
+    "Incomplete records are refused by the audit system.",
+    "Ok.",
+    "Misalignment over 0,08 mm means realigning the shaft before restart.",
+    "- check the seal",
+    "| Vibração | mm/s | 4,5 |",
+    "Registro",
+    "see section 4",
+]
+
+
+def check_repack_tokens(fn: Callable) -> int:
+    """02.1 against the library's packer (`pack_spans`) on random texts and budgets.
+
+    On a miss, the hint names the plausible mistake that gives the learner's pieces on *every*
+    case, not only the first one missed: on a small case two mistakes can return the same pieces.
+    """
+    rng, runs = random.Random(2), []
+    for _ in range(60):
+        budget = rng.randint(6, 60)
+        text = "\n".join(rng.choice(SENTENCES) for _ in range(rng.randint(1, 9)))
+        spans = split_span(text, 0, len(text), "\n")
+        got = [tuple(s) for s in fn(text, list(spans), budget)]
+        runs.append(
+            (text, spans, budget, got, pack_spans(spans, budget, SourceBudget(text, cl100k)))
+        )
+    missed = [run for run in runs if run[3] != run[4]]
+    if not missed:
+        return len(runs)
+    mistakes = [repack_mistakes(text, spans, budget) for text, spans, budget, _, _ in runs]
+    hint = next(
+        (
+            h
+            for h in mistakes[0]
+            if all(m[h] == run[3] for m, run in zip(mistakes, runs, strict=True))
+        ),
+        "compare your pieces with the expected ones",
+    )
+    text, _, budget, got, expected = missed[0]
+    raise NotYet(
+        f"budget={budget}, text={short(text, 60)}: expected {short(expected)}, got {short(got)}: "
+        f"{hint}"
+    )
+
+
+# --- 02b.1: does this line close the fence? ----------------------------------------------------
+
+OPENINGS = ["```", "```python", "````markdown", "~~~", "~~~~ yaml", "  ```js", "`````"]
+LINES = [
+    "```",
+    "``` ",
+    "   ```",
+    "    ```",
+    "````",
+    "``",
+    "```python",
+    "``` x",
+    "~~~",
+    "~~~~~",
+    "~~~ ~",
+    "`````",
+    "\t```",
+    "x```",
+]
+
+
+def why_fence(opening: str, line: str, expected: bool) -> str:
+    """The rule that decides this case, in words."""
+    char, length = opening_fence(opening) or ("`", 3)
+    stripped = line.strip(" \t")
+    run = len(stripped) - len(stripped.lstrip(char))
+    if indent_width(line) >= 4:
+        return "a line indented four spaces or more (a tab counts as four) is code, never a fence"
+    if not stripped.startswith(char):
+        return (
+            f"a closing fence is only a run of the opening's character ({char!r}), after at most "
+            "three spaces"
+        )
+    if run < length:
+        return f"the closing run must be at least as long as the opening's ({length})"
+    if stripped[run:].strip():
+        return "a closing fence has nothing after its run: a line with an info string is code"
+    if expected:
+        return (
+            "a longer run, up to three spaces before it and spaces after it still close the fence"
+        )
+    return "this line does not close the fence"
+
+
+def check_closes_fence(fn: Callable) -> int:
+    """02b.1 against chunklab's scanner, on every opening x line pair (any truthy value is True)."""
+    cases = 0
+    for opening in OPENINGS:
+        char, length = opening_fence(opening) or ("`", 3)
+        for line in LINES:
+            expected = closes_fence(line, char, length)
+            got = bool(fn(opening, line))
+            if got != expected:
+                raise NotYet(
+                    f"opening {opening!r}, line {line!r}: expected {expected}, got {got}: "
+                    f"{why_fence(opening, line, expected)}"
+                )
+            cases += 1
+    return cases

@@ -1,0 +1,135 @@
+"""The coding exercises of notebooks 03 and 03b: handing over parents, and sentence windows.
+
+Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
+(a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
+then random cases it has not shown. A refusal names what is wrong, not only where.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.teaching.checking import NotYet, short
+
+# --- 03.3: parents within a token budget ---------------------------------------------------------
+
+
+def parents_expected(
+    ranked: list[str], parent_of: dict[str, str], tokens: dict[str, int], budget: int
+) -> list[str]:
+    """The answer: parents in rank order, each once, stopping before the first that overflows."""
+    chosen: list[str] = []
+    spent = 0
+    for child in ranked:
+        parent = parent_of[child]
+        if parent in chosen:
+            continue
+        if spent + tokens[parent] > budget:
+            break
+        chosen.append(parent)
+        spent += tokens[parent]
+    return chosen
+
+
+def _why_parents(got: list, expected: list, tokens: dict[str, int], budget: int) -> str:
+    if len(set(got)) < len(got):
+        return "a parent appears twice: hand each parent over once, at its best child's rank"
+    if any(p not in tokens for p in got):
+        return "return parent ids (parent_of[child]), not child ids"
+    if sum(tokens[p] for p in got) > budget:
+        return "the parents you return exceed the budget"
+    if got[: len(expected)] == expected and len(got) > len(expected):
+        return (
+            "you skipped a parent that did not fit and took a later one: stop at the first "
+            "parent that does not fit (rank order is the order of relevance)"
+        )
+    if got == expected[:-1] and sum(tokens[p] for p in expected) == budget:
+        return "a parent that fills the budget exactly still fits (total <= budget)"
+    if sorted(got) == sorted(expected):
+        return "the right parents in the wrong order: keep the rank order of their best child"
+    return "not the parents expected"
+
+
+PARENT_CASES = [  # (ranked children, child -> parent, parent -> tokens, budget)
+    (["a", "b", "c"], {"a": "P", "b": "Q", "c": "R"}, {"P": 50, "Q": 90, "R": 20}, 100),
+    (["a", "b"], {"a": "P", "b": "Q"}, {"P": 60, "Q": 40}, 100),
+    (["a", "b", "c", "d"], {"a": "P", "b": "P", "c": "Q", "d": "P"}, {"P": 30, "Q": 30}, 100),
+    (["a", "b"], {"a": "P", "b": "Q"}, {"P": 10, "Q": 10}, 0),
+    ([], {}, {"P": 10}, 100),
+    (["a", "b", "c"], {"a": "Q", "b": "P", "c": "Q"}, {"P": 10, "Q": 10}, 100),
+]
+
+
+def check_parents_within(fn: Callable) -> int:
+    rng, cases = random.Random(3), []
+    for _ in range(40):
+        tokens = {f"p{k}": rng.randint(5, 120) for k in range(rng.randint(1, 6))}
+        pairs = [(f"c{k}", rng.choice(list(tokens))) for k in range(rng.randint(1, 10))]
+        budget = rng.choice([0, 50, 120, 200, 400])
+        cases.append(([c for c, _ in pairs], dict(pairs), tokens, budget))
+    for ranked, parent_of, tokens, budget in [*PARENT_CASES, *cases]:
+        expected = parents_expected(ranked, parent_of, tokens, budget)
+        got = list(fn(list(ranked), dict(parent_of), dict(tokens), budget))
+        if got != expected:
+            raise NotYet(
+                f"{_why_parents(got, expected, tokens, budget)}. Case: children {ranked} -> "
+                f"parents {[parent_of[c] for c in ranked]}, tokens {tokens}, budget {budget}: "
+                f"got {short(got)}"
+            )
+    return len(PARENT_CASES) + len(cases)
+
+
+# --- 03b.2: merging overlapping sentence windows -------------------------------------------------
+
+
+def merged_expected(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The answer: (first, last) sentence ranges, both included, merged where they overlap or
+    touch (last + 1 == next first), in document order."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def _why_merged(got: list, expected: list, windows: list) -> str:
+    flat = [s for a, b in got for s in range(a, b + 1)]
+    want = {s for a, b in windows for s in range(a, b + 1)}
+    if set(flat) != want:
+        return "the sentences covered changed: every sentence of every window, and no other"
+    if len(flat) != len(set(flat)):
+        return "a sentence is still in two ranges: merge windows that overlap"
+    if got != sorted(got):
+        return "return the ranges in document order"
+    if len(got) > len(expected):
+        return "merge windows that touch too (one ends at sentence 5, the next starts at 6)"
+    return "not the ranges expected"
+
+
+MERGE_CASES = [
+    [(0, 3), (2, 5)],  # overlap
+    [(4, 6), (0, 3)],  # touch, and out of order
+    [(7, 9), (1, 4), (2, 3)],  # one inside another
+    [(0, 2), (6, 8)],  # apart
+    [(5, 8), (5, 8)],  # the same window twice
+    [],
+]
+
+
+def check_merged_windows(fn: Callable) -> int:
+    rng, cases = random.Random(31), list(MERGE_CASES)
+    for _ in range(40):
+        centres = [rng.randint(0, 30) for _ in range(rng.randint(1, 6))]
+        size = rng.randint(0, 3)
+        cases.append([(max(0, c - size), c + size) for c in centres])
+    for windows in cases:
+        expected = merged_expected(windows)
+        got = [tuple(w) for w in fn(list(windows))]
+        if got != expected:
+            raise NotYet(
+                f"{_why_merged(got, expected, windows)}. Case: windows {windows}: got {short(got)}"
+            )
+    return len(cases)

@@ -1,0 +1,69 @@
+"""Sphinx configuration of the series' website (`make site`).
+
+The site shows the notebooks as they are stored: their outputs were made by a fresh-kernel run and
+are re-checked by nbval in `make test`, so Sphinx never executes them (`nb_execution_mode`).
+`docs/notebooks` is a link to `../notebooks`, so a notebook added there (`10_*.ipynb`, a companion
+`02b_*.ipynb`) becomes a page, in filename order, without editing anything here (`index.md`'s
+toctree is a glob).
+"""
+
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE / "_ext"))  # this site's two extensions, beside this file
+sys.path.insert(0, str(HERE.parent))  # chunklab itself, for the API reference
+
+# The project's public repository and where the site is published: said once, here. A placeholder
+# until the project has its home; README.md links the same site address.
+REPOSITORY = "https://github.com/chunklab/chunklab"
+BRANCH = "main"
+SITE = "https://chunklab.github.io/chunklab/"
+
+project = "chunklab"
+author = "the chunklab authors"
+copyright = "the chunklab authors, MIT licence"
+html_title = "chunklab: chunking for RAG, step by step"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.autosummary",
+    "sphinx.ext.githubpages",
+    "series_links",
+    "plain_docstrings",
+]
+
+root_doc = "index"
+exclude_patterns = ["_build", "_ext", "**/.ipynb_checkpoints"]
+templates_path = ["_templates"]
+
+# --- notebooks (MyST-NB) -------------------------------------------------------------------------
+nb_execution_mode = "off"  # the stored outputs are the checked ones; never re-run here
+nb_merge_streams = True
+myst_heading_anchors = 3  # `[x](02_structural.ipynb#some-heading)` resolves to the heading
+myst_enable_extensions = ["dollarmath"]
+
+# --- API reference from the docstrings ------------------------------------------------------------
+autosummary_generate = True
+autodoc_default_options = {"members": True, "member-order": "bysource"}
+autodoc_typehints = "description"
+autodoc_member_order = "bysource"
+default_role = "code"  # `name` in a docstring is code, as in Markdown (_ext/plain_docstrings.py)
+
+# --- HTML: the book theme, its download and launch buttons ----------------------------------------
+html_theme = "sphinx_book_theme"
+html_baseurl = SITE
+html_sourcelink_suffix = ""  # the download button hands over the .ipynb itself, not a .txt copy
+html_theme_options = {
+    "repository_url": REPOSITORY,
+    "repository_branch": BRANCH,
+    "path_to_docs": "",  # pages are named as the repository's files: notebooks/NN_x.ipynb
+    "use_repository_button": True,
+    "use_download_button": True,
+    "launch_buttons": {"binderhub_url": "https://mybinder.org", "notebook_interface": "jupyterlab"},
+    "show_toc_level": 2,
+}
+# The light/dark mode a first visit starts in: without it the theme's script finds no mode and logs
+# "Got invalid theme mode" as a console error on every fresh visit (the browser check saw it).
+html_context = {"default_mode": "auto"}

@@ -1,0 +1,204 @@
+"""Notebook 01's exercises refuse the plausible wrong answers, each with a hint that names what is
+wrong, and accept every correct form (issue 29: "exercises that cannot be gamed").
+
+Wrong answers are computed here from the library (the Portuguese manual's overlap, the counts
+without overlap, ...), never typed in, so they stay the plausible mistakes when the data changes.
+"""
+
+import sys
+
+import numpy as np
+import pytest
+from conftest import ROOT
+
+from chunklab import FixedSizeChunker, load_document
+from chunklab.evaluation.metrics import chunks_with_all, split_lines
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import line_windows  # noqa: E402
+
+
+def expected(exercise):
+    return selfcheck.SOLUTIONS[exercise][1]()
+
+
+def refused(exercise, answer, *hints):
+    message = selfcheck.verdict_for(exercise, answer)
+    assert "not quite" in message, f"{answer!r} was accepted: {message}"
+    for hint in hints:
+        assert hint in message, f"{answer!r}: the hint does not say {hint!r}: {message}"
+    return message
+
+
+def accepted(exercise, answer):
+    message = selfcheck.verdict_for(exercise, answer)
+    assert message.endswith("correct."), f"{answer!r} was refused: {message}"
+
+
+def smallest_overlap(name):
+    doc = load_document(name)
+    return next(
+        o
+        for o in range(0, 200, 10)
+        if not split_lines(FixedSizeChunker(size=200, overlap=o).split(doc), doc)
+    )
+
+
+def test_01_1_refuses_the_portuguese_answer_and_too_small_overlaps():
+    right = expected("01.1")
+    assert right == smallest_overlap("manual_en")
+    portuguese = smallest_overlap("manual")
+    assert portuguese != right, "the sweep would show the answer: the exercise must differ"
+    refused("01.1", portuguese, "Portuguese manual's overlap")
+    for smaller in range(0, right, 10):
+        if smaller != portuguese:
+            refused("01.1", smaller, "English line(s) are still split")
+    refused("01.1", right + 10, "the value is not right")
+    refused("01.1", str(right), "a str", "where an int is asked")
+    refused("01.1", [right], "a list", "where an int is asked")
+    for form in (right, float(right), np.int64(right)):
+        accepted("01.1", form)
+
+
+def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
+    right = expected("01.2")
+    no_overlap = tuple(
+        len(FixedSizeChunker(size=40, overlap=0, unit="tokens").split(load_document(n)))
+        for n in ("manual", "manual_en")
+    )
+    assert no_overlap != right
+    refused("01.2", no_overlap, "no overlap")
+    refused("01.2", right[::-1], "wrong order", "Portuguese first")
+    refused("01.2", (right[0], right[1] + 1), "item 2 of 2 is not right")
+    refused("01.2", (right[0] + 1, right[1]), "item 1 of 2 is not right")
+    refused("01.2", right[:1], "1 item where 2 are asked")
+    refused("01.2", sum(right), "an int where a list or tuple of 2 items is asked")
+    refused("01.2", (str(right[0]), right[1]), "item 1 (a str")
+    for form in (right, list(right), tuple(float(n) for n in right), np.array(right)):
+        accepted("01.2", form)
+
+
+def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
+    size, saved = expected("01.3")
+    doc = load_document("manual")
+    chunks = FixedSizeChunker(size=size, overlap=0).split(doc)
+    assert (
+        chunks_with_all(chunks, ["92", "Limite"])
+        and bool(chunks_with_all(chunks, ["0,08", "Limite"])) == saved
+    )
+    refused("01.3", (size, not saved), "the size is right")
+    size_for_008 = next(
+        s
+        for s in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["0,08", "Limite"])
+    )
+    refused("01.3", (size_for_008, saved), "the question asks for 92")
+    refused("01.3", (size - 10, saved), "item 1 of 2 is not right")
+    refused("01.3", size, "an int where a list or tuple of 2 items")
+    refused("01.3", (size, "no"), "a str where True or False is asked")
+    refused("01.3", (size, int(saved)), "where True or False is asked")
+    for form in ((size, saved), [size, saved], (size, np.bool_(saved))):
+        accepted("01.3", form)
+
+
+# --- 01.4 (write code): plausible wrong line_windows --------------------------------------------
+
+
+def no_line_snap(text, size):
+    return [(a, min(a + size, len(text))) for a in range(0, len(text), size)]
+
+
+def first_break(text, size):
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.find("\n", start, stop)) >= 0:
+            stop = k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def ends_on_the_break(text, size):  # off by one: the break goes to the next window
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop)) > start:
+            stop = k
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def snaps_the_last_window(text, size):
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if (k := text.rfind("\n", start, stop)) >= 0 and k + 1 < stop:
+            stop = k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def one_past_the_window(text, size):  # looks one character beyond the window for a break
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop + 1)) >= 0:
+            stop = k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def with_overlap(text, size):  # the notebook's `windows`, snapped, but still stepping back
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop)) >= 0:
+            stop = k + 1
+        spans.append((start, stop))
+        if stop == len(text):
+            break
+        start = max(start + 1, stop - 1)
+    return spans
+
+
+WRONG = [
+    no_line_snap,
+    first_break,
+    ends_on_the_break,
+    snaps_the_last_window,
+    one_past_the_window,
+    with_overlap,
+]
+
+
+@pytest.mark.parametrize("wrong", WRONG, ids=lambda f: f.__name__)
+def test_01_4_refuses_each_plausible_wrong_line_windows(wrong):
+    result = verdict("01.4", wrong)
+    assert not result.passed, f"{wrong.__name__} passed"
+    assert "window" in result.message and "should be" in result.message, result.message
+    assert "size=" in result.message, "the hint names the case it failed"
+
+
+def as_lists(text, size):
+    return [list(span) for span in line_windows(text, size)]
+
+
+def by_slicing(text, size):
+    out, start = [], 0
+    while start < len(text):
+        window = text[start : start + size]
+        cut = window.rfind("\n") + 1 if start + size < len(text) else 0
+        out.append((start, start + (cut or len(window))))
+        start = out[-1][1]
+    return out
+
+
+@pytest.mark.parametrize("right", [line_windows, as_lists, by_slicing], ids=lambda f: f.__name__)
+def test_01_4_accepts_every_correct_form(right):
+    assert verdict("01.4", right).passed, verdict("01.4", right).message

@@ -1,0 +1,204 @@
+"""Notebook 02's exercises (02.1, 02.2, 02b.1, 02b.2) against the wrong answers a learner writes.
+
+Each plausible wrong answer must be refused with a hint that names its mistake (not only "try
+again"), and every correct form must pass: a list where a tuple is shown, a function written
+another way, a truthy value for True. The expected answers come from the library (`SOLUTIONS`),
+never typed in here.
+"""
+
+import re
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab import cl100k
+from chunklab.teaching.exercises import verdict
+from chunklab.teaching.selfcheck import SOLUTIONS, check
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import closes_fence  # noqa: E402
+
+# --- 02.1: repack_tokens  ---
+
+
+def _greedy(spans, fits):
+    out = []
+    for a, b in spans:
+        if out and fits(out[-1][0], a, b):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def repack_right(text, spans, budget):
+    return _greedy(spans, lambda first, a, b: cl100k(text[first:b]) <= budget)
+
+
+def repack_as_lists(text, spans, budget):  # a correct answer in another form
+    return [list(span) for span in repack_right(text, spans, budget)]
+
+
+def repack_adding_counts(text, spans, budget):
+    pieces: list[list[tuple[int, int]]] = []
+    for a, b in spans:
+        if pieces and sum(cl100k(text[x:y]) for x, y in [*pieces[-1], (a, b)]) <= budget:
+            pieces[-1].append((a, b))
+        else:
+            pieces.append([(a, b)])
+    return [(p[0][0], p[-1][1]) for p in pieces]
+
+
+def repack_strictly_below(text, spans, budget):  # off by one
+    return _greedy(spans, lambda first, a, b: cl100k(text[first:b]) < budget)
+
+
+def repack_by_characters(text, spans, budget):  # repack_ unchanged: size in characters
+    return _greedy(spans, lambda first, a, b: b - first <= budget)
+
+
+def repack_nothing(text, spans, budget):
+    return list(spans)
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (repack_adding_counts, "you added up the pieces' counts"),
+        (repack_strictly_below, "exactly `budget` tokens"),
+        (repack_by_characters, "not characters"),
+        (repack_nothing, "you returned them unmerged"),
+    ],
+    ids=lambda x: getattr(x, "__name__", "hint"),
+)
+def test_02_1_refuses_each_wrong_repack_naming_its_mistake(wrong, hint):
+    result = verdict("02.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+@pytest.mark.parametrize("right", [repack_right, repack_as_lists])
+def test_02_1_accepts_tuples_or_lists(right):
+    assert verdict("02.1", right).passed
+
+
+# --- 02b.1: closes_fence  ---
+
+
+def _run(opening):
+    fence = opening.lstrip(" ")
+    char = fence[0]
+    return char, len(fence) - len(fence.lstrip(char))
+
+
+def _indented(line):  # four columns or more: a tab counts as four
+    return len(line.expandtabs(4)) - len(line.expandtabs(4).lstrip(" ")) >= 4
+
+
+def fence_right_by_regex(opening, line):
+    char, length = _run(opening)
+    return not _indented(line) and re.fullmatch(
+        rf"[ \t]*{re.escape(char)}{{{length},}}[ \t]*", line
+    )
+
+
+def fence_sketch(opening, line):  # the design sketch's rule
+    return line.startswith("`" * 3)
+
+
+def fence_ignoring_info_strings(opening, line):
+    char, length = _run(opening)
+    return line.strip().startswith(char * length) and not _indented(line)
+
+
+def fence_ignoring_length(opening, line):
+    char, _ = _run(opening)
+    stripped = line.strip()
+    return len(stripped) >= 3 and stripped == char * len(stripped) and not _indented(line)
+
+
+def fence_ignoring_indentation(opening, line):
+    char, length = _run(opening)
+    stripped = line.strip()
+    return len(stripped) >= length and stripped == char * len(stripped)
+
+
+def fence_either_character(opening, line):
+    _, length = _run(opening)
+    stripped = line.strip()
+    return len(stripped) >= length and set(stripped) <= set("`~") and not _indented(line)
+
+
+def fence_exact_length(opening, line):
+    char, length = _run(opening)
+    return line.strip() == char * length and not _indented(line)
+
+
+def fence_tab_as_one_space(opening, line):
+    char, length = _run(opening)
+    stripped = line.strip()
+    indent = len(line) - len(line.lstrip(" \t"))
+    return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (fence_sketch, "up to three spaces before it"),
+        (fence_ignoring_info_strings, "info string"),
+        (fence_ignoring_length, "at least as long"),
+        (fence_ignoring_indentation, "four spaces or more"),
+        (fence_either_character, "only a run of the opening's character"),
+        (fence_exact_length, "a longer run"),
+        (fence_tab_as_one_space, "a tab counts as four"),
+    ],
+    ids=lambda x: getattr(x, "__name__", "hint"),
+)
+def test_02b_1_refuses_each_wrong_fence_rule_naming_its_mistake(wrong, hint):
+    result = verdict("02b.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_02b_1_accepts_a_regex_answer_that_returns_a_match_or_none():
+    assert verdict("02b.1", fence_right_by_regex).passed
+    assert verdict("02b.1", closes_fence).passed
+
+
+# --- answer exercises: 02.2 and 02b.2  ---
+
+
+def said(exercise, answer, capsys) -> str:
+    check(exercise, answer)
+    return capsys.readouterr().out
+
+
+def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
+    size, chunks = SOLUTIONS["02.2"][1]()
+    for wrong, hint in [
+        ((size - 10, chunks), "the table is still cut"),
+        ((size + 10, chunks), "a smaller multiple of 10 does too"),
+        ((chunks, size), "size first"),
+        ((size, chunks + 1), "count the chunks"),
+        ((size + 5, chunks), "multiple of 10"),
+        (size, "answer a pair"),
+    ]:
+        out = said("02.2", wrong, capsys)
+        assert "not quite" in out and hint in out, (wrong, out)
+
+
+def test_02_2_accepts_a_tuple_or_a_list(capsys):
+    size, chunks = SOLUTIONS["02.2"][1]()
+    assert said("02.2", (size, chunks), capsys).endswith("correct.\n")
+    assert said("02.2", [size, chunks], capsys).endswith("correct.\n")
+
+
+def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):
+    budget = SOLUTIONS["02b.2"][1]()
+    for wrong, hint in [
+        (budget - 1, "Desalinhamento is in no chunk with the header row"),
+        (budget + 1, "find the smallest"),
+        (str(budget), "answer an int"),
+    ]:
+        out = said("02b.2", wrong, capsys)
+        assert "not quite" in out and hint in out, (wrong, out)
+    assert said("02b.2", budget, capsys).endswith("correct.\n")
