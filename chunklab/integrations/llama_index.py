@@ -16,10 +16,10 @@ What each node carries, and why:
   document (with `include_prev_next_rel`, LlamaIndex's default);
 - with `parents=True`, small-to-big: the document's sections (`MarkdownChunker.parents`, or for
   another strategy the section holding each chunk, `chunklab.retrieval.small_to_big`) come first
-  as nodes of their own, each chunk linked to its section by PARENT and each section to its
-  chunks by CHILD, exactly as `HierarchicalNodeParser` links its levels. So LlamaIndex's
-  `get_leaf_nodes` finds the chunks to embed, and `AutoMergingRetriever` (all nodes in the
-  docstore) hands over a section when enough of its chunks are retrieved;
+  as nodes of their own (those that hold a chunk), each chunk linked to its section by PARENT
+  and each section to its chunks by CHILD, exactly as `HierarchicalNodeParser` links its
+  levels. So LlamaIndex's `get_leaf_nodes` finds the chunks to embed, and `AutoMergingRetriever`
+  (all nodes in the docstore) hands over a section when enough of its chunks are retrieved;
 - metadata: the document's (with `include_metadata`, the default), plus `chunk_id`, `doc_id`,
   `parent_id`, `heading_path`, `token_count` and the chunker's keys (strategy, section, ...).
   Those are excluded from the text LlamaIndex embeds and the text the model reads: they describe
@@ -52,7 +52,13 @@ try:
     from llama_index.core.bridge.pydantic import Field, field_validator
     from llama_index.core.callbacks import CBEventType, EventPayload
     from llama_index.core.node_parser import NodeParser
-    from llama_index.core.schema import BaseNode, MetadataMode, NodeRelationship, TextNode
+    from llama_index.core.schema import (
+        BaseNode,
+        MetadataMode,
+        NodeRelationship,
+        RelatedNodeInfo,
+        TextNode,
+    )
     from llama_index.core.schema import Document as LlamaDocument
 except ImportError as exc:
     raise missing_framework(__name__, "LlamaIndex (llama-index-core)", exc) from None
@@ -118,13 +124,20 @@ class ChunklabNodeParser(NodeParser):
         """One document's parent nodes (if asked) and chunk nodes, linked."""
         if self.parents:
             paired = parents_and_children(self.chunker, doc)
-            parents = {p.chunk_id: self._node(p, source) for p in paired.parents}
+            # Only parents some chunk points at: a section whose heading only a subsection's
+            # breadcrumb carries has no chunk, and would be a "leaf" to `get_leaf_nodes`.
+            used = {c.parent_id for c in paired.children}
+            parents = {
+                p.chunk_id: self._node(p, source) for p in paired.parents if p.chunk_id in used
+            }
             children = [self._node(c, source) for c in paired.children]
+            links: dict[str, list[RelatedNodeInfo]] = {}
             for chunk, child in zip(paired.children, children, strict=True):
                 parent = parents[chunk.parent_id or ""]
-                parent.relationships.setdefault(NodeRelationship.CHILD, [])
-                parent.relationships[NodeRelationship.CHILD].append(child.as_related_node_info())  # type: ignore[union-attr]
                 child.relationships[NodeRelationship.PARENT] = parent.as_related_node_info()
+                links.setdefault(parent.node_id, []).append(child.as_related_node_info())
+            for parent_id, infos in links.items():
+                parents[parent_id].relationships[NodeRelationship.CHILD] = infos
         else:
             parents = {}
             children = [self._node(c, source) for c in self.chunker.split(doc)]
