@@ -56,11 +56,11 @@ def test_csv_holds_the_same_chunks_as_json_lines_row_for_row(as_jsonl):
 
 
 def test_parquet_holds_the_same_chunks_as_json_lines(as_jsonl):
+    # Without pyarrow (the parquet extra, not in `make test`) the line it prints is the next test.
+    pq = pytest.importorskip(
+        "pyarrow.parquet", reason="pyarrow (the parquet extra) is not installed"
+    )
     done = run_cli("chunk", DOC, "--format", "parquet")
-    try:
-        import pyarrow.parquet as pq
-    except ImportError:  # the line it then prints: the test below
-        pytest.skip("pyarrow (the parquet extra) is not installed")
     assert done.returncode == 0, done.stderr.decode()
     table = pq.read_table(io.BytesIO(done.stdout))
     assert table.column_names == list(COLUMNS)
