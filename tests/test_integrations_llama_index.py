@@ -15,6 +15,7 @@ from conftest import ROOT
 from llama_index.core import StorageContext, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.ingestion import IngestionPipeline
+from llama_index.core.ingestion.pipeline import get_transformation_hash
 from llama_index.core.node_parser import SentenceSplitter, get_leaf_nodes, get_root_nodes
 from llama_index.core.retrievers import AutoMergingRetriever
 from pydantic import ValidationError
@@ -98,6 +99,21 @@ def test_it_is_a_step_of_an_ingestion_pipeline_where_sentence_splitter_was():
     assert (
         "Travel Policy" in embedded and "token_count" not in embedded and "chunk_id" not in embedded
     )
+
+
+def test_the_ingestion_cache_tells_two_chunkers_apart_and_the_same_one_again():
+    """IngestionPipeline caches a step's nodes under a hash of the step's settings: a parser whose
+    chunker settings did not reach that hash would be served another chunker's nodes."""
+    docs = [llama_index_document(load_document("travel_policy"))]
+    parsers = [
+        ChunklabNodeParser(),
+        ChunklabNodeParser(chunker=MarkdownChunker()),
+        ChunklabNodeParser(chunker=MarkdownChunker(max_tokens=60)),
+        ChunklabNodeParser(chunker=FixedSizeChunker()),
+        ChunklabNodeParser(parents=True),
+    ]
+    hashes = [get_transformation_hash(docs, p) for p in parsers]
+    assert hashes[0] == hashes[1] and len(set(hashes)) == 4
 
 
 def test_a_chunker_that_is_not_one_is_a_validation_error_naming_what_to_pass():
