@@ -6,7 +6,7 @@ import io
 import json
 
 import pytest
-from conftest import DATA, run_cli
+from conftest import DATA, ROOT, run_cli
 
 from chunklab.cli.formats import COLUMNS, FORMAT_HELP, PARQUET_EXTRA
 from chunklab.contracts import Chunk
@@ -22,19 +22,20 @@ def as_jsonl() -> list[dict]:
     return [json.loads(line) for line in done.stdout.decode().splitlines()]
 
 
-def test_the_columns_are_chunks_fields_and_the_help_lists_each_of_them_once():
+def test_the_columns_are_chunks_fields_listed_once_in_the_help_and_the_readme_points_there():
     assert COLUMNS == tuple(Chunk.model_fields)
-    help_text = " ".join(format_help(["chunk", "--help"]).split())
+    help_text = " ".join(command_help("chunk").split())
     assert help_text.count(", ".join(COLUMNS)) == 1
     assert " ".join(FORMAT_HELP.split()) in help_text
+    readme = " ".join((ROOT / "README.md").read_text(encoding="utf-8").split())
+    assert ", ".join(COLUMNS) not in readme and "`chunklab chunk --help`" in readme
 
 
-def format_help(argv: list[str]) -> str:
+def command_help(name: str) -> str:
     from chunklab.cli import build_parser
 
-    parser = build_parser()
-    action = next(a for a in parser._subparsers._group_actions if a.dest == "command")
-    return action.choices[argv[0]].format_help()
+    action = next(a for a in build_parser()._subparsers._group_actions if a.dest == "command")
+    return action.choices[name].format_help()
 
 
 def test_csv_holds_the_same_chunks_as_json_lines_row_for_row(as_jsonl):
