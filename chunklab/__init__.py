@@ -91,10 +91,17 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
+LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
+- `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata
+- `integrations.langchain`: `ChunklabTextSplitter`, any chunker as a LangChain `TextSplitter`
+- `integrations.llama_index`: `ChunklabNodeParser`, any chunker as a LlamaIndex `NodeParser`,
+  parents linked for small-to-big
+
 The `chunklab` command (`cli/`)
 - `cli.parser`: the argument parser, each command's example, the strategy options, `UsageError`
 - `cli.terminal`: warnings and a progress bar on stderr
 - `cli.chunking`: `chunklab chunk`
+- `cli.formats`: what `chunklab chunk --format` writes: JSON lines, CSV or Parquet, its columns
 - `cli.indexing`: `chunklab index` in named steps (the flags, the write loop, the report)
 - `cli.searching`: `chunklab search` and `chunklab tenants`
 - `cli.experimenting`: `chunklab experiment`

@@ -13,7 +13,7 @@ PIN = re.compile(
 def pyproject_pins() -> dict[str, str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
     requirements = [*project["dependencies"]]
-    for extra in ("lab", "test", "dask", "docs"):
+    for extra in ("lab", "test", "dask", "docs", "integrations"):
         requirements += project["optional-dependencies"][extra]
     return dict(parse(r, "pyproject.toml") for r in requirements)
 

@@ -4,7 +4,8 @@ Read from the source with `ast`, imports inside functions included, so a local i
 a cycle. The order is the pipeline's (each folder's docstring says what it may import):
 
     contracts, version  <  parsing  <  tokens  <  documents  <  embeddings  <  chunkers
-    <  retrieval  <  evaluation  <  teaching  <  cli  <  the package itself (`chunklab`)
+    <  retrieval  <  evaluation  <  teaching  <  integrations  <  cli  <  the package itself
+    (`chunklab`, which does not import `integrations`: the frameworks it wraps are optional)
 
 A module may import its own layer and the layers below it, never one above. Inside a layer,
 the modules' imports must form no cycle.
@@ -29,6 +30,7 @@ LAYERS = [
     "retrieval",
     "evaluation",
     "teaching",
+    "integrations",
     "cli",
     "__main__",
     "__init__",

@@ -27,6 +27,16 @@ def test_the_readme_never_suggests_installing_chunklab_from_pypi():
     assert "pip install -e ." in readme or "make lab" in readme
 
 
+def test_every_folder_of_the_package_is_in_the_wheel():
+    declared = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"][
+        "setuptools"
+    ]["packages"]
+    folders = {"chunklab." + p.parent.name for p in (ROOT / "chunklab").glob("*/__init__.py")} | {
+        "chunklab"
+    }
+    assert sorted(folders - set(declared)) == []
+
+
 def test_what_the_experiment_writes_is_ignored_by_git():
     ignored = (ROOT / ".gitignore").read_text(encoding="utf-8").split()
     from chunklab.cli import build_parser

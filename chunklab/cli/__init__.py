@@ -1,6 +1,6 @@
-"""The `chunklab` command: `chunk` (JSON lines of chunks), `index`, `search` and `tenants`
-(small-to-big over SQLite), `experiment` (strategies x retrievers on your questions), `benchmark`
-(a strategy on Chroma's chunking benchmark).
+"""The `chunklab` command: `chunk` (a file's chunks as JSON lines, CSV or Parquet), `index`,
+`search` and `tenants` (small-to-big over SQLite), `experiment` (strategies x retrievers on your
+questions), `benchmark` (a strategy on Chroma's chunking benchmark).
 
 A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a flag the chosen
 strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
@@ -11,7 +11,8 @@ finished) and exit code 130.
 - `parser`: the argument parser, each command's arguments and example, the strategy options,
   `UsageError`
 - `terminal`: what the commands say on stderr besides their output (warnings, a progress bar)
-- `chunking`: `chunklab chunk`, a file's chunks as JSON lines
+- `chunking`: `chunklab chunk`, a file's chunks on stdout
+- `formats`: the formats `chunk` writes: JSON lines, CSV, Parquet (pyarrow, the parquet extra)
 - `indexing`: `chunklab index`, documents into an SQLite file (and `--prune`)
 - `searching`: `chunklab search` and `chunklab tenants`, reading an index file
 - `experimenting`: `chunklab experiment`, strategies x retrievers on a folder and its questions

@@ -1,11 +1,12 @@
-"""`chunklab chunk`: one file's chunks as JSON lines on stdout (or, with `--show-markdown`, the
-Markdown the chunker reads)."""
+"""`chunklab chunk`: one file's chunks on stdout, as JSON lines, CSV or Parquet (`cli.formats`), or
+with `--show-markdown` the Markdown the chunker reads."""
 
 from __future__ import annotations
 
 import argparse
 import sys
 
+from chunklab.cli.formats import FormatUnavailable, check_format, write_chunks
 from chunklab.cli.parser import UsageError, build_chunker
 from chunklab.documents.files import DocumentError
 from chunklab.documents.reading import read_document
@@ -14,6 +15,14 @@ from chunklab.retrieval.ingest import failure
 
 def run_chunk(args: argparse.Namespace) -> int:
     chunker = build_chunker(args)
+    given = getattr(args, "format", None)
+    if args.show_markdown and given:
+        raise UsageError("--format does not apply to --show-markdown, which prints Markdown")
+    format = given or "jsonl"
+    try:
+        check_format(format, sys.stdout)
+    except FormatUnavailable as exc:
+        raise UsageError(str(exc)) from None
     try:
         doc = read_document(args.path)
     except DocumentError:
@@ -29,8 +38,5 @@ def run_chunk(args: argparse.Namespace) -> int:
         return 0
     # Written as they come: a long document's chunks are never all in memory at once.
     streamed = getattr(chunker, "iter_chunks", None)  # chunkers that can yield as they cut
-    chunks = streamed(doc) if streamed else chunker.split(doc)
-    for chunk in chunks:
-        out.write(chunk.model_dump_json() + "\n")
-    out.flush()
+    write_chunks(streamed(doc) if streamed else chunker.split(doc), format, out)
     return 0

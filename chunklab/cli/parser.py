@@ -12,6 +12,7 @@ from pydantic import ValidationError
 from chunklab.chunkers.registry import DEFAULT_STRATEGY, OPTIONS, STRATEGIES, UnknownOption, used_by
 from chunklab.cli.benchmarking import EXAMPLE as BENCHMARK_EXAMPLE
 from chunklab.cli.benchmarking import add_benchmark_arguments
+from chunklab.cli.formats import FORMAT_HELP, FORMATS
 from chunklab.contracts import Chunker
 from chunklab.documents.files import readable_suffixes
 from chunklab.embeddings.registry import DEFAULT_DENSE, DENSE_EMBEDDERS
@@ -104,7 +105,8 @@ def add_strategy_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] 
 EXAMPLES = {
     "chunk": """examples:
   chunklab chunk handbook.md               # markdown: breadcrumb + blocks, 200 tokens
-  chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40""",
+  chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40
+  chunklab chunk data/manual.md --format parquet > manual.parquet   # the parquet extra""",
     "index": """example:
   chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200
   chunklab index docs/ --db team-minilm.sqlite --tenant platform --embedder minilm \\
@@ -152,6 +154,7 @@ def _chunk_arguments(chunk: argparse.ArgumentParser) -> None:
         help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) "
         "and stop",
     )
+    chunk.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS, help=FORMAT_HELP)
     add_strategy_options(chunk)
 
 
@@ -258,7 +261,7 @@ def _experiment_arguments(experiment: argparse.ArgumentParser) -> None:
 
 # Subcommand -> (one line of help, what adds its arguments). The order is the order of `--help`.
 ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "chunk": ("split a file and print its chunks as JSON lines", _chunk_arguments),
+    "chunk": ("split a file and print its chunks (JSON lines, CSV or Parquet)", _chunk_arguments),
     "index": (
         "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file",
         _index_arguments,
