@@ -84,6 +84,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
+- `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
+- `teaching.exercises_06`: notebook 06's check: path prefixes on numbered subsections
 
 The `chunklab` command (`cli/`)
 - `cli.parser`: the argument parser, each command's example, the strategy options, `UsageError`

@@ -7,6 +7,7 @@
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
+- `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
 
 May import everything below it; nothing in the library imports it.
 """
