@@ -82,6 +82,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.figures`: the experiment's figures, every legend beside its panels (07)
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
+- `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them

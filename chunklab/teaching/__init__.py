@@ -5,6 +5,7 @@
 - `figures`:   the experiment's figures (re-exported by `report`), every legend outside the data.
 - `cuts`:      where the cuts fall: a document with each chunk's span coloured (HTML and text).
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
+- `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.

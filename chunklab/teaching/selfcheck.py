@@ -29,29 +29,69 @@ from chunklab.evaluation.recall import fact_recall, prefix_cost
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever, LogCountRetriever
+from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
-def _smallest_overlap_keeping_lines() -> int:
-    doc = load_document("manual")
+def _split_lines_at(name: str, size: int, overlap: int) -> int:
+    doc = load_document(name)
+    return len(split_lines(FixedSizeChunker(size=size, overlap=overlap).split(doc), doc))
+
+
+def _smallest_overlap_keeping_lines(name: str = "manual_en") -> int:
     for overlap in range(0, 200, 10):
-        if not split_lines(FixedSizeChunker(size=200, overlap=overlap).split(doc), doc):
+        if not _split_lines_at(name, 200, overlap):
             return overlap
     raise AssertionError("no overlap below 200 keeps every line whole")
 
 
-def _token_window_counts() -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=50, overlap=0, unit="tokens")
+def _overlap_misses() -> dict[Any, str]:
+    misses = {
+        _smallest_overlap_keeping_lines("manual"): "that is the Portuguese manual's overlap (the "
+        "sweep in section 3); the English lines have other lengths: measure them"
+    }
+    for overlap in range(0, _smallest_overlap_keeping_lines(), 10):
+        split = _split_lines_at("manual_en", 200, overlap)
+        misses.setdefault(overlap, f"at that overlap {split} English line(s) are still split")
+    return misses
+
+
+def _token_windows(overlap: int = 10) -> tuple[int, ...]:
+    chunker = FixedSizeChunker(size=40, overlap=overlap, unit="tokens")
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
-def _smallest_size_joining_92_and_header() -> int:
+def _token_window_misses() -> dict[Any, str]:
+    return {
+        _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
+        "each window moves forward 30 tokens, not 40",
+        _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
+    }
+
+
+def _size_joining(needles: list[str]) -> int:
     doc = load_document("manual")
     for size in range(100, 801, 10):
-        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["92", "Limite"]):
+        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), needles):
             return size
-    raise AssertionError("no size up to 800 puts 92 and Limite together")
+    raise AssertionError(f"no size up to 800 puts {needles} together")
+
+
+def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
+    size = _size_joining(["92", "Limite"])
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
+    return size, bool(chunks_with_all(chunks, ["0,08", "Limite"]))
+
+
+def _size_misses() -> dict[Any, str]:
+    size, saved = _smallest_size_joining_92_and_header()
+    return {
+        (size, not saved): "the size is right; look again at that cut for a chunk that holds "
+        "both 0,08 and Limite",
+        (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
+        "Limite; the question asks for 92",
+    }
 
 
 def _repack_size_keeping_table() -> tuple[int, int]:
@@ -188,8 +228,8 @@ def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
 
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
-    "01.2": ("a tuple (Portuguese, English) of chunk counts", _token_window_counts),
-    "01.3": ("an int: the size", _smallest_size_joining_92_and_header),
+    "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
+    "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "02.2": ("a tuple (size, chunks)", _repack_size_keeping_table),
     "02.3": ("an int: max_tokens", _budget_keeping_every_row_with_header),
     "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
@@ -205,12 +245,50 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 
+# How an exercise's answer is compared, where its shape sentence alone does not say it
+# (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
+# answers with why each is wrong, computed from the library.
+FORMS: dict[str, Form] = {
+    "01.1": Form(misses=_overlap_misses),
+    "01.2": Form(misses=_token_window_misses),
+    "01.3": Form(misses=_size_misses),
+}
+
+
+def form(exercise: str) -> Form:
+    """The exercise's `Form`: its own entry in FORMS, else what its shape sentence implies."""
+    shape = SOLUTIONS[exercise][0]
+    implied = form_from_shape(shape)
+    own = FORMS.get(exercise)
+    if own is None:
+        return implied
+    return Form(
+        decimals=own.decimals if own.decimals is not None else implied.decimals,
+        ordered=own.ordered and implied.ordered,
+        misses=own.misses,
+    )
+
+
+def verdict_for(exercise: str, answer: Any) -> str:
+    """The one line `check` prints for an answer exercise: correct, or what is wrong."""
+    shape, solve = SOLUTIONS[exercise]
+    if answer is None:
+        return f"Exercise {exercise}: not answered yet. Expected {shape}."
+    how = form(exercise)
+    wrong = judge(answer, solve(), how)
+    if wrong is None:
+        return f"Exercise {exercise}: correct."
+    why = known_miss(answer, how) or wrong
+    return f"Exercise {exercise}: not quite ({answer!r}): {why}. Expected {shape}; try again."
+
+
 def check(exercise: str, answer: Any) -> None:
     """Print whether `answer` is right for `exercise`. `None` means not tried yet.
 
     A coding exercise (`chunklab.teaching.exercises.CHECKS`) takes the learner's function and runs
-    it on cases it has not seen. It returns nothing on purpose: a returned value would be echoed
-    below the cell.
+    it on cases it has not seen. An answer exercise is judged on its value (`answers.judge`): a
+    tuple or a list, any rounding within the asked precision, any order where order is not asked.
+    It returns nothing on purpose: a returned value would be echoed below the cell.
     """
 
     if exercise in CHECKS:
@@ -218,10 +296,4 @@ def check(exercise: str, answer: Any) -> None:
         return
     if exercise not in SOLUTIONS:
         raise KeyError(f"no exercise {exercise!r} (known: {', '.join([*SOLUTIONS, *CHECKS])})")
-    shape, solve = SOLUTIONS[exercise]
-    if answer is None:
-        print(f"Exercise {exercise}: not answered yet. Expected {shape}.")
-    elif answer == solve():
-        print(f"Exercise {exercise}: correct.")
-    else:
-        print(f"Exercise {exercise}: not quite ({answer!r}). Expected {shape}; try again.")
+    print(verdict_for(exercise, answer))
