@@ -238,6 +238,16 @@ def article_cuts_in_fresh_process(
     A demonstration of why the article's cuts are not reproducible: each process salts hash()
     differently, so the same document gets different cuts.
     """
+    return article_cuts_per_process(seed, [(doc_name, hash)], unit)[0]
+
+
+def article_cuts_per_process(
+    seed: str, runs: list[tuple[str, str]], unit: str = "line"
+) -> list[list[int]]:
+    """`article_cuts_in_fresh_process` for several (document, hash) runs in one new process with
+    PYTHONHASHSEED=`seed`: the runs share the process's salt, and a notebook starts one process
+    per seed instead of one per run (starting Python and importing chunklab is most of the cost).
+    """
     import os
     import subprocess
     import sys
@@ -246,10 +256,10 @@ def article_cuts_in_fresh_process(
         "from chunklab import load_document; "
         "from chunklab.embeddings.static import HashingEmbedder;"
         "from chunklab.chunkers.semantic import SemanticChunker;"
-        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}, "
-        "breakpoint='threshold')"
-        f".split(load_document({doc_name!r}));"
-        "print(' '.join(str(c.start) for c in chunks))"
+        f"runs = {runs!r};"
+        "[print(' '.join(str(c.start) for c in SemanticChunker("
+        f"embedder=HashingEmbedder(hash=h), unit={unit!r}, breakpoint='threshold')"
+        ".split(load_document(d)))) for d, h in runs]"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],
@@ -258,4 +268,4 @@ def article_cuts_in_fresh_process(
         check=True,
         env={**os.environ, "PYTHONHASHSEED": seed},
     )
-    return [int(x) for x in done.stdout.split()]
+    return [[int(x) for x in line.split()] for line in done.stdout.splitlines()]
