@@ -21,9 +21,9 @@ With `buffer_size=b` (Greg Kamradt's "buffer"), each unit is embedded together w
 neighbours on each side (`with_neighbours`): one short sentence then weighs less, and the
 similarity curve is smoother. The cut still falls between the two units themselves.
 
-Unlike the well-known semantic chunkers, this one has a hard budget: a group of units longer
-than `max_tokens` is packed into pieces that fit, unit by unit (then by sentences, words and
-word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
+Unlike Kamradt's splitter (and LangChain's `SemanticChunker`, built from it), this one has a
+hard budget: a group of units longer than `max_tokens` is packed into pieces that fit, unit by
+unit (then by sentences, words and word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
 same input gives the same cuts in every process, given a deterministic embedder (the hashing
 embedder's default hash, or WordLlama; not the article's salted `hash()`).
 """
