@@ -23,9 +23,10 @@ similarity curve is smoother. The cut still falls between the two units themselv
 
 Unlike Kamradt's splitter (and LangChain's `SemanticChunker`, built from it), this one has a
 hard budget: a group of units longer than `max_tokens` is packed into pieces that fit, unit by
-unit (then by sentences, words and word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
-same input gives the same cuts in every process, given a deterministic embedder (the hashing
-embedder's default hash, or WordLlama; not the article's salted `hash()`).
+unit (then by sentences, words and word prefixes, as in `MarkdownChunker`). Every chunk is an
+exact slice of the document, and the same input gives the same cuts in every process, given a
+deterministic embedder (the hashing embedder's default hash, or WordLlama; not the article's
+salted `hash()`).
 """
 
 from __future__ import annotations
