@@ -12,6 +12,7 @@
   wrong answer.
 - `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
+- `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
 
 May import everything below it; nothing in the library imports it.
 """
