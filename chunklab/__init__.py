@@ -50,6 +50,7 @@ The chunkers (`chunkers/`)
 - `chunkers.semantic`: cuts where neighbouring sentences stop resembling each other (04)
 - `chunkers.tables`: tables found and linearized row by row (05)
 - `chunkers.prefixes`: heading path, title or context before a chunk's text (06)
+- `chunkers.llm`: cuts a language model chooses, through your `complete(prompt)` (04)
 - `chunkers.recursive`: Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (10)
 - `chunkers.cluster`: Chroma's benchmark: pieces grouped by their similarities (10)
 - `chunkers.tokentext`: Chroma's benchmark: windows of N tokens, decoded (10)
@@ -90,6 +91,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
+- `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
+- `teaching.exercises_06`: notebook 06's check: path prefixes on numbered subsections
 
 LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
 - `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata

@@ -84,12 +84,16 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
 
 
 def column_value(header: str, row: str) -> str:
-    """05.1: a table row as `column: value` pairs."""
+    """05.1: a table row as `column: value` pairs, read as GFM reads it."""
+    import re
 
     def cells(line: str) -> list[str]:
-        return [cell.strip() for cell in line.strip().strip("|").split("|")]
+        line = line.strip()
+        line = line[1:] if line.startswith("|") else line
+        line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+        # An escaped pipe is text inside its cell; an empty cell is still a column.
+        return [cell.strip() for cell in re.split(r"(?<!\\)\|", line)]
 
-    # A row may hold more or fewer cells than its header (GFM allows it): pair those that line up.
     return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
@@ -102,10 +106,12 @@ def fixed_path_chunks(text: str) -> list[str]:
         if not paragraph:
             continue
         lines = paragraph.splitlines()
-        heading = re.match(r"^(\d+)\.\s+(.*)$", lines[0])
+        # "2.", "2.1" and "2.1." are titles (at least one dot: "30 dias" is not one).
+        heading = re.match(r"^(\d+\.(?:\d+\.)*(?:\d+)?)\s+(.*)$", lines[0])
         if heading and not paragraph.startswith("|"):
-            level = len(heading.group(1).split("."))  # the fix: depth, not value
-            stack = stack[: level - 1] + [f"{heading.group(1)}. {heading.group(2)}"]
+            number = heading.group(1)
+            level = len(number.rstrip(".").split("."))  # the fix: depth, not value
+            stack = stack[: level - 1] + [f"{number} {heading.group(2)}"]
             paragraph = "\n".join(lines[1:]).strip()
             if not paragraph:
                 continue

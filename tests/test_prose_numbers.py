@@ -29,6 +29,10 @@ ALLOWED: dict[str, dict[str, str]] = {
         "1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
         "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",
     },
+    "04": {
+        "91.9": "Chroma's published recall for its LLMSemanticChunker (research.trychroma.com)",
+        "19.9": "Chroma's published precision-Ω for the same chunker, quoted with the recall",
+    },
     "06": {"2.1": "an example of a section number (depth 2), not a measured figure"},
     "07": {
         "200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",

@@ -10,6 +10,8 @@
 - `semantic`:   cuts where neighbouring sentences stop resembling each other (notebook 04).
 - `tables`:     tables found and linearized row by row (notebook 05).
 - `prefixes`:   what a chunk carries before its text: heading path, title, context (notebook 06).
+- `llm`:        cuts a language model chooses, through your `complete(prompt)`; none is
+                called here (notebook 04).
 - `recursive`:  Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (notebook 10).
 - `cluster`:    Chroma's benchmark: small pieces grouped by their similarities (notebook 10).
 - `tokentext`:  Chroma's benchmark: windows of N tokens, decoded (notebook 10).

@@ -31,6 +31,9 @@ from chunklab.tokens.packing import SENTENCE_END, largest_fitting
 Contextualizer = Callable[[Document, Chunk], str]
 
 _ARTICLE_TITLE = re.compile(r"^(\d+)\.\s+(.*)$")
+# The fix also reads the titles the article's pattern never sees: "2.1 Visual", "2.1. Visual".
+# At least one dot, so a paragraph opening with "30 dias" is not a title.
+_NUMBERED_TITLE = re.compile(r"^(\d+\.(?:\d+\.)*(?:\d+)?)\s+(.*)$")
 
 
 def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
@@ -39,7 +42,8 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
     Its bug, kept when `fixed=False`: the level of a numbered title is the *value* of its number,
     so "2. Frequência" becomes level 2 and nests under "1. Escopo", and "3." under both. With
     `fixed=True` the level is the *depth* of the number (how many parts "2" or "2.1" has), the
-    rule `chunklab.parsing.blocks.explicit_headings` uses: "2." and "3." are then siblings.
+    rule `chunklab.parsing.blocks.explicit_headings` uses: "2." and "3." are then siblings, and
+    "2.1" or "2.1." (which the article's pattern does not read as a title at all) sits under "2.".
     Everything else is the article's: paragraphs split on blank lines, a title-only paragraph
     skipped, the document's first line as the title, words as "tokens".
     """
@@ -48,11 +52,14 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
     chunks: list[Chunk] = []
     for ordinal, (paragraph, at) in enumerate(_paragraphs(doc.text)):
         lines = paragraph.splitlines()
-        heading = _ARTICLE_TITLE.match(lines[0])
+        heading = (_NUMBERED_TITLE if fixed else _ARTICLE_TITLE).match(lines[0])
         if heading and not paragraph.startswith("|"):
             number = heading.group(1)
-            level = len(number.split(".")) if fixed else int(number)
-            stack = stack[: level - 1] + [f"{number}. {heading.group(2)}"]
+            if fixed:  # "2." -> 1, "2.1" and "2.1." -> 2: the depth of the number
+                level, entry = number.rstrip(".").count(".") + 1, f"{number} {heading.group(2)}"
+            else:  # the article's: the value of the number, written back with its dot
+                level, entry = int(number), f"{number}. {heading.group(2)}"
+            stack = stack[: level - 1] + [entry]
             body = "\n".join(lines[1:]).strip()
             if not body:
                 continue

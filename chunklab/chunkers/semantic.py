@@ -21,11 +21,12 @@ With `buffer_size=b` (Greg Kamradt's "buffer"), each unit is embedded together w
 neighbours on each side (`with_neighbours`): one short sentence then weighs less, and the
 similarity curve is smoother. The cut still falls between the two units themselves.
 
-Unlike the well-known semantic chunkers, this one has a hard budget: a group of units longer
-than `max_tokens` is packed into pieces that fit, unit by unit (then by sentences, words and
-word prefixes, as in `MarkdownChunker`). Every chunk is an exact slice of the document, and the
-same input gives the same cuts in every process, given a deterministic embedder (the hashing
-embedder's default hash, or WordLlama; not the article's salted `hash()`).
+Unlike Kamradt's splitter (and LangChain's `SemanticChunker`, built from it), this one has a
+hard budget: a group of units longer than `max_tokens` is packed into pieces that fit, unit by
+unit (then by sentences, words and word prefixes, as in `MarkdownChunker`). Every chunk is an
+exact slice of the document, and the same input gives the same cuts in every process, given a
+deterministic embedder (the hashing embedder's default hash, or WordLlama; not the article's
+salted `hash()`).
 """
 
 from __future__ import annotations
@@ -238,6 +239,16 @@ def article_cuts_in_fresh_process(
     A demonstration of why the article's cuts are not reproducible: each process salts hash()
     differently, so the same document gets different cuts.
     """
+    return article_cuts_per_process(seed, [(doc_name, hash)], unit)[0]
+
+
+def article_cuts_per_process(
+    seed: str, runs: list[tuple[str, str]], unit: str = "line"
+) -> list[list[int]]:
+    """`article_cuts_in_fresh_process` for several (document, hash) runs in one new process with
+    PYTHONHASHSEED=`seed`: the runs share the process's salt, and a notebook starts one process
+    per seed instead of one per run (starting Python and importing chunklab is most of the cost).
+    """
     import os
     import subprocess
     import sys
@@ -246,10 +257,10 @@ def article_cuts_in_fresh_process(
         "from chunklab import load_document; "
         "from chunklab.embeddings.static import HashingEmbedder;"
         "from chunklab.chunkers.semantic import SemanticChunker;"
-        f"chunks = SemanticChunker(embedder=HashingEmbedder(hash={hash!r}), unit={unit!r}, "
-        "breakpoint='threshold')"
-        f".split(load_document({doc_name!r}));"
-        "print(' '.join(str(c.start) for c in chunks))"
+        f"runs = {runs!r};"
+        "[print(' '.join(str(c.start) for c in SemanticChunker("
+        f"embedder=HashingEmbedder(hash=h), unit={unit!r}, breakpoint='threshold')"
+        ".split(load_document(d)))) for d, h in runs]"
     )
     done = subprocess.run(
         [sys.executable, "-c", script],
@@ -258,4 +269,4 @@ def article_cuts_in_fresh_process(
         check=True,
         env={**os.environ, "PYTHONHASHSEED": seed},
     )
-    return [int(x) for x in done.stdout.split()]
+    return [[int(x) for x in line.split()] for line in done.stdout.splitlines()]

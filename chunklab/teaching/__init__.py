@@ -14,6 +14,7 @@
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
+- `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
 
 May import everything below it; nothing in the library imports it.
 """

@@ -1,0 +1,110 @@
+"""Notebook 05's coding exercise check: a table row written as `column: value` pairs.
+
+Kept in a module of its own so notebook 05's cases can grow without pushing `teaching.exercises`
+past its size. The cases are the rows a naive `row.split("|")` gets wrong, as GitHub Flavored
+Markdown reads them: an escaped pipe `\\|` is text inside its cell, not a column boundary; an
+empty cell is still a column (its value is empty, and the columns after it keep their names); the
+outer pipes of a row are optional. The answer is judged by what it must hold (each pair, in
+column order, with any separator between pairs), never by its exact spelling.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+
+from chunklab.teaching.checking import NotYet, short
+
+COLUMN_BOUNDARY = re.compile(r"(?<!\\)\|")  # a pipe not escaped by a backslash
+SEPARATORS = " \t\n;,."
+
+NAMES = ["Measure", "Unit", "Limit", "Action", "City", "Daily limit (USD)", "Owner", "Due"]
+VALUES = ["Vibration", "mm/s", "4,5", "Stop the machine", "Tokyo", "90", "ops", "2026-03-01"]
+ESCAPED = ["`a \\| b`", "on \\| off", "yes \\| no"]  # each holds GFM's escaped pipe
+
+
+def table_cells(line: str) -> list[str]:
+    """The cells of one pipe-table line, as GFM splits them (outer pipes optional)."""
+    parts = COLUMN_BOUNDARY.split(line.strip())
+    if parts and parts[0].strip() == "":
+        parts = parts[1:]
+    if parts and parts[-1].strip() == "" and line.strip().endswith("|"):
+        parts = parts[:-1]
+    return [part.strip() for part in parts]
+
+
+def _case(rng: random.Random, k: int) -> tuple[str, str, list[str], list[str], str]:
+    """(header, row, header cells, row cells, what is tricky about it) for case k."""
+    columns = rng.sample(NAMES, rng.randint(2, 5))
+    values = [rng.choice(VALUES) for _ in columns]
+    kind = ["escaped", "empty", "no outer pipes", "plain"][k % 4]
+    if kind == "escaped":
+        values[rng.randrange(len(values))] = rng.choice(ESCAPED)
+    elif kind == "empty":
+        values[rng.randrange(len(values) - 1)] = ""  # never the last: a trailing "| |" is plain
+    outer = kind != "no outer pipes"
+    header = " | ".join(columns)
+    row = " | ".join(v if v else " " for v in values)
+    if outer:
+        header, row = f"| {header} |", f"| {row} |"
+    return header, row, columns, values, kind
+
+
+HINTS = {
+    "escaped": "this row has an escaped pipe \\| : it is text inside its cell, not a column "
+    "boundary, so it does not start a new column",
+    "empty": "this row has an empty cell: it is still a column, with an empty value, and the "
+    "columns after it keep their own names",
+    "no outer pipes": "this table has no outer pipes (GFM allows it): the first and last cells "
+    "are still cells",
+    "plain": "each value goes with the column name above it, in column order",
+}
+
+
+def _accepted(value: str) -> set[str]:
+    """The spellings of a cell's value that count as right: an escaped pipe as written or as |."""
+    return {value, value.replace("\\|", "|")}
+
+
+def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
+    """What is wrong with `got` for these pairs (None when nothing is)."""
+    at, spans = 0, []
+    for name in columns:
+        found = got.find(f"{name}:", at)
+        if found < 0:
+            return f"{name + ':'!r} is missing (or out of order)"
+        spans.append((found, found + len(name) + 1))
+        at = found + len(name) + 1
+    ends = [start for start, _ in spans[1:]] + [len(got)]
+    for (name, value), (_, value_start), end in zip(
+        zip(columns, values, strict=True), spans, ends, strict=True
+    ):
+        written = got[value_start:end].strip(SEPARATORS)
+        if written not in {v.strip(SEPARATORS) for v in _accepted(value)}:
+            return f"column {name!r} should hold {value!r}, got {written!r}"
+    leftover = got
+    for value in values:
+        for spelling in _accepted(value):
+            leftover = leftover.replace(spelling, "")
+    if "|" in leftover:
+        return "a column pipe is left"
+    return None
+
+
+def check_column_value(fn: Callable) -> int:
+    """05.1: `column_value(header, row)` on rows with escaped pipes, empty cells, no outer pipes."""
+    rng, cases = random.Random(5), 0
+    # Plain rows first, so a hint about an escaped pipe or an empty cell is only given to an
+    # answer that already gets plain rows right.
+    order = ["plain", "no outer pipes", "empty", "escaped"]
+    every = sorted((_case(rng, k) for k in range(32)), key=lambda case: order.index(case[4]))
+    for header, row, columns, values, kind in every:
+        got = fn(header, row)
+        if not isinstance(got, str):
+            raise NotYet(f"expected a string, got {short(got)}")
+        wrong = _judge(got, columns, values)
+        if wrong:
+            raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({HINTS[kind]})")
+        cases += 1
+    return cases

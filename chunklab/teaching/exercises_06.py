@@ -1,0 +1,92 @@
+"""Notebook 06's coding exercise check: the article's path prefix with its level rule fixed.
+
+The unseen documents have subsections ("2.1 Visual", "2.1. Visual", "2.1.3 …") and sections that
+climb back up after them, so only the rule itself passes: the level of a numbered title is the
+depth of its number. A hard-coded level, the article's value rule, an off-by-one in the stack, or a
+pattern that never reads "2.1" as a title all fail, with a hint naming which. Judged against the
+library's fixed version, `article_path_chunks(doc, fixed=True)`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.chunkers.prefixes import article_path_chunks
+from chunklab.contracts import Document
+from chunklab.teaching.checking import NotYet, first_difference, short
+
+TITLES = ["Escopo", "Frequência", "Tabela", "Registro", "Segurança", "Anexos", "Visual", "Ruído"]
+WORDS = ["A inspeção", "ocorre", "a cada", "30 dias.", "O técnico", "registra.", "o valor"]
+
+
+def _body(rng: random.Random) -> str:
+    return " ".join(rng.choice(WORDS) for _ in range(rng.randint(3, 8))).capitalize()
+
+
+def _numbers(rng: random.Random) -> list[str]:
+    """Section numbers in document order, down to depth 3 and back up, written as GFM users do."""
+    out: list[str] = []
+    for top in range(1, rng.randint(3, 5)):
+        out.append(f"{top}.")
+        for sub in range(1, rng.randint(1, 3)):
+            out.append(rng.choice([f"{top}.{sub}", f"{top}.{sub}."]))
+            for leaf in range(1, rng.randint(1, 3)):
+                out.append(f"{top}.{sub}.{leaf}")
+    return out
+
+
+def numbered_document(rng: random.Random) -> str:
+    parts = ["MANUAL DE TESTE"]
+    for number in _numbers(rng):
+        parts.append(f"{number} {rng.choice(TITLES)}\n{_body(rng)}")
+        if rng.random() < 0.3:
+            parts.append(_body(rng))
+    return "\n\n".join(parts) + "\n"
+
+
+def _path(chunk_text: str) -> str:
+    return chunk_text.split("\n", 1)[0]
+
+
+def _parts(entry: str) -> int:
+    """How many parts the number of a path entry has: "2. X" 1, "2.1 X" and "2.1. X" 2."""
+    return entry.split(" ", 1)[0].rstrip(".").count(".") + 1
+
+
+def _hint(expected: str, got: str) -> str:
+    """Which rule the wrong path broke, named for the learner."""
+    want, have = expected.split(" > "), got.split(" > ")
+    deep = [(i, entry) for i, entry in enumerate(want) if i and _parts(entry) > 1]
+    if deep and (deep[-1][0] >= len(have) or have[deep[-1][0]] != deep[-1][1]):
+        i, entry = deep[-1]
+        return (
+            f"{entry!r} is a title whose number has {_parts(entry)} parts: it sits at level "
+            f"{_parts(entry)}, under {want[i - 1]!r}"
+        )
+    if len(have) > len(want):
+        return (
+            "a section nests under a sibling: its level is the depth of its number, not its value"
+        )
+    return f"the path should be {expected!r}"
+
+
+def check_fixed_path_chunks(fn: Callable) -> int:
+    """06.3: `fixed_path_chunks(text)` on numbered documents with subsections."""
+    rng, cases = random.Random(6), 0
+    for k in range(20):
+        text = numbered_document(rng)
+        doc = Document(doc_id=f"t{k}", uri=f"urn:exercise:{k}", title="", text=text)
+        expected = [c.text for c in article_path_chunks(doc, fixed=True)]
+        got = list(fn(text))
+        if got != expected:
+            at, should, wrong = first_difference(got, expected, short)
+            if at < len(got) and at < len(expected):
+                hint = _hint(_path(expected[at]), _path(str(got[at])))
+            else:
+                hint = "one chunk per paragraph, a title alone opens its section"
+            raise NotYet(
+                f"on {short(text, 60)}: chunk {at} should be {should}, got {wrong} ({hint})"
+            )
+        cases += 1
+    return cases

@@ -1,0 +1,88 @@
+"""Notebook 04's exercises refuse plausible wrong answers, each with a hint that names what is
+wrong, and accept every correct form (issue 29, item 3).
+
+The wrong answers are the mistakes a learner makes on the way (cuts counted as chunks, the
+document's start counted as a topic change, the default budget, a one-sided buffer); the right
+ones come from the library, so nothing here is typed in."""
+
+import pytest
+
+from chunklab.chunkers.semantic import with_neighbours
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+
+def refusal(exercise, answer):
+    line = selfcheck.verdict_for(exercise, answer)
+    assert "not quite" in line, line
+    return line
+
+
+def test_04_1_refuses_chunks_for_cuts_a_larger_stdevs_and_a_neighbour():
+    right = selfcheck.SOLUTIONS["04.1"][1]()
+    assert selfcheck.verdict_for("04.1", right).endswith("correct.")
+    assert selfcheck.verdict_for("04.1", int(right) if right == int(right) else right)
+    hints = {miss: refusal("04.1", miss) for miss in selfcheck.form("04.1").misses()}
+    assert any("count the cuts, not the chunks" in line for line in hints.values())
+    assert "makes" in refusal("04.1", right - 0.25) and "not 3" in refusal("04.1", right - 0.25)
+    assert "a str" in refusal("04.1", str(right))
+
+
+def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_budget():
+    right = selfcheck.SOLUTIONS["04.2"][1]()
+    assert selfcheck.verdict_for("04.2", list(right)).endswith("correct.")
+    assert selfcheck.verdict_for("04.2", tuple(right)).endswith("correct.")
+    chunks, on_true = right
+    assert "leave character 0 out" in refusal("04.2", (chunks, on_true + 1))
+    assert "wrong order" in refusal("04.2", (on_true, chunks))
+    assert "max_tokens=30" in refusal("04.2", selfcheck._budgeted_semantic(200))
+    assert "1 item where 2 are asked" in refusal("04.2", [chunks])
+
+
+def _one_sided(texts, buffer_size):
+    return [" ".join(texts[max(0, i - buffer_size) : i + 1]) for i in range(len(texts))]
+
+
+def _joined_without_spaces(texts, buffer_size):
+    return [
+        "".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))
+    ]
+
+
+def _off_by_one(texts, buffer_size):
+    return [" ".join(texts[max(0, i - buffer_size) : i + buffer_size]) for i in range(len(texts))]
+
+
+def _wrapping_around(texts, buffer_size):
+    n = len(texts)
+    return [
+        " ".join(texts[(i + d) % n] for d in range(-buffer_size, buffer_size + 1) if n)
+        for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(
+    "wrong", [_one_sided, _joined_without_spaces, _off_by_one, _wrapping_around]
+)
+def test_04_3_refuses_a_wrong_buffer_and_says_which_case(wrong):
+    result = verdict("04.3", wrong)
+    assert not result.passed
+    assert "texts=" in result.message and "buffer_size=" in result.message
+    assert "expected" in result.message and "got" in result.message
+
+
+def test_04_3_accepts_any_correct_form():
+    def as_tuple(texts, buffer_size):
+        return tuple(with_neighbours(list(texts), buffer_size))
+
+    def written_out(texts, buffer_size):
+        out = []
+        for i in range(len(texts)):
+            window = [
+                texts[j] for j in range(i - buffer_size, i + buffer_size + 1) if 0 <= j < len(texts)
+            ]
+            out.append(" ".join(window))
+        return out
+
+    assert verdict("04.3", as_tuple).passed
+    assert verdict("04.3", written_out).passed

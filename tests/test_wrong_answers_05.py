@@ -1,0 +1,96 @@
+"""Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
+accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
+dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
+without outer pipes."""
+
+import re
+
+import pytest
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+
+def _cells(line):
+    return [cell.strip() for cell in line.strip().strip("|").split("|")]
+
+
+def naive_split(header, row):
+    return "; ".join(f"{h}: {v}" for h, v in zip(_cells(header), _cells(row), strict=False))
+
+
+def dropping_empty_cells(header, row):
+    def cells(line):
+        return [c.strip() for c in re.split(r"(?<!\\)\|", line) if c.strip()]
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def slicing_off_the_outer_cells(header, row):
+    def cells(line):
+        return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def keeping_pipes(header, row):
+    return f"{header} {row}"
+
+
+def value_before_column(header, row):
+    cells = re.compile(r"(?<!\\)\|")
+    heads = [c.strip() for c in cells.split(header.strip().strip("|"))]
+    values = [c.strip() for c in cells.split(row.strip().strip("|"))]
+    return "; ".join(f"{v}: {h}" for h, v in zip(heads, values, strict=False))
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (naive_split, "escaped pipe"),
+        (dropping_empty_cells, "empty cell"),
+        (slicing_off_the_outer_cells, "no outer pipes"),
+        (keeping_pipes, "missing"),
+        (value_before_column, "the column name above it"),
+    ],
+)
+def test_05_1_refuses_each_plausible_wrong_answer_with_its_hint(wrong, hint):
+    result = verdict("05.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
+
+
+def gfm_cells(line):
+    line = line.strip()
+    line = line[1:] if line.startswith("|") else line
+    line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+
+
+@pytest.mark.parametrize(
+    "write",
+    [
+        lambda h, v: f"{h}: {v}",
+        lambda h, v: f"{h}: {v.replace(chr(92) + '|', '|')}",  # the escaped pipe unescaped
+        lambda h, v: f"{h}:{v}" if v else f"{h}:",
+    ],
+)
+@pytest.mark.parametrize("separator", ["; ", ", ", "\n", " "])
+def test_05_1_accepts_any_separator_and_either_spelling_of_an_escaped_pipe(write, separator):
+    def column_value(header, row):
+        pairs = zip(gfm_cells(header), gfm_cells(row), strict=False)
+        return separator.join(write(h, v) for h, v in pairs)
+
+    result = verdict("05.1", column_value)
+    assert result.passed, result.message
+
+
+def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
+    right = selfcheck.SOLUTIONS["05.2"][1]()
+    assert selfcheck.verdict_for("05.2", right).endswith("correct.")
+    assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
+    line = selfcheck.verdict_for("05.2", right - 1)
+    assert "not quite" in line and "orphan(s) remain" in line
+    linearize = selfcheck._rows_budget_without_orphans_on_cloudgov("linearize")
+    assert "rows mode" in selfcheck.verdict_for("05.2", linearize)
+    assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))

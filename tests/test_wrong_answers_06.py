@@ -1,0 +1,100 @@
+"""Notebook 06's exercises refuse plausible wrong answers with a hint naming what is wrong, and
+accept every correct form (issue 29, item 3). 06.3's unseen documents reach level 2.1 and deeper,
+so a hard-coded level, the article's value rule, an off-by-one stack or a pattern that never
+reads "2.1" all fail."""
+
+import re
+
+import pytest
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+ARTICLE_TITLE = r"^(\d+)\.\s+(.*)$"
+ANY_TITLE = r"^(\d+\.(?:\d+\.)*(?:\d+)?)\s+(.*)$"
+
+
+def path_chunks(text, pattern, level_of, keep=lambda level: level - 1, entry=None):
+    title, stack, out = text.splitlines()[0].strip(), [], []
+    for paragraph in (p.strip() for p in text.split("\n\n")):
+        if not paragraph:
+            continue
+        lines = paragraph.splitlines()
+        heading = re.match(pattern, lines[0])
+        if heading and not paragraph.startswith("|"):
+            number = heading.group(1)
+            written = entry(number, heading.group(2)) if entry else f"{number} {heading.group(2)}"
+            stack = stack[: keep(level_of(number))] + [written]
+            paragraph = "\n".join(lines[1:]).strip()
+            if not paragraph:
+                continue
+        out.append(" > ".join([title, *stack]) + "\n" + paragraph)
+    return out
+
+
+def depth(number):
+    return number.rstrip(".").count(".") + 1
+
+
+WRONG = {
+    # the article's rule: the value of the number is the level
+    "value": lambda t: path_chunks(
+        t, ARTICLE_TITLE, lambda n: int(n), entry=lambda n, s: f"{n}. {s}"
+    ),
+    # the issue's example: level = 1 always, with the article's pattern (passes on the manual)
+    "hard-coded level 1": lambda t: path_chunks(
+        t, ARTICLE_TITLE, lambda n: 1, entry=lambda n, s: f"{n}. {s}"
+    ),
+    # depth right, but the pattern never reads "2.1" as a title
+    "depth, article's pattern": lambda t: path_chunks(
+        t, ARTICLE_TITLE, lambda n: len(n.split(".")), entry=lambda n, s: f"{n}. {s}"
+    ),
+    # reads "2.1" but keeps level 1
+    "hard-coded level 1, any title": lambda t: path_chunks(t, ANY_TITLE, lambda n: 1),
+    # counts dots, so "2.1" (one dot) is level 1 and "2." level 1 too
+    "dots counted": lambda t: path_chunks(t, ANY_TITLE, lambda n: n.count(".")),
+    # keeps one level too many of the stack
+    "off by one": lambda t: path_chunks(t, ANY_TITLE, depth, keep=lambda level: level),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG))
+def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
+    result = verdict("06.3", WRONG[name])
+    assert not result.passed, name
+    assert re.search(r"parts: it sits at level \d|not its value|the path should be", result.message)
+
+
+def test_06_3_the_hard_coded_level_is_told_about_the_subsection():
+    result = verdict("06.3", WRONG["hard-coded level 1, any title"])
+    assert "parts: it sits at level" in result.message, result.message
+
+
+def test_06_3_accepts_the_depth_rule_written_another_way():
+    def by_split(text):
+        return path_chunks(text, ANY_TITLE, lambda n: len([p for p in n.split(".") if p]))
+
+    assert verdict("06.3", by_split).passed
+    assert verdict("06.3", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
+
+
+def test_06_1_refuses_the_fixed_count_and_every_chunk():
+    right = selfcheck.SOLUTIONS["06.1"][1]()
+    assert selfcheck.verdict_for("06.1", right).endswith("correct.")
+    for miss, why in selfcheck.form("06.1").misses().items():
+        assert why in selfcheck.verdict_for("06.1", miss)
+    assert "not quite" in selfcheck.verdict_for("06.1", right + 1)
+
+
+def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budgets():
+    right = selfcheck.SOLUTIONS["06.2"][1]()
+    for variant in (right, right + 0.04, right - 0.04, round(right)):
+        line = selfcheck.verdict_for("06.2", variant)
+        assert line.endswith("correct.") == (abs(round(variant, 1) - right) < 0.05), line
+    assert "k=3" in selfcheck.verdict_for("06.2", selfcheck._prefix_cost_on_policy(k=3))
+    assert "one chunk's prefix" in selfcheck.verdict_for(
+        "06.2", selfcheck._prefix_cost_on_policy(k=1)
+    )
+    assert "max_tokens=100" in selfcheck.verdict_for(
+        "06.2", selfcheck._prefix_cost_on_policy(max_tokens=200)
+    )
