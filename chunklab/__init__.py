@@ -89,6 +89,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
+- `teaching.selfcheck_0103`: the answer exercises of 01 to 03b and the wrong answers they know
+- `teaching.selfcheck_0406`: the answer exercises of 04 to 06 and the wrong answers they know
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
