@@ -36,7 +36,7 @@ def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[
 
 def closes_fence(opening: str, line: str) -> bool:
     """02b.1: a run of the opening's character, at least as long, indented at most three spaces,
-    followed by nothing but spaces."""
+    followed by nothing but spaces or tabs."""
     fence = opening.lstrip(" ")
     char = fence[0]
     length = len(fence) - len(fence.lstrip(char))

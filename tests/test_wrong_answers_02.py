@@ -141,6 +141,12 @@ def fence_tab_as_one_space(opening, line):
     return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def fence_spaces_only_after(opening, line):  # the spec allows spaces or tabs after the run
+    char, length = _run(opening)
+    stripped = line.lstrip(" ").rstrip(" ")
+    return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
@@ -151,6 +157,7 @@ def fence_tab_as_one_space(opening, line):
         (fence_either_character, "only a run of the opening's character"),
         (fence_exact_length, "a longer run"),
         (fence_tab_as_one_space, "a tab counts as four"),
+        (fence_spaces_only_after, "spaces or tabs after it"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )

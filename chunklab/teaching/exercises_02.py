@@ -120,6 +120,7 @@ LINES = [
     "`````",
     "\t```",
     "x```",
+    "```\t",
 ]
 
 
@@ -141,7 +142,8 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         return "a closing fence has nothing after its run: a line with an info string is code"
     if expected:
         return (
-            "a longer run, up to three spaces before it and spaces after it still close the fence"
+            "a longer run, up to three spaces before it and spaces or tabs after it still close "
+            "the fence"
         )
     return "this line does not close the fence"
 
