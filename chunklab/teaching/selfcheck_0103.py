@@ -256,7 +256,7 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
-    "03.1": ("a sorted list of question ids", _bm25_misses_at_k1),
+    "03.1": ("a list of question ids, in any order", _bm25_misses_at_k1),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
 }
