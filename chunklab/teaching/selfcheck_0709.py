@@ -95,6 +95,8 @@ def _pdf_misses() -> dict[Any, str]:
         "(section 3's chunker); the exercise asks max_tokens=60",
         _pdf_chunks_and_orphans(60, "travel_policy.md"): "that is the Markdown's cut; the exercise "
         "asks the PDF's (data/formats/travel_policy.pdf)",
+        _pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf"): "that is the PDF "
+        "printed without rules (section 4's); the exercise asks data/formats/travel_policy.pdf",
     }
     misses.pop((chunks, orphan_count), None)
     return misses
