@@ -65,3 +65,18 @@ def test_every_refusal_says_what_is_wrong(exercise):
     assert "3 items where 2 are asked" in pair((170, False, 1))
     assert "an int where True or False is asked" in pair((170, 0))
     assert "a list or tuple of 2 items" in pair(170)
+
+
+def test_a_set_answer_of_the_wrong_size_is_refused_without_telling_the_size():
+    from chunklab.teaching.answers import Form, judge
+
+    expected, form = ["t01", "t02", "t05"], Form(ordered=False)
+    for answer, says in [
+        (["t01", "t01", "t02", "t05"], "repeats"),
+        (["t01", "t09"], "1 of your 2 items do not belong"),
+        (["t05", "t01"], "some are missing"),
+    ]:
+        why = judge(answer, expected, form)
+        assert why is not None and says in why
+        assert str(len(expected)) not in why.replace(f"of your {len(answer)}", "")
+    assert judge(["t05", "t01", "t02"], expected, form) is None

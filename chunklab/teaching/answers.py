@@ -123,6 +123,17 @@ def _judge_unordered(answer: list, expected: list, form: Form) -> str | None:
     )
 
 
+def _unordered_length(answer: list, expected: list, form: Form) -> str:
+    """A set answer of the wrong size. Its size is part of the answer, so the refusal says what is
+    wrong with the items (repeats, items that do not belong, some missing), never how many."""
+    if len({repr(a) for a in answer}) < len(answer):
+        return "your list repeats items: give each once"
+    belong = sum(any(judge(a, e, form) is None for e in expected) for a in answer)
+    if belong < len(answer):
+        return f"{len(answer) - belong} of your {len(answer)} items do not belong"
+    return "every item you give is right, but some are missing"
+
+
 def judge(answer: Any, expected: Any, form: Form) -> str | None:
     """None when `answer` is right for `expected` under `form`, else one phrase saying what is
     wrong: the type, the length, the rounding, or which items."""
@@ -134,6 +145,8 @@ def judge(answer: Any, expected: Any, form: Form) -> str | None:
         answer = list(answer)
     if not _is_sequence(answer):
         return f"{_kind(answer)} where a list or tuple of {len(expected)} items is asked"
+    if len(answer) != len(expected) and not form.ordered:
+        return _unordered_length(list(answer), list(expected), form)
     if len(answer) != len(expected):
         return f"{_plural(len(answer), 'item')} where {len(expected)} are asked"
     if form.ordered:
