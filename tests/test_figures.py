@@ -318,3 +318,14 @@ def test_the_diagram_check_catches_an_overlap_and_a_spilling_label(monkeypatch):
         assert "extract:label spills out of its box" in problems
     finally:
         plt.close(fig)
+
+
+def test_a_legend_names_what_each_measure_judges():
+    from chunklab.teaching.figures import measure_kind
+
+    assert [measure_kind(m) for m in ("reached", "complete", "char_iou", "fact_recall")] == [
+        "ranking",
+        "content",
+        "characters",
+        "content",
+    ]

@@ -57,11 +57,17 @@ def plot_ranking_vs_content(
             facecolors="none",
             edgecolors="tab:blue",
             linewidths=1.5,
-            label=f"{x} (ranking)",
+            label=f"{x} ({measure_kind(x)})",
             zorder=3,
         )
         ax.scatter(
-            part[y], rows, marker="D", s=22, color="tab:red", label=f"{y} (content)", zorder=4
+            part[y],
+            rows,
+            marker="D",
+            s=22,
+            color="tab:red",
+            label=f"{y} ({measure_kind(y)})",
+            zorder=4,
         )
         ax.set_title(name)
         ax.set_xlim(-0.04, 1.04)
@@ -74,6 +80,15 @@ def plot_ranking_vs_content(
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def measure_kind(measure: str) -> str:
+    """What a measure judges, for a legend: the ranking (`reached`, `mrr`), the characters
+    (`char_iou`, `char_recall`), or else the content the model reads (`complete`, `fact_recall`)."""
+    if measure.startswith("char_"):
+        return "characters"
+    ranking = measure == "mrr" or measure.startswith("reached")
+    return "ranking" if ranking else "content"
 
 
 def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete"):
@@ -102,7 +117,7 @@ def plot_content_vs_tokens(summary: pd.DataFrame, title: str, y: str = "complete
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
         ax.grid(color="0.92")
-    axes[0].set_ylabel(f"{y} (content)")
+    axes[0].set_ylabel(f"{y} ({measure_kind(y)})")
     fig.suptitle(title)
     fig.tight_layout()
     return fig
