@@ -5,10 +5,12 @@ saved by LibreOffice from `scripts/word_features.fodt` (scripts/make_format_fixt
 
 import hashlib
 import re
+import zipfile
 
+import pytest
 from conftest import DATA, ROOT, run_cli
 
-from chunklab import read_document
+from chunklab import MarkdownChunker, read_document
 from chunklab.documents.convert import convert
 from chunklab.documents.html import HEADER_NOTE
 
@@ -69,3 +71,77 @@ def test_show_markdown_prints_the_warnings_on_stderr_one_line_each():
 
 def test_a_file_converted_without_loss_has_no_warnings_key():
     assert "conversion_warnings" not in read_document(DATA / "formats" / "manual_md.html").metadata
+
+
+# The title: Word keeps it outside the body mammoth converts, in the core properties.
+SENSITIVE = DATA / "formats" / "gdsway-managing-sensitive-information.docx"
+CORE = "docProps/core.xml"
+
+
+def rewritten(source, target, parts: dict[str, bytes | None]):
+    """`source` saved as `target` with the named parts replaced (None: left out)."""
+    with zipfile.ZipFile(source) as old, zipfile.ZipFile(target, "w") as new:
+        for info in old.infolist():
+            if info.filename not in parts:
+                new.writestr(info, old.read(info))
+            elif parts[info.filename] is not None:
+                new.writestr(info, parts[info.filename])
+    return target
+
+
+def with_core_title(source, target, title: str):
+    """`source` saved as `target` with its core properties' title set to `title`."""
+    with zipfile.ZipFile(source) as old:
+        core = old.read(CORE).decode()
+    core = re.sub(r"<dc:title>.*?</dc:title>|<dc:title/>", f"<dc:title>{title}</dc:title>", core)
+    assert f"<dc:title>{title}</dc:title>" in core
+    return rewritten(source, target, {CORE: core.encode()})
+
+
+def test_the_title_is_read_from_the_core_properties_and_heads_every_heading_path():
+    with zipfile.ZipFile(SENSITIVE) as package:
+        stored = re.search(r"<dc:title>(.+?)</dc:title>", package.read(CORE).decode()).group(1)
+    doc = read_document(SENSITIVE)
+    assert doc.title == stored == read_document(SENSITIVE.with_suffix(".html")).title
+    assert doc.title == read_document(DATA / f"{SENSITIVE.stem}.md").title, "the source's own"
+    paths = {c.heading_path for c in MarkdownChunker().split(doc) if c.heading_path}
+    assert {path[0] for path in paths} == {doc.title}, "no heading path starts with the file name"
+
+
+def test_without_core_properties_the_title_is_the_first_heading_or_the_file_name(tmp_path):
+    with zipfile.ZipFile(SENSITIVE) as package:
+        rels = package.read("_rels/.rels").decode()
+    rels = re.sub(r'<Relationship [^>]*metadata/core-properties"[^>]*/>', "", rels)
+    bare = rewritten(SENSITIVE, tmp_path / "bare.docx", {CORE: None, "_rels/.rels": rels.encode()})
+    # its first heading is a template tag (`<%= current_page.data.title %>`): never a title
+    assert convert(bare).title == "bare"
+    assert convert(bare).warnings == convert(SENSITIVE).warnings, "nothing to say: none is normal"
+    no_rels = rewritten(SENSITIVE, tmp_path / "no_rels.docx", {CORE: None, "_rels/.rels": None})
+    assert convert(no_rels).title == "no_rels"
+    assert convert(no_rels).markdown == convert(SENSITIVE).markdown
+
+
+@pytest.mark.parametrize("empty", ["", "   ", "<%= current_page.data.title %>"])
+def test_an_empty_core_title_is_passed_over(tmp_path, empty):
+    travel = DATA / "formats" / "travel_policy.docx"
+    assert convert(with_core_title(SENSITIVE, tmp_path / "s.docx", empty)).title == "s"
+    # travel_policy.docx's own core title is empty (pandoc had no title): its first heading
+    assert convert(with_core_title(travel, tmp_path / "t.docx", empty)).title == "Travel Policy"
+    assert convert(travel).title == "Travel Policy"
+
+
+def test_the_libreoffice_spelling_of_the_relationship_is_read(tmp_path):
+    with zipfile.ZipFile(WORD) as package:
+        assert "officedocument/2006/relationships/metadata/core-properties" in (
+            package.read("_rels/.rels").decode()
+        )
+    titled = with_core_title(WORD, tmp_path / "kit.docx", "Kit  handbook\n(2nd edition)")
+    assert convert(titled).title == "Kit handbook (2nd edition)", "whitespace collapsed"
+
+
+def test_unreadable_core_properties_cost_only_the_title_and_say_so(tmp_path):
+    broken = rewritten(SENSITIVE, tmp_path / "broken.docx", {CORE: b"<cp:coreProperties"})
+    converted = convert(broken)
+    assert converted.title == "broken"
+    assert converted.markdown == convert(SENSITIVE).markdown
+    assert f"{CORE}: not readable (ParseError); title not read" in converted.warnings

@@ -8,7 +8,8 @@
 - `pdf_grid`: ruled tables in a PDF page, from the rules its paths draw.
 - `html`:    HTML parsed as a browser does (html5lib), nesting bounded, converted to Markdown;
              header-less tables and merged cells made readable, and said so.
-- `docx`:    Word through mammoth's HTML and `html`; mammoth's messages kept as warnings.
+- `docx`:    Word through mammoth's HTML and `html`; mammoth's messages kept as warnings; the
+             title from the core properties (`docProps/core.xml`).
 - `reading`: any file as a `Document`, with the title a reader would give it.
 - `series`:  the series' documents in `data/`, by name.
 

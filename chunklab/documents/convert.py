@@ -8,7 +8,8 @@ prints it). Everything runs offline, through permissively licensed libraries:
   - HTML (`documents.html`): parsed as a browser does (`html5lib`), then `markdownify` (MIT)
     over the page's body, scripts and styles dropped, nesting deeper than 256 elements refused;
   - DOCX (`documents.docx`): `mammoth` (BSD-2) to HTML, which keeps headings, lists and tables
-    from Word's styles, then the same HTML path; what it drops is named in warnings;
+    from Word's styles, then the same HTML path; what it drops is named in warnings; the title
+    from the file's core properties;
   - PDF: `chunklab.documents.pdf`, on pypdfium2 (PDFium's text layer): a line whose font is
     larger than the body's becomes a heading (the largest size `#`, the next `##`, ...), a table
     with ruled cells a Markdown table at its place, bullets `-` items; columns are read one after
