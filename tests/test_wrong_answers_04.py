@@ -35,7 +35,7 @@ def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_bud
     chunks, on_true = right
     assert "leave character 0 out" in refusal("04.2", (chunks, on_true + 1))
     assert "wrong order" in refusal("04.2", (on_true, chunks))
-    assert "max_tokens=30" in refusal("04.2", selfcheck_0406._budgeted_semantic(200))
+    assert "max_tokens=30" in refusal("04.2", selfcheck_0406.budgeted_semantic(200))
     assert "1 item where 2 are asked" in refusal("04.2", [chunks])
 
 

@@ -91,6 +91,6 @@ def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
     assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
     line = selfcheck.verdict_for("05.2", right - 1)
     assert "not quite" in line and "orphan(s) remain" in line
-    linearize = selfcheck_0406._rows_budget_without_orphans_on_cloudgov("linearize")
+    linearize = selfcheck_0406.rows_budget_without_orphans_on_cloudgov("linearize")
     assert "rows mode" in selfcheck.verdict_for("05.2", linearize)
     assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))

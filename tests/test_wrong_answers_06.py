@@ -91,10 +91,10 @@ def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budget
     for variant in (right, right + 0.04, right - 0.04, round(right)):
         line = selfcheck.verdict_for("06.2", variant)
         assert line.endswith("correct.") == (abs(round(variant, 1) - right) < 0.05), line
-    assert "k=3" in selfcheck.verdict_for("06.2", selfcheck_0406._prefix_cost_on_policy(k=3))
+    assert "k=3" in selfcheck.verdict_for("06.2", selfcheck_0406.prefix_cost_on_policy(k=3))
     assert "one chunk's prefix" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406._prefix_cost_on_policy(k=1)
+        "06.2", selfcheck_0406.prefix_cost_on_policy(k=1)
     )
     assert "max_tokens=100" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406._prefix_cost_on_policy(max_tokens=200)
+        "06.2", selfcheck_0406.prefix_cost_on_policy(max_tokens=200)
     )

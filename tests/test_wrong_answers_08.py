@@ -109,9 +109,9 @@ def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys
 
 def test_08_2_names_the_unruled_pdf_of_section_4(capsys):
     """Section 4 last read the unruled PDF: reusing it is the likeliest slip, and must be named."""
-    from chunklab.teaching.selfcheck_0709 import _pdf_chunks_and_orphans
+    from chunklab.teaching.selfcheck_0709 import pdf_chunks_and_orphans
 
-    answer = _pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf")
+    answer = pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf")
     assert answer != selfcheck.SOLUTIONS["08.2"][1]()
     selfcheck.check("08.2", answer)
     assert "printed without rules" in capsys.readouterr().out

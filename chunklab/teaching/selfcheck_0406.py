@@ -50,7 +50,7 @@ def _stdevs_misses() -> dict[Any, str]:
     return misses
 
 
-def _budgeted_semantic(max_tokens: int = 30) -> tuple[int, int]:
+def budgeted_semantic(max_tokens: int = 30) -> tuple[int, int]:
 
     chunks = SemanticChunker(
         embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80, max_tokens=max_tokens
@@ -60,12 +60,12 @@ def _budgeted_semantic(max_tokens: int = 30) -> tuple[int, int]:
 
 
 def _budgeted_semantic_misses() -> dict[Any, str]:
-    chunks, on_true = _budgeted_semantic()
+    chunks, on_true = budgeted_semantic()
     return {
         (chunks, on_true + 1): "the first chunk starts the document, not a topic change: leave "
         "character 0 out",
         (on_true, chunks): "the right numbers in the wrong order: (chunks, on_true_changes)",
-        _budgeted_semantic(200): "those are the counts at the default budget (200): set "
+        budgeted_semantic(200): "those are the counts at the default budget (200): set "
         "max_tokens=30",
     }
 
@@ -76,7 +76,7 @@ def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
     return orphans(MarkdownChunker(max_tokens=max_tokens, table_mode=mode).split(doc), doc)
 
 
-def _rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
+def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
 
     for budget in range(8, 1000):
         if _cloudgov_orphans(budget, mode) == 0:
@@ -85,9 +85,9 @@ def _rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
 
 
 def _cloudgov_misses() -> dict[Any, str]:
-    right = _rows_budget_without_orphans_on_cloudgov()
+    right = rows_budget_without_orphans_on_cloudgov()
     misses: dict[Any, str] = {}
-    linearize = _rows_budget_without_orphans_on_cloudgov("linearize")
+    linearize = rows_budget_without_orphans_on_cloudgov("linearize")
     if linearize != right:
         misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
     for budget in (right - 1, right - 2):
@@ -113,7 +113,7 @@ def _article_paths_misses() -> dict[Any, str]:
     }
 
 
-def _prefix_cost_on_policy(k: int = 5, max_tokens: int = 100) -> float:
+def prefix_cost_on_policy(k: int = 5, max_tokens: int = 100) -> float:
     (row,) = prefix_cost(
         [load_document("travel_policy")], max_tokens=max_tokens, modes=("path",), ks=(k,)
     )
@@ -122,23 +122,23 @@ def _prefix_cost_on_policy(k: int = 5, max_tokens: int = 100) -> float:
 
 def _path_prefix_tokens_at_k5_on_policy() -> float:
 
-    return _prefix_cost_on_policy()
+    return prefix_cost_on_policy()
 
 
 def _prefix_cost_misses() -> dict[Any, str]:
     return {
-        _prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
+        prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
         "chunks",
-        _prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
-        _prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
+        prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
+        prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
         "asks max_tokens=100",
     }
 
 
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
-    "04.2": ("a tuple (chunks, on_true_changes)", _budgeted_semantic),
-    "05.2": ("an int: max_tokens", _rows_budget_without_orphans_on_cloudgov),
+    "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
+    "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
 }

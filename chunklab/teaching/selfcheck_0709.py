@@ -81,7 +81,7 @@ def _linearized_misses() -> dict[Any, str]:
     return misses
 
 
-def _pdf_chunks_and_orphans(max_tokens: int, path: str) -> tuple[int, int]:
+def pdf_chunks_and_orphans(max_tokens: int, path: str) -> tuple[int, int]:
     doc = read_document(data_dir() / path)
     chunks = MarkdownChunker(max_tokens=max_tokens).split(doc)
     return len(chunks), orphans(chunks, doc)
@@ -91,11 +91,11 @@ def _pdf_misses() -> dict[Any, str]:
     chunks, orphan_count = _pdf_chunks_and_orphans_at_60()
     misses = {
         (orphan_count, chunks): "the pair is (chunks, orphans), in that order",
-        _pdf_chunks_and_orphans(200, "formats/travel_policy.pdf"): "that is the cut at 200 tokens "
+        pdf_chunks_and_orphans(200, "formats/travel_policy.pdf"): "that is the cut at 200 tokens "
         "(section 3's chunker); the exercise asks max_tokens=60",
-        _pdf_chunks_and_orphans(60, "travel_policy.md"): "that is the Markdown's cut; the exercise "
+        pdf_chunks_and_orphans(60, "travel_policy.md"): "that is the Markdown's cut; the exercise "
         "asks the PDF's (data/formats/travel_policy.pdf)",
-        _pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf"): "that is the PDF "
+        pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf"): "that is the PDF "
         "printed without rules (section 4's); the exercise asks data/formats/travel_policy.pdf",
     }
     misses.pop((chunks, orphan_count), None)
