@@ -40,6 +40,7 @@ Embedders (`embeddings/`)
 - `embeddings.minilm`: all-MiniLM-L6-v2 on that encoder; its read limit and what it cut (09)
 - `embeddings.late`: late chunking: the text read once, token vectors pooled per chunk (09)
 - `embeddings.registry`: every embedder by name
+- `embeddings.stored`: vectors on disk, used only for their model and text hashes (10)
 
 The chunkers (`chunkers/`)
 - `chunkers.registry`: every strategy declared once, read by the CLI, the experiment and the index
@@ -75,6 +76,8 @@ Evaluation (`evaluation/`)
 - `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
 - `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
 - `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
+- `evaluation.benchmark_rows`: the cuts notebook 10 scores, and their stored vectors (10)
+- `evaluation.bootstrap`: bootstrap intervals of a mean over questions (10)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
@@ -83,6 +86,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.exercises_10`: notebook 10's exercise check (10)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 
 The `chunklab` command (`cli/`)

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
+from test_wrong_answers_10 import WRONG_10
 
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import CHECKS, verdict
@@ -135,6 +136,7 @@ WRONG = {
     "08.1": _levels_from_the_smallest_size,
     "09.1": _mean_over_padding_too,
     "09.2": _span_including_its_end,
+    **WRONG_10,
 }
 
 

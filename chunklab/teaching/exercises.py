@@ -30,6 +30,7 @@ from chunklab.embeddings.late import TokenVectors, pool_spans
 from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import reciprocal_rank
 from chunklab.teaching.checking import NotYet, Verdict, close, first_difference, rounded, short
+from chunklab.teaching.exercises_10 import CHECKS_10
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import pack_spans
@@ -324,6 +325,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "08.1": ("heading_levels(sizes) -> dict of size to level", _check_heading_levels),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", _check_masked_mean),
     "09.2": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", _check_pool_span),
+    **CHECKS_10,  # notebook 10's, in a module of their own
 }
 
 

@@ -1,0 +1,108 @@
+"""chunklab's cuts on Chroma's benchmark (issue 26, items 3 and 6), beside the report's rows.
+
+Every row of `chunklab.evaluation.benchmark_rows.ROWS` (the report's Recursive rows and chunklab's
+cuts, chosen by the principle stated there), scored with the same metrics and k = 5 by three
+retrievers over the one collection: MiniLM (the report's dense search, from the stored vectors of
+`make embeddings`; a text not stored is embedded live), BM25, and the hybrid of the two (reciprocal
+rank fusion). Each cell has its 95% bootstrap interval (2000 resamples of the 472 questions, seed
+26, `evaluation.bootstrap`), and the MiniLM rows are printed per corpus. The goal of issue 26 is
+checked at the end: a chunklab cut of at most 200 word pieces that beats Cluster 200/0 on
+precision-Ω and IoU and Recursive 200/0 on recall, with MiniLM.
+
+`--speed` (what `make bench` runs): the full benchmark for one strategy, Recursive 200/0, with the
+live MiniLM (no stored vector: every chunk and question embedded) and with BM25 alone, timed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.evaluation.benchmark import METRICS, Result, by_retriever, dense, evaluate
+from chunklab.evaluation.benchmark_rows import CHUNKLAB, ROWS, row_cut, stored_minilm
+from chunklab.evaluation.bootstrap import COUNT, SEED, interval
+from chunklab.evaluation.chroma import CORPORA
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
+
+CLUSTER_200 = {"recall": 75.2, "precision": 7.2, "precision_omega": 33.6, "iou": 7.2}  # published
+RECURSIVE_200 = {"recall": 75.7, "precision": 6.5, "precision_omega": 31.2, "iou": 6.5}
+
+
+def cell(result: Result, metric: str) -> str:
+    low, high = interval(result.scores[metric])
+    return f"{result.mean(metric):5.1f} [{low:4.1f},{high:4.1f}]"
+
+
+def beats_goal(result: Result) -> bool:
+    return (
+        result.mean("precision_omega") > CLUSTER_200["precision_omega"]
+        and result.mean("iou") > CLUSTER_200["iou"]
+        and result.mean("recall") > RECURSIVE_200["recall"]
+    )
+
+
+def run_rows(labels: list[str]) -> list[str]:
+    minilm = stored_minilm()
+    retrievers = {
+        "minilm": None,
+        "bm25": BM25Retriever(),
+        "hybrid": HybridRetriever(dense=DenseRetriever(minilm)),
+    }
+    print(f"95% bootstrap intervals: {COUNT} resamples of the questions, seed {SEED}")
+    print(f"{'row':34}{'retriever':>9}{'chunks':>7}" + "".join(f"{m:>20}" for m in METRICS))
+    winners = []
+    for label in labels:
+        cut = row_cut(label, minilm)
+        for name, retriever in retrievers.items():
+            ranker = dense(minilm) if retriever is None else by_retriever(retriever)
+            started = time.perf_counter()
+            result = evaluate(cut, ranker, k=5)
+            cells = "".join(f"{cell(result, m):>20}" for m in METRICS)
+            elapsed = time.perf_counter() - started
+            print(f"{label:34}{name:>9}{len(result.chunks):>7}{cells}  [{elapsed:.0f} s]")
+            if name == "minilm":
+                for corpus in CORPORA:
+                    row = result.row(corpus)
+                    print(" " * 8 + f"{corpus:26}" + "".join(f"{row[m]:20.1f}" for m in METRICS))
+                if label in CHUNKLAB and beats_goal(result):
+                    winners.append(label)
+            sys.stdout.flush()
+    print(f"(MiniLM texts not stored, embedded live: {minilm.live_texts})")
+    return winners
+
+
+def speed() -> None:
+    """One strategy's full benchmark, timed: live MiniLM, then BM25 alone."""
+    cut = row_cut("Recursive 200/0")
+    for name, ranker in (
+        ("MiniLM, live", dense(MiniLMEmbedder())),
+        ("BM25", by_retriever(BM25Retriever())),
+    ):
+        started = time.perf_counter()
+        result = evaluate(cut, ranker, k=5)
+        cells = "  ".join(f"{m} {result.mean(m):.2f}" for m in METRICS)
+        print(f"Recursive 200/0 with {name}: {time.perf_counter() - started:.0f} s  ({cells})")
+        sys.stdout.flush()
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated row labels")
+    parser.add_argument("--speed", action="store_true", help="time one strategy, MiniLM and BM25")
+    args = parser.parse_args()
+    if args.speed:
+        speed()
+        return 0
+    labels = [label.strip() for label in args.rows.split(",")]
+    winners = run_rows(labels)
+    goal = ", ".join(winners) if winners else "none of the rows run"
+    print(
+        f"goal (<= 200 pieces, beats Cluster 200/0 on Ω and IoU, Recursive 200/0 on recall): {goal}"
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
