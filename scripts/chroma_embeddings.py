@@ -1,8 +1,8 @@
 """Rebuild the stored MiniLM vectors of Chroma's benchmark: `make embeddings`.
 
-Scores every row of `chunklab.evaluation.benchmark_rows.ROWS` (or those named with --rows) with
-the live all-MiniLM-L6-v2, top 5, and stores every vector the rows needed (chunk texts,
-questions, the sentences a MiniLM semantic cut embeds) in data/chroma/embeddings/minilm.{tsv,npy},
+Scores the rows of `chunklab.evaluation.benchmark_rows.STORED` (or any of `ROWS` named with
+--rows) with the live all-MiniLM-L6-v2, top 5, and stores every vector those rows needed (chunk
+texts, questions, the sentences a MiniLM semantic cut embeds) in data/chroma/embeddings/minilm.*,
 keyed by the model's hash and each text's SHA-256. A vector already stored for the same model and
 text is reused, so adding a row embeds only its new texts; `--fresh` recomputes everything. The
 store is written after each row, so an interrupted run keeps the rows it finished.
@@ -27,7 +27,7 @@ import numpy as np
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import StoredEmbedder, VectorStore, text_key
 from chunklab.evaluation.benchmark import METRICS, dense, evaluate, nearest
-from chunklab.evaluation.benchmark_rows import ROWS, row_cut, store_stem
+from chunklab.evaluation.benchmark_rows import ROWS, STORED, row_cut, store_stem
 from chunklab.evaluation.chroma import load_corpora, load_questions
 
 
@@ -119,7 +119,7 @@ def record_hashes(stem: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--rows", default=",".join(ROWS), help="comma-separated row labels")
+    parser.add_argument("--rows", default=",".join(STORED), help="comma-separated row labels")
     parser.add_argument("--fresh", action="store_true", help="ignore the stored vectors")
     parser.add_argument("--hashes", action="store_true", help="only record the files' hashes")
     args = parser.parse_args()
