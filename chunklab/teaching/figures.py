@@ -172,6 +172,7 @@ def plot_benchmark_corpora(frame: pd.DataFrame, title: str, metrics=("recall", "
             ax.bar(x, part[metric], width=width, yerr=errors, capsize=2, label=cut)
         ax.set_xticks([i + width * (len(cuts) - 1) / 2 for i in range(len(corpora))])
         ax.set_xticklabels(corpora, fontsize=8, rotation=15)
+        ax.set_xlabel("corpus")
         ax.set_ylabel(f"{metric} (x 100)")
         ax.grid(axis="y", color="0.92")
     legend_outside(axes[-1])
