@@ -14,6 +14,26 @@ each chunk's vector pooled from its tokens read in context (minutes: the corpora
 
 `--speed` (what `make bench` runs): the full benchmark for one strategy, Recursive 200/0, with the
 live MiniLM (no stored vector: every chunk and question embedded) and with BM25 alone, timed.
+
+Measured on 2026-12-05 (2 shared cores, load 7-10, so timings are noisy), k = 5, recall /
+precision / precision-Ω / IoU; MiniLM means from `make embeddings` (float32, live), the others
+from this script; [recall's 95% interval]:
+  Recursive 200/0 (reproduced)       MiniLM 76.11 / 6.52 / 31.16 / 6.48 [72.6, 79.8]
+                                     BM25 83.6 / 6.7 / 31.2 / 6.6; hybrid 82.5 / 6.7 / 31.2 / 6.7
+  markdown 200                       MiniLM 77.66 / 5.80 / 29.90 / 5.76 [74.1, 81.3]
+                                     BM25 84.8 / 6.0 / 29.9 / 6.0; hybrid 83.5 / 6.0 / 29.9 / 5.9
+  markdown 150                       MiniLM 74.66 / 7.41 / 38.62 / 7.31 [70.8, 78.4]
+                                     BM25 78.4 / 7.4 / 38.6 / 7.3; hybrid 80.0 / 7.7 / 38.6 / 7.6
+  markdown 100                       MiniLM 70.54 / 10.15 / 50.65 / 9.82
+  fixed 200 (MiniLM word pieces)     MiniLM 77.19 / 4.56 / 21.40 / 4.54
+  semantic wordllama relative 200    MiniLM 72.47 / 6.64 / 33.13 / 6.56 [68.7, 76.2]
+                                     BM25 80.3 / 6.6 / 33.1 / 6.5; hybrid 80.8 / 6.6 / 33.1 / 6.6
+  semantic wordllama optimal 200     MiniLM 76.26 / 6.16 / 29.66 / 6.11 [72.7, 79.8]
+                                     BM25 83.6 / 6.0 / 29.7 / 5.9
+The goal (<= 200 pieces; beat Cluster 200/0's 33.6 precision-Ω and 7.2 IoU and Recursive 200/0's
+75.7 recall, with MiniLM) is not met: markdown 150 beats both Cluster figures and misses the recall
+by 1.04 (paired difference against our Recursive 200/0: -1.45, interval [-4.52, +1.49]). With the
+hybrid (BM25 + MiniLM), markdown 150 beats all three.
 """
 
 from __future__ import annotations
