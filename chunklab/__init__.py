@@ -40,6 +40,7 @@ Embedders (`embeddings/`)
 - `embeddings.minilm`: all-MiniLM-L6-v2 on that encoder; its read limit and what it cut (09)
 - `embeddings.late`: late chunking: the text read once, token vectors pooled per chunk (09)
 - `embeddings.registry`: every embedder by name
+- `embeddings.stored`: vectors on disk, used only for their model and text hashes (10)
 
 The chunkers (`chunkers/`)
 - `chunkers.registry`: every strategy declared once, read by the CLI, the experiment and the index
@@ -77,6 +78,8 @@ Evaluation (`evaluation/`)
 - `evaluation.article`: the article's section 8 table, reproduced with its stub retriever (07)
 - `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
 - `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
+- `evaluation.benchmark_rows`: the cuts notebook 10 scores, and their stored vectors (10)
+- `evaluation.bootstrap`: bootstrap intervals of a mean over questions (10)
 
 The notebooks' helpers (`teaching/`)
 - `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
@@ -92,6 +95,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck_0103`: the answer exercises of 01 to 03b and the wrong answers they know
 - `teaching.selfcheck_0406`: the answer exercises of 04 to 06 and the wrong answers they know
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
+- `teaching.exercises_10`: notebook 10's exercise check (10)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_06`: notebook 06's check: path prefixes on numbered subsections

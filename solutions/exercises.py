@@ -175,3 +175,20 @@ def pool_span(offsets, vectors, start, end):
         return np.zeros(np.asarray(vectors).shape[1])
     mean = np.asarray(vectors, dtype=np.float64)[inside].mean(axis=0)
     return mean / np.linalg.norm(mean)
+
+
+def window_omega(excerpts, size, length):
+    """10.1: precision-Ω of one question over windows of `size` characters: the excerpt characters
+    the windows cover, over the union of every window that meets (or touches) an excerpt and the
+    excerpt characters no window covers."""
+    windows = [(a, min(a + size, length)) for a in range(0, length, size)]
+    meeting = [
+        (a, b)
+        for a, b in windows
+        if any(a <= e_end and b >= e_start for e_start, e_end in excerpts)
+    ]
+    if not meeting:
+        return 0.0
+    wanted = {i for e_start, e_end in excerpts for i in range(e_start, e_end)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)

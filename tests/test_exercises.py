@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
+from test_wrong_answers_10 import WRONG_10
 
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import CHECKS, verdict
@@ -163,6 +164,7 @@ WRONG = {
     "08.1": _markdown_with_body_per_line,
     "09.1": _mean_over_padding_too,
     "09.2": _span_including_its_end,
+    **WRONG_10,
 }
 
 

@@ -144,6 +144,19 @@ def prefix_cost_bars(experiment):
     return report.plot_prefix_cost(frame.set_index("prefix"), "prefix cost")
 
 
+def benchmark_corpora(experiment):
+    """Notebook 10's figure on a made-up frame of the shape the notebook builds (two cuts)."""
+    rows = []
+    for k, cut in enumerate(("a 200", "b 150")):
+        for j, corpus in enumerate(("chatlogs", "finance", "pubmed")):
+            row = {"cut": cut, "corpus": corpus}
+            for m in ("recall", "precision_omega"):
+                value = 40.0 + 10 * j + 5 * k
+                row.update({m: value, f"{m}_low": value - 3, f"{m}_high": value + 3})
+            rows.append(row)
+    return report.plot_benchmark_corpora(pd.DataFrame(rows), "per corpus")
+
+
 FIGURES = [
     overlap_sweep,
     units_per_chunk,
@@ -157,6 +170,7 @@ FIGURES = [
     content_vs_tokens,
     size_sweep_lines,
     prefix_cost_bars,
+    benchmark_corpora,
 ]
 
 
@@ -173,6 +187,7 @@ def test_every_plot_function_of_report_is_drawn_here():
         "plot_content_vs_tokens",
         "plot_size_sweep",
         "plot_prefix_cost",
+        "plot_benchmark_corpora",
     }
     assert {name for name in dir(report) if name.startswith("plot_")} == drawn
 

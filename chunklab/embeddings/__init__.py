@@ -5,6 +5,7 @@
 - `minilm`: all-MiniLM-L6-v2 on that encoder, with its read limit explicit and its cuts counted.
 - `late`: late chunking: the whole text read once (in windows), token vectors pooled per chunk.
 - `registry`: every embedder by the name the CLI uses.
+- `stored`: vectors on disk, used only for the model hash and text hash they were made from.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`.
 """

@@ -15,6 +15,7 @@
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 03b and the wrong answers they know.
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
+- `exercises_10`: notebook 10's check (precision-Ω of fixed windows), joined into `exercises`.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
 

@@ -277,3 +277,30 @@ def _arrow_label(ax, start: tuple[float, float], end: tuple[float, float], label
         ax.text(x, y + 0.1, label, fontsize=7.5, color="#555555", ha="center", va="bottom")
     else:
         ax.text(x + 0.2, y, label, fontsize=7.5, color="#555555", ha="left", va="center")
+
+
+def plot_benchmark_corpora(frame: pd.DataFrame, title: str, metrics=("recall", "precision_omega")):
+    """Chroma's benchmark per corpus (notebook 10): one panel per metric, one group of bars per
+    corpus, one bar per cut, each with its 95% bootstrap interval as an error bar. `frame` has
+    the columns cut, corpus, and for each metric `m`: `m`, `m_low`, `m_high`.
+
+    One corpus can carry a mean; bars per corpus show where a cut wins and where it loses."""
+    fig, axes = plt.subplots(1, len(metrics), figsize=(11.5, 3.8))
+    corpora = list(dict.fromkeys(frame["corpus"]))
+    cuts = list(dict.fromkeys(frame["cut"]))
+    width = 0.8 / len(cuts)
+    for ax, metric in zip(axes, metrics, strict=True):
+        for k, cut in enumerate(cuts):
+            part = frame[frame["cut"] == cut].set_index("corpus").loc[corpora]
+            errors = [part[metric] - part[f"{metric}_low"], part[f"{metric}_high"] - part[metric]]
+            x = [i + k * width for i in range(len(corpora))]
+            ax.bar(x, part[metric], width=width, yerr=errors, capsize=2, label=cut)
+        ax.set_xticks([i + width * (len(cuts) - 1) / 2 for i in range(len(corpora))])
+        ax.set_xticklabels(corpora, fontsize=8, rotation=15)
+        ax.set_xlabel("corpus")
+        ax.set_ylabel(f"{metric} (x 100)")
+        ax.grid(axis="y", color="0.92")
+    legend_outside(axes[-1])
+    fig.suptitle(title)
+    fig.tight_layout()
+    return fig

@@ -21,6 +21,7 @@ from chunklab.teaching.cuts import CutView as CutView
 from chunklab.teaching.cuts import show_cuts as show_cuts
 from chunklab.teaching.figures import legend_outside
 from chunklab.teaching.figures import pipeline_diagram as pipeline_diagram
+from chunklab.teaching.figures import plot_benchmark_corpora as plot_benchmark_corpora
 from chunklab.teaching.figures import plot_content_vs_tokens as plot_content_vs_tokens
 from chunklab.teaching.figures import plot_ranking_vs_content as plot_ranking_vs_content
 from chunklab.teaching.figures import plot_size_sweep as plot_size_sweep
