@@ -189,3 +189,13 @@ def test_a_function_that_raises_gets_a_message_not_a_traceback(exercise, capsys)
 def test_every_notebook_has_a_coding_exercise():
     numbers = {exercise.split(".")[0] for exercise in CHECKS}
     assert numbers == {prefix(path) for path in NOTEBOOKS}
+
+
+def test_every_exercise_has_plausible_wrong_answers_refused_in_a_test():
+    """Issue 29: each exercise, coding or answer, is run against wrong answers somewhere in
+    tests/test_wrong_answers_*.py; a new exercise without them fails here."""
+    files = ROOT.glob("tests/test_wrong_answers_*.py")
+    texts = "".join(p.read_text(encoding="utf-8") for p in files)
+    exercises = set(CHECKS) | set(selfcheck.SOLUTIONS)
+    missing = sorted(e for e in exercises if f'"{e}"' not in texts)
+    assert len(exercises) > 20 and missing == []
