@@ -16,10 +16,12 @@ scalar such as `np.sqrt(32)` becomes float64, so the scalars are made float32 fi
 from __future__ import annotations
 
 import json
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from chunklab.tokens.wordpiece import read_model_file
 
@@ -216,6 +218,33 @@ def encode(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
         fed += layer.down_b
         x = layer_norm(fed, layer.norm2, bert.eps)
     return x.reshape(batch, tokens, -1)
+
+
+@cache
+def _two_threads() -> tuple[ThreadPoolExecutor, ThreadpoolController]:
+    return ThreadPoolExecutor(2, thread_name_prefix="chunklab-encode"), ThreadpoolController()
+
+
+def encode_in_halves(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """`encode`, with the batch's two halves run at once in two threads, one BLAS thread each.
+
+    Why: about a fifth of the encoder's time is element-wise work (GELU, softmax, layer norm,
+    bias adds) that numpy does on one core while the matrix products use BLAS's threads; with
+    two cores, the element-wise part left one idle and BLAS's own threads spent time waiting for
+    each other. Two halves in two threads (numpy and BLAS release the GIL) keep both cores busy
+    with everything. Each text's numbers are the same: a row's result never depends on the rows
+    beside it (the tests check vectors bit-for-bit across batch sizes). The BLAS thread limit is
+    process-wide while it lasts (threadpoolctl), then restored.
+    """
+    if len(ids) < 2:
+        return encode(bert, ids, mask)
+    pool, controller = _two_threads()
+    half = (len(ids) + 1) // 2
+    with controller.limit(limits=1, user_api="blas"):
+        parts = pool.map(
+            lambda s: encode(bert, ids[s], mask[s]), (slice(0, half), slice(half, None))
+        )
+        return np.concatenate(list(parts))
 
 
 def mean_pool(vectors: np.ndarray, mask: np.ndarray) -> np.ndarray:
