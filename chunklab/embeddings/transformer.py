@@ -182,7 +182,10 @@ def attention(
 
     `mask_bias` is 0 for a real token and a huge negative number for padding, added to the
     scores so padding gets no attention (as `transformers` does it); None when nothing is
-    padded. The softmax is done in place in `scores`.
+    padded. The softmax is done in place in `scores`, for as many texts at a time as keep
+    `scores` within about 1 MB (`_SCORES_FLOATS`): the softmax passes over it five times, and a
+    core's cache holds that much, where a whole batch of 200-token texts needs 60 MB. Each
+    text's scores are its own, so the numbers are the same either way.
     """
     batch, tokens, heads = shape
     width = x.shape[-1]
@@ -190,18 +193,25 @@ def attention(
     qkv = x @ layer.qkv_w
     qkv += layer.qkv_b
     qkv = qkv.reshape(batch, tokens, 3, heads, size)
-    q, k, v = (qkv[:, :, i].transpose(0, 2, 1, 3) for i in range(3))  # (batch, heads, tokens, size)
-    scores = q @ k.transpose(0, 1, 3, 2)
-    scores *= F32(1 / np.sqrt(size))
-    if mask_bias is not None:
-        scores += mask_bias[:, None, None, :]
-    scores -= scores.max(axis=-1, keepdims=True)
-    np.exp(scores, out=scores)
-    scores /= scores.sum(axis=-1, keepdims=True)
-    context = (scores @ v).transpose(0, 2, 1, 3).reshape(batch * tokens, width)
-    out = context @ layer.out_w
+    context = np.empty((batch, tokens, heads, size), dtype=F32)
+    texts = max(1, _SCORES_FLOATS // (heads * tokens * tokens))
+    for s in range(0, batch, texts):
+        # (texts, heads, tokens, size) views of the query, key and value, without a copy
+        q, k, v = (qkv[s : s + texts, :, i].transpose(0, 2, 1, 3) for i in range(3))
+        scores = q @ k.transpose(0, 1, 3, 2)
+        scores *= F32(1 / np.sqrt(size))
+        if mask_bias is not None:
+            scores += mask_bias[s : s + texts, None, None, :]
+        scores -= scores.max(axis=-1, keepdims=True)
+        np.exp(scores, out=scores)
+        scores /= scores.sum(axis=-1, keepdims=True)
+        context[s : s + texts] = (scores @ v).transpose(0, 2, 1, 3)
+    out = context.reshape(batch * tokens, width) @ layer.out_w
     out += layer.out_b
     return out
+
+
+_SCORES_FLOATS = 1 << 18  # 1 MB of float32 attention scores: about a core's L2 cache
 
 
 def feed_forward(x: np.ndarray, layer: Layer, rows: int = 256, cached: int = 32) -> np.ndarray:
