@@ -214,15 +214,18 @@ def attention(
 _SCORES_FLOATS = 1 << 18  # 1 MB of float32 attention scores: about a core's L2 cache
 
 
-def feed_forward(x: np.ndarray, layer: Layer, rows: int = 256, cached: int = 32) -> np.ndarray:
-    """GELU(x W_in + b_in) W_out for token vectors `x` (n, 384), `rows` tokens at a time (the
-    output bias b_out is added by `encode`, after the residual, as it always was here).
+def feed_forward(
+    x: np.ndarray, layer: Layer, eps: np.float32, rows: int = 256, cached: int = 32
+) -> np.ndarray:
+    """The layer's second half for token vectors `x` (n, 384), `rows` tokens at a time:
+    LayerNorm(x + GELU(x W_in + b_in) W_out + b_out), in that order of additions.
 
     The 1536-wide middle is the biggest array of the layer and GELU passes over it some twenty
     times: its bias and GELU are done `cached` rows at a time (32 x 1536 floats, with GELU's three
     scratch arrays, fit a core's 1 MB L2 cache), so those passes stay in the cache instead of
-    going out to memory and back; the products keep `rows` rows, where BLAS is efficient. Each
-    row's numbers are the same either way.
+    going out to memory and back; the products keep `rows` rows, where BLAS is efficient. The
+    residual, the bias and the layer norm are then done on each block while it is still in the
+    cache, not on the whole (n, 384) array afterwards. Each row's numbers are the same either way.
     """
     out = np.empty_like(x)
     work = np.empty((3, cached, layer.up_w.shape[1]), dtype=F32)
@@ -232,7 +235,11 @@ def feed_forward(x: np.ndarray, layer: Layer, rows: int = 256, cached: int = 32)
             part = up[block : block + cached]
             part += layer.up_b
             gelu_in_place(part, work[:, : part.shape[0]])
-        np.matmul(up, layer.down_w, out=out[start : start + rows])
+        done = out[start : start + rows]
+        np.matmul(up, layer.down_w, out=done)
+        done += x[start : start + rows]
+        done += layer.down_b
+        done[...] = layer_norm(done, layer.norm2, eps)
     return out
 
 
@@ -251,10 +258,7 @@ def encode(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     for layer in bert.layers:
         attended = attention(x, mask_bias, layer, (batch, tokens, bert.heads))
         x = layer_norm(np.add(attended, x, out=attended), layer.norm1, bert.eps)
-        fed = feed_forward(x, layer)
-        fed += x
-        fed += layer.down_b
-        x = layer_norm(fed, layer.norm2, bert.eps)
+        x = feed_forward(x, layer, bert.eps)
     return x.reshape(batch, tokens, -1)
 
 
