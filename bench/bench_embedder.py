@@ -7,8 +7,10 @@ are judged, because the machines are shared and noisy.
 1. Speed (issue 25, item 6). The floor of `encode` is its matrix multiplications alone: for each
    of the 6 layers x @ qkv_w, q @ k^T, weights @ v, context @ out_w, x @ up_w, up @ down_w, on
    float32 arrays of the shapes the encoder uses, in whichever layout numpy does them fastest
-   (one product per text, or all the batch's tokens stacked in one matrix). Everything else the
-   encoder does (GELU, layer norm, softmax, reshapes) is cost above that floor. Two workloads,
+   (one product per text; all the batch's tokens stacked in one matrix, with BLAS's threads; or,
+   as the encoder runs a batch (`encode_in_halves`), the stacked products of each half of the
+   batch in two threads at once, one BLAS thread each). Everything else the encoder does (GELU,
+   layer norm, softmax, reshapes) is cost above that floor. Two workloads,
    made of the series' own word pieces, at the embedder's default batch (32 texts):
      - 256 short sentences of 20 word pieces (8 batches);
      - 32 passages of 200 word pieces (1 batch).
@@ -37,15 +39,16 @@ import subprocess
 import sys
 import tempfile
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
+from threadpoolctl import ThreadpoolController
 
 from chunklab.chunkers.registry import DEFAULT_STRATEGY, STRATEGIES
 from chunklab.documents.reading import read_document
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.transformer import Bert, encode, load_bert
+from chunklab.embeddings.transformer import Bert, encode_in_halves, load_bert
 from chunklab.retrieval.small_to_big import parents_and_children
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -89,6 +92,18 @@ def floor_products(bert: Bert, batch: int, tokens: int, stacked: bool):
     return products
 
 
+def in_two_threads(products):
+    """`products` (of half a batch) run twice at once, in two threads with one BLAS thread each:
+    the floor of the layout `encode_in_halves` uses."""
+    pool, controller = ThreadPoolExecutor(2), ThreadpoolController()
+
+    def both() -> None:
+        with controller.limit(limits=1, user_api="blas"):
+            list(pool.map(lambda _: products(), range(2)))
+
+    return both
+
+
 def best_of(functions: dict[str, object], rounds: int = ROUNDS) -> dict[str, float]:
     """The best wall time of each function over `rounds` interleaved rounds, after a warm-up."""
     best = {name: float("inf") for name in functions}
@@ -106,10 +121,12 @@ def contenders(embedder: MiniLMEmbedder, bert: Bert, ids: np.ndarray, written: l
     batches = [ids[s : s + BATCH] for s in range(0, len(ids), BATCH)]
     stacked = floor_products(bert, BATCH, ids.shape[1], stacked=True)
     per_text = floor_products(bert, BATCH, ids.shape[1], stacked=False)
+    halves = in_two_threads(floor_products(bert, BATCH // 2, ids.shape[1], stacked=True))
     return {
         "stacked": lambda: [stacked() for _ in batches],
         "per_text": lambda: [per_text() for _ in batches],
-        "encode": lambda: [encode(bert, b, np.ones_like(b)) for b in batches],
+        "halves": lambda: [halves() for _ in batches],
+        "encode": lambda: [encode_in_halves(bert, b, np.ones_like(b)) for b in batches],
         "embed": lambda: embedder.embed_documents(written),
     }
 
@@ -130,11 +147,12 @@ def speed(embedder: MiniLMEmbedder, bert: Bert, pieces: list[int]) -> list[tuple
                 embedder, bert, ids, tokenizer.decode_batch([row[1:-1].tolist() for row in ids])
             )
         )
-        floor = min(t["stacked"], t["per_text"])
+        layout = min(("stacked", "per_text", "halves"), key=t.__getitem__)
+        floor = t[layout]
         print(
             f"{name:>9} {floor / texts * 1e3:>9.2f} {t['encode'] / texts * 1e3:>10.2f} "
             f"{t['embed'] / texts * 1e3:>9.2f} {t['encode'] / floor:>12.2f}x "
-            f"{t['embed'] / floor:>11.2f}x"
+            f"{t['embed'] / floor:>11.2f}x  (floor: {layout})"
         )
         ratios.append(
             (f"encode / matmul floor, {name}s of {length} word pieces", t["encode"] / floor)

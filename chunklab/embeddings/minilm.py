@@ -27,7 +27,14 @@ import numpy as np
 from pydantic import BaseModel, ConfigDict, Field
 
 from chunklab.embeddings.static import EmbedderUnavailable
-from chunklab.embeddings.transformer import F32, Bert, encode, load_bert, mean_pool
+from chunklab.embeddings.transformer import (
+    F32,
+    Bert,
+    encode,
+    encode_in_halves,
+    load_bert,
+    mean_pool,
+)
 from chunklab.tokens.wordpiece import MODEL_HASH, ModelUnavailable, minilm_tokenizer
 
 MODEL_POSITIONS = 512
@@ -131,7 +138,7 @@ class MiniLMEmbedder:
         bert = _bert()
         for batch in padded_length_batches([len(row) for row in ids], self.batch_size):
             matrix, mask = padded([ids[k] for k in batch], padded_length(len(ids[batch[0]])))
-            out[batch] = mean_pool(encode(bert, matrix, mask), mask)
+            out[batch] = mean_pool(encode_in_halves(bert, matrix, mask), mask)
         return out
 
     def embed_query(self, text: str) -> np.ndarray:
