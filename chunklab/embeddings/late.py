@@ -62,7 +62,10 @@ def token_vectors(embedder: MiniLMEmbedder, text: str, overlap: int = 64) -> Tok
 def pool_spans(tokens: TokenVectors, spans: Sequence[tuple[int, int]]) -> np.ndarray:
     """One unit vector per character span: the mean of the token vectors that start inside it.
 
-    A span that holds no token (only spaces, say) gets a zero vector, close to nothing.
+    A span that holds no token (only spaces, or an empty span) gets a zero vector. Ranked by dot
+    product it scores 0; ranked by squared L2 (Chroma's default) it is at distance 1 from every
+    unit query, nearer than any chunk below cosine 0.5, so it lands in every top k: give such a
+    span another vector (its text's own) before ranking by distance.
     """
     starts = tokens.offsets[:, 0]
     out = np.zeros((len(spans), tokens.vectors.shape[1]), dtype=F32)
