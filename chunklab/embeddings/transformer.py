@@ -2,7 +2,9 @@
 
 Why write it rather than import torch: the model is 22 million numbers and six repetitions of
 one layer, and every step a learner reads about (attention, the feed-forward block, layer norm,
-mean pooling) is a line here. It reproduces sentence-transformers' vectors to about 1e-7.
+mean pooling) is a line here. It reproduces the model card's similarity table to four decimals
+(tests/test_minilm.py), and each step is checked against its float64 formula
+(tests/test_transformer.py).
 
 The layer, as BERT defines it (Devlin et al. 2018; `transformers`' `BertLayer`):
 
@@ -11,6 +13,13 @@ The layer, as BERT defines it (Devlin et al. 2018; `transformers`' `BertLayer`):
 
 Everything is float32, as the weights are: under NumPy 2 a float32 array divided by a float64
 scalar such as `np.sqrt(32)` becomes float64, so the scalars are made float32 first.
+
+The code is written for speed where numpy allows it, because nearly all the time should go to
+the matrix products (`make bench` holds it within 1.2x of those products alone): every
+element-wise step overwrites an array it owns instead of allocating one, works on blocks that
+stay in the processor's cache, and some constants are folded into weights once, at load time.
+Each shortcut keeps every row's numbers independent of the rows beside it, so a text gets the
+same vector bit for bit whatever else is in its batch.
 """
 
 from __future__ import annotations
@@ -30,7 +39,11 @@ F32 = np.float32
 
 @dataclass(frozen=True)
 class Layer:
-    """One encoder layer; matrices stored as (inputs, outputs), so a step is `x @ w + b`."""
+    """One encoder layer; matrices stored as (inputs, outputs), so a step is `x @ w + b`.
+
+    The last three fields are not the model's but derived from it once, at load time, so that
+    the encoder does less work per token (`attention` and `feed_forward` say how they are used).
+    """
 
     qkv_w: np.ndarray  # (384, 1152): query, key and value side by side, one multiplication
     qkv_b: np.ndarray
@@ -42,6 +55,10 @@ class Layer:
     down_w: np.ndarray  # (1536, 384)
     down_b: np.ndarray
     norm2: tuple[np.ndarray, np.ndarray]
+    # qkv_w and qkv_b with the query's columns times log2(e) / sqrt(32): scores in base 2
+    base2_qkv_w: np.ndarray
+    base2_qkv_b: np.ndarray
+    half_down_w: np.ndarray  # down_w / 2, exactly (a power of two): the feed-forward makes 2 GELU
 
 
 @dataclass(frozen=True)
@@ -61,24 +78,36 @@ class Bert:
         return self.positions.shape[0]
 
 
-def _layer(weights: dict[str, np.ndarray], i: int) -> Layer:
+def _layer(weights: dict[str, np.ndarray], i: int, heads: int) -> Layer:
     def w(name: str) -> np.ndarray:
         return np.ascontiguousarray(weights[f"encoder.layer.{i}.{name}"], dtype=F32)
 
     attn = "attention.self."
+    qkv_w = np.ascontiguousarray(
+        np.concatenate([w(attn + p + ".weight") for p in ("query", "key", "value")]).T
+    )
+    qkv_b = np.concatenate([w(attn + p + ".bias") for p in ("query", "key", "value")])
+    # Attention's softmax takes exp(q.k / sqrt(32)); with the query's weights and bias
+    # multiplied once, here, by log2(e) / sqrt(32), q.k is already that score in base 2, and
+    # exp2 of it is the same number: no pass over the (tokens x tokens) scores to scale them,
+    # and numpy's exp2 costs half its exp.
+    query = np.arange(qkv_b.shape[0]) < qkv_b.shape[0] // 3
+    to_base2 = np.where(query, np.log2(np.e) / np.sqrt(qkv_b.shape[0] // 3 // heads), 1)
+    down_w = np.ascontiguousarray(w("output.dense.weight").T)
     return Layer(
-        qkv_w=np.ascontiguousarray(
-            np.concatenate([w(attn + p + ".weight") for p in ("query", "key", "value")]).T
-        ),
-        qkv_b=np.concatenate([w(attn + p + ".bias") for p in ("query", "key", "value")]),
+        qkv_w=qkv_w,
+        qkv_b=qkv_b,
         out_w=np.ascontiguousarray(w("attention.output.dense.weight").T),
         out_b=w("attention.output.dense.bias"),
         norm1=(w("attention.output.LayerNorm.weight"), w("attention.output.LayerNorm.bias")),
         up_w=np.ascontiguousarray(w("intermediate.dense.weight").T),
         up_b=w("intermediate.dense.bias"),
-        down_w=np.ascontiguousarray(w("output.dense.weight").T),
+        down_w=down_w,
         down_b=w("output.dense.bias"),
         norm2=(w("output.LayerNorm.weight"), w("output.LayerNorm.bias")),
+        base2_qkv_w=(qkv_w * to_base2).astype(F32),
+        base2_qkv_b=(qkv_b * to_base2).astype(F32),
+        half_down_w=down_w * F32(0.5),
     )
 
 
@@ -94,7 +123,10 @@ def load_bert() -> Bert:
         positions=weights["embeddings.position_embeddings.weight"],
         token_type=weights["embeddings.token_type_embeddings.weight"][0],
         norm=(weights["embeddings.LayerNorm.weight"], weights["embeddings.LayerNorm.bias"]),
-        layers=tuple(_layer(weights, i) for i in range(config["num_hidden_layers"])),
+        layers=tuple(
+            _layer(weights, i, config["num_attention_heads"])
+            for i in range(config["num_hidden_layers"])
+        ),
         heads=config["num_attention_heads"],
         eps=F32(config["layer_norm_eps"]),
     )
@@ -102,76 +134,102 @@ def load_bert() -> Bert:
 
 def layer_norm(x: np.ndarray, norm: tuple[np.ndarray, np.ndarray], eps: np.float32) -> np.ndarray:
     """Each vector shifted to mean 0 and scaled to variance 1, then by the learnt gain and bias.
+    A new array; `x` is left as it was (the encoder itself uses `layer_norm_in_place`)."""
+    out = np.array(x, dtype=F32)
+    layer_norm_in_place(out.reshape(-1, out.shape[-1]), norm, eps)
+    return out
 
-    Written as `centred / sqrt(variance + eps) * gain + bias`, but the last three steps overwrite
-    `centred` (`out=`) instead of making a new array each: the same numbers, fewer passes over
-    memory. `x` itself is left as it was.
+
+def layer_norm_in_place(
+    x: np.ndarray, norm: tuple[np.ndarray, np.ndarray], eps: np.float32
+) -> None:
+    """`layer_norm` written over the rows of `x` (n, width): `centred / sqrt(variance + eps) *
+    gain + bias`, with no (n, width) array allocated, so a block small enough for the
+    processor's cache stays there through every pass.
+
+    The mean and the variance are dot products (`np.vecdot`: each row with a row of 1/width,
+    then the centred row with itself), which numpy does four times faster than `mean` and
+    without a squared copy; and each row is multiplied by the reciprocal of its deviation rather
+    than divided by it.
     """
-    centred = x - x.mean(axis=-1, keepdims=True)
-    variance = np.square(centred).mean(axis=-1, keepdims=True)
-    np.divide(centred, np.sqrt(variance + eps), out=centred)
-    np.multiply(centred, norm[0], out=centred)
-    return np.add(centred, norm[1], out=centred)
+    width = x.shape[-1]
+    x -= np.vecdot(x, _filled(width, 1 / width))[:, None]
+    deviation = np.sqrt(np.vecdot(x, x) / F32(width) + eps)
+    x *= np.divide(F32(1), deviation)[:, None]
+    x *= norm[0]
+    x += norm[1]
 
 
-# erf by Abramowitz & Stegun 7.1.26 (absolute error below 1.5e-7, float32's own precision):
+@cache
+def _filled(n: int, value: float) -> np.ndarray:
+    """A read-only float32 vector of `n` times `value`, made once."""
+    vector = np.full(n, value, dtype=F32)
+    vector.flags.writeable = False
+    return vector
+
+
+# erf by Abramowitz & Stegun 7.1.26, absolute error below 1.5e-7 (float32's own precision):
+#     erf(z) = sign(z) (1 - P(t) exp(-z^2)),  P(t) = a1 t + a2 t^2 + ... + a5 t^5,
+#     t = 1 / (1 + p |z|)
 # numpy has no erf, and math.erf one number at a time would cost more than the whole layer.
-_AS_P = F32(0.3275911)
-_AS_A = tuple(F32(a) for a in (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429))
+_AS_P = 0.3275911
+_AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
 
-
-def erf(x: np.ndarray) -> np.ndarray:
-    """The error function, elementwise, in float32:
-
-        erf(x) = sign(x) (1 - t (a1 + t (a2 + t (a3 + t (a4 + t a5)))) exp(-x^2)),
-        t = 1 / (1 + p |x|)
-
-    GELU calls this on every number of the 1536-wide layer, so it is the encoder's costliest
-    step after the matrix products. Each step therefore writes into one of three arrays (`out=`)
-    rather than a new one per operation, and the polynomial is evaluated in place (Horner).
-    """
-    a1, a2, a3, a4, a5 = _AS_A
-    z = np.abs(x)
-    t = np.multiply(z, _AS_P)
-    np.divide(F32(1), np.add(t, F32(1), out=t), out=t)
-    poly = np.multiply(t, a5)
-    for a in (a4, a3, a2, a1):
-        np.multiply(np.add(poly, a, out=poly), t, out=poly)
-    np.negative(np.square(z, out=z), out=z)
-    np.multiply(poly, np.exp(z, out=z), out=poly)
-    return np.copysign(np.subtract(F32(1), poly, out=poly), x, out=poly)
+# GELU(x) = x (1 + erf(x / sqrt 2)) / 2 with that erf, rearranged (`twice_gelu_in_place`):
+# t = 1 / (1 + p |x| / sqrt 2) = r tau with tau = 1 / (r + |x|) and r = sqrt 2 / p, so the
+# polynomial a1 t + ... + a5 t^5 is (a1 r) tau + ... + (a5 r^5) tau^5, its coefficients
+# multiplied out once, here; and exp(-x^2 / 2) is exp2(-x^2 log2(e) / 2).
+_GELU_R = np.sqrt(2) / _AS_P
+_GELU_A = tuple(F32(a * _GELU_R ** (k + 1)) for k, a in enumerate(_AS_A))
+_HALF_LOG2_E = F32(-np.log2(np.e) / 2)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
     """BERT's exact GELU (not the tanh approximation): x (1 + erf(x / sqrt 2)) / 2, as a new
-    array; the encoder itself uses `gelu_in_place` (the same numbers)."""
+    array; the encoder itself computes twice this in place (`twice_gelu_in_place`)."""
     out = np.array(x, dtype=F32)
-    gelu_in_place(out, np.empty((3, *out.shape), dtype=F32))
+    twice_gelu_in_place(out, np.empty((3, *out.shape), dtype=F32))
+    out *= F32(0.5)
     return out
 
 
-def gelu_in_place(x: np.ndarray, work: np.ndarray) -> None:
-    """`x` replaced by GELU(x), bit-for-bit `erf`'s steps, with `work` (3 arrays shaped as `x`)
-    as the only scratch: no array is allocated, so a block of `x` small enough for the
-    processor's cache is read and written there through all twenty passes.
+def twice_gelu_in_place(x: np.ndarray, work: np.ndarray) -> None:
+    """`x` replaced by 2 GELU(x), with `work` (3 arrays shaped as `x`) as the only scratch: no
+    array is allocated, so a block of `x` small enough for the processor's cache is read and
+    written there through all nineteen passes.
 
-    Two rewrites keep every number: erf's sign is taken from `x` rather than from x / sqrt 2
-    (the same sign), and x (1 + erf) / 2 multiplies in the same order as `gelu` always did.
+    With erf(z) = sign(z) (1 - P(t) exp(-z^2)) and z = x / sqrt 2, x (1 + erf(z)) is
+
+        x + |x| - |x| P(t) exp(-x^2 / 2)
+
+    (for x >= 0, x (2 - P e); for x < 0, x P e = -|x| P e): the sign and the "1 +" disappear,
+    and the halving is left to the next product, whose weights are halved once at load time
+    (`Layer.half_down_w`; halving is exact in floating point, so the product is the same).
     """
-    a1, a2, a3, a4, a5 = _AS_A
-    z, t, poly = work
-    np.abs(np.multiply(x, F32(1 / np.sqrt(2)), out=z), out=z)
-    np.multiply(z, _AS_P, out=t)
-    np.divide(F32(1), np.add(t, F32(1), out=t), out=t)
-    np.multiply(t, a5, out=poly)
+    a1, a2, a3, a4, a5 = _GELU_A
+    magnitude, tau, poly = work
+    np.abs(x, out=magnitude)
+    np.add(magnitude, F32(_GELU_R), out=tau)
+    np.divide(F32(1), tau, out=tau)
+    np.multiply(tau, a5, out=poly)
     for a in (a4, a3, a2, a1):
-        np.multiply(np.add(poly, a, out=poly), t, out=poly)
-    np.exp(np.negative(np.square(z, out=z), out=z), out=z)
-    np.multiply(poly, z, out=poly)
-    np.copysign(np.subtract(F32(1), poly, out=poly), x, out=poly)
-    poly += F32(1)
-    np.multiply(poly, x, out=x)
-    x *= F32(0.5)
+        poly += a
+        poly *= tau
+    with np.errstate(over="ignore"):  # |x| > 1.8e19: x^2 is inf, exp2(-inf) is 0, as it should
+        np.multiply(x, x, out=tau)
+    tau *= _HALF_LOG2_E
+    np.exp2(tau, out=tau)
+    poly *= tau
+    poly *= magnitude
+    x += magnitude
+    x -= poly
+
+
+# Softmax needs exp(score) not to overflow. Every score of a query q is at most |q| max|k|
+# (Cauchy-Schwarz); while that bound is below 96 (scores are in base 2: 2**96 is 7.9e28),
+# 2**score, a sum of 512 of them, and that sum times a value vector stay far inside float32
+# (3.4e38), and the largest score is above -96, so not every term underflows.
+_UNSHIFTED_BOUND = F32(96)
 
 
 def attention(
@@ -181,31 +239,46 @@ def attention(
     `shape` (batch, tokens, heads); returns the same shape as `x`.
 
     `mask_bias` is 0 for a real token and a huge negative number for padding, added to the
-    scores so padding gets no attention (as `transformers` does it); None when nothing is
-    padded. The softmax is done in place in `scores`, for as many texts at a time as keep
-    `scores` within about 1 MB (`_SCORES_FLOATS`): the softmax passes over it five times, and a
-    core's cache holds that much, where a whole batch of 200-token texts needs 60 MB. Each
-    text's scores are its own, so the numbers are the same either way.
+    scores so padding gets no attention (as `transformers` does it); None when nothing is padded.
+
+    The softmax, weights = exp(s - m) / sum(exp(s - m)) for each query's row of scores s, keeps
+    its value but skips most of its passes over the (tokens x tokens) scores:
+      - the scaling by 1/sqrt(32) is in the query's weights, with log2(e), so that exp2 of the
+        scores is exp of the scaled ones (`Layer.base2_qkv_w`);
+      - the shift m is there only to keep exp from overflowing: it is 0 for a row whose
+        Cauchy-Schwarz bound is below `_UNSHIFTED_BOUND`, and the row's maximum otherwise
+        (in MiniLM, some rows of the first layer on long texts);
+      - the row sums are a product with a column of ones, and the division by them is done
+        on the (tokens x 32) result of `weights @ v`, not on the weights.
+    Scores are made for as many texts at a time as keep them within about 1 MB
+    (`_SCORES_FLOATS`), a core's cache. Every step is per text and per row, so a text's numbers
+    never depend on what else is in its batch.
     """
     batch, tokens, heads = shape
     width = x.shape[-1]
     size = width // heads
-    qkv = x @ layer.qkv_w
-    qkv += layer.qkv_b
+    qkv = x @ layer.base2_qkv_w
+    qkv += layer.base2_qkv_b
     qkv = qkv.reshape(batch, tokens, 3, heads, size)
+    queries_and_keys = qkv[:, :, :2]
+    norms = np.sqrt(np.vecdot(queries_and_keys, queries_and_keys))  # (batch, tokens, 2, heads)
+    # bound[b, h, t]: |q_t| times the longest key of text b in head h
+    bound = (norms[:, :, 0] * norms[:, :, 1].max(axis=1, keepdims=True)).transpose(0, 2, 1)
+    ones = _filled(tokens, 1)[:, None]
     context = np.empty((batch, tokens, heads, size), dtype=F32)
     texts = max(1, _SCORES_FLOATS // (heads * tokens * tokens))
     for s in range(0, batch, texts):
         # (texts, heads, tokens, size) views of the query, key and value, without a copy
         q, k, v = (qkv[s : s + texts, :, i].transpose(0, 2, 1, 3) for i in range(3))
         scores = q @ k.transpose(0, 1, 3, 2)
-        scores *= F32(1 / np.sqrt(size))
         if mask_bias is not None:
             scores += mask_bias[s : s + texts, None, None, :]
-        scores -= scores.max(axis=-1, keepdims=True)
-        np.exp(scores, out=scores)
-        scores /= scores.sum(axis=-1, keepdims=True)
-        context[s : s + texts] = (scores @ v).transpose(0, 2, 1, 3)
+        risky = bound[s : s + texts, :, :, None] >= _UNSHIFTED_BOUND
+        if risky.any():
+            scores -= np.where(risky, scores.max(axis=-1, keepdims=True), F32(0))
+        np.exp2(scores, out=scores)
+        sums = scores @ ones
+        np.divide(scores @ v, sums, out=context[s : s + texts].transpose(0, 2, 1, 3))
     out = context.reshape(batch * tokens, width) @ layer.out_w
     out += layer.out_b
     return out
@@ -215,17 +288,20 @@ _SCORES_FLOATS = 1 << 18  # 1 MB of float32 attention scores: about a core's L2 
 
 
 def feed_forward(
-    x: np.ndarray, layer: Layer, eps: np.float32, rows: int = 256, cached: int = 32
+    x: np.ndarray, layer: Layer, eps: np.float32, rows: int = 512, cached: int = 256
 ) -> np.ndarray:
     """The layer's second half for token vectors `x` (n, 384), `rows` tokens at a time:
-    LayerNorm(x + GELU(x W_in + b_in) W_out + b_out), in that order of additions.
+    LayerNorm(x + GELU(x W_in + b_in) W_out + b_out).
 
-    The 1536-wide middle is the biggest array of the layer and GELU passes over it some twenty
-    times: its bias and GELU are done `cached` rows at a time (32 x 1536 floats, with GELU's three
-    scratch arrays, fit a core's 1 MB L2 cache), so those passes stay in the cache instead of
-    going out to memory and back; the products keep `rows` rows, where BLAS is efficient. The
-    residual, the bias and the layer norm are then done on each block while it is still in the
-    cache, not on the whole (n, 384) array afterwards. Each row's numbers are the same either way.
+    The 1536-wide middle is the biggest array of the layer and GELU passes over it nineteen
+    times, `cached` rows at a time with three scratch arrays of that size. Why 256 rows (1.5 MB
+    an array, in the shared L3 cache rather than a core's 1 MB L2): smaller blocks made each
+    pass a little cheaper alone, but `encode_in_halves` runs two of these at once, and each
+    numpy call holds the GIL while it starts; with 32-row blocks the two threads waited for
+    each other so long that GELU ran at 0.44-0.48 of twice its one-thread speed, with 256 rows
+    at 0.89 (bench/bench_embedder.py measures the whole encoder). The residual, the bias and
+    the layer norm are done on each `rows` block while it is still in the cache, not on the
+    whole (n, 384) array afterwards. Each row's numbers are the same whatever the blocks.
     """
     out = np.empty_like(x)
     work = np.empty((3, cached, layer.up_w.shape[1]), dtype=F32)
@@ -234,12 +310,12 @@ def feed_forward(
         for block in range(0, up.shape[0], cached):
             part = up[block : block + cached]
             part += layer.up_b
-            gelu_in_place(part, work[:, : part.shape[0]])
+            twice_gelu_in_place(part, work[:, : part.shape[0]])
         done = out[start : start + rows]
-        np.matmul(up, layer.down_w, out=done)
-        done += x[start : start + rows]
+        np.matmul(up, layer.half_down_w, out=done)  # (2 GELU) (W / 2) = GELU W
         done += layer.down_b
-        done[...] = layer_norm(done, layer.norm2, eps)
+        done += x[start : start + rows]
+        layer_norm_in_place(done, layer.norm2, eps)
     return out
 
 
@@ -248,15 +324,15 @@ def add_and_norm(
     x: np.ndarray,
     norm: tuple[np.ndarray, np.ndarray],
     eps: np.float32,
-    rows: int = 256,
+    rows: int = 512,
 ) -> np.ndarray:
     """LayerNorm(y + x), written into `y`, `rows` rows at a time: the sum and the layer norm's
-    passes then read a block that is still in the cache, not the whole (n, 384) array eight
-    times. Row by row, the same numbers."""
+    passes then read a block that is still in the cache, not the whole (n, 384) array each
+    time. Row by row, the same numbers."""
     for start in range(0, y.shape[0], rows):
         block = y[start : start + rows]
         block += x[start : start + rows]
-        block[...] = layer_norm(block, norm, eps)
+        layer_norm_in_place(block, norm, eps)
     return y
 
 
@@ -270,7 +346,8 @@ def encode(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if tokens > bert.max_positions:
         raise ValueError(f"{tokens} word pieces, but the model has {bert.max_positions} positions")
     x = bert.words[ids] + bert.positions[:tokens] + bert.token_type
-    x = layer_norm(x.reshape(batch * tokens, -1), bert.norm, bert.eps)
+    x = x.reshape(batch * tokens, -1)
+    layer_norm_in_place(x, bert.norm, bert.eps)
     mask_bias = None if mask.all() else (F32(1) - mask.astype(F32)) * np.finfo(F32).min
     for layer in bert.layers:
         attended = attention(x, mask_bias, layer, (batch, tokens, bert.heads))
@@ -287,7 +364,7 @@ def _two_threads() -> tuple[ThreadPoolExecutor, ThreadpoolController]:
 def encode_in_halves(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     """`encode`, with the batch's two halves run at once in two threads, one BLAS thread each.
 
-    Why: about a fifth of the encoder's time is element-wise work (GELU, softmax, layer norm,
+    Why: about a tenth of the encoder's time is element-wise work (GELU, softmax, layer norm,
     bias adds) that numpy does on one core while the matrix products use BLAS's threads; with
     two cores, the element-wise part left one idle and BLAS's own threads spent time waiting for
     each other. Two halves in two threads (numpy and BLAS release the GIL) keep both cores busy
