@@ -1,8 +1,9 @@
 """`make bench`, the transformer embedder: MiniLM's speed against its own matrix products, its
 memory, and how many children a second it embeds when indexing.
 
-Everything is measured in this one run (interleaved rounds, the best of each), and only ratios
-are judged, because the machines are shared and noisy.
+Everything is measured in this one run (interleaved rounds, the best of each, every timing
+started from the same state: see `settle`), and only ratios are judged, because the machines
+are shared and noisy.
 
 1. Speed (issue 25, item 6). The floor of `encode` is its matrix multiplications alone: for each
    of the 6 layers x @ qkv_w, q @ k^T, weights @ v, context @ out_w, x @ up_w, up @ down_w, on
@@ -53,7 +54,7 @@ from chunklab.retrieval.small_to_big import parents_and_children
 
 ROOT = Path(__file__).resolve().parent.parent
 BATCH = 32  # MiniLMEmbedder's default batch_size
-ROUNDS = 3
+ROUNDS = 5
 WORKLOADS = {"sentence": (256, 20), "passage": (32, 200)}  # texts, word pieces each
 CLS, SEP = 101, 102
 
@@ -104,11 +105,41 @@ def in_two_threads(products):
     return both
 
 
+def settle(seconds: float = 0.2) -> None:
+    """Keep both cores busy for `seconds` with small products in two threads, one BLAS thread
+    each, so that the BLAS worker threads a previous contender woke have gone back to sleep:
+    OpenBLAS's workers spin for about 2**28 cycles (0.1 s here) after each call, and a
+    contender timed while they spin loses a core to them (4% measured on `encode`). Busy rather
+    than asleep because on this kind of virtual machine a core woken from idle runs slower for
+    a while."""
+    pool, controller = _settle_pool()
+    square = np.ones((128, 128), dtype=np.float32)
+
+    def spin(_: int) -> None:
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            square @ square
+
+    with controller.limit(limits=1, user_api="blas"):
+        list(pool.map(spin, range(2)))
+
+
+_SETTLE: list = []
+
+
+def _settle_pool() -> tuple[ThreadPoolExecutor, ThreadpoolController]:
+    if not _SETTLE:
+        _SETTLE.extend([ThreadPoolExecutor(2), ThreadpoolController()])
+    return _SETTLE[0], _SETTLE[1]
+
+
 def best_of(functions: dict[str, object], rounds: int = ROUNDS) -> dict[str, float]:
-    """The best wall time of each function over `rounds` interleaved rounds, after a warm-up."""
+    """The best wall time of each function over `rounds` interleaved rounds, after a warm-up,
+    each timed from the same state (`settle`)."""
     best = {name: float("inf") for name in functions}
     for round_ in range(rounds + 1):
         for name, function in functions.items():
+            settle()
             start = time.perf_counter()
             function()  # type: ignore[operator]
             if round_:  # round 0 warms caches and the model
