@@ -198,11 +198,11 @@ def twice_gelu_in_place(x: np.ndarray, work: np.ndarray) -> None:
     array is allocated, so a block of `x` small enough for the processor's cache is read and
     written there through all nineteen passes.
 
-    With erf(z) = sign(z) (1 - P(t) exp(-z^2)) and z = x / sqrt 2, x (1 + erf(z)) is
+    With erf(z) = sign(z) (1 - P(t) exp(-z^2)) and z = x / sqrt 2, x (1 + erf(z)) is::
 
-        x + |x| - |x| P(t) exp(-x^2 / 2)
+        x + abs(x) - abs(x) P(t) exp(-x^2 / 2)
 
-    (for x >= 0, x (2 - P e); for x < 0, x P e = -|x| P e): the sign and the "1 +" disappear,
+    (for x >= 0, x (2 - P e); for x < 0, x P e = -abs(x) P e): the sign and the "1 +" vanish,
     and the halving is left to the next product, whose weights are halved once at load time
     (`Layer.half_down_w`; halving is exact in floating point, so the product is the same).
     """
