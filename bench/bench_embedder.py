@@ -41,6 +41,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -124,13 +125,9 @@ def settle(seconds: float = 0.2) -> None:
         list(pool.map(spin, range(2)))
 
 
-_SETTLE: list = []
-
-
+@cache
 def _settle_pool() -> tuple[ThreadPoolExecutor, ThreadpoolController]:
-    if not _SETTLE:
-        _SETTLE.extend([ThreadPoolExecutor(2), ThreadpoolController()])
-    return _SETTLE[0], _SETTLE[1]
+    return ThreadPoolExecutor(2), ThreadpoolController()
 
 
 def best_of(functions: dict[str, object], rounds: int = ROUNDS) -> dict[str, float]:

@@ -89,8 +89,9 @@ def textbook_attention(x: np.ndarray, heads: int, real: np.ndarray | None = None
 
 def score_bounds(x: np.ndarray) -> np.ndarray:
     """Each query's Cauchy-Schwarz bound on its scores in base 2, per head: |q| max |k|."""
-    layer = load_bert().layers[0]
-    qkv = (x @ layer.base2_qkv_w + layer.base2_qkv_b).reshape(len(x), 3, 12, -1)
+    bert = load_bert()
+    layer = bert.layers[0]
+    qkv = (x @ layer.base2_qkv_w + layer.base2_qkv_b).reshape(len(x), 3, bert.heads, -1)
     norms = np.linalg.norm(qkv[:, :2], axis=-1)
     return norms[:, 0] * norms[:, 1].max(axis=0)
 
