@@ -8,10 +8,11 @@ are shared and noisy.
 1. Speed (issue 25, item 6). The floor of `encode` is its matrix multiplications alone: for each
    of the 6 layers x @ qkv_w, q @ k^T, weights @ v, context @ out_w, x @ up_w, up @ down_w, on
    float32 arrays of the shapes the encoder uses, in whichever layout numpy does them fastest
-   (one product per text; all the batch's tokens stacked in one matrix, with BLAS's threads; or,
-   as the encoder runs a batch (`encode_in_halves`), the stacked products of each half of the
-   batch in two threads at once, one BLAS thread each). Everything else the encoder does (GELU,
-   layer norm, softmax, reshapes) is cost above that floor. Two workloads,
+   (one product per text; all the batch's tokens stacked in one matrix, with BLAS's threads; the
+   stacked products of each half of a batch in two threads at once, one BLAS thread each,
+   meeting after each batch; or, as the encoder runs batches (`encode_batches`), the same two
+   threads each doing its halves of all the batches one after another). Everything else the
+   encoder does (GELU, layer norm, softmax, reshapes) is cost above that floor. Two workloads,
    made of the series' own word pieces, at the embedder's default batch (32 texts):
      - 256 short sentences of 20 word pieces (8 batches);
      - 32 passages of 200 word pieces (1 batch).
@@ -50,7 +51,8 @@ from threadpoolctl import ThreadpoolController
 from chunklab.chunkers.registry import DEFAULT_STRATEGY, STRATEGIES
 from chunklab.documents.reading import read_document
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.transformer import Bert, encode_in_halves, load_bert
+from chunklab.embeddings.transformer import Bert, load_bert
+from chunklab.embeddings.two_cores import encode_batches
 from chunklab.retrieval.small_to_big import parents_and_children
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -94,14 +96,15 @@ def floor_products(bert: Bert, batch: int, tokens: int, stacked: bool):
     return products
 
 
-def in_two_threads(products):
-    """`products` (of half a batch) run twice at once, in two threads with one BLAS thread each:
-    the floor of the layout `encode_in_halves` uses."""
+def in_two_threads(products, times: int = 1):
+    """`products` (of half a batch) run `times` times in each of two threads at once, one BLAS
+    thread each: with `times` the number of batches, the floor of the layout `encode_batches`
+    uses."""
     pool, controller = ThreadPoolExecutor(2), ThreadpoolController()
 
     def both() -> None:
         with controller.limit(limits=1, user_api="blas"):
-            list(pool.map(lambda _: products(), range(2)))
+            list(pool.map(lambda _: [products() for _ in range(times)], range(2)))
 
     return both
 
@@ -149,12 +152,14 @@ def contenders(embedder: MiniLMEmbedder, bert: Bert, ids: np.ndarray, written: l
     batches = [ids[s : s + BATCH] for s in range(0, len(ids), BATCH)]
     stacked = floor_products(bert, BATCH, ids.shape[1], stacked=True)
     per_text = floor_products(bert, BATCH, ids.shape[1], stacked=False)
-    halves = in_two_threads(floor_products(bert, BATCH // 2, ids.shape[1], stacked=True))
+    half = floor_products(bert, BATCH // 2, ids.shape[1], stacked=True)
+    halves, streamed = in_two_threads(half), in_two_threads(half, times=len(batches))
     return {
         "stacked": lambda: [stacked() for _ in batches],
         "per_text": lambda: [per_text() for _ in batches],
         "halves": lambda: [halves() for _ in batches],
-        "encode": lambda: [encode_in_halves(bert, b, np.ones_like(b)) for b in batches],
+        "streamed": streamed,
+        "encode": lambda: encode_batches(bert, [(b, np.ones_like(b)) for b in batches]),
         "embed": lambda: embedder.embed_documents(written),
     }
 
@@ -175,7 +180,7 @@ def speed(embedder: MiniLMEmbedder, bert: Bert, pieces: list[int]) -> list[tuple
                 embedder, bert, ids, tokenizer.decode_batch([row[1:-1].tolist() for row in ids])
             )
         )
-        layout = min(("stacked", "per_text", "halves"), key=t.__getitem__)
+        layout = min(("stacked", "per_text", "halves", "streamed"), key=t.__getitem__)
         floor = t[layout]
         print(
             f"{name:>9} {floor / texts * 1e3:>9.2f} {t['encode'] / texts * 1e3:>10.2f} "

@@ -37,6 +37,7 @@ Documents in (`documents/`)
 Embedders (`embeddings/`)
 - `embeddings.static`: the article's hashing embedder and WordLlama's word vectors (04)
 - `embeddings.transformer`: a BERT encoder in numpy: attention, GELU, layer norm, pooling (09)
+- `embeddings.two_cores`: that encoder's batches in halves, two threads at once, on two cores
 - `embeddings.minilm`: all-MiniLM-L6-v2 on that encoder; its read limit and what it cut (09)
 - `embeddings.late`: late chunking: the text read once, token vectors pooled per chunk (09)
 - `embeddings.registry`: every embedder by name

@@ -1,23 +1,39 @@
 """The encoder's arithmetic (chunklab.embeddings.transformer) against the plain formulas in
 float64: GELU with `math.erf`, layer norm, and attention with the textbook softmax.
 
-The encoder takes shortcuts that must not change these values: GELU rearranged around an erf
-approximation, layer norm by dot products, and a softmax that skips the max shift when a bound
-proves exp cannot overflow. The attention inputs below are real token vectors, scaled so that
-every path is taken: scores small enough to skip the shift, a mix, and scores far past
-float32's exp range.
+The encoder takes shortcuts that must not change these values: GELU through a polynomial
+fitted to the normal distribution's logit, layer norm by dot products, and a softmax that skips
+the max shift when a bound proves exp cannot overflow. The attention inputs below are real
+token vectors, scaled so that every path is taken: scores small enough to skip the shift, a
+mix, and scores far past float32's exp range.
 """
 
 from __future__ import annotations
 
+import importlib.util
 import math
+import threading
+from itertools import pairwise
 from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.transformer import attention, gelu, layer_norm, load_bert
+from chunklab.embeddings.transformer import (
+    GELU_LOGIT,
+    attention,
+    encode,
+    even_blocks,
+    feed_forward,
+    gelu,
+    layer_norm,
+    load_bert,
+    mean_pool,
+)
+from chunklab.embeddings.two_cores import encode_batches
 
 ROOT = Path(__file__).resolve().parent.parent
 TOKENS = 64
@@ -37,6 +53,17 @@ def test_gelu_is_the_exact_gelu_to_float32_precision():
     # tanh approximation of GELU (off by up to 1e-3) or erf's sign lost would fail it.
     np.testing.assert_allclose(got, exact_gelu(x), rtol=1e-6, atol=5e-7)
     assert np.array_equal(gelu(x[::-1]), got[::-1])  # each number on its own
+
+
+def test_gelu_polynomial_is_what_its_fitting_script_makes():
+    path = ROOT / "scripts" / "fit_gelu.py"
+    spec = importlib.util.spec_from_file_location("fit_gelu", path)
+    assert spec is not None and spec.loader is not None
+    script = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(script)
+    fitted = script.logit_coefficients()
+    # the same float32 numbers, give or take one unit where another LAPACK rounds differently
+    np.testing.assert_allclose(np.array(GELU_LOGIT, dtype=np.float64), fitted, rtol=2.5e-7)
 
 
 def test_layer_norm_matches_the_formula_and_leaves_its_input_alone():
@@ -136,3 +163,66 @@ def test_a_texts_attention_does_not_depend_on_the_text_beside_it(token_vectors):
     assert np.array_equal(
         together[TOKENS:], attention(wild, None, bert.layers[0], (1, TOKENS, bert.heads))
     )
+
+
+@given(st.integers(0, 5000), st.integers(1, 600))
+def test_even_blocks_cut_as_few_and_as_equal_blocks_as_possible(n, most):
+    blocks = even_blocks(n, most)
+    sizes = [len(range(n)[block]) for block in blocks]
+    assert [i for block in blocks for i in range(n)[block]] == list(range(n))  # all, in order
+    assert len(blocks) == -(-n // most)  # as few as blocks of `most` rows need
+    assert not sizes or (max(sizes) <= most and max(sizes) - min(sizes) <= 1)
+
+
+@pytest.mark.parametrize("n", [2, 160, 513, 1025])
+def test_feed_forward_gives_each_row_the_same_numbers_whatever_the_blocks(token_vectors, n):
+    bert, width = load_bert(), token_vectors.shape[-1]
+    x = np.resize(token_vectors.reshape(-1, width), (n, width))  # real token vectors, repeated
+    whole = feed_forward(x, bert.layers[0], bert.eps)
+    assert np.array_equal(whole, feed_forward(x, bert.layers[0], bert.eps, rows=100, cached=7))
+    # pieces of 2 to 130 rows, as texts of any length would make (never one row: a text has
+    # at least [CLS] and [SEP], and numpy multiplies a single row another way)
+    bounds = np.cumsum([0, *[2, 3, 5, 64, 130] * (n // 204 + 1)])
+    bounds = [int(b) for b in bounds if b < n - 1] + [n]
+    pieces = [feed_forward(x[a:b], bert.layers[0], bert.eps) for a, b in pairwise(bounds)]
+    assert np.array_equal(whole, np.concatenate(pieces))
+
+
+def some_batches() -> list[tuple[np.ndarray, np.ndarray]]:
+    """Batches as the embedder makes them (one text, an even and an odd number, padding), and
+    an empty one, of the series' word pieces."""
+    ids = MiniLMEmbedder().encoding((ROOT / "data" / "travel_policy.md").read_text()).ids
+    batches = []
+    for texts, length in [(1, 12), (4, 30), (7, 9), (0, 5), (5, 17)]:
+        rows = np.array([ids[40 * t : 40 * t + length] for t in range(texts)], dtype=np.int64)
+        mask = np.ones((texts, length), dtype=np.int64)
+        mask[1::2, length - 3 :] = 0  # every other text padded
+        batches.append((rows.reshape(texts, length), mask))
+    return batches
+
+
+def test_encode_batches_gives_what_encode_gives_batch_by_batch():
+    bert, batches = load_bert(), some_batches()
+    got = encode_batches(bert, batches, mean_pool)
+    want = [mean_pool(encode(bert, ids, mask), mask) for ids, mask in batches]
+    assert [g.shape for g in got] == [w.shape for w in want]
+    assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
+    vectors = encode_batches(bert, batches[1:3])  # token vectors, as late chunking reads them
+    assert all(
+        np.array_equal(v, encode(bert, *b)) for v, b in zip(vectors, batches[1:3], strict=True)
+    )
+
+
+def test_encode_batches_stops_both_threads_when_either_fails():
+    bert, batches = load_bert(), some_batches()[1:3] * 6
+    done_by = []
+
+    def finish(vectors: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        done_by.append(threading.current_thread().name)
+        if len(done_by) == 3:
+            raise KeyboardInterrupt  # the user's Ctrl-C, in whichever thread gets there
+        return vectors
+
+    with pytest.raises(KeyboardInterrupt):
+        encode_batches(bert, batches, finish)
+    assert len(done_by) < len(batches)  # neither thread went on to the end

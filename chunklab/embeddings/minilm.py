@@ -31,10 +31,10 @@ from chunklab.embeddings.transformer import (
     F32,
     Bert,
     encode,
-    encode_in_halves,
     load_bert,
     mean_pool,
 )
+from chunklab.embeddings.two_cores import encode_batches
 from chunklab.tokens.wordpiece import MODEL_HASH, ModelUnavailable, minilm_tokenizer
 
 MODEL_POSITIONS = 512
@@ -135,10 +135,12 @@ class MiniLMEmbedder:
         self.last_cut = self._cut(texts, encodings)
         ids = [self._ids(e) for e in encodings]
         out = np.empty((len(ids), self.dim), dtype=F32)
-        bert = _bert()
-        for batch in padded_length_batches([len(row) for row in ids], self.batch_size):
-            matrix, mask = padded([ids[k] for k in batch], padded_length(len(ids[batch[0]])))
-            out[batch] = mean_pool(encode_in_halves(bert, matrix, mask), mask)
+        batches = padded_length_batches([len(row) for row in ids], self.batch_size)
+        matrices = [padded([ids[k] for k in b], padded_length(len(ids[b[0]]))) for b in batches]
+        for batch, vectors in zip(
+            batches, encode_batches(_bert(), matrices, mean_pool), strict=True
+        ):
+            out[batch] = vectors
         return out
 
     def embed_query(self, text: str) -> np.ndarray:

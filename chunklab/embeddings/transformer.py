@@ -15,7 +15,8 @@ Everything is float32, as the weights are: under NumPy 2 a float32 array divided
 scalar such as `np.sqrt(32)` becomes float64, so the scalars are made float32 first.
 
 The code is written for speed where numpy allows it, because nearly all the time should go to
-the matrix products (`make bench` holds it within 1.2x of those products alone): every
+the matrix products (`make bench` times it against those products alone; the target is 1.2x,
+and short sentences sit near it, at 1.15-1.22x on a shared 2-core machine): every
 element-wise step overwrites an array it owns instead of allocating one, works on blocks that
 stay in the processor's cache, and some constants are folded into weights once, at load time.
 Each shortcut keeps every row's numbers independent of the rows beside it, so a text gets the
@@ -25,12 +26,11 @@ same vector bit for bit whatever else is in its batch.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import cache
+from itertools import pairwise
 
 import numpy as np
-from threadpoolctl import ThreadpoolController
 
 from chunklab.tokens.wordpiece import read_model_file
 
@@ -41,8 +41,8 @@ F32 = np.float32
 class Layer:
     """One encoder layer; matrices stored as (inputs, outputs), so a step is `x @ w + b`.
 
-    The last three fields are not the model's but derived from it once, at load time, so that
-    the encoder does less work per token (`attention` and `feed_forward` say how they are used).
+    The last two fields are not the model's but derived from it once, at load time, so that
+    the encoder does less work per token (`attention` says how they are used).
     """
 
     qkv_w: np.ndarray  # (384, 1152): query, key and value side by side, one multiplication
@@ -58,7 +58,6 @@ class Layer:
     # qkv_w and qkv_b with the query's columns times log2(e) / sqrt(32): scores in base 2
     base2_qkv_w: np.ndarray
     base2_qkv_b: np.ndarray
-    half_down_w: np.ndarray  # down_w / 2, exactly (a power of two): the feed-forward makes 2 GELU
 
 
 @dataclass(frozen=True)
@@ -93,7 +92,6 @@ def _layer(weights: dict[str, np.ndarray], i: int, heads: int) -> Layer:
     # and numpy's exp2 costs half its exp.
     query = np.arange(qkv_b.shape[0]) < qkv_b.shape[0] // 3
     to_base2 = np.where(query, np.log2(np.e) / np.sqrt(qkv_b.shape[0] // 3 // heads), 1)
-    down_w = np.ascontiguousarray(w("output.dense.weight").T)
     return Layer(
         qkv_w=qkv_w,
         qkv_b=qkv_b,
@@ -102,12 +100,11 @@ def _layer(weights: dict[str, np.ndarray], i: int, heads: int) -> Layer:
         norm1=(w("attention.output.LayerNorm.weight"), w("attention.output.LayerNorm.bias")),
         up_w=np.ascontiguousarray(w("intermediate.dense.weight").T),
         up_b=w("intermediate.dense.bias"),
-        down_w=down_w,
+        down_w=np.ascontiguousarray(w("output.dense.weight").T),
         down_b=w("output.dense.bias"),
         norm2=(w("output.LayerNorm.weight"), w("output.LayerNorm.bias")),
         base2_qkv_w=(qkv_w * to_base2).astype(F32),
         base2_qkv_b=(qkv_b * to_base2).astype(F32),
-        half_down_w=down_w * F32(0.5),
     )
 
 
@@ -168,61 +165,58 @@ def _filled(n: int, value: float) -> np.ndarray:
     return vector
 
 
-# erf by Abramowitz & Stegun 7.1.26, absolute error below 1.5e-7 (float32's own precision):
-#     erf(z) = sign(z) (1 - P(t) exp(-z^2)),  P(t) = a1 t + a2 t^2 + ... + a5 t^5,
-#     t = 1 / (1 + p |z|)
+# GELU(x) = x Phi(x), Phi the normal distribution function, and Phi(x) = 1 / (1 + exp(-l(x)))
+# for l = log(Phi / (1 - Phi)), its logit: an odd, smooth function, about 1.6 x near 0 and
+# x^2 / 2 far out. So l(x) = x h(x^2) for a smooth h, and GELU(x) = x / (1 + 2**(x H(x^2)))
+# with H = -log2(e) h, which a polynomial of degree 6 follows closely enough that GELU is
+# off by at most 6e-7 (at x near 4, where GELU is 4: a few units of float32's precision) and
+# by at most 0.15 of the bound tests/test_transformer.py holds it to against math.erf, for
+# every float32 x. Its coefficients, from H(0) up, are a least-squares fit weighted by
+# GELU's own error bound (scripts/fit_gelu.py makes them; the test checks they are its
+# output). Far out the polynomial grows the right way (its last coefficient is negative), so
+# 2**(x H) goes to 0 for large x (GELU = x) and to infinity for very negative x (GELU = -0).
 # numpy has no erf, and math.erf one number at a time would cost more than the whole layer.
-_AS_P = 0.3275911
-_AS_A = (0.254829592, -0.284496736, 1.421413741, -1.453152027, 1.061405429)
-
-# GELU(x) = x (1 + erf(x / sqrt 2)) / 2 with that erf, rearranged (`twice_gelu_in_place`):
-# t = 1 / (1 + p |x| / sqrt 2) = r tau with tau = 1 / (r + |x|) and r = sqrt 2 / p, so the
-# polynomial a1 t + ... + a5 t^5 is (a1 r) tau + ... + (a5 r^5) tau^5, its coefficients
-# multiplied out once, here; and exp(-x^2 / 2) is exp2(-x^2 log2(e) / 2).
-_GELU_R = np.sqrt(2) / _AS_P
-_GELU_A = tuple(F32(a * _GELU_R ** (k + 1)) for k, a in enumerate(_AS_A))
-_HALF_LOG2_E = F32(-np.log2(np.e) / 2)
+GELU_LOGIT = tuple(
+    F32(c)
+    for c in (
+        -2.30221,
+        -0.10483279,
+        9.184521e-05,
+        0.00016043079,
+        -1.1588837e-05,
+        3.9325403e-07,
+        -5.3908358e-09,
+    )
+)
 
 
 def gelu(x: np.ndarray) -> np.ndarray:
     """BERT's exact GELU (not the tanh approximation): x (1 + erf(x / sqrt 2)) / 2, as a new
-    array; the encoder itself computes twice this in place (`twice_gelu_in_place`)."""
+    array; the encoder itself computes it in place (`gelu_in_place`)."""
     out = np.array(x, dtype=F32)
-    twice_gelu_in_place(out, np.empty((3, *out.shape), dtype=F32))
-    out *= F32(0.5)
+    gelu_in_place(out, np.empty((2, *out.shape), dtype=F32))
     return out
 
 
-def twice_gelu_in_place(x: np.ndarray, work: np.ndarray) -> None:
-    """`x` replaced by 2 GELU(x), with `work` (3 arrays shaped as `x`) as the only scratch: no
-    array is allocated, so a block of `x` small enough for the processor's cache is read and
-    written there through all nineteen passes.
-
-    With erf(z) = sign(z) (1 - P(t) exp(-z^2)) and z = x / sqrt 2, x (1 + erf(z)) is::
-
-        x + abs(x) - abs(x) P(t) exp(-x^2 / 2)
-
-    (for x >= 0, x (2 - P e); for x < 0, x P e = -abs(x) P e): the sign and the "1 +" vanish,
-    and the halving is left to the next product, whose weights are halved once at load time
-    (`Layer.half_down_w`; halving is exact in floating point, so the product is the same).
+def gelu_in_place(x: np.ndarray, work: np.ndarray) -> None:
+    """`x` replaced by GELU(x) = x / (1 + exp2(x H(x^2))) (`GELU_LOGIT` says why), with `work`
+    (2 arrays shaped as `x`) as the only scratch: no array is allocated, so a block of `x`
+    small enough for the processor's cache is read and written there through all seventeen
+    passes (twelve of them the polynomial, by Horner's rule).
     """
-    a1, a2, a3, a4, a5 = _GELU_A
-    magnitude, tau, poly = work
-    np.abs(x, out=magnitude)
-    np.add(magnitude, F32(_GELU_R), out=tau)
-    np.divide(F32(1), tau, out=tau)
-    np.multiply(tau, a5, out=poly)
-    for a in (a4, a3, a2, a1):
-        poly += a
-        poly *= tau
-    with np.errstate(over="ignore"):  # |x| > 1.8e19: x^2 is inf, exp2(-inf) is 0, as it should
-        np.multiply(x, x, out=tau)
-    tau *= _HALF_LOG2_E
-    np.exp2(tau, out=tau)
-    poly *= tau
-    poly *= magnitude
-    x += magnitude
-    x -= poly
+    squares, power = work
+    h0, h1, h2, h3, h4, h5, h6 = GELU_LOGIT
+    with np.errstate(over="ignore"):  # |x| > 1.8e19: x^2 is inf, and so is x H, as it should
+        np.multiply(x, x, out=squares)
+        np.multiply(squares, h6, out=power)
+        power += h5
+        for h in (h4, h3, h2, h1, h0):
+            power *= squares
+            power += h
+        power *= x
+        np.exp2(power, out=power)
+    power += F32(1)
+    x /= power
 
 
 # Softmax needs exp(score) not to overflow. Every score of a query q is at most |q| max|k|
@@ -287,34 +281,52 @@ def attention(
 _SCORES_FLOATS = 1 << 18  # 1 MB of float32 attention scores: about a core's L2 cache
 
 
+def even_blocks(n: int, most: int) -> list[slice]:
+    """`n` rows cut into as few blocks of at most `most` rows as possible, of equal size give
+    or take one row: 320 rows at most 256 are two of 160, not 256 and 64.
+
+    Why equal: a small last block is a round of short numpy calls, and when two threads run
+    the encoder (`two_cores.encode_batches`), short calls are where they wait for each other's
+    GIL (GELU over 320 rows in two threads ran at 0.69-0.88 of twice one thread's speed cut
+    256 + 64, at 0.86-0.89 cut 160 + 160). And numpy multiplies a single row by a matrix
+    another way (a matrix-vector product, summing in another order), so a block of one row
+    would give that row other last digits than it gets in a bigger block; with blocks of at
+    least half of `most` rows, every block the encoder multiplies has more than one.
+    """
+    count = -(-n // most)
+    bounds = [i * n // count for i in range(count + 1)] if count else [0]
+    return [slice(start, end) for start, end in pairwise(bounds)]
+
+
 def feed_forward(
     x: np.ndarray, layer: Layer, eps: np.float32, rows: int = 512, cached: int = 256
 ) -> np.ndarray:
-    """The layer's second half for token vectors `x` (n, 384), `rows` tokens at a time:
-    LayerNorm(x + GELU(x W_in + b_in) W_out + b_out).
+    """The layer's second half for token vectors `x` (n, 384), at most `rows` tokens at a
+    time: LayerNorm(x + GELU(x W_in + b_in) W_out + b_out).
 
-    The 1536-wide middle is the biggest array of the layer and GELU passes over it nineteen
-    times, `cached` rows at a time with three scratch arrays of that size. Why 256 rows (1.5 MB
-    an array, in the shared L3 cache rather than a core's 1 MB L2): smaller blocks made each
-    pass a little cheaper alone, but `encode_in_halves` runs two of these at once, and each
-    numpy call holds the GIL while it starts; with 32-row blocks the two threads waited for
-    each other so long that GELU ran at 0.44-0.48 of twice its one-thread speed, with 256 rows
-    at 0.89 (bench/bench_embedder.py measures the whole encoder). The residual, the bias and
+    The 1536-wide middle is the biggest array of the layer and GELU passes over it seventeen
+    times, at most `cached` rows at a time with two scratch arrays of that size. Why 256 rows
+    (1.5 MB an array, in the shared L3 cache rather than a core's 1 MB L2): smaller blocks made
+    each pass a little cheaper alone, but `two_cores.encode_batches` runs two of these at
+    once, and each numpy call holds the GIL while it starts; with 32-row blocks the two threads
+    waited for each other so long that GELU ran at 0.44-0.48 of twice its one-thread speed,
+    with 256 rows at 0.89; and with 512 rows the two threads' arrays crowd each other out of
+    the cache (0.79-0.84). Blocks are of equal size (`even_blocks`). The residual, the bias and
     the layer norm are done on each `rows` block while it is still in the cache, not on the
     whole (n, 384) array afterwards. Each row's numbers are the same whatever the blocks.
     """
     out = np.empty_like(x)
-    work = np.empty((3, cached, layer.up_w.shape[1]), dtype=F32)
-    for start in range(0, x.shape[0], rows):
-        up = x[start : start + rows] @ layer.up_w
-        for block in range(0, up.shape[0], cached):
-            part = up[block : block + cached]
+    work = np.empty((2, min(len(x), cached), layer.up_w.shape[1]), dtype=F32)
+    for block in even_blocks(len(x), rows):
+        up = x[block] @ layer.up_w
+        for cut in even_blocks(len(up), cached):
+            part = up[cut]
             part += layer.up_b
-            twice_gelu_in_place(part, work[:, : part.shape[0]])
-        done = out[start : start + rows]
-        np.matmul(up, layer.half_down_w, out=done)  # (2 GELU) (W / 2) = GELU W
+            gelu_in_place(part, work[:, : len(part)])
+        done = out[block]
+        np.matmul(up, layer.down_w, out=done)
         done += layer.down_b
-        done += x[start : start + rows]
+        done += x[block]
         layer_norm_in_place(done, layer.norm2, eps)
     return out
 
@@ -326,13 +338,13 @@ def add_and_norm(
     eps: np.float32,
     rows: int = 512,
 ) -> np.ndarray:
-    """LayerNorm(y + x), written into `y`, `rows` rows at a time: the sum and the layer norm's
-    passes then read a block that is still in the cache, not the whole (n, 384) array each
-    time. Row by row, the same numbers."""
-    for start in range(0, y.shape[0], rows):
-        block = y[start : start + rows]
-        block += x[start : start + rows]
-        layer_norm_in_place(block, norm, eps)
+    """LayerNorm(y + x), written into `y`, at most `rows` rows at a time (`even_blocks`): the
+    sum and the layer norm's passes then read a block that is still in the cache, not the
+    whole (n, 384) array each time. Row by row, the same numbers."""
+    for block in even_blocks(len(y), rows):
+        part = y[block]
+        part += x[block]
+        layer_norm_in_place(part, norm, eps)
     return y
 
 
@@ -346,41 +358,14 @@ def encode(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
     if tokens > bert.max_positions:
         raise ValueError(f"{tokens} word pieces, but the model has {bert.max_positions} positions")
     x = bert.words[ids] + bert.positions[:tokens] + bert.token_type
-    x = x.reshape(batch * tokens, -1)
+    x = x.reshape(batch * tokens, bert.words.shape[1])
     layer_norm_in_place(x, bert.norm, bert.eps)
     mask_bias = None if mask.all() else (F32(1) - mask.astype(F32)) * np.finfo(F32).min
     for layer in bert.layers:
         attended = attention(x, mask_bias, layer, (batch, tokens, bert.heads))
         x = add_and_norm(attended, x, layer.norm1, bert.eps)
         x = feed_forward(x, layer, bert.eps)
-    return x.reshape(batch, tokens, -1)
-
-
-@cache
-def _two_threads() -> tuple[ThreadPoolExecutor, ThreadpoolController]:
-    return ThreadPoolExecutor(2, thread_name_prefix="chunklab-encode"), ThreadpoolController()
-
-
-def encode_in_halves(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """`encode`, with the batch's two halves run at once in two threads, one BLAS thread each.
-
-    Why: about a tenth of the encoder's time is element-wise work (GELU, softmax, layer norm,
-    bias adds) that numpy does on one core while the matrix products use BLAS's threads; with
-    two cores, the element-wise part left one idle and BLAS's own threads spent time waiting for
-    each other. Two halves in two threads (numpy and BLAS release the GIL) keep both cores busy
-    with everything. Each text's numbers are the same: a row's result never depends on the rows
-    beside it (the tests check vectors bit-for-bit across batch sizes). The BLAS thread limit is
-    process-wide while it lasts (threadpoolctl), then restored.
-    """
-    if len(ids) < 2:
-        return encode(bert, ids, mask)
-    pool, controller = _two_threads()
-    half = (len(ids) + 1) // 2
-    with controller.limit(limits=1, user_api="blas"):
-        parts = pool.map(
-            lambda s: encode(bert, ids[s], mask[s]), (slice(0, half), slice(half, None))
-        )
-        return np.concatenate(list(parts))
+    return x.reshape(batch, tokens, bert.words.shape[1])
 
 
 def mean_pool(vectors: np.ndarray, mask: np.ndarray) -> np.ndarray:
