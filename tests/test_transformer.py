@@ -5,7 +5,8 @@ The encoder takes shortcuts that must not change these values: GELU through a po
 fitted to the normal distribution's logit, layer norm by dot products, and a softmax that skips
 the max shift when a bound proves exp cannot overflow. The attention inputs below are real
 token vectors, scaled so that every path is taken: scores small enough to skip the shift, a
-mix, and scores far past float32's exp range.
+mix, and scores far past float32's exp range. Then the blocks and the two threads the encoder
+runs in (`even_blocks`, `two_cores.encode_batches`), which must change no number at all.
 """
 
 from __future__ import annotations
@@ -207,7 +208,7 @@ def test_encode_batches_gives_what_encode_gives_batch_by_batch():
     want = [mean_pool(encode(bert, ids, mask), mask) for ids, mask in batches]
     assert [g.shape for g in got] == [w.shape for w in want]
     assert all(np.array_equal(g, w) for g, w in zip(got, want, strict=True))
-    vectors = encode_batches(bert, batches[1:3])  # token vectors, as late chunking reads them
+    vectors = encode_batches(bert, batches[1:3])  # token vectors, when nothing is to finish
     assert all(
         np.array_equal(v, encode(bert, *b)) for v, b in zip(vectors, batches[1:3], strict=True)
     )

@@ -78,8 +78,3 @@ def encode_batches(
     for i, second in zip(shared, later.result(), strict=True):  # the worker's error, if any
         ours[i] = np.concatenate([ours[i], second])
     return ours
-
-
-def encode_in_halves(bert: Bert, ids: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """`encode` of one batch, its two halves at once in two threads (`encode_batches`)."""
-    return encode_batches(bert, [(ids, mask)])[0]
