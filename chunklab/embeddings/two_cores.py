@@ -65,16 +65,14 @@ def encode_batches(
             raise
         return done
 
-    shared = [i for i, (ids, _) in enumerate(seconds) if len(ids)]
-    if not shared:  # batches of one text: nothing to share, BLAS's threads instead
+    if not any(len(ids) for ids, _ in seconds):  # texts one by one: BLAS's threads instead
         return run(firsts)
     worker, controller = _second_thread()
     with controller.limit(limits=1, user_api="blas"):
-        later = worker.submit(run, [seconds[i] for i in shared])
+        later = worker.submit(run, seconds)  # a batch of one text has an empty second half
         try:
             ours = run(firsts)
         finally:
             wait([later])  # never lift the BLAS limit while the worker still runs under it
-    for i, second in zip(shared, later.result(), strict=True):  # the worker's error, if any
-        ours[i] = np.concatenate([ours[i], second])
-    return ours
+    theirs = later.result()  # raises the worker's error, if it had one
+    return [np.concatenate(pair) for pair in zip(ours, theirs, strict=True)]
