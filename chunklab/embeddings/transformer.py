@@ -16,7 +16,8 @@ scalar such as `np.sqrt(32)` becomes float64, so the scalars are made float32 fi
 
 The code is written for speed where numpy allows it, because nearly all the time should go to
 the matrix products (`make bench` times it against those products alone; the target is 1.2x,
-and short sentences sit near it, at 1.15-1.22x on a shared 2-core machine): every
+and short sentences sit near it: 1.15-1.18x on two cores of a shared machine, 1.13x in one
+thread, what numpy's one-operation-per-pass element-wise work costs here): every
 element-wise step overwrites an array it owns instead of allocating one, works on blocks that
 stay in the processor's cache, and some constants are folded into weights once, at load time.
 Each shortcut keeps every row's numbers independent of the rows beside it, so a text gets the
