@@ -40,14 +40,14 @@ GROWTH = 4.6
 
 def map_memory_once() -> None:
     """Python's objects taken from malloc, and malloc told to keep what it frees, so that after
-    a warm-up at both sizes no timed run maps new memory.
+    a warm-up at both sizes the timed runs map next to no new memory.
 
     Why: counted with `resource.getrusage(...).ru_minflt`, the 4n run of "one table row
     repeated" took 6,000-16,000 minor page faults and the n run 100-1,500. The n run fits in
     memory the 4n run before it left mapped; the 4n run maps new pages, because Python's own
     allocator hands every emptied 1 MiB arena back to the system, and the kernel's zeroing of
     them was counted in its time. That row grew 4.5-4.7x (over the bound) while every function
-    of the chunker grew 4.0-4.5x under a profiler; with this, no timed run takes a page fault
+    of the chunker grew 4.0-4.5x under a profiler; with this, a timed run takes 0-19 page faults
     and it grows 3.4-4.3x. PYTHONMALLOC is read when the interpreter starts, so the script
     starts itself again with it set. Off glibc (no `mallopt`), the timings keep the faults.
     """
