@@ -188,8 +188,40 @@ class QuietServer(http.server.ThreadingHTTPServer):
 
 
 class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the site silently, but remembers every address it could not serve.
+
+    The browser's console says only "Failed to load resource: 404", on whichever page is open when
+    the answer arrives (a request the browser makes by itself, like /favicon.ico, lands on a page
+    at random); the server knows which address it was.
+    """
+
+    missing: list[str] = []  # "404 /favicon.ico", in the order asked
+
     def log_message(self, format: str, *args: object) -> None:  # noqa: A002 (the base's name)
         pass
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        if isinstance(code, int) and code >= 400:  # HTTPStatus is an int
+            QuietHandler.missing.append(f"{int(code)} {self.path}")
+
+
+def test_the_server_names_every_address_it_could_not_serve(tmp_path):
+    (tmp_path / "here.html").write_text("<title>here</title>", encoding="utf-8")
+    handler = functools.partial(QuietHandler, directory=str(tmp_path))
+    httpd = QuietServer(("127.0.0.1", 0), handler)
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
+    QuietHandler.missing.clear()
+    try:
+        with urllib.request.urlopen(base + "here.html", timeout=10) as response:
+            assert response.status == 200
+        for address in ("favicon.ico", "_static/gone.css?v=1"):
+            with pytest.raises(urllib.error.HTTPError):
+                urllib.request.urlopen(base + address, timeout=10)
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert QuietHandler.missing == ["404 /favicon.ico", "404 /_static/gone.css?v=1"]
 
 
 @pytest.mark.site
@@ -241,6 +273,7 @@ def test_every_page_opens_in_chromium_with_its_title_no_console_error_and_its_im
         pytest.fail(f"{CHROMIUM} not found: apt-get install chromium (Debian's package)")
     pages = [p.relative_to(site).as_posix() for p in site_pages(site)]
     problems: list[str] = []
+    QuietHandler.missing.clear()
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch_persistent_context(
             str(tmp_path / "profile"), executable_path=CHROMIUM, headless=True, args=FLAGS
@@ -259,6 +292,7 @@ def test_every_page_opens_in_chromium_with_its_title_no_console_error_and_its_im
         found = search(tab, server, "overlap")
         problems += [] if any("01_fixed_size" in f for f in found) else [f"search: {found}"]
         browser.close()
+    problems += [f"the server could not serve {m}" for m in QuietHandler.missing]
     print(f"search for 'overlap': {len(found)} pages found, the first {found[:3]}")
     print(f"\nopened {len(pages)} pages in {CHROMIUM}; screenshot: {SCREENSHOT}")
     assert SCREENSHOT.stat().st_size > 10_000
