@@ -1,4 +1,5 @@
 import re
+import socket
 import sys
 from pathlib import Path
 
@@ -47,3 +48,16 @@ def run_cli(*args: str, env: dict | None = None, input: bytes | None = None):
         input=input,
         timeout=60,
     )
+
+
+def loopback_works() -> bool:
+    """CI's second run cuts the network with no interface up, loopback included: nothing that
+    talks TCP on one machine (a `distributed` cluster, a local HTTP server) can start there."""
+    try:
+        with (
+            socket.create_server(("127.0.0.1", 0)) as server,
+            socket.create_connection(server.getsockname(), timeout=2),
+        ):
+            return True
+    except OSError:
+        return False

@@ -10,7 +10,7 @@ import shutil
 import sqlite3
 
 import pytest
-from conftest import DATA, REAL_DOCUMENTS, run_cli
+from conftest import DATA, REAL_DOCUMENTS, loopback_works, run_cli
 
 TABLES = {
     "parents": "SELECT tenant, chunk_id, record FROM parents ORDER BY rowid",
@@ -59,21 +59,6 @@ def test_two_local_workers_make_the_same_file_row_for_row(folder, tmp_path):
     assert len(expected["children"]) > 100 and len(expected["vectors"]) == len(expected["children"])
     for table in TABLES:
         assert got[table] == expected[table], table
-
-
-def loopback_works() -> bool:
-    """CI's second run cuts the network with no interface up, loopback included: a `distributed`
-    cluster, which talks TCP even on one machine, cannot start there."""
-    import socket
-
-    try:
-        with (
-            socket.create_server(("127.0.0.1", 0)) as server,
-            socket.create_connection(server.getsockname(), timeout=2),
-        ):
-            return True
-    except OSError:
-        return False
 
 
 @pytest.mark.skipif(
