@@ -12,6 +12,7 @@ The link checker is plain Python; the first test proves it finds a broken link a
 anchor, in milliseconds, so it runs in `make test` too.
 """
 
+import contextlib
 import functools
 import http.server
 import importlib.util
@@ -171,13 +172,20 @@ def site() -> Path:
 
 @pytest.fixture(scope="module")
 def server(site: Path) -> Iterator[str]:
-    handler = functools.partial(QuietHandler, directory=str(site))
-    httpd = QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{httpd.server_address[1]}/"
-    httpd.shutdown()
-    httpd.server_close()
+    with serving(site) as address:
+        yield address
+
+
+@contextlib.contextmanager
+def serving(folder: Path) -> Iterator[str]:
+    """A local HTTP server for `folder`, on a free port, in a thread; its address."""
+    httpd = QuietServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=str(folder)))
+    threading.Thread(target=httpd.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}/"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
 
 
 class QuietServer(http.server.ThreadingHTTPServer):
@@ -208,20 +216,13 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
 @pytest.mark.skipif(not loopback_works(), reason="no loopback interface (network cut)")
 def test_the_server_names_every_address_it_could_not_serve(tmp_path):
     (tmp_path / "here.html").write_text("<title>here</title>", encoding="utf-8")
-    handler = functools.partial(QuietHandler, directory=str(tmp_path))
-    httpd = QuietServer(("127.0.0.1", 0), handler)
-    threading.Thread(target=httpd.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{httpd.server_address[1]}/"
     QuietHandler.missing.clear()
-    try:
+    with serving(tmp_path) as base:
         with urllib.request.urlopen(base + "here.html", timeout=10) as response:
             assert response.status == 200
         for address in ("favicon.ico", "_static/gone.css?v=1"):
             with pytest.raises(urllib.error.HTTPError):
                 urllib.request.urlopen(base + address, timeout=10)
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
     assert QuietHandler.missing == ["404 /favicon.ico", "404 /_static/gone.css?v=1"]
 
 
