@@ -29,7 +29,7 @@ help:
 	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py); one strategy's full benchmark"
 	@echo "                timed with MiniLM and with BM25 (bench/chroma_chunklab.py --speed)"
 	@echo "make embeddings rebuild the stored MiniLM vectors of Chroma's benchmark (data/chroma/embeddings/): minutes a row"
-	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py)"
+	@echo "                (scripts/chroma_embeddings.py; FRESH=1 recomputes every vector)"
 	@echo "make site       optional: the series as a website from the stored outputs (docs extra), into _build/site/"
 	@echo "make site-check build it with warnings as errors, check every link, open every page in headless Chromium"
 
