@@ -77,13 +77,17 @@ def walked_files(folder: Path) -> list[Path]:
     return files
 
 
+def project_files(folder: Path) -> list[Path]:
+    """The project's files: what git tracks, or outside git what it would (tests/test_binder.py
+    copies these, as Binder gets them)."""
+    files = tracked_files(folder)
+    return walked_files(folder) if files is None else files
+
+
 def check(folder: Path) -> list[str]:
     """One line per conflict marker found in the project's files under `folder`."""
-    files = tracked_files(folder)
-    if files is None:
-        files = walked_files(folder)
     problems = []
-    for path in files:
+    for path in project_files(folder):
         if not path.is_file():  # deleted but not yet staged, or a link to a folder
             continue
         data = path.read_bytes()
