@@ -21,7 +21,7 @@ WHISPER := openai-whisper==20250625
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
 	@echo "make test       set up, then lint, type-check, run the unit tests and re-check every notebook (nbval, strict)"
-	@echo "make lint       ruff check and ruff format --check"
+	@echo "make lint       conflict markers in any tracked file, ruff check and ruff format --check"
 	@echo "make typecheck  mypy on chunklab (settings in pyproject.toml, [tool.mypy])"
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
@@ -51,7 +51,10 @@ lab: $(STAMP)
 test: lint typecheck unit nbval
 
 LINTED := chunklab tests bench scripts solutions docs
+# First, a merge's conflict markers left in any tracked file (YAML, notebooks and Markdown included:
+# nothing else would refuse them; scripts/check_conflict_markers.py says which lines count).
 lint: $(STAMP)
+	$(PY) scripts/check_conflict_markers.py
 	$(PY) -m ruff check $(LINTED)
 	$(PY) -m ruff format --check $(LINTED)
 

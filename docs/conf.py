@@ -7,6 +7,7 @@ are re-checked by nbval in `make test`, so Sphinx never executes them (`nb_execu
 toctree is a glob).
 """
 
+import os
 import sys
 from pathlib import Path
 
@@ -14,11 +15,15 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE / "_ext"))  # this site's two extensions, beside this file
 sys.path.insert(0, str(HERE.parent))  # chunklab itself, for the API reference
 
-# The project's public repository and where the site is published: said once, here. A placeholder
-# until the project has its home; README.md links the same site address.
-REPOSITORY = "https://github.com/chunklab/chunklab"
+# The project's public repository and where the site is published: said once, here. The project
+# has no public home yet, so a local `make site` names a placeholder. The site is only published by
+# .github/workflows/pages.yml, and there GitHub names the repository it runs in (GITHUB_REPOSITORY,
+# "owner/name"): the repository and Binder buttons then open that repository, and the site's
+# address is the one GitHub Pages gives it. README.md says the same.
+OWNER, NAME = os.environ.get("GITHUB_REPOSITORY", "chunklab/chunklab").split("/")
+REPOSITORY = f"https://github.com/{OWNER}/{NAME}"
 BRANCH = "main"
-SITE = "https://chunklab.github.io/chunklab/"
+SITE = f"https://{OWNER.lower()}.github.io/{NAME}/"
 
 project = "chunklab"
 author = "the chunklab authors"
