@@ -1,9 +1,10 @@
 """The records every stage of the pipeline agrees on.
 
-A chunker takes a `Document` (or a plain string, `as_document`) and returns `Chunk`s; a retriever
-returns `Scored` results. They are pydantic models, frozen (nobody edits a record after it is
-made) and `extra="forbid"` (a misspelt field is an error, not a silently ignored key). Invalid
-values fail at construction time with a message that names the field and says what is wrong.
+A chunker takes a `Document` (or a plain string, `as_document`) and returns a list of `Chunk`; a
+retriever returns `Scored` results. They are pydantic models, frozen (nobody edits a record after
+it is made) and `extra="forbid"` (a misspelt field is an error, not a silently ignored key).
+Invalid values fail at construction time with a message that names the field and says what is
+wrong.
 """
 
 from __future__ import annotations
@@ -172,4 +173,12 @@ class Scored(Contract):
 class Chunker(Protocol):
     """The one thing the rest of the pipeline needs from a chunker, so chunkers can be swapped."""
 
-    def split(self, doc: Document | str) -> list[Chunk]: ...
+    def split(self, doc: Document | str) -> list[Chunk]:
+        """The document cut into chunks, in document order, numbered from 0 (`ordinal`).
+
+        Every chunker has this one method, so the CLI, the experiment and the index can take any
+        of them. `doc` may be a plain string (`as_document`). Each chunk's `start`/`end` point
+        back into `doc.text`; what its `text` holds besides that slice (a breadcrumb, a repeated
+        header) depends on the chunker.
+        """
+        ...

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE / "_ext"))  # this site's two extensions, beside this file
+sys.path.insert(0, str(HERE / "_ext"))  # this site's extensions, beside this file
 sys.path.insert(0, str(HERE.parent))  # chunklab itself, for the API reference
 
 # The project's public repository and where the site is published: said once, here. The project
@@ -36,6 +36,7 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.githubpages",
     "series_links",
+    "public_api",  # before plain_docstrings, whose bridge then reads the docstrings it supplies
     "plain_docstrings",
 ]
 
@@ -51,6 +52,8 @@ myst_enable_extensions = ["dollarmath"]
 
 # --- API reference from the docstrings ------------------------------------------------------------
 autosummary_generate = True
+# `api.md` documents the public names, the autosummary tree below it every module as internals;
+# what each shows and leaves out (boilerplate, a public name twice) is _ext/public_api.py's.
 autodoc_default_options = {"members": True, "member-order": "bysource"}
 autodoc_typehints = "description"
 autodoc_member_order = "bysource"

@@ -328,3 +328,38 @@ def page_problems(tab, errors: list[str]) -> list[str]:
         problems.append(f"title {title!r} is not the page's heading (h1: {headings})")
     problems += [f"image not loaded: {src}" for src in tab.evaluate(LOAD_IMAGES)]
     return problems
+
+
+@pytest.mark.site
+def test_the_api_reference_shows_every_split_and_no_framework_boilerplate(site):
+    """Each chunker's `split` and the first line of its docstring on the API page; pydantic's
+    `model_config` and namedtuple's "Alias for field number" on no page (the rules themselves are
+    checked without a build in tests/test_api_docs.py)."""
+    import re
+
+    import chunklab
+
+    texts = {p: p.read_text(encoding="utf-8") for p in site_pages(site)}
+    boilerplate = [
+        str(p.relative_to(site))
+        for p, text in texts.items()
+        if "model_config" in text or "Alias for field number" in text
+    ]
+    assert boilerplate == [], f"framework boilerplate on {boilerplate}"
+    api = site / "api.html"
+    shown = plain(re.sub(r"<[^>]+>", "", texts[api]))
+    public = [getattr(chunklab, name) for name in chunklab.__all__]
+    chunkers = [c for c in public if isinstance(c, type) and "split" in vars(c)]
+    assert len(chunkers) >= 6, chunkers  # the protocol and the five chunkers chunklab exports
+    for chunker in chunkers:
+        assert f"chunklab.{chunker.__name__}.split" in read_page(api).ids, chunker
+        assert plain(chunker.split.__doc__.split("\n")[0]) in shown, chunker
+
+
+def plain(text: str) -> str:
+    """Text as a reader sees it, to compare a docstring with a page: entities decoded, curly
+    quotes straight, no backticks, white space collapsed."""
+    import html
+
+    text = html.unescape(text).translate(str.maketrans("\u2018\u2019\u201c\u201d", "''\"\"", "`"))
+    return " ".join(text.split())

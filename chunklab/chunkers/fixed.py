@@ -59,6 +59,12 @@ class FixedSizeChunker(Contract):
         return self
 
     def split(self, doc: Document | str) -> list[Chunk]:
+        """The document's windows as chunks, each an exact slice `doc.text[start:end]`, in order.
+
+        The baseline every other strategy is compared with: it cuts wherever the count runs out.
+        A window that is only whitespace is dropped (it carries nothing to find); `token_count`
+        comes from `count_tokens`.
+        """
         return list(self.iter_chunks(doc))
 
     def iter_chunks(self, doc: Document | str) -> Iterator[Chunk]:

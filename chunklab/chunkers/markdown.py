@@ -82,10 +82,17 @@ class MarkdownChunker(Contract):
     )
 
     def outline(self, doc: Document | str) -> Outline:
+        """The section tree `split` and `parents` work from, to see what a chunk will belong to."""
         doc = as_document(doc)
         return build_outline(doc.text, doc.doc_id, doc.title)
 
     def split(self, doc: Document | str) -> list[Chunk]:
+        """The child chunks, in document order: each section's breadcrumb (or prefix) and as many
+        of its blocks as fit, never more than `max_tokens`; a block too big is cut by its kind.
+
+        Each child's `parent_id` is its section's id: `parents` builds those parents, for
+        small-to-big retrieval.
+        """
         with gc_paused():
             return list(self._chunks(as_document(doc)))
 

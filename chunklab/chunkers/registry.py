@@ -204,6 +204,8 @@ STRATEGIES: dict[str, Strategy] = declare(
         "Chroma's benchmark: windows of --size tokens of --length, decoded (LangChain TokenText)",
     ),
 )
+"""Every strategy by its name, declared once: the CLI's `--strategy` and its options, the
+experiment and the index all read this, so a strategy added here is everywhere at once."""
 DEFAULT_STRATEGY = "markdown"  # the series' recommendation (notebook 07); fixed is one flag away
 
 

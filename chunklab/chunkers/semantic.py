@@ -168,6 +168,13 @@ class SemanticChunker(Contract):
         return [int(i) for i in np.flatnonzero(chosen)]
 
     def split(self, doc: Document | str) -> list[Chunk]:
+        """Chunks that end where the units stop resembling each other, each an exact slice.
+
+        The units are embedded once; the cuts come from `cuts` (one gap at a time) or from
+        `optimal_cuts` (`partition="optimal"`). A group longer than `max_tokens` is packed into
+        pieces that fit. The metadata names the embedder and, on a group's first chunk, the
+        similarity across the cut before it (`similarity_before`), to see why it was cut there.
+        """
         doc = as_document(doc)
         spans, vectors = self.vectors(doc)
         if not spans:

@@ -93,6 +93,8 @@ class StructuralChunker(Contract):
     count_tokens: TokenCounter = word_count
 
     def spans(self, text: str) -> list[tuple[int, int]]:
+        """(start, end) of each piece of `text`, before it becomes a chunk: what `split` cuts, for
+        a caller that cuts a slice of a document (the article's two scales cut inside parents)."""
         out: list[tuple[int, int]] = []
         for a, b in split_span(text, 0, len(text), "\n\n"):
             pieces = recursive_split(text, a, b, self.size, self.separators)
@@ -100,6 +102,11 @@ class StructuralChunker(Contract):
         return out
 
     def split(self, doc: Document | str) -> list[Chunk]:
+        """The pieces of `spans` as chunks, each an exact slice of the text (separators kept).
+
+        No piece is longer than `size` characters; `token_count` comes from `count_tokens` (the
+        article's word count by default), and the strategy is "structural-repack" with `repack`.
+        """
         doc = as_document(doc)
         strategy = "structural-repack" if self.repack else "structural"
         spans = [(a, b, self.count_tokens(doc.text[a:b])) for a, b in self.spans(doc.text)]

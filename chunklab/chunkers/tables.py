@@ -222,6 +222,12 @@ class LinearizedChunker(Contract):
     count_tokens: TokenCounter = word_count
 
     def split(self, doc: Document | str) -> list[Chunk]:
+        """Chunks of lines up to `size` characters, each table row preceded by its header row.
+
+        So a data row keeps its column names: with `atoms` (the default) each header line is glued
+        to the row after it when lines are packed. Lines outside tables are packed as written; a
+        chunk of only whitespace is dropped.
+        """
         with gc_paused():  # one record per line of a long table, none in a cycle
             return self._split(as_document(doc))
 

@@ -32,11 +32,21 @@ class EmbedderUnavailable(RuntimeError):
 
 @runtime_checkable
 class Embedder(Protocol):
+    """What chunklab needs from an embedder, so the semantic chunker and the dense retriever can
+    take any of them: unit-length vectors (a dot product is then the cosine similarity), and a
+    `name` for the model, which an index file records so that it never mixes two models' vectors.
+    """
+
     name: str
 
-    def embed_documents(self, texts: Sequence[str]) -> np.ndarray: ...
+    def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """One unit-length row per text, in the order given: the chunks or units to compare."""
+        ...
 
-    def embed_query(self, text: str) -> np.ndarray: ...
+    def embed_query(self, text: str) -> np.ndarray:
+        """The vector of one search query. A method of its own because some models encode a
+        query differently from a passage; chunklab's embedders encode both alike."""
+        ...
 
 
 def _normalise(matrix: np.ndarray) -> np.ndarray:
@@ -60,6 +70,9 @@ class HashingEmbedder:
         return int.from_bytes(digest, "little") % self.dim
 
     def embed_documents(self, texts: Sequence[str]) -> np.ndarray:
+        """Each text's lower-cased words counted into `dim` buckets by their hash, each row then
+        normalised (a text without words is a row of zeros): similar only where words are shared.
+        """
         matrix = np.zeros((len(texts), self.dim))
         for row, text in enumerate(texts):
             for word in text.lower().split():
@@ -67,6 +80,8 @@ class HashingEmbedder:
         return _normalise(matrix)
 
     def embed_query(self, text: str) -> np.ndarray:
+        """The query embedded as a one-text document: a word it shares with a chunk lands in the
+        same bucket."""
         return self.embed_documents([text])[0]
 
 
@@ -150,4 +165,6 @@ class WordLlamaEmbedder:
         return _normalise(matrix)
 
     def embed_query(self, text: str) -> np.ndarray:
+        """The query embedded as a one-text document (WordLlama reads queries and passages
+        alike)."""
         return self.embed_documents([text])[0]

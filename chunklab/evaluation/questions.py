@@ -47,6 +47,9 @@ class Question(Contract):
 
 
 class QuestionSet(Contract):
+    """A document's questions (`load_questions`): what an experiment asks of every strategy's
+    chunks of that `document`. Question ids are unique, so results can be matched by id."""
+
     document: str
     source: str = ""
     questions: tuple[Question, ...] = Field(min_length=1)

@@ -1,7 +1,7 @@
 """Any chunklab chunker as a LlamaIndex `NodeParser`, so it goes where `SentenceSplitter` went.
 
 `ChunklabNodeParser(chunker=chunklab.MarkdownChunker(max_tokens=200))` turns LlamaIndex
-`Document`s into `TextNode`s, one per chunk, text for text the chunker's:
+documents (`Document`) into nodes (`TextNode`), one per chunk, text for text the chunker's:
 `get_nodes_from_documents`, or a step of an `IngestionPipeline` (a node parser is a
 transformation, called on nodes).
 

@@ -84,6 +84,7 @@ class Block(NamedTuple):
     title_at: int = -1  # where an ATX heading's title starts in the source (else -1)
 
     def text(self, source: str) -> str:
+        """The block's text in `source`: a block keeps its span, not a copy of its text."""
         return source[self.start : self.end]
 
 

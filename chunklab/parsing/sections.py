@@ -30,15 +30,21 @@ class Section(NamedTuple):
 
     @property
     def breadcrumb(self) -> str:
+        """The heading path as one line, "Travel Policy > Per diem": what a chunk carries so it
+        still says where it comes from when read alone."""
         return " > ".join(self.heading_path)
 
     @property
     def start(self) -> int:
+        """Where the section starts in the text: its heading, else its first block (0 if it has
+        neither)."""
         first = self.heading or (self.blocks[0] if self.blocks else None)
         return first.start if first else 0
 
     @property
     def end(self) -> int:
+        """Where its own content ends (its subsections not included): its last block, else its
+        heading (0 if it has neither)."""
         last = self.blocks[-1] if self.blocks else self.heading
         return last.end if last else 0
 
@@ -53,6 +59,7 @@ class Outline:
     sections: tuple[Section, ...]
 
     def section(self, section_id: str) -> Section:
+        """The section with this id (a chunk's `parent_id`), or a `KeyError`."""
         for s in self.sections:
             if s.section_id == section_id:
                 return s

@@ -74,7 +74,8 @@ class MemoryStore:
         ] = {}  # -> (fingerprint, source)
 
     def upsert(self, tenant: str, parent: Chunk, children: Sequence[Chunk]) -> None:
-        # Re-indexing a parent replaces its old children, so none is left behind pointing at it.
+        """One parent with its children. Its old children go first, so re-indexing a parent
+        leaves none behind pointing at it."""
         for key in [
             k
             for k, c in self._children.items()
@@ -117,21 +118,29 @@ class MemoryStore:
         return None
 
     def fingerprint(self, tenant: str, doc_id: str) -> str | None:
+        """What the document's rows were made from (see `replace_document`), to skip it when it
+        has not changed; None for a document never stored with one."""
         return self._documents.get((tenant, doc_id), (None, ""))[0]
 
     def documents(self, tenant: str) -> dict[str, str]:
+        """doc_id -> the source it was indexed from, for this tenant."""
         return {d: source for (t, d), (_, source) in self._documents.items() if t == tenant}
 
     def remove_document(self, tenant: str, doc_id: str) -> None:
+        """Every parent and child of one document, and its fingerprint: a document deleted from
+        the source leaves nothing to be found."""
         for table in (self._parents, self._children):
             for key in [k for k, c in table.items() if k[0] == tenant and c.doc_id == doc_id]:
                 del table[key]
         self._documents.pop((tenant, doc_id), None)
 
     def has_tenant(self, tenant: str) -> bool:
+        """Whether this tenant has any child to search: a search of an unknown tenant is a
+        mistake to name, not an empty answer."""
         return any(t == tenant for t, _ in self._children)
 
     def tenants(self) -> list[TenantCount]:
+        """Each tenant with its counts of documents, parents and children, by name."""
         names = sorted({t for t, _ in self._parents} | {t for t, _ in self._children})
         return [
             TenantCount(
@@ -144,15 +153,19 @@ class MemoryStore:
         ]
 
     def parent(self, tenant: str, chunk_id: str) -> Chunk:
+        """One parent of this tenant by id (a `KeyError` if it has none)."""
         return self._parents[(tenant, chunk_id)]
 
     def child(self, tenant: str, chunk_id: str) -> Chunk:
+        """One child of this tenant by id (a `KeyError` if it has none)."""
         return self._children[(tenant, chunk_id)]
 
     def children(self, tenant: str) -> list[Chunk]:
+        """This tenant's children, in the order stored: the candidates a retriever ranks."""
         return [c for (t, _), c in self._children.items() if t == tenant]
 
     def parents(self, tenant: str) -> list[Chunk]:
+        """This tenant's parents, in the order stored."""
         return [p for (t, _), p in self._parents.items() if t == tenant]
 
 
@@ -170,6 +183,9 @@ class ParentChildIndex:
     def upsert(
         self, parent: Chunk, children: Sequence[Chunk], tenant: str = DEFAULT_TENANT
     ) -> None:
+        """Store one parent with its children (its old children replaced). Every child must point
+        at this parent (`parent_id`), or `expand` could not hand it over: a `ValueError` names the
+        ones that do not."""
         strays = [c.chunk_id for c in children if c.parent_id != parent.chunk_id]
         if strays:
             raise ValueError(f"children {strays} do not point at parent {parent.chunk_id!r}")

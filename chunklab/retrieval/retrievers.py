@@ -74,9 +74,18 @@ def index_needs(retriever: object) -> StoredRanking | None:
 
 
 class Retriever(Protocol):
+    """What the experiment, the index and the CLI need from a retriever, so they can take any of
+    them: a `name` for their reports, and `rank`."""
+
     name: str
 
-    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]: ...
+    def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """At most `k` of `chunks`, best first, as `Scored` whose `ref_id` is the chunk's id.
+
+        Only `chunks` are candidates: the caller filters first (a tenant, a document), and no
+        chunk outside them moves a score. Ties go to the chunk given first.
+        """
+        ...
 
 
 class RanksByVector(Protocol):
@@ -121,9 +130,13 @@ class OverlapRetriever:
 
     @staticmethod
     def words(text: str) -> set[str]:
+        """The words a query and a chunk are compared on: lower-case, accent-free runs of letters,
+        digits and commas longer than one character."""
         return {w for w in re.findall(r"[a-z0-9,]+", fold(text)) if len(w) > 1}
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """The top k by the share of the query's words each chunk holds, zero scores included as
+        in the article; a query of no words gets no results."""
         wanted = self.words(query)
         if not wanted:
             return []  # a query of no words would "match" every chunk with 0
@@ -146,9 +159,12 @@ class LogCountRetriever:
 
     @staticmethod
     def terms(text: str) -> list[str]:
+        """The terms counted: runs of lower-cased ASCII letters and digits, minus `STOP_WORDS`."""
         return [t for t in re.findall(r"[a-z0-9]+", text.lower()) if t not in STOP_WORDS]
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """The top k by the sum, over the query's distinct terms a chunk holds, of 1 + log(count);
+        a chunk that shares no term is left out."""
         wanted = set(self.terms(query))
         scores = []
         for c in chunks:
@@ -171,10 +187,13 @@ class BM25Retriever:
         self._cache: dict[tuple[str, ...], object] = {}
 
     def stored_ranking(self) -> StoredRanking:
+        """ "bm25": an index file that keeps BM25 term counts ranks inside itself as this does,
+        without reading every child (`index_needs`)."""
         return StoredRanking("bm25")
 
     @staticmethod
     def tokens(text: str) -> list[str]:
+        """The terms BM25 counts: accent-folded runs of two or more word characters."""
         return re.findall(r"\w\w+", fold(text))
 
     def _index(self, chunks: Sequence[Chunk]):
@@ -191,6 +210,8 @@ class BM25Retriever:
         return self._cache[key]
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """The top k by BM25, its statistics taken over the candidates alone; a chunk that scores
+        0 (no query term) is left out."""
         terms = self.tokens(query)
         if not chunks or not terms:
             return []  # bm25s fails on a query of no terms
@@ -233,6 +254,8 @@ class DenseRetriever:
         self._queries: dict[str, np.ndarray] = {}
 
     def stored_ranking(self) -> StoredRanking:
+        """ "vectors" of this embedder: an index file that holds that model's vectors ranks inside
+        itself as this does (`index_needs`)."""
         return StoredRanking("vectors", self.embedder.name)
 
     def query_vector(self, query: str) -> np.ndarray | None:
@@ -244,6 +267,9 @@ class DenseRetriever:
         return q if np.all(np.isfinite(q)) and np.any(q) else None
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """The top k by cosine similarity to the query, every candidate ranked (low scores too);
+        each distinct chunk text is embedded once, then cached. A query that embeds to nothing
+        (no known word) gets no results."""
         if not chunks or not query.strip():
             return []
         missing = [c.text for c in chunks if c.text not in self._vectors]
@@ -292,10 +318,14 @@ class HybridRetriever:
         self.depth = depth
 
     def stored_ranking(self) -> StoredRanking | None:
+        """ "fused" when both of its parts can be ranked inside an index file; None otherwise, and
+        the index ranks in memory."""
         parts = index_needs(self.lexical), index_needs(self.dense)
         return StoredRanking("fused") if None not in parts else None
 
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
+        """The top k by reciprocal rank fusion of the two rankings, each read `max(k, depth)`
+        deep; a chunk neither ranking found is left out."""
         if not chunks:
             return []
         depth = max(k, self.depth)
@@ -319,12 +349,12 @@ def minilm_retriever() -> DenseRetriever:
     return DenseRetriever(MiniLMEmbedder())
 
 
-# Name -> what makes the retriever. "wordllama" and "minilm" are both `DenseRetriever`, each on
-# its model, so one experiment can compare them.
 RETRIEVERS: dict[str, Callable[[], Retriever]] = {
     r.name: r
     for r in (OverlapRetriever, LogCountRetriever, BM25Retriever, DenseRetriever, HybridRetriever)
 }
+"""Every retriever by the name the CLI and the experiment use -> what makes one. "wordllama" and
+"minilm" are both `DenseRetriever`, each on its model, so one experiment can compare them."""
 RETRIEVERS["minilm"] = minilm_retriever
 
 

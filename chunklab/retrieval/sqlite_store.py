@@ -84,6 +84,7 @@ class SQLiteStore:
             raise IndexFileError(f"{self.path}: {fault_message(exc, self.timeout)}") from None
 
     def close(self) -> None:
+        """Close the file: every write is already committed (one transaction per call)."""
         self._db.close()
 
     def embedder(self) -> EmbedderIdentity | None:
@@ -125,6 +126,8 @@ class SQLiteStore:
         )
 
     def fingerprint(self, tenant: str, doc_id: str) -> str | None:
+        """What the document's rows were made from (see `replace_document`), to skip it when it
+        has not changed; None for a document never stored with one."""
         with self._guard():
             row = self._db.execute(
                 "SELECT fingerprint FROM documents WHERE tenant = ? AND doc_id = ?",
@@ -297,11 +300,15 @@ class SQLiteStore:
         return [] if q is None else stored_ranking.vector_top(self._db, tenant, q, k, filters)
 
     def has_tenant(self, tenant: str) -> bool:
+        """Whether this tenant has any child to search: `chunklab search` names an unknown
+        tenant as a mistake instead of answering nothing."""
         with self._guard():
             row = self._db.execute("SELECT 1 FROM children WHERE tenant = ? LIMIT 1", (tenant,))
             return row.fetchone() is not None
 
     def tenants(self) -> list[TenantCount]:
+        """Each tenant with its counts of documents, parents and children, by name
+        (`chunklab tenants`)."""
         with self._guard():
             rows = self._db.execute("""
                 SELECT tenant, COUNT(DISTINCT json_extract(record, '$.doc_id')), COUNT(*),
@@ -321,15 +328,20 @@ class SQLiteStore:
         return Chunk.model_validate_json(row[0])
 
     def parent(self, tenant: str, chunk_id: str) -> Chunk:
+        """One parent of this tenant by id (a `KeyError` if it has none)."""
         return self._one("parents", tenant, chunk_id)
 
     def child(self, tenant: str, chunk_id: str) -> Chunk:
+        """One child of this tenant by id (a `KeyError` if it has none)."""
         return self._one("children", tenant, chunk_id)
 
     def children(self, tenant: str) -> list[Chunk]:
+        """This tenant's children, in the order written: the candidates a retriever ranks when
+        the file cannot rank inside itself."""
         return self._records("SELECT record FROM children WHERE tenant = ? ORDER BY seq", tenant)
 
     def parents(self, tenant: str) -> list[Chunk]:
+        """This tenant's parents, in the order written."""
         return self._records("SELECT record FROM parents WHERE tenant = ? ORDER BY rowid", tenant)
 
     def _records(self, sql: str, tenant: str) -> list[Chunk]:

