@@ -28,6 +28,13 @@ same derived id (the same source and text: two identical pages) are told apart b
 occurrence, `~2`, `~3`, in the call's order; one `doc_id` given to two different texts of one call
 is a `ValueError`, not a silent overwrite. Across calls, one source and one text name one document.
 
+Why the core's ids and not a hash per chunk (of its source, heading path, text and occurrence):
+they already are unique within a document and stable for its text, a document given its chunklab
+`doc_id` gets the ids `chunker.split` and `chunklab index` give it, and parents are named the same
+way (`parent_id`, LlamaIndex's PARENT links), so one scheme serves all. The cost: an edited file
+gets all-new ids, so its old chunks stay in a store until they are deleted by `source` (per-chunk
+hashes would leave behind only the old versions of the chunks that changed).
+
 The way out: a chunk's own fields (`chunk_id`, `parent_id`, `heading_path`, `token_count`), its
 `prefix` (what the chunker wrote before the chunk's source text: MarkdownChunker's breadcrumb or
 contextual prefix, a section's breadcrumb; empty for a chunker that adds nothing) and the
