@@ -1,6 +1,8 @@
 """`chunklab.integrations.llama_index` with the real llama-index-core (the integrations extra):
-nodes are the chunker's chunks on every series document, linked to their source and, small-to-big,
-to their sections so that LlamaIndex's own `get_leaf_nodes` and `AutoMergingRetriever` use them.
+nodes are the chunker's chunks on every series document, each node's text its own source text
+between its offsets (the breadcrumb in metadata, which LlamaIndex embeds), linked to their source
+and, small-to-big, to their sections so that LlamaIndex's own `get_leaf_nodes` and
+`AutoMergingRetriever` use them; files read and parsed one call each all stay in a vector store.
 Also: the README's example runs, `import chunklab` imports neither framework, and a missing one
 is one line naming the extra. llama-index-core takes about a second to import: once, here."""
 
@@ -11,19 +13,23 @@ import subprocess
 import sys
 
 import pytest
-from conftest import ROOT
-from llama_index.core import StorageContext, VectorStoreIndex
+from conftest import DATA, ROOT
+from llama_index.core import SimpleDirectoryReader, StorageContext, VectorStoreIndex
 from llama_index.core.embeddings import MockEmbedding
 from llama_index.core.ingestion import IngestionPipeline
 from llama_index.core.ingestion.pipeline import get_transformation_hash
 from llama_index.core.node_parser import SentenceSplitter, get_leaf_nodes, get_root_nodes
 from llama_index.core.retrievers import AutoMergingRetriever
+from llama_index.core.schema import Document, MetadataMode
+from llama_index.core.vector_stores import SimpleVectorStore
 from pydantic import ValidationError
 
 from chunklab import FixedSizeChunker, MarkdownChunker, list_documents, load_document
 from chunklab.integrations.langchain import langchain_document
 from chunklab.integrations.llama_index import ChunklabNodeParser, llama_index_document
 from chunklab.retrieval.small_to_big import parents_and_children
+
+FILES = sorted(DATA.glob("*.md"))  # every Markdown file of data/, the series' and the others
 
 
 @pytest.mark.parametrize("name", list_documents())
@@ -40,10 +46,17 @@ def test_the_nodes_are_the_chunkers_chunks_and_sections_on_every_series_document
         if p.chunk_id in {c.parent_id for c in chunks}
     ]
     assert [(n.node_id, n.text, n.start_char_idx, n.end_char_idx) for n in leaves] == [
-        (c.chunk_id, c.text, c.start, c.end) for c in chunks
+        (c.chunk_id, doc.text[c.start : c.end], c.start, c.end) for c in chunks
     ]
     assert [n.node_id for n in roots] == [p.chunk_id for p in parents]
-    assert [n.text for n in roots] == [p.text for p in parents]
+    assert [n.text for n in roots] == [doc.text[p.start : p.end] for p in parents]
+    for node, chunk in zip([*roots, *leaves], [*parents, *chunks], strict=True):
+        # what LlamaIndex embeds and the model reads: the breadcrumb (if any), then the text
+        prefix = node.metadata["prefix"]
+        assert chunk.text.startswith(prefix)
+        for mode in (MetadataMode.EMBED, MetadataMode.LLM):
+            shown = node.get_content(metadata_mode=mode)
+            assert shown.endswith(node.text) and (f"prefix: {prefix}\n" in shown) == bool(prefix)
     assert [n.parent_node.node_id for n in leaves] == [c.parent_id for c in chunks]
     assert [n.metadata["heading_path"] for n in leaves] == [list(c.heading_path) for c in chunks]
     assert {n.source_node.node_id for n in nodes} == {doc.doc_id}
@@ -92,13 +105,75 @@ def test_it_is_a_step_of_an_ingestion_pipeline_where_sentence_splitter_was():
     expected = [
         c for d in ("travel_policy", "manual_en") for c in MarkdownChunker().split(load_document(d))
     ]
-    assert [(n.node_id, n.text) for n in ours] == [(c.chunk_id, c.text) for c in expected]
+    texts = {d.metadata["doc_id"]: d.text for d in docs}
+    assert [(n.node_id, n.text) for n in ours] == [
+        (c.chunk_id, texts[c.doc_id][c.start : c.end]) for c in expected
+    ]
     assert len(theirs) > 2 and all(n.start_char_idx is not None for n in theirs)
-    # what LlamaIndex embeds: the document's metadata and the chunk, not chunklab's bookkeeping
+    # what LlamaIndex embeds: the document's metadata, the breadcrumb and the chunk's source text,
+    # not chunklab's bookkeeping
     embedded = ours[1].get_content(metadata_mode="embed")
-    assert (
-        "Travel Policy" in embedded and "token_count" not in embedded and "chunk_id" not in embedded
-    )
+    assert ours[1].metadata["prefix"].startswith("Travel Policy > ")
+    assert f"prefix: {ours[1].metadata['prefix']}\n" in embedded and embedded.endswith(ours[1].text)
+    assert "token_count" not in embedded and "chunk_id" not in embedded
+
+
+def read(path) -> list[Document]:
+    """A file as `SimpleDirectoryReader` reads it, without `filename_as_id`: each read draws a new
+    random id for the document."""
+    return SimpleDirectoryReader(input_files=[path]).load_data()
+
+
+@pytest.mark.parametrize(
+    "chunker", [MarkdownChunker(), FixedSizeChunker()], ids=["markdown", "fixed"]
+)
+def test_files_read_and_parsed_one_call_each_all_stay_in_a_vector_store_index(chunker):
+    """Each file read and parsed in its own call, its nodes inserted: every node stays, and a file
+    read and inserted again replaces its nodes (e32713f named them after the random id LlamaIndex
+    draws at each read, so a second read added a copy of every node)."""
+    parser = ChunklabNodeParser(chunker=chunker)
+    index = VectorStoreIndex([], embed_model=MockEmbedding(embed_dim=8))
+    made = {}
+    for path in FILES:
+        nodes = parser.get_nodes_from_documents(read(path))
+        made[path] = [n.node_id for n in nodes]
+        index.insert_nodes(nodes)
+    stored = index.vector_store.data.embedding_dict
+    assert len(FILES) > 10 and len(stored) == sum(map(len, made.values())) > 100
+    again = parser.get_nodes_from_documents(read(FILES[0]))
+    index.insert_nodes(again)
+    assert len(stored) == sum(map(len, made.values()))
+    assert [n.node_id for n in again] == made[FILES[0]]
+    for path in FILES[:3]:  # each node's text is its own source text, between its offsets
+        (doc,) = read(path)
+        for node in parser.get_nodes_from_documents([doc]):
+            assert doc.text[node.start_char_idx : node.end_char_idx] == node.text
+
+
+def test_two_ingestion_pipelines_over_the_same_files_store_each_node_once():
+    """Two pipelines (two runs of an ingestion job, no cache shared) into one vector store, the
+    files read again for the second: each node is stored once."""
+    store = SimpleVectorStore()
+    runs = [
+        IngestionPipeline(
+            transformations=[ChunklabNodeParser(), MockEmbedding(embed_dim=8)],
+            vector_store=store,
+            disable_cache=True,
+        ).run(documents=[d for path in FILES for d in read(path)])
+        for _ in range(2)
+    ]
+    assert [n.node_id for n in runs[1]] == [n.node_id for n in runs[0]]
+    assert len(store.data.embedding_dict) == len(runs[0]) > 100
+
+
+def test_an_id_given_to_a_document_names_its_nodes_and_a_drawn_one_does_not():
+    text = FILES[0].read_text(encoding="utf-8")
+    parser = ChunklabNodeParser()
+    (given,) = parser.get_nodes_from_documents([Document(id_="handbook/leave", text=text)])[:1]
+    assert given.node_id.startswith("handbook/leave#")
+    drawn = [parser.get_nodes_from_documents([Document(text=text)])[0] for _ in range(2)]
+    assert drawn[0].node_id == drawn[1].node_id != given.node_id
+    assert drawn[0].source_node.node_id != drawn[1].source_node.node_id  # LlamaIndex's own ids
 
 
 def test_the_ingestion_cache_tells_two_chunkers_apart_and_the_same_one_again():
