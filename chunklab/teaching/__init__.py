@@ -6,6 +6,8 @@
   legend outside the data.
 - `cuts`:      where the cuts fall: a document with each chunk's span coloured (HTML and text).
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
+- `claims`:    `claim(...)`, a conclusion printed with its evidence and verdict, and
+  `compare(a, b)`, two strategies on the same questions: won, lost, tied, paired interval.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible

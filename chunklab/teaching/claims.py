@@ -1,0 +1,216 @@
+"""Conclusions as computed conditions: `claim` states one and prints whether it holds, `compare`
+scores two strategies on the same questions, paired.
+
+Why a notebook needs this: a sentence such as "small-to-big beats the parents" is only as good as
+the cell that could have refuted it. Written as `claim("s2b-beats-parents", holds, evidence)`, the
+conclusion is re-computed on every run and printed with its evidence and its verdict; nbval
+compares that printed line with the stored one, so CI fails the day a change flips it. A recap
+bullet cites the claim by its name (`tests/test_recap_claims.py` checks every citation), so the
+recap can only say what the notebook shows.
+
+Why paired: every strategy in the series is scored on the same questions, so the question that
+is hard for one is hard for the other. Comparing two means throws that away; counting the
+questions each strategy won, lost and tied, and bounding the mean difference over the *same*
+resampled questions (`evaluation.bootstrap.paired`), does not. A difference whose interval
+holds 0, or that rests on one or two questions, is reported as a tie, whatever the means say.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+
+from chunklab.evaluation.bootstrap import paired
+
+NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
+# Fewer decisive questions than this and a difference is noise, whatever the interval says: two
+# strategies that differ on one or two questions out of forty have not been told apart.
+MIN_DECISIVE = 3
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A conclusion, its evidence, and whether it held on this run."""
+
+    name: str
+    statement: str
+    holds: bool
+    evidence: str
+
+    def line(self) -> str:
+        """The printed line: the verdict first, so a flipped claim is the first word that moves."""
+        verdict = "HOLDS" if self.holds else "DOES NOT HOLD"
+        return f"claim {self.name}: {verdict}. {self.statement} ({self.evidence})"
+
+
+def claim(name: str, statement: str, holds: bool | np.bool_, evidence: str) -> Claim:
+    """State a conclusion as a condition the cell computed, print it with its evidence, return it.
+
+    `name` is what a recap cites (lower-case words joined by '-'); `holds` must be the computed
+    condition itself, never a literal the author typed: a claim that cannot flip proves nothing.
+    """
+    if not NAME.fullmatch(name):
+        raise ValueError(f"claim name {name!r}: use lower-case words joined by '-'")
+    if not isinstance(holds, (bool, np.bool_)):
+        raise TypeError(f"claim {name}: holds must be a bool, not {type(holds).__name__}")
+    made = Claim(name=name, statement=statement, holds=bool(holds), evidence=evidence)
+    print(made.line())
+    return made
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two strategies scored on the same questions: the counts and the paired interval."""
+
+    a: str
+    b: str
+    won: int  # questions where a scored higher than b
+    lost: int  # questions where b scored higher
+    tied: int
+    mean_difference: float  # mean(a) - mean(b), x scale
+    low: float  # 95% paired bootstrap interval of that difference
+    high: float
+    scale: float
+
+    @property
+    def decisive(self) -> int:
+        """Questions on which the two differ at all."""
+        return self.won + self.lost
+
+    @property
+    def better(self) -> bool:
+        """a beats b: its interval lies above 0 and the lead rests on enough questions."""
+        return self.low > 0 and self.won - self.lost >= MIN_DECISIVE
+
+    @property
+    def worse(self) -> bool:
+        """b beats a, by the same test."""
+        return self.high < 0 and self.lost - self.won >= MIN_DECISIVE
+
+    @property
+    def verdict(self) -> str:
+        """'better', 'worse' or 'no difference shown': what the questions let one say."""
+        if self.better:
+            return "better"
+        if self.worse:
+            return "worse"
+        return "no difference shown"
+
+    def line(self) -> str:
+        """One line: counts, mean difference, interval and verdict."""
+        unit = " points" if self.scale == 100.0 else ""
+        return (
+            f"{self.a} vs {self.b} on {self.won + self.lost + self.tied} questions: "
+            f"won {self.won}, lost {self.lost}, tied {self.tied}; "
+            f"mean difference {self.mean_difference:+.1f}{unit}, "
+            f"95% paired interval [{self.low:+.1f}, {self.high:+.1f}]: {self.verdict}"
+        )
+
+
+def compare(
+    a_scores: Sequence[float] | np.ndarray,
+    b_scores: Sequence[float] | np.ndarray,
+    a: str = "a",
+    b: str = "b",
+    scale: float = 100.0,
+    show: bool = True,
+) -> Comparison:
+    """Compare strategy `a` with `b` question by question (the i-th score of each is the same
+    question); print the line unless `show` is False, and return the `Comparison`.
+
+    Scores are per question (1/0 for found, or a fraction); `scale` = 100 reports the mean
+    difference and interval in points, as the series' tables do.
+    """
+    a_values = np.asarray(a_scores, dtype=np.float64)
+    b_values = np.asarray(b_scores, dtype=np.float64)
+    if a_values.shape != b_values.shape or a_values.ndim != 1 or a_values.size == 0:
+        raise ValueError(
+            f"compare needs one score per question for both, not {a_values.shape} and "
+            f"{b_values.shape}"
+        )
+    low, high = paired(a_values, b_values, scale=scale)
+    made = Comparison(
+        a=a,
+        b=b,
+        won=int((a_values > b_values).sum()),
+        lost=int((a_values < b_values).sum()),
+        tied=int((a_values == b_values).sum()),
+        mean_difference=float((a_values - b_values).mean() * scale),
+        low=low,
+        high=high,
+        scale=scale,
+    )
+    if show:
+        print(made.line())
+    return made
+
+
+# A recap bullet cites a claim as `claim: name` inside backticks, e.g. (`claim: parents-direct`).
+CITATION = re.compile(r"`claim: ([a-z0-9]+(?:-[a-z0-9]+)*)`")
+PRINTED = re.compile(r"^claim ([a-z0-9]+(?:-[a-z0-9]+)*): (HOLDS|DOES NOT HOLD)\.", re.MULTILINE)
+
+
+def recap_bullets(markdown: str) -> list[str]:
+    """The bullets of a '## Recap' cell: each '- ' line with its indented continuation lines."""
+    bullets: list[str] = []
+    for line in markdown.splitlines():
+        if line.startswith("- "):
+            bullets.append(line[2:])
+        elif bullets and line.startswith("  ") and line.strip():
+            bullets[-1] += " " + line.strip()
+        elif not line.strip() and bullets:
+            continue
+        elif bullets:
+            break
+    return bullets
+
+
+def printed_claims(outputs_text: str) -> dict[str, bool]:
+    """Claim name -> whether it held, from a notebook's stored output text."""
+    return {name: verdict == "HOLDS" for name, verdict in PRINTED.findall(outputs_text)}
+
+
+def uncited_recap(recap: str, outputs_text: str) -> list[str]:
+    """What is wrong with a recap against the notebook's stored outputs, one line a problem: a
+    bullet that cites no claim, a citation of a claim the notebook never printed, or of one that
+    did not hold. Empty when every bullet stands on a printed, holding claim."""
+    shown = printed_claims(outputs_text)
+    problems: list[str] = []
+    for bullet in recap_bullets(recap):
+        cited = CITATION.findall(bullet)
+        opening = bullet[:60] + ("…" if len(bullet) > 60 else "")
+        if not cited:
+            problems.append(f"cites no claim: {opening}")
+        for name in cited:
+            if name not in shown:
+                problems.append(f"cites claim {name}, which no output prints: {opening}")
+            elif not shown[name]:
+                problems.append(f"cites claim {name}, which does not hold: {opening}")
+    return problems
+
+
+def outputs_text(notebook) -> str:
+    """Every stored text output of a notebook (nbformat node), joined: where claims are printed."""
+    texts: list[str] = []
+    for cell in notebook.cells:
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            if output.get("output_type") == "stream":
+                texts.append(output.get("text", ""))
+            elif "data" in output:
+                texts.append(output["data"].get("text/plain", ""))
+    return "\n".join(texts)
+
+
+def recap_problems(notebook) -> list[str]:
+    """`uncited_recap` for a notebook: its '## Recap' cell against its own stored outputs."""
+    recaps = [
+        cell.source
+        for cell in notebook.cells
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("## Recap")
+    ]
+    if len(recaps) != 1:
+        return [f"expected one '## Recap' cell, found {len(recaps)}"]
+    return uncited_recap(recaps[0], outputs_text(notebook))

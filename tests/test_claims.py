@@ -1,0 +1,119 @@
+"""`claim` and `compare` (chunklab.teaching.claims): a conclusion is printed with its verdict,
+two strategies are compared question by question, and a recap can only cite printed claims."""
+
+import nbformat
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from chunklab.teaching.claims import claim, compare, recap_problems, uncited_recap
+
+
+def test_a_claim_prints_its_verdict_and_evidence(capsys):
+    made = claim(
+        "parents-direct", "Searching parents finds every fact.", 1.0 >= 0.99, "recall 1.00"
+    )
+    assert made.holds
+    assert capsys.readouterr().out == (
+        "claim parents-direct: HOLDS. Searching parents finds every fact. (recall 1.00)\n"
+    )
+    claim("parents-direct", "Searching parents finds every fact.", 0.75 >= 0.99, "recall 0.75")
+    assert "DOES NOT HOLD" in capsys.readouterr().out
+
+
+def test_a_claim_refuses_a_typed_verdict_and_a_bad_name():
+    with pytest.raises(TypeError):
+        claim("x", "s", "yes", "e")  # type: ignore[arg-type]
+    with pytest.raises(ValueError):
+        claim("Not A Name", "s", True, "e")
+
+
+def test_compare_counts_questions_won_lost_and_tied():
+    a = [1, 1, 1, 1, 0, 1, 0]
+    b = [0, 0, 1, 1, 1, 1, 0]
+    made = compare(a, b, "s2b", "parents", show=False)
+    assert (made.won, made.lost, made.tied) == (2, 1, 4)
+    assert made.mean_difference == pytest.approx(100 * (5 - 4) / 7)
+    assert made.low <= made.mean_difference <= made.high
+    assert made.verdict == "no difference shown"  # one question's lead is noise
+
+
+def test_compare_calls_a_clear_lead_better_and_its_mirror_worse():
+    a = [1] * 30 + [0] * 10
+    b = [0] * 12 + [1] * 18 + [0] * 10
+    assert compare(a, b, show=False).verdict == "better"
+    assert compare(b, a, show=False).verdict == "worse"
+
+
+def test_two_questions_never_decide_even_with_an_interval_above_zero():
+    a, b = [1, 1] + [1] * 8, [0, 0] + [1] * 8
+    made = compare(a, b, show=False)
+    assert made.won == 2 and made.verdict == "no difference shown"
+
+
+def test_compare_refuses_unpaired_scores():
+    with pytest.raises(ValueError):
+        compare([1, 0], [1, 0, 1])
+
+
+@given(
+    st.lists(
+        st.tuples(st.sampled_from([0.0, 0.5, 1.0]), st.sampled_from([0.0, 0.5, 1.0])),
+        min_size=1,
+        max_size=40,
+    )
+)
+def test_compare_is_antisymmetric(pairs):
+    a = np.array([p[0] for p in pairs])
+    b = np.array([p[1] for p in pairs])
+    ab, ba = compare(a, b, show=False), compare(b, a, show=False)
+    assert (ab.won, ab.lost, ab.tied) == (ba.lost, ba.won, ba.tied)
+    assert ab.mean_difference == pytest.approx(-ba.mean_difference)
+    assert not (ab.better and ab.worse)
+    assert ab.better == ba.worse
+
+
+RECAP = """## Recap
+
+- Parents searched directly find every fact (`claim: parents-direct`).
+- Small-to-big pays on long sections
+  (`claim: s2b-long`).
+
+Next: 04.
+"""
+
+
+def crafted(outputs: str, recap: str = RECAP):
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell("...")
+    code.outputs = [nbformat.v4.new_output("stream", name="stdout", text=outputs)]
+    nb.cells = [code, nbformat.v4.new_markdown_cell(recap)]
+    return nb
+
+
+def test_a_recap_whose_claims_all_printed_and_held_passes():
+    printed = "claim parents-direct: HOLDS. x (y)\nclaim s2b-long: HOLDS. x (y)\n"
+    assert uncited_recap(RECAP, printed) == []
+
+
+def test_a_crafted_recap_fails_on_each_kind_of_bad_citation():
+    printed = "claim parents-direct: DOES NOT HOLD. x (y)\n"
+    problems = uncited_recap(RECAP + "", printed)
+    assert any("does not hold" in p for p in problems)
+    assert any("s2b-long, which no output prints" in p for p in problems)
+    bare = uncited_recap("## Recap\n\n- A bullet with no citation.\n", printed)
+    assert bare == ["cites no claim: A bullet with no citation."]
+
+
+def test_a_crafted_notebook_is_read_from_its_stored_outputs():
+    good = crafted("claim parents-direct: HOLDS. x (y)\nclaim s2b-long: HOLDS. x (y)\n")
+    assert recap_problems(good) == []
+    flipped = crafted("claim parents-direct: HOLDS. x (y)\nclaim s2b-long: DOES NOT HOLD. x (y)\n")
+    assert recap_problems(flipped) == [
+        "cites claim s2b-long, which does not hold: "
+        "Small-to-big pays on long sections (`claim: s2b-long`)."
+    ]
+    assert recap_problems(crafted("", recap="no recap here")) == [
+        "expected one '## Recap' cell, found 0"
+    ]
