@@ -396,7 +396,27 @@ class SyntaxCut:
         if root.child_count == 0:
             return []
         top = Scope((self.module,), self.char(root.start_byte), self.char(root.end_byte))
-        return self._assign(self.units(root.children, top=True), top, None)
+        units = self.filled(self.units(root.children, top=True), 0, len(self.text))
+        return self._assign(units, top, None)
+
+    def filled(self, units: list[Unit], start: int, end: int) -> list[Unit]:
+        """`units` with the text between them that no node holds, one unit a line.
+
+        A parser recovering from a syntax error skips text: the ERROR node spans it, but none
+        of its children does. That text is kept, line by line, so no character is lost."""
+        out: list[Unit] = []
+        at = start
+        for unit in [*units, Unit([], end, end)]:
+            if self.text[at : unit.start].strip():
+                for line in self.text[at : unit.start].splitlines(keepends=True):
+                    if line.strip():
+                        left = at + len(line) - len(line.lstrip())
+                        out.append(Unit([], left, at + len(line.rstrip())))
+                    at += len(line)
+            if unit.nodes:
+                out.append(unit)
+            at = max(at, unit.end)
+        return out
 
     def _assign(self, units: list[Unit], scope: Scope, carry: Window | None) -> list[Window]:
         """cAST's greedy assignment of sibling units to windows, opening a unit too big alone.
@@ -448,6 +468,8 @@ class SyntaxCut:
         closing punctuation) is kept, joined to the first and last of the main node's parts."""
         if unit.groups is not None:  # the file's head: its statements
             return [self.unit(group) for group in unit.groups], scope, False
+        if not unit.nodes:  # a line of text no node holds
+            return None
         attached = self.language.attached
         main_at = [i for i, n in enumerate(unit.nodes) if n.is_named and n.type not in attached]
         i = main_at[-1] if main_at else len(unit.nodes) - 1
@@ -456,7 +478,13 @@ class SyntaxCut:
             return None
         name = self.scope_name(main)
         inner = Scope((*scope.names, name), unit.start, unit.end) if name is not None else scope
-        parts = self.units(main.children, top=False)
+        parts = self.filled(
+            self.units(main.children, top=False),
+            self.char(main.start_byte),
+            self.char(main.end_byte),
+        )
+        if not parts:
+            return None
         before, after = unit.nodes[:i], unit.nodes[i + 1 :]
         if before:
             first = parts[0]
