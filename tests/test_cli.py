@@ -143,7 +143,7 @@ def test_max_tokens_help_names_every_strategy_that_uses_it():
 
     help_text = " ".join(run_cli("chunk", "--help").stdout.decode().split())
     users = [s.name for s in STRATEGIES.values() if "max_tokens" in s.options]
-    assert users == ["markdown", "semantic"]
+    assert users == ["markdown", "semantic", "code"]
     assert (
         f"--max-tokens MAX_TOKENS hard token budget of a chunk ({', '.join(users)}; default 200)"
         in help_text

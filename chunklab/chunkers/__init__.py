@@ -15,6 +15,8 @@
 - `recursive`:  Chroma's benchmark: LangChain's recursive splitter, lengths in tokens (notebook 10).
 - `cluster`:    Chroma's benchmark: small pieces grouped by their similarities (notebook 10).
 - `tokentext`:  Chroma's benchmark: windows of N tokens, decoded (notebook 10).
+- `code`:       source code cut between syntax-tree nodes (cAST's split-then-merge), its scope
+                path as breadcrumb (notebook 11).
 - `collector`:  machinery: the garbage collector paused while thousands of records are built.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`,

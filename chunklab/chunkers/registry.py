@@ -21,6 +21,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from chunklab.chunkers.code import CodeChunker
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.recursive import RecursiveChunker
@@ -30,6 +31,7 @@ from chunklab.chunkers.tables import LinearizedChunker
 from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.contracts import Chunker
 from chunklab.embeddings.registry import EMBEDDERS
+from chunklab.parsing.languages import BY_NAME
 from chunklab.tokens.counters import COUNTERS, get_counter
 
 
@@ -88,6 +90,11 @@ OPTIONS: dict[str, Option] = {
         "what --size and --overlap count: cl100k tokens, MiniLM word pieces ([CLS] and [SEP] "
         "included) or GPT-2's r50k tokens (needs openai-whisper's copy of the vocabulary)",
         choices=("cl100k", "minilm", "r50k"),
+    ),
+    "language": Option(
+        None,
+        "the grammar source code is parsed with (default: from the file's suffix)",
+        choices=tuple(BY_NAME),
     ),
     "partition": Option(
         "greedy",
@@ -190,6 +197,12 @@ STRATEGIES: dict[str, Strategy] = declare(
         LinearizedChunker,
         ("size", "counter"),
         "tables rewritten row by row as 'header: value' lines, then cut (notebook 05)",
+    ),
+    Strategy(
+        "code",
+        CodeChunker,
+        ("max_tokens", "counter", "language"),
+        "source code cut between syntax-tree nodes, scope path as breadcrumb (notebook 11)",
     ),
     Strategy(
         "recursive",
