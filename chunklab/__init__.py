@@ -122,6 +122,7 @@ The `chunklab` command (`cli/`)
 - `cli.commands`: `main`, each command run, a user's mistake turned into exit code 2
 """
 
+from chunklab.chunkers.code import CodeChunker
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.registry import STRATEGIES, Strategy
@@ -164,6 +165,7 @@ __all__ = [
     "COUNTERS",
     "Chunk",
     "Chunker",
+    "CodeChunker",
     "Contract",
     "DenseRetriever",
     "Document",
