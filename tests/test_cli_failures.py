@@ -55,7 +55,9 @@ def test_index_skips_a_file_that_fails_and_indexes_every_other(
         monkeypatch.setattr(
             ingest,
             "parents_and_children",
-            lambda chunker, doc: failing_for(target, lambda d: real(chunker, d), exc)(doc),
+            lambda chunker, doc, *cap: failing_for(target, lambda d: real(chunker, d, *cap), exc)(
+                doc
+            ),
         )
     code = main(["index", str(folder), "--db", str(db)])
     out, err = capsys.readouterr()

@@ -79,6 +79,8 @@ def run_index(args: argparse.Namespace) -> int:
 def check_index_flags(args: argparse.Namespace) -> None:
     """A bad strategy option or a bad `--workers` / `--scheduler` is said before any work."""
     build_chunker(args)
+    if args.parent_tokens < 1:
+        raise UsageError("--parent-tokens must be at least 1")
     if args.workers is not None and args.workers < 1:
         raise UsageError("--workers must be at least 1")
     if args.workers is not None and args.scheduler is not None:
@@ -145,6 +147,7 @@ def write_documents(
         workers=args.workers,
         scheduler=args.scheduler,
         embedder=args.embedder_key,
+        parent_tokens=args.parent_tokens,
     )
     for n, ready in enumerate(results, start=1):
         if ready.error:

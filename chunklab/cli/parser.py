@@ -17,6 +17,7 @@ from chunklab.contracts import Chunker
 from chunklab.documents.files import readable_suffixes
 from chunklab.embeddings.registry import DEFAULT_DENSE, DENSE_EMBEDDERS
 from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.retrieval.small_to_big import DEFAULT_PARENT_TOKENS
 from chunklab.version import __version__
 
 USAGE_ERROR = 2
@@ -173,6 +174,14 @@ def _index_arguments(index: argparse.ArgumentParser) -> None:
         help="the model that embeds the chunks; an index file keeps one model's vectors "
         f"(default: the file's, {DEFAULT_DENSE} for a new file); with --strategy semantic it also "
         "finds the cuts",
+    )
+    index.add_argument(
+        "--parent-tokens",
+        type=int,
+        default=DEFAULT_PARENT_TOKENS,
+        help="the most a parent hands over, in the tokens of the counter that counts the parents "
+        "(--counter for markdown, cl100k for the others): a longer section, a document without "
+        "headings, is handed over as the window of its children around the hit",
     )
     index.add_argument(
         "--follow-links",

@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 from chunklab.cli.parser import UsageError
+from chunklab.contracts import Chunk
 from chunklab.embeddings.registry import DENSE_EMBEDDERS, checked_identity, key_of_name
 from chunklab.retrieval.index import ParentChildIndex
 from chunklab.retrieval.retrievers import Retriever, make_retriever, search_terms
@@ -51,7 +52,10 @@ def run_search(args: argparse.Namespace) -> int:
                 }
                 for c, h in zip(children, hits, strict=True)
             ],
-            "parents": [json.loads(p.model_dump_json()) for p in parents],
+            "parents": [
+                {**json.loads(p.model_dump_json()), "capped": "capped_from" in p.metadata}
+                for p in parents
+            ],
         }
         print(json.dumps(out, ensure_ascii=False, indent=2))
         return 0
@@ -64,10 +68,23 @@ def run_search(args: argparse.Namespace) -> int:
     for p in parents:
         print(
             f"\n=== {p.doc_id}: {' > '.join(p.heading_path) or '(no heading)'}  "
-            f"[{p.token_count} tokens]"
+            f"[{p.token_count} tokens{capped_note(p)}]"
         )
         print(p.text)
     return 0
+
+
+def capped_note(parent: Chunk) -> str:
+    """What a capped parent is, for the line above its text: only part of its section (which
+    children, which characters of the document), so no reader takes it for the whole."""
+    meta = parent.metadata
+    if "capped_from" not in meta:
+        return ""
+    return (
+        f", capped at {meta['parent_tokens']}: the window of children {meta['first_child']} to "
+        f"{meta['last_child']}, characters {parent.start}-{parent.end} of a "
+        f"{meta['section_tokens']}-token section"
+    )
 
 
 def search_retriever(store: SQLiteStore, args: argparse.Namespace) -> Retriever:

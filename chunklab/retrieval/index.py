@@ -11,6 +11,10 @@ apply to those rows *before* ranking, so a filtered-out chunk cannot take a plac
 
 Two stores with one interface (`Store`): `MemoryStore` here (the default), and `SQLiteStore` in
 `sqlite_store` (one file, standard library `sqlite3`, parameterised SQL only).
+
+The index hands over the parents it was given. `small_to_big.parents_and_children` (what
+`chunklab index` stores) caps them: a section over `parent_tokens` comes as windows of its
+children. A chunker's own `parents(doc)` are its whole sections, however long.
 """
 
 from __future__ import annotations
@@ -173,6 +177,16 @@ def _matches(chunk: Chunk, filters: Mapping[str, Any]) -> bool:
     return all(chunk.metadata.get(key) == value for key, value in filters.items())
 
 
+def _inside_a_window(child: Chunk, parent: Chunk, handed: Sequence[Chunk]) -> bool:
+    """Whether `child`'s span lies inside a window already `handed` over of the section that
+    `parent`, a window too, was cut from (`capped_from` in both)."""
+    section = parent.metadata.get("capped_from")
+    return section is not None and any(
+        p.metadata.get("capped_from") == section and p.start <= child.start and child.end <= p.end
+        for p in handed
+    )
+
+
 class ParentChildIndex:
     """Children are searched; parents are returned. One tenant per call, filters before ranking."""
 
@@ -228,14 +242,21 @@ class ParentChildIndex:
         self, hits: Sequence[Scored], max_parents: int = 2, tenant: str = DEFAULT_TENANT
     ) -> list[Chunk]:
         """The parents of children already found, without repeats, in the order of their best child:
-        a caller that shows the children too ranks once, not twice."""
+        a caller that shows the children too ranks once, not twice.
+
+        A long section is stored as windows of its children (`small_to_big.cap_parents`), and two
+        hits in it have two windows that overlap. A hit whose child already lies inside a window
+        of the same section handed over for a better hit adds nothing, so it hands over nothing.
+        """
         parents: list[Chunk] = []
         seen: set[str] = set()
         for hit in hits:
-            parent = self.expand(hit.ref_id, tenant)
-            if parent.chunk_id not in seen:
-                seen.add(parent.chunk_id)
-                parents.append(parent)
+            child = self.store.child(tenant, hit.ref_id)
+            parent = self.store.parent(tenant, child.parent_id) if child.parent_id else child
+            if parent.chunk_id in seen or _inside_a_window(child, parent, parents):
+                continue
+            seen.add(parent.chunk_id)
+            parents.append(parent)
         return parents[:max_parents]
 
 

@@ -35,7 +35,7 @@ from chunklab.documents.reading import read_document
 from chunklab.embeddings.minilm import Cut
 from chunklab.embeddings.registry import DEFAULT_DENSE, EMBEDDERS
 from chunklab.embeddings.static import EmbedderUnavailable
-from chunklab.retrieval.small_to_big import parents_and_children
+from chunklab.retrieval.small_to_big import DEFAULT_PARENT_TOKENS, parents_and_children
 from chunklab.version import __version__
 
 # Not `pip install chunklab[dask]`: the name chunklab on PyPI is another project.
@@ -62,13 +62,19 @@ class Prepared(NamedTuple):
     cut: Cut | None = None  # what the embedder did not read of the children (MiniLM's limit)
 
 
-def settings_label(strategy: str, options: Mapping[str, Any]) -> str:
+def settings_label(
+    strategy: str, options: Mapping[str, Any], parent_tokens: int = DEFAULT_PARENT_TOKENS
+) -> str:
     """The strategy and the options given, as one stable string: `max_tokens=200` for the default
-    strategy with its budget (what earlier index files recorded), else every name and value."""
+    strategy with its budget (what earlier index files recorded), else every name and value; then
+    the parents' cap. Files indexed before parents had a cap recorded no cap, so a re-run
+    re-indexes their documents once, and a long section stored whole is replaced by its windows."""
     given = dict(sorted(options.items()))
     if strategy == DEFAULT_STRATEGY and set(given) <= {"max_tokens"}:
-        return f"max_tokens={given.get('max_tokens', OPTIONS['max_tokens'].default)}"
-    return f"strategy={strategy}|" + json.dumps(given, sort_keys=True)
+        label = f"max_tokens={given.get('max_tokens', OPTIONS['max_tokens'].default)}"
+    else:
+        label = f"strategy={strategy}|" + json.dumps(given, sort_keys=True)
+    return f"{label}|parent_tokens={parent_tokens}"
 
 
 def document_fingerprint(title: str, text: str, settings: str) -> str:
@@ -87,13 +93,14 @@ def prepare(
     options: Mapping[str, Any],
     tenant: str,
     embedder: str = DEFAULT_DENSE,
+    parent_tokens: int = DEFAULT_PARENT_TOKENS,
 ) -> Prepared:
     """Read, chunk and embed (with the registry's `embedder`) one document, unless its fingerprint
-    equals `known` (what the index holds for it). Never raises for a user's file (a missing or
-    broken model is not the file's fault: `EmbedderUnavailable` stops the run): a bad one comes
-    back with `error` set, one line naming the file, whatever failed (a `DocumentError`, or any
-    exception, `RecursionError` and `MemoryError` included, from converting, chunking or
-    embedding it; Ctrl-C still stops the run).
+    equals `known` (what the index holds for it), no parent over `parent_tokens`. Never raises
+    for a user's file (a missing or broken model is not the file's fault: `EmbedderUnavailable`
+    stops the run): a bad one comes back with `error` set, one line naming the file, whatever
+    failed (a `DocumentError`, or any exception, `RecursionError` and `MemoryError` included,
+    from converting, chunking or embedding it; Ctrl-C still stops the run).
 
     Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
     them. Arguments are names and plain values, so the call pickles to a Dask worker."""
@@ -104,12 +111,14 @@ def prepare(
         return Prepared(doc_id, path, error=str(exc))
     except (Exception, RecursionError, MemoryError) as exc:  # a converter's bug, not the run's
         return Prepared(doc_id, path, error=f"{path}: could not be converted: {failure(exc)}")
-    fingerprint = document_fingerprint(doc.title, doc.text, settings_label(strategy, options))
+    settings = settings_label(strategy, options, parent_tokens)
+    fingerprint = document_fingerprint(doc.title, doc.text, settings)
     if fingerprint == known:
         return Prepared(doc_id, path, fingerprint, unchanged=True)
     doc = doc.model_copy(update={"metadata": {**doc.metadata, "tenant": tenant}})
     try:
-        parents, children, _, _ = parents_and_children(STRATEGIES[strategy].build(**options), doc)
+        chunker = STRATEGIES[strategy].build(**options)
+        parents, children, _, _ = parents_and_children(chunker, doc, parent_tokens)
         model = EMBEDDERS[embedder]()
         vectors = model.embed_documents([c.text for c in children])
     except EmbedderUnavailable:
@@ -142,7 +151,7 @@ def failure(exc: BaseException) -> str:
 
 
 def _prepare_all(
-    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str]],
+    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str, int]],
 ) -> list[Prepared]:
     return [prepare(*item) for item in items]
 
@@ -157,12 +166,22 @@ def prepared(
     scheduler: str | None = None,
     per_task: int = 8,
     embedder: str = DEFAULT_DENSE,
+    parent_tokens: int = DEFAULT_PARENT_TOKENS,
 ) -> Iterator[Prepared]:
     """`prepare` for every document, yielded in the order given: in this process by default, on
     `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
     before this returns, so a missing Dask or a wrong address is said before any work."""
     items = [
-        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant, embedder)
+        (
+            doc_id,
+            str(path),
+            known.get(doc_id),
+            strategy,
+            dict(options),
+            tenant,
+            embedder,
+            parent_tokens,
+        )
         for doc_id, path in documents
     ]
     if workers is None and scheduler is None:
