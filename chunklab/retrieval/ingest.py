@@ -87,6 +87,7 @@ def prepare(
     options: Mapping[str, Any],
     tenant: str,
     embedder: str = DEFAULT_DENSE,
+    password: str | None = None,
 ) -> Prepared:
     """Read, chunk and embed (with the registry's `embedder`) one document, unless its fingerprint
     equals `known` (what the index holds for it). Never raises for a user's file (a missing or
@@ -96,10 +97,11 @@ def prepare(
     embedding it; Ctrl-C still stops the run).
 
     Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
-    them. Arguments are names and plain values, so the call pickles to a Dask worker."""
+    them. Arguments are names and plain values, so the call pickles to a Dask worker; `password`
+    opens encrypted PDFs."""
 
     try:
-        doc = read_document(path, doc_id=doc_id)
+        doc = read_document(path, doc_id=doc_id, password=password)
     except DocumentError as exc:
         return Prepared(doc_id, path, error=str(exc))
     except (Exception, RecursionError, MemoryError) as exc:  # a converter's bug, not the run's
@@ -142,7 +144,7 @@ def failure(exc: BaseException) -> str:
 
 
 def _prepare_all(
-    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str]],
+    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str, str | None]],
 ) -> list[Prepared]:
     return [prepare(*item) for item in items]
 
@@ -157,12 +159,13 @@ def prepared(
     scheduler: str | None = None,
     per_task: int = 8,
     embedder: str = DEFAULT_DENSE,
+    password: str | None = None,
 ) -> Iterator[Prepared]:
     """`prepare` for every document, yielded in the order given: in this process by default, on
     `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
     before this returns, so a missing Dask or a wrong address is said before any work."""
     items = [
-        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant, embedder)
+        (doc_id, str(path), known.get(doc_id), strategy, dict(options), tenant, embedder, password)
         for doc_id, path in documents
     ]
     if workers is None and scheduler is None:
