@@ -8,7 +8,6 @@ import pytest
 from conftest import DATA, run_cli
 
 from chunklab import read_document
-from chunklab.documents.charsets import declared_encoding, decode_html
 from chunklab.documents.files import DocumentError
 
 FORMATS = DATA / "formats"
@@ -42,6 +41,8 @@ def test_an_html_page_in_the_charset_it_declares_is_read_as_a_browser_reads_it(t
 
 
 def test_a_meta_inside_a_comment_or_past_1024_bytes_declares_nothing():
+    from chunklab.documents.charsets import declared_encoding
+
     assert declared_encoding(b'<!-- <meta charset="koi8-r"> --><meta charset="latin1">') == (
         "cp1252",
         "latin1",
@@ -51,6 +52,8 @@ def test_a_meta_inside_a_comment_or_past_1024_bytes_declares_nothing():
 
 
 def test_a_byte_order_mark_wins_over_the_meta():
+    from chunklab.documents.charsets import decode_html
+
     raw = b"\xef\xbb\xbf" + page('<meta charset="iso-8859-1">').encode("utf-8")
     text, warnings = decode_html(raw, "p.html")
     assert BODY in text and warnings == []
