@@ -71,7 +71,8 @@ def test_a_headings_images_stay_out_of_breadcrumbs_and_ids_in_every_format(tmp_p
     page = tmp_path / "readme.html"
     page.write_text(
         '<h1>Node Version Manager <a href="https://x"><img alt="Tests" src="t.svg"></a></h1>'
-        '<h2>Installing <img alt="new" src="new.png"></h2><p>Run the script.</p>',
+        '<h2>Installing <img alt="new" src="data:image/png;base64,iVBORw0KGgo="></h2>'
+        "<p>Run the script.</p>",
         encoding="utf-8",
     )
     for path in (readme, page):
@@ -81,6 +82,7 @@ def test_a_headings_images_stay_out_of_breadcrumbs_and_ids_in_every_format(tmp_p
         assert ("Node Version Manager", "Installing") in crumbs, crumbs
         assert all("Tests" not in " ".join(p) and "new" not in p[-1] for p in crumbs), crumbs
         assert any(c.text.startswith("Node Version Manager > Installing\n") for c in chunks)
+        assert "base64" not in doc.text, "a picture stored in the page leaves no blob in a heading"
     outline = build_outline(BADGES, "nvm")
     assert [s.section_id for s in outline.sections] == [
         "nvm#node-version-manager",

@@ -139,9 +139,13 @@ def _converter():
         def convert_img(self, el, text, parent_tags):
             """An image in a heading kept as Markdown's `![alt](src)`, not written as its alt
             text (markdownify's default inside a heading), so `parsing.sections.plain_title`
-            leaves it out of breadcrumbs, as it does a Markdown file's badges."""
+            leaves it out of breadcrumbs, as it does a Markdown file's badges. An image stored
+            in the page (a `data:` URI, as mammoth writes Word's pictures) keeps no source: a
+            heading line is no place for kilobytes of base64."""
             if parent_tags and _HEADINGS & set(parent_tags):
                 parent_tags = set(parent_tags) - {"_inline"}
+                if str(el.attrs.get("src", "")).startswith("data:"):
+                    el.attrs["src"] = ""
             return super().convert_img(el, text, parent_tags)
 
         def process_tag(self, node, parent_tags=None):
