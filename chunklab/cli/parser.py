@@ -299,7 +299,11 @@ def _experiment_arguments(experiment: argparse.ArgumentParser) -> None:
 
 # Subcommand -> (one line of help, what adds its arguments). The order is the order of `--help`.
 ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "chunk": ("split a file and print its chunks (JSON lines, CSV or Parquet)", _chunk_arguments),
+    "chunk": (
+        "split files, folders' documents or standard input and print the chunks (JSON lines, "
+        "CSV or Parquet)",
+        _chunk_arguments,
+    ),
     "index": (
         "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file",
         _index_arguments,
