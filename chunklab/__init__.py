@@ -26,6 +26,8 @@ Token counting and budgets (`tokens/`, machinery)
 
 Documents in (`documents/`)
 - `documents.files`: the suffixes chunklab reads, decoding, finding files, `DocumentError`
+- `documents.charsets`: an HTML file's bytes to text as a browser decodes them
+- `documents.signatures`: what a file is from its first bytes, when its suffix lies
 - `documents.convert`: HTML, Word and PDF to Markdown (08): which converter a file goes to
 - `documents.html`: HTML parsed as a browser does (html5lib), nesting bounded, to Markdown
 - `documents.docx`: Word through mammoth's HTML, what it drops named in warnings

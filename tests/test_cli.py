@@ -4,6 +4,7 @@ import pytest
 from conftest import ROOT, run_cli
 
 from chunklab import Chunk, FixedSizeChunker, load_document
+from chunklab.retrieval.sqlite_store import SQLiteStore
 
 
 def assert_usage_error(done, *fragments):
@@ -67,11 +68,12 @@ def test_empty_or_blank_input_gives_no_chunks_and_exit_0(tmp_path, content):
 
 
 def test_missing_file(tmp_path):
-    assert_usage_error(run_cli("chunk", "nope.md"), "nope.md", "cannot read")
+    assert_usage_error(run_cli("chunk", "nope.md"), "nope.md: no such file or folder")
 
 
-def test_directory_instead_of_file():
-    assert_usage_error(run_cli("chunk", "data"), "data: is a directory")
+def test_a_folder_without_documents_is_one_line(tmp_path):
+    (tmp_path / "empty").mkdir()
+    assert_usage_error(run_cli("chunk", str(tmp_path / "empty")), "no documents (.md, ")
 
 
 def test_invalid_utf8(tmp_path):
@@ -275,6 +277,15 @@ def test_search_json_and_tenant_isolation(indexed):
     assert (
         len(record["children"]) == 2 and record["parents"][0]["heading_path"][0] == "Travel Policy"
     )
+    # Issue 39: each child's text (what matched), each parent's text and token count.
+    store = SQLiteStore(indexed, read_only=True)
+    for child in record["children"]:
+        stored = store.child("acme", child["chunk_id"])
+        assert (child["text"], child["token_count"]) == (stored.text, stored.token_count)
+        assert child["parent_id"] == stored.parent_id and child["doc_id"] == stored.doc_id
+    store.close()
+    for parent in record["parents"]:  # what is handed over (a section, or a window of one)
+        assert parent["text"].strip() and parent["token_count"] > 0
     other = run_cli("search", str(indexed), "lodging cap", "--tenant", "globex")
     assert_usage_error(
         other, "tenant 'globex' has no documents; the index holds 'acme'", "chunklab tenants"

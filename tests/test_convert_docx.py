@@ -12,7 +12,6 @@ from conftest import DATA, ROOT, run_cli
 
 from chunklab import MarkdownChunker, read_document
 from chunklab.documents.convert import convert
-from chunklab.documents.html import HEADER_NOTE
 
 WORD = DATA / "formats" / "word_features.docx"
 
@@ -45,9 +44,8 @@ def test_merged_cells_are_spread_over_the_cells_they_cover():
 
 def test_a_table_without_a_header_row_takes_its_first_and_says_so():
     markdown = convert(WORD).markdown
-    assert f"*{HEADER_NOTE}*\n\n| Season | Inspector |\n| --- | --- |\n| Spring | Amara |" in (
-        markdown
-    )
+    assert "| Season | Inspector |\n| --- | --- |\n| Spring | Amara |" in markdown
+    assert "first row" not in markdown, "said in the warnings, not in the text"
     assert "| | |" not in markdown, "no empty header"
 
 
@@ -66,7 +64,7 @@ def test_show_markdown_prints_the_warnings_on_stderr_one_line_each():
     assert done.returncode == 0
     lines = done.stderr.decode().splitlines()
     assert lines == [f"{WORD}: {w}" for w in read_document(WORD).metadata["conversion_warnings"]]
-    assert HEADER_NOTE in done.stdout.decode()
+    assert "no header row" in done.stderr.decode() and "first row" not in done.stdout.decode()
 
 
 def test_a_file_converted_without_loss_has_no_warnings_key():
@@ -145,3 +143,58 @@ def test_unreadable_core_properties_cost_only_the_title_and_say_so(tmp_path):
     assert converted.title == "broken"
     assert converted.markdown == convert(SENSITIVE).markdown
     assert f"{CORE}: not readable (ParseError); title not read" in converted.warnings
+
+
+# --- comments (issue 39) --------------------------------------------------------------------
+
+_W = 'xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"'
+_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships"
+
+
+def docx_with_a_comment(path):
+    """A minimal Word file, as Word writes one with a reviewer's comment on two words."""
+    with zipfile.ZipFile(path, "w") as package:
+        package.writestr(
+            "[Content_Types].xml",
+            '<Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types">'
+            '<Default Extension="rels" ContentType="application/vnd.openxmlformats-package.'
+            'relationships+xml"/><Default Extension="xml" ContentType="application/xml"/>'
+            '<Override PartName="/word/document.xml" ContentType="application/vnd.'
+            'openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
+        )
+        package.writestr(
+            "_rels/.rels",
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            f'<Relationship Id="rId1" Type="{_REL}/officeDocument" Target="word/document.xml"/>'
+            "</Relationships>",
+        )
+        package.writestr(
+            "word/_rels/document.xml.rels",
+            '<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">'
+            f'<Relationship Id="rId9" Type="{_REL}/comments" Target="comments.xml"/>'
+            "</Relationships>",
+        )
+        package.writestr(
+            "word/document.xml",
+            f'<w:document {_W}><w:body><w:p><w:r><w:t xml:space="preserve">The budget is '
+            '</w:t></w:r><w:commentRangeStart w:id="0"/><w:r><w:t>twelve thousand</w:t></w:r>'
+            '<w:commentRangeEnd w:id="0"/><w:r><w:commentReference w:id="0"/></w:r>'
+            '<w:r><w:t xml:space="preserve"> euros.</w:t></w:r></w:p></w:body></w:document>',
+        )
+        package.writestr(
+            "word/comments.xml",
+            f'<w:comments {_W}><w:comment w:id="0" w:author="Ines Ruiz" '
+            'w:date="2026-01-05T10:00:00Z">'
+            "<w:p><w:r><w:t>Check this against the Q3 figures.</w:t></w:r></w:p></w:comment>"
+            "</w:comments>",
+        )
+    return path
+
+
+def test_a_word_comment_is_a_conversion_warning_not_text_and_not_lost(tmp_path):
+    doc = read_document(docx_with_a_comment(tmp_path / "budget.docx"))
+    assert doc.text.strip() == "The budget is twelve thousand euros."
+    assert doc.metadata["conversion_warnings"] == [
+        'Word comment 1 of 1, not in the text: by Ines Ruiz on "twelve thousand": '
+        '"Check this against the Q3 figures."'
+    ]

@@ -19,7 +19,7 @@ from hypothesis import strategies as st
 from chunklab import MarkdownChunker, read_document
 from chunklab.documents.convert import convert
 from chunklab.documents.files import DocumentError
-from chunklab.documents.html import HEADER_NOTE, MAX_DEPTH, html_to_markdown
+from chunklab.documents.html import MAX_DEPTH, html_to_markdown
 from chunklab.parsing.sections import build_outline, plain_title
 
 
@@ -196,13 +196,31 @@ def test_conversion_time_grows_linearly(shape):
 # --- tables and headings ----------------------------------------------------------------------
 
 
-def test_a_table_without_a_header_row_takes_its_first_and_says_so():
+def test_a_table_without_a_header_row_takes_its_first_and_says_so_in_the_warnings():
     html = "<table><tr><td>City</td><td>Cap</td></tr><tr><td>Tokyo</td><td>280</td></tr></table>"
     converted = html_to_markdown(html)
-    assert converted.markdown == (
-        f"*{HEADER_NOTE}*\n\n| City | Cap |\n| --- | --- |\n| Tokyo | 280 |\n"
-    )
+    assert converted.markdown == "| City | Cap |\n| --- | --- |\n| Tokyo | 280 |\n"
     assert converted.warnings == ["table 1: no header row, its first row used as the header"]
+
+
+def test_the_header_note_of_a_nested_table_is_a_warning_not_words_in_a_chunk(tmp_path):
+    # Issue 39: the note `*(first row used as the header)*` was written into the text; for a
+    # table nested in a cell it landed inside the outer row, in chunk text.
+    page = tmp_path / "nested.html"
+    page.write_text(
+        "<h1>Rota</h1><table><tr><th>Team</th><th>Shifts</th></tr><tr><td>Blue</td><td>"
+        "<table><tr><td>Day</td><td>Who</td></tr><tr><td>Mon</td><td>Ada</td></tr></table>"
+        "</td></tr></table>",
+        encoding="utf-8",
+    )
+    doc = read_document(page)
+    chunks = MarkdownChunker(max_tokens=200).split(doc)
+    assert any("Ada" in c.text for c in chunks)
+    assert not any("first row" in c.text for c in chunks)
+    assert "first row" not in doc.text
+    assert doc.metadata["conversion_warnings"] == [
+        "table 2 (nested in a cell): no header row, its first row used as the header"
+    ]
 
 
 def test_merged_cells_are_copied_into_the_cells_they_cover():
@@ -223,7 +241,7 @@ def test_merged_cells_are_copied_into_the_cells_they_cover():
     [
         ("[Install](https://x)", "Install"),
         ('Get [the tool](a/b(c) "t") now', "Get the tool now"),
-        ("[![logo](a.png)](https://x) Home", "logo Home"),
+        ("[![logo](a.png)](https://x) Home", "Home"),
         ("[Reference][1] guide", "Reference guide"),
         ("No link [here]", "No link [here]"),
     ],

@@ -6,12 +6,12 @@ A user mistake (a missing file, bad UTF-8, an unknown strategy, a bad number, a 
 strategy would ignore) ends with exit code 2 and one line on stderr that names the problem.
 Tracebacks are for bugs, not for typos. A file that cannot be converted or chunked is named in one
 line and skipped, the run goes on, and the exit code is 2 at the end; Ctrl-C is one line (what was
-finished) and exit code 130.
+finished) and exit code 130; SIGTERM likewise, exit code 143.
 
 - `parser`: the argument parser, each command's arguments and example, the strategy options,
   `UsageError`
 - `terminal`: what the commands say on stderr besides their output (warnings, a progress bar)
-- `chunking`: `chunklab chunk`, a file's chunks on stdout
+- `chunking`: `chunklab chunk`, the chunks of files, folders or standard input on stdout
 - `formats`: the formats `chunk` writes: JSON lines, CSV, Parquet (pyarrow, the parquet extra)
 - `indexing`: `chunklab index`, documents into an SQLite file (and `--prune`)
 - `searching`: `chunklab search` and `chunklab tenants`, reading an index file

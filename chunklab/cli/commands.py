@@ -1,6 +1,7 @@
 """`main`: the parsed command run by its function, and a user's mistake (a `UsageError`, a file
 that cannot be read, a missing tokenizer or embedder, a bad index or question file) turned into
-one line on stderr and exit code 2; Ctrl-C into one line (what was finished) and exit code 130."""
+one line on stderr and exit code 2; Ctrl-C into one line (what was finished) and exit code 130,
+SIGTERM likewise with exit code 143."""
 
 from __future__ import annotations
 
@@ -15,7 +16,13 @@ from chunklab.cli.experimenting import run_experiment_command
 from chunklab.cli.indexing import run_index
 from chunklab.cli.parser import USAGE_ERROR, UsageError, build_parser
 from chunklab.cli.searching import run_search, run_tenants
-from chunklab.cli.terminal import INTERRUPTED, Interrupted, warn
+from chunklab.cli.terminal import (
+    Interrupted,
+    exit_code_of,
+    sigterm_as_ctrl_c,
+    stopped_by,
+    warn,
+)
 from chunklab.documents.files import DocumentError
 from chunklab.embeddings.static import EmbedderUnavailable
 from chunklab.evaluation.questions import QuestionFileError
@@ -50,7 +57,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command is None:  # bare `chunklab`: say what it can do
             parser.print_help()
             return 0
-        return COMMANDS[args.command](args)
+        with sigterm_as_ctrl_c():  # `kill`, a CI timeout: the same one line as Ctrl-C
+            return COMMANDS[args.command](args)
     except (
         UsageError,
         DocumentError,
@@ -67,11 +75,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return USAGE_ERROR
     except Interrupted as exc:  # the command said what it had finished
         warn(str(exc))
-        return INTERRUPTED
-    except KeyboardInterrupt:
+        return exc.exit_code
+    except KeyboardInterrupt as stop:  # Ctrl-C, or SIGTERM (`Terminated`)
         command = str(getattr(args, "command", "") or "")
-        warn(f"interrupted: {INTERRUPTED_HOW.get(command, 'nothing done')}")
-        return INTERRUPTED
+        warn(f"{stopped_by(stop)}: {INTERRUPTED_HOW.get(command, 'nothing done')}")
+        return exit_code_of(stop)
     except BrokenPipeError:
         # `chunklab chunk big.md | head` closes the pipe early; that is not an error.
         sys.stderr.close()

@@ -4,8 +4,9 @@ into an SQLite index file one document per transaction; `--prune` removes what i
 The command in named steps: `check_index_flags` (every mistake said before any work),
 `write_documents` (the write loop), `prune`, and `report_index` (the closing lines and exit code).
 A file that cannot be converted or chunked, for whatever reason, is named in one line and skipped
-(exit code 2 at the end); Ctrl-C says how many documents were done, in one line (exit code 130):
-each document is one transaction, so the file is intact and a re-run resumes.
+(exit code 2 at the end); Ctrl-C says how many documents were done, in one line (exit code 130;
+SIGTERM the same, exit code 143): each document is one transaction, so the file is intact and a
+re-run resumes.
 """
 
 from __future__ import annotations
@@ -17,8 +18,24 @@ from pathlib import Path
 from typing import Any
 
 from chunklab.chunkers.registry import STRATEGIES
-from chunklab.cli.parser import USAGE_ERROR, UsageError, build_chunker, strategy_options
-from chunklab.cli.terminal import Interrupted, add_cuts, ctrl_c_after, progress, warn, warn_cut
+from chunklab.cli.parser import (
+    USAGE_ERROR,
+    UsageError,
+    build_chunker,
+    pdf_password,
+    strategy_options,
+)
+from chunklab.cli.terminal import (
+    Interrupted,
+    add_cuts,
+    ctrl_c_after,
+    exit_code_of,
+    progress,
+    say_passed_over,
+    stopped_by,
+    warn,
+    warn_cut,
+)
 from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
 from chunklab.embeddings.minilm import Cut, MiniLMEmbedder
 from chunklab.embeddings.registry import (
@@ -62,9 +79,11 @@ def run_index(args: argparse.Namespace) -> int:
     tally = Tally()
     try:
         write_documents(store, found, args, tally)
-    except KeyboardInterrupt:  # each document is one transaction: what was committed stays
+    except KeyboardInterrupt as stop:  # each document is one transaction: what was committed stays
         store.close()
-        raise Interrupted(interrupted_line(args, found, tally)) from None
+        raise Interrupted(
+            interrupted_line(args, found, tally, stopped_by(stop)), exit_code_of(stop)
+        ) from None
     except ingest.DaskUnavailable as exc:
         store.close()
         if created:  # nothing was indexed: leave no empty index file behind
@@ -118,11 +137,14 @@ def index_options(args: argparse.Namespace) -> dict[str, Any]:
     return options
 
 
-def interrupted_line(args: argparse.Namespace, found: FoundDocuments, tally: Tally) -> str:
-    """What Ctrl-C leaves: the documents committed so far, and that a re-run resumes."""
+def interrupted_line(
+    args: argparse.Namespace, found: FoundDocuments, tally: Tally, how: str = "interrupted"
+) -> str:
+    """What Ctrl-C (or SIGTERM: `how` says which) leaves: the documents committed so far, and
+    that a re-run resumes."""
     done = tally.indexed + tally.unchanged + len(tally.skipped)
     return (
-        f"interrupted: {done} of {len(found.documents)} documents done ({tally.indexed} indexed"
+        f"{how}: {done} of {len(found.documents)} documents done ({tally.indexed} indexed"
         + (f", {tally.unchanged} unchanged" if tally.unchanged else "")
         + (f", {len(tally.skipped)} skipped" if tally.skipped else "")
         + f") into {args.db}, which is intact; run the same command again to resume "
@@ -148,6 +170,7 @@ def write_documents(
         scheduler=args.scheduler,
         embedder=args.embedder_key,
         parent_tokens=args.parent_tokens,
+        password=pdf_password(args),
     )
     for n, ready in enumerate(results, start=1):
         if ready.error:
@@ -205,20 +228,7 @@ def remedy(args: argparse.Namespace) -> str:
 
 def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, pruned: int) -> int:
     """The closing lines: what was passed over (stderr), what was done (stdout); the exit code."""
-    passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
-    if found.hidden:
-        passed_over.append(f"{found.hidden} hidden")
-    if passed_over:
-        count = sum(found.other_types.values()) + found.hidden
-        warn(
-            f"not indexed (not a document type chunklab reads): {count} files: "
-            f"{', '.join(passed_over)}"
-        )
-    if found.outside:
-        warn(
-            f"not indexed: {found.outside} link(s) to files outside the folder "
-            "(--follow-links indexes them)"
-        )
+    say_passed_over(found, "not indexed", links="--follow-links indexes them")
     warn_cut(add_cuts(tally.cuts), MiniLMEmbedder.name, MiniLMEmbedder().max_tokens, remedy(args))
     print(
         f"indexed {tally.indexed} documents, {tally.children} children, tenant {args.tenant!r}, "

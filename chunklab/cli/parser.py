@@ -4,6 +4,7 @@ registry declares, and `UsageError`, the one-line mistake that ends in exit code
 from __future__ import annotations
 
 import argparse
+import os
 from collections.abc import Callable
 from typing import Any
 
@@ -21,6 +22,7 @@ from chunklab.retrieval.small_to_big import DEFAULT_PARENT_TOKENS
 from chunklab.version import __version__
 
 USAGE_ERROR = 2
+STDIN_FORMATS = ("markdown", "html", "docx", "pdf")  # what `chunk -` may be told standard input is
 
 
 class UsageError(Exception):
@@ -101,12 +103,35 @@ def add_strategy_options(parser: argparse.ArgumentParser, skip: tuple[str, ...] 
         )
 
 
+# --- an encrypted PDF's password ------------------------------------------------------------
+
+PASSWORD_VARIABLE = "CHUNKLAB_PDF_PASSWORD"
+
+
+def add_password_option(parser: argparse.ArgumentParser) -> None:
+    """`--password`, for encrypted PDFs; the variable `PASSWORD_VARIABLE` when it is not given
+    (read in `pdf_password`, never as the flag's default: help would print it)."""
+    parser.add_argument(
+        "--password",
+        default=None,
+        help=f"the password of encrypted PDFs (default: the {PASSWORD_VARIABLE} variable, "
+        "which other users of the machine cannot read in the process list); never printed",
+    )
+
+
+def pdf_password(args: argparse.Namespace) -> str | None:
+    """The password `--password` or `PASSWORD_VARIABLE` gives; None when neither does."""
+    return getattr(args, "password", None) or os.environ.get(PASSWORD_VARIABLE) or None
+
+
 # --- the parser ------------------------------------------------------------------------------
 
 EXAMPLES = {
     "chunk": """examples:
   chunklab chunk handbook.md               # markdown: breadcrumb + blocks, 200 tokens
   chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40
+  chunklab chunk docs/ notes.md            # every document of docs/, then notes.md
+  git show HEAD:README.md | chunklab chunk -    # standard input, read as Markdown
   chunklab chunk data/manual.md --format parquet > manual.parquet   # the parquet extra""",
     "index": """example:
   chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200
@@ -146,16 +171,28 @@ def build_parser() -> argparse.ArgumentParser:
 
 def _chunk_arguments(chunk: argparse.ArgumentParser) -> None:
     chunk.add_argument(
-        "path",
-        help="a UTF-8 text or Markdown file, or an HTML, Word (.docx) or PDF file, converted",
+        "paths",
+        nargs="+",
+        metavar="path",
+        help="files (UTF-8 text or Markdown; HTML, Word (.docx) and PDF converted), folders "
+        f"searched for documents ({readable_suffixes()}), or - for standard input; the chunks "
+        "of each document in turn",
+    )
+    chunk.add_argument(
+        "--stdin-format",
+        choices=STDIN_FORMATS,
+        default=None,
+        help="what - (standard input) holds (default: a PDF, Word file or HTML page when its "
+        "first bytes say so, else Markdown in UTF-8)",
     )
     chunk.add_argument(
         "--show-markdown",
         action="store_true",
         help="print the Markdown the chunker reads (what an HTML, Word or PDF file became) "
-        "and stop",
+        "and stop; one document only",
     )
     chunk.add_argument("--format", choices=FORMATS, default=argparse.SUPPRESS, help=FORMAT_HELP)
+    add_password_option(chunk)
     add_strategy_options(chunk)
 
 
@@ -201,6 +238,7 @@ def _index_arguments(index: argparse.ArgumentParser) -> None:
         help="read, chunk and embed on the Dask cluster at ADDRESS (tcp://host:8786); "
         "its workers must see the files at the same paths",
     )
+    add_password_option(index)
     index.add_argument(
         "--prune",
         action="store_true",
@@ -270,7 +308,11 @@ def _experiment_arguments(experiment: argparse.ArgumentParser) -> None:
 
 # Subcommand -> (one line of help, what adds its arguments). The order is the order of `--help`.
 ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
-    "chunk": ("split a file and print its chunks (JSON lines, CSV or Parquet)", _chunk_arguments),
+    "chunk": (
+        "split files, folders' documents or standard input and print the chunks (JSON lines, "
+        "CSV or Parquet)",
+        _chunk_arguments,
+    ),
     "index": (
         "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file",
         _index_arguments,

@@ -42,17 +42,23 @@ def run_search(args: argparse.Namespace) -> int:
     parents = index.parents_of(hits, max_parents=args.parents, tenant=args.tenant)
     children = [store.child(args.tenant, h.ref_id) for h in hits]
     if args.json:
+        # Each matched child with its own text (what matched) and each parent with its text and
+        # token count (what is handed over), so a caller needs nothing but this object.
         out = {
             "question": args.question,
             "children": [
                 {
                     "chunk_id": c.chunk_id,
+                    "doc_id": c.doc_id,
+                    "parent_id": c.parent_id,
                     "score": round(h.score, 4),
                     "heading_path": list(c.heading_path),
+                    "text": c.text,
+                    "token_count": c.token_count,
                 }
                 for c, h in zip(children, hits, strict=True)
             ],
-            "parents": [
+            "parents": [  # text, token_count, and whether the cap made it a window
                 {**json.loads(p.model_dump_json()), "capped": "capped_from" in p.metadata}
                 for p in parents
             ],

@@ -5,8 +5,10 @@ as the Markdown the block scanner reads, so a section still has its heading path
 its header; the chunk spans then refer to the converted Markdown (`chunklab chunk --show-markdown`
 prints it). Everything runs offline, through permissively licensed libraries:
 
-  - HTML (`documents.html`): parsed as a browser does (`html5lib`), then `markdownify` (MIT)
-    over the page's body, scripts and styles dropped, nesting deeper than 256 elements refused;
+  - HTML (`documents.html`): decoded as a browser decodes it (`documents.charsets`: its BOM, its
+    `<meta charset>`, else a guess, said in the warnings), parsed as a browser does (`html5lib`),
+    then `markdownify` (MIT) over the page's body, scripts and styles dropped, nesting deeper
+    than 256 elements refused;
   - DOCX (`documents.docx`): `mammoth` (BSD-2) to HTML, which keeps headings, lists and tables
     from Word's styles, then the same HTML path; what it drops is named in warnings; the title
     from the file's core properties;
@@ -38,8 +40,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import NamedTuple
 
+from chunklab.documents.charsets import decode_html
 from chunklab.documents.docx import docx_to_markdown
-from chunklab.documents.files import CONVERTED_SUFFIXES, TEXT_SUFFIXES, DocumentError, decode_text
+from chunklab.documents.files import CONVERTED_SUFFIXES, TEXT_SUFFIXES, DocumentError
 from chunklab.documents.html import html_to_markdown
 from chunklab.documents.pdf import heading_levels as heading_levels
 from chunklab.documents.pdf import pdf_to_markdown
@@ -52,22 +55,29 @@ class Converted(NamedTuple):
     warnings: tuple[str, ...] = ()  # what conversion changed or could not keep, one line each
 
 
-def convert(path: str | Path) -> Converted:
-    """The file as Markdown, with the title it carries (or its name)."""
+KIND_OF_SUFFIX = {".html": "html", ".htm": "html", ".docx": "docx", ".pdf": "pdf"}
+
+
+def convert(path: str | Path, kind: str | None = None, password: str | None = None) -> Converted:
+    """The file as Markdown, with the title it carries (or its name). `kind` ("html", "docx" or
+    "pdf") says what the file is when its suffix does not (`documents.signatures`); `password`
+    opens an encrypted PDF."""
     path = Path(path)
     suffix = path.suffix.lower()
+    kind = kind or KIND_OF_SUFFIX.get(suffix)
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
-    if suffix in (".html", ".htm"):
-        title, markdown, warnings = html_to_markdown(decode_text(raw, path), path)
-        return Converted(title or path.stem, markdown, "html", tuple(warnings))
-    if suffix == ".docx":
+    if kind == "html":
+        text, decoding = decode_html(raw, path)
+        title, markdown, warnings = html_to_markdown(text, path)
+        return Converted(title or path.stem, markdown, "html", (*decoding, *warnings))
+    if kind == "docx":
         title, markdown, warnings = docx_to_markdown(path)
         return Converted(title or path.stem, markdown, "docx", tuple(warnings))
-    if suffix == ".pdf":
-        title, markdown, warnings = pdf_to_markdown(path)
+    if kind == "pdf":
+        title, markdown, warnings = pdf_to_markdown(path, password=password)
         return Converted(title or path.stem, markdown, "pdf", tuple(warnings))
     raise DocumentError(
         f"{path}: cannot convert {suffix or 'a file without an extension'} "

@@ -17,6 +17,10 @@ do; when it is missing, empty or a template tag, the first `#` heading of the bo
 `documents.convert`) the file's name. Without it, every chunk's heading path of a file such as
 `gdsway-managing-sensitive-information.docx` started with the file's name, not its title.
 A core-properties part that cannot be read costs only the title, and is named in the warnings.
+
+Comments. mammoth leaves a reviewer's comments (`word/comments.xml`) out of the body without a
+message; a comment is not the document's text, so it stays out of the Markdown, but each is said
+in the warnings (`word_comments`): who wrote it, on which words, and what it says.
 """
 
 from __future__ import annotations
@@ -38,6 +42,10 @@ RELATIONSHIP = "{http://schemas.openxmlformats.org/package/2006/relationships}Re
 CORE_PROPERTIES = "/relationships/metadata/core-properties"
 DC_TITLE = "{http://purl.org/dc/elements/1.1/}title"
 MAX_CORE_BYTES = 1 << 20  # core properties are a few hundred bytes; a bigger part is not read
+W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
+COMMENTS = "/relationships/comments"  # the type of the document part's link to its comments
+MAX_COMMENTS_SAID = 20  # one warning each; the rest counted on one more line
+MAX_QUOTE_CHARS = 120  # of a comment, and of the words it is on
 
 
 def docx_to_markdown(path: Path) -> HtmlMarkdown:
@@ -56,9 +64,8 @@ def docx_to_markdown(path: Path) -> HtmlMarkdown:
     heading, markdown, warnings = html_to_markdown(
         f"<html><body>{result.value}</body></html>", path
     )
-    return HtmlMarkdown(
-        core or heading, markdown, [*mammoth_warnings(result.messages), *core_warnings, *warnings]
-    )
+    said = [*mammoth_warnings(result.messages), *core_warnings, *word_comments(path), *warnings]
+    return HtmlMarkdown(core or heading, markdown, said)
 
 
 def core_title(path: Path) -> tuple[str, list[str]]:
@@ -114,3 +121,70 @@ def mammoth_warnings(messages) -> list[str]:
         named = ", ".join(dict.fromkeys(styles))
         lines.insert(0, f"Word styles read as plain text (no Markdown equivalent): {named}")
     return list(dict.fromkeys(lines))
+
+
+def _quoted(text: str) -> str:
+    """`text` on one line, in quotes, cut to `MAX_QUOTE_CHARS`."""
+    text = " ".join(text.split())
+    return f'"{text[: MAX_QUOTE_CHARS - 1]}…"' if len(text) > MAX_QUOTE_CHARS else f'"{text}"'
+
+
+def comments_part(package: zipfile.ZipFile) -> str | None:
+    """The name of the comments part, as the document part's relationships give it (Word and
+    LibreOffice write `word/comments.xml`); None when there is none."""
+    rels_name = "word/_rels/document.xml.rels"
+    if rels_name not in package.namelist():
+        return None
+    rels = ElementTree.fromstring(package.read(rels_name))
+    for rel in rels.iter(RELATIONSHIP):
+        if rel.get("Type", "").endswith(COMMENTS) and rel.get("TargetMode") != "External":
+            target = rel.get("Target", "")
+            name = target.lstrip("/") if target.startswith("/") else f"word/{target}"
+            return posixpath.normpath(name)
+    return None
+
+
+def commented_words(document: ElementTree.Element) -> dict[str, str]:
+    """Comment id -> the words of the body it is on (between its range start and end marks)."""
+    open_ids: list[str] = []
+    words: dict[str, list[str]] = {}
+    for element in document.iter():
+        if element.tag == f"{W}commentRangeStart":
+            open_ids.append(element.get(f"{W}id", ""))
+        elif element.tag == f"{W}commentRangeEnd":
+            closing = element.get(f"{W}id", "")
+            open_ids = [i for i in open_ids if i != closing]
+        elif element.tag == f"{W}t" and element.text:
+            for comment_id in open_ids:
+                words.setdefault(comment_id, []).append(element.text)
+    return {comment_id: "".join(parts) for comment_id, parts in words.items()}
+
+
+def word_comments(path: Path) -> list[str]:
+    """One warning per reviewer's comment (mammoth leaves them out without a word): its number,
+    author, the words it is on and its text; past `MAX_COMMENTS_SAID`, a count of the rest. A
+    comments part that cannot be read is one warning that says so."""
+    try:
+        with zipfile.ZipFile(path) as package:
+            part = comments_part(package)
+            if part is None or part not in package.namelist():
+                return []
+            comments = ElementTree.fromstring(package.read(part)).findall(f"{W}comment")
+            if not comments:
+                return []
+            anchors = commented_words(ElementTree.fromstring(package.read("word/document.xml")))
+    except (zipfile.BadZipFile, KeyError, ElementTree.ParseError) as exc:
+        return [f"Word comments: not readable ({exc.__class__.__name__}); any comments are lost"]
+    total, lines = len(comments), []
+    for number, comment in enumerate(comments[:MAX_COMMENTS_SAID], start=1):
+        author = comment.get(f"{W}author") or "an unnamed author"
+        on = anchors.get(comment.get(f"{W}id", ""), "")
+        where = f" on {_quoted(on)}" if on.strip() else ""
+        text = "".join(t.text or "" for t in comment.iter(f"{W}t"))
+        lines.append(
+            f"Word comment {number} of {total}, not in the text: by {author}{where}: "
+            f"{_quoted(text)}"
+        )
+    if total > MAX_COMMENTS_SAID:
+        lines.append(f"Word comments: {total - MAX_COMMENTS_SAID} more, not in the text")
+    return lines

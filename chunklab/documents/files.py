@@ -60,13 +60,18 @@ _BOMS = (
 )
 
 
+def bom_encoding(raw: bytes) -> str | None:
+    """The encoding a byte-order mark at the start of `raw` names; None when there is none."""
+    return next((name for bom, name in _BOMS if raw.startswith(bom)), None)
+
+
 def decode_text(raw: bytes, path: str | Path) -> str:
     """UTF-8 (a BOM dropped), or UTF-16/32 when a BOM says so; anything else is a `DocumentError`.
 
     Editors on Windows save "Unicode" text as UTF-16 with a BOM; it is read, not refused. Without
     a BOM there is no safe way to tell other encodings apart, so the error names the byte.
     """
-    encoding = next((name for bom, name in _BOMS if raw.startswith(bom)), "utf-8")
+    encoding = bom_encoding(raw) or "utf-8"
     try:
         return raw.decode(encoding)
     except UnicodeDecodeError as exc:

@@ -22,10 +22,12 @@ Pages nest a few dozen elements deep; Chromium's parser stops nesting at 512.
 
 What is kept, and said. Scripts, styles, `<noscript>` and `<template>` are dropped (a browser
 does not show them). A table without a header row (no `<th>`, no `<thead>`, as Word tables often
-are) takes its first row as the header, and the Markdown says so on a line before it:
-`*(first row used as the header)*`. A merged cell (`colspan`, `rowspan`) has no form in a pipe
-table: its text is copied into each cell it covers, so every row still reads against its header.
-Each table changed so gets one line in the document's `conversion_warnings`. An empty block
+are) takes its first row as the header, and the document's `conversion_warnings` say so: a note
+in the text (once written before the table) was read as the document's words, and in a table
+nested in a cell it landed inside a row, in chunk text. A merged cell (`colspan`, `rowspan`) has
+no form in a pipe table: its text is copied into each cell it covers, so every row still reads
+against its header. Each table changed so gets one line in the document's `conversion_warnings`
+(a table inside another's cell is said to be nested). An empty block
 (what a stray `</p>` leaves) is read as a space, and a block inside a heading or a table cell is
 kept apart from its neighbours by spaces: markdownify would otherwise glue the words beside it.
 """
@@ -45,7 +47,6 @@ from chunklab.documents.files import DocumentError
 from chunklab.parsing.blocks import is_template_expression
 
 MAX_DEPTH = 256  # open elements, html and body included
-HEADER_NOTE = "(first row used as the header)"
 MAX_SPAN = 1000  # columns one cell may span, as browsers clip `colspan`
 _FRAMES_PER_LEVEL = 5  # process_tag (ours, markdownify's), its list comprehension, process_element
 _HIDDEN = ["script", "style", "noscript", "template"]
@@ -54,6 +55,7 @@ _HIDDEN = ["script", "style", "noscript", "template"]
 _BLOCKS = ["p", "div", "blockquote", "li", "ul", "ol", "dl", "dt", "dd", "pre", "section"]
 _BLOCKS += ["article", "header", "footer", "nav", "aside", "main", "figure", "figcaption"]
 _BLOCKS += ["h1", "h2", "h3", "h4", "h5", "h6", "address", "details", "summary", "caption"]
+_HEADINGS = {"h1", "h2", "h3", "h4", "h5", "h6"}
 _CONTENT = ["img", "br", "hr", "table", "input", "video", "audio", "iframe"]  # shown, no text
 
 
@@ -134,6 +136,18 @@ def _converter():
     from markdownify import MarkdownConverter
 
     class Converter(MarkdownConverter):
+        def convert_img(self, el, text, parent_tags):
+            """An image in a heading kept as Markdown's `![alt](src)`, not written as its alt
+            text (markdownify's default inside a heading), so `parsing.sections.plain_title`
+            leaves it out of breadcrumbs, as it does a Markdown file's badges. An image stored
+            in the page (a `data:` URI, as mammoth writes Word's pictures) keeps no source: a
+            heading line is no place for kilobytes of base64."""
+            if parent_tags and _HEADINGS & set(parent_tags):
+                parent_tags = set(parent_tags) - {"_inline"}
+                if str(el.attrs.get("src", "")).startswith("data:"):
+                    el.attrs["src"] = ""
+            return super().convert_img(el, text, parent_tags)
+
         def process_tag(self, node, parent_tags=None):
             text = super().process_tag(node, parent_tags)
             if parent_tags and "_inline" in parent_tags and node.name in _BLOCKS:
@@ -224,7 +238,7 @@ def _expand_spans(table) -> int:
 
 def _mark_tables(soup) -> list[str]:
     """Merged cells spread (`_expand_spans`); the first row of a table without a header row made
-    its header, with a note before the table. One warning per table changed."""
+    its header. One warning per table changed; nothing is written into the text."""
     warnings = []
     for number, table in enumerate(soup.find_all("table"), start=1):
         if merged := _expand_spans(table):
@@ -236,11 +250,10 @@ def _mark_tables(soup) -> list[str]:
         if first is not None and not table.find(["th", "thead"]):
             for cell in first.find_all("td", recursive=False):
                 cell.name = "th"
-            note, emphasis = soup.new_tag("caption"), soup.new_tag("em")
-            emphasis.string = HEADER_NOTE
-            note.append(emphasis)
-            table.insert(0, note)  # a caption: markdownify writes it as a line before the rows
-            warnings.append(f"table {number}: no header row, its first row used as the header")
+            nested = " (nested in a cell)" if table.find_parent("table") else ""
+            warnings.append(
+                f"table {number}{nested}: no header row, its first row used as the header"
+            )
     return warnings
 
 

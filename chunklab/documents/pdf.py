@@ -57,18 +57,25 @@ class _Line(NamedTuple):
 PDFIUM_ERRORS = {1: "unknown error", 2: "file not found or unreadable", 3: "not a PDF or corrupt"}
 
 
-def _open_pdf(path: Path):
+def _open_pdf(path: Path, password: str | None = None):
     """PDFium's raw handle on the file (pypdfium2's raw API: no Python object per page, which
-    costs more than reading a small page); an encrypted or unreadable file is a
-    `DocumentError`."""
+    costs more than reading a small page), opened with `password` if given; an encrypted file
+    without the right password, or an unreadable one, is a `DocumentError` (which never holds
+    the password)."""
     import pypdfium2  # noqa: F401 (initialises PDFium)
     import pypdfium2.raw as pdfium_c
 
-    doc = pdfium_c.FPDF_LoadDocument(os.fsencode(path), None)
+    secret = password.encode("utf-8") if password else None
+    doc = pdfium_c.FPDF_LoadDocument(os.fsencode(path), secret)
     if not doc:
         error = pdfium_c.FPDF_GetLastError()
         if error == pdfium_c.FPDF_ERR_PASSWORD:
-            raise DocumentError(f"{path}: the PDF is encrypted; save an unprotected copy first")
+            raise DocumentError(
+                f"{path}: the PDF is encrypted and the password given is wrong"
+                if password
+                else f"{path}: the PDF is encrypted: give its password (--password, or the "
+                "CHUNKLAB_PDF_PASSWORD variable), or save an unprotected copy"
+            )
         reason = PDFIUM_ERRORS.get(error, f"PDFium error {error}")
         raise DocumentError(f"{path}: not a readable PDF ({reason})")
     return doc
@@ -219,11 +226,12 @@ def first_heading(markdown: str) -> str:
     )
 
 
-def pdf_to_markdown(path: Path) -> PdfMarkdown:
-    """(title, Markdown, warnings) of a PDF's text layer; see the module docstring."""
+def pdf_to_markdown(path: Path, password: str | None = None) -> PdfMarkdown:
+    """(title, Markdown, warnings) of a PDF's text layer, opened with `password` if it is
+    encrypted; see the module docstring."""
     import pypdfium2.raw as pdfium_c
 
-    doc = _open_pdf(path)
+    doc = _open_pdf(path, password)
     try:
         title, pages, warnings = _read_pdf(doc, path)
     finally:

@@ -1,7 +1,9 @@
 """Any file by path as a `Document`: text files read as they are, HTML, Word and PDF converted.
 
 A document's title is the one a reader would give it (front matter, first heading, a short first
-line); any problem is a `DocumentError` that names the file.
+line); any problem is a `DocumentError` that names the file. What a file is comes from its suffix,
+unless its first bytes say otherwise (`documents.signatures`): a PDF named `notes.md` is converted
+as a PDF, with a warning that its suffix said otherwise.
 """
 
 from __future__ import annotations
@@ -13,23 +15,26 @@ import yaml
 from pydantic import ValidationError
 
 from chunklab.contracts import Document
-from chunklab.documents.convert import convert
-from chunklab.documents.files import (
-    CONVERTED_SUFFIXES,
-    REFUSED_SUFFIXES,
-    DocumentError,
-    decode_text,
-)
+from chunklab.documents.convert import KIND_OF_SUFFIX, convert
+from chunklab.documents.files import REFUSED_SUFFIXES, DocumentError, decode_text, readable_suffixes
+from chunklab.documents.signatures import NAMES, head_of, kind_of, looks_like_html
 from chunklab.parsing.blocks import ATX, ATX_CLOSING, is_template_expression, split_front_matter
 from chunklab.parsing.sections import plain_title
 
 
-def read_document(path: str | Path, doc_id: str | None = None) -> Document:
+def read_document(
+    path: str | Path, doc_id: str | None = None, password: str | None = None
+) -> Document:
     """Read a UTF-8 text file as a `Document`, or an HTML, Word or PDF file converted to Markdown
-    (`chunklab.documents.convert`); any problem is a `DocumentError` naming the file."""
+    (`chunklab.documents.convert`; `password` opens an encrypted PDF); any problem is a
+    `DocumentError` naming the file."""
     path = Path(path)
-    if path.suffix.lower() in (*CONVERTED_SUFFIXES, *REFUSED_SUFFIXES) and not path.is_dir():
-        converted = convert(path)
+    if path.is_dir():
+        raise DocumentError(f"{path}: is a directory, not a file")
+    kind, said = what_it_is(path)
+    if kind is not None or path.suffix.lower() in REFUSED_SUFFIXES:
+        converted = convert(path, kind, password)
+        warnings = [*said, *converted.warnings]
         try:
             return Document(
                 doc_id=doc_id or path.stem or "document",
@@ -37,14 +42,12 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
                 title=converted.title,
                 text=converted.markdown,
                 metadata={"source_file": path.name, "format": converted.format}
-                | ({"conversion_warnings": list(converted.warnings)} if converted.warnings else {}),
+                | ({"conversion_warnings": warnings} if warnings else {}),
             )
         except ValidationError as exc:
             raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
     try:
         raw = path.read_bytes()
-    except IsADirectoryError:
-        raise DocumentError(f"{path}: is a directory, not a file") from None
     except OSError as exc:
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
     # Line endings as Python's text mode reads them: CRLF and a lone CR are newlines, not content.
@@ -58,6 +61,33 @@ def read_document(path: str | Path, doc_id: str | None = None) -> Document:
         )
     except ValidationError as exc:
         raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+def what_it_is(path: Path) -> tuple[str | None, list[str]]:
+    """(the converter the file needs: "html", "docx", "pdf", or None for text, warnings): by its
+    suffix, unless its first bytes are a PDF or a Word file (converted so, with a warning), an
+    HTML page where the suffix says PDF or Word (likewise), or a format chunklab does not read (a
+    `DocumentError` that says what the file is)."""
+    try:
+        head = head_of(path)
+    except OSError as exc:
+        raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
+    suffix = path.suffix.lower()
+    by_suffix = KIND_OF_SUFFIX.get(suffix)
+    found = kind_of(path, head)
+    if found is None and by_suffix in ("pdf", "docx") and looks_like_html(head):
+        found = "html"
+    if found is None or found == by_suffix:
+        return by_suffix, []
+    named = f"named {suffix}" if suffix else "named without a suffix"
+    if found in NAMES:
+        return found, [f"{named} but the file is {NAMES[found]}: converted as {NAMES[found]}"]
+    if suffix in REFUSED_SUFFIXES:  # refused by its suffix already, in `convert`'s words
+        return None, []
+    raise DocumentError(
+        f"{path}: {named} but the file is {found}, which chunklab does not read "
+        f"(it reads {readable_suffixes()})"
+    )
 
 
 TITLE_MAX_CHARS = 100  # a longer first line is a sentence, not a title

@@ -88,21 +88,27 @@ def slug(title: str) -> str:
 
 
 # An inline link or image, innermost first: `[text](url "title")`, `![alt](src)`, `[text][ref]`.
-_LINK = re.compile(
-    r"!?\[([^\[\]]*)\]"  # the text
-    r"(?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\s*\)|\[[^\]]*\])"  # (url "title") or [ref]
-)
+_TARGET = r"(?:\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\s*\)|\[[^\]]*\])"  # (url "t") or [ref]
+_LINK = re.compile(r"!?\[([^\[\]]*)\]" + _TARGET)
+_IMAGE = re.compile(r"!\[([^\[\]]*)\]" + _TARGET)
 
 
 def plain_title(title: str) -> str:
-    """A heading's title as a reader sees it: links and images replaced by their text.
+    """A heading's title as a reader sees it: links replaced by their text, images left out.
 
     HTML headings that hold a link (`<h2><a href="https://x">Install</a></h2>`) convert to
-    `## [Install](https://x)`; in a breadcrumb or a section id only the words belong. An image in
-    a link (`[![logo](a.png)](b)`) is one level of nesting: two passes undo it.
+    `## [Install](https://x)`; in a breadcrumb or a section id only the words belong. An image is
+    not a word a reader sees: a README's badges (`# Node Version Manager [![Tests](t.svg)](u)
+    [![nvm version](v.svg)](w)`) put their alt text into every breadcrumb of the file when it was
+    kept. Only a heading that is nothing but images is named by their alt text (`# ![Logo](l.png)`
+    is "Logo"). An image in a link (`[![logo](a.png)](b)`) leaves an empty link, which goes too.
     """
-    plain = _LINK.sub(r"\1", _LINK.sub(r"\1", title)) if "[" in title else title
-    plain = " ".join(plain.split())
+    if "[" not in title:
+        return " ".join(title.split()) or title
+    without_images = _LINK.sub(r"\1", _IMAGE.sub("", title))
+    plain = " ".join(without_images.split())
+    if not plain:  # only images: their alt text is all the heading says
+        plain = " ".join(_LINK.sub(r"\1", _LINK.sub(r"\1", title)).split())
     return plain or title
 
 

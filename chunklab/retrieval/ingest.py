@@ -94,6 +94,7 @@ def prepare(
     tenant: str,
     embedder: str = DEFAULT_DENSE,
     parent_tokens: int = DEFAULT_PARENT_TOKENS,
+    password: str | None = None,
 ) -> Prepared:
     """Read, chunk and embed (with the registry's `embedder`) one document, unless its fingerprint
     equals `known` (what the index holds for it), no parent over `parent_tokens`. Never raises
@@ -103,10 +104,11 @@ def prepare(
     from converting, chunking or embedding it; Ctrl-C still stops the run).
 
     Any registered strategy: its chunks are the children, their parents as `small_to_big` pairs
-    them. Arguments are names and plain values, so the call pickles to a Dask worker."""
+    them. Arguments are names and plain values, so the call pickles to a Dask worker; `password`
+    opens encrypted PDFs."""
 
     try:
-        doc = read_document(path, doc_id=doc_id)
+        doc = read_document(path, doc_id=doc_id, password=password)
     except DocumentError as exc:
         return Prepared(doc_id, path, error=str(exc))
     except (Exception, RecursionError, MemoryError) as exc:  # a converter's bug, not the run's
@@ -151,7 +153,7 @@ def failure(exc: BaseException) -> str:
 
 
 def _prepare_all(
-    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str, int]],
+    items: Sequence[tuple[str, str, str | None, str, dict[str, Any], str, str, int, str | None]],
 ) -> list[Prepared]:
     return [prepare(*item) for item in items]
 
@@ -167,6 +169,7 @@ def prepared(
     per_task: int = 8,
     embedder: str = DEFAULT_DENSE,
     parent_tokens: int = DEFAULT_PARENT_TOKENS,
+    password: str | None = None,
 ) -> Iterator[Prepared]:
     """`prepare` for every document, yielded in the order given: in this process by default, on
     `workers` local processes, or on the Dask cluster at `scheduler`. The cluster is reached
@@ -181,6 +184,7 @@ def prepared(
             tenant,
             embedder,
             parent_tokens,
+            password,
         )
         for doc_id, path in documents
     ]
