@@ -322,6 +322,13 @@ MEASURE_OUTPUTS = """() => {
   const room = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
   const scrolls = e => ["auto", "scroll"].includes(getComputedStyle(e).overflowX);
   const clips = e => ["hidden", "clip"].includes(getComputedStyle(e).overflowX);
+  const wraps = pre => {  // more lines on the screen than in the text: a line was wrapped
+    const s = getComputedStyle(pre);
+    const size = parseFloat(s.fontSize);
+    const line = s.lineHeight === "normal" ? 1.2 * size : parseFloat(s.lineHeight);
+    const high = pre.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+    return Math.round(high / line) > pre.innerText.replace(/\\n+$/, "").split("\\n").length;
+  };
   const outputs = Array.from(document.querySelectorAll("div.cell_output > *"));
   return {room: Math.round(room), outputs: outputs.map((output, n) => {
     let widest = 0, cut = false, scrolled = false;
@@ -340,7 +347,9 @@ MEASURE_OUTPUTS = """() => {
     }
     const cell = output.closest("div.cell");
     const where = (cell && cell.querySelector(".cell_input pre")?.innerText.split("\\n")[0]) || "";
-    return {n, widest, cut, scrolled, where: where.slice(0, 60)};
+    const pre = output.matches("pre") ? output : output.querySelector("pre");
+    const text = pre !== null && output.querySelector("table") === null;
+    return {n, widest, cut, scrolled, text, wrapped: text && wraps(pre), where: where.slice(0, 60)};
   })};
 }"""
 
@@ -353,13 +362,15 @@ def measure_outputs(tab, server: str, page: str, width: int) -> dict:
 
 
 def fitting(measured: dict) -> dict[str, int]:
-    """Per page: outputs, wider than the content column, scrolled within their box, cut off."""
+    """Per page: outputs, wider than the content column, scrolled within their box, cut off, and
+    text outputs with a line wrapped to fit (fine for prose; an aligned table must not wrap)."""
     outputs = measured["outputs"]
     return {
         "outputs": len(outputs),
         "wider": sum(o["widest"] > measured["room"] + 1 for o in outputs),
         "scroll": sum(o["scrolled"] and not o["cut"] for o in outputs),
         "cut": sum(o["cut"] for o in outputs),
+        "wrapped": sum(o["wrapped"] for o in outputs),
     }
 
 
@@ -379,7 +390,11 @@ def test_the_output_measure_tells_a_cut_off_output_from_one_that_scrolls(tmp_pat
     cells = [
         f'<div class="cell"><div class="cell_output"><pre style="{css}">{line}</pre></div></div>'
         for css in ("overflow-x: auto", "overflow-x: hidden", "overflow: visible", "")
-    ] + ['<div class="cell"><div class="cell_output"><pre>short</pre></div></div>']
+    ] + [
+        '<div class="cell"><div class="cell_output"><pre>short</pre></div></div>',
+        f'<div class="cell"><div class="cell_output"><pre style="white-space: pre-wrap">'
+        f"{'word ' * 100}</pre></div></div>",
+    ]
     (tmp_path / "page.html").write_text(
         '<title>t</title><div style="width: 300px"><article class="bd-article">'
         + "".join(cells)
@@ -396,22 +411,26 @@ def test_the_output_measure_tells_a_cut_off_output_from_one_that_scrolls(tmp_pat
         (True, False),
         (True, False),
         (False, False),
+        (False, False),
     ]
-    assert fitting(measured) == {"outputs": 5, "wider": 4, "scroll": 1, "cut": 3}
+    assert [o["wrapped"] for o in measured["outputs"]] == [False] * 5 + [True]
+    assert fitting(measured) == {"outputs": 6, "wider": 4, "scroll": 1, "cut": 3, "wrapped": 1}
 
 
 @pytest.mark.site
 def test_no_notebook_output_is_cut_off_at_1280px_and_phones_are_counted(site, server, tmp_path):
-    """Fails on an output cut off at 1280 px (content a reader can neither see nor scroll to).
-    Prints per notebook page: outputs / wider than the content column / scrolling / cut off, at
-    1280 px and at 390 px (the phone's figures are a report, not a failure)."""
+    """Fails on an output cut off at 1280 px (content a reader can neither see nor scroll to), and
+    on a text output wider than the content column there (text wraps; only a table may scroll).
+    Prints per notebook page: outputs / wider than the content column / scrolling / cut off /
+    text with a wrapped line, at 1280 px and at 390 px (the phone's figures are a report only)."""
     sync_api = pytest.importorskip("playwright.sync_api", reason="the docs extra: make site-check")
     if not os.access(CHROMIUM, os.X_OK):
         pytest.fail(f"{CHROMIUM} not found: apt-get install chromium (Debian's package)")
     pages = sorted(p.relative_to(site).as_posix() for p in (site / "notebooks").glob("*.html"))
     cut_off: list[str] = []
+    wide_text: list[str] = []
     totals = {width: Counter() for width in (WIDE, NARROW)}
-    print("\noutputs per notebook page: all / wider than the content column / scroll / cut off")
+    print("\nnotebook outputs: all / wider than the content column / scroll / cut off / wrapped")
     with sync_api.sync_playwright() as playwright:
         browser = open_browser(playwright, tmp_path / "profile")
         tab = browser.new_page()
@@ -424,11 +443,25 @@ def test_no_notebook_output_is_cut_off_at_1280px_and_phones_are_counted(site, se
                 line.append(f"{width} px: " + " / ".join(map(str, counts.values())))
                 if width == WIDE:
                     cut_off += [f"{page}: {cut}" for cut in cut_outputs(measured)]
+                    wide_text += [f"{page}: {wide}" for wide in wide_text_outputs(measured)]
             print(f"{Path(page).stem:>26}: " + "; ".join(line))
         browser.close()
     for width, counts in totals.items():
         print(f"{'all pages':>26}: {width} px: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
     assert cut_off == [], f"{len(cut_off)} outputs cut off at {WIDE} px:\n" + "\n".join(cut_off)
+    assert wide_text == [], f"{len(wide_text)} text outputs wider than the column:\n" + "\n".join(
+        wide_text
+    )
+
+
+def wide_text_outputs(measured: dict) -> list[str]:
+    """Each text output (a <pre>, no table) wider than the content column: it should wrap."""
+    room = measured["room"]
+    return [
+        f"output {o['n']} ({o['widest']} px in a {room} px column) of `{o['where']}`"
+        for o in measured["outputs"]
+        if o["text"] and o["widest"] > room + 1
+    ]
 
 
 def cut_outputs(measured: dict) -> list[str]:
