@@ -79,3 +79,7 @@ html_context = {"default_mode": "auto"}
 # a console error on whichever page is open when the answer comes back: the browser check failed on
 # a random page once in a few runs (CI, stop 36).
 html_favicon = "_static/favicon.svg"
+# Outputs that fit the page: text wraps at the content column, a DataFrame scrolls in its own box
+# (`make site-check` measures every output at 1280 and 390 px).
+html_static_path = ["_static"]
+html_css_files = ["outputs.css"]

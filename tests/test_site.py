@@ -6,7 +6,10 @@ then every page is opened in Debian's headless Chromium (Playwright drives /usr/
 never downloads a browser of its own), served by a local HTTP server: each must have its title,
 log no console error, and show every image it has (natural width > 0). External links are listed
 with their HTTP status when a network is there, and skipped with a note when not. A screenshot of
-one notebook page is written under `_build/` and its path printed.
+one notebook page is written under `_build/` and its path printed. Every output of every notebook
+page is measured at 1280 px and at 390 px: the check fails on one cut off at 1280 px (wider than its
+box, which does not scroll), and prints per page how many are wider than the content column, scroll
+or are cut off, at both widths.
 
 The link checker is plain Python; the first test proves it finds a broken link and a missing
 anchor, in milliseconds, so it runs in `make test` too.
@@ -24,6 +27,7 @@ import sys
 import threading
 import urllib.error
 import urllib.request
+from collections import Counter
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
@@ -299,6 +303,175 @@ def test_every_page_opens_in_chromium_with_its_title_no_console_error_and_its_im
     print(f"\nopened {len(pages)} pages in {CHROMIUM}; screenshot: {SCREENSHOT}")
     assert SCREENSHOT.stat().st_size > 10_000
     assert problems == [], "\n".join(problems)
+
+
+# --- do the notebooks' outputs fit the page? ----------------------------------------------------
+
+WIDE, NARROW = 1280, 390  # a laptop's window, and a phone's (an iPhone's 390 CSS pixels)
+
+# Every output of every code cell (MyST-NB puts each in `div.cell_output`: a stream or plain-text
+# output is a `div.output` holding a <pre>, a DataFrame a `div.output.text_html` holding a <table>,
+# a figure an <img>), measured against the article's content column. An element whose content is
+# wider than its box either scrolls (overflow-x auto or scroll: a reader can reach all of it) or
+# does not: clipped by its own overflow (hidden, clip), or spilling out (visible) with no box up to
+# the content column that scrolls it, so it runs under the sidebar or off the screen. That is
+# "cut off". `wider` counts the outputs whose widest content is wider than the column's content box.
+MEASURE_OUTPUTS = """() => {
+  const column = document.querySelector("article.bd-article") || document.querySelector("main");
+  const style = getComputedStyle(column);
+  const room = column.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  const scrolls = e => ["auto", "scroll"].includes(getComputedStyle(e).overflowX);
+  const clips = e => ["hidden", "clip"].includes(getComputedStyle(e).overflowX);
+  const wraps = pre => {  // more lines on the screen than in the text: a line was wrapped
+    const s = getComputedStyle(pre);
+    const size = parseFloat(s.fontSize);
+    const line = s.lineHeight === "normal" ? 1.2 * size : parseFloat(s.lineHeight);
+    const high = pre.clientHeight - parseFloat(s.paddingTop) - parseFloat(s.paddingBottom);
+    return Math.round(high / line) > pre.innerText.replace(/\\n+$/, "").split("\\n").length;
+  };
+  const outputs = Array.from(document.querySelectorAll("div.cell_output > *"));
+  return {room: Math.round(room), outputs: outputs.map((output, n) => {
+    let widest = 0, cut = false, scrolled = false;
+    for (const e of [output, ...output.querySelectorAll("*")]) {
+      widest = Math.max(widest, e.scrollWidth);
+      if (e.clientWidth === 0 || e.scrollWidth <= e.clientWidth + 1) continue;  // fits its box
+      if (scrolls(e)) { scrolled = true; continue; }
+      if (clips(e)) { cut = true; continue; }
+      let up = e.parentElement, reachable = false;  // visible: spills, unless a box up scrolls
+      while (up && up !== column) {
+        if (scrolls(up)) { reachable = true; break; }
+        if (clips(up)) break;
+        up = up.parentElement;
+      }
+      if (reachable) scrolled = true; else cut = true;
+    }
+    const cell = output.closest("div.cell");
+    const where = (cell && cell.querySelector(".cell_input pre")?.innerText.split("\\n")[0]) || "";
+    const pre = output.matches("pre") ? output : output.querySelector("pre");
+    const text = pre !== null && output.querySelector("table") === null;
+    return {n, widest, cut, scrolled, text, wrapped: text && wraps(pre), where: where.slice(0, 60)};
+  })};
+}"""
+
+
+def measure_outputs(tab, server: str, page: str, width: int) -> dict:
+    """The content column's width and each output's widest content, at one window width."""
+    tab.set_viewport_size({"width": width, "height": 900})
+    tab.goto(server + page, wait_until="load")
+    return tab.evaluate(MEASURE_OUTPUTS)
+
+
+def fitting(measured: dict) -> dict[str, int]:
+    """Per page: outputs, wider than the content column, scrolled within their box, cut off, and
+    text outputs with a line wrapped to fit (fine for prose; an aligned table must not wrap)."""
+    outputs = measured["outputs"]
+    return {
+        "outputs": len(outputs),
+        "wider": sum(o["widest"] > measured["room"] + 1 for o in outputs),
+        "scroll": sum(o["scrolled"] and not o["cut"] for o in outputs),
+        "cut": sum(o["cut"] for o in outputs),
+        "wrapped": sum(o["wrapped"] for o in outputs),
+    }
+
+
+def open_browser(playwright, profile: Path):
+    return playwright.chromium.launch_persistent_context(
+        str(profile), executable_path=CHROMIUM, headless=True, args=FLAGS
+    )
+
+
+@pytest.mark.site
+def test_the_output_measure_tells_a_cut_off_output_from_one_that_scrolls(tmp_path):
+    """A crafted page: a clipped or a spilling <pre> is cut off; one that scrolls is not."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the docs extra: make site-check")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} not found: apt-get install chromium (Debian's package)")
+    line = "x" * 400
+    cells = [
+        f'<div class="cell"><div class="cell_output"><pre style="{css}">{line}</pre></div></div>'
+        for css in ("overflow-x: auto", "overflow-x: hidden", "overflow: visible", "")
+    ] + [
+        '<div class="cell"><div class="cell_output"><pre>short</pre></div></div>',
+        f'<div class="cell"><div class="cell_output"><pre style="white-space: pre-wrap">'
+        f"{'word ' * 100}</pre></div></div>",
+    ]
+    (tmp_path / "page.html").write_text(
+        '<title>t</title><div style="width: 300px"><article class="bd-article">'
+        + "".join(cells)
+        + "</article></div>",
+        encoding="utf-8",
+    )
+    with sync_api.sync_playwright() as playwright, serving(tmp_path) as base:
+        browser = open_browser(playwright, tmp_path / "profile")
+        measured = measure_outputs(browser.new_page(), base, "page.html", WIDE)
+        browser.close()
+    assert [(o["cut"], o["scrolled"]) for o in measured["outputs"]] == [
+        (False, True),
+        (True, False),
+        (True, False),
+        (True, False),
+        (False, False),
+        (False, False),
+    ]
+    assert [o["wrapped"] for o in measured["outputs"]] == [False] * 5 + [True]
+    assert fitting(measured) == {"outputs": 6, "wider": 4, "scroll": 1, "cut": 3, "wrapped": 1}
+
+
+@pytest.mark.site
+def test_no_notebook_output_is_cut_off_at_1280px_and_phones_are_counted(site, server, tmp_path):
+    """Fails on an output cut off at 1280 px (content a reader can neither see nor scroll to), and
+    on a text output wider than the content column there (text wraps; only a table may scroll).
+    Prints per notebook page: outputs / wider than the content column / scrolling / cut off /
+    text with a wrapped line, at 1280 px and at 390 px (the phone's figures are a report only)."""
+    sync_api = pytest.importorskip("playwright.sync_api", reason="the docs extra: make site-check")
+    if not os.access(CHROMIUM, os.X_OK):
+        pytest.fail(f"{CHROMIUM} not found: apt-get install chromium (Debian's package)")
+    pages = sorted(p.relative_to(site).as_posix() for p in (site / "notebooks").glob("*.html"))
+    cut_off: list[str] = []
+    wide_text: list[str] = []
+    totals = {width: Counter() for width in (WIDE, NARROW)}
+    print("\nnotebook outputs: all / wider than the content column / scroll / cut off / wrapped")
+    with sync_api.sync_playwright() as playwright:
+        browser = open_browser(playwright, tmp_path / "profile")
+        tab = browser.new_page()
+        for page in pages:
+            line = []
+            for width in (WIDE, NARROW):
+                measured = measure_outputs(tab, server, page, width)
+                counts = fitting(measured)
+                totals[width].update(counts)
+                line.append(f"{width} px: " + " / ".join(map(str, counts.values())))
+                if width == WIDE:
+                    cut_off += [f"{page}: {cut}" for cut in cut_outputs(measured)]
+                    wide_text += [f"{page}: {wide}" for wide in wide_text_outputs(measured)]
+            print(f"{Path(page).stem:>26}: " + "; ".join(line))
+        browser.close()
+    for width, counts in totals.items():
+        print(f"{'all pages':>26}: {width} px: " + ", ".join(f"{v} {k}" for k, v in counts.items()))
+    assert cut_off == [], f"{len(cut_off)} outputs cut off at {WIDE} px:\n" + "\n".join(cut_off)
+    assert wide_text == [], f"{len(wide_text)} text outputs wider than the column:\n" + "\n".join(
+        wide_text
+    )
+
+
+def wide_text_outputs(measured: dict) -> list[str]:
+    """Each text output (a <pre>, no table) wider than the content column: it should wrap."""
+    room = measured["room"]
+    return [
+        f"output {o['n']} ({o['widest']} px in a {room} px column) of `{o['where']}`"
+        for o in measured["outputs"]
+        if o["text"] and o["widest"] > room + 1
+    ]
+
+
+def cut_outputs(measured: dict) -> list[str]:
+    """Each cut-off output: its number on the page, its width and the first line of its cell."""
+    room = measured["room"]
+    return [
+        f"output {o['n']} ({o['widest']} px in a {room} px column) of `{o['where']}`"
+        for o in measured["outputs"]
+        if o["cut"]
+    ]
 
 
 def search(tab, server: str, word: str) -> list[str]:
