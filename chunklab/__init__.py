@@ -60,6 +60,7 @@ The chunkers (`chunkers/`)
 - `chunkers.cluster`: Chroma's benchmark: pieces grouped by their similarities (10)
 - `chunkers.tokentext`: Chroma's benchmark: windows of N tokens, decoded (10)
 - `chunkers.code`: source code cut between syntax-tree nodes, scope path as breadcrumb (11)
+- `chunkers.syntax_windows`: how `chunkers.code` walks a syntax tree into windows (machinery)
 - `chunkers.collector`: the garbage collector paused while many records are built (machinery)
 
 Retrieval and the index (`retrieval/`)

@@ -17,6 +17,7 @@
 - `tokentext`:  Chroma's benchmark: windows of N tokens, decoded (notebook 10).
 - `code`:       source code cut between syntax-tree nodes (cAST's split-then-merge), its scope
                 path as breadcrumb (notebook 11).
+- `syntax_windows`: how `code` walks a file's syntax tree into windows that fit the budget.
 - `collector`:  machinery: the garbage collector paused while thousands of records are built.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`,
