@@ -26,6 +26,7 @@ help:
 	@echo "make notebooks  re-execute every notebook in a fresh kernel and store its outputs"
 	@echo "make bench      the growth tests at full size (CHUNKLAB_DEEP=1); MarkdownChunker's speed against one tokenizer pass and against peers; growth on pathological inputs;"
 	@echo "                index and search at 1k, 10k and 50k children; MiniLM against its matmul floor, its memory, children/s;"
+	@echo "                CodeChunker against one encode and the frameworks' code splitters, functions cut per splitter;"
 	@echo "                Chroma's chunking benchmark reproduced (bench/chroma_reproduce.py); one strategy's full benchmark"
 	@echo "                timed with MiniLM and with BM25 (bench/chroma_chunklab.py --speed)"
 	@echo "make embeddings rebuild the stored MiniLM vectors of Chroma's benchmark (data/chroma/embeddings/): minutes a row"
@@ -91,10 +92,10 @@ bench: $(STAMP)
 	CHUNKLAB_DEEP=1 $(PY) -m pytest tests -q -m timed; t=$$?; \
 	$(PY) bench/bench_chunkers.py; a=$$?; $(PY) bench/bench_pathological.py; b=$$?; \
 	$(PY) bench/bench_index.py --choose; c=$$?; $(PY) bench/bench_convert.py; d=$$?; \
-	$(PY) bench/bench_embedder.py; e=$$?; \
+	$(PY) bench/bench_embedder.py; e=$$?; $(PY) bench/bench_code.py; h=$$?; \
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_chunklab.py --speed; g=$$?; \
 	OPENBLAS_NUM_THREADS=1 OMP_NUM_THREADS=1 $(PY) bench/chroma_reproduce.py --retrieval; f=$$?; \
-	exit $$((t || a || b || c || d || e || f || g))
+	exit $$((t || a || b || c || d || e || f || g || h))
 
 # The MiniLM vectors notebook 10 and tests/test_chroma_rows.py read (keyed by model hash and text
 # hash; a vector already stored for the same text is reused; FRESH=1 recomputes all). It rewrites
