@@ -79,7 +79,7 @@ def source_documents(
     texts: Sequence[str], metadatas: Sequence[Mapping[str, Any]], ids: Sequence[str | None]
 ) -> list[Document]:
     """A framework's texts, with their metadata and the ids the framework was given for them (None
-    for none), as the `Document`s a chunker reads, named as the module docstring says."""
+    for none), as the `Document` records a chunker reads, named as the module docstring says."""
     docs: list[Document] = []
     seen: dict[str, str] = {}  # a named doc_id -> the text it names
     occurrences = Counter[str]()  # a made doc_id -> how often the call made it
