@@ -119,6 +119,7 @@ The `chunklab` command (`cli/`)
 - `cli.chunking`: `chunklab chunk`
 - `cli.formats`: what `chunklab chunk --format` writes: JSON lines, CSV or Parquet, its columns
 - `cli.indexing`: `chunklab index` in named steps (the flags, the write loop, the report)
+- `cli.source_files`: which files a folder gives each strategy; what is said about source files
 - `cli.searching`: `chunklab search` and `chunklab tenants`
 - `cli.experimenting`: `chunklab experiment`
 - `cli.benchmarking`: `chunklab benchmark`, a strategy on Chroma's chunking benchmark (10)

@@ -32,3 +32,12 @@ def test_where_a_command_reads_documents_its_help_names_every_suffix(command, de
     action = next(a for a in subcommands()[command]._actions if a.dest == dest)
     assert all(suffix in action.help for suffix in DOCUMENT_SUFFIXES), action.help
     assert "Markdown files" not in action.help
+
+
+@pytest.mark.parametrize("command", ["chunk", "index"])
+def test_where_a_strategy_reads_source_files_the_help_names_every_code_suffix(command):
+    from chunklab.parsing.languages import CODE_SUFFIXES
+
+    action = next(a for a in subcommands()[command]._actions if a.dest == "paths")
+    assert "--strategy code" in action.help
+    assert all(suffix in action.help for suffix in CODE_SUFFIXES), action.help

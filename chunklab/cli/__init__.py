@@ -14,6 +14,8 @@ finished) and exit code 130; SIGTERM likewise, exit code 143.
 - `chunking`: `chunklab chunk`, the chunks of files, folders or standard input on stdout
 - `formats`: the formats `chunk` writes: JSON lines, CSV, Parquet (pyarrow, the parquet extra)
 - `indexing`: `chunklab index`, documents into an SQLite file (and `--prune`)
+- `source_files`: which files a folder gives each strategy (source files to `--strategy code`),
+  and the lines said about them
 - `searching`: `chunklab search` and `chunklab tenants`, reading an index file
 - `experimenting`: `chunklab experiment`, strategies x retrievers on a folder and its questions
 - `benchmarking`: `chunklab benchmark`, a strategy on Chroma's chunking benchmark

@@ -20,9 +20,16 @@ from pathlib import Path
 
 from chunklab.cli.formats import FormatUnavailable, check_format, write_chunks
 from chunklab.cli.parser import UsageError, build_chunker, pdf_password
+from chunklab.cli.source_files import (
+    no_documents,
+    passed_over,
+    say_how_cut,
+    saying_syntax_errors,
+    suffixes_for,
+)
 from chunklab.cli.terminal import say_passed_over, warn
 from chunklab.contracts import Chunk, Chunker, Document
-from chunklab.documents.files import DocumentError, find_documents, readable_suffixes
+from chunklab.documents.files import DocumentError, find_documents
 from chunklab.documents.reading import read_document
 from chunklab.documents.signatures import head_of, kind_of, looks_like_html
 from chunklab.retrieval.ingest import failure
@@ -82,16 +89,20 @@ def documents_given(args: argparse.Namespace) -> list[tuple[str, str]]:
         raise UsageError("--stdin-format says what - (standard input) holds; - is not given")
     if args.paths.count(STDIN) > 1:
         raise UsageError("- (standard input) can be read once only")
-    found = find_documents([p for p in args.paths if p != STDIN])
-    say_passed_over(found, "not chunked")
+    suffixes = suffixes_for(args.strategy)
+    found = find_documents([p for p in args.paths if p != STDIN], suffixes=suffixes)
+    say_passed_over(found, "not chunked", **passed_over(found, args.strategy))
     documents = [(doc_id, str(path)) for doc_id, path in found.documents]
     if STDIN in args.paths:
         if any(doc_id == STDIN_ID for doc_id, _ in documents):  # its chunk ids would collide
             raise UsageError(f"- (standard input) and a file would both get the id {STDIN_ID!r}")
         before = args.paths[: args.paths.index(STDIN)]  # in the order given: after these
-        documents.insert(len(find_documents(before).documents), (STDIN_ID, STDIN))
+        documents.insert(
+            len(find_documents(before, suffixes=suffixes).documents), (STDIN_ID, STDIN)
+        )
     if not documents:
-        raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
+        raise no_documents(found, args.paths, args.strategy)
+    say_how_cut(documents, args)
     return documents
 
 
@@ -139,6 +150,7 @@ def stdin_format(probe: Path) -> str:
 
 def chunks_of(chunker: Chunker, doc: Document) -> Iterator[Chunk]:
     """A document's chunks, written as they come where the chunker can yield them: a long
-    document's chunks are never all in memory at once."""
+    document's chunks are never all in memory at once. Syntax errors in them (the code
+    strategy's) are said on one line after them."""
     streamed = getattr(chunker, "iter_chunks", None)
-    return iter(streamed(doc) if streamed else chunker.split(doc))
+    return saying_syntax_errors(doc.uri, streamed(doc) if streamed else chunker.split(doc))

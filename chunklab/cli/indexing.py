@@ -25,6 +25,13 @@ from chunklab.cli.parser import (
     pdf_password,
     strategy_options,
 )
+from chunklab.cli.source_files import (
+    no_documents,
+    passed_over,
+    say_how_cut,
+    say_syntax_errors,
+    suffixes_for,
+)
 from chunklab.cli.terminal import (
     Interrupted,
     add_cuts,
@@ -36,7 +43,7 @@ from chunklab.cli.terminal import (
     warn,
     warn_cut,
 )
-from chunklab.documents.files import FoundDocuments, find_documents, readable_suffixes
+from chunklab.documents.files import FoundDocuments, find_documents
 from chunklab.embeddings.minilm import Cut, MiniLMEmbedder
 from chunklab.embeddings.registry import (
     DEFAULT_DENSE,
@@ -64,9 +71,11 @@ class Tally:
 
 def run_index(args: argparse.Namespace) -> int:
     check_index_flags(args)
-    found = find_documents(args.paths, follow_links=args.follow_links)
+    found = find_documents(
+        args.paths, follow_links=args.follow_links, suffixes=suffixes_for(args.strategy)
+    )
     if not found.documents:
-        raise UsageError(f"no documents ({readable_suffixes()}) found in {', '.join(args.paths)}")
+        raise no_documents(found, args.paths, args.strategy)
     created = not Path(args.db).exists()
     if created:  # a missing model is said before the file is made
         checked_identity(args.index_embedder or DEFAULT_DENSE)
@@ -196,6 +205,7 @@ def write_documents(
                 tally.children += len(ready.children)
                 tally.indexed += 1
                 tally.cuts.append(ready.cut)
+            say_syntax_errors(ready.path, ready.children)
         progress(n, len(found.documents), ready.doc_id)
     return tally
 
@@ -228,7 +238,13 @@ def remedy(args: argparse.Namespace) -> str:
 
 def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, pruned: int) -> int:
     """The closing lines: what was passed over (stderr), what was done (stdout); the exit code."""
-    say_passed_over(found, "not indexed", links="--follow-links indexes them")
+    say_passed_over(
+        found,
+        "not indexed",
+        links="--follow-links indexes them",
+        **passed_over(found, args.strategy),
+    )
+    say_how_cut([(doc_id, str(path)) for doc_id, path in found.documents], args)
     warn_cut(add_cuts(tally.cuts), MiniLMEmbedder.name, MiniLMEmbedder().max_tokens, remedy(args))
     print(
         f"indexed {tally.indexed} documents, {tally.children} children, tenant {args.tenant!r}, "

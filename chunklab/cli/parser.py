@@ -15,7 +15,7 @@ from chunklab.cli.benchmarking import EXAMPLE as BENCHMARK_EXAMPLE
 from chunklab.cli.benchmarking import add_benchmark_arguments
 from chunklab.cli.formats import FORMAT_HELP, FORMATS
 from chunklab.contracts import Chunker
-from chunklab.documents.files import readable_suffixes
+from chunklab.documents.files import SOURCE_SUFFIXES, readable_suffixes
 from chunklab.embeddings.registry import DEFAULT_DENSE, DENSE_EMBEDDERS
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.small_to_big import DEFAULT_PARENT_TOKENS
@@ -132,11 +132,13 @@ EXAMPLES = {
   chunklab chunk data/manual.md --strategy fixed --size 200 --overlap 40
   chunklab chunk docs/ notes.md            # every document of docs/, then notes.md
   git show HEAD:README.md | chunklab chunk -    # standard input, read as Markdown
-  chunklab chunk data/manual.md --format parquet > manual.parquet   # the parquet extra""",
+  chunklab chunk data/manual.md --format parquet > manual.parquet   # the parquet extra
+  chunklab chunk src/app.py --strategy code   # cut between functions, scope as breadcrumb""",
     "index": """example:
   chunklab index docs/ --db team.sqlite --tenant platform --max-tokens 200
   chunklab index docs/ --db team-minilm.sqlite --tenant platform --embedder minilm \\
-      --counter minilm --max-tokens 256     # MiniLM's vectors, chunks it reads whole""",
+      --counter minilm --max-tokens 256     # MiniLM's vectors, chunks it reads whole
+  chunklab index src/ --db code.sqlite --strategy code   # a source tree, cut by syntax""",
     "search": """example:
   chunklab search team.sqlite "How do I rotate the API keys?" \\
       --tenant platform --k 4 --parents 2""",
@@ -175,8 +177,9 @@ def _chunk_arguments(chunk: argparse.ArgumentParser) -> None:
         nargs="+",
         metavar="path",
         help="files (UTF-8 text or Markdown; HTML, Word (.docx) and PDF converted), folders "
-        f"searched for documents ({readable_suffixes()}), or - for standard input; the chunks "
-        "of each document in turn",
+        f"searched for documents ({readable_suffixes()}; with --strategy code, for source files: "
+        f"{readable_suffixes(SOURCE_SUFFIXES)}), or - for standard input; the chunks of each "
+        "document in turn",
     )
     chunk.add_argument(
         "--stdin-format",
@@ -198,7 +201,10 @@ def _chunk_arguments(chunk: argparse.ArgumentParser) -> None:
 
 def _index_arguments(index: argparse.ArgumentParser) -> None:
     index.add_argument(
-        "paths", nargs="+", help=f"files, or folders searched for documents ({readable_suffixes()})"
+        "paths",
+        nargs="+",
+        help=f"files, or folders searched for documents ({readable_suffixes()}; with --strategy "
+        f"code, for source files: {readable_suffixes(SOURCE_SUFFIXES)})",
     )
     index.add_argument("--db", required=True, help="the index file (created if missing)")
     index.add_argument("--tenant", default="default", help="the tenant these documents belong to")
@@ -314,7 +320,8 @@ ARGUMENTS: dict[str, tuple[str, Callable[[argparse.ArgumentParser], None]]] = {
         _chunk_arguments,
     ),
     "index": (
-        "index Markdown, text, HTML, Word and PDF files or folders into an SQLite file",
+        "index Markdown, text, HTML, Word and PDF files or folders (source code with --strategy "
+        "code) into an SQLite file",
         _index_arguments,
     ),
     "search": ("small-to-big search: matched children, their sections", _search_arguments),

@@ -116,17 +116,25 @@ def warn(message: str) -> None:
     print(f"chunklab: {message}", file=sys.stderr)
 
 
-def say_passed_over(found: FoundDocuments, what: str, links: str = "not followed") -> None:
+def say_passed_over(
+    found: FoundDocuments,
+    what: str,
+    links: str = "not followed",
+    hint: str = "",
+    kind: str = "a document type chunklab reads",
+) -> None:
     """The files below the folders given that were not read, on one line per reason (`what`:
     "not indexed", "not chunked"): counted by type, hidden ones, and links out of the folder
-    (`links`: what would follow them)."""
+    (`links`: what would follow them). `kind`: what the files read are; `hint`: the flag that
+    reads some of the others (`cli.source_files.passed_over_hint`)."""
     passed_over = [f"{n} {suffix or '(no extension)'}" for suffix, n in found.other_types.items()]
     if found.hidden:
         passed_over.append(f"{found.hidden} hidden")
     if passed_over:
         count = sum(found.other_types.values()) + found.hidden
         warn(
-            f"{what} (not a document type chunklab reads): {count} files: {', '.join(passed_over)}"
+            f"{what} (not {kind}): {count} files: {', '.join(passed_over)}"
+            + (f"; {hint}" if hint else "")
         )
     if found.outside:
         warn(f"{what}: {found.outside} link(s) to files outside the folder ({links})")

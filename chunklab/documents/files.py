@@ -3,6 +3,15 @@
 The suffixes chunklab reads are declared here once: the CLI's help and errors, `find_documents` and
 `read_document` all read them from this module. `DocumentError` is the one error for a file that
 cannot become a `Document`; its message starts with the file's name.
+
+Source files (`parsing.languages.CODE_SUFFIXES`, the one table of them) are plain UTF-8 text, read
+as `.txt` is, but a folder's source files are documents only when the caller asks for them
+(`find_documents(..., suffixes=SOURCE_SUFFIXES)`: the CLI does with `--strategy code`). Were they
+documents always, `chunklab index docs/` would start indexing the scripts beside a team's pages,
+cut as Markdown, with no flag changed: every existing index would change under its owners. And
+the code strategy reads source files only, not the Markdown beside them: each strategy reads what
+it is made for, and two runs into one index file (`docs/` by headings, `src/` by syntax tree) never
+take each other's files. A file named on the command line is read whatever its suffix, as before.
 """
 
 from __future__ import annotations
@@ -14,6 +23,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from chunklab.parsing.languages import CODE_SUFFIXES
+
 
 class DocumentError(ValueError):
     """A file that cannot become a `Document`. The message starts with the file's name."""
@@ -22,6 +33,7 @@ class DocumentError(ValueError):
 TEXT_SUFFIXES = (".md", ".markdown", ".txt")  # read as they are
 CONVERTED_SUFFIXES = (".html", ".htm", ".docx", ".pdf")  # converted to Markdown first
 DOCUMENT_SUFFIXES = (*TEXT_SUFFIXES, *CONVERTED_SUFFIXES)
+SOURCE_SUFFIXES = CODE_SUFFIXES  # source code, plain UTF-8 text: documents only when asked for
 # Formats a user may reasonably try that are not converted: said at once, rather than read as
 # text (a .pptx starts "PK", which is valid UTF-8) or skipped without a word.
 REFUSED_SUFFIXES = (
@@ -45,9 +57,9 @@ REFUSED_SUFFIXES = (
 )
 
 
-def readable_suffixes() -> str:
+def readable_suffixes(suffixes: Sequence[str] = DOCUMENT_SUFFIXES) -> str:
     """The suffixes chunklab reads, for help texts and error messages: ".md, .markdown, ..."."""
-    return ", ".join(DOCUMENT_SUFFIXES)
+    return ", ".join(suffixes)
 
 
 # Byte-order marks: they say how the bytes are encoded, and are not part of the text.
@@ -111,9 +123,21 @@ def _files_below(folder: Path) -> list[Path]:
     return sorted(files)
 
 
-def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> FoundDocuments:
-    """The documents named, or found below the named folders (Markdown and plain text), and a count
-    of every other file passed over, so a caller can say what it did not index.
+def _doc_id(relative: Path, suffixes: Sequence[str]) -> str:
+    """`relative` without its suffix (`policies/travel`), but with it for a source file read as
+    source code (`pkg/util.py`; see `find_documents`)."""
+    code = relative.suffix.lower() in CODE_SUFFIXES and relative.suffix.lower() in suffixes
+    return relative.as_posix() if code else relative.with_suffix("").as_posix()
+
+
+def find_documents(
+    paths: Sequence[str | Path],
+    follow_links: bool = False,
+    suffixes: Sequence[str] = DOCUMENT_SUFFIXES,
+) -> FoundDocuments:
+    """The documents named, or found below the named folders (the files whose suffix is one of
+    `suffixes`: documents by default, `SOURCE_SUFFIXES` for source code), and a count of every
+    other file passed over, so a caller can say what it did not index.
 
     A symbolic link inside a folder that leads out of it (to a file, or to a folder holding some)
     is not followed unless `follow_links`: indexing `docs/` should not quietly index `~/.ssh`.
@@ -122,7 +146,9 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
     (`policies/travel`), so two `README.md` in different folders do not collide and no absolute path
     reaches an id; files that differ only by extension (the same report as .docx and .pdf) keep it
     (`reports/q3.docx`, `reports/q3.pdf`). A path that does not exist is a `DocumentError` naming
-    it.
+    it. A source file read as code keeps its suffix in its id (`pkg/util.py`): a module beside
+    its stub (`util.py`, `util.pyi`) or `index.js` beside `index.ts` is common, and without the
+    suffix its id would be that of the page `util.md` which another run indexes by headings.
     """
     found: list[tuple[str, Path]] = []
     other_types: dict[str, int] = {}
@@ -136,12 +162,12 @@ def find_documents(paths: Sequence[str | Path], follow_links: bool = False) -> F
                     hidden += 1
                 elif not follow_links and not path.resolve().is_relative_to(root):
                     outside += 1
-                elif path.suffix.lower() in DOCUMENT_SUFFIXES:
-                    found.append((relative.with_suffix("").as_posix(), path))
+                elif path.suffix.lower() in suffixes:
+                    found.append((_doc_id(relative, suffixes), path))
                 else:
                     other_types[path.suffix.lower()] = other_types.get(path.suffix.lower(), 0) + 1
         elif given.is_file():
-            found.append((given.stem, given))
+            found.append((_doc_id(Path(given.name), suffixes), given))
         else:
             raise DocumentError(f"{given}: no such file or folder")
     # The same document in two formats (report.docx beside report.pdf) keeps its extension in the

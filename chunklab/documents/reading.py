@@ -4,6 +4,12 @@ A document's title is the one a reader would give it (front matter, first headin
 line); any problem is a `DocumentError` that names the file. What a file is comes from its suffix,
 unless its first bytes say otherwise (`documents.signatures`): a PDF named `notes.md` is converted
 as a PDF, with a warning that its suffix said otherwise.
+
+A source file (`.py`, `.js`, ...: `parsing.languages`) is a text file: UTF-8 as `.txt` is (a byte
+that is not is one line naming it, exit code 2, as for `.txt`: Go and Rust sources are UTF-8 by
+their language's definition, Python 3's by default, and a guessed encoding would put misread
+string literals in the index without a word; `documents.charsets` guesses for HTML only, where a
+browser guesses too). Its title is its file name, its metadata says its `language`.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from chunklab.documents.convert import KIND_OF_SUFFIX, convert
 from chunklab.documents.files import REFUSED_SUFFIXES, DocumentError, decode_text, readable_suffixes
 from chunklab.documents.signatures import NAMES, head_of, kind_of, looks_like_html
 from chunklab.parsing.blocks import ATX, ATX_CLOSING, is_template_expression, split_front_matter
+from chunklab.parsing.languages import language_for
 from chunklab.parsing.sections import plain_title
 
 
@@ -52,12 +59,16 @@ def read_document(
         raise DocumentError(f"{path}: cannot read ({exc.strerror or exc})") from None
     # Line endings as Python's text mode reads them: CRLF and a lone CR are newlines, not content.
     text = decode_text(raw, path).replace("\r\n", "\n").replace("\r", "\n")
+    language = language_for(path)
     try:
         return Document(
             doc_id=doc_id or path.stem or "document",
             uri=str(path),
-            title=document_title(text, fallback=path.stem),
+            # A source file's first line is a docstring, an import or a `# comment` that reads as
+            # a Markdown heading: its name is the title a reader gives it.
+            title=path.name if language else document_title(text, fallback=path.stem),
             text=text,
+            metadata={"language": language.name} if language else {},
         )
     except ValidationError as exc:
         raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
