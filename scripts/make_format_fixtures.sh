@@ -86,6 +86,14 @@ rm "$out/landscape.html" "$out/landscape.pdf"
 # Columns written across: the file holds the left column's first line, then the right's, then the
 # left's second... (scripts/write_across_columns_pdf.py; Chromium writes column by column).
 .venv/bin/python scripts/write_across_columns_pdf.py data/topics.md "$out/topics_across.pdf"
+# A page mixing columns and a figure: numbered paragraphs in two columns around a drawing that
+# spans them, its labels (text) over the gutter (scripts/field_kit.md and its SVG, written for
+# this series).
+printf '@page{size:A4;margin:20mm}body{column-count:2;column-gap:2em;font:10pt/1.35 serif;text-align:justify;max-width:none;margin:0;padding:0}header,figure{column-span:all}figure{margin:1em 0}img{width:100%%}.footnotes{font-size:8pt}\n' > "$css"
+pandoc -f markdown -t html5 -s --self-contained --css "$css" --resource-path=scripts scripts/field_kit.md -o "$out/figure.html"
+chromium --headless --no-sandbox --disable-gpu --no-pdf-header-footer \
+  --print-to-pdf="$out/field_kit_figure.pdf" "file://$PWD/$out/figure.html" 2>/dev/null
+rm "$out/figure.html"
 
 # A Word file holding what Word files hold and Markdown has no form for: a footnote, a nested
 # list, cells merged across columns and rows, a table without a header row, a text box. Written

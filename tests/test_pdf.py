@@ -71,6 +71,7 @@ def test_only_pdfs_added_after_the_converter_change_lack_a_before():
         "18f-c2-outage-report.pdf",
         "18f-sample-kickoff-agenda.pdf",
         "18f-work-schedules_register.pdf",
+        "field_kit_figure.pdf",
         "topics_across.pdf",
         "travel_policy_landscape.pdf",
         "travel_policy_spaced.pdf",

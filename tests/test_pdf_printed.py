@@ -8,7 +8,7 @@ written across in the file), so the Markdown it came from says what the page sho
 
 import re
 
-from conftest import DATA
+from conftest import DATA, ROOT
 
 from chunklab import MarkdownChunker
 from chunklab.chunkers.tables import orphans
@@ -104,3 +104,22 @@ def test_columns_written_across_the_page_are_read_column_by_column():
     markdown = convert(FORMATS / "topics_across.pdf").markdown
     assert words(markdown) == words(source)
     assert markdown.strip().split("\n\n") == [" ".join(p.split()) for p in source.split("\n\n")]
+
+
+def test_a_figure_between_columns_keeps_its_labels_out_of_the_sentences_and_is_named():
+    """Two columns of numbered paragraphs around a drawing that spans them, its labels (text)
+    over the gutter: the labels were read as the left column's end, as headings, cutting the
+    sentence that runs on into the right column. They stay where the drawing stands, as text,
+    and the page is named, since the labels' order is only the page's, top to bottom."""
+    source = (ROOT / "scripts" / "field_kit.md").read_text(encoding="utf-8")
+    numbered = re.findall(r"^(\d)\. (.+)$", source, flags=re.M)
+    doc = read_document(FORMATS / "field_kit_figure.pdf")
+    lines = [line for line in doc.text.splitlines() if re.match(r"\d\. ", line)]
+    paragraphs = [words(line) for line in lines[: len(numbered)]]  # the footnotes come after
+    assert paragraphs == [words(f"{n}. {text}") for n, text in numbered]
+    assert headings(doc.text) == [(1, "Field kit")]
+    assert "1.2 m tent poles 3 kg" in doc.text  # the labels, as a paragraph of their own
+    assert doc.metadata["conversion_warnings"] == [
+        "page 1: text inside a figure (a chart's labels?) read line by line where the figure "
+        "stands; its order is the page's, top to bottom"
+    ]

@@ -40,6 +40,7 @@ from typing import NamedTuple
 from chunklab.documents.files import DocumentError
 from chunklab.documents.pdf_grid import aligned_tables, ruled_tables
 from chunklab.documents.pdf_layout import (
+    COLUMN_GAP,
     Fragment,
     Line,
     Run,
@@ -69,6 +70,7 @@ class _Line(NamedTuple):
     text: str
     table: bool = False
     weight: float = 0.0  # the lightest font weight on the line
+    figure: bool = False  # inside a figure's box: a chart's labels, not headings or paragraphs
 
 
 PDFIUM_ERRORS = {1: "unknown error", 2: "file not found or unreadable", 3: "not a PDF or corrupt"}
@@ -125,17 +127,18 @@ def _page_words(page, turn: Turn) -> list[Word]:
             text = "".join(chr(pdfium_c.FPDFText_GetUnicode(raw, i)) for i in range(count))
         box, matrix = pdfium_c.FS_RECTF(), pdfium_c.FS_MATRIX()
         boxed, font_size = ctypes.byref(box), pdfium_c.FPDFText_GetFontSize
-        text_object, weight_of = pdfium_c.FPDFText_GetTextObject, _FontWeights()
+        weights: dict[tuple[int, float], float] = {}
         loose_box = pdfium_c.FPDFText_GetLooseCharBox
         words: list[Word] = []
-        newline, ems, height = True, {}, turn.height
+        newline, ems, height, quarters = True, {}, turn.height, turn.quarters
+        line_weight = REGULAR
         for match in WORD.finditer(text):
             found, start = match.group(), match.start()
             if found[0] in "\r\n":
                 newline = True
                 continue
             loose_box(raw, start, boxed)
-            if turn.quarters:
+            if quarters:
                 x0, top, _, bottom = turn.box(box.left, box.bottom, box.right, box.top)
                 loose_box(raw, match.end() - 1, boxed)
                 right = turn.box(box.left, box.bottom, box.right, box.top)[2]
@@ -158,6 +161,9 @@ def _page_words(page, turn: Turn) -> list[Word]:
                 pdfium_c.FPDFText_GetMatrix(raw, start, matrix)
                 ems[size] = size * abs(matrix.a * matrix.d - matrix.b * matrix.c) ** 0.5
             found = found.replace("\x02", HYPHEN)
+            if newline:  # a line's words weigh what its first and last words do (`_weight`)
+                _weigh_last(raw, words, weights)
+                line_weight = _weight(raw, start, round(size, 1), weights)
             words.append(
                 Word(
                     x0,
@@ -168,40 +174,61 @@ def _page_words(page, turn: Turn) -> list[Word]:
                     ems[size],
                     found,
                     newline,
-                    weight_of(text_object(raw, start)),
+                    line_weight,
+                    start,
                 )
             )
             newline = found.endswith(HYPHEN)
+        _weigh_last(raw, words, weights)
     finally:
         pdfium_c.FPDFText_ClosePage(raw)
     return words
 
 
+def _weigh_last(raw, words: list[Word], known: dict[tuple[int, float], float]) -> None:
+    """The last word of a line (the last one read) as light as its own font, if lighter than
+    its line's first word."""
+    if words:
+        last = words[-1]
+        weight = _weight(raw, last.start, last.size, known)
+        if weight < last.weight:
+            words[-1] = last._replace(weight=weight)
+
+
+BOLD, REGULAR = 700.0, 400.0
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|^(\w+\+)?CMBX?\d", re.I)
 
 
-class _FontWeights:
-    """A text object's font weight, 700 (bold) or 400, looked up once per font: bold when the
-    font is forced bold or named so ("LiberationSerif-Bold", TeX's "CMBX10"). PDFium's own
-    weight is guessed from the glyphs' stems where the file gives none, and puts a browser's
-    italic (495) above its bold (415)."""
+def _weight(raw, index: int, size: float, known: dict[tuple[int, float], float]) -> float:
+    """The font weight of a character, 700 (bold) or 400 (`_weight_by_name`), asked of PDFium
+    for a line's first and last words only: a line is bold when both are (bold words inside a
+    line of body text make no heading). PDFium's own weight and the size tell a page's fonts
+    apart cheaply: the font's name is read once for each pair."""
+    import pypdfium2.raw as pdfium_c
 
-    def __init__(self) -> None:
-        self.known: dict[int | None, float] = {}
+    key = (pdfium_c.FPDFText_GetFontWeight(raw, index), size)
+    weight = known.get(key)
+    if weight is None:
+        weight = known[key] = _weight_by_name(raw, index)
+    return weight
 
-    def __call__(self, text_object) -> float:
-        import pypdfium2.raw as pdfium_c
 
-        font = pdfium_c.FPDFTextObj_GetFont(text_object)
-        key = ctypes.cast(font, ctypes.c_void_p).value
-        if key not in self.known:
-            name = ctypes.create_string_buffer(128)
-            pdfium_c.FPDFFont_GetBaseFontName(font, name, 128)
-            flags = pdfium_c.FPDFFont_GetFlags(font) if font else 0
-            forced = flags > 0 and flags & 0x40000  # FontDescriptor /Flags: ForceBold
-            bold = forced or BOLD_NAME.search(name.value.decode("latin-1"))
-            self.known[key] = 700.0 if bold else 400.0
-        return self.known[key]
+def _weight_by_name(raw, index: int) -> float:
+    """The font weight of a character, 700 (bold) or 400: bold when its font is forced bold or
+    named so ("LiberationSerif-Bold", TeX's "CMBX10"). PDFium's own weight is guessed from the
+    glyphs' stems where the file gives none, and puts a browser's italic (495) above its bold
+    (415)."""
+    import pypdfium2.raw as pdfium_c
+
+    text_object = pdfium_c.FPDFText_GetTextObject(raw, index)
+    font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
+    if not font:
+        return REGULAR
+    name = ctypes.create_string_buffer(128)
+    pdfium_c.FPDFFont_GetBaseFontName(font, name, 128)
+    flags = pdfium_c.FPDFFont_GetFlags(font)
+    forced = flags > 0 and flags & 0x40000  # FontDescriptor /Flags: ForceBold
+    return BOLD if forced or BOLD_NAME.search(name.value.decode("latin-1")) else REGULAR
 
 
 DIGIT_GAP = 0.2  # digits closer than this many font sizes are one number, spaced wide
@@ -241,31 +268,40 @@ def _fragments(words: list[Word]) -> list[Fragment]:
     that writes a line of each column in turn, the gap between them narrower than `GAP`, is
     read column by column all the same."""
     runs: list[list[Word]] = []
+    wide: Counter[int] = Counter()  # where gaps as wide as a column gap sit inside runs
     for word in words:
         if runs:
             last = runs[-1][-1]
             em = max(last.em, 1.0)
+            gap = word.x0 - last.x1
             if not (
                 word.newline
                 or word.x0 < last.x0
-                or word.x0 - last.x1 > em * GAP
+                or gap > em * GAP
                 or abs(word.bottom - last.bottom) > em * 0.5
             ):
                 runs[-1].append(word)
+                if gap >= em * COLUMN_GAP:
+                    wide[int(word.x0 + last.x1) // 8] += 1  # its middle, to 4 points
                 continue
         runs.append([word])
-    gutters = gutters_between_words(words) if len(runs) < len(words) else []
+    # a column gap inside runs comes back at one place, line after line (a justified line's
+    # wide spaces do not): only then are the words' positions looked at
+    lined_up = any(wide[at - 1] + wide[at] + wide[at + 1] >= max(3, len(runs) // 4) for at in wide)
+    gutters = gutters_between_words(words) if lined_up else []
     if gutters:
         runs = [part for run in runs for part in _cut_at(run, gutters)]
     return [_fragment(run) for run in runs]
 
 
 def _cut_at(run: list[Word], gutters: list[float]) -> list[list[Word]]:
-    """A run of words cut where a gap between two of them spans a column gap."""
+    """A run of words cut where a gap between two of them, as wide as a column gap, spans one
+    (a title's ordinary space over the gutter is no cut)."""
     parts = [[run[0]]]
     for word in run[1:]:
         last = parts[-1][-1]
-        if any(last.x1 <= x <= word.x0 for x in gutters):
+        wide = word.x0 - last.x1 >= COLUMN_GAP * max(last.em, 1.0)
+        if wide and any(last.x1 <= x <= word.x0 for x in gutters):
             parts.append([word])
         else:
             parts[-1].append(word)
@@ -365,7 +401,13 @@ def pdf_to_markdown(path: Path) -> PdfMarkdown:
                 f"page {number + 1}: the reading order could not be decided (text side by side "
                 "without a clear column gap); read line by line"
             )
-        lines += _page_lines(number, runs)
+        page_lines = _page_lines(number, runs)
+        if any(line.figure for line in page_lines):
+            warnings.append(
+                f"page {number + 1}: text inside a figure (a chart's labels?) read line by line "
+                "where the figure stands; its order is the page's, top to bottom"
+            )
+        lines += page_lines
     markdown = _pdf_lines_markdown(lines)
     return PdfMarkdown(title or first_heading(markdown), markdown, warnings)
 
@@ -374,7 +416,10 @@ def _page_lines(number: int, runs: list[Run]) -> list[_Line]:
     """The page's lines in reading order, rows printed as a table without rules made a table."""
     lines = []
     page: list[Line] = [line for run in runs for line in run]
+    figures = [line[0] for line in page if not (line[0].text or line[0].table)]
     for line in aligned_tables(page):
+        if not (line[0].text or line[0].table):  # a figure's box (a line of its own)
+            continue
         if line[0].table:
             f = line[0]
             lines.append(_Line(number, f.x0, f.x1, f.top, f.bottom, 0.0, 0.0, f.table, True))
@@ -388,7 +433,13 @@ def _page_lines(number: int, runs: list[Run]) -> list[_Line]:
         x0, x1 = line[0].x0, max(f.x1 for f in line)
         em = max(f.em for f in line)
         weight = min(f.weight for f in line)
-        lines.append(_Line(number, x0, x1, top, bottom, size, em, text, weight=weight))
+        middle = (top + bottom) / 2
+        figure = bool(figures) and any(
+            g.x0 <= x0 and x1 <= g.x1 and g.top <= middle <= g.bottom for g in figures
+        )
+        lines.append(
+            _Line(number, x0, x1, top, bottom, size, em, text, weight=weight, figure=figure)
+        )
     return lines
 
 
@@ -487,7 +538,7 @@ def _pdf_lines_markdown(lines: list[_Line]) -> str:
     chars: Counter[float] = Counter()
     weights: Counter[float] = Counter()
     for line in lines:
-        if not line.table:
+        if not line.table and not line.figure:
             chars[line.size] += len(line.text)
             weights[line.weight] += len(line.text)
     level = _levels(chars)
@@ -497,11 +548,14 @@ def _pdf_lines_markdown(lines: list[_Line]) -> str:
     for at, line in enumerate(lines):
         text = line.text.strip()
         bold = 0
-        if not line.table and line.size not in level and line.weight > body_weight:
+        if not (line.table or line.figure) and line.size not in level and line.weight > body_weight:
             runs_on = previous and previous.weight < line.weight and _joins(previous, line, text)
             bold = 0 if runs_on else _bold_level(lines, at, body_weight, len(set(level.values())))
         if line.table:
             kind = "table"
+        elif line.figure:
+            joins = items[-1:] != [] and items[-1][0] == "figure" and previous and previous.figure
+            kind = "continued" if joins else "figure"
         elif (line.size in level or bold) and _heading_goes_on(previous, line, items):
             kind = "continued"
         elif line.size in level:

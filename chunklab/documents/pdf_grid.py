@@ -36,13 +36,13 @@ MAX_RULES = 600
 
 
 def _paths(handle, pdfium_c, count, get, depth: int = 0):
-    """Raw handles of the path objects of a page or a form (forms looked into, 4 deep at most),
-    without a Python object for each of the page's many text objects."""
+    """Raw handles of the path and image objects of a page or a form (forms looked into, 4 deep
+    at most), without a Python object for each of the page's many text objects."""
     for i in range(count(handle)):
         obj = get(handle, i)
         kind = pdfium_c.FPDFPageObj_GetType(obj)
-        if kind == pdfium_c.FPDF_PAGEOBJ_PATH:
-            yield obj
+        if kind == pdfium_c.FPDF_PAGEOBJ_PATH or kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            yield obj, kind
         elif kind == pdfium_c.FPDF_PAGEOBJ_FORM and depth < 4:
             yield from _paths(
                 obj,
@@ -53,26 +53,30 @@ def _paths(handle, pdfium_c, count, get, depth: int = 0):
             )
 
 
-def _rules(page, turn: Turn) -> list[_Rule]:
+def _rules(page, turn: Turn) -> tuple[list[_Rule], list[tuple[float, float, float, float]]]:
+    """The page's rules, and the boxes of its pictures (x0, top, x1, bottom)."""
     import ctypes
 
     import pypdfium2.raw as pdfium_c
 
-    rules = []
+    rules, pictures = [], []
     left, bottom, right, top = (ctypes.c_float() for _ in range(4))
     raw = page  # PDFium's raw page handle
-    for obj in _paths(raw, pdfium_c, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject):
+    objects = _paths(raw, pdfium_c, pdfium_c.FPDFPage_CountObjects, pdfium_c.FPDFPage_GetObject)
+    for obj, kind in objects:
         pdfium_c.FPDFPageObj_GetBounds(obj, left, bottom, right, top)
         x0, ya, x1, yb = turn.box(left.value, bottom.value, right.value, top.value)
         width, tall = x1 - x0, yb - ya
-        if tall <= THIN and width > 2 * THIN:
+        if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
+            pictures.append((x0, ya, x1, yb))
+        elif tall <= THIN and width > 2 * THIN:
             rules.append(_Rule(True, (ya + yb) / 2, x0, x1))
         elif width <= THIN and tall > 2 * THIN:
             rules.append(_Rule(False, (x0 + x1) / 2, ya, yb))
         elif width > 2 * THIN and tall > 2 * THIN and _stroked_rectangle(obj, pdfium_c):
             rules += [_Rule(True, ya, x0, x1), _Rule(True, yb, x0, x1)]
             rules += [_Rule(False, x0, ya, yb), _Rule(False, x1, ya, yb)]
-    return rules
+    return rules, pictures
 
 
 def _stroked_rectangle(obj, pdfium_c) -> bool:
@@ -155,22 +159,41 @@ def table_markdown(rows: Sequence[Sequence[str | None]]) -> str:
 
 
 def ruled_tables(page, turn: Turn, words: list[Word]) -> tuple[list[Fragment], list[Word], bool]:
-    """(the page's ruled tables as fragments holding their Markdown, the words outside them,
-    whether the page had too many rules to search); positions as the page is read (`Turn`)."""
-    rules = _rules(page, turn)
+    """(the page's ruled tables as fragments holding their Markdown, and its figures as empty
+    fragments (`figure_box`); the words outside the tables; whether the page had too many rules
+    to search); positions as the page is read (`Turn`)."""
+    rules, pictures = _rules(page, turn)
+    figures = [_figure(box, turn) for box in pictures]
     if len(rules) > MAX_RULES:
-        return [], words, True
+        return [f for f in figures if f], words, True
     tables = []
     for group in _groups(rules) if len(rules) >= 4 else []:
         ys = _positions([r.at for r in group if r.horizontal])
         xs = _positions([r.at for r in group if not r.horizontal])
+        if len(ys) == len(xs) == 2:  # a frame: a figure's, if it is one
+            figures.append(_figure((xs[0], ys[0], xs[1], ys[1]), turn))
         if len(ys) < 2 or len(xs) < 2 or (len(ys) - 1) * (len(xs) - 1) < 2:
             continue
         rows, words = _cell_rows(ys, xs, words)
         markdown = table_markdown(rows)
         if markdown:
             tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], 0.0, "", markdown))
-    return tables, words, False
+    return tables + [f for f in figures if f], words, False
+
+
+FIGURE = (72.0, 36.0)  # a picture or a frame this wide and this high at least is a figure
+
+
+def _figure(box: tuple[float, float, float, float], turn: Turn) -> Fragment | None:
+    """A figure's box as an empty fragment (no text, no table): the page's reading order puts
+    it, and any text inside it (a chart's labels), where it stands, between the columns above
+    and below it, never inside a column. A box smaller than `FIGURE` (a rule, an icon) or
+    covering half the page or more (a page's background) is none."""
+    x0, top, x1, bottom = box
+    width, tall = x1 - x0, bottom - top
+    if width < FIGURE[0] or tall < FIGURE[1] or width * tall >= 0.5 * turn.width * turn.height:
+        return None
+    return Fragment(x0, x1, top, bottom, 0.0, "")
 
 
 # Tables drawn without rules: a header row set in bold (as a browser sets <th>, and most writers
@@ -179,6 +202,7 @@ CELL_GAP = 0.8  # words farther apart than this many font sizes on a line are in
 ROW_GAP = 1.2  # a row starts less than this many font sizes below the one above it
 MAX_CELL_WORDS = 6  # a table's cells are short; a column of text's lines are not
 MIN_ROWS = 2  # under the header
+BOLD = 700.0  # a bold font's weight (`pdf._FontWeights`)
 
 
 def _cells(line: Line) -> list[list[Word]]:
@@ -196,7 +220,7 @@ def _cells(line: Line) -> list[list[Word]]:
 def _header(line: Line) -> list[float] | None:
     """Where the columns part (the middle of each gap between the cells of a line of two cells
     or more, all its words bold), if the line can head a table."""
-    if line[0].table or any(f.weight <= 0 for f in line):
+    if line[0].table or any(f.weight < BOLD for f in line):
         return None
     cells = _cells(line)
     if len(cells) < 2 or any(len(cell) > MAX_CELL_WORDS for cell in cells):

@@ -44,7 +44,8 @@ class Word(NamedTuple):
     em: float  # the font size in points on the page
     text: str
     newline: bool  # a line ended before this word, in the file's order
-    weight: float = 0.0  # the font's weight (400 regular, 700 bold), as PDFium reports it
+    weight: float = 0.0  # 700 bold, 400 regular: its line's first and last words' (`pdf._weight`)
+    start: int = 0  # its first character's index in PDFium's text of the page
 
 
 class Fragment(NamedTuple):
@@ -64,6 +65,11 @@ class Fragment(NamedTuple):
     @property
     def height(self) -> float:
         return self.bottom - self.top
+
+    @property
+    def alone(self) -> bool:
+        """A table or a figure (no text): a line of its own."""
+        return bool(self.table) or not self.text
 
 
 class Turn(NamedTuple):
@@ -110,21 +116,20 @@ def without_furniture(pages: list[tuple[float, list[Fragment]]]) -> list[list[Fr
     margins: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for number, (height, frags) in enumerate(pages):
         for f in frags:
-            if not f.table and _in_margin(f, height):
+            if not f.alone and _in_margin(f, height):
                 margins[_key(f.text)].append((number, f.top))
     needed = max(2, round(0.4 * len(pages)))
 
-    def repeated(f: Fragment, height: float) -> bool:
-        key = _key(f.text)
-        if f.table or not _in_margin(f, height) or PAGE_NUMBER.fullmatch(key):
+    def repeated(f: Fragment, key: str) -> bool:
+        if PAGE_NUMBER.fullmatch(key):
             return False
         pages_here = {n for n, top in margins[key] if abs(top - f.top) <= 3}
         return len(pages) >= 2 and len(pages_here) >= needed
 
-    def page_number(f: Fragment, height: float, frags: list[Fragment], heads: set) -> bool:
+    def page_number(f: Fragment, key: str, frags: list[Fragment], heads: set) -> bool:
         """A page number in a margin, alone on its line but for running heads (a register
         prints "47699" beside its running head): a "4" that starts a row is text."""
-        if f.table or not _in_margin(f, height) or not PAGE_NUMBER.fullmatch(_key(f.text)):
+        if not PAGE_NUMBER.fullmatch(key):
             return False
         return not any(
             g is not f and id(g) not in heads and g.top < _middle(f) < g.bottom for g in frags
@@ -132,10 +137,10 @@ def without_furniture(pages: list[tuple[float, list[Fragment]]]) -> list[list[Fr
 
     kept = []
     for height, frags in pages:
-        heads = {id(f) for f in frags if repeated(f, height)}
-        kept.append(
-            [f for f in frags if id(f) not in heads and not page_number(f, height, frags, heads)]
-        )
+        margin = [(f, _key(f.text)) for f in frags if not f.alone and _in_margin(f, height)]
+        heads = {id(f) for f, key in margin if repeated(f, key)}
+        furniture = heads | {id(f) for f, key in margin if page_number(f, key, frags, heads)}
+        kept.append([f for f in frags if id(f) not in furniture] if furniture else frags)
     return kept
 
 
@@ -323,8 +328,8 @@ def _lines(frags: list[Fragment]) -> Run:
         last = lines[-1] if lines else None
         if (
             last
-            and not f.table
-            and not last[0].table
+            and not f.alone
+            and not last[0].alone
             and abs((f.top + f.bottom) / 2 - (last[0].top + last[0].bottom) / 2)
             < 0.5 * max(f.height, last[0].height)
         ):
