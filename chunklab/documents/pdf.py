@@ -290,7 +290,13 @@ def _fragments(words: list[Word]) -> list[Fragment]:
     lined_up = any(wide[at - 1] + wide[at] + wide[at + 1] >= max(3, len(runs) // 4) for at in wide)
     gutters = gutters_between_words(words) if lined_up else []
     if gutters:
-        runs = [part for run in runs for part in _cut_at(run, gutters)]
+        runs = [
+            part
+            for run in runs
+            for part in (
+                _cut_at(run, gutters) if any(run[0].x1 < x < run[-1].x0 for x in gutters) else [run]
+            )
+        ]
     return [_fragment(run) for run in runs]
 
 
@@ -309,6 +315,9 @@ def _cut_at(run: list[Word], gutters: list[float]) -> list[list[Word]]:
 
 
 def _fragment(run: list[Word]) -> Fragment:
+    """A run of words as one fragment: its box, its most common size, and its weight, the
+    lighter of its first and last words' (only a line's last word weighs apart from its first,
+    `_weigh_last`, and a run never crosses a line's end)."""
     if len(run) == 1:
         w = run[0]
         return Fragment(
@@ -325,7 +334,7 @@ def _fragment(run: list[Word]) -> Fragment:
         min(sizes, key=lambda s: (-sizes[s], s)),
         " ".join(w.text for w in run),
         em=max(w.em for w in run),
-        weight=min(w.weight for w in run),
+        weight=min(run[0].weight, run[-1].weight),
         words=tuple(run),
     )
 

@@ -328,8 +328,10 @@ def _lines(frags: list[Fragment]) -> Run:
         last = lines[-1] if lines else None
         if (
             last
-            and not f.alone
-            and not last[0].alone
+            and f.text  # a table or a figure is a line of its own (`alone`)
+            and not f.table
+            and last[0].text
+            and not last[0].table
             and abs((f.top + f.bottom) / 2 - (last[0].top + last[0].bottom) / 2)
             < 0.5 * max(f.height, last[0].height)
         ):
