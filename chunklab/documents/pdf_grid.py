@@ -9,6 +9,9 @@ objects through pypdfium2 costs microseconds, where finding tables through pdfpl
 reading every character with pdfminer first. A page with more than `MAX_RULES` thin paths (a
 chart, a drawing) is not searched (the caller says so in a warning).
 
+Pictures and frames (rules that close one box, too few cells for a table) of a figure's size are
+handed on as empty fragments (`_figure`), so the reading order keeps a drawing's labels in place.
+
 A table printed without rules (`aligned_tables`) has only its layout: a header row in bold over
 rows of short cells lined up in its columns, found in the page's lines once they are in reading
 order.

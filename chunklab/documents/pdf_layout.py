@@ -14,6 +14,8 @@ runs of words `pdf.py` reads in the file's own order, which never jump a column 
   - without a gutter, a fragment wider than half the text's width spans any columns below it (a
     title, a one-column paragraph over a two-column part): the lines it is on are read in place,
     and what lies between two of them is a band, looked at again;
+  - a figure (`pdf_grid`: a picture, or a frame) is an empty fragment that spans like a title,
+    so the text inside it (a chart's labels) is read where it stands, not in a column;
   - the fragments themselves are cut at a column gap found from where the page's words sit
     (`gutters_between_words`), for files that write a line of each column in turn;
   - a band without a gutter is read line by line; if many of its lines still hold pieces of text
