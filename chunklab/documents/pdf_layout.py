@@ -166,23 +166,25 @@ def gutters_between_words(words: Sequence[Word]) -> list[float]:
         return []
     left = int(min(w.x0 for w in words))
     steps = [0] * (int(max(w.x1 for w in words)) - left + 2)
+    starts = [0] * len(steps)
     for w in words:
-        steps[int(w.x0) - left] += 1
+        at = int(w.x0) - left
+        steps[at] += 1
+        starts[at] += 1
         steps[int(w.x1) - left + 1] -= 1
     coverage = list(accumulate(steps))
-    starts = Counter(int(w.x0) - left for w in words)
-    before = list(accumulate(starts[x] for x in range(len(coverage))))
+    before = list(accumulate(starts))
     em = sorted(w.em for w in words)[len(words) // 2]
-    allowed, side = len(words) // 50, len(words) // 5
+    allowed, side, width = len(words) // 50, len(words) // 5, COLUMN_GAP * em
     gutters, start = [], None
     for x, covered in enumerate(coverage):
         if covered <= allowed:
-            start = x if start is None else start
-            continue
-        if start is not None and x - start >= COLUMN_GAP * em:
-            if before[start] >= side and len(words) - before[x - 1] >= side:
+            if start is None:
+                start = x
+        elif start is not None:
+            if x - start >= width and before[start] >= side and len(words) - before[x - 1] >= side:
                 gutters.append(left + (start + x) / 2)
-        start = None
+            start = None
     return gutters
 
 
