@@ -14,11 +14,16 @@ runs of words `pdf.py` reads in the file's own order, which never jump a column 
   - without a gutter, a fragment wider than half the text's width spans any columns below it (a
     title, a one-column paragraph over a two-column part): the lines it is on are read in place,
     and what lies between two of them is a band, looked at again;
+  - a figure (`pdf_grid`: a picture, or a frame) is an empty fragment that spans like a title,
+    so the text inside it (a chart's labels) is read where it stands, not in a column;
+  - the fragments themselves are cut at a column gap found from where the page's words sit
+    (`gutters_between_words`), for files that write a line of each column in turn;
   - a band without a gutter is read line by line; if many of its lines still hold pieces of text
     far apart, side by side, the order could not be decided and the page is reported.
 
-Page furniture: a fragment in the top or bottom eighth of its page that is a page number, or whose
-text (digits aside) comes back at the same height on at least 40% of the pages (two at least),
+Page furniture: a fragment in the top or bottom eighth of its page whose text (digits aside) comes
+back at the same height on at least 40% of the pages (two at least), or that is a page number
+alone on its line but for such running heads (a register prints "47699" beside its running head),
 is dropped, so it can never become a heading.
 """
 
@@ -27,11 +32,26 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
+from collections.abc import Sequence
+from itertools import accumulate
 from typing import NamedTuple
 
 
+class Word(NamedTuple):
+    x0: float
+    x1: float
+    top: float
+    bottom: float
+    size: float
+    em: float  # the font size in points on the page
+    text: str
+    newline: bool  # a line ended before this word, in the file's order
+    weight: float = 0.0  # 700 bold, 400 regular: its line's first and last words' (`pdf._weight`)
+    start: int = 0  # its first character's index in PDFium's text of the page
+
+
 class Fragment(NamedTuple):
-    """Words on one baseline, read in the file's order; `table` holds a ruled table's Markdown."""
+    """Words on one baseline, read in the file's order; `table` holds a table's Markdown."""
 
     x0: float
     x1: float
@@ -41,10 +61,42 @@ class Fragment(NamedTuple):
     text: str
     table: str = ""
     em: float = 0.0  # the font size in points on the page
+    weight: float = 0.0  # the lightest of its words' font weights: bold only if all are
+    words: tuple[Word, ...] = ()  # its words, where each sits (a table's cells are found in them)
 
     @property
     def height(self) -> float:
         return self.bottom - self.top
+
+    @property
+    def alone(self) -> bool:
+        """A table or a figure (no text): a line of its own."""
+        return bool(self.table) or not self.text
+
+
+class Turn(NamedTuple):
+    """A page's quarter turns (its /Rotate: 1 is 90 degrees clockwise) and its unturned size:
+    PDFium gives boxes where the file draws them, and a landscape page is often drawn on its
+    side and turned for reading. `box` puts a box where the reader sees it."""
+
+    quarters: int
+    width: float
+    height: float
+
+    @property
+    def reading_height(self) -> float:
+        return self.width if self.quarters % 2 else self.height
+
+    def box(self, left: float, bottom: float, right: float, top: float):
+        """(x0, top, x1, bottom) as read, from the top left of the turned page, of a box
+        given in the file's coordinates (from the bottom left, unturned)."""
+        if self.quarters == 1:
+            return bottom, left, top, right
+        if self.quarters == 2:
+            return self.width - right, bottom, self.width - left, top
+        if self.quarters == 3:
+            return self.height - top, self.width - right, self.height - bottom, self.width - left
+        return left, self.height - top, right, self.height - bottom
 
 
 Line = list[Fragment]  # fragments on one baseline, left to right
@@ -66,20 +118,32 @@ def without_furniture(pages: list[tuple[float, list[Fragment]]]) -> list[list[Fr
     margins: dict[str, list[tuple[int, float]]] = defaultdict(list)
     for number, (height, frags) in enumerate(pages):
         for f in frags:
-            if not f.table and _in_margin(f, height):
+            if not f.alone and _in_margin(f, height):
                 margins[_key(f.text)].append((number, f.top))
     needed = max(2, round(0.4 * len(pages)))
 
-    def furniture(f: Fragment, height: float, frags: list[Fragment]) -> bool:
-        if f.table or not _in_margin(f, height):
+    def repeated(f: Fragment, key: str) -> bool:
+        if PAGE_NUMBER.fullmatch(key):
             return False
-        key = _key(f.text)
-        if PAGE_NUMBER.fullmatch(key):  # alone on its line: a "4" that starts a row is text
-            return not any(g is not f and g.top < _middle(f) < g.bottom for g in frags)
         pages_here = {n for n, top in margins[key] if abs(top - f.top) <= 3}
         return len(pages) >= 2 and len(pages_here) >= needed
 
-    return [[f for f in frags if not furniture(f, height, frags)] for height, frags in pages]
+    def page_number(f: Fragment, key: str, frags: list[Fragment], heads: set) -> bool:
+        """A page number in a margin, alone on its line but for running heads (a register
+        prints "47699" beside its running head): a "4" that starts a row is text."""
+        if not PAGE_NUMBER.fullmatch(key):
+            return False
+        return not any(
+            g is not f and id(g) not in heads and g.top < _middle(f) < g.bottom for g in frags
+        )
+
+    kept = []
+    for height, frags in pages:
+        margin = [(f, _key(f.text)) for f in frags if not f.alone and _in_margin(f, height)]
+        heads = {id(f) for f, key in margin if repeated(f, key)}
+        furniture = heads | {id(f) for f, key in margin if page_number(f, key, frags, heads)}
+        kept.append([f for f in frags if id(f) not in furniture] if furniture else frags)
+    return kept
 
 
 def _middle(f: Fragment) -> float:
@@ -88,6 +152,40 @@ def _middle(f: Fragment) -> float:
 
 def _in_margin(f: Fragment, height: float) -> bool:
     return f.top < height * MARGIN or f.bottom > height * (1 - MARGIN)
+
+
+COLUMN_GAP = 0.8  # a column gap is at least this many font sizes wide, wider than a space
+
+
+def gutters_between_words(words: Sequence[Word]) -> list[float]:
+    """x of each column gap of a page, from where its words sit whatever their order in the file:
+    a stretch of x at least `COLUMN_GAP` wide that (nearly) no word covers, inside the text,
+    with a fifth of the words at least on each side. Counted on a one-point grid (the words'
+    starts and ends, summed up), so a page costs one pass over its words."""
+    if len(words) < 20:
+        return []
+    left = int(min(w.x0 for w in words))
+    steps = [0] * (int(max(w.x1 for w in words)) - left + 2)
+    starts = [0] * len(steps)
+    for w in words:
+        at = int(w.x0) - left
+        steps[at] += 1
+        starts[at] += 1
+        steps[int(w.x1) - left + 1] -= 1
+    coverage = list(accumulate(steps))
+    before = list(accumulate(starts))
+    em = sorted(w.em for w in words)[len(words) // 2]
+    allowed, side, width = len(words) // 50, len(words) // 5, COLUMN_GAP * em
+    gutters, start = [], None
+    for x, covered in enumerate(coverage):
+        if covered <= allowed:
+            if start is None:
+                start = x
+        elif start is not None:
+            if x - start >= width and before[start] >= side and len(words) - before[x - 1] >= side:
+                gutters.append(left + (start + x) / 2)
+            start = None
+    return gutters
 
 
 def reading_order(frags: list[Fragment]) -> tuple[list[Run], bool]:
@@ -234,7 +332,9 @@ def _lines(frags: list[Fragment]) -> Run:
         last = lines[-1] if lines else None
         if (
             last
+            and f.text  # a table or a figure is a line of its own (`alone`)
             and not f.table
+            and last[0].text
             and not last[0].table
             and abs((f.top + f.bottom) / 2 - (last[0].top + last[0].bottom) / 2)
             < 0.5 * max(f.height, last[0].height)
