@@ -32,6 +32,7 @@ Documents in (`documents/`)
 - `documents.html`: HTML parsed as a browser does (html5lib), nesting bounded, to Markdown
 - `documents.docx`: Word through mammoth's HTML, what it drops named in warnings
 - `documents.pdf`: PDF to Markdown with pypdfium2: headings from font sizes, paragraphs, lists
+- `documents.pdf_words`: PDFium's text layer as words and fragments (boxes, sizes, weights)
 - `documents.pdf_layout`: a PDF page's reading order (columns, bands) and its running heads
 - `documents.pdf_grid`: ruled tables in a PDF page, from the rules its paths draw
 - `documents.reading`: any file as a `Document`

@@ -7,6 +7,7 @@
 - `signatures`: what a file is from its first bytes, when its suffix lies.
 - `convert`: HTML, Word and PDF to Markdown (the step before the cut, notebook 08).
 - `pdf`:     PDF to Markdown with pypdfium2 (headings from font sizes, paragraphs, lists, tables).
+- `pdf_words`: PDFium's text layer as words (boxes, sizes, weights, turned pages) and fragments.
 - `pdf_layout`: a PDF page's reading order (columns, bands) and its page furniture.
 - `pdf_grid`: ruled tables in a PDF page, from the rules its paths draw.
 - `html`:    HTML parsed as a browser does (html5lib), nesting bounded, converted to Markdown;
