@@ -126,6 +126,7 @@ def assert_nothing_lost(chunks, text, kind):
 
 
 @pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
 @pytest.mark.parametrize("kind", list(CHUNKERS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
@@ -146,6 +147,7 @@ def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
 
 
 @pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
 def test_the_growth_check_fails_on_a_quadratic_step():
     """The bound must catch the bug it guards against: a split that inserts each line at the front
     of a list (a quadratic step, as the old scanner's was) measures far above it."""
