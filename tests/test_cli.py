@@ -1,4 +1,5 @@
 import json
+import shutil
 
 import pytest
 from conftest import ROOT, run_cli
@@ -236,9 +237,11 @@ def test_markdown_max_tokens_must_be_positive(value):
     )
 
 
-@pytest.fixture
-def indexed(tmp_path):
-    db = tmp_path / "team.sqlite"
+@pytest.fixture(scope="module")
+def indexed_once(tmp_path_factory):
+    """The index the search tests read, built by the CLI once per module (it was built again for
+    each of 11 tests: a process and an index run each, about a tenth of this file's time)."""
+    db = tmp_path_factory.mktemp("indexed") / "team.sqlite"
     done = run_cli(
         "index", "data/travel_policy.md", "data/manual.md", "--db", str(db), "--tenant", "acme"
     )
@@ -246,6 +249,16 @@ def indexed(tmp_path):
     assert (
         b"indexed 2 documents" in done.stdout and done.stderr == b""
     )  # no progress bar off a terminal
+    return db
+
+
+@pytest.fixture
+def indexed(indexed_once, tmp_path):
+    """A test's own copy of that index: a test that adds a tenant, locks or corrupts the file
+    changes its copy only. The CLI has exited, so its WAL is checkpointed into the one file."""
+    assert not indexed_once.with_name(indexed_once.name + "-wal").exists()
+    db = tmp_path / "team.sqlite"
+    shutil.copyfile(indexed_once, db)
     return db
 
 

@@ -182,6 +182,7 @@ def cpu_time(html: str) -> float:
 
 
 @pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_conversion_time_grows_linearly(shape):
     small, large = SHAPES[shape](N), SHAPES[shape](4 * N)

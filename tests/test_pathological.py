@@ -66,20 +66,24 @@ def split(chunker, text):
     return chunker.split(Document(doc_id="p", uri="urn:p", title="", text=text))
 
 
-def cpu_time(chunker, text):
-    """CPU seconds of one split in this thread, with the cyclic garbage collector off: the growth
-    of chunklab's own work, not of the collector. The MarkdownChunker's encoder thread is left
-    out: it runs tiktoken, whose BPE is itself superlinear on one giant regex piece (a run of one
-    letter: 5.6x the time for 4x the length), a cost outside this code; `make bench` times whole
-    processes."""
+def timed_split(chunker, text):
+    """The chunks of one split and its CPU seconds in this thread, with the cyclic garbage
+    collector off: the growth of chunklab's own work, not of the collector. The MarkdownChunker's
+    encoder thread is left out: it runs tiktoken, whose BPE is itself superlinear on one giant
+    regex piece (a run of one letter: 5.6x the time for 4x the length), a cost outside this code;
+    `make bench` times whole processes."""
     gc.collect()
     gc.disable()
     try:
         start = time.thread_time()
-        split(chunker, text)
-        return time.thread_time() - start
+        chunks = split(chunker, text)
+        return chunks, time.thread_time() - start
     finally:
         gc.enable()
+
+
+def cpu_time(chunker, text):
+    return timed_split(chunker, text)[1]
 
 
 def growth(chunker, small, large, pairs=PAIRS, attempts=3):
@@ -122,12 +126,13 @@ def assert_nothing_lost(chunks, text, kind):
 
 
 @pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
 @pytest.mark.parametrize("kind", list(CHUNKERS))
 @pytest.mark.parametrize("shape", list(SHAPES))
 def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
     chunker = CHUNKERS[kind]()
     small, large = SHAPES[shape](N), SHAPES[shape](4 * N)
-    chunks = split(chunker, large)
+    chunks, seconds = timed_split(chunker, large)  # one split: checked, then its time gates
     assert_nothing_lost(chunks, large, kind)
     if kind != "markdown":
         assert all(len(c.text) <= 200 for c in chunks), "size is a promise"
@@ -135,13 +140,14 @@ def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
         assert all(c.token_count <= 200 for c in chunks)
     if shape not in TIMED[kind]:
         return
-    if cpu_time(chunker, large) < NOISE:
+    if seconds < NOISE:
         return  # fast at 4n: timer noise would say nothing about growth
     ratio = growth(chunker, small, large)
     assert ratio <= GROWTH, f"time grows {ratio:.2f}x from n to 4n"
 
 
 @pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
 def test_the_growth_check_fails_on_a_quadratic_step():
     """The bound must catch the bug it guards against: a split that inserts each line at the front
     of a list (a quadratic step, as the old scanner's was) measures far above it."""
