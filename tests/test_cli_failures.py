@@ -147,22 +147,35 @@ def test_experiment_with_every_asked_document_broken_says_so(tmp_path, monkeypat
 # --- Ctrl-C --------------------------------------------------------------------------------------
 
 
-def test_ctrl_c_mid_index_is_one_line_exit_130_and_a_rerun_resumes(tmp_path):
+@pytest.mark.parametrize(
+    ("sent", "code", "said", "count"),
+    [
+        (signal.SIGINT, 130, "interrupted: ", 400),
+        # Issue 39: `kill`, a CI timeout or `docker stop` sends SIGTERM, which ended `index` with
+        # no word (exit -15). It is handled as Ctrl-C is: the commit under way lands, then one
+        # line. Fewer documents than for Ctrl-C: the same path.
+        (signal.SIGTERM, 143, "terminated (SIGTERM): ", 120),
+    ],
+    ids=["ctrl-c", "sigterm"],
+)
+def test_a_signal_mid_index_is_one_line_its_exit_code_and_a_rerun_resumes(
+    tmp_path, sent, code, said, count
+):
     folder, db = tmp_path / "docs", tmp_path / "index.db"
-    make_folder(folder, 400, words=200)
+    make_folder(folder, count, words=200)
     proc = index_until_stored(folder, db, 20)
-    os.kill(proc.pid, signal.SIGINT)
+    os.kill(proc.pid, sent)
     out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130, err
+    assert proc.returncode == code, err
     lines = err.decode().splitlines()
     assert len(lines) == 1, err
-    assert lines[0].startswith("chunklab: interrupted: ") and " of 400 documents done (" in lines[0]
+    assert lines[0].startswith(f"chunklab: {said}") and f" of {count} documents done (" in lines[0]
     assert lines[0].endswith(
         "run the same command again to resume (what was indexed is not redone)"
     )
     _, documents = rows(db)  # integrity_check is ok
-    done = int(lines[0].split("interrupted: ")[1].split(" of ")[0])
-    assert len(documents) == done and 20 <= done < 400
+    done = int(lines[0].split(said)[1].split(" of ")[0])
+    assert len(documents) == done and 20 <= done < count
     again = subprocess.run(
         [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
         cwd=ROOT,
@@ -171,39 +184,7 @@ def test_ctrl_c_mid_index_is_one_line_exit_130_and_a_rerun_resumes(tmp_path):
     )
     assert again.returncode == 0, again.stderr
     assert f"{done} unchanged".encode() in again.stdout
-    assert len(rows(db)[1]) == 400
-
-
-def test_sigterm_mid_index_is_one_line_exit_143_and_a_rerun_resumes(tmp_path):
-    # Issue 39: `kill`, a CI timeout or `docker stop` sends SIGTERM, which ended `index` with no
-    # word (exit -15). It is handled as Ctrl-C is: the commit under way lands, then one line.
-    folder, db = tmp_path / "docs", tmp_path / "index.db"
-    make_folder(folder, 120, words=200)  # fewer than the SIGINT test: the same path
-    proc = index_until_stored(folder, db, 20)
-    os.kill(proc.pid, signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
-    assert proc.returncode == 143, err
-    lines = err.decode().splitlines()
-    assert len(lines) == 1, err
-    assert (
-        lines[0].startswith("chunklab: terminated (SIGTERM): ")
-        and " of 120 documents done (" in (lines[0])
-    )
-    assert lines[0].endswith(
-        "run the same command again to resume (what was indexed is not redone)"
-    )
-    _, documents = rows(db)  # integrity_check is ok
-    done = int(lines[0].split("(SIGTERM): ")[1].split(" of ")[0])
-    assert len(documents) == done and 20 <= done < 120
-    again = subprocess.run(
-        [sys.executable, "-m", "chunklab", "index", str(folder), "--db", str(db)],
-        cwd=ROOT,
-        capture_output=True,
-        timeout=120,
-    )
-    assert again.returncode == 0, again.stderr
-    assert f"{done} unchanged".encode() in again.stdout
-    assert len(rows(db)[1]) == 120
+    assert len(rows(db)[1]) == count
 
 
 def test_sigterm_inside_a_commit_lands_after_it_as_terminated():
