@@ -1,16 +1,17 @@
 import gc
 import re
 import socket
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import WarmProcess
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
 # Every notebook: the numbered steps (`02_structural.ipynb`) and their companions, a deep dive
 # that would push a step past 40 cells, named after the step with a letter (`02b_parser.ipynb`).
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]*_*.ipynb"))
+WARM = WarmProcess(ROOT)  # this worker's forking process for `run_cli`, started on first use
 STEPS = [path for path in NOTEBOOKS if re.match(r"\d\d_", path.name)]
 
 
@@ -37,18 +38,17 @@ def manual():
 
 
 def run_cli(*args: str, env: dict | None = None, input: bytes | None = None):
-    """Run `python -m chunklab ...` as a user would, in a separate process."""
+    """Run `python -m chunklab ...` as a user would, in a separate process (forked from a warm
+    one that has done the imports, unless start-up matters: tests/cli_process.py says why)."""
     import os
-    import subprocess
 
-    return subprocess.run(
-        [sys.executable, "-m", "chunklab", *args],
-        capture_output=True,
-        cwd=ROOT,
-        env={**os.environ, **(env or {})},
-        input=input,
-        timeout=60,
-    )
+    from cli_process import needs_fresh_interpreter, run_fresh
+
+    extra = env or {}
+    environment = {**os.environ, **extra}
+    if needs_fresh_interpreter(extra) or not WARM.start():
+        return run_fresh(ROOT, args, environment, input)
+    return WARM.run(args, environment, input)
 
 
 def loopback_works() -> bool:
@@ -76,3 +76,7 @@ def frozen_heap():
     gc.freeze()
     yield
     gc.unfreeze()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    WARM.close()

@@ -49,9 +49,9 @@ def test_the_reproduction_converts_in_under_a_second(tmp_path):
     page = tmp_path / "deep.html"
     page.write_text(reproduction(), encoding="utf-8")
     convert(page)  # imports and caches warmed
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: a busy machine stretches the wall clock, not these
     markdown = convert(page).markdown
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
     assert "\n\npara 0 text\n\npara 1 text\n\n" in markdown, "each <p> its own paragraph"
     assert "para 1199 text" in markdown
 
@@ -126,14 +126,14 @@ def test_any_html_converts_or_is_refused_by_name_and_keeps_what_a_browser_shows(
     with tempfile.TemporaryDirectory() as folder:
         page = Path(folder) / "page.html"
         page.write_text(html, encoding="utf-8")
-        start = time.perf_counter()
+        start = time.process_time()  # CPU seconds, not wall: the machine may be busy
         try:
             markdown = convert(page).markdown
         except DocumentError as refused:
             assert str(refused).startswith(f"{page}: nesting deeper than")
             return
         finally:
-            assert time.perf_counter() - start < 5
+            assert time.process_time() - start < 5
     missing = visible_words(html) - markdown_words(markdown)
     assert not missing, f"words a browser shows are missing: {dict(missing)}"[:500]
 

@@ -8,11 +8,14 @@ step 12x to 17x: the bound of 8x sits between them on a log scale (the geometric
 so the test fails on the bug it guards against and not on a busy machine. The speed target itself,
 4.6x on larger sizes, is `make bench`'s (bench/bench_pathological.py), as speed targets are.
 
-Two depths: `make test` checks n = 20,000 with 3 pairs per measurement; `make bench` (and any run
+Two depths: `make growth` checks n = 20,000 with 3 pairs per measurement; `make bench` (and any run
 with CHUNKLAB_DEEP=1) checks n = 40,000 with 5 pairs. Every shape and chunker is checked at both
 depths; the quadratic step below is measured at 20,000 -> 80,000 in both, so the bound is shown
-to fail on it at the sizes `make test` times. The timed tests are marked `timed`: `make test`
-runs them in a serial pytest call of their own, never beside a parallel worker.
+to fail on it at the sizes the growth checks time. The timed tests are marked `timed`: they run
+in a serial pytest call of their own, never beside a parallel worker, as `make growth` (CI runs it
+right after `make test`; speed and growth are measured outside `make test`, as the project's
+speed targets are). Nothing lost and the size kept are checked by `make test` on every shape and
+chunker at 4n, untimed.
 """
 
 import gc
@@ -125,21 +128,33 @@ def assert_nothing_lost(chunks, text, kind):
     assert not lost, f"{len(lost)} characters in no chunk's span, first at {lost[0]}"
 
 
-@pytest.mark.timed
-@pytest.mark.usefixtures("frozen_heap")
-@pytest.mark.parametrize("kind", list(CHUNKERS))
-@pytest.mark.parametrize("shape", list(SHAPES))
-def test_time_grows_linearly_and_nothing_is_lost(shape, kind):
-    chunker = CHUNKERS[kind]()
-    small, large = SHAPES[shape](N), SHAPES[shape](4 * N)
-    chunks, seconds = timed_split(chunker, large)  # one split: checked, then its time gates
-    assert_nothing_lost(chunks, large, kind)
+def assert_size_kept(chunks, kind):
     if kind != "markdown":
         assert all(len(c.text) <= 200 for c in chunks), "size is a promise"
     else:
         assert all(c.token_count <= 200 for c in chunks)
-    if shape not in TIMED[kind]:
-        return
+
+
+@pytest.mark.parametrize("kind", list(CHUNKERS))
+@pytest.mark.parametrize("shape", list(SHAPES))
+def test_nothing_is_lost_and_the_size_is_kept(shape, kind):
+    """Part of `make test`: every chunker on every shape at 4n, no character in no chunk."""
+    large = SHAPES[shape](4 * N)
+    chunks = split(CHUNKERS[kind](), large)
+    assert_nothing_lost(chunks, large, kind)
+    assert_size_kept(chunks, kind)
+
+
+@pytest.mark.timed
+@pytest.mark.usefixtures("frozen_heap")
+@pytest.mark.parametrize(
+    "shape, kind", [(shape, kind) for kind in CHUNKERS for shape in SHAPES if shape in TIMED[kind]]
+)
+def test_time_grows_linearly(shape, kind):
+    """`make growth` (run by CI beside `make test`, and by `make bench` at the deeper size)."""
+    chunker = CHUNKERS[kind]()
+    small, large = SHAPES[shape](N), SHAPES[shape](4 * N)
+    _, seconds = timed_split(chunker, large)
     if seconds < NOISE:
         return  # fast at 4n: timer noise would say nothing about growth
     ratio = growth(chunker, small, large)
@@ -159,6 +174,6 @@ def test_the_growth_check_fails_on_a_quadratic_step():
                 lines.insert(0, line)
             return lines
 
-    # 20,000 -> 80,000 characters at both depths: the sizes `make test` times every shape at.
+    # 20,000 -> 80,000 characters at both depths: the sizes `make growth` times every shape at.
     small, large = SHAPES["pipe lines"](20_000), SHAPES["pipe lines"](80_000)
     assert growth(FrontInserting(), small, large, attempts=1) > GROWTH

@@ -1,0 +1,65 @@
+"""`run_cli`'s warm process (tests/cli_process.py) gives what a fresh `python -m chunklab` gives.
+
+The unit tests run the command line through a child forked from a process that has already done
+the imports. These checks hold it to a fresh interpreter, byte for byte, on the runs the tests
+make: a document's chunks, a user's mistake (exit 2, one line), text on stdin, the help, a
+search's JSON; and show that a run whose environment sets a start-up variable gets an interpreter
+of its own.
+"""
+
+import os
+import sqlite3
+
+import pytest
+from cli_process import needs_fresh_interpreter, run_fresh
+from conftest import ROOT, WARM, run_cli
+
+RUNS = {
+    "chunks of a document": (("chunk", "data/manual.md", "--max-tokens", "120"), None),
+    "a missing file": (("chunk", "data/no-such-file.md"), None),
+    "a bad option": (("chunk", "data/manual.md", "--strategy", "nonsense"), None),
+    "text on stdin": (("chunk", "-"), "# Leave\n\nTwenty days a year.\n".encode()),
+    "the help": (("--help",), None),
+    "no subcommand": ((), None),
+}
+
+
+@pytest.mark.parametrize("name", list(RUNS))
+def test_a_forked_run_is_byte_for_byte_a_fresh_one(name):
+    args, stdin = RUNS[name]
+    assert WARM.start(), "the warm process should fork here (no thread running in it)"
+    forked = WARM.run(args, dict(os.environ), stdin)
+    fresh = run_fresh(ROOT, args, dict(os.environ), stdin)
+    assert (forked.returncode, forked.stdout, forked.stderr) == (
+        fresh.returncode,
+        fresh.stdout,
+        fresh.stderr,
+    )
+    assert forked.stdout or forked.stderr  # each run says something: the comparison is not empty
+
+
+def test_an_index_written_by_a_forked_run_searches_as_a_fresh_one(tmp_path):
+    db = tmp_path / "i.sqlite"
+    made = run_cli("index", "data/travel_policy.md", "--db", str(db))
+    assert made.returncode == 0, made.stderr
+    assert sqlite3.connect(db).execute("select count(*) from children").fetchone()[0] > 0
+    query = ("search", str(db), "hotel cap in Tokyo", "--json")
+    forked = run_cli(*query)
+    fresh = run_fresh(ROOT, query, dict(os.environ), None)
+    assert forked.returncode == fresh.returncode == 0
+    assert forked.stdout == fresh.stdout
+
+
+@pytest.mark.parametrize(
+    "variables, fresh",
+    [
+        ({"PYTHONHASHSEED": "1"}, True),
+        ({"PYTHONIOENCODING": "latin-1"}, True),
+        ({"LC_ALL": "C"}, True),
+        ({"LANG": "C.UTF-8"}, True),
+        ({"CHUNKLAB_PDF_PASSWORD": "x"}, False),
+        ({}, False),
+    ],
+)
+def test_start_up_variables_get_an_interpreter_of_their_own(variables, fresh):
+    assert needs_fresh_interpreter(variables) is fresh
