@@ -81,7 +81,7 @@ def _overlap_hint(answer: Any, solution: int) -> str:
 
 
 def _token_windows(overlap: int = 10, unit: str = "tokens") -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=40, overlap=overlap, unit=unit)  # type: ignore[arg-type]
+    chunker = FixedSizeChunker(size=40, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
@@ -99,11 +99,11 @@ def _token_window_misses() -> dict[Any, str]:
         _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
         "each window moves forward 30 tokens, not 40",
         _token_windows(unit="chars"): "those are windows of 40 characters, FixedSizeChunker's "
-        "default unit: pass unit=\"tokens\"",
+        'default unit: pass unit="tokens"',
         _token_windows(30): "those are windows that step 10 tokens (overlap 30): the overlap "
         "is what two windows share, 10, so each steps 30",
         _word_windows(): "those are windows of 40 words (the article's counter); the question "
-        "asks cl100k tokens: unit=\"tokens\"",
+        'asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
     }
 
