@@ -103,7 +103,15 @@ def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
         if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["0,08", "Limite"])
     )
     refused("01.3", (size_for_008, saved), "the question asks for 92")
-    refused("01.3", (size - 10, saved), "item 1 of 2 is not right")
+    with_default_overlap = next(
+        s
+        for s in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=s).split(doc), ["92", "Limite"])
+    )
+    refused("01.3", (with_default_overlap, False), "default overlap")
+    too_small = next(s for s in range(size - 10, 90, -10) if s != with_default_overlap)
+    refused("01.3", (too_small, saved), "no chunk holds both 92 and Limite")
+    refused("01.3", (size + 10, saved), "a smaller multiple of 10 does too")
     refused("01.3", size, "an int where a list or tuple of 2 items")
     refused("01.3", (size, "no"), "a str where True or False is asked")
     refused("01.3", (size, int(saved)), "where True or False is asked")

@@ -124,12 +124,37 @@ def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
 
 def _size_misses() -> dict[Any, str]:
     size, saved = _smallest_size_joining_92_and_header()
+    doc = load_document("manual")
+    default = next(
+        (n, bool(chunks_with_all(FixedSizeChunker(size=n).split(doc), ["0,08", "Limite"])))
+        for n in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limite"])
+    )
     return {
+        default: "that is with FixedSizeChunker's default overlap of 40; the question asks "
+        "overlap=0",
         (size, not saved): "the size is right; look again at that cut for a chunk that holds "
         "both 0,08 and Limite",
         (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
         "Limite; the question asks for 92",
     }
+
+
+def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
+    """01.3: what the learner's size does with overlap 0, said from the cut itself."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return ""  # the wrong shape: `judge` says what it is instead
+    size = answer[0]
+    if not isinstance(size, int) or isinstance(size, bool) or size % 10 or not 100 <= size <= 800:
+        return "the size is a multiple of 10 from 100 up (an int)"
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
+    if not chunks_with_all(chunks, ["92", "Limite"]):
+        return f"at size {size}, with overlap 0, no chunk holds both 92 and Limite"
+    if size != solution[0]:
+        return f"size {size} joins 92 and Limite, but a smaller multiple of 10 does too"
+    if not isinstance(answer[1], bool):
+        return ""  # the verdict is not a bool: `judge` says what it is instead
+    return "the size is right; look again at that cut for a chunk with both 0,08 and Limite"
 
 
 def _repack_size_keeping_table() -> tuple[int, int]:
@@ -325,6 +350,7 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS_0103: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
+    "01.3": _size_hint,
     "02.2": _repack_size_hint,
     "02b.2": _rows_budget_hint,
 }
