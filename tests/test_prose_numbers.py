@@ -20,7 +20,7 @@ NUMBER = re.compile(r"(?<![\w.])\d+(?:[.,]\d+)*(?![A-Za-z])")  # not 18F, 3x or 
 ALLOWED: dict[str, dict[str, str]] = {
     "01": {
         "15": (
-            "the article's rule of thumb (10–15% overlap), quoted to be contradicted by the sweep"
+            "the article's rule of thumb (start at 10–15% overlap), quoted and run as a procedure"
         ),
         "1,2": "the article's claimed document size ('1,2 mil caracteres'), quoted to be corrected",
         "1.2": "the same figure in English notation",

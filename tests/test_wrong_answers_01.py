@@ -37,25 +37,28 @@ def accepted(exercise, answer):
     assert message.endswith("correct."), f"{answer!r} was refused: {message}"
 
 
-def smallest_overlap(name):
-    doc = load_document(name)
-    return next(
-        o
-        for o in range(0, 200, 10)
-        if not split_lines(FixedSizeChunker(size=200, overlap=o).split(doc), doc)
-    )
+def splits_at(size):
+    doc = load_document("manual")
+    return [
+        len(split_lines(FixedSizeChunker(size=size, overlap=o).split(doc), doc))
+        for o in range(size)
+    ]
 
 
-def test_01_1_refuses_the_portuguese_answer_and_too_small_overlaps():
+def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
     right = expected("01.1")
-    assert right == smallest_overlap("manual_en")
-    portuguese = smallest_overlap("manual")
-    assert portuguese != right, "the sweep would show the answer: the exercise must differ"
-    refused("01.1", portuguese, "Portuguese manual's overlap")
-    for smaller in range(0, right, 10):
-        if smaller != portuguese:
-            refused("01.1", smaller, "English line(s) are still split")
-    refused("01.1", right + 10, "the value is not right")
+    splits = splits_at(150)
+    assert not any(splits[right:]) and splits[right - 1], "not where the lines stay whole"
+    first_whole = splits.index(0)
+    assert first_whole < right, "keeping lines whole must not be a threshold here"
+    refused("01.1", first_whole, "not a threshold")
+    sampled = [o for o in range(0, 150, 10) if not any(splits[p] for p in range(o, 150, 10))][0]
+    assert sampled != right
+    refused("01.1", sampled, "multiples of 10", "sweep every overlap")
+    at_200 = splits_at(200)
+    refused("01.1", max(o for o in range(200) if at_200[o]) + 1, "size 200")
+    refused("01.1", right - 1, "line(s) are still split")
+    refused("01.1", right + 1, "from a smaller one too")
     refused("01.1", str(right), "a str", "where an int is asked")
     refused("01.1", [right], "a list", "where an int is asked")
     for form in (right, float(right), np.int64(right)):
@@ -70,6 +73,11 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     )
     assert no_overlap != right
     refused("01.2", no_overlap, "no overlap")
+    in_characters = tuple(
+        len(FixedSizeChunker(size=40, overlap=10).split(load_document(n)))
+        for n in ("manual", "manual_en")
+    )
+    refused("01.2", in_characters, "40 characters", 'unit="tokens"')
     refused("01.2", right[::-1], "wrong order", "Portuguese first")
     refused("01.2", (right[0], right[1] + 1), "item 2 of 2 is not right")
     refused("01.2", (right[0] + 1, right[1]), "item 1 of 2 is not right")
@@ -95,7 +103,15 @@ def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
         if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["0,08", "Limite"])
     )
     refused("01.3", (size_for_008, saved), "the question asks for 92")
-    refused("01.3", (size - 10, saved), "item 1 of 2 is not right")
+    with_default_overlap = next(
+        s
+        for s in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=s).split(doc), ["92", "Limite"])
+    )
+    refused("01.3", (with_default_overlap, False), "default overlap")
+    too_small = next(s for s in range(size - 10, 90, -10) if s != with_default_overlap)
+    refused("01.3", (too_small, saved), "no chunk holds both 92 and Limite")
+    refused("01.3", (size + 10, saved), "a smaller multiple of 10 does too")
     refused("01.3", size, "an int where a list or tuple of 2 items")
     refused("01.3", (size, "no"), "a str where True or False is asked")
     refused("01.3", (size, int(saved)), "where True or False is asked")

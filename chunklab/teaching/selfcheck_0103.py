@@ -30,33 +30,80 @@ def _split_lines_at(name: str, size: int, overlap: int) -> int:
     return len(split_lines(FixedSizeChunker(size=size, overlap=overlap).split(doc), doc))
 
 
-def _smallest_overlap_keeping_lines(name: str = "manual_en") -> int:
-    for overlap in range(0, 200, 10):
-        if not _split_lines_at(name, 200, overlap):
-            return overlap
-    raise AssertionError("no overlap below 200 keeps every line whole")
+OVERLAP_SIZE = 150  # 01.1's size: not the notebook's 200, so its sweep does not show the answer
+
+
+@functools.cache
+def _splits(name: str = "manual", size: int = OVERLAP_SIZE) -> tuple[int, ...]:
+    """Lines split at every overlap from 0 to size - 1 (01.1)."""
+    return tuple(_split_lines_at(name, size, overlap) for overlap in range(size))
+
+
+def _whole_from(splits: tuple[int, ...], step: int = 1) -> int:
+    """The smallest overlap (a multiple of `step`) from which every larger one, at that step,
+    splits no line."""
+    sampled = range(0, len(splits), step)
+    return min(o for o in sampled if all(not splits[p] for p in sampled if p >= o))
+
+
+def _smallest_overlap_keeping_lines() -> int:
+    return _whole_from(_splits())
 
 
 def _overlap_misses() -> dict[Any, str]:
-    misses = {
-        _smallest_overlap_keeping_lines("manual"): "that is the Portuguese manual's overlap (the "
-        "sweep in section 3); the English lines have other lengths: measure them"
+    splits = _splits()
+    first_whole = splits.index(0)
+    return {
+        first_whole: f"at {first_whole} every line is whole, but a larger overlap splits one "
+        "again: keeping lines whole is not a threshold, find where it holds for good",
+        _whole_from(splits, 10): "that is what a sweep over multiples of 10 shows; an overlap "
+        "between them still splits a line: sweep every overlap",
+        next(o for o in range(0, len(splits), 10) if not splits[o]): "that is the first "
+        "multiple of 10 with every line whole; overlaps above it split lines again",
+        _whole_from(_splits(size=200)): "that is the answer at size 200 (section 3); the "
+        f"question asks size {OVERLAP_SIZE}",
     }
-    for overlap in range(0, _smallest_overlap_keeping_lines(), 10):
-        split = _split_lines_at("manual_en", 200, overlap)
-        misses.setdefault(overlap, f"at that overlap {split} English line(s) are still split")
-    return misses
 
 
-def _token_windows(overlap: int = 10) -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=40, overlap=overlap, unit="tokens")
+def _overlap_hint(answer: Any, solution: int) -> str:
+    """01.1: what the learner's overlap does at size 150, said from the sweep."""
+    splits = _splits()
+    if not isinstance(answer, int) or isinstance(answer, bool):
+        return ""  # not an int: `judge` says what it is instead
+    if not 0 <= answer < len(splits):
+        return f"an overlap runs from 0 to {len(splits) - 1}"
+    if splits[answer]:
+        return f"at overlap {answer}, {splits[answer]} line(s) are still split"
+    later = [o for o in range(answer, len(splits)) if splits[o]]
+    if later:
+        return f"{answer} keeps every line whole, but {later[0]} splits a line again"
+    return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
+
+
+def _token_windows(overlap: int = 10, unit: str = "tokens") -> tuple[int, ...]:
+    chunker = FixedSizeChunker(size=40, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
+
+
+def _word_windows(size: int = 40, overlap: int = 10) -> tuple[int, ...]:
+    """Windows of `size` words (the article's counter), stepping `size - overlap` words."""
+    counts = []
+    for name in ("manual", "manual_en"):
+        words = len(load_document(name).text.split())
+        counts.append(1 + max(0, -(-(words - size) // (size - overlap))))
+    return tuple(counts)
 
 
 def _token_window_misses() -> dict[Any, str]:
     return {
         _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
         "each window moves forward 30 tokens, not 40",
+        _token_windows(unit="chars"): "those are windows of 40 characters, FixedSizeChunker's "
+        'default unit: pass unit="tokens"',
+        _token_windows(30): "those are windows that step 10 tokens (overlap 30): the overlap "
+        "is what two windows share, 10, so each steps 30",
+        _word_windows(): "those are windows of 40 words (the article's counter); the question "
+        'asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
     }
 
@@ -77,12 +124,37 @@ def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
 
 def _size_misses() -> dict[Any, str]:
     size, saved = _smallest_size_joining_92_and_header()
+    doc = load_document("manual")
+    default = next(
+        (n, bool(chunks_with_all(FixedSizeChunker(size=n).split(doc), ["0,08", "Limite"])))
+        for n in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limite"])
+    )
     return {
+        default: "that is with FixedSizeChunker's default overlap of 40; the question asks "
+        "overlap=0",
         (size, not saved): "the size is right; look again at that cut for a chunk that holds "
         "both 0,08 and Limite",
         (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
         "Limite; the question asks for 92",
     }
+
+
+def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
+    """01.3: what the learner's size does with overlap 0, said from the cut itself."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return ""  # the wrong shape: `judge` says what it is instead
+    size = answer[0]
+    if not isinstance(size, int) or isinstance(size, bool) or size % 10 or not 100 <= size <= 800:
+        return "the size is a multiple of 10 from 100 up (an int)"
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
+    if not chunks_with_all(chunks, ["92", "Limite"]):
+        return f"at size {size}, with overlap 0, no chunk holds both 92 and Limite"
+    if size != solution[0]:
+        return f"size {size} joins 92 and Limite, but a smaller multiple of 10 does too"
+    if not isinstance(answer[1], bool):
+        return ""  # the verdict is not a bool: `judge` says what it is instead
+    return "the size is right; look again at that cut for a chunk with both 0,08 and Limite"
 
 
 def _repack_size_keeping_table() -> tuple[int, int]:
@@ -95,17 +167,39 @@ def _repack_size_keeping_table() -> tuple[int, int]:
     raise AssertionError("no size up to 1000 keeps the table together")
 
 
-def _budget_keeping_every_row_with_header() -> int:
+HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
 
-    doc = with_explicit_headings(load_document("manual"))
-    rows = [
-        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
+
+def _rows_without_header(name: str, budget: int, explicit: bool = True) -> list[str]:
+    """02b.2: the first cell of each data row that no chunk holds with the header row."""
+    doc = load_document(name)
+    doc = with_explicit_headings(doc) if explicit else doc
+    header = HEADER_ROWS[name]
+    rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
+    chunks = MarkdownChunker(max_tokens=budget).split(doc)
+    return [
+        row.split("|")[1].strip()
+        for row in rows
+        if not any(row in c.text and header in c.text for c in chunks)
     ]
+
+
+@functools.cache
+def _budget_keeping_every_row_with_header(name: str = "manual_en", explicit: bool = True) -> int:
     for budget in range(8, 400):
-        chunks = MarkdownChunker(max_tokens=budget).split(doc)
-        if all(any(row in c.text and "| Medida |" in c.text for c in chunks) for row in rows):
+        if not _rows_without_header(name, budget, explicit):
             return budget
     raise AssertionError("no budget below 400 keeps every row with the header")
+
+
+def _rows_budget_misses() -> dict[Any, str]:
+    return {
+        _budget_keeping_every_row_with_header("manual"): "that is the Portuguese manual's "
+        "budget; English words cost fewer tokens: measure the English rendering",
+        _budget_keeping_every_row_with_header(explicit=False): "that is the English manual "
+        "without explicit headings, where the table is list text and never split by rows: "
+        "apply with_explicit_headings first",
+    }
 
 
 def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
@@ -135,18 +229,10 @@ def _rows_budget_hint(answer: Any, solution: int) -> str:
     """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
     if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
         return "answer an int, a max_tokens between 8 and 400"
-    doc = with_explicit_headings(load_document("manual"))
-    chunks = MarkdownChunker(max_tokens=answer).split(doc)
-    rows = [
-        line for line in doc.text.splitlines() if line.startswith("| ") and "Medida" not in line
-    ]
-    bare = [
-        row.split("|")[1].strip()
-        for row in rows
-        if not any(row in c.text and "| Medida |" in c.text for c in chunks)
-    ]
+    bare = _rows_without_header("manual_en", answer)
     if bare:
-        return f"at max_tokens={answer}, {', '.join(bare)} is in no chunk with the header row"
+        verb = "is" if len(bare) == 1 else "are each"
+        return f"at max_tokens={answer}, {', '.join(bare)} {verb} in no chunk with the header row"
     return (
         f"every row shares a chunk with the header at max_tokens={answer}, and at a smaller "
         "budget too: find the smallest"
@@ -263,11 +349,14 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS_0103: dict[str, Callable[[Any, Any], str]] = {
+    "01.1": _overlap_hint,
+    "01.3": _size_hint,
     "02.2": _repack_size_hint,
     "02b.2": _rows_budget_hint,
 }
 
 FORMS_0103: dict[str, Form] = {
+    "02b.2": Form(misses=_rows_budget_misses),
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
     "01.3": Form(misses=_size_misses),
