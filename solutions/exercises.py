@@ -76,6 +76,12 @@ def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def filtered_top_k(scores: dict[str, float], passes: set[str], k: int) -> list[str]:
+    """03c.2: filter first, then rank: the k best ids among those that pass (ties by id)."""
+    allowed = [i for i in scores if i in passes]
+    return sorted(allowed, key=lambda i: (-scores[i], i))[:k]
+
+
 def buffered(texts: list[str], buffer_size: int) -> list[str]:
     """04.3: each text with `buffer_size` neighbours on each side, joined by spaces."""
     return [

@@ -150,12 +150,18 @@ def _span_including_its_end(offsets, vectors, start, end):  # <= end: one token 
     return mean / np.linalg.norm(mean)
 
 
+def _filter_after_ranking(scores, passes, k):  # the top k first, then the filter
+    ranked = sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    return [i for i in ranked if i in passes]
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
     "02b.1": _fence_closed_by_startswith,
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
+    "03c.2": _filter_after_ranking,
     "04.3": _buffer_one_side,
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,

@@ -18,6 +18,7 @@ WRONG_03_1 = [
     (["t01", "t03"], "for the children alone"),  # measured the children, not the parents
     ([], "at k = 2 and with the log-count scorer"),  # the table's k = 2, or the sketch's scorer
     (["t03"], "0 of your 1 items are right"),
+    (["t02", "t04"], "the prompt's example"),  # the form shown in the prompt, copied
     ("t01", "a str where a list or tuple"),
 ]
 

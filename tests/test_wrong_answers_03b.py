@@ -16,7 +16,8 @@ from solutions.exercises import merged_windows  # noqa: E402
 
 WRONG_03B_1 = [
     (220.8, "3 sentences each side"),  # copied from the table
-    (199.0, "3 + 2 slice"),
+    (87.5, "none after"),  # after=0: one side only
+    (129.8, "log-count scorer"),  # the sketch's scorer, not the BM25 asked
     (58.5, "at k = 1"),
     (508.0, "the total over the four questions"),
     (126.9, "round it"),

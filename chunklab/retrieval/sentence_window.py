@@ -5,21 +5,21 @@ window is the other common way to split the two jobs (LlamaIndex's `SentenceWind
 with its `MetadataReplacementPostProcessor`): each sentence is a child, searched on its own, and
 its parent is the run of sentences around it, wherever the headings fall.
 
-What LlamaIndex does (read from `llama_index.core`, not guessed): NLTK's Punkt cuts the text into
-sentences; each becomes a node whose metadata `window` holds the sentences
-`nodes[max(0, i - w) : min(i + w, n)]` joined by spaces, with `window_size` w = 3 by default; only
-the sentence is embedded; after retrieval the postprocessor replaces each hit's text by its window.
-The slice ends before `i + w`, so the window holds w sentences before the hit but only w - 1 after,
-although the parameter is documented as "the number of sentences on each side". Overlapping windows
-are not merged: two neighbouring hits hand over their shared sentences twice.
+What LlamaIndex does (llama-index-core 0.14.25, run on the series' documents in notebook 03b):
+NLTK's Punkt cuts the text into sentences (a numbered list's `3.` becomes a sentence of its own);
+each becomes a node whose metadata `window` holds the sentences
+`nodes[max(0, i - w) : min(i + w + 1, n)]` joined by spaces, with `window_size` w = 3 by default:
+w sentences on each side, as documented. Only the sentence is embedded; after retrieval the
+postprocessor replaces each hit's text by its window. Overlapping windows are not merged: two
+neighbouring hits hand over their shared sentences twice.
 
 Here, to fit chunklab's index and the Markdown the series reads:
 
 - a sentence ends at `.`, `!` or `?` followed by white space, or at a blank line; the full stop of
   a numbered list marker (`1.`) ends nothing. A table with no full stop in it is one sentence
   (Punkt does not split it either, and glues it to the next sentence too);
-- `before` and `after` sentences around the hit (both `window_size` by default, as documented;
-  `after=window_size - 1` gives LlamaIndex's slice);
+- `before` and `after` sentences around the hit (both `window_size` by default, as in LlamaIndex;
+  `after` sets another count after the hit);
 - a window is the exact slice of the document from its first sentence's start to its last one's
   end, line breaks kept (a table stays a table, not rows joined by spaces);
 - windows are stored as parents (`ParentChildIndex`), so two hits with the same window hand it over

@@ -12,9 +12,10 @@
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
-- `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
+- `exercises_03`: the checks of notebooks 03, 03b and 03c (parents within a budget, merged
+  windows, filter then rank).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
-- `selfcheck_0103`: the answer exercises of notebooks 01 to 03b and the wrong answers they know.
+- `selfcheck_0103`: the answer exercises of notebooks 01 to 03c and the wrong answers they know.
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
 - `exercises_10`: notebook 10's check (precision-Ω of fixed windows), joined into `exercises`.

@@ -22,7 +22,11 @@ from typing import Any
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
-from chunklab.teaching.exercises_03 import check_merged_windows, check_parents_within
+from chunklab.teaching.exercises_03 import (
+    check_filtered_top_k,
+    check_merged_windows,
+    check_parents_within,
+)
 from chunklab.teaching.exercises_05 import check_column_value
 from chunklab.teaching.exercises_06 import check_fixed_path_chunks
 from chunklab.teaching.exercises_0709 import CHECKS_0709
@@ -93,6 +97,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
         "merged_windows(windows) -> list of (first, last) sentence ranges",
         check_merged_windows,
     ),
+    "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),

@@ -133,3 +133,51 @@ def check_merged_windows(fn: Callable) -> int:
                 f"{_why_merged(got, expected, windows)}. Case: windows {windows}: got {short(got)}"
             )
     return len(cases)
+
+
+# --- 03c.2: filter, then rank ---------------------------------------------------------------------
+
+
+def filtered_expected(scores: dict[str, float], passes: set[str], k: int) -> list[str]:
+    """The answer: the k best-scoring ids among those that pass the filter (ties by id)."""
+    allowed = sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))
+    return allowed[:k]
+
+
+def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int) -> str:
+    ranked_first = sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    if got == [i for i in ranked_first if i in passes]:
+        return (
+            "you took the top k first and filtered after: a chunk that fails the filter then "
+            "takes a place the best passing chunk should have; filter first, then rank"
+        )
+    if any(i not in passes for i in got):
+        return "an id that fails the filter came back: keep only ids in `passes`"
+    if sorted(got) == sorted(filtered_expected(scores, passes, k)):
+        return "the right ids in the wrong order: best score first (ties by id)"
+    return "not the ids expected"
+
+
+FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a passing one is lower
+    ({"a": 3.0, "b": 2.0, "c": 1.0}, {"c"}, 1),
+    ({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, {"b", "d"}, 2),
+    ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
+    ({"a": 1.0}, set(), 3),
+]
+
+
+def check_filtered_top_k(fn: Callable) -> int:
+    rng, cases = random.Random(5), []
+    for _ in range(40):
+        scores = {f"c{n}": float(rng.randint(0, 9)) for n in range(rng.randint(0, 8))}
+        passes = {i for i in scores if rng.random() < 0.4}
+        cases.append((scores, passes, rng.randint(1, 4)))
+    for scores, passes, k in [*FILTER_CASES, *cases]:
+        expected = filtered_expected(scores, passes, k)
+        got = list(fn(dict(scores), set(passes), k))
+        if got != expected:
+            raise NotYet(
+                f"{_why_filtered(got, scores, passes, k)}. Case: scores {scores}, passes "
+                f"{sorted(passes)}, k={k}: expected {expected}, got {short(got)}"
+            )
+    return len(FILTER_CASES) + len(cases)

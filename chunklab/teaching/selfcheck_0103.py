@@ -20,7 +20,7 @@ from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall, sentence_window_table
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever
+from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import approx_tokens, cl100k
 
@@ -279,6 +279,7 @@ def _bm25_misses_hints() -> dict[Any, str]:
         (_small_to_big_misses(mode="children"), "for the children alone"),
         (_small_to_big_misses(k=2), "at k = 2"),
         (_small_to_big_misses("logcount"), "with the log-count scorer"),
+        (("t02", "t04"), "of the prompt's example, which shows the form only"),
     ]:
         hints.setdefault(answer, []).append(where)
     return {
@@ -314,10 +315,13 @@ def _three_parents_hints() -> dict[Any, str]:
 
 
 @functools.cache
-def _window_tokens(window_size: int = 1, k: int = 2, after: int | None = None) -> float:
-    """Mean cl100k tokens handed over by sentence windows, BM25 (03b.1)."""
+def _window_tokens(
+    window_size: int = 1, k: int = 2, after: int | None = None, retriever: str = "bm25"
+) -> float:
+    """Mean cl100k tokens handed over by sentence windows, BM25 unless told (03b.1)."""
     doc, questions = load_document("travel_policy"), load_questions("travel_policy")
-    (row,) = sentence_window_table(doc, questions, BM25Retriever(), [k], window_size, after)
+    ranker = RETRIEVERS[retriever]()
+    (row,) = sentence_window_table(doc, questions, ranker, [k], window_size, after)
     return row["tokens_to_model"]
 
 
@@ -329,10 +333,47 @@ def _window_hints() -> dict[Any, str]:
     return {
         _window_tokens(3): "that is with 3 sentences each side (the table above); the question "
         "asks window_size=1",
-        _window_tokens(3, after=2): "that is LlamaIndex's 3 + 2 slice; the question asks "
-        "window_size=1",
+        _window_tokens(1, after=0): "that is one sentence before the hit and none after; "
+        "window_size=1 takes one on each side",
+        _window_tokens(retriever="logcount"): "that is with the log-count scorer, the sketch's; "
+        "the question asks BM25Retriever",
         _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
         round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
+    }
+
+
+EXPENSES = {"section": "Travel Policy > Expense Reporting"}
+FILTERED_QUESTION = "What is the daily limit when I submit expenses?"
+
+
+@functools.lru_cache(maxsize=4)
+def _first_k_finding_after_ranking(retriever: str = "logcount", before: bool = False) -> int:
+    """The smallest k at which ranking the policy's children and then filtering to the expense
+    section keeps a child (03c.1); with `before`, filtering first (the wrong order's mirror)."""
+    doc = load_document("travel_policy")
+    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
+    passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
+    by_id = {c.chunk_id: c for c in children}
+    ranker = RETRIEVERS[retriever]()
+    for k in range(1, len(children) + 1):
+        hits = ranker.rank(FILTERED_QUESTION, passing if before else children, k)
+        if any(by_id[h.ref_id].metadata.get("section") == EXPENSES["section"] for h in hits):
+            return k
+    return len(children) + 1
+
+
+def _rank_then_filter_k() -> int:
+    return _first_k_finding_after_ranking()
+
+
+def _rank_then_filter_hints() -> dict[Any, str]:
+    return {
+        _first_k_finding_after_ranking(before=True): "that is filtering before ranking, where "
+        "k = 1 already finds it; the question asks rank then filter",
+        _first_k_finding_after_ranking("bm25"): "that is with BM25; the question asks the "
+        "log-count scorer",
+        _first_k_finding_after_ranking() - 1: "that counts the children ranked ahead of it; k "
+        "counts the expense child too",
     }
 
 
@@ -345,6 +386,7 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("a list of question ids, in any order", _bm25_misses_at_k1),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
+    "03c.1": ("an int: the smallest k", _rank_then_filter_k),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -363,4 +405,5 @@ FORMS_0103: dict[str, Form] = {
     "03.1": Form(misses=_bm25_misses_hints),
     "03.2": Form(misses=_three_parents_hints),
     "03b.1": Form(misses=_window_hints),
+    "03c.1": Form(misses=_rank_then_filter_hints),
 }
