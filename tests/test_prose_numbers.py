@@ -40,6 +40,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "100": "the token budget `real_strategies` uses (its default `max_tokens=100`), a setting",
         "0.02": "derived: one question of 43 is 1/43 = 0.023 of a mean",
         "60": "the tighter budget of notebook 05's orphan table, quoted from there",
+        "80": "the semantic cut's default percentile (notebook 04's relative rule), a setting",
     },
     "09": {
         "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",

@@ -62,7 +62,24 @@ WRONG = {
 def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
     result = verdict("06.3", WRONG[name])
     assert not result.passed, name
-    assert re.search(r"parts: it sits at level \d|not its value|the path should be", result.message)
+    assert re.search(
+        r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]",
+        result.message,
+    )
+
+
+def test_06_3_tells_the_value_rule_from_a_stack_kept_one_level_too_long():
+    """Both nest '2.' under '1.'; the hint names the slip each one made."""
+    assert "not its value" in verdict("06.3", WRONG["value"]).message
+    off = verdict("06.3", WRONG["off by one"]).message
+    assert "stack[: level - 1]" in off and "not its value" not in off, off
+
+
+def test_06_3_a_title_rewritten_is_told_to_keep_its_number_as_written():
+    def no_dot(text):
+        return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')} {s}")
+
+    assert "as it is numbered" in verdict("06.3", no_dot).message
 
 
 def test_06_3_the_hard_coded_level_is_told_about_the_subsection():
@@ -97,4 +114,11 @@ def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budget
     )
     assert "max_tokens=100" in selfcheck.verdict_for(
         "06.2", selfcheck_0406.prefix_cost_on_policy(max_tokens=200)
+    )
+    five = ("manual_md", "sensitive_code", "topics", "travel_policy", "work_schedules")
+    assert "travel policy alone" in selfcheck.verdict_for(
+        "06.2", selfcheck_0406.prefix_cost_on_policy(documents=five)
+    )
+    assert "contextual prefix" in selfcheck.verdict_for(
+        "06.2", selfcheck_0406.prefix_cost_on_policy(mode="context")
     )

@@ -167,7 +167,19 @@ def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     assert f'check("{exercise}", {name})' in code, f"{path.name} does not check {name}"
 
 
-@pytest.mark.parametrize("exercise", ["07.2", "07b.2"])
+def test_07_2_refuses_the_reversed_list_naming_the_order_and_accepts_a_tuple(capsys):
+    """The prompt asks for the sorted list: reversing it is the slip, and it is named."""
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    selfcheck.check("07.2", list(reversed(right)))
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "reverse order" in out, out
+    selfcheck.check("07.2", set(right))
+    assert ": correct" not in capsys.readouterr().out
+    selfcheck.check("07.2", tuple(right))
+    assert ": correct." in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("exercise", ["07b.2"])
 def test_07_answers_name_the_mistake_of_each_known_wrong_list_in_any_order(exercise, capsys):
     from chunklab.teaching.selfcheck_0709 import FORMS_0709
 

@@ -382,17 +382,3 @@ DECISIONS: list[dict[str, str]] = [
         "evidence": "(out of scope)",
     },
 ]
-
-# The article announces four rules and lists three; these follow from notebook 07's own tables
-# (the notebook prints the figure behind each next to it).
-RULES: list[str] = [
-    (
-        "Cut along the document's structure within a token budget, "
-        "and put the heading path in the text."
-    ),
-    "Hand over the whole section (small-to-big) when the model's context can take it.",
-    "Use a relative rule for semantic cuts, never a threshold tuned for another model.",
-    "Choose the size by measuring: content stops growing long before the tokens do.",
-    "Count questions, not decimals: a difference of one or two questions in 43 is noise.",
-    "Fuse a dense ranking with BM25 only where you measured that it helps.",
-]

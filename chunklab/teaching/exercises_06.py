@@ -54,7 +54,27 @@ def _parts(entry: str) -> int:
     return entry.split(" ", 1)[0].rstrip(".").count(".") + 1
 
 
-def _hint(expected: str, got: str) -> str:
+# Three sibling sections: the value rule nests each under the one before (1 > 2 > 3); a stack cut
+# one level too long keeps the first in front of every other (1 > 3). Told apart by running them.
+SIBLINGS = "PROBE\n\n1. Um\nA.\n\n2. Dois\nB.\n\n3. Tres\nC.\n"
+
+
+def _sibling_slip(fn: Callable | None) -> str:
+    """Why a section nested under a sibling: the value rule, or a stack kept one level too long."""
+    value_rule = "its level is the depth of its number, not its value"
+    try:
+        third = _path(str(list(fn(SIBLINGS))[-1])) if fn else ""
+    except Exception:  # the learner's function may fail on the probe: fall back to the rule
+        third = ""
+    if third == "PROBE > 1. Um > 3. Tres":
+        return (
+            "a section keeps its previous sibling in front: a title at level L keeps the L - 1 "
+            "titles above it, stack[: level - 1], not stack[: level]"
+        )
+    return f"a section nests under a sibling: {value_rule}"
+
+
+def _hint(expected: str, got: str, fn: Callable | None = None) -> str:
     """Which rule the wrong path broke, named for the learner."""
     want, have = expected.split(" > "), got.split(" > ")
     deep = [(i, entry) for i, entry in enumerate(want) if i and _parts(entry) > 1]
@@ -65,8 +85,11 @@ def _hint(expected: str, got: str) -> str:
             f"{_parts(entry)}, under {want[i - 1]!r}"
         )
     if len(have) > len(want):
+        return _sibling_slip(fn)
+    if len(have) == len(want) and [_parts(e) for e in have] == [_parts(e) for e in want]:
         return (
-            "a section nests under a sibling: its level is the depth of its number, not its value"
+            f"the path should be {expected!r}: write each title as it is numbered, its number "
+            "and its words unchanged"
         )
     return f"the path should be {expected!r}"
 
@@ -82,7 +105,7 @@ def check_fixed_path_chunks(fn: Callable) -> int:
         if got != expected:
             at, should, wrong = first_difference(got, expected, short)
             if at < len(got) and at < len(expected):
-                hint = _hint(_path(expected[at]), _path(str(got[at])))
+                hint = _hint(_path(expected[at]), _path(str(got[at])), fn)
             else:
                 hint = "one chunk per paragraph, a title alone opens its section"
             raise NotYet(

@@ -16,8 +16,9 @@ from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
-from chunklab.documents.series import data_dir, load_document, load_topic_boundaries
+from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
 from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
 
@@ -113,11 +114,23 @@ def _article_paths_misses() -> dict[Any, str]:
     }
 
 
-def prefix_cost_on_policy(k: int = 5, max_tokens: int = 100) -> float:
+def prefix_cost_on_policy(
+    k: int = 5, max_tokens: int = 100, mode: str = "path", documents: tuple[str, ...] = ()
+) -> float:
+    names = documents or ("travel_policy",)
     (row,) = prefix_cost(
-        [load_document("travel_policy")], max_tokens=max_tokens, modes=("path",), ks=(k,)
+        [load_document(name) for name in names], max_tokens=max_tokens, modes=(mode,), ks=(k,)
     )
     return row[f"k={k}"]
+
+
+def _asked() -> tuple[str, ...]:
+    """The documents the experiment's questions ask about: notebook 06's cost table (section 5)."""
+    names = list_documents()
+    questions = load_question_file(
+        data_dir() / "experiment.questions.yaml", {name: load_document(name) for name in names}
+    )
+    return tuple(sorted({q.document for q in questions}))
 
 
 def _path_prefix_tokens_at_k5_on_policy() -> float:
@@ -132,6 +145,12 @@ def _prefix_cost_misses() -> dict[Any, str]:
         prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
         prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
         "asks max_tokens=100",
+        prefix_cost_on_policy(documents=_asked()): "that is over the five documents of section 5's "
+        "table; the question asks the travel policy alone",
+        prefix_cost_on_policy(mode="context"): "that is the contextual prefix; the question asks "
+        "the path prefix",
+        prefix_cost_on_policy(mode="context", documents=_asked()): "that is the contextual prefix "
+        "over the five documents; the question asks the path prefix on the travel policy alone",
     }
 
 

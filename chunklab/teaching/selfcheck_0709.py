@@ -56,7 +56,11 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         tuple(_unanswerable("structural")): "that is the structural cut's list; the exercise asks "
         "about fixed_size",
     }
-    misses.pop(tuple(_fixed_unanswerable()), None)
+    right = _fixed_unanswerable()
+    misses[tuple(reversed(right))] = (
+        "the right ids in reverse order: sorted(ids) puts them in ascending order"
+    )
+    misses.pop(tuple(right), None)
     return misses
 
 
@@ -138,14 +142,15 @@ def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
 
 
 SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
-    "07.2": ("a sorted list of question ids", _fixed_unanswerable),
+    "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "07b.2": ("a sorted list of question ids", _linearized_complete_without_reaching),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
 }
 
 FORMS_0709: dict[str, Form] = {
-    "07.2": Form(misses=_fixed_unanswerable_misses),
+    # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
+    "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "07b.2": Form(misses=_linearized_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.3": Form(misses=_schedule_misses),
