@@ -137,6 +137,14 @@ def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> f
     return len(r & g) / len(r | g) if r | g else 0.0
 
 
+def complete_not_reached(rows, strategy: str, retriever: str, k: int) -> list[str]:
+    """07b.2: exactly this strategy, retriever and k; complete 1 and reached 0; ids sorted, once."""
+    mine = rows[
+        (rows["strategy"] == strategy) & (rows["retriever"] == retriever) & (rows["k"] == k)
+    ]
+    return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
+
+
 def lines_as_markdown(lines: list[tuple[float, str]]) -> str:
     """08.1: body = the most common size per character (a tie: the smaller); a size more than 5%
     larger is a heading, the largest level 1 (at most 6); body lines in a run are one paragraph."""

@@ -107,13 +107,14 @@ def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys
     assert ": correct." in capsys.readouterr().out
 
 
-def test_08_2_the_unruled_pdf_of_section_4_now_gives_the_same_answer(capsys):
-    """Section 4 last read the unruled PDF: reusing it was the likeliest slip. Since its table is
-    read as a table (issue 39) it is cut as the ruled one, so the slip costs nothing and the
-    answer is taken as correct, not named as the wrong file."""
-    from chunklab.teaching.selfcheck_0709 import pdf_chunks_and_orphans
+def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
+    """The exercise once asked for the travel policy, whose Markdown, HTML, Word and PDF all cut to
+    the same (10, 0): cutting the source instead of the PDF passed. Now the slip is refused, with a
+    hint naming it."""
+    from chunklab.teaching.selfcheck_0709 import GDS_PAGE, pdf_chunks_and_orphans
 
-    answer = pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf")
-    assert answer == selfcheck.SOLUTIONS["08.2"][1]()
-    selfcheck.check("08.2", answer)
-    assert ": correct." in capsys.readouterr().out
+    wrong = pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md")
+    assert wrong != selfcheck.SOLUTIONS["08.2"][1]()
+    selfcheck.check("08.2", wrong)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "the Markdown source's cut" in out, out

@@ -129,6 +129,102 @@ def check_char_iou(fn: Callable) -> int:
     return cases
 
 
+# --- 07b.2: the questions a strategy completes without reaching -----------------------------------
+
+
+def complete_not_reached(rows: Any, strategy: str, retriever: str, k: int) -> list[str]:
+    """The exercise's rule: the rows of exactly this strategy, retriever and k whose `complete` is 1
+    and `reached` 0; their question ids, sorted, each once."""
+    chosen = rows[
+        (rows["strategy"] == strategy) & (rows["retriever"] == retriever) & (rows["k"] == k)
+    ]
+    return sorted(set(chosen[(chosen["complete"] == 1) & (chosen["reached"] == 0)]["question"]))
+
+
+def _result_rows(rng: random.Random) -> Any:
+    """A rows frame like run_experiment's: strategies whose names start alike, two retrievers,
+    three k; `touched` >= `reached`, as the measure guarantees."""
+    import pandas as pd  # the teaching layer's own dependency, loaded only when checked
+
+    rows = []
+    for strategy in ["markdown-lin", "markdown-lin+path", "markdown"]:
+        for retriever in ["bm25", "wordllama"]:
+            for k in (1, 3, 5):
+                for n in range(rng.randint(4, 9)):
+                    reached = rng.random() < 0.5
+                    touched = reached or rng.random() < 0.5
+                    rows.append(
+                        {
+                            "strategy": strategy,
+                            "retriever": retriever,
+                            "k": k,
+                            "question": f"q{n:02d}",
+                            "touched": float(touched),
+                            "reached": float(reached),
+                            "complete": float(rng.random() < 0.6),
+                        }
+                    )
+    return pd.DataFrame(rows).sample(frac=1.0, random_state=rng.randint(0, 999))
+
+
+def _filter_hint(rows: Any, strategy: str, retriever: str, k: int, got: Any) -> str:
+    """Name the slip: each wrong filter re-run on the same rows; the first that gives `got`."""
+    same_k, same_r = rows["k"] == k, rows["retriever"] == retriever
+    exact, prefix = rows["strategy"] == strategy, rows["strategy"].str.startswith(strategy)
+    done, reached, touched = rows["complete"] == 1, rows["reached"] == 1, rows["touched"] == 1
+
+    def ids(mask: Any) -> list[str]:
+        return sorted(set(rows[mask]["question"]))
+
+    slips = [
+        (ids(exact & same_r & done & ~reached), f"keep only the rows at k={k}"),
+        (ids(exact & same_k & done & ~reached), f"keep only the rows of retriever {retriever!r}"),
+        (
+            ids(prefix & same_r & same_k & done & ~reached),
+            f"match the strategy exactly: "
+            f"{strategy!r} is also the start of another strategy's name",
+        ),
+        (ids(exact & same_r & same_k & done & ~touched), "`reached` 0, not `touched` 0"),
+        (
+            ids(exact & same_r & same_k & ~done & reached),
+            "complete 1 and reached 0, not the reverse",
+        ),
+    ]
+    expected = complete_not_reached(rows, strategy, retriever, k)
+    if _as_ids(set(got) if isinstance(got, list | tuple) else got) == expected:
+        return "return the ids sorted, each once"
+    for wrong, slip in slips:
+        if wrong != expected and _as_ids(got) == wrong:
+            return slip
+    return "the rows of this strategy, retriever and k, complete 1 and reached 0"
+
+
+def _as_ids(got: Any) -> list[str] | None:
+    try:
+        return sorted(str(x) for x in got)
+    except TypeError:
+        return None
+
+
+def check_complete_not_reached(fn: Callable) -> int:
+    rng, cases = random.Random(72), 0
+    for _ in range(40):
+        rows = _result_rows(rng)
+        strategy = rng.choice(["markdown-lin", "markdown"])
+        retriever, k = rng.choice(["bm25", "wordllama"]), rng.choice([1, 3, 5])
+        expected = complete_not_reached(rows, strategy, retriever, k)
+        got = _call(fn, rows.copy(), strategy, retriever, k)
+        ok = isinstance(got, list | tuple) and [str(x) for x in got] == expected
+        if not ok:
+            raise NotYet(
+                f"{strategy}, {retriever}, k={k}, on rows of three strategies, two retrievers and "
+                f"three k: expected {expected}, got {short(got)} "
+                f"({_filter_hint(rows, strategy, retriever, k, got)})"
+            )
+        cases += 1
+    return cases
+
+
 # --- 08.1: a PDF page's lines as Markdown ------------------------------------------------------
 
 
@@ -269,6 +365,10 @@ def check_pool_span(fn: Callable) -> int:
 CHECKS_0709: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", check_reciprocal_rank),
     "07b.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
+    "07b.2": (
+        "complete_not_reached(rows, strategy, retriever, k) -> sorted list of question ids",
+        check_complete_not_reached,
+    ),
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),
     "09.2": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),

@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 07, 07b, 08 and 09: each expected answer computed from the
+"""The answer exercises of notebooks 07, 08 and 09: each expected answer computed from the
 library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
 order, the right count for the wrong setting, the reverse of what was asked), with why.
 
@@ -19,7 +19,7 @@ from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file
-from chunklab.retrieval.retrievers import RETRIEVERS, BM25Retriever
+from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 
 
@@ -37,14 +37,6 @@ def _fixed_unanswerable() -> list[str]:
     return sorted(
         r["question"] for r in _experiment_rows("fixed_size", "overlap") if not r["answerable"]
     )
-
-
-def _linearized_complete_without_reaching() -> list[str]:
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {"markdown-lin": real_strategies()["markdown-lin"]}
-    rows = run_experiment(docs, questions, strategies, {"bm25": BM25Retriever()}, ks=(3,))
-    return sorted(r["question"] for r in rows if r["complete"] and not r["reached"])
 
 
 def _fixed_unanswerable_misses() -> dict[Any, str]:
@@ -70,37 +62,31 @@ def _unanswerable(strategy: str) -> list[str]:
     )
 
 
-def _linearized_misses() -> dict[Any, str]:
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {"markdown-lin": real_strategies()["markdown-lin"]}
-    rows = run_experiment(docs, questions, strategies, {"bm25": BM25Retriever()}, ks=(3,))
-    misses = {
-        ("lodging-nyc",): "that is the example file's question from section 6; the exercise asks "
-        "about the 43 questions of data/experiment.questions.yaml",
-        tuple(sorted(r["question"] for r in rows if r["reached"] and not r["complete"])): "those "
-        "are reached but not complete: the exercise asks the reverse",
-    }
-    misses.pop(tuple(_linearized_complete_without_reaching()), None)
-    return misses
-
-
 def pdf_chunks_and_orphans(max_tokens: int, path: str) -> tuple[int, int]:
     doc = read_document(data_dir() / path)
     chunks = MarkdownChunker(max_tokens=max_tokens).split(doc)
     return len(chunks), orphans(chunks, doc)
 
 
+GDS_PAGE = "gdsway-managing-sensitive-information"
+
+
 def _pdf_misses() -> dict[Any, str]:
+    """The travel policy's formats all cut alike, so a learner who cut its Markdown got the PDF's
+    answer; the GDS Way page's PDF cuts differently from its source, so that slip is seen."""
     chunks, orphan_count = _pdf_chunks_and_orphans_at_60()
     misses = {
         (orphan_count, chunks): "the pair is (chunks, orphans), in that order",
-        pdf_chunks_and_orphans(200, "formats/travel_policy.pdf"): "that is the cut at 200 tokens "
+        pdf_chunks_and_orphans(200, f"formats/{GDS_PAGE}.pdf"): "that is the cut at 200 tokens "
         "(section 3's chunker); the exercise asks max_tokens=60",
-        pdf_chunks_and_orphans(60, "travel_policy.md"): "that is the Markdown's cut; the exercise "
-        "asks the PDF's (data/formats/travel_policy.pdf)",
-        pdf_chunks_and_orphans(60, "formats/travel_policy_unruled.pdf"): "that is the PDF "
-        "printed without rules (section 4's); the exercise asks data/formats/travel_policy.pdf",
+        pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.docx"): "that is the Word file's cut; the "
+        "exercise asks the PDF's",
+        pdf_chunks_and_orphans(60, "formats/travel_policy.pdf"): "that is the travel policy's PDF; "
+        f"the exercise asks the GDS Way page's (data/formats/{GDS_PAGE}.pdf)",
+        # the Markdown source and the HTML cut alike: one hint names both
+        pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.html"): "that is the HTML's cut",
+        pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md"): "that is the Markdown source's cut (the "
+        "HTML's is the same); the exercise asks the PDF's: read_document converts it first",
     }
     misses.pop((chunks, orphan_count), None)
     return misses
@@ -125,9 +111,7 @@ def _schedule_misses() -> dict[Any, str]:
 
 def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
 
-    doc = read_document(data_dir() / "formats" / "travel_policy.pdf")
-    chunks = MarkdownChunker(max_tokens=60).split(doc)
-    return len(chunks), orphans(chunks, doc)
+    return pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.pdf")
 
 
 def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
@@ -143,7 +127,6 @@ def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
 
 SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
-    "07b.2": ("a sorted list of question ids", _linearized_complete_without_reaching),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
 }
@@ -151,7 +134,6 @@ SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_0709: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
-    "07b.2": Form(misses=_linearized_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.3": Form(misses=_schedule_misses),
 }
