@@ -6,8 +6,8 @@ docstrings, decorators, nested classes and long functions. Every figure is measu
 run and only ratios are judged, because the machines are shared and noisy (interleaved rounds,
 the best of each; CPU time counts every thread of the process, the encoder's included).
 
-Budget: 200 cl100k tokens for every splitter (see `bench/code_peers.py` for how each peer is held
-to it). Targets:
+Budget: 200 cl100k tokens for every splitter (see `chunklab/teaching/code_peers.py` for how each
+peer is held to it). Targets:
   - CodeChunker over the corpus <= 10x one tiktoken encode of the same files (wall);
   - growth: the corpus as one file, then that file four times: time(4n) / time(n) <= 4.6 (CPU;
     linear is 4.0, with room for noise, as in bench_pathological.py);
@@ -37,11 +37,16 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from code_peers import Located, cl100k_count, cl100k_encoding, peer_spans, peer_splitters
-
 from chunklab import Document
 from chunklab.chunkers.code import CodeChunker
 from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.teaching.code_peers import (
+    Located,
+    cl100k_count,
+    cl100k_encoding,
+    peer_spans,
+    peer_splitters,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 BUDGET = 200

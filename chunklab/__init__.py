@@ -104,6 +104,9 @@ The notebooks' helpers (`teaching/`)
 - `teaching.selfcheck_0406`: the answer exercises of 04 to 06 and the wrong answers they know
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.exercises_10`: notebook 10's exercise check (10)
+- `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
+- `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
+- `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_06`: notebook 06's check: path prefixes on numbered subsections

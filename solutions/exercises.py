@@ -206,3 +206,22 @@ def window_omega(excerpts, size, length):
     wanted = {i for e_start, e_end in excerpts for i in range(e_start, e_end)}
     seen = {i for a, b in meeting for i in range(a, b)}
     return len(wanted & seen) / len(seen | wanted)
+
+
+def merge_siblings(sizes, budget):
+    """11.1: cAST's merge: adjacent siblings grouped greedily, left to right, while the group's
+    total stays within `budget` (`<=`); a unit over the budget alone is a group of its own."""
+    groups, total = [], 0
+    for i, size in enumerate(sizes):
+        if groups and total + size <= budget:
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
+def functions_cut(functions, chunks):
+    """11.2: how many functions no single chunk holds whole (start <= its start, its end <= end)."""
+    return sum(1 for a, b in functions if not any(s <= a and b <= e for s, e in chunks))

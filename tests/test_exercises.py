@@ -8,6 +8,7 @@ import sys
 import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
 from test_wrong_answers_10 import WRONG_10
+from test_wrong_answers_11 import WRONG_11
 
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import CHECKS, verdict
@@ -177,6 +178,7 @@ WRONG = {
     "09.1": _mean_over_padding_too,
     "09.2": _span_including_its_end,
     **WRONG_10,
+    **WRONG_11,
 }
 
 

@@ -19,6 +19,12 @@
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
 - `exercises_10`: notebook 10's check (precision-Ω of fixed windows), joined into `exercises`.
+- `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
+  `exercises`.
+- `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence
+  asks, the function is the gold), a cut of the code scored by the lines it hands over.
+- `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
+  budget, and their chunks located in the source.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
 

@@ -304,3 +304,38 @@ def plot_benchmark_corpora(frame: pd.DataFrame, title: str, metrics=("recall", "
     fig.suptitle(title)
     fig.tight_layout()
     return fig
+
+
+def plot_code_cuts(
+    source: str,
+    cuts: dict[str, list[tuple[int, int]]],
+    functions: list[tuple[int, int]],
+    title: str,
+):
+    """Where each splitter cuts one source file (notebook 11): one row per splitter, the file's
+    lines along x, its functions as grey bands, each chunk's first line as a tick. A tick inside
+    a band (a function cut in two) is red, one between functions black: the red ones are what a
+    reader of the chunk loses."""
+
+    def line(offset: int) -> int:
+        return source.count("\n", 0, offset) + 1
+
+    fig, ax = plt.subplots(figsize=(10, 0.55 * len(cuts) + 1.2))
+    for n, (a, b) in enumerate(functions):  # two greys, so neighbouring functions stay apart
+        ax.axvspan(line(a), line(b) + 1, color="0.82" if n % 2 else "0.91", zorder=0)
+    for row, spans in enumerate(cuts.values()):
+        for start, _ in spans[1:]:
+            inside = any(a < start < b for a, b in functions)
+            ax.plot(
+                [line(start)] * 2,
+                [row - 0.35, row + 0.35],
+                color="tab:red" if inside else "black",
+                linewidth=1.6 if inside else 0.8,
+            )
+    ax.set_yticks(range(len(cuts)), list(cuts))
+    ax.set_ylim(len(cuts) - 0.5, -0.5)
+    ax.set_xlim(1, line(len(source)) + 1)
+    ax.set_xlabel("line of the file (grey: a function; red tick: a chunk starts inside one)")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,147 @@
+"""The coding exercises of notebook 11 (chunking code): cAST's merge, and counting cut functions.
+
+11.1 asks for `merge_siblings(sizes, budget)`: cAST's merge step. Sibling units, in order, with
+their sizes (non-white-space characters, which add up); adjacent units are grouped greedily left
+to right while the group's size stays within the budget; a unit over the budget alone is a group
+of its own (never dropped, never joined). The answer is a list of groups of indices.
+
+11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
+whole, the count the notebook prints per splitter.
+
+Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
+ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
+`<` where the budget allows equality, groups that are not adjacent siblings in order, a unit over
+the budget dropped or joined, a function counted once per cut rather than once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.code_search import cut_definitions
+
+
+def merged(sizes: Sequence[int], budget: int) -> list[list[int]]:
+    """The expected answer of 11.1: greedy, left to right, `<=` budget; an oversized unit alone."""
+    groups: list[list[int]] = []
+    total = 0
+    for i, size in enumerate(sizes):
+        if groups and total + size <= budget:
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
+def _merge_slip(sizes: list[int], budget: int, got: object) -> str:
+    """Why `got` is wrong, in the words of the likely slip."""
+    if not isinstance(got, list) or not all(isinstance(g, list) for g in got):
+        return "return a list of groups, each a list of indices"
+    flat = [i for g in got for i in g]
+    if sorted(flat) != list(range(len(sizes))):
+        over = [i for i, s in enumerate(sizes) if s > budget]
+        if any(i not in flat for i in over):
+            return "a unit over the budget is still code: a group of its own, never dropped"
+        return "every unit must be in exactly one group"
+    if flat != list(range(len(sizes))) or any(g != list(range(g[0], g[-1] + 1)) for g in got):
+        return "merge only adjacent siblings, in their order: a chunk is a stretch of the file"
+    for g in got:
+        if len(g) > 1 and any(sizes[i] > budget for i in g):
+            return (
+                "a unit over the budget goes alone: joining it to a neighbour makes it bigger still"
+            )
+    strict: list[list[int]] = []
+    for i, size in enumerate(sizes):
+        if strict and sum(sizes[j] for j in strict[-1]) + size < budget:
+            strict[-1].append(i)
+        else:
+            strict.append([i])
+    if got == strict:
+        return "a group may fill the budget exactly: the test is `<=`, not `<`"
+    return "merge greedily: add the next sibling while the group stays within the budget"
+
+
+def _merge_cases() -> list[tuple[list[int], int]]:
+    cases = [
+        ([30, 30, 40], 100),  # fills the budget exactly
+        ([120, 10, 10], 100),  # an oversized unit first
+        ([10, 150, 10], 100),  # ... in the middle
+        ([60, 50, 40, 10], 100),  # greedy, not best fit
+        ([], 50),
+    ]
+    rng = np.random.default_rng(111)
+    for _ in range(60):
+        budget = int(rng.integers(20, 120))
+        cases.append(
+            ([int(s) for s in rng.integers(1, budget * 3 // 2, rng.integers(1, 12))], budget)
+        )
+    return cases
+
+
+def check_merge_siblings(fn: Callable) -> int:
+    cases = 0
+    for sizes, budget in _merge_cases():
+        expected = merged(sizes, budget)
+        got = fn(list(sizes), budget)
+        if got != expected:
+            raise NotYet(
+                f"sizes {sizes}, budget {budget}: expected {expected}, got {short(got)} "
+                f"({_merge_slip(sizes, budget, got)})"
+            )
+        cases += 1
+    return cases
+
+
+def _cut_cases() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
+    cases = [
+        ([(0, 10), (12, 30)], [(0, 10), (12, 30)]),  # each function exactly one chunk
+        ([(0, 40)], [(0, 10), (10, 20), (20, 40)]),  # one function in three pieces
+        ([(5, 15), (20, 25)], [(0, 18), (18, 30)]),  # inside a bigger chunk
+        ([(0, 10)], [(0, 9), (9, 30)]),
+    ]
+    rng = np.random.default_rng(112)
+    for _ in range(60):
+        length = int(rng.integers(30, 300))
+        bounds = sorted({0, length, *(int(b) for b in rng.integers(1, length, rng.integers(1, 8)))})
+        chunks = list(zip(bounds, bounds[1:], strict=False))
+        functions = []
+        for _ in range(int(rng.integers(1, 6))):
+            a = int(rng.integers(0, length - 2))
+            functions.append((a, int(rng.integers(a + 1, min(length, a + 80) + 1))))
+        cases.append((functions, chunks))
+    return cases
+
+
+def check_functions_cut(fn: Callable) -> int:
+    cases = 0
+    for functions, chunks in _cut_cases():
+        expected = len(cut_definitions(functions, chunks))
+        got = fn(list(functions), list(chunks))
+        if got != expected:
+            pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
+            starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
+            if got == sum(p for p in pieces if p > 1) or got == starts:
+                slip = "count functions, not pieces or cuts: a function in three pieces is one"
+            elif got == sum(1 for a, b in functions if not any(s < a and b < e for s, e in chunks)):
+                slip = "a chunk that starts or ends where the function does holds it whole: `<=`"
+            else:
+                slip = (
+                    "a function is whole when one chunk has start <= its start and its end <= end"
+                )
+            raise NotYet(
+                f"functions {functions}, chunks {chunks}: expected {expected}, got {short(got)} "
+                f"({slip})"
+            )
+        cases += 1
+    return cases
+
+
+CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
+    "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
+}

@@ -1,0 +1,54 @@
+"""Store the MiniLM vectors of notebook 11's code-search experiment: data/code/embeddings/minilm.*
+
+Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of every cut in
+`chunklab.teaching.code_search.experiment_cuts` on the corpus in data/code/toolz/, and stores
+them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
+notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
+SHA-256 of both files, for data/SOURCES.md.
+
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/code_embeddings.py
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+
+import numpy as np
+
+from chunklab.documents.series import data_dir
+from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.embeddings.stored import VectorStore, text_key
+from chunklab.teaching.code_search import BUDGET, corpus, cut_corpus, experiment_cuts
+
+
+def main() -> int:
+    folder = data_dir() / "code"
+    files, questions = corpus(folder / "toolz")
+    texts: dict[str, str] = {}  # text -> where it comes from
+    for n, q in enumerate(questions):
+        texts.setdefault(q.question, f"question {n}")
+    for label, splitter in experiment_cuts(BUDGET).items():
+        for p in cut_corpus(files, splitter):
+            texts.setdefault(p.text, f"{label}: {p.uri} {p.start} {p.end}")
+    model = MiniLMEmbedder()
+    ordered = sorted(texts, key=text_key)
+    vectors = model.embed_documents(ordered)
+    store = VectorStore(
+        model.name,
+        model.model_hash,
+        [text_key(t) for t in ordered],
+        [texts[t] for t in ordered],
+        np.asarray(vectors),
+    )
+    stem = folder / "embeddings" / "minilm"
+    store.save(stem)
+    print(f"{len(ordered)} texts stored at {stem}")
+    for suffix in (".tsv", ".npy"):
+        path = stem.with_suffix(suffix)
+        print(f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,107 @@
+"""Exercises 11.1 (cAST's merge of siblings) and 11.2 (functions cut): plausible wrong answers are
+refused, each with the hint that names its slip, and the reference solutions pass."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import functions_cut, merge_siblings  # noqa: E402
+
+
+def merge_strict(sizes, budget):
+    """`<` where the budget allows equality: a group that fills the budget exactly is split."""
+    groups, total = [], 0
+    for i, size in enumerate(sizes):
+        if groups and total + size < budget:
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
+def merge_dropping_oversized(sizes, budget):
+    """Leaves out a unit bigger than the budget: code lost in silence."""
+    return [g for g in merge_siblings(sizes, budget) if not (len(g) == 1 and sizes[g[0]] > budget)]
+
+
+def merge_best_fit(sizes, budget):
+    """Bin packing, biggest first: fewer groups, but not adjacent siblings in file order."""
+    groups: list[list[int]] = []
+    for i in sorted(range(len(sizes)), key=lambda i: -sizes[i]):
+        for group in groups:
+            if sum(sizes[j] for j in group) + sizes[i] <= budget:
+                group.append(i)
+                break
+        else:
+            groups.append([i])
+    return groups
+
+
+def merge_joining_oversized(sizes, budget):
+    """Joins an oversized unit to the group before it."""
+    groups, total = [], 0
+    for i, size in enumerate(sizes):
+        if groups and (total + size <= budget or size > budget):
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
+def cut_strict(functions, chunks):
+    """`<` for `<=`: a chunk that starts or ends exactly where the function does is not whole."""
+    return sum(1 for a, b in functions if not any(s < a and b < e for s, e in chunks))
+
+
+def cut_counting_pieces(functions, chunks):
+    """Counts the pieces of each function cut, not the functions."""
+    pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
+    return sum(p for p in pieces if p > 1)
+
+
+def cut_counting_starts(functions, chunks):
+    """Counts chunk starts inside functions: a function cut twice counts twice."""
+    return sum(1 for a, b in functions for s, _ in chunks if a < s < b)
+
+
+WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (merge_strict, "the test is `<=`, not `<`"),
+        (merge_dropping_oversized, "never dropped"),
+        (merge_best_fit, "merge only adjacent siblings, in their order"),
+        (merge_joining_oversized, "a unit over the budget goes alone"),
+    ],
+)
+def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
+    result = verdict("11.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (cut_strict, "holds it whole: `<=`"),
+        (cut_counting_pieces, "count functions, not pieces or cuts"),
+        (cut_counting_starts, "count functions, not pieces or cuts"),
+    ],
+)
+def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):
+    result = verdict("11.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_the_reference_solutions_pass():
+    assert verdict("11.1", merge_siblings).passed
+    assert verdict("11.2", functions_cut).passed
