@@ -27,9 +27,20 @@ def _mean_not_scaled(vectors, mask):
     return (np.asarray(vectors) * weights).sum(axis=1) / weights.sum(axis=1)
 
 
+def _first_token(vectors, mask):
+    return _unit(np.asarray(vectors, dtype=np.float64)[:, 0])
+
+
+def _tokens_scaled_first(vectors, mask):
+    weights = np.asarray(mask, dtype=np.float64)[:, :, None]
+    return _unit((_unit(np.asarray(vectors, dtype=np.float64)) * weights).sum(axis=1))
+
+
 WRONG_MEAN = {
     _mean_over_padding: "padding was averaged in",
     _mean_not_scaled: "scale each mean to length 1",
+    _first_token: "[CLS] pooling",
+    _tokens_scaled_first: "scale the mean, not the tokens",
 }
 
 
@@ -100,7 +111,7 @@ def test_09_2_accepts_every_correct_form():
 
 def test_09_3_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
     cut, words = selfcheck.SOLUTIONS["09.3"][1]()
-    for answer in [(words, cut), (cut + 1, words), (cut, words - 1), (cut, 0)]:
+    for answer in [(words, cut), (cut + 1, words), (cut, words - 1), (cut, 0), (0, 0)]:
         selfcheck.check("09.3", answer)
         assert ": correct" not in capsys.readouterr().out
     selfcheck.check("09.3", (cut, words))

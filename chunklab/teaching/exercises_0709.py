@@ -315,6 +315,12 @@ def check_masked_mean(fn: Callable) -> int:
                 if close(got, over_all)
                 else "scale each mean to length 1"
                 if close(got, summed)
+                else "that is the first token alone ([CLS] pooling); this model averages every "
+                "real token"
+                if close(got, _unit(vectors[:, 0].astype(np.float64)))
+                else "each token was scaled to length 1 before the mean: scale the mean, not the "
+                "tokens"
+                if close(got, mean_pool(_unit(vectors), mask).astype(np.float64))
                 else "the mean of each text's real tokens, scaled to length 1"
             )
             raise NotYet(

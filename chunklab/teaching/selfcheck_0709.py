@@ -104,6 +104,9 @@ def _schedule_misses() -> dict[Any, str]:
         (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
         (with_overlap.truncated, with_overlap.words_dropped): "that is with overlapping windows; "
         "the exercise asks overlap=0",
+        (0, 0): "nothing cut: windows of 300 characters (build's default unit) or an embedder "
+        'reading 512 pieces cut nothing; the exercise asks 300 cl100k tokens (unit="tokens") '
+        "and MiniLM's default limit of 256",
     }
     misses.pop((cut, words), None)
     return misses
