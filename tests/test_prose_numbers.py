@@ -46,16 +46,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",
         "8,192": "jina-embeddings-v2's input length, quoted from the late-chunking paper",
     },
-    "10": {
-        # BM25 and the hybrid take minutes a row (bench/chroma_chunklab.py): not in the notebook
-        "80.0": "markdown 150 with the hybrid, recall: bench/chroma_chunklab.py's output",
-        "38.6": "markdown 150, precision-Ω, as bench/chroma_chunklab.py rounds it",
-        "7.6": "markdown 150 with the hybrid, IoU: bench/chroma_chunklab.py's output",
-        "83.6": "Recursive 200/0 with BM25, recall: bench/chroma_chunklab.py's output",
-        "76.1": "Recursive 200/0 with MiniLM, recall, as bench/chroma_chunklab.py rounds it",
-        "75.4": "markdown 150 with late-chunked MiniLM, recall: bench/chroma_chunklab.py --late",
-        "7.4": "markdown 150 with late-chunked MiniLM, IoU: bench/chroma_chunklab.py --late",
-    },
 }
 
 

@@ -1,11 +1,18 @@
-"""Exercise 10.1 (precision-Ω of fixed windows): plausible wrong answers are refused, each for the
-rule it breaks, and the reference solution passes."""
+"""Exercise 10.1 (precision-Ω of fixed windows): plausible wrong answers are refused, each told
+the slip it made, and the reference solution passes. Exercise 10.2 (precision-Ω of Recursive
+100/0): the plausible wrong methods (the chunker's default cl100k length, characters,
+MarkdownChunker, a share) are refused with the slip named, and any rounding to two decimals of the
+right value is accepted."""
 
 import sys
 
 import pytest
 from conftest import ROOT
 
+from chunklab.chunkers.recursive import RecursiveChunker
+from chunklab.chunkers.registry import build
+from chunklab.evaluation.benchmark import chunker_cut, evaluate
+from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
@@ -42,17 +49,63 @@ def omega_summing_excerpts(excerpts, size, length):
     return sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0
 
 
+def omega_unclipped_last_window(excerpts, size, length):
+    """Lets the last window run past the document's end."""
+    meeting = [
+        (a, a + size)
+        for a in range(0, length, size)
+        if any(a <= e and a + size >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
+def omega_in_percent(excerpts, size, length):
+    return 100 * window_omega(excerpts, size, length)
+
+
 WRONG_10 = {"10.1": omega_strict_overlap}
 
 
 @pytest.mark.parametrize(
-    "wrong", [omega_strict_overlap, omega_over_the_document, omega_summing_excerpts]
+    ("wrong", "slip"),
+    [
+        (omega_strict_overlap, "only touch an excerpt"),
+        (omega_over_the_document, "divided by the whole document"),
+        (omega_summing_excerpts, "overlap twice"),
+        (omega_unclipped_last_window, "runs past the document"),
+        (omega_in_percent, "that is a percentage"),
+    ],
 )
-def test_a_plausible_wrong_answer_is_not_yet(wrong):
+def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):
     result = verdict("10.1", wrong)
     assert not result.passed and ": not yet: " in result.message, result.message
+    assert slip in result.message, result.message
 
 
 def test_the_reference_solution_passes():
     result = verdict("10.1", window_omega)
     assert result.passed, result.message
+
+
+def recursive_100_omega(**options):
+    chunker = RecursiveChunker(size=100, overlap=0, **options)
+    return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
+
+
+def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
+    markdown = build("markdown", max_tokens=100, counter="minilm")
+    wrong = {
+        recursive_100_omega(): "cl100k",  # the chunker's default length
+        recursive_100_omega(count_tokens=len): "counts characters",
+        round(evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2): "MarkdownChunker",
+    }
+    right = recursive_100_omega(length="minilm")
+    wrong[round(right / 100, 4)] = "a share"
+    assert right not in wrong
+    for answer, slip in wrong.items():
+        line = selfcheck.verdict_for("10.2", answer)
+        assert "not quite" in line and slip in line, line
+    for answer in (right, right + 0.003):  # any value that rounds to it
+        assert selfcheck.verdict_for("10.2", answer).endswith("correct."), answer

@@ -6,16 +6,28 @@ document of `length` characters is cut into windows of `size` characters, [0, si
 alone (no retriever, no model), and it keeps the report's boundary rule a learner is likely to
 miss: a window that only *touches* an excerpt (ends where it starts, or starts where it ends)
 counts among the windows, so its characters join the denominator. The expected value is the
-library's `chroma.precision_omega` on the same windows.
+library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
+predictable slips (touching windows left out, the whole document as denominator, excerpt characters
+counted twice, a last window past the end, a percentage) is told which slip it made.
+
+10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
+lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
+chunker's default length (cl100k tokens), characters, MarkdownChunker instead of the report's
+splitter, a share instead of a percentage.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 
 import numpy as np
 
+from chunklab.chunkers.recursive import RecursiveChunker
+from chunklab.chunkers.registry import build
+from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
+from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, short
 
 
@@ -49,6 +61,62 @@ def _cases() -> list[tuple[list[tuple[int, int]], int, int]]:
     return cases
 
 
+def _omega_over(
+    excerpts: list[tuple[int, int]], windows: list[tuple[int, int]], touching: bool = True
+) -> float:
+    """Precision-Ω over the given windows, from sets of characters; `touching` False leaves out
+    a window that only touches an excerpt (the slip the rule is there to catch)."""
+    meeting = [
+        (a, b)
+        for a, b in windows
+        if any((a <= e and b >= s) if touching else (a < e and b > s) for s, e in excerpts)
+    ]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)
+
+
+def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str, float]:
+    """What each predictable slip returns on one case -> the words that name it."""
+    windows = windows_of(size, length)
+    unclipped = [(a, a + size) for a in range(0, length, size)]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    meeting = [(a, b) for a, b in windows if any(a <= e and b >= s for s, e in excerpts)]
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return {
+        "you left out the windows that only touch an excerpt (end where it starts, or start "
+        "where it ends): the rule counts them, start <= excerpt end and end >= excerpt "
+        "start": _omega_over(excerpts, windows, touching=False),
+        "you divided by the whole document: precision-Ω divides by the characters of the "
+        "windows that meet an excerpt": len(wanted) / length,
+        "you counted the characters where two excerpts overlap twice: take the union of the "
+        "excerpts' characters": sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
+        "your last window runs past the document: it ends at `length`": _omega_over(
+            excerpts, unclipped
+        ),
+        "that is a percentage: return the share, from 0 to 1": 100
+        * expected_omega(excerpts, size, length),
+    }
+
+
+def _which_slip(got: object, excerpts: list[tuple[int, int]], size: int, length: int) -> str:
+    """The slip `got` matches on this case, in words, or the rule restated when none does."""
+    expected = expected_omega(excerpts, size, length)
+    try:
+        value = float(got)  # type: ignore[arg-type]
+    except (TypeError, ValueError):
+        return "return one float"
+    for words, slipped in _slips(excerpts, size, length).items():
+        if abs(slipped - expected) > 1e-9 and abs(value - slipped) <= 1e-9:
+            return words
+    return (
+        "a window that only touches an excerpt, start <= excerpt end and end >= excerpt start, "
+        "counts; divide by the union of the meeting windows and the excerpts"
+    )
+
+
 def check_window_omega(fn: Callable) -> int:
     cases = 0
     for excerpts, size, length in _cases():
@@ -61,12 +129,46 @@ def check_window_omega(fn: Callable) -> int:
         if not ok:
             raise NotYet(
                 f"excerpts {excerpts}, windows of {size} over {length} characters: expected "
-                f"{expected:.4f}, got {short(got)} (a window that only touches an excerpt, "
-                "start <= excerpt end and end >= excerpt start, counts)"
+                f"{expected:.4f}, got {short(got)}: {_which_slip(got, excerpts, size, length)}"
             )
         cases += 1
     return cases
 
+
+def _recursive_omega(chunker: RecursiveChunker) -> float:
+    return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
+
+
+@cache  # a cut of the five corpora each: seconds, asked again at every answer checked
+def _recursive_100_omega() -> float:
+    """10.2: mean precision-Ω of Recursive 100/0, lengths in MiniLM word pieces, in percent."""
+    return _recursive_omega(RecursiveChunker(size=100, overlap=0, length="minilm"))
+
+
+@cache
+def _recursive_100_misses() -> dict[float, str]:
+    right = _recursive_100_omega()
+    markdown = build("markdown", max_tokens=100, counter="minilm")
+    misses = {
+        _recursive_omega(RecursiveChunker(size=100, overlap=0)): "that is with lengths in cl100k "
+        "tokens, RecursiveChunker's default; the report's MiniLM table counts MiniLM word pieces "
+        "(length='minilm')",
+        _recursive_omega(
+            RecursiveChunker(size=100, overlap=0, count_tokens=len)
+        ): "that counts characters; the report's MiniLM table counts MiniLM word pieces",
+        round(
+            evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2
+        ): "that is MarkdownChunker's cut; the exercise asks the report's recursive splitter",
+        round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
+    }
+    misses.pop(right, None)
+    return misses
+
+
+SOLUTIONS_10: dict[str, tuple[str, Callable[[], float]]] = {
+    "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),
+}
+FORMS_10: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses)}
 
 CHECKS_10: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10.1": ("window_omega(excerpts, size, length) -> float", check_window_omega),

@@ -13,6 +13,7 @@ from typing import Any
 
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, SOLUTIONS_0406
 from chunklab.teaching.selfcheck_0709 import FORMS_0709, SOLUTIONS_0709
@@ -22,6 +23,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     **SOLUTIONS_0103,  # notebooks 01 to 03b: teaching.selfcheck_0103
     **SOLUTIONS_0406,  # notebooks 04 to 06: teaching.selfcheck_0406
     **SOLUTIONS_0709,  # notebooks 07 to 09: teaching.selfcheck_0709
+    **SOLUTIONS_10,  # notebook 10: teaching.exercises_10
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -30,7 +32,7 @@ HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103}
 # How an exercise's answer is compared, where its shape sentence alone does not say it
 # (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
 # answers with why each is wrong, computed from the library.
-FORMS: dict[str, Form] = {**FORMS_0103, **FORMS_0406, **FORMS_0709}
+FORMS: dict[str, Form] = {**FORMS_0103, **FORMS_0406, **FORMS_0709, **FORMS_10}
 
 
 def form(exercise: str) -> Form:

@@ -97,6 +97,21 @@ def minilm_tokenizer():
     return tokenizer
 
 
+# Counts already made, by the text's digest (16 bytes a text, never the text itself). A chunker
+# measures the same paragraph again and again as it packs (MarkdownChunker on Chroma's corpora:
+# about a third of its counts are repeats, and a second budget repeats most of the first's), and
+# WordPiece on a long text is the slowest step of the cut. Cleared when full.
+_COUNTED: dict[bytes, int] = {}
+_COUNTED_MOST = 1 << 17
+
+
 def minilm_pieces(text: str) -> int:
-    """Word pieces the embedder reads for `text`, [CLS] and [SEP] included."""
-    return len(minilm_tokenizer().encode(text).ids)
+    """Word pieces the embedder reads for `text`, [CLS] and [SEP] included; each distinct text
+    encoded once per process."""
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    count = _COUNTED.get(key)
+    if count is None:
+        if len(_COUNTED) >= _COUNTED_MOST:
+            _COUNTED.clear()
+        count = _COUNTED[key] = len(minilm_tokenizer().encode(text).ids)
+    return count
