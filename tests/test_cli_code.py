@@ -172,6 +172,25 @@ def test_a_syntax_error_still_chunks_and_is_one_line_naming_the_lines_exit_0(
     assert errors_of(indexed) == errors_of(done)
 
 
+def test_a_syntax_error_is_a_conversion_warning_of_the_document_and_a_clean_file_has_none(
+    tmp_path,
+):
+    """The document says it too, where every reader's warnings are (`conversion_warnings`), so an
+    API user who never chunks still learns which lines the tree could not place."""
+    broken = tmp_path / "broken.py"
+    source = "def good():\n    return 1\n\ndef bad(:\n    return (\n\nclass After:\n    pass\n"
+    broken.write_text(source, encoding="utf-8")
+    warnings = read_document(broken).metadata["conversion_warnings"]
+    assert len(warnings) == 1 and warnings[0].startswith("syntax errors at lines 4, 5:")
+    many = tmp_path / "many.js"
+    many.write_text("".join(f"let a{n} = ;\n" for n in range(14)), encoding="utf-8")
+    (said,) = read_document(many).metadata["conversion_warnings"]
+    assert "lines 1, 2, 3, 4, 5, 6, 7, 8, 9, 10 and 4 more:" in said
+    clean = tmp_path / "clean.py"
+    clean.write_text("def good():\n    return 1\n", encoding="utf-8")
+    assert "conversion_warnings" not in read_document(clean).metadata
+
+
 def test_a_source_file_not_in_utf8_is_one_line_naming_the_byte_exit_2(
     tmp_path, capsys, monkeypatch
 ):

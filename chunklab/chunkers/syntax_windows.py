@@ -14,11 +14,11 @@ tree is walked.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chunklab.parsing.languages import Language, parser_for
+from chunklab.parsing.languages import Language, error_lines, parser_for
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.utf8 import Utf8Offsets
 
@@ -83,7 +83,7 @@ class SyntaxCut:
         self.module = module
         self.offsets = Utf8Offsets(text)
         self.tree = parser_for(language.name).parse(text.encode("utf-8"))
-        self.errors = sorted(set(self._error_lines(self.tree.root_node)))
+        self.errors = sorted(set(error_lines(self.tree.root_node)))
         self._crumbs: dict[tuple[str, ...], tuple[str, int]] = {}
 
     # --- spans ------------------------------------------------------------------------------------
@@ -94,15 +94,6 @@ class SyntaxCut:
 
     def unit(self, nodes: list[Any], groups: list[list[Any]] | None = None) -> Unit:
         return Unit(nodes, self.char(nodes[0].start_byte), self.char(nodes[-1].end_byte), groups)
-
-    def _error_lines(self, node: Any) -> Iterator[int]:
-        if not node.has_error:
-            return
-        if node.type == "ERROR" or node.is_missing:
-            yield node.start_point[0] + 1
-            return
-        for child in node.children:
-            yield from self._error_lines(child)
 
     def errors_in(self, start: int, end: int) -> list[int]:
         """Line numbers (1-based) of the syntax errors inside text[start:end]."""

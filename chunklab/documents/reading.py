@@ -25,7 +25,7 @@ from chunklab.documents.convert import KIND_OF_SUFFIX, convert
 from chunklab.documents.files import REFUSED_SUFFIXES, DocumentError, decode_text, readable_suffixes
 from chunklab.documents.signatures import NAMES, head_of, kind_of, looks_like_html
 from chunklab.parsing.blocks import ATX, ATX_CLOSING, is_template_expression, split_front_matter
-from chunklab.parsing.languages import language_for
+from chunklab.parsing.languages import language_for, syntax_error_lines
 from chunklab.parsing.sections import plain_title
 
 
@@ -60,6 +60,12 @@ def read_document(
     # Line endings as Python's text mode reads them: CRLF and a lone CR are newlines, not content.
     text = decode_text(raw, path).replace("\r\n", "\n").replace("\r", "\n")
     language = language_for(path)
+    metadata: dict[str, Any] = {}
+    if language:
+        metadata["language"] = language.name
+        errors = syntax_error_lines(text, language)
+        if errors:
+            metadata["conversion_warnings"] = [syntax_errors_said(errors)]
     try:
         return Document(
             doc_id=doc_id or path.stem or "document",
@@ -68,10 +74,22 @@ def read_document(
             # a Markdown heading: its name is the title a reader gives it.
             title=path.name if language else document_title(text, fallback=path.stem),
             text=text,
-            metadata={"language": language.name} if language else {},
+            metadata=metadata,
         )
     except ValidationError as exc:
         raise DocumentError(f"{path}: {exc.errors()[0]['msg']}") from None
+
+
+def syntax_errors_said(lines: list[int], named: int = 10) -> str:
+    """The warning a source file with syntax errors carries: it still chunks (tree-sitter parses
+    around an error), and the reader of its document learns which lines the tree could not place."""
+    shown = ", ".join(map(str, lines[:named])) + (
+        f" and {len(lines) - named} more" if len(lines) > named else ""
+    )
+    return (
+        f"syntax errors at line{'s' if len(lines) > 1 else ''} {shown}: parsed around them, "
+        "so the file still chunks; the chunks holding them say syntax_errors"
+    )
 
 
 def what_it_is(path: Path) -> tuple[str | None, list[str]]:

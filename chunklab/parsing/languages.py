@@ -24,6 +24,7 @@ use, never downloaded. What the chunker needs from each language is only a few n
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import PurePath
@@ -156,3 +157,21 @@ def parser_for(name: str) -> Any:
     module, function = BY_NAME[name].grammar
     grammar = getattr(importlib.import_module(module), function)()
     return tree_sitter.Parser(tree_sitter.Language(grammar))
+
+
+def error_lines(node: Any) -> Iterator[int]:
+    """The 1-based lines where a tree-sitter tree holds an error or a missing node: where the
+    parser recovered, so a reader can be told which lines the syntax tree could not place."""
+    if not node.has_error:
+        return
+    if node.type == "ERROR" or node.is_missing:
+        yield node.start_point[0] + 1
+        return
+    for child in node.children:
+        yield from error_lines(child)
+
+
+def syntax_error_lines(text: str, language: Language) -> list[int]:
+    """The lines of `text` with syntax errors, sorted, each once (`error_lines`)."""
+    tree = parser_for(language.name).parse(text.encode("utf-8"))
+    return sorted(set(error_lines(tree.root_node)))
