@@ -122,3 +122,11 @@ def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budget
     assert "contextual prefix" in selfcheck.verdict_for(
         "06.2", selfcheck_0406.prefix_cost_on_policy(mode="context")
     )
+
+
+def test_06_1_and_06_2_name_the_near_misses():
+    assert "at least one numbered section" in selfcheck.verdict_for("06.1", 4)
+    per_chunk = selfcheck_0406.prefix_cost_on_policy(k=1)
+    assert "rounded tokens per chunk" in selfcheck.verdict_for("06.2", round(5 * per_chunk, 1))
+    right = selfcheck.SOLUTIONS["06.2"][1]()
+    assert "close, but not" in selfcheck.verdict_for("06.2", round(right * 1.1, 1))

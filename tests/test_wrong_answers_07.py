@@ -248,3 +248,38 @@ def test_07_2_refuses_the_reversed_list_naming_the_order_and_accepts_a_tuple(cap
     assert ": correct" not in capsys.readouterr().out
     selfcheck.check("07.2", tuple(right))
     assert ": correct." in capsys.readouterr().out
+
+
+def _rr_top_only(ranked, gold):
+    return 1.0 if ranked and ranked[0] in gold else 0.0
+
+
+def _rr_sum(ranked, gold):
+    return sum(1 / k for k, ref in enumerate(ranked, 1) if ref in gold)
+
+
+def _rr_mean(ranked, gold):
+    found = [1 / k for k, ref in enumerate(ranked, 1) if ref in gold]
+    return sum(found) / len(found) if found else 0.0
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_rr_top_only, "not only the top one"),
+        (_rr_sum, "adds 1 / position"),
+        (_rr_mean, "averages 1 / position"),
+    ],
+    ids=["top-only", "sum", "mean"],
+)
+def test_07_1_names_top_only_sum_and_mean(wrong, named):
+    result = verdict("07.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_07_2_names_repeated_ids_and_answerable_not_complete_without_the_length():
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    repeated = selfcheck.verdict_for("07.2", sorted(right * 12))
+    assert "more than once" in repeated and str(len(right)) + " " not in repeated.split("]):")[1]
+    extra = sorted({*right, next(f"w{n:02d}" for n in range(1, 20) if f"w{n:02d}" not in right)})
+    assert "`answerable` asks" in selfcheck.verdict_for("07.2", extra)

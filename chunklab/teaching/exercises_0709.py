@@ -55,8 +55,16 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
         return "use the first id that is in gold, not the last"
     if _is(got, len(positions) / len(ranked)) or _is(got, 1 / len(ranked)):
         return "it is 1 / the position of the first id in gold, not a share of the list"
+    if len(positions) > 1 and _is(got, sum(1 / n for n in positions)):
+        return "that adds 1 / position for every id in gold; use only the first one"
+    if len(positions) > 1 and _is(got, sum(1 / n for n in positions) / len(positions)):
+        return "that averages 1 / position over the ids in gold; use only the first one"
     if got == 0 and first > 1:
-        return "1 / position as a float (1/3 is 0.333...), not integer division"
+        return (
+            f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
+            "only the top one; and 1 / position is a float division (1/3 is 0.333...), not "
+            "integer division"
+        )
     return f"the first id in gold is at position {first}"
 
 

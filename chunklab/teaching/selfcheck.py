@@ -15,8 +15,8 @@ from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
-from chunklab.teaching.selfcheck_0406 import FORMS_0406, SOLUTIONS_0406
-from chunklab.teaching.selfcheck_0709 import FORMS_0709, SOLUTIONS_0709
+from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
+from chunklab.teaching.selfcheck_0709 import FORMS_0709, HINTS_0709, SOLUTIONS_0709
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -27,7 +27,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
-HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103}
+HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103, **HINTS_0406, **HINTS_0709}
 
 # How an exercise's answer is compared, where its shape sentence alone does not say it
 # (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong

@@ -111,6 +111,9 @@ def _article_paths_misses() -> dict[Any, str]:
         "fixed version's count; the question is about the article's, bug included",
         len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
         "sections or more",
+        sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
+        "at least one numbered section; the question asks for more than one (a section nested "
+        "under another)",
     }
 
 
@@ -147,6 +150,8 @@ def _prefix_cost_misses() -> dict[Any, str]:
         "asks max_tokens=100",
         prefix_cost_on_policy(documents=_asked()): "that is over the five documents of section 5's "
         "table; the question asks the travel policy alone",
+        round(5 * prefix_cost_on_policy(k=1), 1): "that is 5 times the rounded tokens per chunk; "
+        "read the k=5 column, which multiplies before it rounds",
         prefix_cost_on_policy(mode="context"): "that is the contextual prefix; the question asks "
         "the path prefix",
         prefix_cost_on_policy(mode="context", documents=_asked()): "that is the contextual prefix "
@@ -169,3 +174,16 @@ FORMS_0406: dict[str, Form] = {
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
 }
+
+
+def _near_prefix_cost(answer: Any, solution: Any) -> str:
+    """06.2: an answer near the right one is usually a hand computation of the k=5 column."""
+    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * solution:
+        return (
+            "close, but not the library's figure: read the k=5 column of prefix_cost for the "
+            "travel policy alone, path prefix, max_tokens=100, rather than computing it by hand"
+        )
+    return ""
+
+
+HINTS_0406: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_prefix_cost}

@@ -140,3 +140,24 @@ FORMS_0709: dict[str, Form] = {
     "08.2": Form(misses=_pdf_misses),
     "09.3": Form(misses=_schedule_misses),
 }
+
+
+def _unanswerable_hint(answer: Any, solution: Any) -> str:
+    """07.2: what a list built from `rows` goes wrong on, without giving away its length."""
+    if not isinstance(answer, (list, tuple)):
+        return ""
+    if len(set(answer)) < len(answer):
+        return (
+            "an id appears more than once: each question has one row per retriever and k in "
+            "`rows`, so keep each id once"
+        )
+    if set(answer) > set(solution):
+        return (
+            "some of those are answerable, only not complete at some k: `answerable` asks whether "
+            "any chunk of the cut holds every fact, whatever the retriever and k; `complete` asks "
+            "the top k"
+        )
+    return ""
+
+
+HINTS_0709: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
