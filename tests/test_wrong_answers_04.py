@@ -39,6 +39,27 @@ def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_bud
     assert "1 item where 2 are asked" in refusal("04.2", [chunks])
 
 
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (
+            lambda: (
+                selfcheck_0406.budgeted_semantic()[0] - 1,
+                selfcheck_0406.budgeted_semantic()[1],
+            ),
+            "counts the cuts",
+        ),
+        (lambda: selfcheck_0406.budgeted_semantic(embedder="hashing"), "hashing embedder"),
+        (lambda: selfcheck_0406.budgeted_semantic(breakpoint="threshold"), "0.6 threshold"),
+        (lambda: selfcheck_0406.budgeted_semantic(unit="line"), "cut lines, not sentences"),
+    ],
+    ids=["cuts-for-chunks", "hash", "threshold", "lines"],
+)
+def test_04_2_names_each_predictable_slip(slip, hint):
+    """Each slip is computed by running the wrong method, so the hint follows the library."""
+    assert hint in refusal("04.2", slip())
+
+
 def _one_sided(texts, buffer_size):
     return [" ".join(texts[max(0, i - buffer_size) : i + 1]) for i in range(len(texts))]
 

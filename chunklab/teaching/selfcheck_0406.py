@@ -17,7 +17,7 @@ from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, load_document, load_topic_boundaries
-from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
 
@@ -50,24 +50,58 @@ def _stdevs_misses() -> dict[Any, str]:
     return misses
 
 
-def budgeted_semantic(max_tokens: int = 30) -> tuple[int, int]:
-
-    chunks = SemanticChunker(
-        embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80, max_tokens=max_tokens
-    ).split(load_document("topics"))
+def budgeted_semantic(
+    max_tokens: int = 30, embedder: str = "wordllama", **rule: Any
+) -> tuple[int, int]:
+    """(chunks, chunks starting on a true topic change) on the topics document; `embedder` and
+    `rule` (breakpoint, unit, ...) vary it to name the slips a wrong answer comes from."""
+    chosen = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder}[embedder]()
+    options = {"breakpoint": "percentile", "percentile": 80, **rule}
+    chunks = SemanticChunker(embedder=chosen, max_tokens=max_tokens, **options).split(
+        load_document("topics")
+    )
     truth = set(load_topic_boundaries("topics")) - {0}
     return len(chunks), sum(c.start in truth for c in chunks)
 
 
 def _budgeted_semantic_misses() -> dict[Any, str]:
+    """The slips one makes on the way, each named: the first chunk counted, the order, the
+    default budget, cuts counted for chunks, another embedder, the fixed rule, line units."""
     chunks, on_true = budgeted_semantic()
-    return {
-        (chunks, on_true + 1): "the first chunk starts the document, not a topic change: leave "
-        "character 0 out",
-        (on_true, chunks): "the right numbers in the wrong order: (chunks, on_true_changes)",
-        budgeted_semantic(200): "those are the counts at the default budget (200): set "
-        "max_tokens=30",
-    }
+    slips: list[tuple[Any, str]] = [
+        (
+            (chunks, on_true + 1),
+            "the first chunk starts the document, not a topic change: leave character 0 out",
+        ),
+        ((on_true, chunks), "the right numbers in the wrong order: (chunks, on_true_changes)"),
+        (
+            budgeted_semantic(200),
+            "those are the counts at the default budget (200): set max_tokens=30",
+        ),
+        (
+            (chunks - 1, on_true),
+            "that first number counts the cuts; the question counts the "
+            "chunks (one more than the cuts)",
+        ),
+        (
+            budgeted_semantic(embedder="hashing"),
+            "those are the hashing embedder's counts: use WordLlamaEmbedder()",
+        ),
+        (
+            budgeted_semantic(breakpoint="threshold"),
+            "those are the fixed 0.6 threshold's counts: "
+            'keep the percentile rule (breakpoint="percentile", percentile=80)',
+        ),
+        (
+            budgeted_semantic(unit="line"),
+            'those cut lines, not sentences: keep the default unit="sentence"',
+        ),
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != (chunks, on_true):
+            misses.setdefault(answer, hint)
+    return misses
 
 
 @lru_cache(maxsize=2048)
