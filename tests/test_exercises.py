@@ -150,6 +150,10 @@ def _span_including_its_end(offsets, vectors, start, end):  # <= end: one token 
     return mean / np.linalg.norm(mean)
 
 
+def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
+    return [int(n) for n in re.findall(r"\d+", reply)]
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
@@ -157,6 +161,7 @@ WRONG = {
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "04.3": _buffer_one_side,
+    "04b.1": _numbers_anywhere_in_the_reply,
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,

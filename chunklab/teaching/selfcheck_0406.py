@@ -1,5 +1,5 @@
-"""The answer exercises of notebooks 04, 05 and 06: each expected answer computed from the library
-when asked, and the plausible wrong answers each refusal recognises, with why.
+"""The answer exercises of notebooks 04, 04b, 05 and 06: each expected answer computed from the
+library when asked, and the plausible wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from chunklab.chunkers.llm import LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
@@ -20,6 +21,7 @@ from chunklab.documents.series import data_dir, load_document, load_topic_bounda
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
+from chunklab.tokens.counters import cl100k
 
 
 @lru_cache(maxsize=64)
@@ -104,6 +106,41 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     return misses
 
 
+def _no_model(prompt: str) -> str:
+    raise RuntimeError("building prompts never calls a model")
+
+
+def first_pass_on_schedules() -> tuple[int, int]:
+    """04b.2: (calls, cl100k prompt tokens) of LLMChunker's first pass over the 18F page."""
+    prompts = LLMChunker(_no_model).prompts(load_document("work_schedules"))
+    return len(prompts), sum(cl100k(p) for p in prompts)
+
+
+def _first_pass_misses() -> dict[Any, str]:
+    """Each slip computed by doing it: the page's own tokens, pieces for calls, the order."""
+    calls, tokens = first_pass_on_schedules()
+    page = load_document("work_schedules")
+    pieces = len(LLMChunker(_no_model).pieces(page))
+    slips = [
+        (
+            (calls, cl100k(page.text)),
+            "that second number is the page's own tokens; count the "
+            "prompts' tokens, instruction and tags included",
+        ),
+        (
+            (pieces, tokens),
+            "that first number counts the 50-token pieces; the question counts the "
+            "calls (the prompts)",
+        ),
+        ((tokens, calls), "the right numbers in the wrong order: (calls, prompt_tokens)"),
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != (calls, tokens):
+            misses.setdefault(answer, hint)
+    return misses
+
+
 @lru_cache(maxsize=2048)
 def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
     doc = read_document(data_dir() / "cloudgov-space-egress.md")
@@ -172,6 +209,7 @@ def _prefix_cost_misses() -> dict[Any, str]:
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
+    "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
@@ -180,6 +218,7 @@ SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_0406: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(misses=_budgeted_semantic_misses),
+    "04b.2": Form(misses=_first_pass_misses),
     "05.2": Form(misses=_cloudgov_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
