@@ -93,12 +93,14 @@ _REPLIES_04B = [
     "split_after:",
     "split_after: 5, 3",
     "I would cut after piece 3.",
+    "split_after: 3, 3",
 ]
 
 
 def _check_piece_numbers(fn: Callable) -> int:
     """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
-    on the `split_after:` line, in order; a reply without that line, or out of order, raises."""
+    on the `split_after:` line, strictly ascending; a reply without that line, out of order or
+    with a number repeated, raises."""
     rng, cases = random.Random(41), 0
     replies = list(_REPLIES_04B)
     for _ in range(20):

@@ -26,29 +26,37 @@ from chunklab.tokens.counters import cl100k
 
 @lru_cache(maxsize=64)
 def _stdev_cuts(stdevs: float) -> int:
+    """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
+    group into more chunks: the exercise asks about the rule, not the budget."""
     chunker = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="stdev", stdevs=stdevs)
-    return len(chunker.split(load_document("topics"))) - 1
+    _, sims = chunker.similarities(load_document("topics"))
+    return len(chunker.cuts(sims))
 
 
-def _stdevs_for_three_cuts() -> float:
+_CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
 
+
+def _stdevs_for_asked_cuts() -> float:
     for n in range(0, 41):
-        if _stdev_cuts(n * 0.25) == 3:
+        if _stdev_cuts(n * 0.25) == _CUTS_ASKED:
             return n * 0.25
-    raise AssertionError("no stdevs up to 10 leaves exactly 3 cuts")
+    raise AssertionError(f"no stdevs up to 10 leaves exactly {_CUTS_ASKED} cuts")
 
 
 def _stdevs_misses() -> dict[Any, str]:
-    right = _stdevs_for_three_cuts()
+    right, asked = _stdevs_for_asked_cuts(), _CUTS_ASKED
     misses: dict[Any, str] = {}
     for n in range(0, 41):
         stdevs, cuts = n * 0.25, _stdev_cuts(n * 0.25)
-        if cuts == 2 and stdevs not in misses:
-            misses[stdevs] = "that leaves 3 chunks, which is 2 cuts: count the cuts, not the chunks"
-        elif cuts == 3 and stdevs > right:
-            misses[stdevs] = "3 cuts, but not the smallest such stdevs: try smaller values too"
+        if cuts == asked - 1 and stdevs not in misses:
+            misses[stdevs] = (
+                f"that leaves {asked} chunks, which is {asked - 1} cuts: count the cuts, "
+                "not the chunks"
+            )
+        elif cuts == asked and stdevs > right:
+            misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
         elif stdevs not in misses and stdevs != right and abs(stdevs - right) <= 0.5:
-            misses[stdevs] = f"at that stdevs WordLlama makes {cuts} cut(s), not 3"
+            misses[stdevs] = f"at that stdevs WordLlama makes {cuts} cut(s), not {asked}"
     return misses
 
 
@@ -207,7 +215,7 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
-    "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
+    "04.1": ("a float, a multiple of 0.25", _stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
