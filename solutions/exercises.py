@@ -86,12 +86,12 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
 
 
 def piece_numbers(reply: str) -> list[int]:
-    """04b.1: the numbers on a reply's `split_after:` line, in ascending order, or ValueError."""
+    """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
     if line is None:
         raise ValueError(f"no split_after: line in {reply!r}")
     numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:", 1)[1])]
-    if numbers != sorted(numbers):
+    if numbers != sorted(set(numbers)):  # strictly: a repeated piece is out of order too
         raise ValueError(f"not in ascending order: {line!r}")
     return numbers
 
