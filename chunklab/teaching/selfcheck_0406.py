@@ -169,8 +169,15 @@ def _cloudgov_misses() -> dict[Any, str]:
     linearize = rows_budget_without_orphans_on_cloudgov("linearize")
     if linearize != right:
         misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
-    for budget in (right - 1, right - 2):
-        misses.setdefault(budget, f"at that budget {_cloudgov_orphans(budget)} orphan(s) remain")
+    for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
+        left = _cloudgov_orphans(budget)
+        misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
+    for budget in range(right + 1, right + 21):
+        misses.setdefault(
+            budget,
+            "no orphan there, but a smaller budget also leaves none: "
+            "sweep every budget upward, not by tens",
+        )
     return misses
 
 
