@@ -107,3 +107,11 @@ def test_04_3_accepts_any_correct_form():
 
     assert verdict("04.3", as_tuple).passed
     assert verdict("04.3", written_out).passed
+
+
+def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_number():
+    chunks, on_true = selfcheck.SOLUTIONS["04.2"][1]()
+    assert "count again" in refusal("04.2", (chunks, on_true - 1))
+    at_200 = selfcheck_0406.budgeted_semantic(200)
+    assert "first chunk counted" in refusal("04.2", (at_200[0], at_200[1] + 1))
+    assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))

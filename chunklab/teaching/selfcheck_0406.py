@@ -107,6 +107,27 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
             'those cut lines, not sentences: keep the default unit="sentence"',
         ),
     ]
+    at_200 = budgeted_semantic(200)
+    slips += [
+        (
+            (at_200[0], at_200[1] + 1),
+            "the default budget (200) and the first chunk counted: set max_tokens=30 and "
+            "leave character 0 out",
+        ),
+        (
+            (at_200[0] - 1, at_200[1]),
+            "cuts at the default budget (200): set max_tokens=30 and count chunks, not cuts",
+        ),
+    ]
+    slips += [
+        (
+            (chunks, n),
+            "the chunk count is right; count again the chunks whose start is exactly one of "
+            "load_topic_boundaries('topics'), leaving character 0 out",
+        )
+        for n in range(0, chunks + 1)
+        if n != on_true
+    ]
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (chunks, on_true):
