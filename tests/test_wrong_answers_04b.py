@@ -104,3 +104,9 @@ def test_04b_2_names_each_slip_and_accepts_a_list():
     assert any("50-token pieces" in line for line in hints.values())
     assert any("wrong order" in line for line in hints.values())
     assert all("not quite" in line for line in hints.values())
+
+
+def test_04b_2_names_a_call_count_one_off():
+    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
+    for off in (calls - 1, calls + 1):
+        assert "one call off" in selfcheck.verdict_for("04b.2", (off, tokens))
