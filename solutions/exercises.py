@@ -7,6 +7,8 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import re
+
 
 def line_windows(text: str, size: int) -> list[tuple[int, int]]:
     """01.4: windows of at most `size` characters, each ending after the last line break it
@@ -87,6 +89,17 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
     return [
         " ".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))
     ]
+
+
+def piece_numbers(reply: str) -> list[int]:
+    """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
+    line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
+    if line is None:
+        raise ValueError(f"no split_after: line in {reply!r}")
+    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:", 1)[1])]
+    if numbers != sorted(set(numbers)):  # strictly: a repeated piece is out of order too
+        raise ValueError(f"not in ascending order: {line!r}")
+    return numbers
 
 
 def column_value(header: str, row: str) -> str:

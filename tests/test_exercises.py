@@ -161,6 +161,10 @@ def _complete_not_reached_at_any_k(rows, strategy, retriever, k):  # the k filte
     return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
 
 
+def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
+    return [int(n) for n in re.findall(r"\d+", reply)]
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
@@ -169,6 +173,7 @@ WRONG = {
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.2": _filter_after_ranking,
     "04.3": _buffer_one_side,
+    "04b.1": _numbers_anywhere_in_the_reply,
     "05.1": _column_value_keeping_pipes,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,

@@ -29,7 +29,8 @@ ALLOWED: dict[str, dict[str, str]] = {
         "1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
         "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",
     },
-    "04": {
+    "04b": {
+        "4": "the step this companion belongs to ('Companion to step **4**'), not a figure",
         "91.9": "Chroma's published recall for its LLMSemanticChunker (research.trychroma.com)",
         "19.9": "Chroma's published precision-Ω for the same chunker, quoted with the recall",
     },

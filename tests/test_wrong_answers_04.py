@@ -24,7 +24,7 @@ def test_04_1_refuses_chunks_for_cuts_a_larger_stdevs_and_a_neighbour():
     assert selfcheck.verdict_for("04.1", int(right) if right == int(right) else right)
     hints = {miss: refusal("04.1", miss) for miss in selfcheck.form("04.1").misses()}
     assert any("count the cuts, not the chunks" in line for line in hints.values())
-    assert "makes" in refusal("04.1", right - 0.25) and "not 3" in refusal("04.1", right - 0.25)
+    assert "makes" in refusal("04.1", right - 0.25) and "not 5" in refusal("04.1", right - 0.25)
     assert "a str" in refusal("04.1", str(right))
 
 
@@ -37,6 +37,27 @@ def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_bud
     assert "wrong order" in refusal("04.2", (on_true, chunks))
     assert "max_tokens=30" in refusal("04.2", selfcheck_0406.budgeted_semantic(200))
     assert "1 item where 2 are asked" in refusal("04.2", [chunks])
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (
+            lambda: (
+                selfcheck_0406.budgeted_semantic()[0] - 1,
+                selfcheck_0406.budgeted_semantic()[1],
+            ),
+            "counts the cuts",
+        ),
+        (lambda: selfcheck_0406.budgeted_semantic(embedder="hashing"), "hashing embedder"),
+        (lambda: selfcheck_0406.budgeted_semantic(breakpoint="threshold"), "0.6 threshold"),
+        (lambda: selfcheck_0406.budgeted_semantic(unit="line"), "cut lines, not sentences"),
+    ],
+    ids=["cuts-for-chunks", "hash", "threshold", "lines"],
+)
+def test_04_2_names_each_predictable_slip(slip, hint):
+    """Each slip is computed by running the wrong method, so the hint follows the library."""
+    assert hint in refusal("04.2", slip())
 
 
 def _one_sided(texts, buffer_size):
@@ -86,3 +107,11 @@ def test_04_3_accepts_any_correct_form():
 
     assert verdict("04.3", as_tuple).passed
     assert verdict("04.3", written_out).passed
+
+
+def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_number():
+    chunks, on_true = selfcheck.SOLUTIONS["04.2"][1]()
+    assert "count again" in refusal("04.2", (chunks, on_true - 1))
+    at_200 = selfcheck_0406.budgeted_semantic(200)
+    assert "first chunk counted" in refusal("04.2", (at_200[0], at_200[1] + 1))
+    assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))

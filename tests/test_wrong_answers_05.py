@@ -94,3 +94,36 @@ def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
     linearize = selfcheck_0406.rows_budget_without_orphans_on_cloudgov("linearize")
     assert "rows mode" in selfcheck.verdict_for("05.2", linearize)
     assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
+
+
+def _gfm_cells(line):
+    return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
+
+
+def stripping_every_outer_pipe(header, row):
+    return "; ".join(f"{h}: {v}" for h, v in zip(_gfm_cells(header), _gfm_cells(row), strict=False))
+
+
+def dropping_a_trailing_empty_cell(header, row):
+    def cells(line):
+        line = line.strip()
+        line = line[1:] if line.startswith("|") else line
+        line = line[:-1] if line.endswith("|") and not line.endswith("\\|") else line
+        found = [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+        while found and not found[-1]:
+            found.pop()
+        return found
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def test_05_1_names_strip_on_a_trailing_escaped_pipe_and_a_dropped_trailing_cell():
+    stripped = verdict("05.1", stripping_every_outer_pipe)
+    assert not stripped.passed and "strip('|')" in stripped.message, stripped.message
+    dropped = verdict("05.1", dropping_a_trailing_empty_cell)
+    assert not dropped.passed and "empty cell" in dropped.message, dropped.message
+
+
+def test_05_2_names_a_budget_too_large_and_section_6s_budget():
+    assert "smaller budget" in selfcheck.verdict_for("05.2", 110)
+    assert "orphan(s) remain" in selfcheck.verdict_for("05.2", 60)

@@ -94,14 +94,15 @@ class LLMChunker:
 
 
 def split_after(reply: str, first: int, past: int) -> list[int]:
-    """The piece numbers of a `split_after: 3, 5` reply, checked: ascending, from `first`, and
+    """The piece numbers of a `split_after: 3, 5` reply, checked: strictly ascending (a repeated
+    number is a reply that did not follow the prompt), from `first`, and
     no later than the window's last piece (`past`, 1-based). Anything else is a ValueError that
     quotes the reply."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
     if line is None:
         raise ValueError(f"the model's reply has no 'split_after:' line: {reply[:80]!r}")
     numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:", 1)[1])]
-    if numbers != sorted(numbers) or any(n < first or n > past for n in numbers):
+    if numbers != sorted(set(numbers)) or any(n < first or n > past for n in numbers):
         raise ValueError(
             f"the model's reply names pieces outside {first}..{past} or out of order: {line!r}"
         )

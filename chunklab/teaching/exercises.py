@@ -19,6 +19,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from chunklab.chunkers.llm import split_after
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
@@ -86,6 +87,50 @@ def _check_buffered(fn: Callable) -> int:
     return cases
 
 
+# --- 04b.1: reading a model's split_after reply -------------------------------------------------
+
+_REPLIES_04B = [
+    "split_after: 3, 5",
+    "Sure, here you go.\nsplit_after: 2, 4, 9",
+    "split_after:7",
+    "Pieces 1 to 4 are about leave.\nsplit_after: 4, 8",
+    "split_after: 10, 12, 31",
+    "split_after:",
+    "split_after: 5, 3",
+    "I would cut after piece 3.",
+    "split_after: 3, 3",
+]
+
+
+def _check_piece_numbers(fn: Callable) -> int:
+    """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
+    on the `split_after:` line, strictly ascending; a reply without that line, out of order or
+    with a number repeated, raises."""
+    rng, cases = random.Random(41), 0
+    replies = list(_REPLIES_04B)
+    for _ in range(20):
+        numbers = sorted(rng.sample(range(1, 40), rng.randint(1, 5)))
+        prefix = rng.choice(["", "Here are the cuts.\n", "Read 12 pieces.\n"])
+        replies.append(
+            prefix + "split_after:" + rng.choice([" ", ""]) + ", ".join(map(str, numbers))
+        )
+    for reply in replies:
+        try:
+            expected: Any = split_after(reply, 0, 10**9)
+        except ValueError:
+            expected = ValueError
+        try:
+            got: Any = [int(n) for n in fn(reply)]
+        except ValueError:
+            got = ValueError
+        if got != expected:
+            should = "a ValueError" if expected is ValueError else str(expected)
+            said = "a ValueError" if got is ValueError else short(got)
+            raise NotYet(f"reply={reply!r}: expected {should}, got {said}")
+        cases += 1
+    return cases
+
+
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
@@ -100,6 +145,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     ),
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
+    "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709

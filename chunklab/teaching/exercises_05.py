@@ -52,6 +52,8 @@ def _case(rng: random.Random, k: int) -> tuple[str, str, list[str], list[str], s
 
 
 HINTS = {
+    "trailing escaped": "this row ends in an escaped pipe \\| and has no outer pipes: strip('|') "
+    "takes that pipe too and leaves a lone backslash; remove an outer pipe only when unescaped",
     "escaped": "this row has an escaped pipe \\| : it is text inside its cell, not a column "
     "boundary, so it does not start a new column",
     "empty": "this row has an empty cell: it is still a column, with an empty value, and the "
@@ -99,6 +101,10 @@ def check_column_value(fn: Callable) -> int:
     # answer that already gets plain rows right.
     order = ["plain", "no outer pipes", "empty", "escaped"]
     every = sorted((_case(rng, k) for k in range(32)), key=lambda case: order.index(case[4]))
+    every += [  # the two edges random rows rarely hit: a trailing empty cell, a trailing \|
+        ("| A | B |", "| x |  |", ["A", "B"], ["x", ""], "empty"),
+        ("A | B", "x | y \\|", ["A", "B"], ["x", "y \\|"], "trailing escaped"),
+    ]
     for header, row, columns, values, kind in every:
         got = fn(header, row)
         if not isinstance(got, str):

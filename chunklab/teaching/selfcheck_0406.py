@@ -1,5 +1,5 @@
-"""The answer exercises of notebooks 04, 05 and 06: each expected answer computed from the library
-when asked, and the plausible wrong answers each refusal recognises, with why.
+"""The answer exercises of notebooks 04, 04b, 05 and 06: each expected answer computed from the
+library when asked, and the plausible wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -11,64 +11,172 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from chunklab.chunkers.llm import LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
-from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
+from chunklab.tokens.counters import cl100k
 
 
 @lru_cache(maxsize=64)
 def _stdev_cuts(stdevs: float) -> int:
+    """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
+    group into more chunks: the exercise asks about the rule, not the budget."""
     chunker = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="stdev", stdevs=stdevs)
-    return len(chunker.split(load_document("topics"))) - 1
+    _, sims = chunker.similarities(load_document("topics"))
+    return len(chunker.cuts(sims))
 
 
-def _stdevs_for_three_cuts() -> float:
+_CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
 
+
+def _stdevs_for_asked_cuts() -> float:
     for n in range(0, 41):
-        if _stdev_cuts(n * 0.25) == 3:
+        if _stdev_cuts(n * 0.25) == _CUTS_ASKED:
             return n * 0.25
-    raise AssertionError("no stdevs up to 10 leaves exactly 3 cuts")
+    raise AssertionError(f"no stdevs up to 10 leaves exactly {_CUTS_ASKED} cuts")
 
 
 def _stdevs_misses() -> dict[Any, str]:
-    right = _stdevs_for_three_cuts()
+    right, asked = _stdevs_for_asked_cuts(), _CUTS_ASKED
     misses: dict[Any, str] = {}
     for n in range(0, 41):
         stdevs, cuts = n * 0.25, _stdev_cuts(n * 0.25)
-        if cuts == 2 and stdevs not in misses:
-            misses[stdevs] = "that leaves 3 chunks, which is 2 cuts: count the cuts, not the chunks"
-        elif cuts == 3 and stdevs > right:
-            misses[stdevs] = "3 cuts, but not the smallest such stdevs: try smaller values too"
+        if cuts == asked - 1 and stdevs not in misses:
+            misses[stdevs] = (
+                f"that leaves {asked} chunks, which is {asked - 1} cuts: count the cuts, "
+                "not the chunks"
+            )
+        elif cuts == asked and stdevs > right:
+            misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
         elif stdevs not in misses and stdevs != right and abs(stdevs - right) <= 0.5:
-            misses[stdevs] = f"at that stdevs WordLlama makes {cuts} cut(s), not 3"
+            misses[stdevs] = f"at that stdevs WordLlama makes {cuts} cut(s), not {asked}"
     return misses
 
 
-def budgeted_semantic(max_tokens: int = 30) -> tuple[int, int]:
-
-    chunks = SemanticChunker(
-        embedder=WordLlamaEmbedder(), breakpoint="percentile", percentile=80, max_tokens=max_tokens
-    ).split(load_document("topics"))
+def budgeted_semantic(
+    max_tokens: int = 30, embedder: str = "wordllama", **rule: Any
+) -> tuple[int, int]:
+    """(chunks, chunks starting on a true topic change) on the topics document; `embedder` and
+    `rule` (breakpoint, unit, ...) vary it to name the slips a wrong answer comes from."""
+    chosen = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder}[embedder]()
+    options = {"breakpoint": "percentile", "percentile": 80, **rule}
+    chunks = SemanticChunker(embedder=chosen, max_tokens=max_tokens, **options).split(
+        load_document("topics")
+    )
     truth = set(load_topic_boundaries("topics")) - {0}
     return len(chunks), sum(c.start in truth for c in chunks)
 
 
 def _budgeted_semantic_misses() -> dict[Any, str]:
+    """The slips one makes on the way, each named: the first chunk counted, the order, the
+    default budget, cuts counted for chunks, another embedder, the fixed rule, line units."""
     chunks, on_true = budgeted_semantic()
-    return {
-        (chunks, on_true + 1): "the first chunk starts the document, not a topic change: leave "
-        "character 0 out",
-        (on_true, chunks): "the right numbers in the wrong order: (chunks, on_true_changes)",
-        budgeted_semantic(200): "those are the counts at the default budget (200): set "
-        "max_tokens=30",
-    }
+    slips: list[tuple[Any, str]] = [
+        (
+            (chunks, on_true + 1),
+            "the first chunk starts the document, not a topic change: leave character 0 out",
+        ),
+        ((on_true, chunks), "the right numbers in the wrong order: (chunks, on_true_changes)"),
+        (
+            budgeted_semantic(200),
+            "those are the counts at the default budget (200): set max_tokens=30",
+        ),
+        (
+            (chunks - 1, on_true),
+            "that first number counts the cuts; the question counts the "
+            "chunks (one more than the cuts)",
+        ),
+        (
+            budgeted_semantic(embedder="hashing"),
+            "those are the hashing embedder's counts: use WordLlamaEmbedder()",
+        ),
+        (
+            budgeted_semantic(breakpoint="threshold"),
+            "those are the fixed 0.6 threshold's counts: "
+            'keep the percentile rule (breakpoint="percentile", percentile=80)',
+        ),
+        (
+            budgeted_semantic(unit="line"),
+            'those cut lines, not sentences: keep the default unit="sentence"',
+        ),
+    ]
+    at_200 = budgeted_semantic(200)
+    slips += [
+        (
+            (at_200[0], at_200[1] + 1),
+            "the default budget (200) and the first chunk counted: set max_tokens=30 and "
+            "leave character 0 out",
+        ),
+        (
+            (at_200[0] - 1, at_200[1]),
+            "cuts at the default budget (200): set max_tokens=30 and count chunks, not cuts",
+        ),
+    ]
+    slips += [
+        (
+            (chunks, n),
+            "the chunk count is right; count again the chunks whose start is exactly one of "
+            "load_topic_boundaries('topics'), leaving character 0 out",
+        )
+        for n in range(0, chunks + 1)
+        if n != on_true
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != (chunks, on_true):
+            misses.setdefault(answer, hint)
+    return misses
+
+
+def _no_model(prompt: str) -> str:
+    raise RuntimeError("building prompts never calls a model")
+
+
+def first_pass_on_schedules() -> tuple[int, int]:
+    """04b.2: (calls, cl100k prompt tokens) of LLMChunker's first pass over the 18F page."""
+    prompts = LLMChunker(_no_model).prompts(load_document("work_schedules"))
+    return len(prompts), sum(cl100k(p) for p in prompts)
+
+
+def _first_pass_misses() -> dict[Any, str]:
+    """Each slip computed by doing it: the page's own tokens, pieces for calls, the order."""
+    calls, tokens = first_pass_on_schedules()
+    page = load_document("work_schedules")
+    pieces = len(LLMChunker(_no_model).pieces(page))
+    slips = [
+        (
+            (calls, cl100k(page.text)),
+            "that second number is the page's own tokens; count the "
+            "prompts' tokens, instruction and tags included",
+        ),
+        (
+            (pieces, tokens),
+            "that first number counts the 50-token pieces; the question counts the "
+            "calls (the prompts)",
+        ),
+        ((tokens, calls), "the right numbers in the wrong order: (calls, prompt_tokens)"),
+    ]
+    slips += [
+        (
+            (calls + step, tokens),
+            "one call off: windows hold whole pieces and the last one may be short, so count "
+            "the prompts, len(LLMChunker(complete).prompts(page)), rather than divide tokens",
+        )
+        for step in (-1, 1)
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != (calls, tokens):
+            misses.setdefault(answer, hint)
+    return misses
 
 
 @lru_cache(maxsize=2048)
@@ -91,8 +199,15 @@ def _cloudgov_misses() -> dict[Any, str]:
     linearize = rows_budget_without_orphans_on_cloudgov("linearize")
     if linearize != right:
         misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
-    for budget in (right - 1, right - 2):
-        misses.setdefault(budget, f"at that budget {_cloudgov_orphans(budget)} orphan(s) remain")
+    for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
+        left = _cloudgov_orphans(budget)
+        misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
+    for budget in range(right + 1, right + 21):
+        misses.setdefault(
+            budget,
+            "no orphan there, but a smaller budget also leaves none: "
+            "sweep every budget upward, not by tens",
+        )
     return misses
 
 
@@ -160,8 +275,9 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
-    "04.1": ("a float, a multiple of 0.25", _stdevs_for_three_cuts),
+    "04.1": ("a float, a multiple of 0.25", _stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
+    "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
@@ -170,6 +286,7 @@ SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_0406: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(misses=_budgeted_semantic_misses),
+    "04b.2": Form(misses=_first_pass_misses),
     "05.2": Form(misses=_cloudgov_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),

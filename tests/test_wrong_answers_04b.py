@@ -1,0 +1,112 @@
+"""Notebook 04b's exercise refuses plausible wrong readers of a model's `split_after:` reply, each
+with the reply it got wrong, and accepts any correct reader (a list or a tuple, any parsing)."""
+
+import re
+
+import pytest
+
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+
+
+def _line(reply):
+    return next((line for line in reply.splitlines() if "split_after:" in line), None)
+
+
+def every_number_in_the_reply(reply):
+    return [int(n) for n in re.findall(r"\d+", reply)]
+
+
+def no_order_check(reply):
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    return [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
+
+
+def single_digits(reply):
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    numbers = [int(n) for n in re.findall(r"\d", line.split("split_after:")[1])]
+    if numbers != sorted(numbers):
+        raise ValueError("out of order")
+    return numbers
+
+
+def empty_when_no_line(reply):
+    line = _line(reply)
+    if line is None:
+        return []
+    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
+    if numbers != sorted(numbers):
+        raise ValueError("out of order")
+    return numbers
+
+
+def sorting_instead_of_refusing(reply):
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    return sorted(int(n) for n in re.findall(r"\d+", line.split("split_after:")[1]))
+
+
+def accepting_a_repeat(reply):
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
+    if numbers != sorted(numbers):
+        raise ValueError("out of order")
+    return numbers
+
+
+@pytest.mark.parametrize(
+    ("wrong", "shown"),
+    [
+        (every_number_in_the_reply, "Pieces 1 to 4"),
+        (no_order_check, "split_after: 5, 3"),
+        (single_digits, "10, 12, 31"),
+        (empty_when_no_line, "I would cut after piece 3."),
+        (sorting_instead_of_refusing, "split_after: 5, 3"),
+        (accepting_a_repeat, "split_after: 3, 3"),
+    ],
+)
+def test_04b_1_refuses_each_wrong_reader_naming_the_reply(wrong, shown):
+    result = verdict("04b.1", wrong)
+    assert not result.passed
+    assert shown in result.message, result.message
+
+
+def test_04b_1_accepts_any_correct_reader():
+    def by_split(reply):
+        for line in reply.split("\n"):
+            if "split_after:" in line:
+                rest = line.split("split_after:", 1)[1].replace(",", " ").split()
+                numbers = tuple(int(n) for n in rest)
+                if list(numbers) != sorted(set(numbers)):
+                    raise ValueError(line)
+                return numbers
+        raise ValueError(reply)
+
+    assert verdict("04b.1", by_split).passed
+
+
+def test_04b_2_names_each_slip_and_accepts_a_list():
+
+    right = selfcheck.SOLUTIONS["04b.2"][1]()
+    assert selfcheck.verdict_for("04b.2", list(right)).endswith("correct.")
+    hints = {
+        answer: selfcheck.verdict_for("04b.2", answer)
+        for answer in selfcheck.form("04b.2").misses()
+    }
+    assert any("page's own tokens" in line for line in hints.values())
+    assert any("50-token pieces" in line for line in hints.values())
+    assert any("wrong order" in line for line in hints.values())
+    assert all("not quite" in line for line in hints.values())
+
+
+def test_04b_2_names_a_call_count_one_off():
+    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
+    for off in (calls - 1, calls + 1):
+        assert "one call off" in selfcheck.verdict_for("04b.2", (off, tokens))
