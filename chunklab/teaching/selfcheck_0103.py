@@ -183,22 +183,22 @@ def _small_to_big_misses(
     return tuple(sorted(missed))
 
 
-def _bm25_misses_at_k1() -> list[str]:
-    return list(_small_to_big_misses())
+def _bm25_children_misses_at_k2() -> list[str]:
+    return list(_small_to_big_misses(k=2, mode="children"))
 
 
 def _bm25_misses_hints() -> dict[Any, str]:
     hints: dict[Any, list[str]] = {}
     for answer, where in [
-        (_small_to_big_misses(mode="children"), "for the children alone"),
-        (_small_to_big_misses(k=2), "at k = 2"),
-        (_small_to_big_misses("logcount"), "with the log-count scorer"),
+        (_small_to_big_misses(k=2), "for the parents handed over (small-to-big)"),
+        (_small_to_big_misses("logcount", k=2, mode="children"), "with the log-count scorer"),
+        (_small_to_big_misses(k=1), "for small-to-big at k = 1"),
         (("t02", "t04"), "of the prompt's example, which shows the form only"),
     ]:
         hints.setdefault(answer, []).append(where)
     return {
-        answer: f"that is the answer {' and '.join(where)}; the question asks the parents "
-        "handed over (small-to-big), BM25, k = 1"
+        answer: f"that is the answer {' and '.join(where)}; the question asks the children "
+        "alone, BM25, k = 2"
         for answer, where in hints.items()
     }
 
@@ -297,7 +297,7 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
-    "03.1": ("a list of question ids, in any order", _bm25_misses_at_k1),
+    "03.1": ("a list of question ids, in any order", _bm25_children_misses_at_k2),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
     "03c.1": ("an int: the smallest k", _rank_then_filter_k),
