@@ -42,6 +42,8 @@ WRONG_03_2 = [
     (153.2, "the log-count scorer"),
     (698.0, "the total over the four questions"),
     (132.0, "at k = 2"),
+    (188.0, "the fixed windows row"),  # small_to_big_table's other rows, read by mistake
+    (130.2, "the children only row"),
     (174.4, "round it"),
     (175, "the value is not right"),
     ("174.5", "a str"),

@@ -8,11 +8,12 @@ away: try first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.teaching.exercises_03 import table_row_misses, window_size_misses
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, SOLUTIONS_0406
 from chunklab.teaching.selfcheck_0709 import FORMS_0709, SOLUTIONS_0709
@@ -27,10 +28,23 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103}
 
+
 # How an exercise's answer is compared, where its shape sentence alone does not say it
 # (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
 # answers with why each is wrong, computed from the library.
-FORMS: dict[str, Form] = {**FORMS_0103, **FORMS_0406, **FORMS_0709}
+def _also(more: Callable[[], Mapping[Any, str]], form: Form) -> Form:
+    """`form` with more known wrong answers, computed elsewhere (teaching.exercises_03)."""
+    own = form.misses
+    return Form(form.decimals, form.ordered, lambda: {**more(), **(own() if own else {})})
+
+
+FORMS: dict[str, Form] = {
+    **FORMS_0103,
+    **FORMS_0406,
+    **FORMS_0709,
+    "03.2": _also(table_row_misses, FORMS_0103["03.2"]),
+    "03b.1": _also(window_size_misses, FORMS_0103["03b.1"]),
+}
 
 
 def form(exercise: str) -> Form:
