@@ -2,7 +2,9 @@
 
 Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
 (a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
-then random cases it has not shown. A refusal names what is wrong, not only where.
+then random cases it has not shown. A refusal names what is wrong, not only where. Also more
+known wrong answers for the answer exercises 03.2 and 03b.1 (a table's other row, another window
+size), which `selfcheck` adds to selfcheck_0103's.
 """
 
 from __future__ import annotations
