@@ -12,13 +12,14 @@ from chunklab.teaching.selfcheck import verdict_for
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import parents_within  # noqa: E402
 
-# --- 03.1: the questions small-to-big misses with BM25 at k = 1 ----------------------------------
+# --- 03.1: the questions the children alone miss with BM25 at k = 2 -----------------------------
 
 WRONG_03_1 = [
-    (["t01", "t03"], "for the children alone"),  # measured the children, not the parents
-    ([], "at k = 2 and with the log-count scorer"),  # the table's k = 2, or the sketch's scorer
-    (["t03"], "0 of your 1 items are right"),
+    ([], "for the parents handed over"),  # small-to-big's parents, not the children
+    (["t03"], "with the log-count scorer"),  # the scorer of section 2's worked example
+    (["t01"], "for small-to-big at k = 1"),  # section 7's stop-word question
     (["t02", "t04"], "the prompt's example"),  # the form shown in the prompt, copied
+    (["t01", "t02", "t03"], "1 of your 3 items do not belong"),
     ("t01", "a str where a list or tuple"),
 ]
 
@@ -29,7 +30,7 @@ def test_03_1_refuses_with_a_hint(answer, hint):
     assert "not quite" in message and hint in message, message
 
 
-@pytest.mark.parametrize("answer", [["t01"], ("t01",), {"t01"}], ids=repr)
+@pytest.mark.parametrize("answer", [["t01", "t03"], ("t03", "t01"), {"t01", "t03"}], ids=repr)
 def test_03_1_accepts_any_form(answer):
     assert verdict_for("03.1", answer) == "Exercise 03.1: correct."
 
@@ -41,6 +42,8 @@ WRONG_03_2 = [
     (153.2, "the log-count scorer"),
     (698.0, "the total over the four questions"),
     (132.0, "at k = 2"),
+    (188.0, "the fixed windows row"),  # small_to_big_table's other rows, read by mistake
+    (130.2, "the children only row"),
     (174.4, "round it"),
     (175, "the value is not right"),
     ("174.5", "a str"),

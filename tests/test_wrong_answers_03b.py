@@ -20,6 +20,9 @@ WRONG_03B_1 = [
     (129.8, "log-count scorer"),  # the sketch's scorer, not the BM25 asked
     (58.5, "at k = 1"),
     (508.0, "the total over the four questions"),
+    (170.0, "window_size=2"),  # two sentences each side
+    (50.8, "window_size=0"),  # the hit alone
+    (202.5, "with k = 4"),
     (126.9, "round it"),
     (0.83, "the value is not right"),  # a recall, not tokens
 ]

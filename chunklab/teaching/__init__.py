@@ -15,7 +15,9 @@
 - `exercises_03`: the checks of notebooks 03, 03b and 03c (parents within a budget, merged
   windows, filter then rank).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
-- `selfcheck_0103`: the answer exercises of notebooks 01 to 03c and the wrong answers they know.
+- `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
+- `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
+  windows, filters) and the wrong answers they know.
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
 - `exercises_10`: notebook 10's check (precision-Ω of fixed windows), joined into `exercises`.

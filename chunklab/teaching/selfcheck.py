@@ -8,11 +8,13 @@ away: try first.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
+from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
 from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.teaching.exercises_03 import table_row_misses, window_size_misses
 from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
@@ -20,7 +22,8 @@ from chunklab.teaching.selfcheck_0709 import FORMS_0709, HINTS_0709, SOLUTIONS_0
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
-    **SOLUTIONS_0103,  # notebooks 01 to 03b: teaching.selfcheck_0103
+    **SOLUTIONS_0103,  # notebooks 01 to 02b: teaching.selfcheck_0103
+    **SOLUTIONS_SMALL_TO_BIG,  # notebooks 03 to 03c: teaching.answers_small_to_big
     **SOLUTIONS_0406,  # notebooks 04 to 06: teaching.selfcheck_0406
     **SOLUTIONS_0709,  # notebooks 07 to 09: teaching.selfcheck_0709
     **SOLUTIONS_10,  # notebook 10: teaching.exercises_10
@@ -29,10 +32,25 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103, **HINTS_0406, **HINTS_0709}
 
+
 # How an exercise's answer is compared, where its shape sentence alone does not say it
 # (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
 # answers with why each is wrong, computed from the library.
-FORMS: dict[str, Form] = {**FORMS_0103, **FORMS_0406, **FORMS_0709, **FORMS_10}
+def _also(more: Callable[[], Mapping[Any, str]], form: Form) -> Form:
+    """`form` with more known wrong answers, computed elsewhere (teaching.exercises_03)."""
+    own = form.misses
+    return Form(form.decimals, form.ordered, lambda: {**more(), **(own() if own else {})})
+
+
+FORMS: dict[str, Form] = {
+    **FORMS_0103,
+    **FORMS_SMALL_TO_BIG,
+    **FORMS_0406,
+    **FORMS_0709,
+    **FORMS_10,
+    "03.2": _also(table_row_misses, FORMS_SMALL_TO_BIG["03.2"]),
+    "03b.1": _also(window_size_misses, FORMS_SMALL_TO_BIG["03b.1"]),
+}
 
 
 def form(exercise: str) -> Form:

@@ -1,5 +1,7 @@
-"""The answer exercises of notebooks 01, 02, 02b, 03 and 03b: each expected answer computed from
-the library when asked, and the plausible wrong answers each refusal recognises, with why.
+"""The answer exercises of notebooks 01, 02 and 02b (fixed windows, structural cuts, the block
+parser's budget): each expected answer computed from the library when asked, and the plausible
+wrong answers each refusal recognises, with why. Those of 03, 03b and 03c (small-to-big, windows,
+filters) are `teaching.answers_small_to_big`.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -16,13 +18,8 @@ from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
-from chunklab.evaluation.questions import load_questions
-from chunklab.evaluation.recall import fact_recall, sentence_window_table
 from chunklab.parsing.blocks import with_explicit_headings
-from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
-from chunklab.tokens.counters import approx_tokens, cl100k
 
 
 def _split_lines_at(name: str, size: int, overlap: int) -> int:
@@ -239,154 +236,12 @@ def _rows_budget_hint(answer: Any, solution: int) -> str:
     )
 
 
-def _policy_index(retriever, count):
-
-    doc = load_document("travel_policy")
-    chunker = MarkdownChunker(max_tokens=45, count_tokens=count)
-    index = ParentChildIndex(retriever=retriever)
-    index_document(index, chunker.parents(doc), chunker.split(doc))
-    return index
-
-
-COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
-
-
-@functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
-def _small_to_big_misses(
-    retriever: str = "bm25", count: str = "cl100k", k: int = 1, mode: str = "parents"
-) -> tuple[str, ...]:
-    """Question ids whose facts do not all arrive (03.1), for the retriever, counter, k and mode."""
-    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
-    missed = []
-    for q in load_questions("travel_policy").questions:
-        if mode == "parents":
-            context = "\n".join(p.text for p in index.small_to_big(q.question, k=k))
-        else:
-            hits = index.search(q.question, k=k)
-            context = "\n".join(index.store.child("default", h.ref_id).text for h in hits)
-        if fact_recall(context, q.facts) < 1:
-            missed.append(q.id)
-    return tuple(sorted(missed))
-
-
-def _bm25_misses_at_k1() -> list[str]:
-    return list(_small_to_big_misses())
-
-
-def _bm25_misses_hints() -> dict[Any, str]:
-    hints: dict[Any, list[str]] = {}
-    for answer, where in [
-        (_small_to_big_misses(mode="children"), "for the children alone"),
-        (_small_to_big_misses(k=2), "at k = 2"),
-        (_small_to_big_misses("logcount"), "with the log-count scorer"),
-        (("t02", "t04"), "of the prompt's example, which shows the form only"),
-    ]:
-        hints.setdefault(answer, []).append(where)
-    return {
-        answer: f"that is the answer {' and '.join(where)}; the question asks the parents "
-        "handed over (small-to-big), BM25, k = 1"
-        for answer, where in hints.items()
-    }
-
-
-@functools.cache
-def _parents_tokens(
-    retriever: str = "bm25", count: str = "cl100k", k: int = 4, most: int = 3, total: bool = False
-) -> float:
-    """Mean cl100k tokens handed over per question by small_to_big(k, max_parents=most) (03.2)."""
-    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
-    qs = load_questions("travel_policy").questions
-    sizes = [cl100k("\n".join(p.text for p in index.small_to_big(q.question, k, most))) for q in qs]
-    return round(sum(sizes) / (1 if total else len(sizes)), 1)
-
-
-def _three_parents_tokens() -> float:
-    return _parents_tokens()
-
-
-def _three_parents_hints() -> dict[Any, str]:
-    return {
-        _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
-        _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
-        "the word-based counter; the question asks BM25 and cl100k children",
-        _parents_tokens(total=True): "that is the total over the four questions; give the mean",
-        _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
-    }
-
-
-@functools.cache
-def _window_tokens(
-    window_size: int = 1, k: int = 2, after: int | None = None, retriever: str = "bm25"
-) -> float:
-    """Mean cl100k tokens handed over by sentence windows, BM25 unless told (03b.1)."""
-    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
-    ranker = RETRIEVERS[retriever]()
-    (row,) = sentence_window_table(doc, questions, ranker, [k], window_size, after)
-    return row["tokens_to_model"]
-
-
-def _window_one_tokens() -> float:
-    return _window_tokens()
-
-
-def _window_hints() -> dict[Any, str]:
-    return {
-        _window_tokens(3): "that is with 3 sentences each side (the table above); the question "
-        "asks window_size=1",
-        _window_tokens(1, after=0): "that is one sentence before the hit and none after; "
-        "window_size=1 takes one on each side",
-        _window_tokens(retriever="logcount"): "that is with the log-count scorer, the sketch's; "
-        "the question asks BM25Retriever",
-        _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
-        round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
-    }
-
-
-EXPENSES = {"section": "Travel Policy > Expense Reporting"}
-FILTERED_QUESTION = "What is the daily limit when I submit expenses?"
-
-
-@functools.lru_cache(maxsize=4)
-def _first_k_finding_after_ranking(retriever: str = "logcount", before: bool = False) -> int:
-    """The smallest k at which ranking the policy's children and then filtering to the expense
-    section keeps a child (03c.1); with `before`, filtering first (the wrong order's mirror)."""
-    doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
-    by_id = {c.chunk_id: c for c in children}
-    ranker = RETRIEVERS[retriever]()
-    for k in range(1, len(children) + 1):
-        hits = ranker.rank(FILTERED_QUESTION, passing if before else children, k)
-        if any(by_id[h.ref_id].metadata.get("section") == EXPENSES["section"] for h in hits):
-            return k
-    return len(children) + 1
-
-
-def _rank_then_filter_k() -> int:
-    return _first_k_finding_after_ranking()
-
-
-def _rank_then_filter_hints() -> dict[Any, str]:
-    return {
-        _first_k_finding_after_ranking(before=True): "that is filtering before ranking, where "
-        "k = 1 already finds it; the question asks rank then filter",
-        _first_k_finding_after_ranking("bm25"): "that is with BM25; the question asks the "
-        "log-count scorer",
-        _first_k_finding_after_ranking() - 1: "that counts the children ranked ahead of it; k "
-        "counts the expense child too",
-    }
-
-
 SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
-    "03.1": ("a list of question ids, in any order", _bm25_misses_at_k1),
-    "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
-    "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
-    "03c.1": ("an int: the smallest k", _rank_then_filter_k),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -402,8 +257,4 @@ FORMS_0103: dict[str, Form] = {
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
     "01.3": Form(misses=_size_misses),
-    "03.1": Form(misses=_bm25_misses_hints),
-    "03.2": Form(misses=_three_parents_hints),
-    "03b.1": Form(misses=_window_hints),
-    "03c.1": Form(misses=_rank_then_filter_hints),
 }
