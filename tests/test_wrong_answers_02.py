@@ -183,11 +183,13 @@ def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
     size, chunks = SOLUTIONS["02.2"][1]()
     for wrong, hint in [
         ((size - 10, chunks), "the table is still cut"),
-        ((size + 10, chunks), "a smaller multiple of 10 does too"),
+        ((size + 20, chunks), "a smaller multiple of 10 does too"),
         ((chunks, size), "size first"),
         ((size, chunks + 1), "count the chunks"),
         ((size + 5, chunks), "multiple of 10"),
         (size, "answer a pair"),
+        ((size, str(chunks)), "not a string"),
+        (SOLUTIONS["02.2"][1]("manual"), "Portuguese manual"),
     ]:
         out = said("02.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
