@@ -168,7 +168,10 @@ def _repack_size_keeping_table(name: str = "manual_en") -> tuple[int, int]:
     raise AssertionError("no size up to 1000 keeps the table together")
 
 
-TABLE_ENDS = {"manual": ("3. Tabela", "Desalinhamento"), "manual_en": ("3. Tolerance", "Misalignment")}
+TABLE_ENDS = {
+    "manual": ("3. Tabela", "Desalinhamento"),
+    "manual_en": ("3. Tolerance", "Misalignment"),
+}
 
 
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
