@@ -62,6 +62,8 @@ def _overlap_misses() -> dict[Any, str]:
         "multiple of 10 with every line whole; overlaps above it split lines again",
         _whole_from(_splits(size=200)): "that is the answer at size 200 (section 3); the "
         f"question asks size {OVERLAP_SIZE}",
+        _whole_from(_splits("manual_en")): "that is the English rendering's answer; the question "
+        "asks the Portuguese manual (load_document('manual'))",
     }
 
 
@@ -80,8 +82,8 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-def _token_windows(overlap: int = 10, unit: str = "tokens") -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=40, overlap=overlap, unit=unit)
+def _token_windows(overlap: int = 10, unit: str = "tokens", size: int = 40) -> tuple[int, ...]:
+    chunker = FixedSizeChunker(size=size, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
@@ -105,6 +107,12 @@ def _token_window_misses() -> dict[Any, str]:
         _word_windows(): "those are windows of 40 words (the article's counter); the question "
         'asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
+        _token_windows(size=30): "those are windows of 30 tokens: size is the whole window, 40; "
+        "the overlap of 10 is inside it",
+        (_token_windows()[0],) * 2: "both counts are the Portuguese manual's: cut manual_en "
+        "for the second",
+        (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
+        "first",
     }
 
 
@@ -137,7 +145,18 @@ def _size_misses() -> dict[Any, str]:
         "both 0,08 and Limite",
         (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
         "Limite; the question asks for 92",
+        _english_size_joining(): "that is the English rendering (92 with Limit); the question asks "
+        "the Portuguese manual, 92 with Limite",
     }
+
+
+def _english_size_joining() -> tuple[int, bool]:
+    doc = load_document("manual_en")
+    for size in range(100, 801, 10):
+        chunks = FixedSizeChunker(size=size, overlap=0).split(doc)
+        if chunks_with_all(chunks, ["92", "Limit"]):
+            return size, bool(chunks_with_all(chunks, ["0.08", "Limit"]))
+    raise AssertionError("no size up to 800 puts 92 and Limit together")
 
 
 def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
