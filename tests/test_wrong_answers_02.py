@@ -62,6 +62,30 @@ def repack_nothing(text, spans, budget):
     return list(spans)
 
 
+def repack_merged_plus_new(text, spans, budget):  # the merged piece's count + the new piece's
+    out = []
+    for a, b in spans:
+        if out and cl100k(text[out[-1][0] : out[-1][1]]) + cl100k(text[a:b]) <= budget:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def repack_one_over(text, spans, budget):  # off by one the other way
+    return _greedy(spans, lambda first, a, b: cl100k(text[first:b]) <= budget + 1)
+
+
+def repack_joined_by_space(text, spans, budget):
+    pieces: list[list[tuple[int, int]]] = []
+    for a, b in spans:
+        if pieces and cl100k(" ".join(text[x:y] for x, y in [*pieces[-1], (a, b)])) <= budget:
+            pieces[-1].append((a, b))
+        else:
+            pieces.append([(a, b)])
+    return [(p[0][0], p[-1][1]) for p in pieces]
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
@@ -69,6 +93,9 @@ def repack_nothing(text, spans, budget):
         (repack_strictly_below, "exactly `budget` tokens"),
         (repack_by_characters, "not characters"),
         (repack_nothing, "you returned them unmerged"),
+        (repack_merged_plus_new, "the merged piece's count to the new piece's"),
+        (repack_one_over, "not budget + 1"),
+        (repack_joined_by_space, "joined with a space"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
