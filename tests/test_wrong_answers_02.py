@@ -15,6 +15,7 @@ from conftest import ROOT
 from chunklab import cl100k
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
+from chunklab.tokens.counters import approx_tokens
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import closes_fence  # noqa: E402
@@ -234,6 +235,7 @@ def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):
         (budget - 1, "Misalignment are each in no chunk with the header row"),
         (budget + 1, "find the smallest"),
         (str(budget), "answer an int"),
+        (SOLUTIONS["02b.2"][1](counter=approx_tokens), "approx_tokens"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)

@@ -116,8 +116,8 @@ def _token_window_misses() -> dict[Any, str]:
     }
 
 
-def _size_joining(needles: list[str]) -> int:
-    doc = load_document("manual")
+def _size_joining(needles: list[str], name: str = "manual") -> int:
+    doc = load_document(name)
     for size in range(100, 801, 10):
         if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), needles):
             return size
@@ -145,18 +145,12 @@ def _size_misses() -> dict[Any, str]:
         "both 0,08 and Limite",
         (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
         "Limite; the question asks for 92",
-        _english_size_joining(): "that is the English rendering (92 with Limit); the question asks "
+        (
+            _size_joining(["92", "Limit"], "manual_en"),
+            False,
+        ): "that is the English rendering (92 with Limit); the question asks "
         "the Portuguese manual, 92 with Limite",
     }
-
-
-def _english_size_joining() -> tuple[int, bool]:
-    doc = load_document("manual_en")
-    for size in range(100, 801, 10):
-        chunks = FixedSizeChunker(size=size, overlap=0).split(doc)
-        if chunks_with_all(chunks, ["92", "Limit"]):
-            return size, bool(chunks_with_all(chunks, ["0.08", "Limit"]))
-    raise AssertionError("no size up to 800 puts 92 and Limit together")
 
 
 def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
@@ -196,13 +190,15 @@ TABLE_ENDS = {
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
 
 
-def _rows_without_header(name: str, budget: int, explicit: bool = True) -> list[str]:
+def _rows_without_header(
+    name: str, budget: int, explicit: bool = True, counter: Callable[[str], int] = cl100k
+) -> list[str]:
     """02b.2: the first cell of each data row that no chunk holds with the header row."""
     doc = load_document(name)
     doc = with_explicit_headings(doc) if explicit else doc
     header = HEADER_ROWS[name]
     rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
-    chunks = MarkdownChunker(max_tokens=budget).split(doc)
+    chunks = MarkdownChunker(max_tokens=budget, count_tokens=counter).split(doc)
     return [
         row.split("|")[1].strip()
         for row in rows
@@ -211,9 +207,11 @@ def _rows_without_header(name: str, budget: int, explicit: bool = True) -> list[
 
 
 @functools.cache
-def _budget_keeping_every_row_with_header(name: str = "manual_en", explicit: bool = True) -> int:
+def _budget_keeping_every_row_with_header(
+    name: str = "manual_en", explicit: bool = True, counter: Callable[[str], int] = cl100k
+) -> int:
     for budget in range(8, 400):
-        if not _rows_without_header(name, budget, explicit):
+        if not _rows_without_header(name, budget, explicit, counter):
             return budget
     raise AssertionError("no budget below 400 keeps every row with the header")
 
@@ -225,6 +223,9 @@ def _rows_budget_misses() -> dict[Any, str]:
         _budget_keeping_every_row_with_header(explicit=False): "that is the English manual "
         "without explicit headings, where the table is list text and never split by rows: "
         "apply with_explicit_headings first",
+        _budget_keeping_every_row_with_header(counter=approx_tokens): "that is the budget "
+        "counted with approx_tokens, the sketch's rule of thumb; max_tokens counts cl100k tokens, "
+        "MarkdownChunker's default counter",
     }
 
 
