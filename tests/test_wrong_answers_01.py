@@ -111,7 +111,12 @@ def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
     refused("01.3", (with_default_overlap, False), "default overlap")
     too_small = next(s for s in range(size - 10, 90, -10) if s != with_default_overlap)
     refused("01.3", (too_small, saved), "no chunk holds both 92 and Limite")
-    refused("01.3", (size + 10, saved), "a smaller multiple of 10 does too")
+    bigger = next(  # size + 10 is the English rendering's answer, refused by its own hint
+        s
+        for s in range(size + 20, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["92", "Limite"])
+    )
+    refused("01.3", (bigger, saved), "a smaller multiple of 10 does too")
     refused("01.3", size, "an int where a list or tuple of 2 items")
     refused("01.3", (size, "no"), "a str where True or False is asked")
     refused("01.3", (size, int(saved)), "where True or False is asked")
@@ -218,3 +223,32 @@ def by_slicing(text, size):
 @pytest.mark.parametrize("right", [line_windows, as_lists, by_slicing], ids=lambda f: f.__name__)
 def test_01_4_accepts_every_correct_form(right):
     assert verdict("01.4", right).passed, verdict("01.4", right).message
+
+
+def test_01_1_to_01_3_name_the_wrong_document_or_window():
+    """The English rendering's answers, one document counted twice, and 30-token windows."""
+    english = FixedSizeChunker(size=150, overlap=0)  # 01.1's size, on the other rendering
+    doc = load_document("manual_en")
+    at = [
+        len(split_lines(FixedSizeChunker(size=150, overlap=o).split(doc), doc)) for o in range(150)
+    ]
+    english_answer = min(o for o in range(150) if not any(at[o:]))
+    assert english.size == 150
+    refused("01.1", english_answer, "English rendering")
+    pt, en = expected("01.2")
+    refused("01.2", (pt, pt), "Portuguese manual's")
+    refused("01.2", (en, en), "English rendering's")
+    thirty = tuple(
+        len(FixedSizeChunker(size=30, overlap=10, unit="tokens").split(load_document(n)))
+        for n in ("manual", "manual_en")
+    )
+    refused("01.2", thirty, "30 tokens")
+    size = next(
+        n
+        for n in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=n, overlap=0).split(doc), ["92", "Limit"])
+    )
+    joined = bool(
+        chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
+    )
+    refused("01.3", (size, joined), "English rendering")

@@ -15,6 +15,7 @@ from conftest import ROOT
 from chunklab import cl100k
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
+from chunklab.tokens.counters import approx_tokens
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import closes_fence  # noqa: E402
@@ -62,6 +63,30 @@ def repack_nothing(text, spans, budget):
     return list(spans)
 
 
+def repack_merged_plus_new(text, spans, budget):  # the merged piece's count + the new piece's
+    out = []
+    for a, b in spans:
+        if out and cl100k(text[out[-1][0] : out[-1][1]]) + cl100k(text[a:b]) <= budget:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def repack_one_over(text, spans, budget):  # off by one the other way
+    return _greedy(spans, lambda first, a, b: cl100k(text[first:b]) <= budget + 1)
+
+
+def repack_joined_by_space(text, spans, budget):
+    pieces: list[list[tuple[int, int]]] = []
+    for a, b in spans:
+        if pieces and cl100k(" ".join(text[x:y] for x, y in [*pieces[-1], (a, b)])) <= budget:
+            pieces[-1].append((a, b))
+        else:
+            pieces.append([(a, b)])
+    return [(p[0][0], p[-1][1]) for p in pieces]
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
@@ -69,6 +94,9 @@ def repack_nothing(text, spans, budget):
         (repack_strictly_below, "exactly `budget` tokens"),
         (repack_by_characters, "not characters"),
         (repack_nothing, "you returned them unmerged"),
+        (repack_merged_plus_new, "the merged piece's count to the new piece's"),
+        (repack_one_over, "not budget + 1"),
+        (repack_joined_by_space, "joined with a space"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
@@ -183,11 +211,13 @@ def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
     size, chunks = SOLUTIONS["02.2"][1]()
     for wrong, hint in [
         ((size - 10, chunks), "the table is still cut"),
-        ((size + 10, chunks), "a smaller multiple of 10 does too"),
+        ((size + 20, chunks), "a smaller multiple of 10 does too"),
         ((chunks, size), "size first"),
         ((size, chunks + 1), "count the chunks"),
         ((size + 5, chunks), "multiple of 10"),
         (size, "answer a pair"),
+        ((size, str(chunks)), "not a string"),
+        (SOLUTIONS["02.2"][1]("manual"), "Portuguese manual"),
     ]:
         out = said("02.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
@@ -205,6 +235,7 @@ def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):
         (budget - 1, "Misalignment are each in no chunk with the header row"),
         (budget + 1, "find the smallest"),
         (str(budget), "answer an int"),
+        (SOLUTIONS["02b.2"][1](counter=approx_tokens), "approx_tokens"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)

@@ -50,6 +50,20 @@ def repack_mistakes(text: str, spans: list[Span], budget: int) -> dict[str, list
         "the budget is in cl100k tokens, not characters": greedy(
             spans, lambda group, s: s[1] - group[0][0] <= budget
         ),
+        "you added the merged piece's count to the new piece's; count the merged slice "
+        "text[first_start:last_end] once, as one text": greedy(
+            spans,
+            lambda group, s: (
+                cl100k(text[group[0][0] : group[-1][1]]) + cl100k(text[s[0] : s[1]]) <= budget
+            ),
+        ),
+        "a merged piece may have at most `budget` tokens, not budget + 1": greedy(
+            spans, lambda group, s: cl100k(text[group[0][0] : s[1]]) <= budget + 1
+        ),
+        "you counted the pieces joined with a space; count the slice of the text itself, "
+        "with its own separators": greedy(
+            spans, lambda group, s: cl100k(" ".join(text[a:b] for a, b in [*group, s])) <= budget
+        ),
     }
 
 

@@ -59,6 +59,8 @@ def _overlap_misses() -> dict[Any, str]:
         "multiple of 10 with every line whole; overlaps above it split lines again",
         _whole_from(_splits(size=200)): "that is the answer at size 200 (section 3); the "
         f"question asks size {OVERLAP_SIZE}",
+        _whole_from(_splits("manual_en")): "that is the English rendering's answer; the question "
+        "asks the Portuguese manual (load_document('manual'))",
     }
 
 
@@ -77,8 +79,8 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-def _token_windows(overlap: int = 10, unit: str = "tokens") -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=40, overlap=overlap, unit=unit)
+def _token_windows(overlap: int = 10, unit: str = "tokens", size: int = 40) -> tuple[int, ...]:
+    chunker = FixedSizeChunker(size=size, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
@@ -102,11 +104,17 @@ def _token_window_misses() -> dict[Any, str]:
         _word_windows(): "those are windows of 40 words (the article's counter); the question "
         'asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
+        _token_windows(size=30): "those are windows of 30 tokens: size is the whole window, 40; "
+        "the overlap of 10 is inside it",
+        (_token_windows()[0],) * 2: "both counts are the Portuguese manual's: cut manual_en "
+        "for the second",
+        (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
+        "first",
     }
 
 
-def _size_joining(needles: list[str]) -> int:
-    doc = load_document("manual")
+def _size_joining(needles: list[str], name: str = "manual") -> int:
+    doc = load_document(name)
     for size in range(100, 801, 10):
         if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), needles):
             return size
@@ -134,6 +142,11 @@ def _size_misses() -> dict[Any, str]:
         "both 0,08 and Limite",
         (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
         "Limite; the question asks for 92",
+        (
+            _size_joining(["92", "Limit"], "manual_en"),
+            False,
+        ): "that is the English rendering (92 with Limit); the question asks "
+        "the Portuguese manual, 92 with Limite",
     }
 
 
@@ -154,26 +167,35 @@ def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
     return "the size is right; look again at that cut for a chunk with both 0,08 and Limite"
 
 
-def _repack_size_keeping_table() -> tuple[int, int]:
-
-    doc = load_document("manual")
+def _repack_size_keeping_table(name: str = "manual_en") -> tuple[int, int]:
+    """02.2: the smallest size keeping the tolerance table in one chunk of the English manual."""
+    doc = load_document(name)
+    ends = TABLE_ENDS[name]
     for size in range(200, 1001, 10):
         chunks = StructuralChunker(size=size, repack=True).split(doc)
-        if chunks_with_all(chunks, ["3. Tabela", "Desalinhamento"]):
+        if chunks_with_all(chunks, list(ends)):
             return size, len(chunks)
     raise AssertionError("no size up to 1000 keeps the table together")
+
+
+TABLE_ENDS = {
+    "manual": ("3. Tabela", "Desalinhamento"),
+    "manual_en": ("3. Tolerance", "Misalignment"),
+}
 
 
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
 
 
-def _rows_without_header(name: str, budget: int, explicit: bool = True) -> list[str]:
+def _rows_without_header(
+    name: str, budget: int, explicit: bool = True, counter: Callable[[str], int] = cl100k
+) -> list[str]:
     """02b.2: the first cell of each data row that no chunk holds with the header row."""
     doc = load_document(name)
     doc = with_explicit_headings(doc) if explicit else doc
     header = HEADER_ROWS[name]
     rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
-    chunks = MarkdownChunker(max_tokens=budget).split(doc)
+    chunks = MarkdownChunker(max_tokens=budget, count_tokens=counter).split(doc)
     return [
         row.split("|")[1].strip()
         for row in rows
@@ -182,9 +204,11 @@ def _rows_without_header(name: str, budget: int, explicit: bool = True) -> list[
 
 
 @functools.cache
-def _budget_keeping_every_row_with_header(name: str = "manual_en", explicit: bool = True) -> int:
+def _budget_keeping_every_row_with_header(
+    name: str = "manual_en", explicit: bool = True, counter: Callable[[str], int] = cl100k
+) -> int:
     for budget in range(8, 400):
-        if not _rows_without_header(name, budget, explicit):
+        if not _rows_without_header(name, budget, explicit, counter):
             return budget
     raise AssertionError("no budget below 400 keeps every row with the header")
 
@@ -196,6 +220,9 @@ def _rows_budget_misses() -> dict[Any, str]:
         _budget_keeping_every_row_with_header(explicit=False): "that is the English manual "
         "without explicit headings, where the table is list text and never split by rows: "
         "apply with_explicit_headings first",
+        _budget_keeping_every_row_with_header(counter=approx_tokens): "that is the budget "
+        "counted with approx_tokens, the sketch's rule of thumb; max_tokens counts cl100k tokens, "
+        "MarkdownChunker's default counter",
     }
 
 
@@ -206,14 +233,18 @@ def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
     size, chunks = answer
     if (size, chunks) == solution[::-1]:
         return "size first, then chunks: (size, chunks)"
+    if not isinstance(chunks, int) or isinstance(chunks, bool):
+        return "chunks is a count, an int, not a string"
     if not isinstance(size, int) or size % 10 or not 10 <= size <= 2000:
         return "size is a multiple of 10 (and a size in characters, up to 2000)"
-    doc = load_document("manual")
+    if (size, chunks) == _repack_size_keeping_table("manual"):
+        return "that is the Portuguese manual's answer: cut manual_en, the English rendering"
+    doc = load_document("manual_en")
     made = StructuralChunker(size=size, repack=True).split(doc)
-    if not chunks_with_all(made, ["3. Tabela", "Desalinhamento"]):
+    if not chunks_with_all(made, list(TABLE_ENDS["manual_en"])):
         return (
-            f"at size={size} the table is still cut: no chunk holds both 3. Tabela and "
-            "Desalinhamento"
+            f"at size={size} the table is still cut: no chunk holds both 3. Tolerance and "
+            "Misalignment"
         )
     if size != solution[0]:
         return (
