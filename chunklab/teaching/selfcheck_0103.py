@@ -20,6 +20,7 @@ from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
 from chunklab.parsing.blocks import with_explicit_headings
 from chunklab.teaching.answers import Form
+from chunklab.tokens.counters import approx_tokens, cl100k
 
 
 def _split_lines_at(name: str, size: int, overlap: int) -> int:
