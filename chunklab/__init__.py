@@ -100,6 +100,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, windows)
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
+- `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.selfcheck_0103`: the answer exercises of 01 to 03b and the wrong answers they know
 - `teaching.selfcheck_0406`: the answer exercises of 04 to 06 and the wrong answers they know
 - `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know

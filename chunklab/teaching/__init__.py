@@ -14,6 +14,7 @@
   wrong answer.
 - `exercises_03`: the checks of notebooks 03 and 03b (parents within a budget, merged windows).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
+- `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 03b and the wrong answers they know.
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
 - `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
