@@ -97,6 +97,9 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
             (True, True): "the recall and the precision here",
         }
         return f"that is {which[recall, precision]}; IoU divides by the characters in either"
+    inclusive = char_scores([(a, b + 1) for a, b in retrieved], [(c, d + 1) for c, d in gold])
+    if _is(got, inclusive["char_iou"]) and inclusive["char_iou"] != scores["char_iou"]:
+        return "the end is excluded: a span (a, b) holds characters a to b - 1, so range(a, b)"
     shared = sum(max(0, min(b, d) - max(a, c)) for a, b in retrieved for c, d in gold)
     either = sum(b - a for a, b in retrieved) + sum(d - c for c, d in gold) - shared
     if either and _is(got, shared / either):
@@ -143,7 +146,8 @@ def complete_not_reached(rows: Any, strategy: str, retriever: str, k: int) -> li
 
 def _result_rows(rng: random.Random) -> Any:
     """A rows frame like run_experiment's: strategies whose names start alike, two retrievers,
-    three k; `touched` >= `reached`, as the measure guarantees."""
+    three k; `touched` >= `reached`, as the measure guarantees; some rows repeated, so an answer
+    that does not keep each id once is seen."""
     import pandas as pd  # the teaching layer's own dependency, loaded only when checked
 
     rows = []
@@ -164,6 +168,7 @@ def _result_rows(rng: random.Random) -> Any:
                             "complete": float(rng.random() < 0.6),
                         }
                     )
+    rows += [row for row in rows if rng.random() < 0.2]  # a row twice, as when two runs are joined
     return pd.DataFrame(rows).sample(frac=1.0, random_state=rng.randint(0, 999))
 
 
