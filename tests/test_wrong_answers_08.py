@@ -54,7 +54,52 @@ def _levels_from_zero(lines):  # the largest heading gets ## instead of #
     return _render(lines, _levels(lines, shift=1))
 
 
+def _tie_to_the_larger(lines):  # on a tie of characters, the larger size taken as the body
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += len(text)
+    body = max(weight, key=lambda s: (weight[s], s))
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+
+def _lines_joined_by_newline(lines):
+    blocks, paragraph, level = [], [], _levels(lines)
+    for size, text in lines:
+        if size in level:
+            blocks += ["\n".join(paragraph)] if paragraph else []
+            paragraph = []
+            blocks.append("#" * level[size] + " " + text)
+        else:
+            paragraph.append(text)
+    blocks += ["\n".join(paragraph)] if paragraph else []
+    return "\n\n".join(blocks)
+
+
+def _no_cap_at_six(lines):
+    return _render(lines, _uncapped(lines))
+
+
+def _uncapped(lines):
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += len(text)
+    body = min(weight, key=lambda s: (-weight[s], s))
+    return {
+        s: n
+        for n, s in enumerate(sorted((s for s in weight if s > body * 1.05), reverse=True), start=1)
+    }
+
+
+def _text_stripped(lines):
+    return _render([(size, text.strip()) for size, text in lines], _levels(lines))
+
+
 WRONG = {
+    _tie_to_the_larger: "on a tie of characters the body is the smaller size",
+    _lines_joined_by_newline: "joined by a single space, not a newline",
+    _no_cap_at_six: "cap the level at 6",
+    _text_stripped: "do not strip it",
     _body_per_line: "weigh each line by its length",
     _lines_not_joined: "joined by a single space",
     _levels_from_zero: "the largest heading size is level 1",

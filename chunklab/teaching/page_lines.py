@@ -1,0 +1,122 @@
+"""Exercise 08.1: a PDF page's lines, each a (font size, text) pair, as Markdown; and the hints
+that name each plausible slip (sizes counted per line, a tie given to the larger size, no cap at
+level 6, lines joined by a newline, text stripped), with where the two texts first differ.
+
+The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
+`exercises_0709` because the hints are most of it.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.documents.convert import heading_levels
+from chunklab.teaching.checking import NotYet
+
+# --- 08.1: a PDF page's lines as Markdown ------------------------------------------------------
+
+
+def _render(lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True) -> str:
+    blocks: list[str] = []
+    paragraph: list[str] = []
+    for size, text in lines:
+        if size in levels:
+            blocks += [" ".join(paragraph)] if paragraph else []
+            blocks.append("#" * levels[size] + " " + text)
+            paragraph = []
+        elif join:
+            paragraph.append(text)
+        else:
+            blocks.append(text)
+    blocks += [" ".join(paragraph)] if paragraph else []
+    return "\n\n".join(blocks)
+
+
+def lines_as_markdown(lines: list[tuple[float, str]]) -> str:
+    """The exercise's rule: sizes weighed per character; headings by `heading_levels`; runs of body
+    lines joined by a space into one paragraph; blocks separated by a blank line."""
+    return _render(lines, heading_levels([size for size, text in lines for _ in text]))
+
+
+def _page(rng: random.Random) -> list[tuple[float, str]]:
+    """Short heading lines in few sizes, longer body lines: counted per line, a heading size can be
+    the most common; counted per character, the body's always is."""
+    body = rng.choice([9.0, 10.0, 11.0, 12.0])
+    heads = sorted(rng.sample([13.0, 14.0, 16.0, 18.0, 20.0, 24.0, 28.0, 32.0], rng.randint(1, 7)))
+    words = "the per diem covers meals lodging is paid against receipts up to a cap".split()
+    lines = []
+    for _ in range(rng.randint(2, 7)):
+        for _ in range(rng.randint(1, 3)):
+            lines.append((rng.choice(heads), rng.choice(["Scope", "Booking", "Per diem", "Notes"])))
+        for _ in range(rng.randint(1, 3)):
+            lines.append((body, " ".join(rng.choices(words, k=rng.randint(8, 14)))))
+    return lines
+
+
+def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
+    weight = {size: sum(len(t) for s, t in lines if s == size) for size, _ in lines}
+    levels = heading_levels([size for size, text in lines for _ in text])
+
+    def above(body: float, cap: int = 6) -> dict[float, int]:  # the levels over a given body size
+        larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+        return {s: min(cap, n) for n, s in enumerate(larger, start=1)}
+
+    per_character = min(weight, key=lambda size: (-weight[size], size))
+    wrong = [
+        (heading_levels([size for size, _ in lines]), "weigh each line by its length"),
+        (
+            above(max(weight, key=lambda size: (weight[size], size))),
+            "on a tie of characters the body is the smaller size, not the larger",
+        ),
+        (
+            above(per_character, cap=99),
+            "no heading is deeper than level 6 ('######'): cap the level at 6",
+        ),
+        (
+            {s: min(6, n + 1) for s, n in levels.items()},
+            "the largest heading size is level 1 (one #)",
+        ),
+    ]
+    for level, hint in wrong:
+        if got == _render(lines, level):
+            return (
+                f"the body's size is the most common per character: {hint}"
+                if "weigh" in hint
+                else hint
+            )
+    if got == _render(lines, levels, join=False):
+        return "consecutive body lines are one paragraph, joined by a single space"
+    if got.replace("\n\n", "\0").replace("\n", " ") == _render(lines, levels).replace("\n\n", "\0"):
+        return "a paragraph's lines are joined by a single space, not a newline"
+    if got == _render([(size, text.strip()) for size, text in lines], levels):
+        return "keep each line's text as it is: do not strip it"
+    return "headings as '#' * level + ' ' + text, paragraphs, one blank line between blocks"
+
+
+def _where(expected: str, got: str) -> str:
+    """Both texts around the first character where they differ, so the slip is visible."""
+    at = next((i for i, (a, b) in enumerate(zip(expected, got, strict=False)) if a != b), len(got))
+    around = slice(max(0, at - 20), at + 30)
+    return f"they differ at character {at}: expected …{expected[around]!r}, got …{got[around]!r}"
+
+
+def check_lines_as_markdown(fn: Callable) -> int:
+    rng, cases = random.Random(8), 0
+    crowded = [(14.0, "Scope"), (14.0, "Booking"), (14.0, "Notes"), (10.0, "the per diem " * 6)]
+    # sizes 10 and 12 tie at 22 characters each: the body is the smaller, 10
+    tied = [(16.0, "Travel"), (12.0, "Scope of it"), (10.0, "lodging cap"), (10.0, "per diem ok")]
+    tied += [(12.0, "Booking now")]
+    deep = [(float(s), f"Level {s}") for s in range(30, 14, -2)] + [
+        (10.0, "the per diem covers meals " * 4)
+    ]
+    for lines in [crowded * 2, tied, deep] + [_page(rng) for _ in range(40)]:
+        got, expected = fn(list(lines)), lines_as_markdown(lines)
+        if got != expected:
+            raise NotYet(
+                f"{len(lines)} lines, sizes {sorted({s for s, _ in lines})}: "
+                f"{_where(expected, got)} ({_md_hint(lines, got)})"
+            )
+        cases += 1
+    return cases
