@@ -65,6 +65,42 @@ def omega_in_percent(excerpts, size, length):
     return 100 * window_omega(excerpts, size, length)
 
 
+def omega_without_the_excerpts(excerpts, size, length):
+    """Divides by the meeting windows alone: an excerpt's characters past the end are left out."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen) if seen else 0.0
+
+
+def omega_recall_shaped(excerpts, size, length):
+    """The excerpt characters covered over the excerpts' length: recall, not precision-Ω."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(wanted)
+
+
+def omega_last_window_dropped(excerpts, size, length):
+    """Only full windows: the short last one is lost."""
+    full = [(a, a + size) for a in range(0, length - size + 1, size)]
+    meeting = [(a, b) for a, b in full if any(a <= e and b >= s for s, e in excerpts)]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)
+
+
+def omega_per_excerpt_mean(excerpts, size, length):
+    """One precision-Ω per excerpt, averaged."""
+    return sum(window_omega([x], size, length) for x in excerpts) / len(excerpts)
+
+
 WRONG_10 = {"10.1": omega_strict_overlap}
 
 
@@ -76,6 +112,10 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_summing_excerpts, "overlap twice"),
         (omega_unclipped_last_window, "runs past the document"),
         (omega_in_percent, "that is a percentage"),
+        (omega_without_the_excerpts, "meeting windows alone"),
+        (omega_recall_shaped, "that is recall"),
+        (omega_last_window_dropped, "dropped the short last window"),
+        (omega_per_excerpt_mean, "averaged one precision-Ω per excerpt"),
     ],
 )
 def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):

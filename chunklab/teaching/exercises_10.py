@@ -8,7 +8,9 @@ miss: a window that only *touches* an excerpt (ends where it starts, or starts w
 counts among the windows, so its characters join the denominator. The expected value is the
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
 predictable slips (touching windows left out, the whole document as denominator, excerpt characters
-counted twice, a last window past the end, a percentage) is told which slip it made.
+counted twice, a last window past the end or dropped, the meeting windows without the excerpts
+(the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage) is
+told which slip it made.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
@@ -48,6 +50,7 @@ def _cases() -> list[tuple[list[tuple[int, int]], int, int]]:
         ([(5, 15)], 10, 30),  # two windows, half of each
         ([(0, 4), (30, 34)], 8, 40),  # two excerpts at both ends
         ([(12, 18)], 6, 20),  # the last window is short
+        ([(2, 5), (18, 30)], 4, 22),  # an excerpt runs past the end: `| wanted` counts its rest
     ]
     rng = np.random.default_rng(101)
     for _ in range(40):
@@ -85,6 +88,8 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
     wanted = {i for s, e in excerpts for i in range(s, e)}
     meeting = [(a, b) for a, b in windows if any(a <= e and b >= s for s, e in excerpts)]
     seen = {i for a, b in meeting for i in range(a, b)}
+    full = [(a, a + size) for a in range(0, length - size + 1, size)]
+    excerpt_alone = [_omega_over([x], windows) for x in excerpts]
     return {
         "you left out the windows that only touch an excerpt (end where it starts, or start "
         "where it ends): the rule counts them, start <= excerpt end and end >= excerpt "
@@ -96,6 +101,17 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "your last window runs past the document: it ends at `length`": _omega_over(
             excerpts, unclipped
         ),
+        "you divided by the meeting windows alone: an excerpt's characters that no window "
+        "covers count too (the union with the excerpts)": len(wanted & seen) / len(seen)
+        if seen
+        else 0.0,
+        "that is recall (the excerpt characters covered over the excerpts' length): "
+        "precision-Ω divides by the meeting windows' characters": len(wanted & seen) / len(wanted),
+        "you dropped the short last window: the last one ends at `length`": _omega_over(
+            excerpts, full
+        ),
+        "you averaged one precision-Ω per excerpt: take all the excerpts together, one set of "
+        "meeting windows": sum(excerpt_alone) / len(excerpt_alone),
         "that is a percentage: return the share, from 0 to 1": 100
         * expected_omega(excerpts, size, length),
     }
@@ -108,9 +124,13 @@ def _which_slip(got: object, excerpts: list[tuple[int, int]], size: int, length:
         value = float(got)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return "return one float"
-    for words, slipped in _slips(excerpts, size, length).items():
-        if abs(slipped - expected) > 1e-9 and abs(value - slipped) <= 1e-9:
-            return words
+    matched = [  # one value can fit two slips (1.0: recall, or touching windows left out)
+        words
+        for words, slipped in _slips(excerpts, size, length).items()
+        if abs(slipped - expected) > 1e-9 and abs(value - slipped) <= 1e-9
+    ]
+    if matched:
+        return "; or ".join(matched)
     return (
         "a window that only touches an excerpt, start <= excerpt end and end >= excerpt start, "
         "counts; divide by the union of the meeting windows and the excerpts"
