@@ -184,12 +184,11 @@ def lines_as_markdown(lines: list[tuple[float, str]]) -> str:
 
 
 def masked_mean(vectors, mask):
-    """09.1: each text's mean over its real tokens (mask 1), scaled to length 1."""
+    """09.1: each text's mean over its real tokens (mask 1), before any scaling."""
     import numpy as np
 
     weights = np.asarray(mask, dtype=np.float64)[:, :, None]
-    means = (np.asarray(vectors, dtype=np.float64) * weights).sum(axis=1) / weights.sum(axis=1)
-    return means / np.linalg.norm(means, axis=1, keepdims=True)
+    return (np.asarray(vectors, dtype=np.float64) * weights).sum(axis=1) / weights.sum(axis=1)
 
 
 def pool_span(offsets, vectors, start, end):

@@ -18,13 +18,38 @@ def _unit(x):
     return x / np.linalg.norm(x, axis=-1, keepdims=True)
 
 
+def _weights(mask):
+    return np.asarray(mask, dtype=np.float64)[:, :, None]
+
+
 def _mean_over_padding(vectors, mask):
-    return _unit(np.asarray(vectors, dtype=np.float64).mean(axis=1))
+    return np.asarray(vectors, dtype=np.float64).mean(axis=1)
 
 
-def _mean_not_scaled(vectors, mask):
-    weights = np.asarray(mask, dtype=np.float64)[:, :, None]
-    return (np.asarray(vectors) * weights).sum(axis=1) / weights.sum(axis=1)
+def _mean_scaled(vectors, mask):
+    return _unit((np.asarray(vectors) * _weights(mask)).sum(axis=1) / _weights(mask).sum(axis=1))
+
+
+def _divided_by_padded_length(vectors, mask):
+    return (np.asarray(vectors) * _weights(mask)).sum(axis=1) / np.asarray(mask).shape[1]
+
+
+def _masked_sum(vectors, mask):
+    return (np.asarray(vectors) * _weights(mask)).sum(axis=1)
+
+
+def _inverted_mask(vectors, mask):
+    inverted = 1 - _weights(mask)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (np.asarray(vectors) * inverted).sum(axis=1) / inverted.sum(axis=1)
+
+
+def _one_short(vectors, mask):
+    keep = np.asarray(mask).copy()
+    for row in keep:
+        row[int(row.sum()) - 1] = 0
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (np.asarray(vectors) * _weights(keep)).sum(axis=1) / _weights(keep).sum(axis=1)
 
 
 def _first_token(vectors, mask):
@@ -32,15 +57,19 @@ def _first_token(vectors, mask):
 
 
 def _tokens_scaled_first(vectors, mask):
-    weights = np.asarray(mask, dtype=np.float64)[:, :, None]
-    return _unit((_unit(np.asarray(vectors, dtype=np.float64)) * weights).sum(axis=1))
+    units = _unit(np.asarray(vectors, dtype=np.float64))
+    return (units * _weights(mask)).sum(axis=1) / _weights(mask).sum(axis=1)
 
 
 WRONG_MEAN = {
     _mean_over_padding: "padding was averaged in",
-    _mean_not_scaled: "scale each mean to length 1",
+    _mean_scaled: "before any scaling",
+    _divided_by_padded_length: "divided by the padded length",
+    _masked_sum: "that is the sum",
+    _inverted_mask: "read backwards",
+    _one_short: "one token short",
     _first_token: "[CLS] pooling",
-    _tokens_scaled_first: "scale the mean, not the tokens",
+    _tokens_scaled_first: "scaled to length 1 before the mean",
 }
 
 
@@ -58,8 +87,7 @@ def test_09_1_accepts_every_correct_form():
     def loop(vectors, mask):
         out = []
         for v, m in zip(vectors, mask, strict=True):
-            mean = v[m.astype(bool)].mean(axis=0)
-            out.append(mean / np.linalg.norm(mean))
+            out.append(v[m.astype(bool)].mean(axis=0))
         return np.array(out)
 
     for fn in (solutions.masked_mean, as_lists, loop):

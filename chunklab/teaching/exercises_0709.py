@@ -18,7 +18,6 @@ from typing import Any
 import numpy as np
 
 from chunklab.embeddings.late import TokenVectors, pool_spans
-from chunklab.embeddings.transformer import mean_pool
 from chunklab.evaluation.metrics import char_scores, reciprocal_rank
 from chunklab.teaching.checking import NotYet, close, rounded, short
 from chunklab.teaching.page_lines import check_lines_as_markdown
@@ -245,6 +244,61 @@ def _unit(x: np.ndarray) -> np.ndarray:
     return x / np.linalg.norm(x, axis=-1, keepdims=True)
 
 
+def _masked(vectors: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The mean of each text's vectors where `keep` is 1 (NaN for a text with none kept)."""
+    weights = keep.astype(np.float64)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (vectors * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
+    """Name the slip: each plausible wrong mean is computed here and compared with `got`."""
+    try:
+        got = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return "an array of shape (texts, dimensions)"
+    lengths = mask.sum(axis=1)
+    positions = np.arange(mask.shape[1])[None, :]
+    slips = [
+        (
+            _unit(_masked(vectors, mask)),
+            "that is scaled to length 1; return the mean itself, before any scaling",
+        ),
+        (vectors.mean(axis=1), "padding was averaged in: count only the tokens whose mask is 1"),
+        (
+            (vectors * mask[..., None]).sum(axis=1) / mask.shape[1],
+            "divided by the padded length: "
+            "divide by each text's number of real tokens, mask.sum(axis=1)",
+        ),
+        (
+            (vectors * mask[..., None]).sum(axis=1),
+            "that is the sum: divide by each text's number of real tokens",
+        ),
+        (_masked(vectors, 1 - mask), "the mask is read backwards: 1 marks a real token, 0 padding"),
+        (
+            _masked(vectors, positions < (lengths - 1)[:, None]),
+            "one token short: use every position whose mask is 1",
+        ),
+        (
+            _masked(vectors, positions < (lengths + 1)[:, None]),
+            "one token too many: use only the positions whose mask is 1",
+        ),
+        (
+            vectors[:, 0],
+            "that is the first token alone ([CLS] pooling); this model averages every real token",
+        ),
+        (
+            _masked(_unit(vectors), mask),
+            "each token was scaled to length 1 before the mean: the mean of the tokens as they are",
+        ),
+    ]
+    for wrong, hint in slips:
+        for form in (wrong, _unit(wrong)):
+            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
+                return hint
+    return "the mean of each text's real tokens, not scaled"
+
+
 def check_masked_mean(fn: Callable) -> int:
     rng, cases = np.random.default_rng(9), 0
     for _ in range(30):
@@ -253,24 +307,10 @@ def check_masked_mean(fn: Callable) -> int:
         lengths = rng.integers(1, tokens + 1, size=texts)
         lengths[0] = max(1, tokens - 1) if tokens > 1 else 1  # padding in the first text
         mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
-        expected = mean_pool(vectors, mask).astype(np.float64)
+        expected = _masked(vectors.astype(np.float64), mask)  # the pooling's mean, before scaling
         got = fn(vectors.copy(), mask.copy())
         if not close(got, expected):
-            over_all = _unit(vectors.astype(np.float64).mean(axis=1))
-            summed = (vectors * mask[..., None]).sum(axis=1) / mask.sum(axis=1, keepdims=True)
-            hint = (
-                "padding was averaged in: count only the tokens whose mask is 1"
-                if close(got, over_all)
-                else "scale each mean to length 1"
-                if close(got, summed)
-                else "that is the first token alone ([CLS] pooling); this model averages every "
-                "real token"
-                if close(got, _unit(vectors[:, 0].astype(np.float64)))
-                else "each token was scaled to length 1 before the mean: scale the mean, not the "
-                "tokens"
-                if close(got, mean_pool(_unit(vectors), mask).astype(np.float64))
-                else "the mean of each text's real tokens, scaled to length 1"
-            )
+            hint = _mean_hint(vectors.astype(np.float64), mask, got)
             raise NotYet(
                 f"{texts} texts of {tokens} positions, real tokens {lengths.tolist()}: expected "
                 f"{rounded(expected)}, got {rounded(got)} ({hint})"

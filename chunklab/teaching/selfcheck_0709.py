@@ -107,14 +107,20 @@ def _schedule_misses() -> dict[Any, str]:
     cut, words = _schedule_windows_cut_by_minilm()
     doc = load_document("work_schedules")
     texts = [c.text for c in build("fixed", size=300, overlap=0, unit="tokens").split(doc)]
-    overlapped = [c.text for c in build("fixed", size=300, overlap=60, unit="tokens").split(doc)]
     report = MiniLMEmbedder().cut(texts)
-    with_overlap = MiniLMEmbedder().cut(overlapped)
-    misses = {
+    misses: dict[Any, str] = {}
+    for chunker in (  # build's default overlap, and two a learner might type
+        build("fixed", size=300, unit="tokens"),
+        *(build("fixed", size=300, overlap=n, unit="tokens") for n in (30, 60)),
+    ):
+        with_overlap = MiniLMEmbedder().cut([c.text for c in chunker.split(doc)])
+        misses[(with_overlap.truncated, with_overlap.words_dropped)] = (
+            "that is with overlapping windows (build's default overlap is not 0); "
+            "the exercise asks overlap=0"
+        )
+    misses |= {
         (words, cut): "the pair is (chunks cut, words never read), in that order",
         (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
-        (with_overlap.truncated, with_overlap.words_dropped): "that is with overlapping windows; "
-        "the exercise asks overlap=0",
         (0, 0): "nothing cut: windows of 300 characters (build's default unit) or an embedder "
         'reading 512 pieces cut nothing; the exercise asks 300 cl100k tokens (unit="tokens") '
         "and MiniLM's default limit of 256",
