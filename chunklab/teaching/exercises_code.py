@@ -42,7 +42,9 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
     """Why `got` is wrong, in the words of the likely slip (`fn`, when given, is run on other
     cases so that a hint is named only when the slip explains every answer, not one)."""
     if fn is not None and all(fn([5, 5, 9], 10) == fn(list(s), b) for s, b in _merge_cases()[:4]):
-        return "the answer must depend on sizes and budget: the prompt's example is one case of many"
+        return (
+            "the answer must depend on sizes and budget: the prompt's example is one case of many"
+        )
     if fn is not None and all(
         fn(list(s), b) == [list(range(i, min(i + 2, len(s)))) for i in range(0, len(s), 2)]
         for s, b in _merge_cases()[:4]
