@@ -1,7 +1,8 @@
 """Store the MiniLM vectors of notebook 11's code-search experiment: data/code/embeddings/minilm.*
 
 Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of every cut in
-`chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`) on the corpus in data/code/toolz/, and stores
+`chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`) on the
+corpus in data/code/toolz/, and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
 SHA-256 of both files, for data/SOURCES.md.
