@@ -1,7 +1,8 @@
 """Store the MiniLM vectors of notebook 11's code-search experiment: data/code/embeddings/minilm.*
 
 Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of every cut in
-`chunklab.teaching.code_search.experiment_cuts` on the corpus in data/code/toolz/, and stores
+`chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`) on the
+corpus in data/code/toolz/, and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
 SHA-256 of both files, for data/SOURCES.md.
@@ -19,7 +20,7 @@ import numpy as np
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import VectorStore, text_key
-from chunklab.teaching.code_search import BUDGET, corpus, cut_corpus, experiment_cuts
+from chunklab.teaching.code_search import BUDGET, SIZE_MATCHED, corpus, cut_corpus, experiment_cuts
 
 
 def main() -> int:
@@ -31,6 +32,9 @@ def main() -> int:
     for label, splitter in experiment_cuts(BUDGET).items():
         for p in cut_corpus(files, splitter):
             texts.setdefault(p.text, f"{label}: {p.uri} {p.start} {p.end}")
+    for budget in SIZE_MATCHED:  # the size-matched baseline: whole lines packed to fewer tokens
+        for p in cut_corpus(files, experiment_cuts(budget)["lines packed"]):
+            texts.setdefault(p.text, f"lines packed at {budget}: {p.uri} {p.start} {p.end}")
     model = MiniLMEmbedder()
     ordered = sorted(texts, key=text_key)
     vectors = model.embed_documents(ordered)

@@ -72,6 +72,26 @@ def cut_counting_starts(functions, chunks):
     return sum(1 for a, b in functions for s, _ in chunks if a < s < b)
 
 
+def merge_the_example(sizes, budget):
+    """Returns the prompt's example answer, whatever the input."""
+    return [[0, 1], [2]]
+
+
+def merge_fixed_pairs(sizes, budget):
+    """Groups siblings two by two, whatever their sizes."""
+    return [list(range(i, min(i + 2, len(sizes)))) for i in range(0, len(sizes), 2)]
+
+
+def cut_meeting_several(functions, chunks):
+    """A function is cut when it meets more than one chunk: misses one running into a gap."""
+    return sum(1 for a, b in functions if sum(1 for s, e in chunks if s < b and a < e) > 1)
+
+
+def cut_chunk_starts_inside(functions, chunks):
+    """A function is cut when a chunk starts inside it: misses one whose end falls in a gap."""
+    return sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
+
+
 WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
 
 
@@ -82,6 +102,8 @@ WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
         (merge_dropping_oversized, "never dropped"),
         (merge_best_fit, "merge only adjacent siblings, in their order"),
         (merge_joining_oversized, "a unit over the budget goes alone"),
+        (merge_the_example, "the prompt's example is one case of many"),
+        (merge_fixed_pairs, "not a fixed count of siblings"),
     ],
 )
 def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
@@ -95,6 +117,8 @@ def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
         (cut_strict, "holds it whole: `<=`"),
         (cut_counting_pieces, "count functions, not pieces or cuts"),
         (cut_counting_starts, "count functions, not pieces or cuts"),
+        (cut_meeting_several, "meeting one chunk is not being held whole"),
+        (cut_chunk_starts_inside, "a gap is another"),
     ],
 )
 def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):

@@ -37,6 +37,7 @@ from chunklab.teaching.code_peers import langchain_splitter, llama_index_splitte
 Span = tuple[int, int]
 MIN_QUESTION_WORDS = 3  # CodeSearchNet drops docstrings shorter than three tokens
 BUDGET = 200  # cl100k tokens: the series' budget, for every cut of the experiment
+SIZE_MATCHED = (150, 155)  # budgets at which lines packed average about the syntax tree's size
 
 
 @dataclass(frozen=True)

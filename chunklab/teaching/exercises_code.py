@@ -38,8 +38,18 @@ def merged(sizes: Sequence[int], budget: int) -> list[list[int]]:
     return groups
 
 
-def _merge_slip(sizes: list[int], budget: int, got: object) -> str:
-    """Why `got` is wrong, in the words of the likely slip."""
+def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None = None) -> str:
+    """Why `got` is wrong, in the words of the likely slip (`fn`, when given, is run on other
+    cases so that a hint is named only when the slip explains every answer, not one)."""
+    if fn is not None and all(fn([5, 5, 9], 10) == fn(list(s), b) for s, b in _merge_cases()[:4]):
+        return (
+            "the answer must depend on sizes and budget: the prompt's example is one case of many"
+        )
+    if fn is not None and all(
+        fn(list(s), b) == [list(range(i, min(i + 2, len(s)))) for i in range(0, len(s), 2)]
+        for s, b in _merge_cases()[:4]
+    ):
+        return "the budget decides where a group ends, not a fixed count of siblings per group"
     if not isinstance(got, list) or not all(isinstance(g, list) for g in got):
         return "return a list of groups, each a list of indices"
     flat = [i for g in got for i in g]
@@ -91,7 +101,7 @@ def check_merge_siblings(fn: Callable) -> int:
         if got != expected:
             raise NotYet(
                 f"sizes {sizes}, budget {budget}: expected {expected}, got {short(got)} "
-                f"({_merge_slip(sizes, budget, got)})"
+                f"({_merge_slip(sizes, budget, got, fn)})"
             )
         cases += 1
     return cases
@@ -103,6 +113,8 @@ def _cut_cases() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
         ([(0, 40)], [(0, 10), (10, 20), (20, 40)]),  # one function in three pieces
         ([(5, 15), (20, 25)], [(0, 18), (18, 30)]),  # inside a bigger chunk
         ([(0, 10)], [(0, 9), (9, 30)]),
+        ([(0, 20)], [(5, 30)]),  # one chunk meets it, and holds only its end
+        ([(0, 20)], [(0, 10), (25, 30)]),  # a gap between chunks: no chunk starts inside it
     ]
     rng = np.random.default_rng(112)
     for _ in range(60):
@@ -125,7 +137,18 @@ def check_functions_cut(fn: Callable) -> int:
         if got != expected:
             pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
-            if got == sum(p for p in pieces if p > 1) or got == starts:
+            meets_several = sum(1 for p in pieces if p > 1)
+            starts_inside = sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
+            if got == starts_inside != expected and got != meets_several:
+                slip = "a chunk starting inside is one way to cut a function; a gap is another"
+            elif got == meets_several != expected and got != starts_inside:
+                slip = "meeting one chunk is not being held whole: that chunk must contain it"
+            elif got == meets_several == starts_inside:
+                slip = (
+                    "a chunk starting inside is one way to cut a function; a gap is another: "
+                    "whole means one chunk contains it"
+                )
+            elif got == sum(p for p in pieces if p > 1) or got == starts:
                 slip = "count functions, not pieces or cuts: a function in three pieces is one"
             elif got == sum(1 for a, b in functions if not any(s < a and b < e for s, e in chunks)):
                 slip = "a chunk that starts or ends where the function does holds it whole: `<=`"
