@@ -46,8 +46,11 @@ help:
 # (resolving, unpacking and compiling every module to bytecode), uv 8 CPU seconds; under load,
 # pip 9 min 55 s wall, uv 1 min 18 s plus 58 s to install uv. uv reads pyproject.toml's pins the
 # same way (tests/test_environment.py checks every pin installed) and never needs a compiler here.
+# Files are copied from uv's cache, not hard-linked (uv's default on Linux): nltk, which
+# llama-index-core reads its bundled punkt and stop words with, refuses to open a file with more
+# than one link (its path checks, CWE-59), and the LlamaIndex tests failed on a hard-linked venv.
 UV_PIN := uv==0.13.8
-UV     := VIRTUAL_ENV=$(CURDIR)/$(VENV) $(VENV)/bin/uv
+UV     := VIRTUAL_ENV=$(CURDIR)/$(VENV) UV_LINK_MODE=copy $(VENV)/bin/uv
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "chunklab needs Python >= 3.11; run: make PYTHON=python3.11 ...")'
