@@ -36,6 +36,9 @@ extensions = [
     "sphinx.ext.autosummary",
     "sphinx.ext.githubpages",
     "series_links",
+    # MathJax from `_static/mathjax`, not from a CDN: a page with an equation (09) opens offline
+    # with no failed request. The package's import name has hyphens; Sphinx imports it as written.
+    "sphinx-mathjax-offline",
     "public_api",  # before plain_docstrings, whose bridge then reads the docstrings it supplies
     "plain_docstrings",
 ]
