@@ -67,6 +67,28 @@ def form(exercise: str) -> Form:
     )
 
 
+# What each solution and each table of known wrong answers came to, by the function that computed
+# it. Several are whole experiments (10.2 cuts and scores Chroma's corpora: seconds each), and a
+# learner checks one exercise many times; the library and the data do not change within a
+# process, so each is computed once. Keyed by the function, not the exercise id, so a table
+# swapped in (a test's made-up exercise) is never answered from another's memory.
+_REMEMBERED: dict[Callable[[], Any], Any] = {}
+
+
+def _remembered(compute: Callable[[], Any]) -> Any:
+    if compute not in _REMEMBERED:
+        _REMEMBERED[compute] = compute()
+    return _REMEMBERED[compute]
+
+
+def _remembering(how: Form) -> Form:
+    """`how`, its known wrong answers computed at most once per process."""
+    misses = how.misses
+    if misses is None:
+        return how
+    return Form(how.decimals, how.ordered, lambda: _remembered(misses))
+
+
 def verdict_for(exercise: str, answer: Any) -> str:
     """The one line `check` prints for an answer exercise: correct, or what is wrong. Judged on
     its value (`answers.judge`); a refusal says, first found: why a known wrong answer is wrong
@@ -75,8 +97,8 @@ def verdict_for(exercise: str, answer: Any) -> str:
     shape, solve = SOLUTIONS[exercise]
     if answer is None:
         return f"Exercise {exercise}: not answered yet. Expected {shape}."
-    how = form(exercise)
-    wrong = judge(answer, solution := solve(), how)
+    how = _remembering(form(exercise))
+    wrong = judge(answer, solution := _remembered(solve), how)
     if wrong is None:
         return f"Exercise {exercise}: correct."
     why = known_miss(answer, how)
