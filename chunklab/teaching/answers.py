@@ -82,6 +82,12 @@ def judge_scalar(answer: Any, expected: Any, form: Form) -> str | None:
     step = 10.0**-form.decimals
     if abs(round(float(answer), form.decimals) - float(expected)) < step / 2:
         return None
+    if abs(float(answer) - float(expected)) <= step * (1 + 1e-9) and abs(answer) > abs(expected):
+        # cutting digits off only ever lowers a number's size: this one is off, not truncated
+        return (
+            "close, but off by one in the last decimal: not a rounding slip (cutting digits off "
+            "gives less); recheck the setting"
+        )
     if abs(float(answer) - float(expected)) <= step * (1 + 1e-9):
         return (
             f"close, but not right to {_plural(form.decimals, 'decimal')}: round it "

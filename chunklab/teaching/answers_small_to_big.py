@@ -9,23 +9,23 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
-from chunklab.evaluation.recall import fact_recall, sentence_window_table
+from chunklab.evaluation.recall import fact_recall, sentence_window_table, small_to_big_table
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
-def _policy_index(retriever, count):
-
+def _policy_index(retriever, count, max_tokens: int = 45):
     doc = load_document("travel_policy")
-    chunker = MarkdownChunker(max_tokens=45, count_tokens=count)
+    chunker = MarkdownChunker(max_tokens=max_tokens, count_tokens=count)
     index = ParentChildIndex(retriever=retriever)
     index_document(index, chunker.parents(doc), chunker.split(doc))
     return index
@@ -36,10 +36,11 @@ COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
 
 @functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
 def _small_to_big_misses(
-    retriever: str = "bm25", count: str = "cl100k", k: int = 1, mode: str = "parents"
+    retriever: str = "bm25", k: int = 1, mode: str = "parents", max_tokens: int = 80
 ) -> tuple[str, ...]:
-    """Question ids whose facts do not all arrive (03.1), for the retriever, counter, k and mode."""
-    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
+    """Question ids whose facts do not all arrive (03.1), for the retriever, k, mode and the
+    children's budget (cl100k tokens)."""
+    index = _policy_index(RETRIEVERS[retriever](), cl100k, max_tokens)
     missed = []
     for q in load_questions("travel_policy").questions:
         if mode == "parents":
@@ -57,17 +58,29 @@ def _bm25_children_misses_at_k2() -> list[str]:
 
 
 def _bm25_misses_hints() -> dict[Any, str]:
+    """03.1's wrong inputs. Chosen so that each gives another set: at 80 tokens BM25's children
+    miss other questions at k = 1 and k = 3 than at k = 2, and the log-count scorer's differ too
+    (at the notebook's 45 tokens, BM25 misses the same two at k = 1 and k = 2)."""
     hints: dict[Any, list[str]] = {}
     for answer, where in [
+        (
+            _small_to_big_misses(k=2, max_tokens=45, mode="children"),
+            "with the notebook's 45-token children",
+        ),
         (_small_to_big_misses(k=2), "for the parents handed over (small-to-big)"),
         (_small_to_big_misses("logcount", k=2, mode="children"), "with the log-count scorer"),
-        (_small_to_big_misses(k=1), "for small-to-big at k = 1"),
+        (_small_to_big_misses(k=1, mode="children"), "at k = 1"),
+        (_small_to_big_misses(k=3, mode="children"), "at k = 3"),
+        (
+            _small_to_big_misses("logcount", k=2, max_tokens=45, mode="children"),
+            "with the log-count scorer and the notebook's 45-token children",
+        ),
         (("t02", "t04"), "of the prompt's example, which shows the form only"),
     ]:
         hints.setdefault(answer, []).append(where)
     return {
         answer: f"that is the answer {' and '.join(where)}; the question asks the children "
-        "alone, BM25, k = 2"
+        "alone, 80-token children, BM25, k = 2"
         for answer, where in hints.items()
     }
 
@@ -83,6 +96,23 @@ def _parents_tokens(
     return round(sum(sizes) / (1 if total else len(sizes)), 1)
 
 
+@functools.cache
+def _tokens_stored() -> tuple[float, ...]:
+    """The tokens_indexed column of small_to_big_table (every text stored, per mode), for the
+    sketch's settings and for BM25 with cl100k children."""
+    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
+    stored = set()
+    for retriever, count in [("logcount", approx_tokens), ("bm25", cl100k)]:
+        rows = small_to_big_table(doc, questions, RETRIEVERS[retriever](), count, 45, [4])
+        stored |= {float(row["tokens_indexed"]) for row in rows}
+    return tuple(sorted(stored))
+
+
+def _half_up(value: float) -> float:
+    """`value` rounded to one decimal with halves up, as by hand (Python's round goes to even)."""
+    return math.floor(value * 10 + 0.5) / 10
+
+
 def _three_parents_tokens() -> float:
     return _parents_tokens()
 
@@ -90,6 +120,17 @@ def _three_parents_tokens() -> float:
 def _three_parents_hints() -> dict[Any, str]:
     return {
         _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
+        _parents_tokens(most=4): "that is with max_parents=4; the question asks 3",
+        _parents_tokens(k=3): "that is at k = 3; the question asks k = 4",
+        _parents_tokens("logcount", "approx", most=2): "that is section 8's cost table (the "
+        "log-count scorer, two parents); the question asks BM25 and three parents",
+        **{
+            stored: "that is the tokens_indexed column, every text stored in the index; the "
+            "question asks what one question hands the model, on average"
+            for stored in _tokens_stored()
+        },
+        _half_up(_parents_tokens("logcount", "approx", total=True) / 4): "that is the log-count "
+        "scorer with the word-based counter; the question asks BM25 and cl100k children",
         _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
         "the word-based counter; the question asks BM25 and cl100k children",
         _parents_tokens(total=True): "that is the total over the four questions; give the mean",

@@ -40,7 +40,12 @@ def parents_expected(
     return chosen
 
 
-def _why_parents(got: list, expected: list, tokens: dict[str, int], budget: int) -> str:
+def _why_parents(
+    got: list,
+    expected: list,
+    case: tuple[list[str], dict[str, str], dict[str, int], int],
+) -> str:
+    ranked, parent_of, tokens, budget = case
     if len(set(got)) < len(got):
         return "a parent appears twice: hand each parent over once, at its best child's rank"
     if any(p not in tokens for p in got):
@@ -56,7 +61,62 @@ def _why_parents(got: list, expected: list, tokens: dict[str, int], budget: int)
         return "a parent that fills the budget exactly still fits (total <= budget)"
     if sorted(got) == sorted(expected):
         return "the right parents in the wrong order: keep the rank order of their best child"
+    for slip, why in PARENT_SLIPS:
+        if got == slip(ranked, parent_of, tokens, budget):
+            return why
     return "not the parents expected"
+
+
+def _budget_before_repeat(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: tests the budget before skipping a repeat, so a repeat can stop the loop."""
+    chosen: list[str] = []
+    spent = 0
+    for child in ranked:
+        parent = parent_of[child]
+        if spent + tokens[parent] > budget:
+            break
+        if parent not in chosen:
+            chosen.append(parent)
+            spent += tokens[parent]
+    return chosen
+
+
+def _repeat_counted(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: skips a repeat in the answer but adds its tokens to the total again."""
+    chosen: list[str] = []
+    spent = 0
+    for child in ranked:
+        parent = parent_of[child]
+        if spent + tokens[parent] > budget:
+            break
+        spent += tokens[parent]
+        if parent not in chosen:
+            chosen.append(parent)
+    return chosen
+
+
+def _smallest_first(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: fills the budget with the smallest parents first, dropping the rank order."""
+    unique = list(dict.fromkeys(parent_of[c] for c in ranked))
+    by_size = sorted(unique, key=lambda p: tokens[p])
+    return parents_expected(by_size, {p: p for p in by_size}, tokens, budget)
+
+
+PARENT_SLIPS = [  # (a plausible wrong method, the slip it makes, in words)
+    (
+        _budget_before_repeat,
+        "a parent already handed over costs nothing: skip repeats before testing the budget",
+    ),
+    (
+        _repeat_counted,
+        "you counted a repeated parent's tokens again: a parent handed over once costs once",
+    ),
+    (
+        _smallest_first,
+        "you took the smallest parents first: keep the rank order of their best child, and "
+        "stop at the first that does not fit",
+    ),
+]
 
 
 PARENT_CASES = [  # (ranked children, child -> parent, parent -> tokens, budget)
@@ -66,6 +126,12 @@ PARENT_CASES = [  # (ranked children, child -> parent, parent -> tokens, budget)
     (["a", "b"], {"a": "P", "b": "Q"}, {"P": 10, "Q": 10}, 0),
     ([], {}, {"P": 10}, 100),
     (["a", "b", "c"], {"a": "Q", "b": "P", "c": "Q"}, {"P": 10, "Q": 10}, 100),
+    # the smaller parent ranks second: the rank order, not size, decides
+    (["a", "b"], {"a": "P", "b": "Q"}, {"P": 70, "Q": 20}, 80),
+    # a repeat's tokens counted again would stop before Q: P, P, Q within 100 is P and Q
+    (["a", "b", "c"], {"a": "P", "b": "P", "c": "Q"}, {"P": 30, "Q": 50}, 100),
+    # a repeat tested against the budget would stop the loop: P, P, Q within 100 is P and Q
+    (["a", "b", "c"], {"a": "P", "b": "P", "c": "Q"}, {"P": 60, "Q": 30}, 100),
 ]
 
 
@@ -80,8 +146,9 @@ def check_parents_within(fn: Callable) -> int:
         expected = parents_expected(ranked, parent_of, tokens, budget)
         got = list(fn(list(ranked), dict(parent_of), dict(tokens), budget))
         if got != expected:
+            why = _why_parents(got, expected, (ranked, parent_of, tokens, budget))
             raise NotYet(
-                f"{_why_parents(got, expected, tokens, budget)}. Case: children {ranked} -> "
+                f"{why}. Case: children {ranked} -> "
                 f"parents {[parent_of[c] for c in ranked]}, tokens {tokens}, budget {budget}: "
                 f"got {short(got)}"
             )

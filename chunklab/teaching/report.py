@@ -172,10 +172,13 @@ def plot_size_histograms(
     return fig
 
 
-def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
+def plot_recall_vs_tokens(rows: pd.DataFrame, title: str, baseline: str | None = None):
     """Fact recall against tokens handed to the model per query, one line per mode, points = k.
 
     `rows` has columns retriever, mode, k, fact_recall, tokens_to_model; one panel per retriever.
+    `baseline`, a mode, is drawn dashed with hollow markers and its labels above its points, so
+    a point where another mode lands on it stays visible, and the labels of the other modes
+    alternate below, so two near points of one line do not print over each other.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
     fig, axes = plt.subplots(
@@ -186,14 +189,20 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
         part = rows[rows["retriever"] == name]
         for mode, marker in zip(dict.fromkeys(part["mode"]), "osD^v", strict=False):
             line = part[part["mode"] == mode]
-            ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
-            for _, r in line.iterrows():
+            style = {}
+            if mode == baseline:
+                style = {"linestyle": "--", "markerfacecolor": "none", "markersize": 11}
+            ax.plot(
+                line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode, **style
+            )
+            for n, (_, r) in enumerate(line.iterrows()):
+                below = -9 - 8 * (n % 2) if baseline is not None else -9
                 ax.annotate(
                     f"k={r['k']}",
                     (r["tokens_to_model"], r["fact_recall"]),
                     fontsize=7,
                     textcoords="offset points",
-                    xytext=(3, -9),
+                    xytext=(3, 6 if mode == baseline else below),
                 )
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
