@@ -298,3 +298,26 @@ def test_07_2_names_repeated_ids_and_answerable_not_complete_without_the_length(
     assert "more than once" in repeated and str(len(right)) + " " not in repeated.split("]):")[1]
     extra = sorted({*right, next(f"w{n:02d}" for n in range(1, 20) if f"w{n:02d}" not in right)})
     assert "`answerable` asks" in selfcheck.verdict_for("07.2", extra)
+
+
+def test_07_1_top_only_hint_says_nothing_of_integer_division():
+    """A float answer that scores only the top hit is told that, and only that."""
+    result = verdict("07.1", _rr_top_only)
+    message = result.message
+    assert "not only the top one" in message and "integer" not in message, message
+
+
+def test_07_2_names_the_union_over_strategies_and_never_the_expected_length():
+    """A list collected over every strategy is told to filter fixed_size; a list of the wrong
+    length is told what is wrong with its ids, never how many are expected."""
+    from chunklab.teaching.selfcheck_0709 import _unanswerable_by_any_other_strategy
+
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    union = sorted(set(right) | _unanswerable_by_any_other_strategy())
+    assert union != right
+    assert "strategy == 'fixed_size'" in selfcheck.verdict_for("07.2", union)
+    answerable = next(f"p{n:02d}" for n in range(1, 20) if f"p{n:02d}" not in right)
+    for wrong in (right[:-1], right[1:], [*right[:-1], answerable], [*right[:-2], answerable]):
+        message = selfcheck.verdict_for("07.2", sorted(wrong))
+        assert ": correct" not in message
+        assert f" {len(right)} " not in message and "are asked" not in message, message

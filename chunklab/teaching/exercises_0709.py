@@ -58,11 +58,17 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
         return "that adds 1 / position for every id in gold; use only the first one"
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions) / len(positions)):
         return "that averages 1 / position over the ids in gold; use only the first one"
+    if got == 0 and first > 1 and isinstance(got, (int, np.integer)) and not isinstance(got, bool):
+        # an integer 0: `1 // position`, or an int returned for the top hit only; both give this
+        return (
+            f"integer 0 for an id in gold at position {first}: the answer is 1/{first}, a float "
+            f"({1 / first:.3f}), so use float division, not integer division (1 // {first} is 0), "
+            "and score every position, not only the top one"
+        )
     if got == 0 and first > 1:
         return (
             f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
-            "only the top one; and 1 / position is a float division (1/3 is 0.333...), not "
-            "integer division"
+            "only the top one"
         )
     return f"the first id in gold is at position {first}"
 
