@@ -171,7 +171,7 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
             "`rows`, so keep each id once"
         )
     given, right = set(answer), set(solution)
-    if given > right and given - right <= _unanswerable_by_any_other_strategy():
+    if given > right and given - right <= unanswerable_by_other_strategies():
         return (
             "some of those are unanswerable for another strategy, not for fixed_size: keep only "
             "the rows where strategy == 'fixed_size' before you collect the ids"
@@ -193,7 +193,9 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
     return ""
 
 
-def _unanswerable_by_any_other_strategy() -> set[str]:
+def unanswerable_by_other_strategies() -> set[str]:
+    """The ids some other strategy cannot answer: what a list collected over `rows` without
+    filtering the strategy adds to fixed_size's."""
     return {q for name in real_strategies() if name != "fixed_size" for q in _unanswerable(name)}
 
 
