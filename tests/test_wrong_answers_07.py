@@ -298,3 +298,55 @@ def test_07_2_names_repeated_ids_and_answerable_not_complete_without_the_length(
     assert "more than once" in repeated and str(len(right)) + " " not in repeated.split("]):")[1]
     extra = sorted({*right, next(f"w{n:02d}" for n in range(1, 20) if f"w{n:02d}" not in right)})
     assert "`answerable` asks" in selfcheck.verdict_for("07.2", extra)
+
+
+def test_07_1_top_only_hint_says_nothing_of_integer_division():
+    """A float answer that scores only the top hit is told that, and only that."""
+    result = verdict("07.1", _rr_top_only)
+    message = result.message
+    assert "not only the top one" in message and "integer" not in message, message
+
+
+def test_07_2_names_the_union_over_strategies_and_never_the_expected_length():
+    """A list collected over every strategy is told to filter fixed_size; a list of the wrong
+    length is told what is wrong with its ids, never how many are expected."""
+    from chunklab.teaching.selfcheck_0709 import unanswerable_by_other_strategies
+
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    union = sorted(set(right) | unanswerable_by_other_strategies())
+    assert union != right
+    assert "strategy == 'fixed_size'" in selfcheck.verdict_for("07.2", union)
+    answerable = next(f"p{n:02d}" for n in range(1, 20) if f"p{n:02d}" not in right)
+    for wrong in (right[:-1], right[1:], [*right[:-1], answerable], [*right[:-2], answerable]):
+        message = selfcheck.verdict_for("07.2", sorted(wrong))
+        assert ": correct" not in message
+        assert f" {len(right)} " not in message and "are asked" not in message, message
+
+
+def _iou_dice(retrieved, gold):
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = {i for a, b in gold for i in range(a, b)}
+    return 2 * len(r & g) / (len(r) + len(g)) if r or g else 0.0
+
+
+def _iou_gold_listed_twice(retrieved, gold):
+    r = {i for a, b in retrieved for i in range(a, b)}
+    g = [i for a, b in gold for i in range(a, b)]
+    shared = sum(i in r for i in g)
+    either = len(r) + len(g) - shared
+    return shared / either if either else 0.0
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_iou_dice, "Dice divides by the sum, IoU by the union"),
+        (_iou_gold_listed_twice, "a gold character listed twice counts once"),
+    ],
+    ids=["dice", "gold-listed-twice"],
+)
+def test_07b_1_names_dice_and_repeated_gold_apart_from_recall(wrong, named):
+    """Both were told 'the recall and the precision here' on the one case that set them apart."""
+    result = verdict("07b.1", wrong)
+    assert not result.passed and named in result.message, result.message
+    assert "recall" not in result.message, result.message

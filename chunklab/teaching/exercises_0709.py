@@ -58,11 +58,17 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
         return "that adds 1 / position for every id in gold; use only the first one"
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions) / len(positions)):
         return "that averages 1 / position over the ids in gold; use only the first one"
+    if got == 0 and first > 1 and isinstance(got, (int, np.integer)) and not isinstance(got, bool):
+        # an integer 0: `1 // position`, or an int returned for the top hit only; both give this
+        return (
+            f"integer 0 for an id in gold at position {first}: the answer is 1/{first}, a float "
+            f"({1 / first:.3f}), so use float division, not integer division (1 // {first} is 0), "
+            "and score every position, not only the top one"
+        )
     if got == 0 and first > 1:
         return (
             f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
-            "only the top one; and 1 / position is a float division (1/3 is 0.333...), not "
-            "integer division"
+            "only the top one"
         )
     return f"the first id in gold is at position {first}"
 
@@ -93,6 +99,15 @@ def check_reciprocal_rank(fn: Callable) -> int:
 
 def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
     scores = char_scores(retrieved, gold)
+    kept = _iou_gold_repeats_kept(retrieved, gold)
+    if kept != scores["char_iou"] and _is(got, kept):
+        return "a gold character listed twice counts once: make the gold a set of characters too"
+    both = scores["char_iou"] * 2 / (1 + scores["char_iou"])  # Dice from IoU: 2J / (1 + J)
+    if both != scores["char_iou"] and _is(got, both):
+        return (
+            "that is the Dice coefficient, 2 x shared / (retrieved + gold): Dice divides by the "
+            "sum, IoU by the union"
+        )
     recall = _is(got, scores["char_recall"]) and scores["char_recall"] != scores["char_iou"]
     precision = (
         _is(got, scores["char_precision"]) and scores["char_precision"] != scores["char_iou"]
@@ -114,6 +129,15 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
     return "shared characters / characters in either, each character counted once"
 
 
+def _iou_gold_repeats_kept(retrieved: list, gold: list) -> float:
+    """IoU with the retrieved characters as a set but the gold ones counted once per span."""
+    mine = {i for a, b in retrieved for i in range(a, b)}
+    listed = [i for a, b in gold for i in range(a, b)]
+    shared = sum(i in mine for i in listed)
+    either = len(mine) + len(listed) - shared
+    return shared / either if either else 0.0
+
+
 def _spans(rng: random.Random, n: int) -> list[tuple[int, int]]:
     out = []
     for _ in range(n):
@@ -125,6 +149,8 @@ def _spans(rng: random.Random, n: int) -> list[tuple[int, int]]:
 def check_char_iou(fn: Callable) -> int:
     rng, cases = random.Random(70), 0
     fixed = [([], []), ([(0, 10)], []), ([(0, 10), (5, 15)], [(0, 15)])]
+    # IoU, recall, precision, Dice, repeated gold kept, end included: six values apart here
+    fixed += [([(0, 4)], [(2, 7), (3, 7)])]
     fixed += [([(0, 4)], [(2, 6), (2, 6)])]  # a gold span listed twice
     randoms = [(_spans(rng, rng.randint(0, 4)), _spans(rng, rng.randint(0, 3))) for _ in range(60)]
     for retrieved, gold in fixed + randoms:

@@ -9,6 +9,7 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
@@ -23,6 +24,7 @@ from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 
 
+@lru_cache(maxsize=None)  # a refusal asks for several strategies' rows; each is computed once
 def _experiment_rows(strategy: str, retriever: str):
 
     docs = {n: load_document(n) for n in list_documents()}
@@ -168,13 +170,33 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
             "an id appears more than once: each question has one row per retriever and k in "
             "`rows`, so keep each id once"
         )
-    if set(answer) > set(solution):
+    given, right = set(answer), set(solution)
+    if given > right and given - right <= unanswerable_by_other_strategies():
+        return (
+            "some of those are unanswerable for another strategy, not for fixed_size: keep only "
+            "the rows where strategy == 'fixed_size' before you collect the ids"
+        )
+    if given > right:
         return (
             "some of those are answerable, only not complete at some k: `answerable` asks whether "
             "any chunk of the cut holds every fact, whatever the retriever and k; `complete` asks "
             "the top k"
         )
+    if given < right:
+        return "every id you give is right, but some are missing: take every question of `rows`"
+    if given - right:
+        wrong = len(given - right)
+        return (
+            f"{wrong} of your ids {'is' if wrong == 1 else 'are'} answerable: some fixed_size "
+            "chunk holds every fact of that question"
+        )
     return ""
+
+
+def unanswerable_by_other_strategies() -> set[str]:
+    """The ids some other strategy cannot answer: what a list collected over `rows` without
+    filtering the strategy adds to fixed_size's."""
+    return {q for name in real_strategies() if name != "fixed_size" for q in _unanswerable(name)}
 
 
 HINTS_0709: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
