@@ -15,7 +15,7 @@ from chunklab.chunkers.llm import LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.chunkers.tables import orphans
+from chunklab.chunkers.tables import find_tables, orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
@@ -199,6 +199,17 @@ def _cloudgov_misses() -> dict[Any, str]:
     linearize = rows_budget_without_orphans_on_cloudgov("linearize")
     if linearize != right:
         misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
+    doc = read_document(data_dir() / "cloudgov-space-egress.md")
+    widest = max(len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows)
+    misses[widest] = (
+        "that is the page's longest header + row in characters (section 4); max_tokens counts "
+        "tokens, so sweep MarkdownChunker's budget itself"
+    )
+    misses.setdefault(
+        200,
+        "that is the linearized cut's size in characters (the article's 200), not a token budget: "
+        "sweep max_tokens one by one in rows mode",
+    )
     for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
