@@ -232,7 +232,10 @@ def _article_paths_nesting_a_sibling() -> int:
 
 
 def _article_paths_misses() -> dict[Any, str]:
+    printed = len(_article_paths()[2:4])  # section 2 prints the third and fourth chunks' paths
     return {
+        printed: "that counts the paths section 2 prints; count every chunk of "
+        f"article_path_chunks(manual), all {len(_article_paths())} of them",
         sum(1 for path in _article_paths(fixed=True) if path.count(". ") > 1): "that is the "
         "fixed version's count; the question is about the article's, bug included",
         len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
@@ -267,8 +270,18 @@ def _path_prefix_tokens_at_k5_on_policy() -> float:
     return prefix_cost_on_policy()
 
 
+def _prefix_without_separator(k: int = 5) -> float:
+    """The path prefix's tokens counted alone, without the blank line that joins it to the body."""
+    chunks = MarkdownChunker(max_tokens=100, prefix="path").split(load_document("travel_policy"))
+    return round(k * sum(cl100k(c.metadata["prefix"]) for c in chunks) / len(chunks), 1)
+
+
 def _prefix_cost_misses() -> dict[Any, str]:
     return {
+        _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
+        "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
+        prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "
+        "documents, k=3); the question asks the travel policy alone at k=5",
         prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
         "chunks",
         prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
