@@ -127,3 +127,20 @@ def test_05_1_names_strip_on_a_trailing_escaped_pipe_and_a_dropped_trailing_cell
 def test_05_2_names_a_budget_too_large_and_section_6s_budget():
     assert "smaller budget" in selfcheck.verdict_for("05.2", 110)
     assert "orphan(s) remain" in selfcheck.verdict_for("05.2", 60)
+
+
+def pipe_separated_pairs(header, row):
+    """Right pairs, joined by ' | ': the pipe the exercise asks to remove is back between them."""
+    return " | ".join(f"{h}: {v}" for h, v in zip(gfm_cells(header), gfm_cells(row), strict=False))
+
+
+def test_05_1_names_a_pipe_left_between_the_pairs():
+    result = verdict("05.1", pipe_separated_pairs)
+    assert not result.passed and "no column pipe may be left" in result.message, result.message
+    assert "the column name above it" not in result.message
+
+
+def test_05_2_names_the_characters_for_tokens_slip_and_the_articles_size():
+    widest = selfcheck.verdict_for("05.2", 197)
+    assert "in characters" in widest and "tokens" in widest, widest
+    assert "the article's 200" in selfcheck.verdict_for("05.2", 200)

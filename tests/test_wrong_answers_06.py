@@ -130,3 +130,36 @@ def test_06_1_and_06_2_name_the_near_misses():
     assert "rounded tokens per chunk" in selfcheck.verdict_for("06.2", round(5 * per_chunk, 1))
     right = selfcheck.SOLUTIONS["06.2"][1]()
     assert "close, but not" in selfcheck.verdict_for("06.2", round(right * 1.1, 1))
+
+
+def test_06_3_names_a_trailing_dot_counted_as_a_part():
+    """split(".") keeps an empty part after "2.", so every section sits one level too deep."""
+    trailing = verdict("06.3", lambda t: path_chunks(t, ANY_TITLE, lambda n: len(n.split("."))))
+    assert "a trailing dot is not a part" in trailing.message, trailing.message
+    off = verdict("06.3", WRONG["off by one"]).message
+    assert "trailing dot" not in off, off
+
+
+def test_06_3_names_a_number_without_a_dot_read_as_a_title():
+    def no_dot(text):
+        return path_chunks(
+            text, r"^(\d+(?:\.\d+)*\.?)\s+(.*)$", lambda n: len([p for p in n.split(".") if p])
+        )
+
+    result = verdict("06.3", no_dot)
+    assert "a title's number needs a dot" in result.message, result.message
+
+
+def test_06_3_names_a_number_rewritten_with_a_dot():
+    def with_dot(text):
+        return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')}. {s}")
+
+    result = verdict("06.3", with_dot)
+    assert "keep the number as written" in result.message, result.message
+    assert "sits at level" not in result.message
+
+
+def test_06_1_and_06_2_name_the_printed_paths_and_the_missing_separator():
+    assert "section 2 prints" in selfcheck.verdict_for("06.1", 2)
+    assert "blank line" in selfcheck.verdict_for("06.2", 34.2)
+    assert "section 5's table" in selfcheck.verdict_for("06.2", 47.5)

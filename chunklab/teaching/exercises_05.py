@@ -64,6 +64,15 @@ HINTS = {
 }
 
 
+# A pipe left between the pairs (a " | " separator, or the row's outer pipes kept) reads as a
+# column boundary again: the slip is the pipe, whatever the row's cells hold.
+PIPE_LEFT = "a column pipe is left"
+PIPE_HINT = (
+    "no column pipe may be left: a pipe between pairs, or an outer pipe kept, reads as a column "
+    "boundary again; separate the pairs with '; ', ', ' or a space"
+)
+
+
 def _accepted(value: str) -> set[str]:
     """The spellings of a cell's value that count as right: an escaped pipe as written or as |."""
     return {value, value.replace("\\|", "|")}
@@ -83,14 +92,17 @@ def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
         zip(columns, values, strict=True), spans, ends, strict=True
     ):
         written = got[value_start:end].strip(SEPARATORS)
-        if written not in {v.strip(SEPARATORS) for v in _accepted(value)}:
+        wanted = {v.strip(SEPARATORS) for v in _accepted(value)}
+        if written not in wanted and written.strip(SEPARATORS + "|") in wanted:
+            return PIPE_LEFT
+        if written not in wanted:
             return f"column {name!r} should hold {value!r}, got {written!r}"
     leftover = got
     for value in values:
         for spelling in _accepted(value):
             leftover = leftover.replace(spelling, "")
     if "|" in leftover:
-        return "a column pipe is left"
+        return PIPE_LEFT
     return None
 
 
@@ -111,6 +123,7 @@ def check_column_value(fn: Callable) -> int:
             raise NotYet(f"expected a string, got {short(got)}")
         wrong = _judge(got, columns, values)
         if wrong:
-            raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({HINTS[kind]})")
+            hint = PIPE_HINT if wrong == PIPE_LEFT else HINTS[kind]
+            raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
         cases += 1
     return cases

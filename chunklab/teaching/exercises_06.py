@@ -59,13 +59,44 @@ def _parts(entry: str) -> int:
 SIBLINGS = "PROBE\n\n1. Um\nA.\n\n2. Dois\nB.\n\n3. Tres\nC.\n"
 
 
+# A subsection written without a trailing dot: "1.1" has two parts however its parts are counted,
+# so a function that counts "2." as two parts (split(".") keeping the empty one) gets this right
+# while it nests the siblings above; a stack kept one level too long gets both wrong.
+SUBSECTIONS = "PROBE\n\n1. Um\nA.\n\n1.1 Sub\nB.\n\n1.2 Outra\nC.\n"
+# A paragraph that opens with a number and no dot after it is text, not a title.
+NO_DOT = "PROBE\n\n1. Um\nA.\n\n30 dias. B.\n\nC.\n"
+
+
+def _paths_of(fn: Callable | None, text: str) -> list[str]:
+    """The paths the learner's function writes for a probe ([] when it fails on it)."""
+    try:
+        return [_path(str(chunk)) for chunk in fn(text)] if fn else []
+    except Exception:  # the learner's function may fail on a probe: then the probe says nothing
+        return []
+
+
+def _probe_slip(fn: Callable | None) -> str | None:
+    """A slip a small probe document gives away, named; None when no probe catches one."""
+    if any("30 dias" in path for path in _paths_of(fn, NO_DOT)):
+        return (
+            "'30 dias. B.' is text, not a title: a title's number needs a dot ('2.', '2.1', "
+            "'2.1.'), and '30' has none"
+        )
+    third = _paths_of(fn, SIBLINGS)[-1:]
+    if third == ["PROBE > 1. Um > 3. Tres"] and _paths_of(fn, SUBSECTIONS)[-1:] == [
+        "PROBE > 1. Um > 1.2 Outra"
+    ]:
+        return (
+            "a trailing dot is not a part: '2.' has one part, but '2.'.split('.') gives "
+            "['2', ''], so drop the empty part (or the trailing dot) before counting"
+        )
+    return None
+
+
 def _sibling_slip(fn: Callable | None) -> str:
     """Why a section nested under a sibling: the value rule, or a stack kept one level too long."""
     value_rule = "its level is the depth of its number, not its value"
-    try:
-        third = _path(str(list(fn(SIBLINGS))[-1])) if fn else ""
-    except Exception:  # the learner's function may fail on the probe: fall back to the rule
-        third = ""
+    third = (_paths_of(fn, SIBLINGS) or [""])[-1]
     if third == "PROBE > 1. Um > 3. Tres":
         return (
             "a section keeps its previous sibling in front: a title at level L keeps the L - 1 "
@@ -77,6 +108,14 @@ def _sibling_slip(fn: Callable | None) -> str:
 def _hint(expected: str, got: str, fn: Callable | None = None) -> str:
     """Which rule the wrong path broke, named for the learner."""
     want, have = expected.split(" > "), got.split(" > ")
+    for should, wrote in zip(want[1:], have[1:], strict=False):
+        number, _, words = should.partition(" ")
+        written, _, wrote_words = wrote.partition(" ")
+        if should != wrote and number.rstrip(".") == written.rstrip(".") and words == wrote_words:
+            return (
+                f"write each title as it is numbered: keep the number as written, {should!r}, "
+                f"not {wrote!r}"
+            )
     deep = [(i, entry) for i, entry in enumerate(want) if i and _parts(entry) > 1]
     if deep and (deep[-1][0] >= len(have) or have[deep[-1][0]] != deep[-1][1]):
         i, entry = deep[-1]
@@ -104,7 +143,10 @@ def check_fixed_path_chunks(fn: Callable) -> int:
         got = list(fn(text))
         if got != expected:
             at, should, wrong = first_difference(got, expected, short)
-            if at < len(got) and at < len(expected):
+            slip = _probe_slip(fn)
+            if slip:
+                hint = slip
+            elif at < len(got) and at < len(expected):
                 hint = _hint(_path(expected[at]), _path(str(got[at])), fn)
             else:
                 hint = "one chunk per paragraph, a title alone opens its section"

@@ -15,7 +15,7 @@ from chunklab.chunkers.llm import LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.chunkers.tables import orphans
+from chunklab.chunkers.tables import find_tables, orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
@@ -199,6 +199,17 @@ def _cloudgov_misses() -> dict[Any, str]:
     linearize = rows_budget_without_orphans_on_cloudgov("linearize")
     if linearize != right:
         misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
+    doc = read_document(data_dir() / "cloudgov-space-egress.md")
+    widest = max(len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows)
+    misses[widest] = (
+        "that is the page's longest header + row in characters (section 4); max_tokens counts "
+        "tokens, so sweep MarkdownChunker's budget itself"
+    )
+    misses.setdefault(
+        200,
+        "that is the linearized cut's size in characters (the article's 200), not a token budget: "
+        "sweep max_tokens one by one in rows mode",
+    )
     for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
@@ -221,7 +232,10 @@ def _article_paths_nesting_a_sibling() -> int:
 
 
 def _article_paths_misses() -> dict[Any, str]:
+    printed = len(_article_paths()[2:4])  # section 2 prints the third and fourth chunks' paths
     return {
+        printed: "that counts the paths section 2 prints; count every chunk of "
+        f"article_path_chunks(manual), all {len(_article_paths())} of them",
         sum(1 for path in _article_paths(fixed=True) if path.count(". ") > 1): "that is the "
         "fixed version's count; the question is about the article's, bug included",
         len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
@@ -256,8 +270,18 @@ def _path_prefix_tokens_at_k5_on_policy() -> float:
     return prefix_cost_on_policy()
 
 
+def _prefix_without_separator(k: int = 5) -> float:
+    """The path prefix's tokens counted alone, without the blank line that joins it to the body."""
+    chunks = MarkdownChunker(max_tokens=100, prefix="path").split(load_document("travel_policy"))
+    return round(k * sum(cl100k(c.metadata["prefix"]) for c in chunks) / len(chunks), 1)
+
+
 def _prefix_cost_misses() -> dict[Any, str]:
     return {
+        _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
+        "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
+        prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "
+        "documents, k=3); the question asks the travel policy alone at k=5",
         prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
         "chunks",
         prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
