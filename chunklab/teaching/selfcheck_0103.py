@@ -10,6 +10,7 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -80,12 +81,20 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-def _token_windows(overlap: int = 10, unit: str = "tokens", size: int = 40) -> tuple[int, ...]:
+# 01.2's windows: 60 tokens sharing 20, so each steps 40. Chosen so that the shortcut
+# ceil(tokens / step), which counts a window at every step even after one reached the end, gives
+# other counts than the chunker on both renderings (at 40/10 it happens to give the same).
+WINDOW, SHARED = 60, 20
+
+
+def _token_windows(
+    overlap: int = SHARED, unit: str = "tokens", size: int = WINDOW
+) -> tuple[int, ...]:
     chunker = FixedSizeChunker(size=size, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
-def _word_windows(size: int = 40, overlap: int = 10) -> tuple[int, ...]:
+def _word_windows(size: int = WINDOW, overlap: int = SHARED) -> tuple[int, ...]:
     """Windows of `size` words (the article's counter), stepping `size - overlap` words."""
     counts = []
     for name in ("manual", "manual_en"):
@@ -94,23 +103,35 @@ def _word_windows(size: int = 40, overlap: int = 10) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _by_division(rounding: Callable[[float], int]) -> tuple[int, ...]:
+    """Counts from the document's cl100k length divided by the step, instead of cutting."""
+    step = WINDOW - SHARED
+    return tuple(rounding(cl100k(load_document(n).text) / step) for n in ("manual", "manual_en"))
+
+
 def _token_window_misses() -> dict[Any, str]:
+    step = WINDOW - SHARED
     return {
-        _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
-        "each window moves forward 30 tokens, not 40",
-        _token_windows(unit="chars"): "those are windows of 40 characters, FixedSizeChunker's "
-        'default unit: pass unit="tokens"',
-        _token_windows(30): "those are windows that step 10 tokens (overlap 30): the overlap "
-        "is what two windows share, 10, so each steps 30",
-        _word_windows(): "those are windows of 40 words (the article's counter); the question "
-        'asks cl100k tokens: unit="tokens"',
+        _token_windows(0): f"those are the counts with no overlap: with {SHARED} tokens of overlap "
+        f"each window moves forward {step} tokens, not {WINDOW}",
+        _token_windows(unit="chars"): f"those are windows of {WINDOW} characters, "
+        'FixedSizeChunker\'s default unit: pass unit="tokens"',
+        _token_windows(step): f"those are windows that step {SHARED} tokens (overlap {step}): the "
+        f"overlap is what two windows share, {SHARED}, so each steps {step}",
+        _word_windows(): f"those are windows of {WINDOW} words (the article's counter); the "
+        'question asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
-        _token_windows(size=30): "those are windows of 30 tokens: size is the whole window, 40; "
-        "the overlap of 10 is inside it",
+        _token_windows(size=step): f"those are windows of {step} tokens: size is the whole "
+        f"window, {WINDOW}; the overlap of {SHARED} is inside it",
         (_token_windows()[0],) * 2: "both counts are the Portuguese manual's: cut manual_en "
         "for the second",
         (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
         "first",
+        _by_division(math.ceil): f"that is tokens / {step}, rounded up: it counts a window at "
+        "every step, but the chunker stops once a window reaches the end of the text; cut the "
+        "documents and count the chunks",
+        _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
+        "window loop; cut the documents and count the chunks",
     }
 
 
