@@ -5,13 +5,14 @@ Wrong answers are computed here from the library (the Portuguese manual's overla
 without overlap, ...), never typed in, so they stay the plausible mistakes when the data changes.
 """
 
+import math
 import sys
 
 import numpy as np
 import pytest
 from conftest import ROOT
 
-from chunklab import FixedSizeChunker, load_document
+from chunklab import FixedSizeChunker, cl100k, load_document
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
@@ -68,18 +69,23 @@ def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
 def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     right = expected("01.2")
     no_overlap = tuple(
-        len(FixedSizeChunker(size=40, overlap=0, unit="tokens").split(load_document(n)))
+        len(FixedSizeChunker(size=60, overlap=0, unit="tokens").split(load_document(n)))
         for n in ("manual", "manual_en")
     )
     assert no_overlap != right
     refused("01.2", no_overlap, "no overlap")
     in_characters = tuple(
-        len(FixedSizeChunker(size=40, overlap=10).split(load_document(n)))
+        len(FixedSizeChunker(size=60, overlap=20).split(load_document(n)))
         for n in ("manual", "manual_en")
     )
-    refused("01.2", in_characters, "40 characters", 'unit="tokens"')
+    refused("01.2", in_characters, "60 characters", 'unit="tokens"')
+    tokens = [cl100k(load_document(n).text) for n in ("manual", "manual_en")]
+    rounded_up = tuple(math.ceil(t / 40) for t in tokens)  # a window at every step of 40
+    assert rounded_up != right, "the division shortcut must not give the chunker's counts"
+    refused("01.2", rounded_up, "rounded up", "stops once a window reaches the end")
+    refused("01.2", tuple(t // 40 for t in tokens), "rounded down", "not the window loop")
     refused("01.2", right[::-1], "wrong order", "Portuguese first")
-    refused("01.2", (right[0], right[1] + 1), "item 2 of 2 is not right")
+    refused("01.2", (right[0], right[1] - 1), "item 2 of 2 is not right")
     refused("01.2", (right[0] + 1, right[1]), "item 1 of 2 is not right")
     refused("01.2", right[:1], "1 item where 2 are asked")
     refused("01.2", sum(right), "an int where a list or tuple of 2 items is asked")
@@ -238,11 +244,11 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
     pt, en = expected("01.2")
     refused("01.2", (pt, pt), "Portuguese manual's")
     refused("01.2", (en, en), "English rendering's")
-    thirty = tuple(
-        len(FixedSizeChunker(size=30, overlap=10, unit="tokens").split(load_document(n)))
+    forty = tuple(  # the step taken for the window: size 40, not 60
+        len(FixedSizeChunker(size=40, overlap=20, unit="tokens").split(load_document(n)))
         for n in ("manual", "manual_en")
     )
-    refused("01.2", thirty, "30 tokens")
+    refused("01.2", forty, "40 tokens")
     size = next(
         n
         for n in range(100, 801, 10)
@@ -252,3 +258,13 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
         chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
     )
     refused("01.3", (size, joined), "English rendering")
+
+
+@pytest.mark.parametrize(
+    ("wrong", "slip"),
+    [(first_break, "FIRST line break"), (ends_on_the_break, "just before the line break")],
+    ids=["first_break", "ends_on_the_break"],
+)
+def test_01_4_names_the_two_common_slips(wrong, slip):
+    """The first line break instead of the last, and the newline left out of the window."""
+    assert slip in verdict("01.4", wrong).message

@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from chunklab import cl100k
+from chunklab import cl100k, load_document
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
 from chunklab.tokens.counters import approx_tokens
@@ -208,15 +208,26 @@ def said(exercise, answer, capsys) -> str:
 
 
 def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
-    size, chunks = SOLUTIONS["02.2"][1]()
+    size, rows = SOLUTIONS["02.2"][1]()
+    doc = load_document("manual_en")
+    table = doc.text[doc.text.index("3. Tolerance") : doc.text.index("Realign the shaft |") + 19]
+    whole = -(-len(table) // 10) * 10  # the first guess: the table's length, rounded up
+    assert size < whole, "the asked row must meet the header before the whole table fits"
+    header_to_noise = doc.text[doc.text.index("| Measure") : doc.text.index("insulation |") + 12]
+    from_header = -(-len(header_to_noise) // 10) * 10  # measured without the heading above it
+    assert from_header < size
     for wrong, hint in [
-        ((size - 10, chunks), "the table is still cut"),
-        ((size + 20, chunks), "a smaller multiple of 10 does too"),
-        ((chunks, size), "size first"),
-        ((size, chunks + 1), "count the chunks"),
-        ((size + 5, chunks), "multiple of 10"),
+        ((whole, 0), "whole table block fits"),
+        (SOLUTIONS["02.2"][1]("manual_en", False), "repack=False"),
+        ((from_header, rows), "the heading 3. Tolerance table, which counts too"),
+        ((size - 10, rows), "no chunk holds the Noise row"),
+        ((size + 20, rows), "a smaller multiple of 10 too"),
+        ((rows, size), "size first"),
+        ((size, rows + 1), "count the data rows"),
+        ((size, rows - 1), "count the data rows"),
+        ((size + 5, rows), "multiple of 10"),
         (size, "answer a pair"),
-        ((size, str(chunks)), "not a string"),
+        ((size, str(rows)), "not a string"),
         (SOLUTIONS["02.2"][1]("manual"), "Portuguese manual"),
     ]:
         out = said("02.2", wrong, capsys)
@@ -224,9 +235,9 @@ def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
 
 
 def test_02_2_accepts_a_tuple_or_a_list(capsys):
-    size, chunks = SOLUTIONS["02.2"][1]()
-    assert said("02.2", (size, chunks), capsys).endswith("correct.\n")
-    assert said("02.2", [size, chunks], capsys).endswith("correct.\n")
+    size, rows = SOLUTIONS["02.2"][1]()
+    assert said("02.2", (size, rows), capsys).endswith("correct.\n")
+    assert said("02.2", [size, rows], capsys).endswith("correct.\n")
 
 
 def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):

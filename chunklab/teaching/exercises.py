@@ -45,6 +45,44 @@ def _line_texts(rng: random.Random, lines: int) -> str:
     return "\n".join(out) + rng.choice(["", "\n"])
 
 
+def _snapped(text: str, size: int, end_at: Callable[[str, int, int], int]) -> list[tuple[int, int]]:
+    """Windows of at most `size`; each but the last ends where `end_at` says, past its start."""
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := end_at(text, start, stop)) > start:
+            stop = k
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+# Two slips the generic "window k should be" does not name: the learner's spans are recognised
+# as those of the slip on the failing case, and the hint says what the slip was.
+_LINE_WINDOW_SLIPS: tuple[tuple[Callable[[str, int, int], int], str], ...] = (
+    (
+        lambda text, a, b: text.find("\n", a, b) + 1,
+        "your windows end after the FIRST line break they hold; end after the last one (rfind)",
+    ),
+    (
+        lambda text, a, b: text.rfind("\n", a, b),
+        "your windows end just before the line break, leaving it to start the next window; "
+        "end right after it, the newline inside the window",
+    ),
+)
+
+
+def _line_window_slip(spans: list, text: str, size: int) -> str:
+    return next(
+        (
+            f" ({why})"
+            for end_at, why in _LINE_WINDOW_SLIPS
+            if spans == _snapped(text, size, end_at)
+        ),
+        "",
+    )
+
+
 def _check_line_windows(fn: Callable) -> int:
     rng, cases = random.Random(1), 0
     for size in (20, 45, 80, 200):
@@ -64,6 +102,7 @@ def _check_line_windows(fn: Callable) -> int:
                 k, should, got = first_difference(spans, expected, str)
                 raise NotYet(
                     f"size={size}, text={short(text, 60)}: window {k} should be {should}, got {got}"
+                    + _line_window_slip(spans, text, size)
                 )
             cases += 1
     return cases

@@ -10,6 +10,7 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -80,12 +81,20 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-def _token_windows(overlap: int = 10, unit: str = "tokens", size: int = 40) -> tuple[int, ...]:
+# 01.2's windows: 60 tokens sharing 20, so each steps 40. Chosen so that the shortcut
+# ceil(tokens / step), which counts a window at every step even after one reached the end, gives
+# other counts than the chunker on both renderings (at 40/10 it happens to give the same).
+WINDOW, SHARED = 60, 20
+
+
+def _token_windows(
+    overlap: int = SHARED, unit: str = "tokens", size: int = WINDOW
+) -> tuple[int, ...]:
     chunker = FixedSizeChunker(size=size, overlap=overlap, unit=unit)
     return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
 
 
-def _word_windows(size: int = 40, overlap: int = 10) -> tuple[int, ...]:
+def _word_windows(size: int = WINDOW, overlap: int = SHARED) -> tuple[int, ...]:
     """Windows of `size` words (the article's counter), stepping `size - overlap` words."""
     counts = []
     for name in ("manual", "manual_en"):
@@ -94,23 +103,35 @@ def _word_windows(size: int = 40, overlap: int = 10) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _by_division(rounding: Callable[[float], int]) -> tuple[int, ...]:
+    """Counts from the document's cl100k length divided by the step, instead of cutting."""
+    step = WINDOW - SHARED
+    return tuple(rounding(cl100k(load_document(n).text) / step) for n in ("manual", "manual_en"))
+
+
 def _token_window_misses() -> dict[Any, str]:
+    step = WINDOW - SHARED
     return {
-        _token_windows(0): "those are the counts with no overlap: with 10 tokens of overlap "
-        "each window moves forward 30 tokens, not 40",
-        _token_windows(unit="chars"): "those are windows of 40 characters, FixedSizeChunker's "
-        'default unit: pass unit="tokens"',
-        _token_windows(30): "those are windows that step 10 tokens (overlap 30): the overlap "
-        "is what two windows share, 10, so each steps 30",
-        _word_windows(): "those are windows of 40 words (the article's counter); the question "
-        'asks cl100k tokens: unit="tokens"',
+        _token_windows(0): f"those are the counts with no overlap: with {SHARED} tokens of overlap "
+        f"each window moves forward {step} tokens, not {WINDOW}",
+        _token_windows(unit="chars"): f"those are windows of {WINDOW} characters, "
+        'FixedSizeChunker\'s default unit: pass unit="tokens"',
+        _token_windows(step): f"those are windows that step {SHARED} tokens (overlap {step}): the "
+        f"overlap is what two windows share, {SHARED}, so each steps {step}",
+        _word_windows(): f"those are windows of {WINDOW} words (the article's counter); the "
+        'question asks cl100k tokens: unit="tokens"',
         _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
-        _token_windows(size=30): "those are windows of 30 tokens: size is the whole window, 40; "
-        "the overlap of 10 is inside it",
+        _token_windows(size=step): f"those are windows of {step} tokens: size is the whole "
+        f"window, {WINDOW}; the overlap of {SHARED} is inside it",
         (_token_windows()[0],) * 2: "both counts are the Portuguese manual's: cut manual_en "
         "for the second",
         (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
         "first",
+        _by_division(math.ceil): f"that is tokens / {step}, rounded up: it counts a window at "
+        "every step, but the chunker stops once a window reaches the end of the text; cut the "
+        "documents and count the chunks",
+        _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
+        "window loop; cut the documents and count the chunks",
     }
 
 
@@ -168,24 +189,47 @@ def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
     return "the size is right; look again at that cut for a chunk with both 0,08 and Limite"
 
 
-def _repack_size_keeping_table(name: str = "manual_en") -> tuple[int, int]:
-    """02.2: the smallest size keeping the tolerance table in one chunk of the English manual."""
-    doc = load_document(name)
-    ends = TABLE_ENDS[name]
-    for size in range(200, 1001, 10):
-        chunks = StructuralChunker(size=size, repack=True).split(doc)
-        if chunks_with_all(chunks, list(ends)):
-            return size, len(chunks)
-    raise AssertionError("no size up to 1000 keeps the table together")
-
-
-TABLE_ENDS = {
-    "manual": ("3. Tabela", "Desalinhamento"),
-    "manual_en": ("3. Tolerance", "Misalignment"),
-}
-
-
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
+
+# 02.2: which table row meets the header row under repack. The table block is cut at line breaks
+# and its lines repacked greedily from the block's first line, the heading, so a row shares a chunk
+# with the header only while everything from the heading to that row fits. Asked about the third
+# row, not the table: the table's length rounded up (the first guess) is not the answer.
+ROW_ASKED = {"manual": "Ruído", "manual_en": "Noise"}
+
+
+def _rows_apart(name: str, size: int, repack: bool = True) -> list[str]:
+    """02.2: the first cell of each data row no structural chunk holds with its header."""
+    doc = load_document(name)
+    header = HEADER_ROWS[name]
+    rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
+    chunks = StructuralChunker(size=size, repack=repack).split(doc)
+    return [
+        row.split("|")[1].strip()
+        for row in rows
+        if not any(row in c.text and header in c.text for c in chunks)
+    ]
+
+
+@functools.cache
+def _size_joining_row(name: str = "manual_en", repack: bool = True) -> tuple[int, int]:
+    """02.2: the smallest size (a multiple of 10) at which the asked row meets the header row, and
+    how many data rows are still apart from it at that size."""
+    for size in range(100, 1001, 10):
+        apart = _rows_apart(name, size, repack)
+        if ROW_ASKED[name] not in apart:
+            return size, len(apart)
+    raise AssertionError("no size up to 1000 puts the row with the header")
+
+
+def _row_size_misses() -> dict[Any, str]:
+    return {
+        _size_joining_row("manual"): f"that is the Portuguese manual's answer (its "
+        f"{ROW_ASKED['manual']} row): cut manual_en, the English rendering",
+        _size_joining_row(repack=False): "that is where the whole table block fits in one chunk "
+        "(its length rounded up, and all that repack=False can do, since each table line is then "
+        "a piece of its own); with repack=True the Noise row meets the header sooner",
+    }
 
 
 def _rows_without_header(
@@ -227,31 +271,28 @@ def _rows_budget_misses() -> dict[Any, str]:
     }
 
 
-def _repack_size_hint(answer: Any, solution: tuple[int, int]) -> str:
-    """02.2: which part of (size, chunks) is wrong, said from what the chunker does at that size."""
+def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
+    """02.2: which part of (size, rows) is wrong, said from what the chunker does at that size."""
     if not (isinstance(answer, tuple | list) and len(answer) == 2):
-        return "answer a pair (size, chunks)"
-    size, chunks = answer
-    if (size, chunks) == solution[::-1]:
-        return "size first, then chunks: (size, chunks)"
-    if not isinstance(chunks, int) or isinstance(chunks, bool):
-        return "chunks is a count, an int, not a string"
-    if not isinstance(size, int) or size % 10 or not 10 <= size <= 2000:
-        return "size is a multiple of 10 (and a size in characters, up to 2000)"
-    if (size, chunks) == _repack_size_keeping_table("manual"):
-        return "that is the Portuguese manual's answer: cut manual_en, the English rendering"
-    doc = load_document("manual_en")
-    made = StructuralChunker(size=size, repack=True).split(doc)
-    if not chunks_with_all(made, list(TABLE_ENDS["manual_en"])):
+        return "answer a pair (size, rows)"
+    size, rows = answer
+    if (size, rows) == solution[::-1]:
+        return "size first, then rows: (size, rows)"
+    if not isinstance(rows, int) or isinstance(rows, bool):
+        return "rows is a count, an int, not a string"
+    if not isinstance(size, int) or size % 10 or not 100 <= size <= 1000:
+        return "size is a multiple of 10, from 100 to 1000 characters"
+    if ROW_ASKED["manual_en"] in _rows_apart("manual_en", size):
         return (
-            f"at size={size} the table is still cut: no chunk holds both 3. Tolerance and "
-            "Misalignment"
+            f"at size={size} with repack=True, no chunk holds the Noise row with the header row: "
+            "the repacked chunk starts at the heading 3. Tolerance table, which counts too"
         )
     if size != solution[0]:
-        return (
-            f"size={size} keeps the table, but a smaller multiple of 10 does too: find the smallest"
-        )
-    return f"the size is right; count the chunks StructuralChunker(size={size}, repack=True) makes"
+        return f"at size={size} Noise meets the header, but at a smaller multiple of 10 too"
+    return (
+        f"the size is right; at size={size}, count the data rows that no chunk holds with the "
+        "header row (Noise is not one of them)"
+    )
 
 
 def _rows_budget_hint(answer: Any, solution: int) -> str:
@@ -272,7 +313,7 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
-    "02.2": ("a pair (size, chunks), a tuple or a list", _repack_size_keeping_table),
+    "02.2": ("a pair (size, rows), a tuple or a list", _size_joining_row),
     "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
 }
 
@@ -280,11 +321,12 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
 HINTS_0103: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01.3": _size_hint,
-    "02.2": _repack_size_hint,
+    "02.2": _row_size_hint,
     "02b.2": _rows_budget_hint,
 }
 
 FORMS_0103: dict[str, Form] = {
+    "02.2": Form(misses=_row_size_misses),
     "02b.2": Form(misses=_rows_budget_misses),
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
