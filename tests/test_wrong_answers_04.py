@@ -120,7 +120,7 @@ def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_nu
 def test_04_1_asks_minilm_and_names_wordllamas_answer():
     """WordLlama's answer is printed in section 3's table: asking MiniLM takes the skill."""
     right = selfcheck.SOLUTIONS["04.1"][1]()
-    wordllama = selfcheck_0406._stdevs_for_asked_cuts("wordllama")
+    wordllama = selfcheck_0406.stdevs_for_asked_cuts("wordllama")
     assert wordllama != right
     assert "WordLlama's answer" in refusal("04.1", wordllama)
 

@@ -41,7 +41,7 @@ def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
 _CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
 
 
-def _stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
+def stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
     for n in range(0, 41):
         if _stdev_cuts(n * 0.25, embedder) == _CUTS_ASKED:
             return n * 0.25
@@ -49,9 +49,9 @@ def _stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
 
 
 def _stdevs_misses() -> dict[Any, str]:
-    right, asked = _stdevs_for_asked_cuts(), _CUTS_ASKED
+    right, asked = stdevs_for_asked_cuts(), _CUTS_ASKED
     misses: dict[Any, str] = {}
-    wordllama = _stdevs_for_asked_cuts("wordllama")
+    wordllama = stdevs_for_asked_cuts("wordllama")
     if wordllama != right:
         cuts = _stdev_cuts(wordllama)
         counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
@@ -337,7 +337,7 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
-    "04.1": ("a float, a multiple of 0.25", _stdevs_for_asked_cuts),
+    "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
