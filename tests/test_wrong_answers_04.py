@@ -115,3 +115,42 @@ def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_nu
     at_200 = selfcheck_0406.budgeted_semantic(200)
     assert "first chunk counted" in refusal("04.2", (at_200[0], at_200[1] + 1))
     assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))
+
+
+def test_04_1_asks_minilm_and_names_wordllamas_answer():
+    """WordLlama's answer is printed in section 3's table: asking MiniLM takes the skill."""
+    right = selfcheck.SOLUTIONS["04.1"][1]()
+    wordllama = selfcheck_0406.stdevs_for_asked_cuts("wordllama")
+    assert wordllama != right
+    assert "WordLlama's answer" in refusal("04.1", wordllama)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_one_sided, "only the texts before"),
+        (_joined_without_spaces, "single spaces"),
+        (_off_by_one, "one text too few after"),
+    ],
+)
+def test_04_3_names_the_slip(wrong, named):
+    assert named in verdict("04.3", wrong).message
+
+
+def test_04_3_says_when_the_function_changed_its_input():
+    def emptying(texts, buffer_size):
+        out = with_neighbours(list(texts), buffer_size)
+        texts.clear()
+        return out
+
+    message = verdict("04.3", emptying).message
+    assert "changed its input" in message, message
+
+
+def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
+    right = selfcheck.SOLUTIONS["04.3b"][1]()
+    assert selfcheck.verdict_for("04.3b", list(right)).endswith("correct.")
+    one = selfcheck_0406.wide_buffer_scores(1)
+    assert one != right
+    assert "buffer_size=1" in refusal("04.3b", one)
+    assert "no buffer" in refusal("04.3b", selfcheck_0406.wide_buffer_scores(0))

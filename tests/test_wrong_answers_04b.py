@@ -101,7 +101,8 @@ def test_04b_2_names_each_slip_and_accepts_a_list():
         for answer in selfcheck.form("04b.2").misses()
     }
     assert any("page's own tokens" in line for line in hints.values())
-    assert any("50-token pieces" in line for line in hints.values())
+    assert any("counts the pieces" in line for line in hints.values())
+    assert any("first prompt alone" in line for line in hints.values())
     assert any("wrong order" in line for line in hints.values())
     assert all("not quite" in line for line in hints.values())
 
@@ -110,3 +111,30 @@ def test_04b_2_names_a_call_count_one_off():
     calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
     for off in (calls - 1, calls + 1):
         assert "one call off" in selfcheck.verdict_for("04b.2", (off, tokens))
+
+
+def numbers_to_the_end_of_the_reply(reply):
+    """The slip a fresh reader found passing: every number after 'split_after:', whatever line."""
+    if "split_after:" not in reply:
+        raise ValueError("no split_after: line")
+    numbers = [int(n) for n in re.findall(r"\d+", reply.split("split_after:", 1)[1])]
+    if numbers != sorted(set(numbers)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_names_numbers_read_past_the_line():
+    result = verdict("04b.1", numbers_to_the_end_of_the_reply)
+    assert not result.passed
+    assert "not the lines that follow it" in result.message, result.message
+
+
+def test_04b_1_refuses_a_wrapper_of_the_library_reader():
+    from chunklab.chunkers.llm import split_after
+
+    def wrapper(reply):
+        return split_after(reply, 1, 10**9)
+
+    result = verdict("04b.1", wrapper)
+    assert not result.passed
+    assert "calls the library's split_after" in result.message, result.message

@@ -2,9 +2,11 @@
 
 Kamradt's "agentic" level and Chroma's `LLMSemanticChunker` hand the choice of cuts to a chat
 model. Chroma's version, which this one follows, keeps the text as it is: it cuts the document
-into small pieces of about 50 tokens, wraps each in numbered tags, sends about 800 tokens of them
-per call with an instruction to answer `split_after: 3, 5`, and starts the next call at the last
-split. A chunk is then a run of whole pieces, an exact slice of the document.
+into small pieces with its recursive splitter at 50 tokens (`RecursiveChunker`: paragraphs, then
+lines, then sentences), wraps each in numbered tags, sends about 800 tokens of them per call with
+an instruction to answer `split_after: 3, 5`, and starts the next call at the last split. A chunk
+is then a run of whole pieces, an exact slice of the document. The pieces are the model's
+resolution: a topic that changes inside a piece cannot get a cut of its own.
 
 chunklab ships no model client and never calls one: `LLMChunker(complete)` takes any
 `complete(prompt) -> str` function (a provider's SDK call, a local model), the same shape as
@@ -18,7 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.contracts import Chunk, Document, as_document, span_chunks
 from chunklab.tokens.counters import TokenCounter, cl100k
 
@@ -48,8 +50,20 @@ class LLMChunker:
         self.count_tokens = count_tokens
 
     def pieces(self, doc: Document | str) -> list[Chunk]:
-        """The numbered units the model sees: windows of `piece_tokens` cl100k tokens."""
-        return FixedSizeChunker(size=self.piece_tokens, overlap=0, unit="tokens").split(doc)
+        """The numbered units the model sees: Chroma's recursive pieces of at most `piece_tokens`
+        cl100k tokens, each reaching to the next one's start (the whitespace between two pieces
+        goes with the first), so that runs of whole pieces tile the document."""
+        doc = as_document(doc)
+        spans = RecursiveChunker(size=self.piece_tokens, overlap=0).spans(doc.text)
+        ends = [start for start, _ in spans[1:]] + [spans[-1][1]] if spans else []
+        return span_chunks(
+            doc,
+            [
+                (a, b, self.count_tokens(doc.text[a:b]))
+                for (a, _), b in zip(spans, ends, strict=True)
+            ],
+            "llm-piece",
+        )
 
     def window(self, pieces: list[Chunk], first: int) -> tuple[str, int]:
         """The prompt for the call that starts at piece `first` (0-based), and the index just

@@ -111,16 +111,52 @@ def _check_line_windows(fn: Callable) -> int:
 # --- 04.3: the sentence buffer -------------------------------------------------------------------
 
 
-def _check_buffered(fn: Callable) -> int:
+def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
+    """What a wrong `buffered` answer most likely did, named from the usual slips."""
+    n = len(texts)
+    if not isinstance(got, list) or len(got) != n:
+        return f"return one string per text ({n}), not {short(got)}"
+    join = " ".join
+    slips = {
+        "only the texts after each one (take buffer_size before it too)": [
+            join(texts[i : i + buffer_size + 1]) for i in range(n)
+        ],
+        "only the texts before each one (take buffer_size after it too)": [
+            join(texts[max(0, i - buffer_size) : i + 1]) for i in range(n)
+        ],
+        "one text too few after each (a slice ends before its stop: i + buffer_size + 1)": [
+            join(texts[max(0, i - buffer_size) : i + buffer_size]) for i in range(n)
+        ],
+        "a negative start wraps round to the end of the list (clamp it with max(0, ...))": [
+            join(texts[i - buffer_size : i + buffer_size + 1]) for i in range(n)
+        ],
+    }
+    for slip, wrong in slips.items():
+        if got == wrong:
+            return slip
+    squeezed = [e.replace(" ", "") for e in with_neighbours(texts, buffer_size)]
+    if [str(g).replace(" ", "") for g in got] == squeezed:
+        return "the right texts, but join them with single spaces"
+    return "compare it with the expected list"
 
+
+def _check_buffered(fn: Callable) -> int:
     rng, cases = random.Random(4), 0
     for _ in range(30):
         texts = [f"s{k}" for k in range(rng.randint(0, 9))]
         buffer_size = rng.randint(0, 4)
-        got, expected = list(fn(texts, buffer_size)), with_neighbours(texts, buffer_size)
+        given = list(texts)
+        got, expected = fn(given, buffer_size), with_neighbours(texts, buffer_size)
+        if given != texts:
+            raise NotYet(
+                f"your function changed its input: texts={texts} became {short(given)}; "
+                "build a new list and leave texts as it is"
+            )
+        got = list(got) if isinstance(got, (list, tuple)) else got
         if got != expected:
             raise NotYet(
-                f"texts={texts}, buffer_size={buffer_size}: expected {expected}, got {short(got)}"
+                f"texts={texts}, buffer_size={buffer_size}: expected {expected}, got {short(got)}: "
+                + _buffered_slip(texts, buffer_size, got)
             )
         cases += 1
     return cases
@@ -138,13 +174,31 @@ _REPLIES_04B = [
     "split_after: 5, 3",
     "I would cut after piece 3.",
     "split_after: 3, 3",
+    "split_after: 3\nPiece 7 is long, so I kept it whole.",
+    "Pieces 2 and 9 are short.\nsplit_after: 4\nThen 11 and 12 follow.",
 ]
+
+
+def _piece_numbers_slip(reply: str, got: Any) -> str:
+    """What a wrong reader most likely did, named: numbers read past the line, or before it."""
+    after = reply.split("split_after:", 1)[1] if "split_after:" in reply else ""
+    if got == [int(n) for n in re.findall(r"\d+", after)]:
+        return "only the split_after: line counts, not the lines that follow it"
+    if got == [int(n) for n in re.findall(r"\d+", reply)]:
+        return "only the split_after: line counts, not numbers elsewhere in the reply"
+    return "read the numbers of the split_after: line alone"
 
 
 def _check_piece_numbers(fn: Callable) -> int:
     """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
     on the `split_after:` line, strictly ascending; a reply without that line, out of order or
     with a number repeated, raises."""
+    code = getattr(fn, "__code__", None)
+    if "split_after" in (*getattr(code, "co_names", ()), *getattr(code, "co_freevars", ())):
+        raise NotYet(
+            "your function calls the library's split_after: the exercise is to write that "
+            "reading yourself (find the line, take its numbers, check their order)"
+        )
     rng, cases = random.Random(41), 0
     replies = list(_REPLIES_04B)
     for _ in range(20):
@@ -165,7 +219,12 @@ def _check_piece_numbers(fn: Callable) -> int:
         if got != expected:
             should = "a ValueError" if expected is ValueError else str(expected)
             said = "a ValueError" if got is ValueError else short(got)
-            raise NotYet(f"reply={reply!r}: expected {should}, got {said}")
+            why = (
+                ""
+                if expected is ValueError or got is ValueError
+                else ": " + _piece_numbers_slip(reply, got)
+            )
+            raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
         cases += 1
     return cases
 

@@ -18,7 +18,9 @@ from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.tables import find_tables, orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
+from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
+from chunklab.evaluation.metrics import boundary_scores
 from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
@@ -26,10 +28,12 @@ from chunklab.tokens.counters import cl100k
 
 
 @lru_cache(maxsize=64)
-def _stdev_cuts(stdevs: float) -> int:
+def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
     """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
-    group into more chunks: the exercise asks about the rule, not the budget."""
-    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), breakpoint="stdev", stdevs=stdevs)
+    group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
+    not WordLlama, whose answer section 3's table already prints."""
+    chosen = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
+    chunker = SemanticChunker(embedder=chosen, breakpoint="stdev", stdevs=stdevs)
     _, sims = chunker.similarities(load_document("topics"))
     return len(chunker.cuts(sims))
 
@@ -37,27 +41,77 @@ def _stdev_cuts(stdevs: float) -> int:
 _CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
 
 
-def _stdevs_for_asked_cuts() -> float:
+def stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
     for n in range(0, 41):
-        if _stdev_cuts(n * 0.25) == _CUTS_ASKED:
+        if _stdev_cuts(n * 0.25, embedder) == _CUTS_ASKED:
             return n * 0.25
     raise AssertionError(f"no stdevs up to 10 leaves exactly {_CUTS_ASKED} cuts")
 
 
 def _stdevs_misses() -> dict[Any, str]:
-    right, asked = _stdevs_for_asked_cuts(), _CUTS_ASKED
+    right, asked = stdevs_for_asked_cuts(), _CUTS_ASKED
     misses: dict[Any, str] = {}
+    wordllama = stdevs_for_asked_cuts("wordllama")
+    if wordllama != right:
+        cuts = _stdev_cuts(wordllama)
+        counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
+        misses[wordllama] = (
+            f"that is WordLlama's answer (section 3's table); with MiniLMEmbedder() the rule "
+            f"makes {cuts} cut(s) there{counted}"
+        )
     for n in range(0, 41):
         stdevs, cuts = n * 0.25, _stdev_cuts(n * 0.25)
-        if cuts == asked - 1 and stdevs not in misses:
+        if stdevs in misses or stdevs == right:
+            continue
+        if cuts == asked - 1:
             misses[stdevs] = (
                 f"that leaves {asked} chunks, which is {asked - 1} cuts: count the cuts, "
                 "not the chunks"
             )
         elif cuts == asked and stdevs > right:
             misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
-        elif stdevs not in misses and stdevs != right and abs(stdevs - right) <= 0.5:
-            misses[stdevs] = f"at that stdevs WordLlama makes {cuts} cut(s), not {asked}"
+        else:
+            misses[stdevs] = f"at that stdevs MiniLM makes {cuts} cut(s), not {asked}"
+    return misses
+
+
+def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
+    """04.3b: (precision, recall) of the greedy rule with a wider buffer on the topics document
+    (3: buffer 2 scores as buffer 1, whose row the notebook prints); `options` vary it to name
+    the slips."""
+    chosen = {"wordllama": WordLlamaEmbedder, "minilm": MiniLMEmbedder}[
+        options.pop("embedder", "wordllama")
+    ]()
+    chunks = SemanticChunker(embedder=chosen, buffer_size=buffer_size, **options).split(
+        load_document("topics")
+    )
+    scored = boundary_scores(chunks, load_topic_boundaries("topics"))
+    return scored["precision"], scored["recall"]
+
+
+def _wide_buffer_misses() -> dict[Any, str]:
+    right = wide_buffer_scores()
+    slips: list[tuple[Any, str]] = [
+        (wide_buffer_scores(0), "that is no buffer at all: pass buffer_size=3"),
+        (
+            wide_buffer_scores(1),
+            "that is buffer_size=1, section 3's row (and buffer_size=2's): pass buffer_size=3",
+        ),
+        (wide_buffer_scores(4), "that is buffer_size=4: the question asks buffer_size=3"),
+        (
+            wide_buffer_scores(partition="optimal"),
+            'that is the optimal partition: keep the greedy rule (no partition="optimal")',
+        ),
+        (wide_buffer_scores(embedder="minilm"), "that is MiniLM: use WordLlamaEmbedder()"),
+        (
+            (round(right[0] * 100), round(right[1] * 100)),
+            "give shares from 0 to 1, as boundary_scores prints them, not percentages",
+        ),
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if tuple(answer) != tuple(right):
+            misses.setdefault(tuple(answer), hint)
     return misses
 
 
@@ -159,10 +213,18 @@ def _first_pass_misses() -> dict[Any, str]:
         ),
         (
             (pieces, tokens),
-            "that first number counts the 50-token pieces; the question counts the "
-            "calls (the prompts)",
+            "that first number counts the pieces; the question counts the calls (the prompts)",
         ),
         ((tokens, calls), "the right numbers in the wrong order: (calls, prompt_tokens)"),
+        (
+            (1, cl100k(LLMChunker(_no_model).prompts(page)[0])),
+            "that is the first prompt alone: prompts(page) returns every call of the pass, "
+            "so count them all and sum the tokens of each",
+        ),
+        (
+            (calls, cl100k(LLMChunker(_no_model).prompts(page)[0])),
+            "the calls are right; the tokens are the first prompt's alone: sum over every prompt",
+        ),
     ]
     slips += [
         (
@@ -299,8 +361,9 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
-    "04.1": ("a float, a multiple of 0.25", _stdevs_for_asked_cuts),
+    "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
+    "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
@@ -310,6 +373,7 @@ SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_0406: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(misses=_budgeted_semantic_misses),
+    "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=_first_pass_misses),
     "05.2": Form(misses=_cloudgov_misses),
     "06.1": Form(misses=_article_paths_misses),
