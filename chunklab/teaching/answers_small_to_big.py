@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.contracts import Chunk
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall, sentence_window_table
@@ -155,8 +156,6 @@ def _llama_index_window_tokens() -> dict[Any, str]:
         from llama_index.core.node_parser import SentenceWindowNodeParser
     except ImportError:  # the `integrations` extra is optional
         return {}
-    from chunklab.contracts import Chunk
-
     doc = load_document("travel_policy")
     parser = SentenceWindowNodeParser.from_defaults(window_size=1)
     nodes = parser.get_nodes_from_documents([LlamaDocument(text=doc.text)])

@@ -187,13 +187,13 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str):
         for mode, marker in zip(dict.fromkeys(part["mode"]), "osD^v", strict=False):
             line = part[part["mode"] == mode]
             ax.plot(line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode)
-            for _, r in line.iterrows():
-                ax.annotate(
+            for i, (_, r) in enumerate(line.iterrows()):
+                ax.annotate(  # below and above in turn: neighbouring points' labels never touch
                     f"k={r['k']}",
                     (r["tokens_to_model"], r["fact_recall"]),
                     fontsize=7,
                     textcoords="offset points",
-                    xytext=(3, -9),
+                    xytext=(3, -9 if i % 2 == 0 else 4),
                 )
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
