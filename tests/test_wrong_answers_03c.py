@@ -18,6 +18,8 @@ WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order, not the one asked
     (2, "with BM25"),
     (5, "counts the children ranked ahead"),  # off by one
+    (4, "60-token children"),  # the tenants' and adapter's chunker, not notebook 03's
+    (7, "share a word with the question"),  # every child with a score, not the first k
     (3, "the value is not right"),
 ]
 
@@ -28,8 +30,9 @@ def test_03c_1_refuses_with_a_hint(answer, hint):
     assert "not quite" in message and hint in message, message
 
 
-def test_03c_1_accepts_the_answer():
-    assert verdict_for("03c.1", 6) == "Exercise 03c.1: correct."
+@pytest.mark.parametrize("answer", [6, 6.0])  # a whole float is the same k, as across the series
+def test_03c_1_accepts_the_answer(answer):
+    assert verdict_for("03c.1", answer) == "Exercise 03c.1: correct."
 
 
 # --- 03c.2: filter, then rank ---------------------------------------------------------------------
@@ -48,12 +51,29 @@ def _unfiltered(scores, passes, k):
     return sorted(scores, key=lambda i: (-scores[i], i))[:k]
 
 
+def _score_only(scores, passes, k):  # a stable sort by score: ties keep insertion order
+    return sorted((i for i in scores if i in passes), key=lambda i: scores[i], reverse=True)[:k]
+
+
+def _one_too_many(scores, passes, k):
+    return sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[: k + 1]
+
+
+def _ties_reversed(scores, passes, k):  # best first, but the larger id first on a tie
+    return sorted((i for i in scores if i in passes), key=lambda i: (scores[i], i), reverse=True)[
+        :k
+    ]
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
         (_rank_then_filter, "filtered after"),
         (_reverse_order, "wrong order"),
         (_unfiltered, "fails the filter"),
+        (_score_only, "ties: among equal scores the smaller id"),
+        (_one_too_many, "more than k"),
+        (_ties_reversed, "ties: among equal scores the smaller id"),
     ],
 )
 def test_03c_2_refuses_with_a_hint(fn, hint):

@@ -14,11 +14,13 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.contracts import Chunk
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall, sentence_window_table, small_to_big_table
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.retrieval.sentence_window import sentence_windows
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import approx_tokens, cl100k
 
@@ -140,13 +142,26 @@ def _three_parents_hints() -> dict[Any, str]:
 
 @functools.cache
 def _window_tokens(
-    window_size: int = 1, k: int = 2, after: int | None = None, retriever: str = "bm25"
+    window_size: int = 1,
+    k: int = 2,
+    after: int | None = None,
+    retriever: str = "bm25",
+    counter: str = "cl100k",
 ) -> float:
-    """Mean cl100k tokens handed over by sentence windows, BM25 unless told (03b.1)."""
+    """Mean tokens handed over by sentence windows, BM25 and cl100k unless told (03b.1)."""
     doc, questions = load_document("travel_policy"), load_questions("travel_policy")
     ranker = RETRIEVERS[retriever]()
-    (row,) = sentence_window_table(doc, questions, ranker, [k], window_size, after)
-    return row["tokens_to_model"]
+    if counter == "cl100k":
+        (row,) = sentence_window_table(doc, questions, ranker, [k], window_size, after)
+        return row["tokens_to_model"]
+    paired = sentence_windows(doc, window_size, after)
+    index = ParentChildIndex(retriever=ranker)
+    index_document(index, paired.parents, paired.children)
+    sizes = [
+        COUNTERS[counter]("\n".join(w.text for w in index.small_to_big(q.question, k, k)))
+        for q in questions.questions
+    ]
+    return round(sum(sizes) / len(sizes), 1)
 
 
 def _window_one_tokens() -> float:
@@ -163,6 +178,49 @@ def _window_hints() -> dict[Any, str]:
         "the question asks BM25Retriever",
         _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
         round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
+        _window_tokens(counter="approx"): "that counts words (approx_tokens); the question asks "
+        "cl100k tokens",
+        **_llama_index_window_tokens(),
+        **{
+            round(_window_tokens() + off, 1): "0.1 off the answer: take the mean of the four "
+            "questions' cl100k counts and round it to one decimal at the end (round(x, 1))"
+            for off in (-0.1, 0.1)
+        },
+    }
+
+
+def _llama_index_window_tokens() -> dict[Any, str]:
+    """03b.1 answered with LlamaIndex's own parser at window_size=1 (its sentences, its windows
+    joined by spaces), BM25, k = 2: the slip the prompt warns about. Empty without LlamaIndex."""
+    try:
+        from llama_index.core import Document as LlamaDocument
+        from llama_index.core.node_parser import SentenceWindowNodeParser
+    except ImportError:  # the `integrations` extra is optional
+        return {}
+    doc = load_document("travel_policy")
+    parser = SentenceWindowNodeParser.from_defaults(window_size=1)
+    nodes = parser.get_nodes_from_documents([LlamaDocument(text=doc.text)])
+    chunks = [
+        Chunk(
+            chunk_id=f"llama#{i}",
+            doc_id=doc.doc_id,
+            ordinal=i,
+            text=n.get_content(),
+            token_count=0,
+            start=0,
+            end=0,
+        )
+        for i, n in enumerate(nodes)
+    ]
+    window = {c.chunk_id: n.metadata["window"] for c, n in zip(chunks, nodes, strict=True)}
+    ranker = RETRIEVERS["bm25"]()
+    sizes = [
+        cl100k("\n".join(window[h.ref_id] for h in ranker.rank(q.question, chunks, 2)))
+        for q in load_questions("travel_policy").questions
+    ]
+    return {
+        round(sum(sizes) / len(sizes), 1): "that is LlamaIndex's own parser "
+        "(SentenceWindowNodeParser); the question asks chunklab's windows, sentence_window_table"
     }
 
 
@@ -171,11 +229,13 @@ FILTERED_QUESTION = "What is the daily limit when I submit expenses?"
 
 
 @functools.lru_cache(maxsize=4)
-def _first_k_finding_after_ranking(retriever: str = "logcount", before: bool = False) -> int:
+def _first_k_finding_after_ranking(
+    retriever: str = "logcount", before: bool = False, max_tokens: int = 45
+) -> int:
     """The smallest k at which ranking the policy's children and then filtering to the expense
     section keeps a child (03c.1); with `before`, filtering first (the wrong order's mirror)."""
     doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
+    children = MarkdownChunker(max_tokens=max_tokens, count_tokens=approx_tokens).split(doc)
     passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
     by_id = {c.chunk_id: c for c in children}
     ranker = RETRIEVERS[retriever]()
@@ -198,7 +258,19 @@ def _rank_then_filter_hints() -> dict[Any, str]:
         "log-count scorer",
         _first_k_finding_after_ranking() - 1: "that counts the children ranked ahead of it; k "
         "counts the expense child too",
+        _first_k_finding_after_ranking(max_tokens=60): "that is with the 60-token children of "
+        "the tenants and the adapter; the question asks notebook 03's 45-token children",
+        _children_sharing_a_word(): "that is how many children share a word with the question "
+        "(a score above 0); the question asks the first k whose top k, filtered, keeps it",
     }
+
+
+def _children_sharing_a_word() -> int:
+    """How many of the policy's 45-token children the log-count scorer gives a score above 0."""
+    doc = load_document("travel_policy")
+    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
+    hits = RETRIEVERS["logcount"]().rank(FILTERED_QUESTION, children, len(children))
+    return sum(h.score > 0 for h in hits)
 
 
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {

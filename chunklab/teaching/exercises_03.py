@@ -170,9 +170,25 @@ def merged_expected(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
+def _merged_without_max(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The slip that drops `max`: a window lying inside the range so far replaces its end."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], last)
+        else:
+            out.append((first, last))
+    return out
+
+
 def _why_merged(got: list, expected: list, windows: list) -> str:
     flat = [s for a, b in got for s in range(a, b + 1)]
     want = {s for a, b in windows for s in range(a, b + 1)}
+    if got == _merged_without_max(windows):
+        return (
+            "the sentences covered changed: a window inside another cut the merged range short; "
+            "keep the larger end, max(last, the new window's last)"
+        )
     if set(flat) != want:
         return "the sentences covered changed: every sentence of every window, and no other"
     if len(flat) != len(set(flat)):
@@ -228,7 +244,12 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
         )
     if any(i not in passes for i in got):
         return "an id that fails the filter came back: keep only ids in `passes`"
-    if sorted(got) == sorted(filtered_expected(scores, passes, k)):
+    expected = filtered_expected(scores, passes, k)
+    if len(got) > k:
+        return f"you returned {len(got)} ids, more than k = {k}: keep only the k best"
+    if [scores.get(i) for i in got] == [scores[i] for i in expected] and got != expected:
+        return "ties: among equal scores the smaller id comes first (sort by (-score, id))"
+    if sorted(got) == sorted(expected):
         return "the right ids in the wrong order: best score first (ties by id)"
     return "not the ids expected"
 
@@ -238,13 +259,16 @@ FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a pass
     ({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, {"b", "d"}, 2),
     ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
     ({"a": 1.0}, set(), 3),
+    ({"b": 1.0, "a": 1.0}, {"a", "b"}, 1),  # a tie in reverse insertion order: "a" first
 ]
 
 
 def check_filtered_top_k(fn: Callable) -> int:
     rng, cases = random.Random(5), []
     for _ in range(40):
-        scores = {f"c{n}": float(rng.randint(0, 9)) for n in range(rng.randint(0, 8))}
+        ids = [f"c{n}" for n in range(rng.randint(0, 8))]
+        rng.shuffle(ids)  # insertion order is not id order: a stable sort by score alone fails
+        scores = {i: float(rng.randint(0, 9)) for i in ids}
         passes = {i for i in scores if rng.random() < 0.4}
         cases.append((scores, passes, rng.randint(1, 4)))
     for scores, passes, k in [*FILTER_CASES, *cases]:
@@ -287,5 +311,7 @@ def window_size_misses() -> dict[float, str]:
         (1, 4, "k = 4"),
     ]:
         (row,) = sentence_window_table(*_policy(), BM25Retriever(), [k], size)
-        misses[row["tokens_to_model"]] = f"that is with {why}; the question asks 1 and k = 2"
+        misses[row["tokens_to_model"]] = (
+            f"that is with {why}; the question asks window_size=1 and k = 2"
+        )
     return misses
