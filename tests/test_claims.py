@@ -52,6 +52,19 @@ def test_two_questions_never_decide_even_with_an_interval_above_zero():
     assert made.won == 2 and made.verdict == "no difference shown"
 
 
+def test_compare_gives_the_mean_win_and_loss_and_widens_at_a_higher_level():
+    a = [1.0] * 6 + [0.2] * 6 + [0.0] * 28
+    b = [0.0] * 6 + [0.0] * 6 + [0.5] * 4 + [0.0] * 24
+    made = compare(a, b, show=False)
+    assert (made.won, made.lost) == (12, 4)
+    assert made.mean_win == pytest.approx(100 * (6 * 1.0 + 6 * 0.2) / 12)
+    assert made.mean_loss == pytest.approx(-50.0)
+    assert "95% paired interval" in made.line()  # the default line is the one every notebook stores
+    wider = compare(a, b, show=False, level=99.7)
+    assert wider.low < made.low and wider.high > made.high
+    assert "99.7% paired interval" in wider.line()
+
+
 def test_compare_refuses_unpaired_scores():
     with pytest.raises(ValueError):
         compare([1, 0], [1, 0, 1])

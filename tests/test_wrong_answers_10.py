@@ -14,6 +14,7 @@ from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
+from chunklab.tokens.wordpiece import minilm_pieces
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import window_omega  # noqa: E402
@@ -101,6 +102,24 @@ def omega_per_excerpt_mean(excerpts, size, length):
     return sum(window_omega([x], size, length) for x in excerpts) / len(excerpts)
 
 
+def omega_counting_uncovered(excerpts, size, length):
+    """The numerator counts every excerpt character, even those no window covers."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted) / len(seen | wanted) if seen else 0.0
+
+
+def omega_from_the_library(excerpts, size, length):
+    """Calls the library's precision_omega, which the prompt forbids."""
+    from chunklab.evaluation.chroma import Located, Question, precision_omega
+
+    chunks = [Located("", "doc", a, b) for a, b in windows(size, length)]
+    return precision_omega(Question("q", "doc", tuple(excerpts)), chunks)
+
+
 WRONG_10 = {"10.1": omega_strict_overlap}
 
 
@@ -116,6 +135,8 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_recall_shaped, "that is recall"),
         (omega_last_window_dropped, "dropped the short last window"),
         (omega_per_excerpt_mean, "averaged one precision-Ω per excerpt"),
+        (omega_counting_uncovered, "excerpt characters that no window covers"),
+        (omega_from_the_library, "calls chunklab.evaluation.chroma.precision_omega"),
     ],
 )
 def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):
@@ -141,6 +162,16 @@ def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
         recursive_100_omega(count_tokens=len): "counts characters",
         round(evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2): "MarkdownChunker",
     }
+    wrong[recursive_100_omega(count_tokens=lambda s: minilm_pieces(s) - 2)] = "[CLS] and [SEP]"
+    wrong[12.34] = "the prompt's example"
+    wrong[
+        round(
+            evaluate(RecursiveChunker(size=200, overlap=0, length="minilm").split_text, None).mean(
+                "precision_omega"
+            ),
+            2,
+        )
+    ] = "Recursive 200/0"
     right = recursive_100_omega(length="minilm")
     wrong[round(right / 100, 4)] = "a share"
     assert right not in wrong

@@ -92,6 +92,31 @@ def cut_chunk_starts_inside(functions, chunks):
     return sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
 
 
+def merge_starting_with_an_empty_group(sizes, budget):
+    """Starts from `groups = [[]]`: the first group stays empty when the first unit is too big."""
+    groups, total = [[]], 0
+    for i, size in enumerate(sizes):
+        if total + size <= budget:
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
+def cut_counting_whole(functions, chunks):
+    """The reverse count: the functions some chunk holds whole."""
+    return len(functions) - functions_cut(functions, chunks)
+
+
+def cut_with_the_library(functions, chunks):
+    """Calls the library's own count, which the prompt forbids."""
+    from chunklab.teaching.code_search import cut_definitions
+
+    return len(cut_definitions(functions, chunks))
+
+
 WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
 
 
@@ -104,6 +129,7 @@ WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
         (merge_joining_oversized, "a unit over the budget goes alone"),
         (merge_the_example, "the prompt's example is one case of many"),
         (merge_fixed_pairs, "not a fixed count of siblings"),
+        (merge_starting_with_an_empty_group, "start with groups = []"),
     ],
 )
 def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
@@ -119,6 +145,8 @@ def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
         (cut_counting_starts, "count functions, not pieces or cuts"),
         (cut_meeting_several, "meeting one chunk is not being held whole"),
         (cut_chunk_starts_inside, "a gap is another"),
+        (cut_counting_whole, "counts the functions held whole"),
+        (cut_with_the_library, "calls chunklab.teaching.code_search.cut_definitions"),
     ],
 )
 def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):

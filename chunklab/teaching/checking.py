@@ -7,7 +7,9 @@ live in a module of their own and still speak the same way to the learner.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -53,3 +55,25 @@ def rounded(value: Any) -> str:
         return short(np.round(np.asarray(value, dtype=np.float64), 3).tolist())
     except (TypeError, ValueError):
         return short(value)
+
+
+@contextmanager
+def calls_to(function: Callable) -> Iterator[list[int]]:
+    """Count the calls to `function` while the block runs (the list holds one 1 per call).
+
+    An exercise that asks the learner to write what the library does refuses an answer that calls
+    the library: the check runs the learner's function inside this block. The calls are found by
+    the function's code object, so `from module import function` cannot hide them."""
+    calls: list[int] = []
+    code = function.__code__
+    previous = sys.getprofile()
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is code:
+            calls.append(1)
+
+    sys.setprofile(profile)
+    try:
+        yield calls
+    finally:
+        sys.setprofile(previous)

@@ -74,6 +74,11 @@ class Comparison:
     low: float  # 95% paired bootstrap interval of that difference
     high: float
     scale: float
+    level: float = 95.0  # the interval's confidence, in percent
+    # The mean size of a win and of a loss (x scale; 0 when there is none): a cut can win more
+    # questions than it loses, each by less, and leave the mean where it was.
+    mean_win: float = 0.0
+    mean_loss: float = 0.0
 
     @property
     def decisive(self) -> int:
@@ -106,7 +111,7 @@ class Comparison:
             f"{self.a} vs {self.b} on {self.won + self.lost + self.tied} questions: "
             f"won {self.won}, lost {self.lost}, tied {self.tied}; "
             f"mean difference {self.mean_difference:+.1f}{unit}, "
-            f"95% paired interval [{self.low:+.1f}, {self.high:+.1f}]: {self.verdict}"
+            f"{self.level:.4g}% paired interval [{self.low:+.1f}, {self.high:+.1f}]: {self.verdict}"
         )
 
 
@@ -117,12 +122,14 @@ def compare(
     b: str = "b",
     scale: float = 100.0,
     show: bool = True,
+    level: float = 95.0,
 ) -> Comparison:
     """Compare strategy `a` with `b` question by question (the i-th score of each is the same
     question); print the line unless `show` is False, and return the `Comparison`.
 
     Scores are per question (1/0 for found, or a fraction); `scale` = 100 reports the mean
-    difference and interval in points, as the series' tables do.
+    difference and interval in points, as the series' tables do. `level` is the interval's
+    confidence (raise it to correct for many comparisons drawn on the same questions).
     """
     a_values = np.asarray(a_scores, dtype=np.float64)
     b_values = np.asarray(b_scores, dtype=np.float64)
@@ -131,7 +138,8 @@ def compare(
             f"compare needs one score per question for both, not {a_values.shape} and "
             f"{b_values.shape}"
         )
-    low, high = paired(a_values, b_values, scale=scale)
+    low, high = paired(a_values, b_values, scale=scale, level=level)
+    differences = (a_values - b_values) * scale
     made = Comparison(
         a=a,
         b=b,
@@ -142,6 +150,9 @@ def compare(
         low=low,
         high=high,
         scale=scale,
+        level=level,
+        mean_win=float(differences[differences > 0].mean()) if (differences > 0).any() else 0.0,
+        mean_loss=float(differences[differences < 0].mean()) if (differences < 0).any() else 0.0,
     )
     if show:
         print(made.line())

@@ -15,7 +15,8 @@ told which slip it made.
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
 chunker's default length (cl100k tokens), characters, MarkdownChunker instead of the report's
-splitter, a share instead of a percentage.
+splitter, a share instead of a percentage, MiniLM's pieces without its two markers, the prompt's
+example and the notebook's own Recursive 200/0 figure.
 """
 
 from __future__ import annotations
@@ -30,7 +31,8 @@ from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.tokens.wordpiece import minilm_pieces
 
 
 def windows_of(size: int, length: int) -> list[tuple[int, int]]:
@@ -50,7 +52,9 @@ def _cases() -> list[tuple[list[tuple[int, int]], int, int]]:
         ([(5, 15)], 10, 30),  # two windows, half of each
         ([(0, 4), (30, 34)], 8, 40),  # two excerpts at both ends
         ([(12, 18)], 6, 20),  # the last window is short
-        ([(2, 5), (18, 30)], 4, 22),  # an excerpt runs past the end: `| wanted` counts its rest
+        # an excerpt runs past the end: `| wanted` counts its rest (23, not 22, characters, so that
+        # no slip gives the right value's neighbour by chance: 15/22 is also 15 over the document)
+        ([(2, 5), (18, 30)], 4, 23),
     ]
     rng = np.random.default_rng(101)
     for _ in range(40):
@@ -96,6 +100,8 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "start": _omega_over(excerpts, windows, touching=False),
         "you divided by the whole document: precision-Ω divides by the characters of the "
         "windows that meet an excerpt": len(wanted) / length,
+        "your numerator counts excerpt characters that no window covers: count only those "
+        "inside the meeting windows": len(wanted) / len(seen | wanted) if seen else 0.0,
         "you counted the characters where two excerpts overlap twice: take the union of the "
         "excerpts' characters": sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
         "your last window runs past the document: it ends at `length`": _omega_over(
@@ -141,7 +147,13 @@ def check_window_omega(fn: Callable) -> int:
     cases = 0
     for excerpts, size, length in _cases():
         expected = expected_omega(excerpts, size, length)
-        got = fn(list(excerpts), size, length)
+        with calls_to(precision_omega) as called:
+            got = fn(list(excerpts), size, length)
+        if called:
+            raise NotYet(
+                "your function calls chunklab.evaluation.chroma.precision_omega: the exercise "
+                "asks you to write precision-Ω yourself, without chunklab.evaluation"
+            )
         try:
             ok = abs(float(got) - expected) <= 1e-9
         except (TypeError, ValueError):
@@ -180,6 +192,15 @@ def _recursive_100_misses() -> dict[float, str]:
             evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2
         ): "that is MarkdownChunker's cut; the exercise asks the report's recursive splitter",
         round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
+        _recursive_omega(
+            RecursiveChunker(size=100, overlap=0, count_tokens=lambda s: minilm_pieces(s) - 2)
+        ): "that counts MiniLM's word pieces without [CLS] and [SEP]; LangChain's "
+        "from_huggingface_tokenizer counts the two markers too (length='minilm')",
+        12.34: "that is the prompt's example of the format, not an answer",
+        _recursive_omega(
+            RecursiveChunker(size=200, overlap=0, length="minilm")
+        ): "that is Recursive 200/0's precision-Ω, printed in the notebook: the exercise asks "
+        "chunks of at most 100 tokens",
     }
     misses.pop(right, None)
     return misses

@@ -11,7 +11,8 @@ whole, the count the notebook prints per splitter.
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
 `<` where the budget allows equality, groups that are not adjacent siblings in order, a unit over
-the budget dropped or joined, a function counted once per cut rather than once.
+the budget dropped or joined, an empty group, a function counted once per cut rather than once,
+the functions held whole counted instead of those cut, and a call to the library's own count.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, calls_to, short
 from chunklab.teaching.code_search import cut_definitions
 
 
@@ -52,6 +53,8 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
         return "the budget decides where a group ends, not a fixed count of siblings per group"
     if not isinstance(got, list) or not all(isinstance(g, list) for g in got):
         return "return a list of groups, each a list of indices"
+    if any(not g for g in got):
+        return "every group holds at least one index: start with groups = [] and open a group [i]"
     flat = [i for g in got for i in g]
     if sorted(flat) != list(range(len(sizes))):
         over = [i for i, s in enumerate(sizes) if s > budget]
@@ -133,13 +136,24 @@ def check_functions_cut(fn: Callable) -> int:
     cases = 0
     for functions, chunks in _cut_cases():
         expected = len(cut_definitions(functions, chunks))
-        got = fn(list(functions), list(chunks))
+        with calls_to(cut_definitions) as called:
+            got = fn(list(functions), list(chunks))
+        if called:
+            raise NotYet(
+                "your function calls chunklab.teaching.code_search.cut_definitions: the exercise "
+                "asks you to write the count yourself"
+            )
         if got != expected:
             pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
             meets_several = sum(1 for p in pieces if p > 1)
             starts_inside = sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
-            if got == starts_inside != expected and got != meets_several:
+            if all(
+                fn(list(f), list(c)) == len(f) - len(cut_definitions(f, c))
+                for f, c in _cut_cases()[:6]
+            ):
+                slip = "that counts the functions held whole: the exercise asks how many are not"
+            elif got == starts_inside != expected and got != meets_several:
                 slip = "a chunk starting inside is one way to cut a function; a gap is another"
             elif got == meets_several != expected and got != starts_inside:
                 slip = "meeting one chunk is not being held whole: that chunk must contain it"

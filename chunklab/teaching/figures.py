@@ -311,18 +311,28 @@ def plot_code_cuts(
     cuts: dict[str, list[tuple[int, int]]],
     functions: list[tuple[int, int]],
     title: str,
+    over_budget: frozenset[tuple[int, int]] = frozenset(),
 ):
     """Where each splitter cuts one source file (notebook 11): one row per splitter, the file's
     lines along x, its functions as grey bands, each chunk's first line as a tick. A tick inside
     a band (a function cut in two) is red, one between functions black: the red ones are what a
-    reader of the chunk loses."""
+    reader of the chunk loses. The functions in `over_budget` are hatched: every cut must open
+    those, so a red tick there is no fault of the splitter."""
 
     def line(offset: int) -> int:
         return source.count("\n", 0, offset) + 1
 
     fig, ax = plt.subplots(figsize=(10, 0.55 * len(cuts) + 1.2))
     for n, (a, b) in enumerate(functions):  # two greys, so neighbouring functions stay apart
-        ax.axvspan(line(a), line(b) + 1, color="0.82" if n % 2 else "0.91", zorder=0)
+        ax.axvspan(
+            line(a),
+            line(b) + 1,
+            facecolor="0.82" if n % 2 else "0.91",
+            hatch="///" if (a, b) in over_budget else None,
+            edgecolor="0.6",
+            linewidth=0,
+            zorder=0,
+        )
     for row, spans in enumerate(cuts.values()):
         for start, _ in spans[1:]:
             inside = any(a < start < b for a, b in functions)
@@ -336,6 +346,53 @@ def plot_code_cuts(
     ax.set_ylim(len(cuts) - 0.5, -0.5)
     ax.set_xlim(1, line(len(source)) + 1)
     ax.set_xlabel("line of the file (grey: a function; red tick: a chunk starts inside one)")
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_comparisons(comparisons: list, title: str, wider: list | None = None):
+    """Paired comparisons as a forest plot (notebooks 10 and 11): one row per `Comparison`
+    (`claims.compare`), its mean difference as a dot and its paired interval as a bar, with a line
+    at 0. Twenty printed lines read slowly; here a bar that crosses 0 is "no difference shown" at a
+    glance, and the bars' lengths say how much each set of questions can tell apart. `wider`, the
+    same comparisons at a higher level (corrected for their number), is drawn as a thin line."""
+    fig, ax = plt.subplots(figsize=(8, 0.32 * len(comparisons) + 1.2))
+    colours = {"better": "tab:green", "worse": "tab:red", "no difference shown": "0.45"}
+    for row, c in enumerate(comparisons):
+        colour = colours[c.verdict]
+        if wider is not None:
+            ax.plot([wider[row].low, wider[row].high], [row, row], color="0.3", linewidth=0.8)
+        ax.plot([c.low, c.high], [row, row], color=colour, linewidth=2.2)
+        ax.plot([c.mean_difference], [row], "o", color=colour, markersize=5)
+    ax.axvline(0, color="black", linewidth=0.8)
+    ax.set_yticks(range(len(comparisons)), [f"{c.a} vs {c.b}" for c in comparisons], fontsize=8)
+    ax.set_ylim(len(comparisons) - 0.5, -0.5)
+    unit = "points" if comparisons and comparisons[0].scale == 100.0 else "difference"
+    ax.set_xlabel(
+        f"mean difference, {unit}, with its paired interval "
+        "(green: better, red: worse, grey: no difference shown)"
+        + (f"; thin: at {wider[0].level:.4g}%" if wider else ""),
+        fontsize=8,
+    )
+    ax.set_title(title, fontsize=10)
+    fig.tight_layout()
+    return fig
+
+
+def plot_spans(rows: dict[str, list[tuple[int, int]]], title: str, window: tuple[int, int]):
+    """Spans of characters on one axis (notebook 10): one row per kind (an answer's excerpts, the
+    chunks retrieved, the chunks that meet the excerpt), each span a bar, clipped to `window`.
+    What the benchmark's metrics count is where these bars overlap, in characters."""
+    fig, ax = plt.subplots(figsize=(9, 0.45 * len(rows) + 1.1))
+    for row, spans in enumerate(rows.values()):
+        for a, b in spans:
+            if b > window[0] and a < window[1]:
+                ax.barh(row, b - a, left=a, height=0.5, color=f"C{row}", edgecolor="black")
+    ax.set_yticks(range(len(rows)), list(rows), fontsize=8)
+    ax.set_ylim(len(rows) - 0.5, -0.5)
+    ax.set_xlim(*window)
+    ax.set_xlabel("character offset in the corpus", fontsize=8)
     ax.set_title(title, fontsize=10)
     fig.tight_layout()
     return fig
