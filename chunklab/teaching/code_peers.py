@@ -15,12 +15,10 @@ with), counted on the text a peer returns:
   budget x the source's characters per cl100k token (so it holds the budget only on average).
   Its parser is built from the `tree_sitter` and `tree_sitter_python` wheels (its `parser=`
   argument), not from tree-sitter-language-pack, which would download grammars.
-- Chonkie: `CodeChunker` hands the cut to tree-sitter-language-pack's `process`, which converts
-  the budget to bytes (budget x the source's bytes per token) itself. That package downloads its
-  grammars at run time (from a release page, not a package registry); Chonkie's constructor asks
-  for all of them when 19 or fewer are present. Here nothing is downloaded: Chonkie runs only
-  when the Python grammar is already in the package's cache, its "download the rest" call
-  skipped; otherwise `chonkie_unavailable()` says why, and the bench says so.
+- Chonkie: `CodeChunker` (1.6.5) parses with tree-sitter-language-pack's `get_parser`, whose 0.x
+  wheels carry every grammar, and merges the tree's nodes up to `chunk_size` counted by the
+  tokenizer it is given (here the cl100k count). Chonkie 1.7.0 hands the cut to the pack's 1.x,
+  which downloads grammars at run time; that is why the series pins 1.6.5 (pyproject.toml).
 
 The peers return strings. `locate_in_order` finds each in the source, after the previous one, as
 Chroma's evaluation locates chunks (exact text first, then with white space ignored), and counts
@@ -33,7 +31,7 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import Any, cast
 
 Span = tuple[int, int]
 PYTHON = "python"
@@ -138,35 +136,14 @@ def llama_index_splitter(budget: int, mode: str, source: str) -> Callable[[str],
     return splitter.split_text
 
 
-def chonkie_unavailable() -> str | None:
-    """Why Chonkie's CodeChunker cannot run here, or None when it can (without a download)."""
-    try:
-        import chonkie  # noqa: F401
-        import tree_sitter_language_pack as pack
-    except ImportError as exc:
-        return f"{exc.name} is not installed (Chonkie's `code` extra: tree-sitter-language-pack)"
-    if PYTHON not in pack.downloaded_languages():
-        return (
-            "tree-sitter-language-pack has no Python grammar in its cache (it downloads grammars "
-            "at run time, from a release page; this bench downloads nothing). Once, with network: "
-            "python -c \"import tree_sitter_language_pack as p; p.download(['python'])\""
-        )
-    return None
-
-
 def chonkie_splitter(budget: int) -> Callable[[str], list[str]]:
+    """Chonkie's CodeChunker for Python at `budget` cl100k tokens, as its users call it."""
     import chonkie
-    import tree_sitter_language_pack as pack
 
-    reason = chonkie_unavailable()
-    if reason is not None:
-        raise RuntimeError(reason)
-    download_all = pack.download_all
-    pack.download_all = lambda: 0  # its constructor's "fetch every other language": not needed
-    try:
-        chunker = chonkie.CodeChunker(tokenizer=cl100k_count, chunk_size=budget, language=PYTHON)
-    finally:
-        pack.download_all = download_all
+    # Chonkie takes a token-counting function at run time (its AutoTokenizer wraps a callable);
+    # its type hint names only a tokenizer's name or object, hence the cast.
+    counter = cast(Any, cl100k_count)
+    chunker = chonkie.CodeChunker(tokenizer=counter, chunk_size=budget, language=PYTHON)
     return lambda text: [chunk.text for chunk in chunker.chunk(text)]
 
 
