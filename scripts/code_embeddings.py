@@ -5,9 +5,10 @@ Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of e
 corpus in data/code/toolz/, and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
-SHA-256 of both files, for data/SOURCES.md.
+SHA-256 of both files, for data/SOURCES.md. A text already in the store keeps its stored vector
+(float16, saved again unchanged), so adding a cut embeds only its new texts; `--fresh` embeds all.
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/code_embeddings.py
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/code_embeddings.py [--fresh]
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.stored import VectorStore, text_key
+from chunklab.embeddings.stored import StoredEmbedder, VectorStore, text_key
 from chunklab.teaching.code_search import BUDGET, SIZE_MATCHED, corpus, cut_corpus, experiment_cuts
 
 
@@ -36,8 +37,12 @@ def main() -> int:
         for p in cut_corpus(files, experiment_cuts(budget)["lines packed"]):
             texts.setdefault(p.text, f"lines packed at {budget}: {p.uri} {p.start} {p.end}")
     model = MiniLMEmbedder()
+    stem = folder / "embeddings" / "minilm"
+    embedder: MiniLMEmbedder | StoredEmbedder = model
+    if stem.with_suffix(".tsv").exists() and "--fresh" not in sys.argv:
+        embedder = StoredEmbedder(model, VectorStore.load(stem))
     ordered = sorted(texts, key=text_key)
-    vectors = model.embed_documents(ordered)
+    vectors = embedder.embed_documents(ordered)
     store = VectorStore(
         model.name,
         model.model_hash,
@@ -45,7 +50,6 @@ def main() -> int:
         [texts[t] for t in ordered],
         np.asarray(vectors),
     )
-    stem = folder / "embeddings" / "minilm"
     store.save(stem)
     print(f"{len(ordered)} texts stored at {stem}")
     for suffix in (".tsv", ".npy"):

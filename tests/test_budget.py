@@ -285,3 +285,16 @@ def test_every_chunk_of_a_section_asks_for_its_own_contextual_prefix():
     )
     assert len(chunks) >= 3
     assert [c.metadata["prefix"] for c in chunks] == [""] + ["Context here."] * (len(chunks) - 1)
+
+
+@pytest.mark.parametrize("right", ["\n  - DOCX (`documents.docx`): `mammoth`", " indented", "\tx"])
+def test_a_join_whose_right_side_starts_with_white_space_is_counted_exactly(right):
+    # A file cut inside a docstring gives CodeChunker a span that starts with a newline; cl100k
+    # merges the breadcrumb's "\n\n" with it, so the sum of the parts was one token off (hypothesis
+    # found it on a prefix of chunklab/documents/convert.py at 32 tokens).
+    budget = SourceBudget("convert.py", cl100k)
+    left, piece = budget.text("convert.py"), budget.text(right)
+    joined = budget.join(left, "\n\n", piece)
+    assert joined.count == cl100k(joined.text)
+    within = budget.join_within(left, "\n\n", piece, limit=10_000)
+    assert within is not None and within.count == cl100k(within.text)

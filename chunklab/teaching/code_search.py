@@ -32,7 +32,12 @@ from chunklab.contracts import Chunk, Document
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import StoredEmbedder, VectorStore
 from chunklab.retrieval.retrievers import DenseRetriever
-from chunklab.teaching.code_peers import langchain_splitter, llama_index_splitter, locate_in_order
+from chunklab.teaching.code_peers import (
+    chonkie_splitter,
+    langchain_splitter,
+    llama_index_splitter,
+    locate_in_order,
+)
 
 Span = tuple[int, int]
 MIN_QUESTION_WORDS = 3  # CodeSearchNet drops docstrings shorter than three tokens
@@ -298,7 +303,7 @@ def score_cut(
 
 def experiment_cuts(budget: int) -> dict[str, Splitter]:
     """The cuts the experiment compares, all at `budget` cl100k tokens: a fixed token window and
-    whole lines packed (the baselines cAST starts from), the two frameworks' code splitters, and
+    whole lines packed (the baselines cAST starts from), the three frameworks' code splitters, and
     chunklab's syntax-tree cut with and without its breadcrumb."""
     code = CodeChunker(max_tokens=budget)
     return {
@@ -308,6 +313,7 @@ def experiment_cuts(budget: int) -> dict[str, Splitter]:
         "lines packed": chunker_splitter(code, crumb=False, as_text=True),
         "LangChain from_language": text_splitter(langchain_splitter(budget)),
         "LlamaIndex CodeSplitter": text_splitter(llama_index_splitter(budget, "tokens", "")),
+        "Chonkie CodeChunker": text_splitter(chonkie_splitter(budget)),
         "chunklab code": chunker_splitter(code),
         "chunklab code, no breadcrumb": chunker_splitter(code, crumb=False),
     }

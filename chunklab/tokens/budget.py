@@ -63,6 +63,14 @@ def tail(text: str) -> str:
     return m.group(0) if m else ""
 
 
+def _starts_a_piece(text: str) -> bool:
+    """Whether `text` surely starts a regex piece of its own after a newline separator. Not when
+    it starts with white space: a span cut inside a string (a file cut mid-docstring) can begin
+    with a newline, and cl100k then merges the separator's newlines with it ("\n\n" + "\n" is
+    one piece), so the sum would be one token off; such a join is counted directly."""
+    return not text[:1].isspace()
+
+
 class Measured(NamedTuple):
     """A piece of chunk text with its exact token count and the tail that a join may change.
 
@@ -179,7 +187,7 @@ class SourceBudget:
     def join(self, left: Measured, sep: str, right: Measured) -> Measured:
         """`left + sep + right`, counted without re-reading either side when the counter allows."""
         text = left.text + sep + right.text
-        if self.exact:
+        if self.exact and _starts_a_piece(right.text):
             n = left.count + self.delta(left.tail, sep) + right.count
         else:
             n = self.count(text)
@@ -189,7 +197,7 @@ class SourceBudget:
 
     def join_within(self, left: Measured, sep: str, right: Measured, limit: int) -> Measured | None:
         """`join(left, sep, right)` if its count fits `limit`, else None (then no text is built)."""
-        if self.exact:
+        if self.exact and _starts_a_piece(right.text):
             n = left.count + self.delta(left.tail, sep) + right.count
             if n > limit:
                 return None
