@@ -95,7 +95,23 @@ def _text_stripped(lines):
     return _render([(size, text.strip()) for size, text in lines], _levels(lines))
 
 
+def _no_margin(lines):  # every size above the body's taken for a heading, not only those 5% above
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += len(text)
+    body = min(weight, key=lambda s: (-weight[s], s))
+    larger = sorted((s for s in weight if s > body), reverse=True)
+    return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+
+def _levels_ascending(lines):  # the smallest heading size taken for level 1
+    sizes = sorted(_levels(lines))
+    return _render(lines, {s: min(6, n) for n, s in enumerate(sizes, start=1)})
+
+
 WRONG = {
+    _no_margin: "only sizes more than 5% above the body's are headings",
+    _levels_ascending: "the largest size is level 1",
     _tie_to_the_larger: "on a tie of characters the body is the smaller size",
     _lines_joined_by_newline: "joined by a single space, not a newline",
     _no_cap_at_six: "cap the level at 6",
@@ -138,7 +154,12 @@ def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
         selfcheck.check("08.2", answer)
         assert ": correct" not in capsys.readouterr().out
     selfcheck.check("08.2", (chunks, orphan_count))
-    assert ": correct." in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert ": correct." in out
+    # the prompt asks whether the PDF is cut as its source is: a right answer is told
+    from chunklab.teaching.selfcheck_0709 import GDS_PAGE, pdf_chunks_and_orphans
+
+    assert f"gives {pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}" in out, out
 
 
 def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys):

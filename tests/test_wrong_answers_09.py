@@ -61,7 +61,16 @@ def _tokens_scaled_first(vectors, mask):
     return (units * _weights(mask)).sum(axis=1) / _weights(mask).sum(axis=1)
 
 
+def _first_n_positions(vectors, mask):
+    """Assumes padding at the end: the first n positions, n the number of real tokens."""
+    n = np.asarray(mask).sum(axis=1)
+    return np.stack(
+        [np.asarray(v, dtype=np.float64)[:k].mean(axis=0) for v, k in zip(vectors, n, strict=True)]
+    )
+
+
 WRONG_MEAN = {
+    _first_n_positions: "padding can be anywhere",
     _mean_over_padding: "padding was averaged in",
     _mean_scaled: "before any scaling",
     _divided_by_padded_length: "divided by the padded length",
@@ -115,7 +124,20 @@ def _span_not_scaled(offsets, vectors, start, end):
     return np.asarray(vectors, dtype=np.float64)[keep].mean(axis=0)
 
 
+def _span_wholly_inside(offsets, vectors, start, end):
+    return _pool(offsets, vectors, (offsets[:, 0] >= start) & (offsets[:, 1] <= end))
+
+
+def _span_no_zeros(offsets, vectors, start, end):
+    keep = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = np.asarray(vectors, dtype=np.float64)[keep].mean(axis=0)
+        return mean / np.linalg.norm(mean)
+
+
 WRONG_POOL = {
+    _span_wholly_inside: "one that starts inside the span and ends after end still counts",
+    _span_no_zeros: "return a vector of zeros",
     _span_including_end: "end is excluded",
     _span_by_overlap: "a token belongs by its first character",
     _span_not_scaled: "scale the mean to length 1",

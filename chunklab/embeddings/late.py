@@ -51,8 +51,9 @@ def token_vectors(embedder: MiniLMEmbedder, text: str, overlap: int = 64) -> Tok
         raise ValueError(f"overlap must be at least 0 and below {width} pieces, got {overlap}")
     vectors = np.zeros((len(ids), embedder.dim), dtype=F32)
     spans = windows(len(ids), width, overlap)
+    reads = embedder.read_rows([[cls, *ids[start:end], sep] for start, end in spans])  # one length
     for i, (start, end) in enumerate(spans):
-        read = embedder.read([cls, *ids[start:end], sep])[1:-1]
+        read = reads[i][1:-1]
         keep_from = start if i == 0 else (start + spans[i - 1][1]) // 2
         keep_to = end if i == len(spans) - 1 else (end + spans[i + 1][0]) // 2
         vectors[keep_from:keep_to] = read[keep_from - start : keep_to - start]

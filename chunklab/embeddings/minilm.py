@@ -157,6 +157,16 @@ class MiniLMEmbedder:
         row = np.array([list(ids)], dtype=np.int64)
         return encode(_bert(), row, np.ones_like(row))[0]
 
+    def read_rows(self, rows: Sequence[Sequence[int]]) -> np.ndarray:
+        """Rows of ids of one length read at once: (len(rows), length, 384), each row as `read`
+        gives it up to float32 rounding. Why: one row at a time leaves the matrix products to
+        BLAS's own threads, which on a busy machine spin more than they compute; the rows of one
+        batch are split between two cores instead (`two_cores.encode_batches`)."""
+        matrix = np.array([list(r) for r in rows], dtype=np.int64)
+        if matrix.ndim != 2 or not 0 < matrix.shape[1] <= self.max_tokens:
+            raise ValueError(f"rows of one length, 1 to {self.max_tokens} ids each")
+        return encode_batches(_bert(), [(matrix, np.ones_like(matrix))])[0]
+
 
 def padded_length(pieces: int) -> int:
     """The length a text of `pieces` word pieces is padded to: a function of the text alone.

@@ -13,7 +13,7 @@ document, so ranking many strategies' chunks of the same documents reads each do
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 import numpy as np
 
@@ -33,10 +33,15 @@ class LateChunkingRetriever:
         documents: Iterable[Document],
         embedder: MiniLMEmbedder | None = None,
         overlap: int = 64,
+        query_vector: Callable[[str], np.ndarray | None] | None = None,
     ) -> None:
+        """`query_vector`, if given, embeds the questions instead of this retriever's embedder:
+        a `DenseRetriever(embedder).query_vector` with the same embedder gives the same vectors
+        and keeps them, so comparing the two retrievers embeds each question once."""
         self.documents = {d.doc_id: d for d in documents}
         self.embedder = embedder or MiniLMEmbedder()
         self.overlap = overlap
+        self._query_vector = query_vector
         self._tokens: dict[tuple[str, str], TokenVectors] = {}
         self._queries: dict[str, np.ndarray] = {}
 
@@ -66,9 +71,15 @@ class LateChunkingRetriever:
     def rank(self, query: str, chunks: Sequence[Chunk], k: int) -> list[Scored]:
         if not chunks or not query.strip():
             return []
-        if query not in self._queries:  # the same questions are asked of many strategies' chunks
-            self._queries[query] = self.embedder.embed_query(query)
-        scores = dot_scores(self.chunk_vectors(chunks), self._queries[query])
+        if self._query_vector is not None:
+            q = self._query_vector(query)
+            if q is None:  # a query that embeds to nothing finds nothing, as in DenseRetriever
+                return []
+        else:
+            if query not in self._queries:  # the same questions, many strategies
+                self._queries[query] = self.embedder.embed_query(query)
+            q = self._queries[query]
+        scores = dot_scores(self.chunk_vectors(chunks), q)
         order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))[:k]
         return [
             Scored(ref_id=chunks[i].chunk_id, score=float(scores[i]), source=ScoreSource.VECTOR)

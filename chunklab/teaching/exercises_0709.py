@@ -285,7 +285,19 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
         return "an array of shape (texts, dimensions)"
     lengths = mask.sum(axis=1)
     positions = np.arange(mask.shape[1])[None, :]
-    slips = [
+    prefix = positions < lengths[:, None]  # the first n positions, n real tokens
+    slips = (
+        []
+        if np.array_equal(mask, prefix)
+        else [
+            (
+                _masked(vectors, prefix),
+                "padding can be anywhere, not only at the end: use the mask itself, not a count "
+                "of real tokens taken from the start",
+            )
+        ]
+    )
+    slips += [
         (
             _unit(_masked(vectors, mask)),
             "that is scaled to length 1; return the mean itself, before any scaling",
@@ -327,12 +339,14 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
 
 def check_masked_mean(fn: Callable) -> int:
     rng, cases = np.random.default_rng(9), 0
-    for _ in range(30):
+    for case in range(30):
         texts, tokens, dim = (int(n) for n in rng.integers(1, 6, size=3) * (1, 3, 2))
         vectors = rng.normal(size=(texts, tokens, dim)).astype(np.float32)
         lengths = rng.integers(1, tokens + 1, size=texts)
         lengths[0] = max(1, tokens - 1) if tokens > 1 else 1  # padding in the first text
         mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
+        if case % 3 == 2:  # padded on the left, as some tokenizers pad: a length is not enough
+            mask = mask[:, ::-1].copy()
         expected = _masked(vectors.astype(np.float64), mask)  # the pooling's mean, before scaling
         got = fn(vectors.copy(), mask.copy())
         if not close(got, expected):
@@ -351,6 +365,15 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
 
     if close(got, pooled((offsets[:, 0] >= start) & (offsets[:, 0] <= end))):
         return "end is excluded: a token starting at end belongs to the next chunk"
+    if close(got, pooled((offsets[:, 0] >= start) & (offsets[:, 1] <= end))):
+        return (
+            "a token belongs by its first character: one that starts inside the span and ends "
+            "after end still counts"
+        )
+    if close(got, pooled((offsets[:, 0] > start) & (offsets[:, 0] < end))):
+        return "start is included: a token starting at start belongs to this chunk"
+    if not np.all(np.isfinite(np.asarray(got, dtype=np.float64))):
+        return "no token starts in the span: return a vector of zeros, not the mean of nothing"
     if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
         return "a token belongs by its first character, not by any overlap"
     inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)

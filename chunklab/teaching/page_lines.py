@@ -64,7 +64,18 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
         return {s: min(cap, n) for n, s in enumerate(larger, start=1)}
 
     per_character = min(weight, key=lambda size: (-weight[size], size))
+    no_margin = sorted((s for s in weight if s > per_character), reverse=True)
+    ascending = sorted(levels)  # the smallest heading size taken for level 1
     wrong = [
+        (
+            {s: min(6, n) for n, s in enumerate(no_margin, start=1)},
+            "only sizes more than 5% above the body's are headings (size > body * 1.05), "
+            "not every size above it",
+        ),
+        (
+            {s: min(6, n) for n, s in enumerate(ascending, start=1)},
+            "the levels go the wrong way: the largest size is level 1",
+        ),
         (heading_levels([size for size, _ in lines]), "weigh each line by its length"),
         (
             above(max(weight, key=lambda size: (weight[size], size))),
@@ -111,7 +122,10 @@ def check_lines_as_markdown(fn: Callable) -> int:
     deep = [(float(s), f"Level {s}") for s in range(30, 14, -2)] + [
         (10.0, "the per diem covers meals " * 4)
     ]
-    for lines in [crowded * 2, tied, deep] + [_page(rng) for _ in range(40)]:
+    # a 10.3-point line in a 10-point body: larger, but within 5%, so body text, not a heading
+    margin = [(16.0, "Travel"), (10.3, "Scope note"), (10.0, "the per diem covers meals " * 3)]
+    margin += [(12.0, "Booking"), (10.0, "lodging is paid against receipts " * 2)]
+    for lines in [crowded * 2, tied, deep, margin] + [_page(rng) for _ in range(40)]:
         got, expected = fn(list(lines)), lines_as_markdown(lines)
         if got != expected:
             raise NotYet(

@@ -18,7 +18,12 @@ from chunklab.teaching.exercises_03 import table_row_misses, window_size_misses
 from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
-from chunklab.teaching.selfcheck_0709 import FORMS_0709, HINTS_0709, SOLUTIONS_0709
+from chunklab.teaching.selfcheck_0709 import (
+    AFTERWORDS_0709,
+    FORMS_0709,
+    HINTS_0709,
+    SOLUTIONS_0709,
+)
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -100,7 +105,8 @@ def verdict_for(exercise: str, answer: Any) -> str:
     how = _remembering(form(exercise))
     wrong = judge(answer, solution := _remembered(solve), how)
     if wrong is None:
-        return f"Exercise {exercise}: correct."
+        afterword = AFTERWORDS_0709.get(exercise)
+        return f"Exercise {exercise}: correct." + (f" {afterword()}" if afterword else "")
     why = known_miss(answer, how)
     if why is None and exercise in HINTS:
         why = HINTS[exercise](answer, solution)

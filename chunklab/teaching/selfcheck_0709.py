@@ -22,6 +22,7 @@ from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
+from chunklab.tokens.counters import cl100k
 
 
 @lru_cache(maxsize=None)  # a refusal asks for several strategies' rows; each is computed once
@@ -120,7 +121,17 @@ def _schedule_misses() -> dict[Any, str]:
             "that is with overlapping windows (build's default overlap is not 0); "
             "the exercise asks overlap=0"
         )
+    for size, overlap in ((800, 0), (800, 160)):  # the windows of sections 3 and 4
+        at_800 = MiniLMEmbedder().cut(
+            [c.text for c in build("fixed", size=size, overlap=overlap, unit="tokens").split(doc)]
+        )
+        misses.setdefault(
+            (at_800.truncated, at_800.words_dropped),
+            "that is with windows of 800 tokens (sections 3 and 4); the exercise asks size=300",
+        )
     misses |= {
+        (report.texts, words): "that counts every chunk; count only those MiniLM cuts "
+        "(Cut.truncated)",
         (words, cut): "the pair is (chunks cut, words never read), in that order",
         (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
         (0, 0): "nothing cut: windows of 300 characters (build's default unit) or an embedder "
@@ -145,6 +156,23 @@ def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
     ]
     cut = MiniLMEmbedder().cut(texts)
     return cut.truncated, cut.words_dropped
+
+
+def _pdf_afterword() -> str:
+    """08.2, once right: the question the prompt asks (is it cut as its source is?), answered."""
+    pdf = read_document(data_dir() / f"formats/{GDS_PAGE}.pdf")
+    source = read_document(data_dir() / f"{GDS_PAGE}.md")
+    return (
+        f"Not as its source is: the Markdown source, cut the same way, gives "
+        f"{pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}. The source's text is "
+        f"{cl100k(source.text):,} cl100k tokens, the PDF's converted text {cl100k(pdf.text):,}: "
+        "the source also holds what the printed page does not show: its front matter, its link "
+        "addresses (section 2) and its inline markup, such as backticks; so there is more to cut."
+    )
+
+
+# exercise -> what a right answer is told besides "correct": the prompt's own question, answered
+AFTERWORDS_0709: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 
 
 SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
