@@ -266,3 +266,12 @@ def test_a_heading_that_holds_a_link_gives_its_words_to_breadcrumbs_and_ids(tmp_
     assert all("](" not in " > ".join(c.heading_path) for c in chunks)
     assert all("https" not in f"{c.chunk_id} {c.parent_id}" for c in chunks)
     assert any(c.text.startswith("Guide > Install\n") for c in chunks), "the breadcrumb"
+
+
+def test_a_lists_own_text_before_its_first_item_stays_a_word_of_its_own(tmp_path):
+    # Found by the property test above: markdownify glued "<ol> beta <li>one" into "beta1. one",
+    # and "beta" was no longer a word a search could find.
+    page = tmp_path / "page.html"
+    page.write_text("<html><body><ol> beta <li>one</li></ol><ul>gamma<li>two</li></ul>")
+    markdown = convert(page).markdown
+    assert "beta" in markdown.split() and "gamma" in markdown.split(), markdown

@@ -148,6 +148,17 @@ def _converter():
                     el.attrs["src"] = ""
             return super().convert_img(el, text, parent_tags)
 
+        def convert_li(self, el, text, parent_tags):
+            """An item after the list's own text (`<ol> beta <li>one`, which a browser shows as
+            "beta" above the item) starts on a line of its own: markdownify glued the two into
+            "beta1. one", and the word "beta" was lost to search."""
+            item = super().convert_li(el, text, parent_tags)
+            before = el.previous_sibling
+            shown = type(before).__name__ == "NavigableString"  # text, not a comment or CDATA
+            if shown and before.strip() and not item.startswith("\n"):
+                return "\n" + item
+            return item
+
         def process_tag(self, node, parent_tags=None):
             text = super().process_tag(node, parent_tags)
             if parent_tags and "_inline" in parent_tags and node.name in _BLOCKS:
