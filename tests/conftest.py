@@ -1,10 +1,22 @@
 import gc
+import os
 import re
 import socket
 from pathlib import Path
 
 import pytest
 from cli_process import WarmProcess
+from hypothesis import settings
+
+# The property tests draw the same examples in every run (seeded from each test), so `make test`
+# passes or fails the same way twice on the same code: CI cannot go red on a lucky draw. They
+# still search: a change to a test or to what it draws gives new examples. To hunt for new
+# failures, run them with fresh random draws: HYPOTHESIS_PROFILE=explore .venv/bin/python -m
+# pytest tests (two bugs were found that way: a token count one off after a join that starts
+# with white space, and a list's own text glued to its first item).
+settings.register_profile("repeatable", derandomize=True)
+settings.register_profile("explore", derandomize=False)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "data"
