@@ -3,10 +3,18 @@ import pytest
 from chunklab.teaching import selfcheck
 
 
-@pytest.mark.parametrize("exercise", sorted(selfcheck.SOLUTIONS))
+# Each exercise in its own xdist group, shared with the wrong-answer tests of the same exercise
+# (`--dist loadgroup`, the Makefile's `unit`): one worker computes an expensive solution (10.2 cuts
+# and scores Chroma's corpora) once and `selfcheck` remembers it for the others.
+@pytest.mark.parametrize(
+    "exercise",
+    [
+        pytest.param(e, marks=pytest.mark.xdist_group(f"exercise-{e}"))
+        for e in sorted(selfcheck.SOLUTIONS)
+    ],
+)
 def test_each_exercise_accepts_its_solution_and_rejects_a_wrong_answer(exercise, capsys):
-    _, solve = selfcheck.SOLUTIONS[exercise]
-    solution = solve()
+    solution = selfcheck.solution(exercise)
     selfcheck.check(exercise, solution)
     selfcheck.check(exercise, "surely wrong")
     selfcheck.check(exercise, None)

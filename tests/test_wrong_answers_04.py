@@ -18,6 +18,7 @@ def refusal(exercise, answer):
     return line
 
 
+@pytest.mark.xdist_group("exercise-04.1")  # with its selfcheck test: one worker, one solve
 def test_04_1_refuses_chunks_for_cuts_a_larger_stdevs_and_a_neighbour():
     right = selfcheck.SOLUTIONS["04.1"][1]()
     assert selfcheck.verdict_for("04.1", right).endswith("correct.")
@@ -117,6 +118,7 @@ def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_nu
     assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))
 
 
+@pytest.mark.xdist_group("exercise-04.1")
 def test_04_1_asks_minilm_and_names_wordllamas_answer():
     """WordLlama's answer is printed in section 3's table: asking MiniLM takes the skill."""
     right = selfcheck.SOLUTIONS["04.1"][1]()
@@ -147,6 +149,7 @@ def test_04_3_says_when_the_function_changed_its_input():
     assert "changed its input" in message, message
 
 
+@pytest.mark.xdist_group("exercise-04.3b")  # with its selfcheck test: one worker, one solve
 def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
     right = selfcheck.SOLUTIONS["04.3b"][1]()
     assert selfcheck.verdict_for("04.3b", list(right)).endswith("correct.")

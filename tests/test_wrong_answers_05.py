@@ -85,6 +85,7 @@ def test_05_1_accepts_any_separator_and_either_spelling_of_an_escaped_pipe(write
     assert result.passed, result.message
 
 
+@pytest.mark.xdist_group("exercise-05.2")  # with its selfcheck test: one worker, one solve
 def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
     right = selfcheck.SOLUTIONS["05.2"][1]()
     assert selfcheck.verdict_for("05.2", right).endswith("correct.")
@@ -124,6 +125,7 @@ def test_05_1_names_strip_on_a_trailing_escaped_pipe_and_a_dropped_trailing_cell
     assert not dropped.passed and "empty cell" in dropped.message, dropped.message
 
 
+@pytest.mark.xdist_group("exercise-05.2")
 def test_05_2_names_a_budget_too_large_and_section_6s_budget():
     assert "smaller budget" in selfcheck.verdict_for("05.2", 110)
     assert "orphan(s) remain" in selfcheck.verdict_for("05.2", 60)
@@ -140,6 +142,7 @@ def test_05_1_names_a_pipe_left_between_the_pairs():
     assert "the column name above it" not in result.message
 
 
+@pytest.mark.xdist_group("exercise-05.2")
 def test_05_2_names_the_characters_for_tokens_slip_and_the_articles_size():
     widest = selfcheck.verdict_for("05.2", 197)
     assert "in characters" in widest and "tokens" in widest, widest

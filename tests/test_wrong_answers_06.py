@@ -103,6 +103,7 @@ def test_06_1_refuses_the_fixed_count_and_every_chunk():
     assert "not quite" in selfcheck.verdict_for("06.1", right + 1)
 
 
+@pytest.mark.xdist_group("exercise-06.2")
 def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budgets():
     right = selfcheck.SOLUTIONS["06.2"][1]()
     for variant in (right, right + 0.04, right - 0.04, round(right)):

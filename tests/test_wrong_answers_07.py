@@ -128,6 +128,7 @@ def test_07b_1_accepts_every_correct_form():
         assert verdict("07b.1", fn).passed, verdict("07b.1", fn).message
 
 
+@pytest.mark.xdist_group("exercise-07.2")
 def test_07_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
     right = selfcheck.SOLUTIONS["07.2"][1]()
     wrong = [
@@ -253,6 +254,7 @@ def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     assert f'check("{exercise}", {name})' in code, f"{path.name} does not check {name}"
 
 
+@pytest.mark.xdist_group("exercise-07.2")
 def test_07_2_refuses_the_reversed_list_naming_the_order_and_accepts_a_tuple(capsys):
     """The prompt asks for the sorted list: reversing it is the slip, and it is named."""
     right = selfcheck.SOLUTIONS["07.2"][1]()
@@ -292,6 +294,7 @@ def test_07_1_names_top_only_sum_and_mean(wrong, named):
     assert not result.passed and named in result.message, result.message
 
 
+@pytest.mark.xdist_group("exercise-07.2")
 def test_07_2_names_repeated_ids_and_answerable_not_complete_without_the_length():
     right = selfcheck.SOLUTIONS["07.2"][1]()
     repeated = selfcheck.verdict_for("07.2", sorted(right * 12))
@@ -307,6 +310,7 @@ def test_07_1_top_only_hint_says_nothing_of_integer_division():
     assert "not only the top one" in message and "integer" not in message, message
 
 
+@pytest.mark.xdist_group("exercise-07.2")
 def test_07_2_names_the_union_over_strategies_and_never_the_expected_length():
     """A list collected over every strategy is told to filter fixed_size; a list of the wrong
     length is told what is wrong with its ids, never how many are expected."""

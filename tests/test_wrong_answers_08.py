@@ -146,6 +146,7 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
     assert not verdict("08.1", the_levels_only).passed
 
 
+@pytest.mark.xdist_group("exercise-08.2")
 def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
     chunks, orphan_count = selfcheck.SOLUTIONS["08.2"][1]()
     for answer in [(orphan_count, chunks), (chunks + 1, orphan_count), (chunks, orphan_count + 1)]:
@@ -162,6 +163,7 @@ def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
     assert f"gives {pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}" in out, out
 
 
+@pytest.mark.xdist_group("exercise-08.2")
 def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys):
     from chunklab.teaching.selfcheck_0709 import FORMS_0709
 
@@ -173,6 +175,7 @@ def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys
     assert ": correct." in capsys.readouterr().out
 
 
+@pytest.mark.xdist_group("exercise-08.2")
 def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
     """The exercise once asked for the travel policy, whose Markdown, HTML, Word and PDF all cut to
     the same (10, 0): cutting the source instead of the PDF passed. Now the slip is refused, with a

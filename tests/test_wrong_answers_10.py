@@ -155,6 +155,7 @@ def recursive_100_omega(**options):
     return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
 
 
+@pytest.mark.xdist_group("exercise-10.2")  # with its selfcheck test: one worker, one solve
 def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
     markdown = build("markdown", max_tokens=100, counter="minilm")
     wrong = {
