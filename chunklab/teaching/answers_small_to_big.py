@@ -38,11 +38,15 @@ COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
 
 @functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
 def _small_to_big_misses(
-    retriever: str = "bm25", k: int = 1, mode: str = "parents", max_tokens: int = 80
+    retriever: str = "bm25",
+    k: int = 1,
+    mode: str = "parents",
+    max_tokens: int = 80,
+    count: str = "cl100k",
 ) -> tuple[str, ...]:
     """Question ids whose facts do not all arrive (03.1), for the retriever, k, mode and the
-    children's budget (cl100k tokens)."""
-    index = _policy_index(RETRIEVERS[retriever](), cl100k, max_tokens)
+    children's budget (in tokens of `count`)."""
+    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count], max_tokens)
     missed = []
     for q in load_questions("travel_policy").questions:
         if mode == "parents":
@@ -77,11 +81,15 @@ def _bm25_misses_hints() -> dict[Any, str]:
             _small_to_big_misses("logcount", k=2, max_tokens=45, mode="children"),
             "with the log-count scorer and the notebook's 45-token children",
         ),
+        (
+            _small_to_big_misses(k=2, mode="children", count="approx"),
+            "with children cut by the word-based counter (approx_tokens), not cl100k",
+        ),
         (("t02", "t04"), "of the prompt's example, which shows the form only"),
     ]:
         hints.setdefault(answer, []).append(where)
     return {
-        answer: f"that is the answer {' and '.join(where)}; the question asks the children "
+        answer: f"that is the answer {', or '.join(where)}; the question asks the children "
         "alone, 80-token children, BM25, k = 2"
         for answer, where in hints.items()
     }
@@ -132,9 +140,11 @@ def _three_parents_hints() -> dict[Any, str]:
             for stored in _tokens_stored()
         },
         _half_up(_parents_tokens("logcount", "approx", total=True) / 4): "that is the log-count "
-        "scorer with the word-based counter; the question asks BM25 and cl100k children",
-        _parents_tokens("logcount", "approx"): "that is the log-count scorer with "
-        "the word-based counter; the question asks BM25 and cl100k children",
+        "scorer's figure; the question asks BM25",
+        _parents_tokens("logcount", "approx"): "that is the log-count scorer's figure (with "
+        "either counter: the parents handed over are whole sections); the question asks BM25",
+        _parents_tokens("logcount", "cl100k"): "that is the log-count scorer's figure (with "
+        "either counter: the parents handed over are whole sections); the question asks BM25",
         _parents_tokens(total=True): "that is the total over the four questions; give the mean",
         _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
     }
