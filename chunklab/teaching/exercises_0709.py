@@ -65,6 +65,13 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
             f"({1 / first:.3f}), so use float division, not integer division (1 // {first} is 0), "
             "and score every position, not only the top one"
         )
+    if _is(got, first) and first > 1:
+        return f"that is the position itself ({first}); return 1 / position, here 1/{first}"
+    if got == 0 and first > 3:
+        return (
+            f"0 for an id in gold at position {first}: score the whole list, do not cut it to "
+            "the top 3 first"
+        )
     if got == 0 and first > 1:
         return (
             f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
@@ -99,6 +106,8 @@ def check_reciprocal_rank(fn: Callable) -> int:
 
 def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
     scores = char_scores(retrieved, gold)
+    if not retrieved and not gold:
+        return "neither holds any character: the answer is 0.0 when neither holds any"
     kept = _iou_gold_repeats_kept(retrieved, gold)
     if kept != scores["char_iou"] and _is(got, kept):
         return "a gold character listed twice counts once: make the gold a set of characters too"
@@ -154,7 +163,7 @@ def check_char_iou(fn: Callable) -> int:
     fixed += [([(0, 4)], [(2, 6), (2, 6)])]  # a gold span listed twice
     randoms = [(_spans(rng, rng.randint(0, 4)), _spans(rng, rng.randint(0, 3))) for _ in range(60)]
     for retrieved, gold in fixed + randoms:
-        got = _call(fn, list(retrieved), list(gold))
+        got = _call(fn, list(retrieved), list(gold), hint="0.0 when neither holds any character")
         expected = char_scores(retrieved, gold)["char_iou"]
         if not _is(got, expected):
             raise NotYet(

@@ -193,6 +193,10 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
     """07.2: what a list built from `rows` goes wrong on, without giving away its length."""
     if not isinstance(answer, (list, tuple)):
         return ""
+    if any(isinstance(item, str) and item != item.lower() for item in answer):
+        return (
+            "question ids are lower-case, as in `rows` ('m03', not 'M03'): do not change their case"
+        )
     if len(set(answer)) < len(answer):
         return (
             "an id appears more than once: each question has one row per retriever and k in "
@@ -206,7 +210,8 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
         )
     if given > right:
         return (
-            "some of those are answerable, only not complete at some k: `answerable` asks whether "
+            "some of those are answerable, only not complete at some k (or with `fact_recall` "
+            "below 1 there): `answerable` asks whether "
             "any chunk of the cut holds every fact, whatever the retriever and k; `complete` asks "
             "the top k"
         )
