@@ -304,7 +304,7 @@ FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a pass
     ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
     ({"a": 1.0}, set(), 3),
     ({"b": 1.0, "a": 1.0}, {"a", "b"}, 1),  # a tie in reverse insertion order: "a" first
-    # 20 failing chunks above the only passing one: fetching a few times k before filtering misses it
+    # 20 failing chunks above the only passing one: over-fetching a few times k misses it
     ({**{f"f{n:02d}": float(30 - n) for n in range(20)}, "p": 1.0}, {"p"}, 1),
 ]
 
