@@ -88,7 +88,29 @@ def keeps_first_end(windows):
     return out
 
 
+def sorted_by_end(windows):
+    out = []
+    for first, last in sorted(windows, key=lambda w: (w[1], w[0])):  # by last sentence
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (min(out[-1][0], first), max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def across_a_gap(windows):
+    out = []
+    for first, last in sorted(windows):
+        if out and first <= out[-1][1] + 2:  # one sentence between is not touching
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 WRONG_03B_2 = [
+    (sorted_by_end, "sort by first sentence"),
+    (across_a_gap, "don't merge them"),
     (only_overlapping, "windows that touch"),
     (unsorted, "document order"),
     (not_merged, "still in two ranges"),

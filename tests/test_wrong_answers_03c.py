@@ -15,12 +15,11 @@ from solutions.exercises import filtered_top_k  # noqa: E402
 # --- 03c.1: the smallest k at which rank-then-filter keeps the expense child ----------------------
 
 WRONG_03C_1 = [
-    (1, "filtering before ranking"),  # the library's order, not the one asked
-    (2, "with BM25"),
-    (5, "counts the children ranked ahead"),  # off by one
-    (4, "60-token children"),  # the tenants' and adapter's chunker, not notebook 03's
-    (7, "share a word with the question"),  # every child with a score, not the first k
-    (3, "the value is not right"),
+    (1, "filtering before ranking"),  # the library's order, or the children ranked ahead
+    (6, "log-count scorer"),  # the other scorer, where the answer rests on a tie-break
+    (11, "share a word with the question"),  # every child with a score, not the first k
+    (3, "already at a smaller k"),
+    (13, "every child"),
 ]
 
 
@@ -30,7 +29,7 @@ def test_03c_1_refuses_with_a_hint(answer, hint):
     assert "not quite" in message and hint in message, message
 
 
-@pytest.mark.parametrize("answer", [6, 6.0])  # a whole float is the same k, as across the series
+@pytest.mark.parametrize("answer", [2, 2.0])  # a whole float is the same k, as across the series
 def test_03c_1_accepts_the_answer(answer):
     assert verdict_for("03c.1", answer) == "Exercise 03c.1: correct."
 
@@ -59,6 +58,15 @@ def _one_too_many(scores, passes, k):
     return sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[: k + 1]
 
 
+def _one_too_few(scores, passes, k):
+    return sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[: k - 1]
+
+
+def _fetch_three_k(scores, passes, k):  # the usual patch: over-fetch, filter, cut to k
+    ranked = sorted(scores, key=lambda i: (-scores[i], i))[: 3 * k]
+    return [i for i in ranked if i in passes][:k]
+
+
 def _ties_reversed(scores, passes, k):  # best first, but the larger id first on a tie
     return sorted((i for i in scores if i in passes), key=lambda i: (scores[i], i), reverse=True)[
         :k
@@ -73,6 +81,8 @@ def _ties_reversed(scores, passes, k):  # best first, but the larger id first on
         (_unfiltered, "fails the filter"),
         (_score_only, "ties: among equal scores the smaller id"),
         (_one_too_many, "more than k"),
+        (_one_too_few, "not [:k-1]"),
+        (_fetch_three_k, "fetching a few times k"),
         (_ties_reversed, "ties: among equal scores the smaller id"),
     ],
 )

@@ -257,29 +257,46 @@ def _first_k_finding_after_ranking(
 
 
 def _rank_then_filter_k() -> int:
-    return _first_k_finding_after_ranking()
+    return _first_k_finding_after_ranking("bm25")
 
 
 def _rank_then_filter_hints() -> dict[Any, str]:
-    return {
-        _first_k_finding_after_ranking(before=True): "that is filtering before ranking, where "
-        "k = 1 already finds it; the question asks rank then filter",
-        _first_k_finding_after_ranking("bm25"): "that is with BM25; the question asks the "
-        "log-count scorer",
-        _first_k_finding_after_ranking() - 1: "that counts the children ranked ahead of it; k "
-        "counts the expense child too",
-        _first_k_finding_after_ranking(max_tokens=60): "that is with the 60-token children of "
-        "the tenants and the adapter; the question asks notebook 03's 45-token children",
-        _children_sharing_a_word(): "that is how many children share a word with the question "
-        "(a score above 0); the question asks the first k whose top k, filtered, keeps it",
+    """03c.1 asks BM25, where the expense child ranks second outright; the log-count scorer
+    ties it with five per-diem rows, so its answer rests on the tie-break."""
+    answer, count = _first_k_finding_after_ranking("bm25"), _policy_child_count()
+    hints: dict[Any, str] = {
+        k: f"at k = {k} rank then filter keeps the expense child, but already at a smaller k: "
+        "the question asks the smallest"
+        for k in range(answer + 1, count + 1)
     }
+    hints[count] = f"that is every child ({count}); the question asks the smallest k"
+    hints[_children_sharing_a_word("bm25")] = (
+        "that is how many children share a word with the question (a score above 0); the "
+        "question asks the first k whose top k, filtered, keeps it"
+    )
+    hints[_first_k_finding_after_ranking()] = (
+        "that is with the log-count scorer, where the expense child ties five per-diem rows at "
+        "2.00 and ranks 6th only by the tie-break; the question asks BM25"
+    )
+    hints[_first_k_finding_after_ranking("bm25", before=True)] = (
+        "at k = 1 BM25's top child is a visa step, which fails the filter: 1 is filtering "
+        "before ranking (or counting only the children ranked ahead); the question asks rank "
+        "then filter"
+    )
+    hints.pop(answer, None)
+    return hints
 
 
-def _children_sharing_a_word() -> int:
-    """How many of the policy's 45-token children the log-count scorer gives a score above 0."""
+def _policy_child_count() -> int:
+    doc = load_document("travel_policy")
+    return len(MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc))
+
+
+def _children_sharing_a_word(retriever: str = "logcount") -> int:
+    """How many of the policy's 45-token children the scorer gives a score above 0."""
     doc = load_document("travel_policy")
     children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    hits = RETRIEVERS["logcount"]().rank(FILTERED_QUESTION, children, len(children))
+    hits = RETRIEVERS[retriever]().rank(FILTERED_QUESTION, children, len(children))
     return sum(h.score > 0 for h in hits)
 
 

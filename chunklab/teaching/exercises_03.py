@@ -181,9 +181,33 @@ def _merged_without_max(windows: list[tuple[int, int]]) -> list[tuple[int, int]]
     return out
 
 
+def _merged_sweep(
+    windows: list[tuple[int, int]], order: Callable, gap: int
+) -> list[tuple[int, int]]:
+    """The sweep with a slip: windows visited in `order`, merged when at most `gap` sentences
+    lie between them (the answer: document order, gap 0)."""
+    out: list[tuple[int, int]] = []
+    for first, last in sorted(windows, key=order):
+        if out and first <= out[-1][1] + 1 + gap:
+            out[-1] = (min(out[-1][0], first), max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 def _why_merged(got: list, expected: list, windows: list) -> str:
     flat = [s for a, b in got for s in range(a, b + 1)]
     want = {s for a, b in windows for s in range(a, b + 1)}
+    if got == _merged_sweep(windows, order=lambda w: (w[1], w[0]), gap=0):
+        return (
+            "you swept the windows sorted by their last sentence: sort by first sentence before "
+            "sweeping, or a window that starts early lands after one it overlaps"
+        )
+    if got == _merged_sweep(windows, order=lambda w: w, gap=1):
+        return (
+            "the sentences covered changed: you merged across a gap of one sentence; (4, 4) and "
+            "(6, 6) leave sentence 5 out, so don't merge them"
+        )
     if got == _merged_without_max(windows):
         return (
             "the sentences covered changed: a window inside another cut the merged range short; "
@@ -206,6 +230,8 @@ MERGE_CASES = [
     [(7, 9), (1, 4), (2, 3)],  # one inside another
     [(0, 2), (6, 8)],  # apart
     [(5, 8), (5, 8)],  # the same window twice
+    [(0, 10), (12, 13), (5, 14)],  # sorted by last sentence, (12, 13) splits what overlaps
+    [(4, 4), (6, 6)],  # one sentence between: not touching
     [],
 ]
 
@@ -236,15 +262,32 @@ def filtered_expected(scores: dict[str, float], passes: set[str], k: int) -> lis
 
 
 def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int) -> str:
-    ranked_first = sorted(scores, key=lambda i: (-scores[i], i))[:k]
+    ranked = sorted(scores, key=lambda i: (-scores[i], i))
+    ranked_first = ranked[:k]
+    expected = filtered_expected(scores, passes, k)
+    short_by = len(expected) - len(got)
+    if short_by > 0 and got == [i for i in ranked[: 10 * k] if i in passes][:k]:
+        return (
+            "the passing chunk ranks below the first 10 k: taking the top k, or fetching a few "
+            "times k, before filtering misses it, in silence; filter first, then rank"
+        )
     if got == [i for i in ranked_first if i in passes]:
         return (
             "you took the top k first and filtered after: a chunk that fails the filter then "
             "takes a place the best passing chunk should have; filter first, then rank"
         )
+    if short_by > 0 and len(got) == k - 1 and got == expected[: len(got)]:
+        return (
+            f"you returned {len(got)} ids where k = {k} and {len(expected)} pass: cut to the "
+            "first k ([:k], not [:k-1])"
+        )
     if any(i not in passes for i in got):
         return "an id that fails the filter came back: keep only ids in `passes`"
-    expected = filtered_expected(scores, passes, k)
+    if short_by > 0:
+        return (
+            f"you returned {len(got)} ids where {len(expected)} of the passing ones fit in k = "
+            f"{k}: return min(k, how many pass)"
+        )
     if len(got) > k:
         return f"you returned {len(got)} ids, more than k = {k}: keep only the k best"
     if [scores.get(i) for i in got] == [scores[i] for i in expected] and got != expected:
@@ -255,11 +298,14 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
 
 
 FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a passing one is lower
+    ({"a": 2.0, "b": 1.0}, {"a", "b"}, 2),  # all pass: k ids come back
     ({"a": 3.0, "b": 2.0, "c": 1.0}, {"c"}, 1),
     ({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, {"b", "d"}, 2),
     ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
     ({"a": 1.0}, set(), 3),
     ({"b": 1.0, "a": 1.0}, {"a", "b"}, 1),  # a tie in reverse insertion order: "a" first
+    # 20 failing chunks above the only passing one: over-fetching a few times k misses it
+    ({**{f"f{n:02d}": float(30 - n) for n in range(20)}, "p": 1.0}, {"p"}, 1),
 ]
 
 

@@ -172,13 +172,19 @@ def plot_size_histograms(
     return fig
 
 
-def plot_recall_vs_tokens(rows: pd.DataFrame, title: str, baseline: str | None = None):
+def plot_recall_vs_tokens(
+    rows: pd.DataFrame,
+    title: str,
+    baseline: str | None = None,
+    ylim: tuple[float, float] = (0, 1.08),
+):
     """Fact recall against tokens handed to the model per query, one line per mode, points = k.
 
     `rows` has columns retriever, mode, k, fact_recall, tokens_to_model; one panel per retriever.
     `baseline`, a mode, is drawn dashed with hollow markers and its labels above its points, so
     a point where another mode lands on it stays visible, and the labels of the other modes
-    alternate below, so two near points of one line do not print over each other.
+    alternate below, so two near points of one line do not print over each other. `ylim`
+    narrows the recall axis when every point sits high, so lines close together separate.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
     fig, axes = plt.subplots(
@@ -205,7 +211,7 @@ def plot_recall_vs_tokens(rows: pd.DataFrame, title: str, baseline: str | None =
                 )
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
-        ax.set_ylim(0, 1.08)
+        ax.set_ylim(*ylim)
     axes[0].set_ylabel("fact recall")
     legend_outside(axes[-1])
     fig.suptitle(title)
