@@ -86,7 +86,7 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     refused("01.2", tuple(t // 40 for t in tokens), "rounded down", "not the window loop")
     refused("01.2", right[::-1], "wrong order", "Portuguese first")
     refused("01.2", (right[0], right[1] - 1), "one window too few for the English", "off-by-one")
-    refused("01.2", (right[0] + 1, right[1]), "one window too many for the Portuguese", "off-by-one")
+    refused("01.2", (right[0] + 1, right[1]), "one window too many for the Portugu", "off-by-one")
     refused("01.2", right[:1], "1 item where 2 are asked")
     refused("01.2", sum(right), "an int where a list or tuple of 2 items is asked")
     refused("01.2", (str(right[0]), right[1]), "item 1 (a str")
