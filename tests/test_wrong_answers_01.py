@@ -85,8 +85,8 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     refused("01.2", rounded_up, "rounded up", "stops once a window reaches the end")
     refused("01.2", tuple(t // 40 for t in tokens), "rounded down", "not the window loop")
     refused("01.2", right[::-1], "wrong order", "Portuguese first")
-    refused("01.2", (right[0], right[1] - 1), "item 2 of 2 is not right")
-    refused("01.2", (right[0] + 1, right[1]), "item 1 of 2 is not right")
+    refused("01.2", (right[0], right[1] - 1), "one window too few for the English", "off-by-one")
+    refused("01.2", (right[0] + 1, right[1]), "one window too many for the Portugu", "off-by-one")
     refused("01.2", right[:1], "1 item where 2 are asked")
     refused("01.2", sum(right), "an int where a list or tuple of 2 items is asked")
     refused("01.2", (str(right[0]), right[1]), "item 1 (a str")
@@ -260,11 +260,39 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
     refused("01.3", (size, joined), "English rendering")
 
 
+def _line_windows_by(text, size, reach, at_the_end):
+    """Line windows that look for the break up to `reach` past `size`, or snap the last one too."""
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) or at_the_end:
+            last_break = text.rfind("\n", start, min(stop + reach, len(text)))
+            if last_break >= start:
+                stop = last_break + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def one_past_size(text, size):  # searches text[start:start + size + 1]: a window can be too long
+    return _line_windows_by(text, size, 1, False)
+
+
+def snaps_the_last_window(text, size):  # the last window ends at its last break, not the end
+    return _line_windows_by(text, size, 0, True)
+
+
 @pytest.mark.parametrize(
     ("wrong", "slip"),
-    [(first_break, "FIRST line break"), (ends_on_the_break, "just before the line break")],
-    ids=["first_break", "ends_on_the_break"],
+    [
+        (first_break, "FIRST line break"),
+        (ends_on_the_break, "just before the line break"),
+        (one_past_size, "longer than size"),
+        (snaps_the_last_window, "the last window too"),
+    ],
+    ids=["first_break", "ends_on_the_break", "one_past_size", "snaps_the_last_window"],
 )
-def test_01_4_names_the_two_common_slips(wrong, slip):
-    """The first line break instead of the last, and the newline left out of the window."""
+def test_01_4_names_the_common_slips(wrong, slip):
+    """The first line break instead of the last, the newline left out of the window, a window
+    one character longer than size, and the rule applied to the last window."""
     assert slip in verdict("01.4", wrong).message

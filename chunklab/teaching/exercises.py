@@ -72,7 +72,31 @@ _LINE_WINDOW_SLIPS: tuple[tuple[Callable[[str, int, int], int], str], ...] = (
 )
 
 
+def _snapped_to_the_end(text: str, size: int) -> list[tuple[int, int]]:
+    """The rule applied to the last window too: it ends after its last line break."""
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if (k := text.rfind("\n", start, stop) + 1) > start:
+            stop = k
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
 def _line_window_slip(spans: list, text: str, size: int) -> str:
+    longer = [(a, b) for a, b in spans if b - a > size]
+    if longer:
+        a, b = longer[0]
+        return (
+            f" (window {longer[0]} is {b - a} characters, longer than size={size}: look for the "
+            "line break inside text[start:start + size] only)"
+        )
+    if spans == _snapped_to_the_end(text, size):
+        return (
+            " (you applied the rule to the last window too: the window that reaches the end of "
+            "the text keeps its end there)"
+        )
     return next(
         (
             f" ({why})"

@@ -179,7 +179,7 @@ PIPELINE_BOXES = [
     ("tree", "section tree\n(heading paths)", 14.6, 7.6, "step 2"),
     ("children", "child chunks\nbreadcrumb, blocks,\nmetadata, parent_id", 10.3, 4.6, "steps 1-6"),
     ("parents", "parent sections\nfull text, keyed by id\n(document store)", 14.6, 4.6, "step 3"),
-    ("search", "query: search the\nchild chunks", 6.0, 1.6, "steps 3, 7, 9"),
+    ("search", "query: search the\nchild chunks", 6.0, 1.6, "steps 3, 7, 9, 10, 11"),
     ("hits", "top-k child hits", 10.3, 1.6, "step 3"),
     ("dedupe", "dedupe parent ids,\nfetch each parent once", 14.6, 1.6, "step 3"),
 ]

@@ -111,7 +111,7 @@ def _by_division(rounding: Callable[[float], int]) -> tuple[int, ...]:
 
 def _token_window_misses() -> dict[Any, str]:
     step = WINDOW - SHARED
-    return {
+    named = {
         _token_windows(0): f"those are the counts with no overlap: with {SHARED} tokens of overlap "
         f"each window moves forward {step} tokens, not {WINDOW}",
         _token_windows(unit="chars"): f"those are windows of {WINDOW} characters, "
@@ -133,6 +133,21 @@ def _token_window_misses() -> dict[Any, str]:
         _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
         "window loop; cut the documents and count the chunks",
     }
+    return {**_off_by_one_window(), **named}  # a named slip wins where both give the same pair
+
+
+def _off_by_one_window() -> dict[Any, str]:
+    """One window more or fewer than the chunker for one rendering: an off-by-one in the loop."""
+    right, misses = _token_windows(), {}
+    for k, name in enumerate(("Portuguese manual", "English rendering")):
+        for d, what in ((1, "one window too many"), (-1, "one window too few")):
+            pair = list(right)
+            pair[k] += d
+            misses[tuple(pair)] = (
+                f"{what} for the {name}: an off-by-one in the window loop; count the chunks "
+                f'FixedSizeChunker(size={WINDOW}, overlap={SHARED}, unit="tokens") returns'
+            )
+    return misses
 
 
 def _size_joining(needles: list[str], name: str = "manual") -> int:
