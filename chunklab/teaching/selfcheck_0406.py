@@ -275,11 +275,16 @@ def _cloudgov_misses() -> dict[Any, str]:
     for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    for budget in range(right + 1, right + 21):
+    misses.setdefault(
+        right + 1,
+        "off by one: one token less also leaves no orphan; answer the first budget with none, "
+        "not the one after it",
+    )
+    for budget in range(right + 2, right + 21):
         misses.setdefault(
             budget,
-            "no orphan there, but a smaller budget also leaves none: "
-            "sweep every budget upward, not by tens",
+            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
+            "one token at a time, and stop at the first with no orphan",
         )
     return misses
 
