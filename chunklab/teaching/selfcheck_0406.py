@@ -310,6 +310,9 @@ def _article_paths_misses() -> dict[Any, str]:
         sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
         "at least one numbered section; the question asks for more than one (a section nested "
         "under another)",
+        sum(1 for path in _article_paths() if path.count(". ") == 2): "that counts the paths "
+        "with exactly two numbered sections; 'more than one' also takes the deeper paths, where "
+        "three or four numbered sections nest",
     }
 
 
