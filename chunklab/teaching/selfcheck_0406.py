@@ -275,11 +275,8 @@ def _cloudgov_misses() -> dict[Any, str]:
     for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    misses.setdefault(
-        right + 1,
-        "off by one: one token less also leaves no orphan; answer the first budget with none, "
-        "not the one after it",
-    )
+    off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
+    misses.setdefault(right + 1, off_by_one)
     for budget in range(right + 2, right + 21):
         misses.setdefault(
             budget,
