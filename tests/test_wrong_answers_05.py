@@ -147,3 +147,21 @@ def test_05_2_names_the_characters_for_tokens_slip_and_the_articles_size():
     widest = selfcheck.verdict_for("05.2", 197)
     assert "in characters" in widest and "tokens" in widest, widest
     assert "the article's 200" in selfcheck.verdict_for("05.2", 200)
+
+
+def unstripped_cells(header, row):
+    """Cells split on the pipes but not stripped: ' Measure ' becomes 'Measure :'."""
+    cells = re.compile(r"(?<!\\)\|")
+    heads, values = cells.split(header.strip().strip("|")), cells.split(row.strip().strip("|"))
+    return "; ".join(f"{h}: {v}" for h, v in zip(heads, values, strict=False))
+
+
+def test_05_1_names_cells_left_unstripped():
+    result = verdict("05.1", unstripped_cells)
+    assert not result.passed and "strip each cell" in result.message, result.message
+
+
+def test_05_2_names_one_past_the_answer_as_off_by_one():
+    right = selfcheck.SOLUTIONS["05.2"][1]()
+    assert "off by one" in selfcheck.verdict_for("05.2", right + 1)
+    assert "one token at a time" in selfcheck.verdict_for("05.2", right + 2)

@@ -164,3 +164,7 @@ def test_06_1_and_06_2_name_the_printed_paths_and_the_missing_separator():
     assert "section 2 prints" in selfcheck.verdict_for("06.1", 2)
     assert "blank line" in selfcheck.verdict_for("06.2", 34.2)
     assert "section 5's table" in selfcheck.verdict_for("06.2", 47.5)
+
+
+def test_06_1_names_the_count_of_paths_with_exactly_two_sections():
+    assert "exactly two numbered sections" in selfcheck.verdict_for("06.1", 1)

@@ -73,6 +73,14 @@ PIPE_HINT = (
 )
 
 
+# Cells split on the pipes keep the spaces around them: " Measure " written as "Measure :" .
+UNSTRIPPED = "a column name keeps its spaces"
+UNSTRIPPED_HINT = (
+    "the cells still carry the spaces around them (' Measure ' gives 'Measure :'): strip each "
+    "cell after splitting the row on its pipes"
+)
+
+
 def _accepted(value: str) -> set[str]:
     """The spellings of a cell's value that count as right: an escaped pipe as written or as |."""
     return {value, value.replace("\\|", "|")}
@@ -83,6 +91,8 @@ def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
     at, spans = 0, []
     for name in columns:
         found = got.find(f"{name}:", at)
+        if found < 0 and re.search(rf"{re.escape(name)}\s+:", got[at:]):
+            return UNSTRIPPED
         if found < 0:
             return f"{name + ':'!r} is missing (or out of order)"
         spans.append((found, found + len(name) + 1))
@@ -123,7 +133,7 @@ def check_column_value(fn: Callable) -> int:
             raise NotYet(f"expected a string, got {short(got)}")
         wrong = _judge(got, columns, values)
         if wrong:
-            hint = PIPE_HINT if wrong == PIPE_LEFT else HINTS[kind]
+            hint = {PIPE_LEFT: PIPE_HINT, UNSTRIPPED: UNSTRIPPED_HINT}.get(wrong, HINTS[kind])
             raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
         cases += 1
     return cases

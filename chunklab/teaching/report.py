@@ -271,14 +271,19 @@ def _grouped_bars(
 
 
 def plot_orphans(counts: pd.DataFrame, title: str):
-    """Grouped bars: orphans (rows) per strategy (columns of `counts`) for each document (index)."""
-    fig, ax = plt.subplots(figsize=(9.5, 3.3))
-    _grouped_bars(ax, counts, list(counts.columns), {name: name for name in counts.columns})
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    """Orphans as a strategy x document grid, each count written in its cell: most counts are 0,
+    and a grid shows a zero as plainly as a seven, where bars of height zero draw nothing."""
+    grid = counts.T  # strategies down, documents across
+    fig, ax = plt.subplots(figsize=(1.3 * grid.shape[1] + 3.2, 0.38 * grid.shape[0] + 1.2))
+    ax.imshow(grid.to_numpy(), cmap="Reds", aspect="auto", vmin=0, vmax=max(1, grid.max().max()))
+    for row, strategy in enumerate(grid.index):
+        for column, document in enumerate(grid.columns):
+            ax.text(column, row, str(grid.loc[strategy, document]), ha="center", va="center")
+    ax.set_xticks(range(grid.shape[1]), list(grid.columns), rotation=20, ha="right")
+    ax.set_yticks(range(grid.shape[0]), list(grid.index))
     ax.set_xlabel("document")
-    ax.set_ylabel("orphan chunks")
+    ax.set_ylabel("strategy")
     ax.set_title(title)
-    legend_outside(ax)
     fig.tight_layout()
     return fig
 

@@ -275,11 +275,13 @@ def _cloudgov_misses() -> dict[Any, str]:
     for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    for budget in range(right + 1, right + 21):
+    off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
+    misses.setdefault(right + 1, off_by_one)
+    for budget in range(right + 2, right + 21):
         misses.setdefault(
             budget,
-            "no orphan there, but a smaller budget also leaves none: "
-            "sweep every budget upward, not by tens",
+            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
+            "one token at a time, and stop at the first with no orphan",
         )
     return misses
 
@@ -305,6 +307,9 @@ def _article_paths_misses() -> dict[Any, str]:
         sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
         "at least one numbered section; the question asks for more than one (a section nested "
         "under another)",
+        sum(1 for path in _article_paths() if path.count(". ") == 2): "that counts the paths "
+        "with exactly two numbered sections; 'more than one' also takes the deeper paths, where "
+        "three or four numbered sections nest",
     }
 
 
