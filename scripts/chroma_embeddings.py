@@ -29,6 +29,7 @@ from chunklab.embeddings.stored import StoredEmbedder, VectorStore, text_key
 from chunklab.evaluation.benchmark import METRICS, dense, evaluate, nearest
 from chunklab.evaluation.benchmark_rows import ROWS, STORED, row_cut, store_stem
 from chunklab.evaluation.chroma import load_corpora, load_questions
+from chunklab.evaluation.stored_cuts import CUT_ROWS, cuts_path, record_cuts
 
 
 class Recording:
@@ -103,8 +104,7 @@ def record_hashes(stem: Path) -> None:
     """Print both files' SHA-256 and write them into data/chroma/SOURCES.md's rows."""
     sources = stem.parent.parent / "SOURCES.md"
     text = sources.read_text(encoding="utf-8")
-    for suffix in (".tsv", ".npy"):
-        path = stem.with_suffix(suffix)
+    for path in (stem.with_suffix(".tsv"), stem.with_suffix(".npy"), cuts_path()):
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         name = f"{stem.parent.name}/{path.name}"
         text, found = re.subn(
@@ -146,6 +146,7 @@ def main() -> int:
         print("   ", float16_cost(recording, chunk_texts, [q.text for q in questions]))
         save(recording, corpora, asked, stem)
         print(f"    [{time.perf_counter() - started:.0f} s, {len(recording.vectors)} stored]")
+    print(f"spans of {', '.join(CUT_ROWS)} stored in {record_cuts(corpora).name}")
     record_hashes(stem)
     return 0
 

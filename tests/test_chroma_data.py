@@ -11,7 +11,7 @@ CHROMA = DATA / "chroma"
 def recorded_hashes() -> dict[str, str]:
     """file -> SHA-256, from the table of data/chroma/SOURCES.md (each row's last cell)."""
     rows = re.findall(
-        r"^\| ([\w./-]+\.(?:md|csv|tsv|npy)) \|.*\| ([0-9a-f]{64}) \|$",
+        r"^\| ([\w./-]+\.(?:md|csv|tsv|npy|json)) \|.*\| ([0-9a-f]{64}) \|$",
         (CHROMA / "SOURCES.md").read_text(encoding="utf-8"),
         re.M,
     )
@@ -28,7 +28,8 @@ def test_every_file_of_the_benchmark_has_its_source_and_an_unchanged_hash():
         == sorted(
             ["chatlogs.md", "finance.md", "pubmed.md", "questions_df.csv"]
             + ["state_of_the_union.md", "wikitexts.md"]
-            + ["embeddings/minilm.npy", "embeddings/minilm.tsv"]  # make embeddings
+            + ["embeddings/cuts.json", "embeddings/minilm.npy"]  # make embeddings
+            + ["embeddings/minilm.tsv"]
         )
     )
     for name, digest in recorded.items():

@@ -106,3 +106,31 @@ def test_the_comparison_check_fails_on_a_crafted_notebook():
     assert uncited_comparisons(cited) == []
     heading = crafted("## When small-to-big pays\n\nText.", held)
     assert uncited_comparisons(heading) == []
+
+
+def unknown_citations(notebook) -> list[str]:
+    """Every `claim: name` cited anywhere in the prose whose name no output prints, comparing
+    sentence or not: a citation is a promise that the reader can find the claim above."""
+    shown = printed_claims(outputs_text(notebook))
+    return [
+        f"cites claim {name}, which no output prints"
+        for cell in notebook.cells
+        if cell.cell_type == "markdown"
+        for name in CITATION.findall(cell.source)
+        if name not in shown
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_citation_names_a_printed_claim(path):
+    problems = unknown_citations(nbformat.read(path, as_version=4))
+    assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
+
+
+def test_the_citation_check_fails_on_a_crafted_notebook():
+    held = "claim parents-direct: HOLDS. The parents alone find it (1.00 vs 0.75)\n"
+    # no comparing word, so only this check sees the misspelt name
+    misspelt = crafted("Its ceiling is level with theirs (`claim: parents-directly`).", held)
+    assert unknown_citations(misspelt) == ["cites claim parents-directly, which no output prints"]
+    assert uncited_comparisons(misspelt) == []
+    assert unknown_citations(crafted("As shown (`claim: parents-direct`).", held)) == []

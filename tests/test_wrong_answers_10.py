@@ -120,6 +120,26 @@ def omega_from_the_library(excerpts, size, length):
     return precision_omega(Question("q", "doc", tuple(excerpts)), chunks)
 
 
+def omega_inclusive_end(excerpts, size, length):
+    """Takes each meeting window's characters as [start, end], its end included."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b + 1)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
+def omega_short_of_the_end(excerpts, size, length):
+    """Meet test against the excerpt's last character: `a <= e - 1`."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e - 1 and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
 WRONG_10 = {"10.1": omega_strict_overlap}
 
 
@@ -137,6 +157,8 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_per_excerpt_mean, "averaged one precision-Ω per excerpt"),
         (omega_counting_uncovered, "excerpt characters that no window covers"),
         (omega_from_the_library, "calls chunklab.evaluation.chroma.precision_omega"),
+        (omega_inclusive_end, "include their end character"),
+        (omega_short_of_the_end, "excerpt's last character"),
     ],
 )
 def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):
@@ -165,6 +187,14 @@ def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
     }
     wrong[recursive_100_omega(count_tokens=lambda s: minilm_pieces(s) - 2)] = "[CLS] and [SEP]"
     wrong[12.34] = "the prompt's example"
+    for options, slip in (
+        ({"overlap": 50}, "overlap of 50"),
+        ({"size": 99}, "at 99"),
+        ({"size": 101}, "at 101"),
+    ):
+        settings = {"size": 100, "overlap": 0, "length": "minilm", **options}
+        omega = evaluate(RecursiveChunker(**settings).split_text, None).mean("precision_omega")
+        wrong[round(omega, 2)] = slip
     wrong[
         round(
             evaluate(RecursiveChunker(size=200, overlap=0, length="minilm").split_text, None).mean(

@@ -117,6 +117,29 @@ def cut_with_the_library(functions, chunks):
     return len(cut_definitions(functions, chunks))
 
 
+def merge_from_the_right(sizes, budget):
+    """Greedy from the last sibling, each group's indices in the order they were met."""
+    groups, total = [], 0
+    for i in range(len(sizes) - 1, -1, -1):
+        if groups and total + sizes[i] <= budget:
+            groups[-1].append(i)
+            total += sizes[i]
+        else:
+            groups.append([i])
+            total = sizes[i]
+    return groups
+
+
+def merge_returning_sizes(sizes, budget):
+    """The right groups, each as its units' sizes rather than their indices."""
+    return [[sizes[i] for i in group] for group in merge_siblings(sizes, budget)]
+
+
+def cut_as_a_share(functions, chunks):
+    """The share of functions cut, not their count."""
+    return functions_cut(functions, chunks) / len(functions) if functions else 0
+
+
 WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
 
 
@@ -130,6 +153,8 @@ WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
         (merge_the_example, "the prompt's example is one case of many"),
         (merge_fixed_pairs, "not a fixed count of siblings"),
         (merge_starting_with_an_empty_group, "start with groups = []"),
+        (merge_from_the_right, "merge left to right"),
+        (merge_returning_sizes, "return each group as the list of its units' indices"),
     ],
 )
 def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
@@ -147,6 +172,7 @@ def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
         (cut_chunk_starts_inside, "a gap is another"),
         (cut_counting_whole, "counts the functions held whole"),
         (cut_with_the_library, "calls chunklab.teaching.code_search.cut_definitions"),
+        (cut_as_a_share, "that is the share of functions cut"),
     ],
 )
 def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):

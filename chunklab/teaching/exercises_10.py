@@ -9,14 +9,15 @@ counts among the windows, so its characters join the denominator. The expected v
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
 predictable slips (touching windows left out, the whole document as denominator, excerpt characters
 counted twice, a last window past the end or dropped, the meeting windows without the excerpts
-(the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage) is
+(the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage,
+windows that include their end character, a meet test against the excerpt's last character) is
 told which slip it made.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
 chunker's default length (cl100k tokens), characters, MarkdownChunker instead of the report's
-splitter, a share instead of a percentage, MiniLM's pieces without its two markers, the prompt's
-example and the notebook's own Recursive 200/0 figure.
+splitter, a share instead of a percentage, MiniLM's pieces without its two markers, an overlap
+of 50, sizes 99 and 101, the prompt's example and the notebook's own Recursive 200/0 figure.
 """
 
 from __future__ import annotations
@@ -120,7 +121,31 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "meeting windows": sum(excerpt_alone) / len(excerpt_alone),
         "that is a percentage: return the share, from 0 to 1": 100
         * expected_omega(excerpts, size, length),
+        "your windows include their end character: a window [start, end) stops before end": (
+            _inclusive_end(excerpts, windows)
+        ),
+        "you compared with the excerpt's last character (start <= excerpt end - 1): the rule "
+        "compares with the excerpt end itself, start <= excerpt end": _short_of_end(
+            excerpts, windows
+        ),
     }
+
+
+def _short_of_end(excerpts: list[tuple[int, int]], windows: list[tuple[int, int]]) -> float:
+    """Precision-Ω with the meet test `start <= excerpt end - 1`: a window starting where an
+    excerpt ends is left out."""
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    meeting = [(a, b) for a, b in windows if any(a <= e - 1 and b >= s for s, e in excerpts)]
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
+def _inclusive_end(excerpts: list[tuple[int, int]], windows: list[tuple[int, int]]) -> float:
+    """Precision-Ω with each meeting window's characters taken as [start, end], end included."""
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    meeting = [(a, b) for a, b in windows if any(a <= e and b >= s for s, e in excerpts)]
+    seen = {i for a, b in meeting for i in range(a, b + 1)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
 
 
 def _which_slip(got: object, excerpts: list[tuple[int, int]], size: int, length: int) -> str:
@@ -197,6 +222,15 @@ def _recursive_100_misses() -> dict[float, str]:
         ): "that counts MiniLM's word pieces without [CLS] and [SEP]; LangChain's "
         "from_huggingface_tokenizer counts the two markers too (length='minilm')",
         12.34: "that is the prompt's example of the format, not an answer",
+        _recursive_omega(
+            RecursiveChunker(size=100, overlap=50, length="minilm")
+        ): "that is with an overlap of 50; the exercise asks no overlap (100/0)",
+        _recursive_omega(
+            RecursiveChunker(size=99, overlap=0, length="minilm")
+        ): "that is at 99 pieces; the exercise asks chunks of at most 100",
+        _recursive_omega(
+            RecursiveChunker(size=101, overlap=0, length="minilm")
+        ): "that is at 101 pieces; the exercise asks chunks of at most 100",
         _recursive_omega(
             RecursiveChunker(size=200, overlap=0, length="minilm")
         ): "that is Recursive 200/0's precision-Ω, printed in the notebook: the exercise asks "

@@ -10,9 +10,10 @@ whole, the count the notebook prints per splitter.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
-`<` where the budget allows equality, groups that are not adjacent siblings in order, a unit over
-the budget dropped or joined, an empty group, a function counted once per cut rather than once,
-the functions held whole counted instead of those cut, and a call to the library's own count.
+`<` where the budget allows equality, groups that are not adjacent siblings in order, groups made
+from the right, sizes returned instead of indices, a unit over the budget dropped or joined, an
+empty group, a function counted once per cut rather than once, the functions held whole counted
+instead of those cut, a share instead of a count, and a call to the library's own count.
 """
 
 from __future__ import annotations
@@ -55,6 +56,15 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
         return "return a list of groups, each a list of indices"
     if any(not g for g in got):
         return "every group holds at least one index: start with groups = [] and open a group [i]"
+    if got == [[sizes[i] for i in g] for g in merged(sizes, budget)] != merged(sizes, budget):
+        return "those are the units' sizes: return each group as the list of its units' indices"
+    backward = _merged_from_the_right(sizes, budget)
+    if got in (
+        backward,
+        [sorted(g) for g in backward],
+        [g[::-1] for g in backward[::-1]],
+    ):
+        return "you grouped from the right: merge left to right, from the first sibling"
     flat = [i for g in got for i in g]
     if sorted(flat) != list(range(len(sizes))):
         over = [i for i, s in enumerate(sizes) if s > budget]
@@ -77,6 +87,13 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
     if got == strict:
         return "a group may fill the budget exactly: the test is `<=`, not `<`"
     return "merge greedily: add the next sibling while the group stays within the budget"
+
+
+def _merged_from_the_right(sizes: Sequence[int], budget: int) -> list[list[int]]:
+    """The slip of grouping greedily from the last sibling: groups in file order, each ascending."""
+    groups = merged(sizes[::-1], budget)
+    last = len(sizes) - 1
+    return [sorted(last - i for i in g) for g in groups[::-1]]
 
 
 def _merge_cases() -> list[tuple[list[int], int]]:
@@ -148,7 +165,9 @@ def check_functions_cut(fn: Callable) -> int:
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
             meets_several = sum(1 for p in pieces if p > 1)
             starts_inside = sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
-            if all(
+            if functions and got == expected / len(functions):
+                slip = "that is the share of functions cut: return how many, a count"
+            elif all(
                 fn(list(f), list(c)) == len(f) - len(cut_definitions(f, c))
                 for f, c in _cut_cases()[:6]
             ):
