@@ -121,7 +121,9 @@ def split_after(reply: str, first: int, past: int) -> list[int]:
         raise ValueError(f"the model's reply has no 'split_after:' line: {reply[:80]!r}")
     listed = _SPLIT_LINE.fullmatch(line)
     if listed is None:  # "3.5" or "3, five": reading its digits would be a guess
-        raise ValueError(f"the model's 'split_after:' line is not a list of whole numbers: {line!r}")
+        raise ValueError(
+            f"the model's 'split_after:' line is not a list of whole numbers: {line!r}"
+        )
     numbers = [int(n) for n in re.findall(r"\d+", listed[1] or "")]
     if numbers != sorted(set(numbers)) or any(n < first or n > past for n in numbers):
         raise ValueError(
