@@ -131,6 +131,13 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
             join(texts[i - buffer_size : i + buffer_size + 1]) for i in range(n)
         ],
     }
+    slips["joined by newlines: join the texts with single spaces"] = [
+        "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
+    ]
+    if buffer_size != 1:
+        slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
+            join(texts[max(0, i - 1) : i + 2]) for i in range(n)
+        ]
     for slip, wrong in slips.items():
         if got == wrong:
             return slip
