@@ -157,7 +157,9 @@ def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
 
 
 def _newline_join(texts, buffer_size):
-    return ["\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))]
+    return [
+        "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))
+    ]
 
 
 def _buffer_of_one(texts, buffer_size):
