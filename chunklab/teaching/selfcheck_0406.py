@@ -227,14 +227,9 @@ def _first_pass_misses() -> dict[Any, str]:
         ),
         (
             (calls, tokens - calls * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))),
-            "those tokens leave out the instruction: every call re-sends it, so count each "
-            "prompt whole",
+            "those tokens leave out the instruction: every call re-sends it; count prompts whole",
         ),
-        (
-            (1, tokens),
-            "the tokens are right, but they do not fit one call: a call holds about "
-            "call_tokens=800 tokens of pieces, so count the prompts",
-        ),
+        ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
     ]
     slips += [
         (
