@@ -46,6 +46,7 @@ Embedders (`embeddings/`)
 - `embeddings.late`: late chunking: the text read once, token vectors pooled per chunk (09)
 - `embeddings.registry`: every embedder by name
 - `embeddings.stored`: vectors on disk, used only for their model and text hashes (10)
+- `embeddings.memo`: `EmbedOnce`, an embedder that embeds a given list of texts once (04)
 
 The chunkers (`chunkers/`)
 - `chunkers.registry`: every strategy declared once, read by the CLI, the experiment and the index

@@ -96,7 +96,10 @@ def piece_numbers(reply: str) -> list[int]:
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
     if line is None:
         raise ValueError(f"no split_after: line in {reply!r}")
-    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:", 1)[1])]
+    listed = line.split("split_after:", 1)[1].strip()
+    if listed and not re.fullmatch(r"\d+(\s*,\s*\d+)*", listed):  # "3.5", "3, five": no guess
+        raise ValueError(f"not a list of whole numbers: {line!r}")
+    numbers = [int(n) for n in listed.split(",")] if listed else []
     if numbers != sorted(set(numbers)):  # strictly: a repeated piece is out of order too
         raise ValueError(f"not in ascending order: {line!r}")
     return numbers

@@ -53,6 +53,8 @@ def test_cuts_fall_after_the_pieces_the_model_names_and_the_next_call_resumes_th
         ("split_after: 5, 3", "out of order"),
         ("split_after: 0", "outside"),
         ("split_after: 999", "outside"),
+        ("split_after: 3.5", "not a list of whole numbers"),  # read as [3, 5] before
+        ("split_after: 3, five", "not a list of whole numbers"),  # read as [3] before
     ],
 )
 def test_a_reply_that_names_no_valid_piece_is_an_error_that_quotes_it(reply, message):

@@ -157,3 +157,22 @@ def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
     assert one != right
     assert "buffer_size=1" in refusal("04.3b", one)
     assert "no buffer" in refusal("04.3b", selfcheck_0406.wide_buffer_scores(0))
+
+
+def _newline_join(texts, buffer_size):
+    return [
+        "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))
+    ]
+
+
+def _buffer_of_one(texts, buffer_size):
+    return [" ".join(texts[max(0, i - 1) : i + 2]) for i in range(len(texts))]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"), [(_newline_join, "joined by newlines"), (_buffer_of_one, "a buffer of 1")]
+)
+def test_04_3_names_a_newline_join_and_a_fixed_buffer(wrong, named):
+    result = verdict("04.3", wrong)
+    assert not result.passed
+    assert named in result.message, result.message

@@ -138,3 +138,26 @@ def test_04b_1_refuses_a_wrapper_of_the_library_reader():
     result = verdict("04b.1", wrapper)
     assert not result.passed
     assert "calls the library's split_after" in result.message, result.message
+
+
+def digits_of_a_malformed_line(reply):
+    """The slip that passed while the library read '3.5' as [3, 5]: digits picked from any line."""
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
+    if numbers != sorted(set(numbers)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_refuses_digits_picked_from_a_malformed_line():
+    result = verdict("04b.1", digits_of_a_malformed_line)
+    assert not result.passed
+    assert "split_after: 3.5" in result.message and "a guess" in result.message, result.message
+
+
+def test_04b_2_names_the_instruction_left_out_and_one_call():
+    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
+    assert "leave out the instruction" in selfcheck.verdict_for("04b.2", (calls, 3461))
+    assert "do not fit one call" in selfcheck.verdict_for("04b.2", (1, tokens))

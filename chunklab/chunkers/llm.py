@@ -107,6 +107,10 @@ class LLMChunker:
         return span_chunks(doc, [(a, b, self.count_tokens(doc.text[a:b])) for a, b in spans], "llm")
 
 
+# The whole line, and nothing else on it: "split_after:" then whole numbers separated by commas.
+_SPLIT_LINE = re.compile(r"\s*split_after:\s*(\d+(?:\s*,\s*\d+)*)?\s*")
+
+
 def split_after(reply: str, first: int, past: int) -> list[int]:
     """The piece numbers of a `split_after: 3, 5` reply, checked: strictly ascending (a repeated
     number is a reply that did not follow the prompt), from `first`, and
@@ -115,7 +119,12 @@ def split_after(reply: str, first: int, past: int) -> list[int]:
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
     if line is None:
         raise ValueError(f"the model's reply has no 'split_after:' line: {reply[:80]!r}")
-    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:", 1)[1])]
+    listed = _SPLIT_LINE.fullmatch(line)
+    if listed is None:  # "3.5" or "3, five": reading its digits would be a guess
+        raise ValueError(
+            f"the model's 'split_after:' line is not a list of whole numbers: {line!r}"
+        )
+    numbers = [int(n) for n in re.findall(r"\d+", listed[1] or "")]
     if numbers != sorted(set(numbers)) or any(n < first or n > past for n in numbers):
         raise ValueError(
             f"the model's reply names pieces outside {first}..{past} or out of order: {line!r}"

@@ -7,6 +7,7 @@
 - `late`: late chunking: the whole text read once (in windows), token vectors pooled per chunk.
 - `registry`: every embedder by the name the CLI uses.
 - `stored`: vectors on disk, used only for the model hash and text hash they were made from.
+- `memo`: `EmbedOnce`, an embedder that embeds a given list of texts once.
 
 May import: `chunklab.contracts`, `chunklab.parsing`, `chunklab.tokens`, `chunklab.documents`.
 """

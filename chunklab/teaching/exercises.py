@@ -155,6 +155,13 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
             join(texts[i - buffer_size : i + buffer_size + 1]) for i in range(n)
         ],
     }
+    slips["joined by newlines: join the texts with single spaces"] = [
+        "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
+    ]
+    if buffer_size != 1:
+        slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
+            join(texts[max(0, i - 1) : i + 2]) for i in range(n)
+        ]
     for slip, wrong in slips.items():
         if got == wrong:
             return slip
@@ -200,6 +207,8 @@ _REPLIES_04B = [
     "split_after: 3, 3",
     "split_after: 3\nPiece 7 is long, so I kept it whole.",
     "Pieces 2 and 9 are short.\nsplit_after: 4\nThen 11 and 12 follow.",
+    "split_after: 3.5",
+    "split_after: 3, five",
 ]
 
 
@@ -248,6 +257,11 @@ def _check_piece_numbers(fn: Callable) -> int:
                 if expected is ValueError or got is ValueError
                 else ": " + _piece_numbers_slip(reply, got)
             )
+            if expected is ValueError and got is not ValueError and "split_after:" in reply:
+                why = (
+                    ": the line holds something other than whole numbers and commas; "
+                    "picking out its digits is a guess, raise instead"
+                )
             raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
         cases += 1
     return cases

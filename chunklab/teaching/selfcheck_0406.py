@@ -11,7 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from chunklab.chunkers.llm import LLMChunker
+from chunklab.chunkers.llm import SPLIT_PROMPT, LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
@@ -225,6 +225,11 @@ def _first_pass_misses() -> dict[Any, str]:
             (calls, cl100k(LLMChunker(_no_model).prompts(page)[0])),
             "the calls are right; the tokens are the first prompt's alone: sum over every prompt",
         ),
+        (
+            (calls, tokens - calls * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))),
+            "those tokens leave out the instruction: every call re-sends it; count prompts whole",
+        ),
+        ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
     ]
     slips += [
         (
