@@ -109,6 +109,23 @@ def _levels_ascending(lines):  # the smallest heading size taken for level 1
     return _render(lines, {s: min(6, n) for n, s in enumerate(sizes, start=1)})
 
 
+def _body_weighed(lines, weigh):
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += weigh(text)
+    body = min(weight, key=lambda s: (-weight[s], s))
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+
+def _body_per_word(lines):  # the prompt says per character: a line weighs len(text)
+    return _body_weighed(lines, lambda text: len(text.split()))
+
+
+def _body_without_spaces(lines):
+    return _body_weighed(lines, lambda text: len(text.replace(" ", "")))
+
+
 WRONG = {
     _no_margin: "only sizes more than 5% above the body's are headings",
     _levels_ascending: "the largest size is level 1",
@@ -117,6 +134,8 @@ WRONG = {
     _no_cap_at_six: "cap the level at 6",
     _text_stripped: "do not strip it",
     _body_per_line: "weigh each line by its length",
+    _body_per_word: "not by its words",
+    _body_without_spaces: "spaces included",
     _lines_not_joined: "joined by a single space",
     _levels_from_zero: "the largest heading size is level 1",
 }

@@ -312,6 +312,11 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
             (vectors * mask[..., None]).sum(axis=1),
             "that is the sum: divide by each text's number of real tokens",
         ),
+        (
+            (vectors * mask[..., None]).sum(axis=1) / mask.sum(),
+            "divided by the real tokens of the whole batch, mask.sum(): "
+            "divide each text by its own count, mask.sum(axis=1)",
+        ),
         (_masked(vectors, 1 - mask), "the mask is read backwards: 1 marks a real token, 0 padding"),
         (
             _masked(vectors, positions < (lengths - 1)[:, None]),

@@ -134,9 +134,9 @@ def _schedule_misses() -> dict[Any, str]:
         "(Cut.truncated)",
         (words, cut): "the pair is (chunks cut, words never read), in that order",
         (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
-        (0, 0): "nothing cut: windows of 300 characters (build's default unit) or an embedder "
-        'reading 512 pieces cut nothing; the exercise asks 300 cl100k tokens (unit="tokens") '
-        "and MiniLM's default limit of 256",
+        (0, 0): "nothing cut: windows of 300 characters (build's default unit), windows too small "
+        "to be cut (fewer than 254 word pieces), or an embedder reading 512 pieces cut nothing; "
+        'the exercise asks 300 cl100k tokens (unit="tokens") and MiniLM\'s default limit of 256',
     }
     misses.pop((cut, words), None)
     return misses
