@@ -203,3 +203,21 @@ def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
     selfcheck.check("08.2", wrong)
     out = capsys.readouterr().out
     assert ": correct" not in out and "the Markdown source's cut" in out, out
+
+
+def test_08_2_names_the_series_document_and_the_plain_text(capsys):
+    """Two cuts a learner may hand in instead of the PDF's: the series' own copy of the page
+    (load_document) and pdfplumber's plain text of the PDF. Each gets a hint naming it."""
+    from chunklab import MarkdownChunker, load_document
+    from chunklab.chunkers.tables import orphans
+    from chunklab.teaching.selfcheck_0709 import plain_text_cut
+
+    doc = load_document("sensitive_code")
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    for wrong, named in [
+        ((len(chunks), orphans(chunks, doc)), "the series' own document"),
+        (plain_text_cut(), "pdfplumber's plain text"),
+    ]:
+        selfcheck.check("08.2", wrong)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and named in out, out
