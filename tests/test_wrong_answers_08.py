@@ -109,6 +109,23 @@ def _levels_ascending(lines):  # the smallest heading size taken for level 1
     return _render(lines, {s: min(6, n) for n, s in enumerate(sizes, start=1)})
 
 
+def _body_weighed(lines, weigh):
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += weigh(text)
+    body = min(weight, key=lambda s: (-weight[s], s))
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+
+def _body_per_word(lines):  # the prompt says per character: a line weighs len(text)
+    return _body_weighed(lines, lambda text: len(text.split()))
+
+
+def _body_without_spaces(lines):
+    return _body_weighed(lines, lambda text: len(text.replace(" ", "")))
+
+
 WRONG = {
     _no_margin: "only sizes more than 5% above the body's are headings",
     _levels_ascending: "the largest size is level 1",
@@ -117,6 +134,8 @@ WRONG = {
     _no_cap_at_six: "cap the level at 6",
     _text_stripped: "do not strip it",
     _body_per_line: "weigh each line by its length",
+    _body_per_word: "not by its words",
+    _body_without_spaces: "spaces included",
     _lines_not_joined: "joined by a single space",
     _levels_from_zero: "the largest heading size is level 1",
 }
@@ -187,3 +206,21 @@ def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
     selfcheck.check("08.2", wrong)
     out = capsys.readouterr().out
     assert ": correct" not in out and "the Markdown source's cut" in out, out
+
+
+def test_08_2_names_the_series_document_and_the_plain_text(capsys):
+    """Two cuts a learner may hand in instead of the PDF's: the series' own copy of the page
+    (load_document) and pdfplumber's plain text of the PDF. Each gets a hint naming it."""
+    from chunklab import MarkdownChunker, load_document
+    from chunklab.chunkers.tables import orphans
+    from chunklab.teaching.selfcheck_0709 import plain_text_cut
+
+    doc = load_document("sensitive_code")
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    for wrong, named in [
+        ((len(chunks), orphans(chunks, doc)), "the series' own document"),
+        (plain_text_cut(), "pdfplumber's plain text"),
+    ]:
+        selfcheck.check("08.2", wrong)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and named in out, out

@@ -69,12 +69,17 @@ def _first_n_positions(vectors, mask):
     )
 
 
+def _divided_by_batch_total(vectors, mask):
+    return (np.asarray(vectors) * _weights(mask)).sum(axis=1) / np.asarray(mask).sum()
+
+
 WRONG_MEAN = {
     _first_n_positions: "padding can be anywhere",
     _mean_over_padding: "padding was averaged in",
     _mean_scaled: "before any scaling",
     _divided_by_padded_length: "divided by the padded length",
     _masked_sum: "that is the sum",
+    _divided_by_batch_total: "real tokens of the whole batch",
     _inverted_mask: "read backwards",
     _one_short: "one token short",
     _first_token: "[CLS] pooling",

@@ -16,6 +16,7 @@
   windows, filter then rank).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
+- `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.

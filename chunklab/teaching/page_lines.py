@@ -1,6 +1,7 @@
 """Exercise 08.1: a PDF page's lines, each a (font size, text) pair, as Markdown; and the hints
-that name each plausible slip (sizes counted per line, a tie given to the larger size, no cap at
-level 6, lines joined by a newline, text stripped), with where the two texts first differ.
+that name each plausible slip (sizes counted per line, per word or without spaces, a tie given to
+the larger size, no cap at level 6, lines joined by a newline, text stripped), with where the two
+texts first differ.
 
 The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
 `exercises_0709` because the hints are most of it.
@@ -57,6 +58,8 @@ def _page(rng: random.Random) -> list[tuple[float, str]]:
 
 def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
     weight = {size: sum(len(t) for s, t in lines if s == size) for size, _ in lines}
+    words = {size: sum(len(t.split()) for s, t in lines if s == size) for size, _ in lines}
+    ink = {size: sum(len(t.replace(" ", "")) for s, t in lines if s == size) for size, _ in lines}
     levels = heading_levels([size for size, text in lines for _ in text])
 
     def above(body: float, cap: int = 6) -> dict[float, int]:  # the levels over a given body size
@@ -75,6 +78,14 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
         (
             {s: min(6, n) for n, s in enumerate(ascending, start=1)},
             "the levels go the wrong way: the largest size is level 1",
+        ),
+        (
+            above(min(weight, key=lambda size: (-words[size], size))),
+            "weigh each line by its characters, len(text), not by its words",
+        ),
+        (
+            above(min(weight, key=lambda size: (-ink[size], size))),
+            "weigh each line by all its characters, len(text), spaces included",
         ),
         (heading_levels([size for size, _ in lines]), "weigh each line by its length"),
         (
@@ -125,7 +136,12 @@ def check_lines_as_markdown(fn: Callable) -> int:
     # a 10.3-point line in a 10-point body: larger, but within 5%, so body text, not a heading
     margin = [(16.0, "Travel"), (10.3, "Scope note"), (10.0, "the per diem covers meals " * 3)]
     margin += [(12.0, "Booking"), (10.0, "lodging is paid against receipts " * 2)]
-    for lines in [crowded * 2, tied, deep, margin] + [_page(rng) for _ in range(40)]:
+    # few long body words against many short heading words: per word the heading size wins
+    by_words = [(14.0, "a b c d"), (10.0, "internationalisation reimbursements"), (14.0, "e f g h")]
+    # headings with many spaces: counted without spaces, the body's size wins instead
+    by_ink = [(14.0, "a b c d e f g h i j"), (10.0, "reimbursements")]
+    fixed_cases = [crowded * 2, tied, deep, margin, by_words, by_ink]
+    for lines in fixed_cases + [_page(rng) for _ in range(40)]:
         got, expected = fn(list(lines)), lines_as_markdown(lines)
         if got != expected:
             raise NotYet(

@@ -74,6 +74,18 @@ def pdf_chunks_and_orphans(max_tokens: int, path: str) -> tuple[int, int]:
 GDS_PAGE = "gdsway-managing-sensitive-information"
 
 
+def plain_text_cut() -> tuple[int, int]:
+    """The GDS Way PDF's text as pdfplumber's extract_text gives it, cut at 60 tokens."""
+    import pdfplumber  # only this hint reads the PDF a second way
+
+    path = data_dir() / "formats" / f"{GDS_PAGE}.pdf"
+    with pdfplumber.open(path) as pdf:
+        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
+    doc = read_document(path).model_copy(update={"text": text})
+    chunks = MarkdownChunker(max_tokens=60).split(doc)
+    return len(chunks), orphans(chunks, doc)
+
+
 def _pdf_misses() -> dict[Any, str]:
     """The travel policy's formats all cut alike, so a learner who cut its Markdown got the PDF's
     answer; the GDS Way page's PDF cuts differently from its source, so that slip is seen."""
@@ -91,6 +103,18 @@ def _pdf_misses() -> dict[Any, str]:
         pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md"): "that is the Markdown source's cut (the "
         "HTML's is the same); the exercise asks the PDF's: read_document converts it first",
     }
+    series_doc = load_document("sensitive_code")  # the series' copy, not the PDF
+    series_chunks = MarkdownChunker(max_tokens=60).split(series_doc)
+    misses.setdefault(
+        (len(series_chunks), orphans(series_chunks, series_doc)),
+        "that is the series' own document, load_document('sensitive_code'); the exercise asks the "
+        f"PDF, read with read_document('data/formats/{GDS_PAGE}.pdf')",
+    )
+    misses.setdefault(
+        plain_text_cut(),
+        "that is pdfplumber's plain text (section 3's baseline: no heading, no table); "
+        "the exercise asks the PDF as read_document converts it",
+    )
     for off in (-1, 1):  # a count off by one: say which of the two it is
         misses.setdefault(
             (chunks + off, orphan_count),
@@ -134,9 +158,9 @@ def _schedule_misses() -> dict[Any, str]:
         "(Cut.truncated)",
         (words, cut): "the pair is (chunks cut, words never read), in that order",
         (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
-        (0, 0): "nothing cut: windows of 300 characters (build's default unit) or an embedder "
-        'reading 512 pieces cut nothing; the exercise asks 300 cl100k tokens (unit="tokens") '
-        "and MiniLM's default limit of 256",
+        (0, 0): "nothing cut: windows of 300 characters (build's default unit), windows too small "
+        "to be cut (fewer than 254 word pieces), or an embedder reading 512 pieces cut nothing; "
+        'the exercise asks 300 cl100k tokens (unit="tokens") and MiniLM\'s default limit of 256',
     }
     misses.pop((cut, words), None)
     return misses

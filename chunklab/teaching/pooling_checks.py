@@ -1,0 +1,162 @@
+"""Exercises 09.1 and 09.2: pooling a transformer's token vectors into one vector, by the
+attention mask (masked mean) and by a character span (late chunking); each plausible slip is
+computed here and named in the hint. Kept apart from `exercises_0709` because the hints are most
+of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from chunklab.embeddings.late import TokenVectors, pool_spans
+from chunklab.teaching.checking import NotYet, close, rounded
+
+# --- 09.1 and 09.2: pooling token vectors -------------------------------------------------------
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return x / np.linalg.norm(x, axis=-1, keepdims=True)
+
+
+def _masked(vectors: np.ndarray, keep: np.ndarray) -> np.ndarray:
+    """The mean of each text's vectors where `keep` is 1 (NaN for a text with none kept)."""
+    weights = keep.astype(np.float64)[..., None]
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (vectors * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def _prefix_slip(vectors: np.ndarray, mask: np.ndarray, prefix: np.ndarray) -> list:
+    """The mean of the first n positions (n real tokens), a slip only when padding is not all at
+    the end."""
+    if np.array_equal(mask, prefix):
+        return []
+    hint = (
+        "padding can be anywhere, not only at the end: use the mask itself, not a count "
+        "of real tokens taken from the start"
+    )
+    return [(_masked(vectors, prefix), hint)]
+
+
+def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
+    """Name the slip: each plausible wrong mean is computed here and compared with `got`."""
+    try:
+        got = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        return "an array of shape (texts, dimensions)"
+    lengths = mask.sum(axis=1)
+    positions = np.arange(mask.shape[1])[None, :]
+    slips = _prefix_slip(vectors, mask, positions < lengths[:, None])
+    slips += [
+        (
+            _unit(_masked(vectors, mask)),
+            "that is scaled to length 1; return the mean itself, before any scaling",
+        ),
+        (vectors.mean(axis=1), "padding was averaged in: count only the tokens whose mask is 1"),
+        (
+            (vectors * mask[..., None]).sum(axis=1) / mask.shape[1],
+            "divided by the padded length: "
+            "divide by each text's number of real tokens, mask.sum(axis=1)",
+        ),
+        (
+            (vectors * mask[..., None]).sum(axis=1),
+            "that is the sum: divide by each text's number of real tokens",
+        ),
+        (
+            (vectors * mask[..., None]).sum(axis=1) / mask.sum(),
+            "divided by the real tokens of the whole batch, mask.sum(): "
+            "divide each text by its own count, mask.sum(axis=1)",
+        ),
+        (_masked(vectors, 1 - mask), "the mask is read backwards: 1 marks a real token, 0 padding"),
+        (
+            _masked(vectors, positions < (lengths - 1)[:, None]),
+            "one token short: use every position whose mask is 1",
+        ),
+        (
+            _masked(vectors, positions < (lengths + 1)[:, None]),
+            "one token too many: use only the positions whose mask is 1",
+        ),
+        (
+            vectors[:, 0],
+            "that is the first token alone ([CLS] pooling); this model averages every real token",
+        ),
+        (
+            _masked(_unit(vectors), mask),
+            "each token was scaled to length 1 before the mean: the mean of the tokens as they are",
+        ),
+    ]
+    for wrong, hint in slips:
+        for form in (wrong, _unit(wrong)):
+            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
+                return hint
+    return "the mean of each text's real tokens, not scaled"
+
+
+def check_masked_mean(fn: Callable) -> int:
+    rng, cases = np.random.default_rng(9), 0
+    for case in range(30):
+        texts, tokens, dim = (int(n) for n in rng.integers(1, 6, size=3) * (1, 3, 2))
+        vectors = rng.normal(size=(texts, tokens, dim)).astype(np.float32)
+        lengths = rng.integers(1, tokens + 1, size=texts)
+        lengths[0] = max(1, tokens - 1) if tokens > 1 else 1  # padding in the first text
+        mask = (np.arange(tokens)[None, :] < lengths[:, None]).astype(np.int64)
+        if case % 3 == 2:  # padded on the left, as some tokenizers pad: a length is not enough
+            mask = mask[:, ::-1].copy()
+        expected = _masked(vectors.astype(np.float64), mask)  # the pooling's mean, before scaling
+        got = fn(vectors.copy(), mask.copy())
+        if not close(got, expected):
+            hint = _mean_hint(vectors.astype(np.float64), mask, got)
+            raise NotYet(
+                f"{texts} texts of {tokens} positions, real tokens {lengths.tolist()}: expected "
+                f"{rounded(expected)}, got {rounded(got)} ({hint})"
+            )
+        cases += 1
+    return cases
+
+
+def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, got: Any) -> str:
+    def pooled(keep: np.ndarray) -> np.ndarray:
+        return _unit(vectors[keep].mean(axis=0)) if keep.any() else np.zeros(vectors.shape[1])
+
+    if close(got, pooled((offsets[:, 0] >= start) & (offsets[:, 0] <= end))):
+        return "end is excluded: a token starting at end belongs to the next chunk"
+    if close(got, pooled((offsets[:, 0] >= start) & (offsets[:, 1] <= end))):
+        return (
+            "a token belongs by its first character: one that starts inside the span and ends "
+            "after end still counts"
+        )
+    if close(got, pooled((offsets[:, 0] > start) & (offsets[:, 0] < end))):
+        return "start is included: a token starting at start belongs to this chunk"
+    if not np.all(np.isfinite(np.asarray(got, dtype=np.float64))):
+        return "no token starts in the span: return a vector of zeros, not the mean of nothing"
+    if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
+        return "a token belongs by its first character, not by any overlap"
+    inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+    if inside.any() and close(got, vectors[inside].mean(axis=0)):
+        return "scale the mean to length 1"
+    return "the tokens whose first character is in start <= position < end; zeros if none"
+
+
+def check_pool_span(fn: Callable) -> int:
+    rng, cases = np.random.default_rng(10), 0
+    for _ in range(40):
+        n, dim = int(rng.integers(1, 9)), int(rng.integers(2, 5))
+        widths, gaps = rng.integers(1, 5, size=n), rng.integers(0, 2, size=n)
+        starts = np.cumsum(gaps + np.concatenate([[0], widths[:-1]]))
+        offsets = np.stack([starts, starts + widths], axis=1)
+        vectors = rng.normal(size=(n, dim)).astype(np.float32)
+        inner = [int(a) + 1 for a, b in offsets if b - a > 1]  # inside a token: overlap != start
+        points = [int(p) for p in offsets.ravel()] + inner + [int(offsets[-1, 1]) + 2]
+        start, end = sorted(int(p) for p in rng.choice(points, size=2))
+        expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
+        got = fn(offsets.copy(), vectors.copy(), start, end)
+        if not close(got, expected):
+            hint = _pool_hint(offsets, vectors.astype(np.float64), start, end, got)
+            raise NotYet(
+                f"tokens at {offsets.tolist()}, span {start}-{end}: expected "
+                f"{rounded(expected)}, got {rounded(got)} ({hint})"
+            )
+        cases += 1
+    return cases
