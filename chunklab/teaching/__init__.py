@@ -18,6 +18,8 @@
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
+- `answers_llm_cuts`: exercise 04b.2's answer (a first pass of `LLMChunker`: calls and prompt
+  tokens) and the wrong answers it knows.
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
 - `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.

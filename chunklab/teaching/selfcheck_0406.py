@@ -11,7 +11,6 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from chunklab.chunkers.llm import SPLIT_PROMPT, LLMChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
@@ -24,6 +23,7 @@ from chunklab.evaluation.metrics import boundary_scores
 from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
+from chunklab.teaching.answers_llm_cuts import first_pass_misses, first_pass_on_schedules
 from chunklab.tokens.counters import cl100k
 
 
@@ -190,62 +190,6 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     return misses
 
 
-def _no_model(prompt: str) -> str:
-    raise RuntimeError("building prompts never calls a model")
-
-
-def first_pass_on_schedules() -> tuple[int, int]:
-    """04b.2: (calls, cl100k prompt tokens) of LLMChunker's first pass over the 18F page."""
-    prompts = LLMChunker(_no_model).prompts(load_document("work_schedules"))
-    return len(prompts), sum(cl100k(p) for p in prompts)
-
-
-def _first_pass_misses() -> dict[Any, str]:
-    """Each slip computed by doing it: the page's own tokens, pieces for calls, the order."""
-    calls, tokens = first_pass_on_schedules()
-    page = load_document("work_schedules")
-    pieces = len(LLMChunker(_no_model).pieces(page))
-    slips = [
-        (
-            (calls, cl100k(page.text)),
-            "that second number is the page's own tokens; count the "
-            "prompts' tokens, instruction and tags included",
-        ),
-        (
-            (pieces, tokens),
-            "that first number counts the pieces; the question counts the calls (the prompts)",
-        ),
-        ((tokens, calls), "the right numbers in the wrong order: (calls, prompt_tokens)"),
-        (
-            (1, cl100k(LLMChunker(_no_model).prompts(page)[0])),
-            "that is the first prompt alone: prompts(page) returns every call of the pass, "
-            "so count them all and sum the tokens of each",
-        ),
-        (
-            (calls, cl100k(LLMChunker(_no_model).prompts(page)[0])),
-            "the calls are right; the tokens are the first prompt's alone: sum over every prompt",
-        ),
-        (
-            (calls, tokens - calls * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))),
-            "those tokens leave out the instruction: every call re-sends it; count prompts whole",
-        ),
-        ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
-    ]
-    slips += [
-        (
-            (calls + step, tokens),
-            "one call off: windows hold whole pieces and the last one may be short, so count "
-            "the prompts, len(LLMChunker(complete).prompts(page)), rather than divide tokens",
-        )
-        for step in (-1, 1)
-    ]
-    misses: dict[Any, str] = {}
-    for answer, hint in slips:
-        if answer != (calls, tokens):
-            misses.setdefault(answer, hint)
-    return misses
-
-
 @lru_cache(maxsize=2048)
 def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
     doc = read_document(data_dir() / "cloudgov-space-egress.md")
@@ -384,7 +328,7 @@ FORMS_0406: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
-    "04b.2": Form(misses=_first_pass_misses),
+    "04b.2": Form(misses=first_pass_misses),
     "05.2": Form(misses=_cloudgov_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
