@@ -55,7 +55,9 @@ code = [c for c in nb.cells if c.cell_type == "code"]
 errors = [o for c in code for o in c.outputs if o.output_type == "error"]
 print(json.dumps({"argv": spec.argv, "resource_dir": spec.resource_dir, "errors": len(errors),
                   "ran": sum(c.execution_count is not None for c in code),
-                  "ran_by": nb.cells[-1].outputs[0]["text"].split()}))
+                  # every stdout piece: a busy kernel may send one print in two messages
+                  "ran_by": "".join(o.get("text", "") for o in nb.cells[-1].outputs
+                                    if o.get("name") == "stdout").split()}))
 """
 
 

@@ -97,7 +97,7 @@ WRONG_IOU = {
     _iou_unmerged: "merge overlapping spans first",
     _iou_recall: "recall",
     _iou_precision: "precision",
-    _iou_no_empty_case: "an empty case is 0.0",
+    _iou_no_empty_case: "0.0 when neither holds any",
 }
 
 
