@@ -42,7 +42,8 @@ def paired(
     scale: float = 100.0,
     level: float = 95.0,
 ) -> tuple[float, float]:
-    """`level`% interval (95 unless told) of mean(a) - mean(b) over the same resampled questions.
+    """The `level` percent interval (95 unless told) of mean(a) - mean(b) over the same resampled
+    questions.
 
     A higher `level` is how a notebook that draws many intervals on the same questions corrects
     for their number (Bonferroni: 18 tests at 95% overall each need 100 - 5/18 = 99.72%)."""
