@@ -1,13 +1,23 @@
 """`claim` and `compare` (chunklab.teaching.claims): a conclusion is printed with its verdict,
 two strategies are compared question by question, and a recap can only cite printed claims."""
 
+import math
+
 import nbformat
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from chunklab.teaching.claims import claim, compare, recap_problems, uncited_recap
+from chunklab.evaluation.bootstrap import count_for
+from chunklab.teaching.claims import (
+    claim,
+    compare,
+    recap_problems,
+    sign_test,
+    signed,
+    uncited_recap,
+)
 
 
 def test_a_claim_prints_its_verdict_and_evidence(capsys):
@@ -130,3 +140,48 @@ def test_a_crafted_notebook_is_read_from_its_stored_outputs():
     assert recap_problems(crafted("", recap="no recap here")) == [
         "expected one '## Recap' cell, found 0"
     ]
+
+
+def test_four_questions_to_none_are_not_enough_for_the_sign_test():
+    # Every resample of 4 wins and 36 ties has a mean difference >= 0, and most above it, so the
+    # interval alone would call this "better"; a fair coin gives 4 heads in 4 one time in 8.
+    a, b = [1] * 4 + [0] * 36, [0] * 40
+    made = compare(a, b, show=False)
+    assert made.p_value == pytest.approx(2 * 0.5**4)
+    assert made.verdict == "no difference shown"
+    assert "sign test p = 0.125" in made.line()
+
+
+def test_six_to_none_is_the_fewest_the_sign_test_accepts():
+    assert sign_test(5, 0) > 0.05 > sign_test(6, 0)
+    assert sign_test(6, 0) == pytest.approx(2 / 2**6)
+    assert sign_test(0, 0) == 1.0 and sign_test(3, 3) == 1.0
+    assert sign_test(2, 9) == sign_test(9, 2)
+
+
+@given(st.integers(0, 60), st.integers(0, 60))
+def test_the_sign_test_is_the_binomial_two_sided_tail(won, lost):
+    n = won + lost
+    # the same tail summed from the other end: the chance of at least max(won, lost) heads
+    upper = sum(math.comb(n, k) for k in range(max(won, lost), n + 1)) / 2**n if n else 0.5
+    assert sign_test(won, lost) == pytest.approx(min(1.0, 2 * upper))
+
+
+def test_a_large_lead_on_few_questions_passes_the_interval_but_not_the_sign_test():
+    a = [1.0] * 5 + [0.0] * 2 + [0.5] * 33
+    b = [0.0] * 5 + [0.1] * 2 + [0.5] * 33
+    made = compare(a, b, show=False)
+    assert made.low > 0 and made.p_value > 0.05
+    assert made.verdict == "no difference shown"
+
+
+def test_printed_bounds_never_round_to_a_signless_zero():
+    assert signed(0.03) == "+0.03" and signed(-0.004) == "-0.004"
+    assert signed(0.0) == "0" and signed(2.46) == "+2.5"
+
+
+def test_a_higher_level_draws_enough_resamples_for_its_tails():
+    assert count_for(95.0) == 2000
+    assert count_for(99.72) * (100 - 99.72) / 200 >= 25
+    with pytest.raises(ValueError):
+        count_for(100.0)

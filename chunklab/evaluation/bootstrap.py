@@ -11,10 +11,24 @@ intervals suggest, since both cuts meet the same easy and hard questions.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
-SEED = 26  # issue 26
+SEED = 26  # any fixed seed: the interval must be the same on every run
 COUNT = 2000
+# Resampled differences that must fall beyond each end of an interval: a 99.7% interval from 2,000
+# resamples would rest on its three most extreme draws, so a higher level draws more.
+PER_TAIL = 25
+
+
+def count_for(level: float, count: int = COUNT) -> int:
+    """How many resamples a `level` percent interval needs: `count`, or enough for `PER_TAIL`
+    draws beyond each end (2,000 at 95%; 17,858 at 99.72%)."""
+    tail = (100.0 - level) / 200.0
+    if not 0 < tail < 0.5:
+        raise ValueError(f"level must lie between 0 and 100 percent, not {level}")
+    return max(count, math.ceil(PER_TAIL / tail))
 
 
 def resamples(n: int, count: int = COUNT, seed: int = SEED) -> np.ndarray:
@@ -46,11 +60,12 @@ def paired(
     questions.
 
     A higher `level` is how a notebook that draws many intervals on the same questions corrects
-    for their number (Bonferroni: 18 tests at 95% overall each need 100 - 5/18 = 99.72%)."""
+    for their number (Bonferroni: 18 tests at 95% overall each need 100 - 5/18 = 99.72%); it
+    draws more resamples (`count_for`), so that each end still rests on many of them."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
     if a.shape != b.shape or a.size == 0:
         raise ValueError(f"paired scores must have one shape, not {a.shape} and {b.shape}")
-    picks = resamples(a.size, count, seed)
+    picks = resamples(a.size, count_for(level, count), seed)
     differences = (a[picks].mean(axis=1) - b[picks].mean(axis=1)) * scale
     tail = (100.0 - level) / 2
     low, high = np.percentile(differences, [tail, 100.0 - tail])

@@ -11,12 +11,19 @@ recap can only say what the notebook shows.
 Why paired: every strategy in the series is scored on the same questions, so the question that
 is hard for one is hard for the other. Comparing two means throws that away; counting the
 questions each strategy won, lost and tied, and bounding the mean difference over the *same*
-resampled questions (`evaluation.bootstrap.paired`), does not. A difference whose interval
-holds 0, or that rests on one or two questions, is reported as a tie, whatever the means say.
+resampled questions (`evaluation.bootstrap.paired`), does not.
+
+When is a difference shown? Two tests must agree. The paired interval must leave out 0, and the
+exact sign test must reject "either strategy was as likely to win each decisive question" at the
+same level: under that null the wins among the won + lost questions are a fair coin's heads, so
+4 won and 0 lost has p = 2 * 0.5**4 = 0.125, not enough, and 6 to 0 (p = 0.031) is the fewest
+that can be. The interval speaks about the size of the difference, the sign test about how many
+questions carry it; a lead of a few large wins passes the first and fails the second.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -26,9 +33,33 @@ import numpy as np
 from chunklab.evaluation.bootstrap import paired
 
 NAME = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
-# Fewer decisive questions than this and a difference is noise, whatever the interval says: two
-# strategies that differ on one or two questions out of forty have not been told apart.
-MIN_DECISIVE = 3
+
+
+def sign_test(won: int, lost: int) -> float:
+    """Two-sided exact sign test: the chance, if each decisive question were a fair coin, of a
+    split at least as uneven as `won` to `lost` (ties carry no sign and are left out)."""
+    if won < 0 or lost < 0:
+        raise ValueError(f"counts must not be negative, not {won} and {lost}")
+    decisive = won + lost
+    if decisive == 0:
+        return 1.0
+    tail = sum(math.comb(decisive, k) for k in range(min(won, lost) + 1)) / 2**decisive
+    return min(1.0, 2 * tail)
+
+
+def signed(value: float) -> str:
+    """A bound or difference with its sign, one decimal, but never a rounded 0: a bound of +0.03
+    printed as "+0.0" would hide which side of 0 it lies on."""
+    if value == 0:
+        return "0"
+    if abs(value) < 0.05:
+        return f"{value:+.2g}"
+    return f"{value:+.1f}"
+
+
+def p_text(p: float) -> str:
+    """A p-value in three significant digits, or "< 0.001"."""
+    return "p < 0.001" if p < 0.001 else f"p = {p:.3g}"
 
 
 @dataclass(frozen=True)
@@ -86,14 +117,24 @@ class Comparison:
         return self.won + self.lost
 
     @property
+    def p_value(self) -> float:
+        """The exact two-sided sign test of won against lost (`sign_test`)."""
+        return sign_test(self.won, self.lost)
+
+    @property
+    def alpha(self) -> float:
+        """The sign test's threshold at the interval's level: 0.05 at 95%."""
+        return (100.0 - self.level) / 100.0
+
+    @property
     def better(self) -> bool:
-        """a beats b: its interval lies above 0 and the lead rests on enough questions."""
-        return self.low > 0 and self.won - self.lost >= MIN_DECISIVE
+        """a beats b: its interval lies above 0 and the sign test rejects a fair coin."""
+        return self.low > 0 and self.won > self.lost and self.p_value < self.alpha
 
     @property
     def worse(self) -> bool:
-        """b beats a, by the same test."""
-        return self.high < 0 and self.lost - self.won >= MIN_DECISIVE
+        """b beats a, by the same two tests."""
+        return self.high < 0 and self.lost > self.won and self.p_value < self.alpha
 
     @property
     def verdict(self) -> str:
@@ -109,9 +150,10 @@ class Comparison:
         unit = " points" if self.scale == 100.0 else ""
         return (
             f"{self.a} vs {self.b} on {self.won + self.lost + self.tied} questions: "
-            f"won {self.won}, lost {self.lost}, tied {self.tied}; "
-            f"mean difference {self.mean_difference:+.1f}{unit}, "
-            f"{self.level:.4g}% paired interval [{self.low:+.1f}, {self.high:+.1f}]: {self.verdict}"
+            f"won {self.won}, lost {self.lost}, tied {self.tied} (sign test {p_text(self.p_value)}); "
+            f"mean difference {signed(self.mean_difference)}{unit}, "
+            f"{self.level:.4g}% paired interval [{signed(self.low)}, {signed(self.high)}]: "
+            f"{self.verdict}"
         )
 
 
