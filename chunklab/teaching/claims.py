@@ -150,7 +150,8 @@ class Comparison:
         unit = " points" if self.scale == 100.0 else ""
         return (
             f"{self.a} vs {self.b} on {self.won + self.lost + self.tied} questions: "
-            f"won {self.won}, lost {self.lost}, tied {self.tied} (sign test {p_text(self.p_value)}); "
+            f"won {self.won}, lost {self.lost}, tied {self.tied} "
+            f"(sign test {p_text(self.p_value)}); "
             f"mean difference {signed(self.mean_difference)}{unit}, "
             f"{self.level:.4g}% paired interval [{signed(self.low)}, {signed(self.high)}]: "
             f"{self.verdict}"
