@@ -11,6 +11,8 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+import numpy as np
+
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
@@ -27,15 +29,24 @@ from chunklab.teaching.answers_llm_cuts import first_pass_misses, first_pass_on_
 from chunklab.tokens.counters import cl100k
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=2)
+def _topic_similarities(embedder: str) -> tuple[SemanticChunker, np.ndarray]:
+    """A stdev-rule chunker and the neighbour similarities of the topics document's sentences:
+    the rule only reads them, so every stdevs value tried shares one pass of the model (41
+    values, one embedding)."""
+    chosen = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
+    chunker = SemanticChunker(embedder=chosen, breakpoint="stdev")
+    _, sims = chunker.similarities(load_document("topics"))
+    return chunker, sims
+
+
+@lru_cache(maxsize=128)
 def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
     """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
     group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
     not WordLlama, whose answer section 3's table already prints."""
-    chosen = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
-    chunker = SemanticChunker(embedder=chosen, breakpoint="stdev", stdevs=stdevs)
-    _, sims = chunker.similarities(load_document("topics"))
-    return len(chunker.cuts(sims))
+    chunker, sims = _topic_similarities(embedder)
+    return len(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
 
 
 _CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
