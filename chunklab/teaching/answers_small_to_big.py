@@ -212,53 +212,70 @@ def _forward_window_hints() -> dict[Any, str]:
 
 
 EXPENSES = {"section": "Travel Policy > Expense Reporting"}
-FILTERED_QUESTION = "What is the daily limit when I submit expenses?"
+FILTERED_QUESTION = "What is the daily limit when I submit expenses?"  # 03c's filter demo
+TOKYO_QUESTION = "What is the daily limit in Tokyo for a 45 day trip?"  # 03c.1 asks this one
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def _first_k_finding_after_ranking(
-    retriever: str = "logcount", before: bool = False, max_tokens: int = 45
+    retriever: str = "logcount", before: bool = False, question: str = TOKYO_QUESTION
 ) -> int:
-    """The smallest k at which ranking the policy's children and then filtering to the expense
-    section keeps a child (03c.1); with `before`, filtering first (the wrong order's mirror)."""
+    """The smallest k at which ranking the policy's 45-token children and then filtering to the
+    expense section keeps a child: with k = 1, the smallest fetch factor of "fetch more, then
+    filter" that finds it (03c.1); with `before`, filtering first (the wrong order's mirror)."""
     doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=max_tokens, count_tokens=approx_tokens).split(doc)
+    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
     passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
     by_id = {c.chunk_id: c for c in children}
     ranker = RETRIEVERS[retriever]()
     for k in range(1, len(children) + 1):
-        hits = ranker.rank(FILTERED_QUESTION, passing if before else children, k)
+        hits = ranker.rank(question, passing if before else children, k)
         if any(by_id[h.ref_id].metadata.get("section") == EXPENSES["section"] for h in hits):
             return k
     return len(children) + 1
 
 
-def _rank_then_filter_k() -> int:
+def _fetch_factor() -> int:
     return _first_k_finding_after_ranking("bm25")
 
 
-def _rank_then_filter_hints() -> dict[Any, str]:
-    """03c.1 asks BM25, where the expense child ranks second outright; the log-count scorer
-    ties it with five per-diem rows, so its answer rests on the tie-break."""
+def _fetch_factor_hints() -> dict[Any, str]:
+    """03c.1's slips: a factor that fetches too few (the notebook's 3 among them), one larger
+    than needed, every child, the children that score at all, the log-count scorer, filtering
+    first, and the factor of the question the notebook ran instead of the one asked."""
     answer, count = _first_k_finding_after_ranking("bm25"), _policy_child_count()
     hints: dict[Any, str] = {
-        k: f"at k = {k} rank then filter keeps the expense child, but already at a smaller k: "
-        "the question asks the smallest"
-        for k in range(answer + 1, count + 1)
+        f: f"fetching {f} for k = 1 keeps no expense child: BM25 ranks it deeper than {f} for "
+        "this question, so fetch more"
+        for f in range(1, answer)
     }
-    hints[count] = f"that is every child ({count}); the question asks the smallest k"
+    hints[3] = (
+        "that is the notebook's factor, which finds nothing for this question: the expense "
+        "child ranks deeper; the question asks the smallest factor that reaches it"
+    )
+    hints.update(
+        {
+            f: f"a factor of {f} finds it, but a smaller one already does: the question asks "
+            "the smallest"
+            for f in range(answer + 1, count + 1)
+        }
+    )
+    hints[count] = f"that is every child ({count}); the question asks the smallest factor"
     hints[_children_sharing_a_word("bm25")] = (
         "that is how many children share a word with the question (a score above 0); the "
-        "question asks the first k whose top k, filtered, keeps it"
+        "question asks the smallest factor whose fetch, filtered, keeps the expense child"
     )
-    hints[_first_k_finding_after_ranking()] = (
-        "that is with the log-count scorer, where the expense child ties five per-diem rows at "
-        "2.00 and ranks 6th only by the tie-break; the question asks BM25"
+    if _first_k_finding_after_ranking() <= count:  # the log-count scorer may never reach it
+        hints[_first_k_finding_after_ranking()] = (
+            "that is with the log-count scorer; the question asks BM25 (`retriever` above)"
+        )
+    hints[_first_k_finding_after_ranking("bm25", question=FILTERED_QUESTION)] = (
+        "that is for the question the cell above asks about submitting expenses; this one asks "
+        "notebook 03's Tokyo question (`question`)"
     )
     hints[_first_k_finding_after_ranking("bm25", before=True)] = (
-        "at k = 1 BM25's top child is a visa step, which fails the filter: 1 is filtering "
-        "before ranking (or counting only the children ranked ahead); the question asks rank "
-        "then filter"
+        "1 is filtering before ranking, the library's order; the question asks how much the "
+        "patch, rank then filter, must fetch"
     )
     hints.pop(answer, None)
     return hints
@@ -270,10 +287,10 @@ def _policy_child_count() -> int:
 
 
 def _children_sharing_a_word(retriever: str = "logcount") -> int:
-    """How many of the policy's 45-token children the scorer gives a score above 0."""
+    """How many of the policy's 45-token children the scorer gives a score above 0, for 03c.1."""
     doc = load_document("travel_policy")
     children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    hits = RETRIEVERS[retriever]().rank(FILTERED_QUESTION, children, len(children))
+    hits = RETRIEVERS[retriever]().rank(TOKYO_QUESTION, children, len(children))
     return sum(h.score > 0 for h in hits)
 
 
@@ -281,12 +298,12 @@ SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("a list of question ids, in any order", _bm25_children_misses_at_k2),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
-    "03c.1": ("an int: the smallest k", _rank_then_filter_k),
+    "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_bm25_misses_hints),
     "03.2": Form(misses=_three_parents_hints),
     "03b.1": Form(misses=_forward_window_hints),
-    "03c.1": Form(misses=_rank_then_filter_hints),
+    "03c.1": Form(misses=_fetch_factor_hints),
 }
