@@ -12,13 +12,13 @@ from chunklab.teaching.selfcheck import verdict_for
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import filtered_top_k  # noqa: E402
 
-# --- 03c.1: the smallest k at which rank-then-filter keeps the expense child ----------------------
+# --- 03c.1: the smallest fetch factor that reaches the expense child for the Tokyo question ------
 
 WRONG_03C_1 = [
-    (1, "filtering before ranking"),  # the library's order, or the children ranked ahead
-    (6, "log-count scorer"),  # the other scorer, where the answer rests on a tie-break
-    (11, "share a word with the question"),  # every child with a score, not the first k
-    (3, "already at a smaller k"),
+    (1, "filtering before ranking"),  # the library's order
+    (2, "the question the cell above asks"),  # the notebook's own question, the example
+    (3, "the notebook's factor"),  # the factor the notebook ran
+    (11, "ranks it deeper than 11"),  # one short
     (13, "every child"),
 ]
 
@@ -29,9 +29,27 @@ def test_03c_1_refuses_with_a_hint(answer, hint):
     assert "not quite" in message and hint in message, message
 
 
-@pytest.mark.parametrize("answer", [2, 2.0])  # a whole float is the same k, as across the series
-def test_03c_1_accepts_the_answer(answer):
-    assert verdict_for("03c.1", answer) == "Exercise 03c.1: correct."
+def test_03c_1_accepts_the_factor_found_by_fetching():
+    """The learner's way: fetch f, keep the expense children, raise f until one is kept."""
+    from chunklab import approx_tokens, load_document
+    from chunklab.chunkers.markdown import MarkdownChunker
+    from chunklab.retrieval.retrievers import BM25Retriever
+
+    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(
+        load_document("travel_policy")
+    )
+    section = {c.chunk_id: c.metadata.get("section") for c in children}
+    question = "What is the daily limit in Tokyo for a 45 day trip?"
+    factor = next(
+        f
+        for f in range(1, len(children) + 1)
+        if any(
+            section[h.ref_id] == "Travel Policy > Expense Reporting"
+            for h in BM25Retriever().rank(question, children, f)
+        )
+    )
+    assert verdict_for("03c.1", factor) == "Exercise 03c.1: correct."
+    assert verdict_for("03c.1", float(factor)) == "Exercise 03c.1: correct."
 
 
 # --- 03c.2: filter, then rank ---------------------------------------------------------------------

@@ -14,13 +14,12 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.contracts import Chunk
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
-from chunklab.evaluation.recall import fact_recall, sentence_window_table, small_to_big_table
+from chunklab.evaluation.recall import fact_recall, small_to_big_table
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
-from chunklab.retrieval.sentence_window import sentence_windows
+from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import approx_tokens, cl100k
 
@@ -151,137 +150,132 @@ def _three_parents_hints() -> dict[Any, str]:
 
 
 @functools.cache
-def _window_tokens(
-    window_size: int = 1,
-    k: int = 2,
-    after: int | None = None,
-    retriever: str = "bm25",
-    counter: str = "cl100k",
-) -> float:
-    """Mean tokens handed over by sentence windows, BM25 and cl100k unless told (03b.1)."""
+def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float, int]:
+    """t03's best BM25 sentence (k = 1) with `before` sentences ahead of it and `after` past it,
+    the window an exact slice of the policy: (its fact recall on t03, its tokens) (03b.1)."""
     doc, questions = load_document("travel_policy"), load_questions("travel_policy")
-    ranker = RETRIEVERS[retriever]()
-    if counter == "cl100k":
-        (row,) = sentence_window_table(doc, questions, ranker, [k], window_size, after)
-        return row["tokens_to_model"]
-    paired = sentence_windows(doc, window_size, after)
-    index = ParentChildIndex(retriever=ranker)
-    index_document(index, paired.parents, paired.children)
-    sizes = [
-        COUNTERS[counter]("\n".join(w.text for w in index.small_to_big(q.question, k, k)))
-        for q in questions.questions
-    ]
-    return round(sum(sizes) / len(sizes), 1)
+    t03 = next(q for q in questions.questions if q.id == "t03")
+    sentences = sentence_windows(doc).children
+    (hit,) = RETRIEVERS["bm25"]().rank(t03.question, sentences, 1)
+    spans = sentence_spans(doc.text)
+    i = [c.chunk_id for c in sentences].index(hit.ref_id)
+    text = doc.text[spans[max(0, i - before)][0] : spans[min(len(spans) - 1, i + after)][1]]
+    return fact_recall(text, t03.facts), COUNTERS[counter](text)
 
 
-def _window_one_tokens() -> float:
-    return _window_tokens()
+def _fewest_after() -> int:
+    """The fewest sentences after t03's hit, none before, whose window holds all of t03's facts."""
+    return next(
+        a
+        for a in range(len(sentence_spans(load_document("travel_policy").text)))
+        if _t03_window(0, a)[0] == 1.0
+    )
 
 
-def _window_hints() -> dict[Any, str]:
-    return {
-        _window_tokens(3): "that is with 3 sentences each side (the table above); the question "
-        "asks window_size=1",
-        _window_tokens(1, after=0): "that is one sentence before the hit and none after; "
-        "window_size=1 takes one on each side",
-        _window_tokens(retriever="logcount"): "that is with the log-count scorer, the sketch's; "
-        "the question asks BM25Retriever",
-        _window_tokens(1, k=1): "that is at k = 1; the question asks k = 2",
-        round(_window_tokens() * 4, 1): "that is the total over the four questions; give the mean",
-        _window_tokens(counter="approx"): "that counts words (approx_tokens); the question asks "
-        "cl100k tokens",
-        **_llama_index_window_tokens(),
-        **{
-            round(_window_tokens() + off, 1): "0.1 off the answer: take the mean of the four "
-            "questions' cl100k counts and round it to one decimal at the end (round(x, 1))"
-            for off in (-0.1, 0.1)
-        },
-    }
+def _forward_window_tokens() -> int:
+    return _t03_window(0, _fewest_after())[1]
 
 
-def _llama_index_window_tokens() -> dict[Any, str]:
-    """03b.1 answered with LlamaIndex's own parser at window_size=1 (its sentences, its windows
-    joined by spaces), BM25, k = 2: the slip the prompt warns about. Empty without LlamaIndex."""
-    try:
-        from llama_index.core import Document as LlamaDocument
-        from llama_index.core.node_parser import SentenceWindowNodeParser
-    except ImportError:  # the `integrations` extra is optional
-        return {}
-    doc = load_document("travel_policy")
-    parser = SentenceWindowNodeParser.from_defaults(window_size=1)
-    nodes = parser.get_nodes_from_documents([LlamaDocument(text=doc.text)])
-    chunks = [
-        Chunk(
-            chunk_id=f"llama#{i}",
-            doc_id=doc.doc_id,
-            ordinal=i,
-            text=n.get_content(),
-            token_count=0,
-            start=0,
-            end=0,
+def _forward_window_hints() -> dict[Any, str]:
+    """03b.1's slips: one sentence short or too many, the window on both sides or on the wrong
+    side, the notebook's own 3 each side, words counted, the sentence count given for tokens."""
+    a = _fewest_after()
+    hints: dict[Any, str] = {}
+    for after in range(a):
+        recall, tokens = _t03_window(0, after)
+        hints[tokens] = (
+            f"that window (the hit and {after} after it) holds {round(recall * 3)} of t03's 3 "
+            "facts; window(spans, i, before, after) includes its last sentence, so count on "
+            "until step 5 is inside"
         )
-        for i, n in enumerate(nodes)
-    ]
-    window = {c.chunk_id: n.metadata["window"] for c, n in zip(chunks, nodes, strict=True)}
-    ranker = RETRIEVERS["bm25"]()
-    sizes = [
-        cl100k("\n".join(window[h.ref_id] for h in ranker.rank(q.question, chunks, 2)))
-        for q in load_questions("travel_policy").questions
-    ]
-    return {
-        round(sum(sizes) / len(sizes), 1): "that is LlamaIndex's own parser "
-        "(SentenceWindowNodeParser); the question asks chunklab's windows, sentence_window_table"
-    }
+    hints[_t03_window(0, a + 1)[1]] = (
+        "that window holds all three facts, but so does one a sentence shorter: the question "
+        "asks the fewest sentences after the hit"
+    )
+    hints[_t03_window(a, a)[1]] = (
+        f"that is {a} sentences on each side; the question asks none before the hit"
+    )
+    hints[_t03_window(a, 0)[1]] = (
+        "that window lies on the wrong side: the steps come after the procedure's opening line, "
+        "so take none before and count after"
+    )
+    hints[_t03_window(3, 3)[1]] = (
+        "that is the notebook's window, 3 sentences each side, which holds 2 of the 3 facts; "
+        "the question asks none before and as few after as hold all three"
+    )
+    hints[_t03_window(0, a, "approx")[1]] = (
+        "that counts words (approx_tokens); the question asks cl100k tokens"
+    )
+    hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
+    hints.pop(_forward_window_tokens(), None)
+    return hints
 
 
 EXPENSES = {"section": "Travel Policy > Expense Reporting"}
-FILTERED_QUESTION = "What is the daily limit when I submit expenses?"
+FILTERED_QUESTION = "What is the daily limit when I submit expenses?"  # 03c's filter demo
+TOKYO_QUESTION = "What is the daily limit in Tokyo for a 45 day trip?"  # 03c.1 asks this one
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=8)
 def _first_k_finding_after_ranking(
-    retriever: str = "logcount", before: bool = False, max_tokens: int = 45
+    retriever: str = "logcount", before: bool = False, question: str = TOKYO_QUESTION
 ) -> int:
-    """The smallest k at which ranking the policy's children and then filtering to the expense
-    section keeps a child (03c.1); with `before`, filtering first (the wrong order's mirror)."""
+    """The smallest k at which ranking the policy's 45-token children and then filtering to the
+    expense section keeps a child: with k = 1, the smallest fetch factor of "fetch more, then
+    filter" that finds it (03c.1); with `before`, filtering first (the wrong order's mirror)."""
     doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=max_tokens, count_tokens=approx_tokens).split(doc)
+    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
     passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
     by_id = {c.chunk_id: c for c in children}
     ranker = RETRIEVERS[retriever]()
     for k in range(1, len(children) + 1):
-        hits = ranker.rank(FILTERED_QUESTION, passing if before else children, k)
+        hits = ranker.rank(question, passing if before else children, k)
         if any(by_id[h.ref_id].metadata.get("section") == EXPENSES["section"] for h in hits):
             return k
     return len(children) + 1
 
 
-def _rank_then_filter_k() -> int:
+def _fetch_factor() -> int:
     return _first_k_finding_after_ranking("bm25")
 
 
-def _rank_then_filter_hints() -> dict[Any, str]:
-    """03c.1 asks BM25, where the expense child ranks second outright; the log-count scorer
-    ties it with five per-diem rows, so its answer rests on the tie-break."""
+def _fetch_factor_hints() -> dict[Any, str]:
+    """03c.1's slips: a factor that fetches too few (the notebook's 3 among them), one larger
+    than needed, every child, the children that score at all, the log-count scorer, filtering
+    first, and the factor of the question the notebook ran instead of the one asked."""
     answer, count = _first_k_finding_after_ranking("bm25"), _policy_child_count()
     hints: dict[Any, str] = {
-        k: f"at k = {k} rank then filter keeps the expense child, but already at a smaller k: "
-        "the question asks the smallest"
-        for k in range(answer + 1, count + 1)
+        f: f"fetching {f} for k = 1 keeps no expense child: BM25 ranks it deeper than {f} for "
+        "this question, so fetch more"
+        for f in range(1, answer)
     }
-    hints[count] = f"that is every child ({count}); the question asks the smallest k"
+    hints[3] = (
+        "that is the notebook's factor, which finds nothing for this question: the expense "
+        "child ranks deeper; the question asks the smallest factor that reaches it"
+    )
+    hints.update(
+        {
+            f: f"a factor of {f} finds it, but a smaller one already does: the question asks "
+            "the smallest"
+            for f in range(answer + 1, count + 1)
+        }
+    )
+    hints[count] = f"that is every child ({count}); the question asks the smallest factor"
     hints[_children_sharing_a_word("bm25")] = (
         "that is how many children share a word with the question (a score above 0); the "
-        "question asks the first k whose top k, filtered, keeps it"
+        "question asks the smallest factor whose fetch, filtered, keeps the expense child"
     )
-    hints[_first_k_finding_after_ranking()] = (
-        "that is with the log-count scorer, where the expense child ties five per-diem rows at "
-        "2.00 and ranks 6th only by the tie-break; the question asks BM25"
+    if _first_k_finding_after_ranking() <= count:  # the log-count scorer may never reach it
+        hints[_first_k_finding_after_ranking()] = (
+            "that is with the log-count scorer; the question asks BM25 (`retriever` above)"
+        )
+    hints[_first_k_finding_after_ranking("bm25", question=FILTERED_QUESTION)] = (
+        "that is for the question the cell above asks about submitting expenses; this one asks "
+        "notebook 03's Tokyo question (`question`)"
     )
     hints[_first_k_finding_after_ranking("bm25", before=True)] = (
-        "at k = 1 BM25's top child is a visa step, which fails the filter: 1 is filtering "
-        "before ranking (or counting only the children ranked ahead); the question asks rank "
-        "then filter"
+        "1 is filtering before ranking, the library's order; the question asks how much the "
+        "patch, rank then filter, must fetch"
     )
     hints.pop(answer, None)
     return hints
@@ -293,23 +287,23 @@ def _policy_child_count() -> int:
 
 
 def _children_sharing_a_word(retriever: str = "logcount") -> int:
-    """How many of the policy's 45-token children the scorer gives a score above 0."""
+    """How many of the policy's 45-token children the scorer gives a score above 0, for 03c.1."""
     doc = load_document("travel_policy")
     children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    hits = RETRIEVERS[retriever]().rank(FILTERED_QUESTION, children, len(children))
+    hits = RETRIEVERS[retriever]().rank(TOKYO_QUESTION, children, len(children))
     return sum(h.score > 0 for h in hits)
 
 
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("a list of question ids, in any order", _bm25_children_misses_at_k2),
     "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
-    "03b.1": ("a float, one decimal: tokens per question", _window_one_tokens),
-    "03c.1": ("an int: the smallest k", _rank_then_filter_k),
+    "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
+    "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_bm25_misses_hints),
     "03.2": Form(misses=_three_parents_hints),
-    "03b.1": Form(misses=_window_hints),
-    "03c.1": Form(misses=_rank_then_filter_hints),
+    "03b.1": Form(misses=_forward_window_hints),
+    "03c.1": Form(misses=_fetch_factor_hints),
 }

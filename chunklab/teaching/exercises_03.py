@@ -3,8 +3,8 @@
 Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
 (a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
 then random cases it has not shown. A refusal names what is wrong, not only where. Also more
-known wrong answers for the answer exercises 03.2 and 03b.1 (a table's other row, another window
-size), which `selfcheck` adds to answers_small_to_big's.
+known wrong answers for the answer exercise 03.2 (a table's other row), which `selfcheck` adds to
+answers_small_to_big's.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Callable
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import QuestionSet, load_questions
-from chunklab.evaluation.recall import sentence_window_table, small_to_big_table
+from chunklab.evaluation.recall import small_to_big_table
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.checking import NotYet, short
 from chunklab.tokens.counters import cl100k
@@ -328,7 +328,7 @@ def check_filtered_top_k(fn: Callable) -> int:
     return len(FILTER_CASES) + len(cases)
 
 
-# --- 03.2 and 03b.1: more plausible wrong answers, beside answers_small_to_big's ---------------
+# --- 03.2: more plausible wrong answers, beside answers_small_to_big's ---------------
 
 
 def _policy() -> tuple[Document, QuestionSet]:
@@ -345,19 +345,3 @@ def table_row_misses() -> dict[float, str]:
         for row in rows
         if row["mode"] != "small-to-big"
     }
-
-
-def window_size_misses() -> dict[float, str]:
-    """03b.1 with the wrong window or k (chunklab's sentence windows, BM25): two sentences each
-    side, none (the hit alone), or k = 4, each with why it is wrong."""
-    misses = {}
-    for size, k, why in [
-        (2, 2, "window_size=2"),
-        (0, 2, "window_size=0, the hit alone"),
-        (1, 4, "k = 4"),
-    ]:
-        (row,) = sentence_window_table(*_policy(), BM25Retriever(), [k], size)
-        misses[row["tokens_to_model"]] = (
-            f"that is with {why}; the question asks window_size=1 and k = 2"
-        )
-    return misses
