@@ -3,8 +3,8 @@
 Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
 (a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
 then random cases it has not shown. A refusal names what is wrong, not only where. Also more
-known wrong answers for the answer exercises 03.2 and 03b.1 (a table's other row, another window
-size), which `selfcheck` adds to answers_small_to_big's.
+known wrong answers for the answer exercise 03b.1 (another window size), which `selfcheck` adds
+to answers_small_to_big's. Notebook 03's lift (03.2) is checked in `exercises_parent_lift`.
 """
 
 from __future__ import annotations
@@ -15,10 +15,9 @@ from collections.abc import Callable
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import QuestionSet, load_questions
-from chunklab.evaluation.recall import sentence_window_table, small_to_big_table
+from chunklab.evaluation.recall import sentence_window_table
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.checking import NotYet, short
-from chunklab.tokens.counters import cl100k
 
 # --- 03.3: parents within a token budget ---------------------------------------------------------
 
@@ -328,23 +327,11 @@ def check_filtered_top_k(fn: Callable) -> int:
     return len(FILTER_CASES) + len(cases)
 
 
-# --- 03.2 and 03b.1: more plausible wrong answers, beside answers_small_to_big's ---------------
+# --- 03b.1: more plausible wrong answers, beside answers_small_to_big's ---------------------------
 
 
 def _policy() -> tuple[Document, QuestionSet]:
     return load_document("travel_policy"), load_questions("travel_policy")
-
-
-def table_row_misses() -> dict[float, str]:
-    """03.2 read off the wrong row: `small_to_big_table`'s fixed windows or children alone (BM25,
-    cl100k, k = 4, three parents) instead of small-to-big's parents, each with why it is wrong."""
-    rows = small_to_big_table(*_policy(), BM25Retriever(), cl100k, 45, [4], max_parents=3)
-    return {
-        row["tokens_to_model"]: f"that is the {row['mode']} row; the question asks the parents "
-        "small-to-big hands over"
-        for row in rows
-        if row["mode"] != "small-to-big"
-    }
 
 
 def window_size_misses() -> dict[float, str]:

@@ -14,7 +14,7 @@ from typing import Any
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
 from chunklab.teaching.exercises import CHECKS, verdict
-from chunklab.teaching.exercises_03 import table_row_misses, window_size_misses
+from chunklab.teaching.exercises_03 import window_size_misses
 from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
@@ -53,7 +53,6 @@ FORMS: dict[str, Form] = {
     **FORMS_0406,
     **FORMS_0709,
     **FORMS_10,
-    "03.2": _also(table_row_misses, FORMS_SMALL_TO_BIG["03.2"]),
     "03b.1": _also(window_size_misses, FORMS_SMALL_TO_BIG["03b.1"]),
 }
 
