@@ -68,7 +68,7 @@ def _counted(hits, parent_of, max_parents) -> list[Lifted]:
 def _first_child_kept(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: the parents in the right order, each carrying the first of its children in the
     list as given rather than its best."""
-    first = {}
+    first: dict[str, Hit] = {}
     for child, score in hits:
         first.setdefault(parent_of[child], (child, score))
     return [(p, *first[p]) for p, _, _ in lift_expected(hits, parent_of, max_parents)]
