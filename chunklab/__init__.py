@@ -102,6 +102,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_03`: the checks of 03, 03b and 03c (parents within a budget, windows, filters)
+- `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09.2 (masked mean, span pooling)

@@ -47,6 +47,19 @@ def closes_fence(opening: str, line: str) -> bool:
     return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def lift(
+    hits: list[tuple[str, float]], parent_of: dict[str, str], max_parents: int
+) -> list[tuple[str, str, float]]:
+    """03.2: each parent once, with its best child and that child's score, best first."""
+    out: list[tuple[str, str, float]] = []
+    seen: set[str] = set()
+    for child, score in sorted(hits, key=lambda hit: hit[1], reverse=True):
+        if parent_of[child] not in seen:
+            seen.add(parent_of[child])
+            out.append((parent_of[child], child, score))
+    return out[:max_parents]
+
+
 def parents_within(
     ranked_children: list[str],
     parent_of: dict[str, str],

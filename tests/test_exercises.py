@@ -71,6 +71,14 @@ def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
     return line.startswith("```")
 
 
+def _lift_in_the_order_given(hits, parent_of, max_parents):  # the hits never sorted by score
+    out = []
+    for child, score in hits:
+        if parent_of[child] not in [p for p, _, _ in out]:
+            out.append((parent_of[child], child, score))
+    return out[:max_parents]
+
+
 def _parents_skipping_instead_of_stopping(children, parent_of, tokens, budget):
     chosen, spent = [], 0
     for child in children:
@@ -169,6 +177,7 @@ WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
     "02b.1": _fence_closed_by_startswith,
+    "03.2": _lift_in_the_order_given,
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.2": _filter_after_ranking,

@@ -10,7 +10,7 @@ from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import verdict_for
 
 sys.path.insert(0, str(ROOT))
-from solutions.exercises import parents_within  # noqa: E402
+from solutions.exercises import lift, parents_within  # noqa: E402
 
 # --- 03.1: the questions 80-token children alone miss with BM25 at k = 2 ------------------------
 
@@ -41,37 +41,97 @@ def test_03_1_accepts_any_form(answer):
     assert verdict_for("03.1", answer) == "Exercise 03.1: correct."
 
 
-# --- 03.2: tokens handed over with three parents --------------------------------------------------
+# --- 03.2: child hits in any order, lifted to their parents ---------------------------------------
+
+
+def given_order(hits, parent_of, most):  # the lift of the notebook, without the sort
+    out = []
+    for child, score in hits:
+        if parent_of[child] not in [p for p, _, _ in out]:
+            out.append((parent_of[child], child, score))
+    return out[:most]
+
+
+def reverse_sorted(hits, parent_of, most):
+    return given_order(sorted(hits, key=lambda h: h[1]), parent_of, most)
+
+
+def one_per_hit(hits, parent_of, most):
+    return [(parent_of[c], c, s) for c, s in sorted(hits, key=lambda h: -h[1])][:most]
+
+
+def by_pooled_score(pool):
+    def ranked(hits, parent_of, most):
+        best = {p: (c, s) for p, c, s in lift(hits, parent_of, 99)}
+        score = {p: pool([s for c, s in hits if parent_of[c] == p]) for p in best}
+        return [(p, *best[p]) for p in sorted(best, key=lambda p: -score[p])][:most]
+
+    return ranked
+
+
+def first_child_carried(hits, parent_of, most):
+    first = {}
+    for c, s in hits:
+        first.setdefault(parent_of[c], (c, s))
+    return [(p, *first[p]) for p, _, _ in lift(hits, parent_of, most)]
+
+
+def hits_cut_first(hits, parent_of, most):
+    return lift(sorted(hits, key=lambda h: -h[1])[:most], parent_of, most)
+
+
+def child_ids_first(hits, parent_of, most):
+    return [(c, p, s) for p, c, s in lift(hits, parent_of, most)]
+
+
+def parent_ids_only(hits, parent_of, most):
+    return [p for p, _, _ in lift(hits, parent_of, most)]
+
+
+def no_limit(hits, parent_of, most):
+    return lift(hits, parent_of, 99)
+
 
 WRONG_03_2 = [
-    (141.5, "the default max_parents=2"),
-    (153.2, "the log-count scorer"),
-    (698.0, "the total over the four questions"),
-    (132.0, "at k = 2"),
-    (188.0, "the fixed windows row"),  # small_to_big_table's other rows, read by mistake
-    (130.2, "the children only row"),
-    (122.5, "section 8's cost table"),  # read off the notebook's own table
-    (735.0, "the tokens_indexed column"),
-    (442.0, "the tokens_indexed column"),
-    (145.2, "at k = 3"),
-    (205.2, "max_parents=4"),
-    (153.3, "the log-count scorer"),  # 153.25 rounded half up, by hand
-    (174.4, "round it"),
-    (174.6, "not a rounding slip"),  # above the answer: not digits cut off
-    (175, "the value is not right"),
-    ("174.5", "a str"),
+    (given_order, "in the order they came"),
+    (reverse_sorted, "lowest score first"),
+    (one_per_hit, "a parent appears twice"),
+    (by_pooled_score(sum), "the sum of its children's scores"),
+    (by_pooled_score(len), "how many children"),
+    (first_child_carried, "its best child and that child's score"),
+    (hits_cut_first, "before the lift"),
+    (child_ids_first, "return parent ids"),
+    (parent_ids_only, "a tuple (parent_id, child_id, score)"),
+    (no_limit, "at most max_parents"),
 ]
 
 
-@pytest.mark.parametrize(("answer", "hint"), WRONG_03_2, ids=repr)
-def test_03_2_refuses_with_a_hint(answer, hint):
-    message = verdict_for("03.2", answer)
-    assert "not quite" in message and hint in message, message
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03_2, ids=lambda x: getattr(x, "__name__", ""))
+def test_03_2_refuses_with_a_hint(fn, hint):
+    result = verdict("03.2", fn)
+    assert not result.passed and hint in result.message, result.message
 
 
-@pytest.mark.parametrize("answer", [174.5, 174.54, 174.46, 174.5000001])
-def test_03_2_accepts_any_rounding_within_one_decimal(answer):
-    assert verdict_for("03.2", answer) == "Exercise 03.2: correct."
+@pytest.mark.parametrize(
+    "fn",
+    [
+        lift,
+        lambda *args: [list(row) for row in lift(*args)],  # lists for tuples
+        lambda *args: iter(lift(*args)),
+        lambda h, p, m: [  # any correct method: the best child per parent first, then sorted
+            (q, *best)
+            for q, best in sorted(
+                {
+                    q: max(((c, s) for c, s in h if p[c] == q), key=lambda x: x[1])
+                    for q in set(p[c] for c, _ in h)
+                }.items(),
+                key=lambda kv: -kv[1][1],
+            )
+        ][:m],
+    ],
+)
+def test_03_2_accepts_any_correct_lift(fn):
+    assert verdict("03.2", fn).passed
 
 
 # --- 03.3: parents within a token budget ---------------------------------------------------------

@@ -14,6 +14,8 @@
   wrong answer.
 - `exercises_03`: the checks of notebooks 03, 03b and 03c (parents within a budget, merged
   windows, filter then rank).
+- `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
+  the slips it names.
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.

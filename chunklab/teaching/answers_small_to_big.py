@@ -9,14 +9,13 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
-from chunklab.evaluation.recall import fact_recall, small_to_big_table
+from chunklab.evaluation.recall import fact_recall
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
@@ -91,61 +90,6 @@ def _bm25_misses_hints() -> dict[Any, str]:
         answer: f"that is the answer {', or '.join(where)}; the question asks the children "
         "alone, 80-token children, BM25, k = 2"
         for answer, where in hints.items()
-    }
-
-
-@functools.cache
-def _parents_tokens(
-    retriever: str = "bm25", count: str = "cl100k", k: int = 4, most: int = 3, total: bool = False
-) -> float:
-    """Mean cl100k tokens handed over per question by small_to_big(k, max_parents=most) (03.2)."""
-    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count])
-    qs = load_questions("travel_policy").questions
-    sizes = [cl100k("\n".join(p.text for p in index.small_to_big(q.question, k, most))) for q in qs]
-    return round(sum(sizes) / (1 if total else len(sizes)), 1)
-
-
-@functools.cache
-def _tokens_stored() -> tuple[float, ...]:
-    """The tokens_indexed column of small_to_big_table (every text stored, per mode), for the
-    sketch's settings and for BM25 with cl100k children."""
-    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
-    stored = set()
-    for retriever, count in [("logcount", approx_tokens), ("bm25", cl100k)]:
-        rows = small_to_big_table(doc, questions, RETRIEVERS[retriever](), count, 45, [4])
-        stored |= {float(row["tokens_indexed"]) for row in rows}
-    return tuple(sorted(stored))
-
-
-def _half_up(value: float) -> float:
-    """`value` rounded to one decimal with halves up, as by hand (Python's round goes to even)."""
-    return math.floor(value * 10 + 0.5) / 10
-
-
-def _three_parents_tokens() -> float:
-    return _parents_tokens()
-
-
-def _three_parents_hints() -> dict[Any, str]:
-    return {
-        _parents_tokens(most=2): "that is with the default max_parents=2; the question asks 3",
-        _parents_tokens(most=4): "that is with max_parents=4; the question asks 3",
-        _parents_tokens(k=3): "that is at k = 3; the question asks k = 4",
-        _parents_tokens("logcount", "approx", most=2): "that is section 8's cost table (the "
-        "log-count scorer, two parents); the question asks BM25 and three parents",
-        **{
-            stored: "that is the tokens_indexed column, every text stored in the index; the "
-            "question asks what one question hands the model, on average"
-            for stored in _tokens_stored()
-        },
-        _half_up(_parents_tokens("logcount", "approx", total=True) / 4): "that is the log-count "
-        "scorer's figure; the question asks BM25",
-        _parents_tokens("logcount", "approx"): "that is the log-count scorer's figure (with "
-        "either counter: the parents handed over are whole sections); the question asks BM25",
-        _parents_tokens("logcount", "cl100k"): "that is the log-count scorer's figure (with "
-        "either counter: the parents handed over are whole sections); the question asks BM25",
-        _parents_tokens(total=True): "that is the total over the four questions; give the mean",
-        _parents_tokens(k=2): "that is at k = 2; the question asks k = 4",
     }
 
 
@@ -296,14 +240,12 @@ def _children_sharing_a_word(retriever: str = "logcount") -> int:
 
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("a list of question ids, in any order", _bm25_children_misses_at_k2),
-    "03.2": ("a float, one decimal: tokens per question", _three_parents_tokens),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
     "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_bm25_misses_hints),
-    "03.2": Form(misses=_three_parents_hints),
     "03b.1": Form(misses=_forward_window_hints),
     "03c.1": Form(misses=_fetch_factor_hints),
 }

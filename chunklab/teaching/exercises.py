@@ -33,6 +33,7 @@ from chunklab.teaching.exercises_06 import check_fixed_path_chunks
 from chunklab.teaching.exercises_0709 import CHECKS_0709
 from chunklab.teaching.exercises_10 import CHECKS_10
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_parent_lift import check_lift
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -271,6 +272,10 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
+    "03.2": (
+        "lift(hits, parent_of, max_parents) -> list of (parent_id, child_id, score)",
+        check_lift,
+    ),
     "03.3": (
         "parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
         check_parents_within,

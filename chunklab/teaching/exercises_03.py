@@ -2,9 +2,9 @@
 
 Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
 (a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
-then random cases it has not shown. A refusal names what is wrong, not only where. Also more
-known wrong answers for the answer exercise 03.2 (a table's other row), which `selfcheck` adds to
-answers_small_to_big's.
+then random cases it has not shown. A refusal names what is wrong, not only where. 03.2's lift is
+checked in `exercises_parent_lift`; the answer exercises' known wrong answers are in
+`answers_small_to_big`.
 """
 
 from __future__ import annotations
@@ -12,13 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.contracts import Document
-from chunklab.documents.series import load_document
-from chunklab.evaluation.questions import QuestionSet, load_questions
-from chunklab.evaluation.recall import small_to_big_table
-from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.checking import NotYet, short
-from chunklab.tokens.counters import cl100k
 
 # --- 03.3: parents within a token budget ---------------------------------------------------------
 
@@ -326,22 +320,3 @@ def check_filtered_top_k(fn: Callable) -> int:
                 f"{sorted(passes)}, k={k}: expected {expected}, got {short(got)}"
             )
     return len(FILTER_CASES) + len(cases)
-
-
-# --- 03.2: more plausible wrong answers, beside answers_small_to_big's ---------------
-
-
-def _policy() -> tuple[Document, QuestionSet]:
-    return load_document("travel_policy"), load_questions("travel_policy")
-
-
-def table_row_misses() -> dict[float, str]:
-    """03.2 read off the wrong row: `small_to_big_table`'s fixed windows or children alone (BM25,
-    cl100k, k = 4, three parents) instead of small-to-big's parents, each with why it is wrong."""
-    rows = small_to_big_table(*_policy(), BM25Retriever(), cl100k, 45, [4], max_parents=3)
-    return {
-        row["tokens_to_model"]: f"that is the {row['mode']} row; the question asks the parents "
-        "small-to-big hands over"
-        for row in rows
-        if row["mode"] != "small-to-big"
-    }

@@ -8,13 +8,12 @@ away: try first.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
 from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
 from chunklab.teaching.exercises import CHECKS, verdict
-from chunklab.teaching.exercises_03 import table_row_misses
 from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
 from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
 from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
@@ -38,22 +37,12 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103, **HINTS_0406, **HINTS_0709}
 
 
-# How an exercise's answer is compared, where its shape sentence alone does not say it
-# (`answers.form_from_shape` reads decimals and "sorted list" from the shape): known wrong
-# answers with why each is wrong, computed from the library.
-def _also(more: Callable[[], Mapping[Any, str]], form: Form) -> Form:
-    """`form` with more known wrong answers, computed elsewhere (teaching.exercises_03)."""
-    own = form.misses
-    return Form(form.decimals, form.ordered, lambda: {**more(), **(own() if own else {})})
-
-
 FORMS: dict[str, Form] = {
     **FORMS_0103,
     **FORMS_SMALL_TO_BIG,
     **FORMS_0406,
     **FORMS_0709,
     **FORMS_10,
-    "03.2": _also(table_row_misses, FORMS_SMALL_TO_BIG["03.2"]),
 }
 
 

@@ -1,0 +1,151 @@
+"""The coding exercise on small-to-big's second stage (03.2): child hits, in any order, lifted to
+their parents, each parent once, ranked by its best child and carrying it.
+
+Why a check of its own: the lift is the whole of small-to-big once the children are ranked, and
+the slips are predictable: the hits taken in the order they came, a parent listed twice, a parent
+ranked by the sum or the count of its children's scores, the first child seen kept instead of the
+best, the hits cut to `max_parents` before the lift. Fixed cases tell each slip apart and the
+refusal names it; random cases follow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.teaching.checking import NotYet, short
+
+Hit = tuple[str, float]
+Lifted = tuple[str, str, float]
+
+
+def lift_expected(hits: list[Hit], parent_of: dict[str, str], max_parents: int) -> list[Lifted]:
+    """The answer: (parent, its best child, that child's score), best first, each parent once."""
+    out: list[Lifted] = []
+    for child, score in sorted(hits, key=lambda hit: -hit[1]):
+        if all(parent_of[child] != parent for parent, _, _ in out):
+            out.append((parent_of[child], child, score))
+    return out[:max_parents]
+
+
+def _in_given_order(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: lifts the hits in the order they came, never sorted by score."""
+    out: list[Lifted] = []
+    for child, score in hits:
+        if all(parent_of[child] != parent for parent, _, _ in out):
+            out.append((parent_of[child], child, score))
+    return out[:max_parents]
+
+
+def _worst_first(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: sorts by score the wrong way round, lowest first."""
+    return _in_given_order(sorted(hits, key=lambda hit: hit[1]), parent_of, max_parents)
+
+
+def _with_repeats(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: one entry per child hit, so a parent with two good children comes twice."""
+    ranked = sorted(hits, key=lambda hit: -hit[1])
+    return [(parent_of[child], child, score) for child, score in ranked][:max_parents]
+
+
+def _pooled(hits, parent_of, max_parents, pool: Callable[[list[float]], float]) -> list[Lifted]:
+    best = {parent: (child, score) for parent, child, score in lift_expected(hits, parent_of, 99)}
+    pooled = {p: pool([s for c, s in hits if parent_of[c] == p]) for p in best}
+    order = sorted(best, key=lambda p: (-pooled[p], -best[p][1]))
+    return [(p, *best[p]) for p in order][:max_parents]
+
+
+def _summed(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: ranks a parent by the sum of its children's scores."""
+    return _pooled(hits, parent_of, max_parents, sum)
+
+
+def _counted(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: ranks a parent by how many of its children were hit."""
+    return _pooled(hits, parent_of, max_parents, len)
+
+
+def _first_child_kept(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: the parents in the right order, each carrying the first of its children in the
+    list as given rather than its best."""
+    first: dict[str, Hit] = {}
+    for child, score in hits:
+        first.setdefault(parent_of[child], (child, score))
+    return [(p, *first[p]) for p, _, _ in lift_expected(hits, parent_of, max_parents)]
+
+
+def _cut_before_lift(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: keeps the best `max_parents` hits, then lifts them: two of them may share a parent."""
+    best = sorted(hits, key=lambda hit: -hit[1])[:max_parents]
+    return lift_expected(best, parent_of, max_parents)
+
+
+LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its slip in words)
+    (_in_given_order, "you lifted the hits in the order they came: sort them by score, best first"),
+    (_worst_first, "you sorted the hits lowest score first: the best child comes first"),
+    (_with_repeats, "a parent appears twice: hand each parent over once, at its best child"),
+    (_summed, "you ranked a parent by the sum of its children's scores: rank it by its best child"),
+    (
+        _counted,
+        "you ranked a parent by how many children it has among the hits: rank it by its best child",
+    ),
+    (
+        _first_child_kept,
+        "each parent must carry its best child and that child's score, not the "
+        "first of its children in the list",
+    ),
+    (
+        _cut_before_lift,
+        "you cut the hits to max_parents before the lift; cut the parents, after "
+        "it (two top hits may share a parent)",
+    ),
+]
+
+# (hits, parent_of, max_parents), each built so that some slip above gives a list of its own.
+A = {"a1": "A", "a2": "A", "a3": "A", "b1": "B", "c1": "C", "c2": "C"}
+LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
+    ([("c1", 0.5), ("a2", 0.3), ("b1", 0.8), ("a1", 0.9)], A, 3),
+    ([("b1", 0.8), ("a2", 0.35), ("c2", 0.6), ("a3", 0.3), ("c1", 0.2), ("a1", 0.1)], A, 3),
+    ([("a1", 4.0), ("a2", 3.0), ("c1", 2.0), ("b1", 1.0)], A, 2),
+    ([("b1", 2.0), ("a1", 1.5), ("a2", 1.2), ("a3", 1.1)], A, 2),
+    ([("a1", 1.0)], A, 1),
+    ([], A, 2),
+]
+
+
+def _why_lift(got: list, expected: list, case: tuple[list[Hit], dict[str, str], int]) -> str:
+    hits, parent_of, most = case
+    parents = [row[0] if isinstance(row, tuple) and row else row for row in got]
+    if any(p in parent_of and p not in parent_of.values() for p in parents):
+        return "return parent ids (parent_of[child]) first in each tuple, not child ids"
+    if any(not isinstance(row, tuple) or len(row) != 3 for row in got):
+        return "each item is a tuple (parent_id, child_id, score)"
+    if len(got) > most and len(set(parents)) == len(parents):
+        return f"at most max_parents={most} parents"
+    for slip, why in LIFT_SLIPS:
+        if got == slip(list(hits), dict(parent_of), most):
+            return why
+    return "not the parents expected"
+
+
+def check_lift(fn: Callable) -> int:
+    rng, cases = random.Random(32), []
+    for _ in range(40):
+        parent_of = {f"c{k}": f"p{rng.randint(0, 4)}" for k in range(rng.randint(1, 9))}
+        scores = rng.sample(range(1, 100), len(parent_of))
+        hits = [(child, score / 10) for child, score in zip(parent_of, scores, strict=True)]
+        rng.shuffle(hits)
+        cases.append((hits, parent_of, rng.randint(1, 4)))
+    for hits, parent_of, most in [*LIFT_CASES, *cases]:
+        expected = lift_expected(hits, parent_of, most)
+        got = [
+            tuple(row) if isinstance(row, list) else row
+            for row in fn(list(hits), dict(parent_of), most)
+        ]
+        if got != expected:
+            why = _why_lift(got, expected, (hits, parent_of, most))
+            raise NotYet(
+                f"{why}. Case: hits {hits}, parents {parent_of}, max_parents={most}: "
+                f"expected {expected}, got {short(got)}"
+            )
+    return len(LIFT_CASES) + len(cases)
