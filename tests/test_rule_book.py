@@ -22,4 +22,4 @@ def test_a_four_to_nothing_rule_does_not_hold():
     four = compare([1] * 4 + [0] * 6, [0] * 10, show=False)
     book = RuleBook()
     assert not book.rule("four-none", "1. Four is not enough", [four], holds=four.better).holds
-    assert book.frame().loc["1", "sign test p"] == 0.125
+    assert book.frame().loc["1", "p"] == 0.125

@@ -34,7 +34,7 @@ class RuleBook:
                 "b": c.b,
                 "won": c.won,
                 "lost": c.lost,
-                "sign test p": round(c.p_value, 3),
+                "p": round(c.p_value, 3),
                 "interval": f"[{signed(c.low)}, {signed(c.high)}]",
                 "verdict": c.verdict,
             }
