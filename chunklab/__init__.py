@@ -98,6 +98,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.claims`: `claim` (a conclusion printed with its verdict) and `compare` (paired)
+- `teaching.rule_book`: rules stated as claims over paired comparisons, each comparison a row.
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake

@@ -1,0 +1,54 @@
+"""Rules stated as claims over paired comparisons, with every comparison kept as a table row.
+
+Why: a rule such as "cut along the headings, not structural+repack" rests on several paired
+comparisons (one per retriever, and the baselines a skeptic runs against it). Printed as one
+claim, the rule says whether it held; kept as rows of one table, each comparison behind it can be
+read: which pair, won, lost, the interval and the verdict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from chunklab.teaching.claims import Claim, Comparison, claim, signed
+
+
+class RuleBook:
+    """Numbered rules, each a printed claim, and the comparisons behind them."""
+
+    def __init__(self) -> None:
+        self.rows: list[dict[str, object]] = []
+
+    def rule(
+        self, name: str, statement: str, comparisons: Sequence[Comparison], holds: bool
+    ) -> Claim:
+        """Print the rule as a claim (`statement` starts with its number, "3. ..."), with the count
+        of its comparisons' verdicts as evidence, and keep each comparison as a row."""
+        number = statement.split(".")[0]
+        self.rows.extend(
+            {
+                "rule": number,
+                "a": c.a,
+                "b": c.b,
+                "won": c.won,
+                "lost": c.lost,
+                "p": round(c.p_value, 3),
+                "interval": f"[{signed(c.low)}, {signed(c.high)}]",
+                "verdict": c.verdict,
+            }
+            for c in comparisons
+        )
+        told = [c.verdict for c in comparisons]
+        return claim(
+            name,
+            statement,
+            holds=holds,
+            evidence=f"rule {number} in the table below: {told.count('better')} better, "
+            f"{told.count('worse')} worse, {told.count('no difference shown')} no difference shown",
+        )
+
+    def frame(self) -> pd.DataFrame:
+        """Every comparison behind every rule, one row each, indexed by the rule's number."""
+        return pd.DataFrame(self.rows).set_index("rule")

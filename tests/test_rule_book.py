@@ -1,0 +1,25 @@
+"""A rule printed as a claim keeps every comparison behind it as a row (teaching.rule_book)."""
+
+from chunklab.teaching.claims import compare
+from chunklab.teaching.rule_book import RuleBook
+
+
+def test_a_rule_counts_its_verdicts_and_keeps_its_rows(capsys):
+    ahead = compare([1] * 8 + [0] * 4, [0] * 12, a="x", b="y", show=False)  # 8 won, 0 lost
+    tied = compare([1, 0, 1, 0], [0, 1, 1, 0], a="x", b="z", show=False)  # 1 won, 1 lost
+    book = RuleBook()
+    made = book.rule("x-first", "2. Prefer x", [ahead, tied], holds=ahead.better)
+    printed = capsys.readouterr().out
+    assert made.holds and "claim x-first: HOLDS." in printed
+    assert "rule 2 in the table below: 1 better, 0 worse, 1 no difference shown" in printed
+    frame = book.frame()
+    assert list(frame.index) == ["2", "2"]
+    assert frame["verdict"].tolist() == ["better", "no difference shown"]
+    assert frame["won"].tolist() == [8, 1] and frame["lost"].tolist() == [0, 1]
+
+
+def test_a_four_to_nothing_rule_does_not_hold():
+    four = compare([1] * 4 + [0] * 6, [0] * 10, show=False)
+    book = RuleBook()
+    assert not book.rule("four-none", "1. Four is not enough", [four], holds=four.better).holds
+    assert book.frame().loc["1", "p"] == 0.125
