@@ -118,6 +118,13 @@ def piece_numbers(reply: str) -> list[int]:
     return numbers
 
 
+def column_groups(n_columns: int, width: int) -> list[list[int]]:
+    """05b.1: column 0 (the row's name) heads every group; the rest fill groups of width."""
+    rest = list(range(1, n_columns))
+    step = width - 1
+    return [[0, *rest[i : i + step]] for i in range(0, len(rest), step)] or [[0]]
+
+
 def column_value(header: str, row: str) -> str:
     """05.1: a table row as `column: value` pairs, read as GFM reads it."""
     import re

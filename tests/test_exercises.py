@@ -169,6 +169,11 @@ def _complete_not_reached_at_any_k(rows, strategy, retriever, k):  # the k filte
     return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
 
 
+def _column_groups_without_the_name(n_columns, width):  # plain slices: column 0 only in the first
+    columns = list(range(n_columns))
+    return [columns[i : i + width] for i in range(0, n_columns, width)]
+
+
 def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
     return [int(n) for n in re.findall(r"\d+", reply)]
 
@@ -184,6 +189,7 @@ WRONG = {
     "04.3": _buffer_one_side,
     "04b.1": _numbers_anywhere_in_the_reply,
     "05.1": _column_value_keeping_pipes,
+    "05b.1": _column_groups_without_the_name,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "07b.1": _iou_without_merging,

@@ -34,6 +34,7 @@ ALLOWED: dict[str, dict[str, str]] = {
         "91.9": "Chroma's published recall for its LLMSemanticChunker (research.trychroma.com)",
         "19.9": "Chroma's published precision-Ω for the same chunker, quoted with the recall",
     },
+    "05b": {"5": "the step this companion belongs to ('Companion to step **5**'), not a figure"},
     "06": {"2.1": "an example of a section number (depth 2), not a measured figure"},
     "07": {
         "200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",

@@ -165,3 +165,11 @@ def test_05_2_names_one_past_the_answer_as_off_by_one():
     right = selfcheck.SOLUTIONS["05.2"][1]()
     assert "off by one" in selfcheck.verdict_for("05.2", right + 1)
     assert "one token at a time" in selfcheck.verdict_for("05.2", right + 2)
+
+
+@pytest.mark.xdist_group("exercise-05.2")
+def test_05_2_names_linearize_modes_width_as_the_slip():
+    """71, the widest breadcrumb + header + row in linearize mode, once got a generic hint."""
+    widest = selfcheck_0406.cloudgov_widest_pair_tokens()
+    line = selfcheck.verdict_for("05.2", widest)
+    assert "delimiter row" in line and "linearize" in line, line

@@ -28,7 +28,7 @@ from chunklab.teaching.exercises_03 import (
     check_merged_windows,
     check_parents_within,
 )
-from chunklab.teaching.exercises_05 import check_column_value
+from chunklab.teaching.exercises_05 import check_column_groups, check_column_value
 from chunklab.teaching.exercises_06 import check_fixed_path_chunks
 from chunklab.teaching.exercises_0709 import CHECKS_0709
 from chunklab.teaching.exercises_10 import CHECKS_10
@@ -288,6 +288,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
     "05.1": ("column_value(header, row) -> str", check_column_value),
+    "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709
     **CHECKS_10,  # notebook 10's, in a module of their own

@@ -215,6 +215,20 @@ def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
     raise AssertionError("no budget below 1000 leaves no orphan")
 
 
+def cloudgov_widest_pair_tokens() -> int:
+    """The cloud.gov page's widest breadcrumb + header + row in linearize mode: the budget a learner
+    reads off companion 05b when mistaking rows mode's need for linearize mode's."""
+    doc = read_document(data_dir() / "cloudgov-space-egress.md")
+    sections = MarkdownChunker(max_tokens=2000).split(doc)
+    return max(
+        cl100k(c.metadata["prefix"] + "\n\n" + t.header + "\n" + row)
+        for t in find_tables(doc.text)
+        for row in t.rows
+        for c in sections
+        if t.header in c.text and row in c.text
+    )
+
+
 def _cloudgov_misses() -> dict[Any, str]:
     right = rows_budget_without_orphans_on_cloudgov()
     misses: dict[Any, str] = {}
@@ -226,6 +240,12 @@ def _cloudgov_misses() -> dict[Any, str]:
     misses[widest] = (
         "that is the page's longest header + row in characters (section 4); max_tokens counts "
         "tokens, so sweep MarkdownChunker's budget itself"
+    )
+    misses.setdefault(
+        cloudgov_widest_pair_tokens(),
+        "that is the page's widest breadcrumb + header + row as linearize mode writes it "
+        "(companion 05b); rows mode also repeats the delimiter row under the header, so it "
+        "needs more room: sweep rows mode itself",
     )
     misses.setdefault(
         200,
@@ -244,6 +264,25 @@ def _cloudgov_misses() -> dict[Any, str]:
             "one token at a time, and stop at the first with no orphan",
         )
     return misses
+
+
+def rows_budget_from_which_gds_keeps_rows() -> int:
+    """05b.2: the budget from which rows mode leaves no orphan on the GDS page, up to 130 tokens."""
+    doc = read_document(data_dir() / "gdsway-managing-sensitive-information.md")
+    left = [b for b in range(8, 131) if orphans(MarkdownChunker(max_tokens=b).split(doc), doc)]
+    return max(left) + 1
+
+
+def _gds_misses() -> dict[Any, str]:
+    right = rows_budget_from_which_gds_keeps_rows()
+    return {
+        68: "that is the page's widest breadcrumb + header + row, linearize mode's need; rows "
+        "mode also repeats the delimiter row: sweep rows mode itself",
+        80: "the first tenth with no orphan; a budget between the tenths already leaves none: "
+        "sweep every budget, one token at a time",
+        right - 1: "off by one: at that budget an orphan remains; answer the first budget from "
+        "which none is left",
+    }
 
 
 def _article_paths(fixed: bool = False) -> list[str]:
@@ -331,6 +370,7 @@ SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
+    "05b.2": ("an int: max_tokens", rows_budget_from_which_gds_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
 }
@@ -341,6 +381,7 @@ FORMS_0406: dict[str, Form] = {
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
     "05.2": Form(misses=_cloudgov_misses),
+    "05b.2": Form(misses=_gds_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
 }

@@ -1,0 +1,58 @@
+"""Companion 05b's exercise refuses plausible wrong answers, each with a hint naming the slip: a
+plain slicing of the columns (the name column only in the first group), groups one column too
+wide (the repeated name not counted), one column a group (too many groups)."""
+
+from chunklab.teaching.exercises import verdict
+
+
+def plain_slices(n_columns, width):
+    columns = list(range(n_columns))
+    return [columns[i : i + width] for i in range(0, n_columns, width)]
+
+
+def name_not_counted(n_columns, width):
+    rest = list(range(1, n_columns))
+    return [[0, *rest[i : i + width]] for i in range(0, len(rest), width)] or [[0]]
+
+
+def one_column_a_group(n_columns, width):
+    return [[0, c] for c in range(1, n_columns)] or [[0]]
+
+
+def reversed_columns(n_columns, width):
+    rest = list(range(n_columns - 1, 0, -1))
+    return [[0, *rest[i : i + width - 1]] for i in range(0, len(rest), width - 1)] or [[0]]
+
+
+def test_05b_1_refuses_with_a_hint_naming_the_slip():
+    for wrong, hint in [
+        (plain_slices, "column 0"),
+        (name_not_counted, "included"),
+        (one_column_a_group, "as few groups"),
+        (reversed_columns, "in the table's order"),
+    ]:
+        result = verdict("05b.1", wrong)
+        assert not result.passed and hint in result.message, result.message
+
+
+def test_05b_1_accepts_the_greedy_groups():
+    def column_groups(n_columns, width):
+        groups = [[0]]
+        for column in range(1, n_columns):
+            if len(groups[-1]) == width:
+                groups.append([0])
+            groups[-1].append(column)
+        return groups
+
+    assert verdict("05b.1", column_groups).passed
+
+
+def test_05b_2_names_the_slips():
+    """68 is linearize mode's width, 80 the first tenth without orphans, 72 one short."""
+    from chunklab.teaching import selfcheck
+
+    right = selfcheck.SOLUTIONS["05b.2"][1]()
+    assert selfcheck.verdict_for("05b.2", right).endswith("correct.")
+    assert "delimiter row" in selfcheck.verdict_for("05b.2", 68)
+    assert "one token at a time" in selfcheck.verdict_for("05b.2", 80)
+    assert "off by one" in selfcheck.verdict_for("05b.2", right - 1)
