@@ -105,6 +105,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_03`: the checks of 03, 03b and 03c (parents within a budget, windows, filters)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
+- `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
+- `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09.2 (masked mean, span pooling)
 - `teaching.selfcheck_0103`: the answer exercises of 01 to 02b and the wrong answers they know

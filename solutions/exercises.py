@@ -226,6 +226,19 @@ def pool_span(offsets, vectors, start, end):
     return mean / np.linalg.norm(mean)
 
 
+def running_lines(pages):
+    """08b.1: the lines found on every page, in the first page's order, each once; none below two
+    pages (one page cannot tell a running head or foot from the text)."""
+    if len(pages) < 2:
+        return []
+    on_every_page = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
+    out = []
+    for line in pages[0]:
+        if line in on_every_page and line not in out:
+            out.append(line)
+    return out
+
+
 def window_omega(excerpts, size, length):
     """10.1: precision-Ω of one question over windows of `size` characters: the excerpt characters
     the windows cover, over the union of every window that meets (or touches) an excerpt and the

@@ -7,6 +7,7 @@ import sys
 
 import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
+from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_11 import WRONG_11
 
@@ -195,6 +196,7 @@ WRONG = {
     "07b.1": _iou_without_merging,
     "07b.2": _complete_not_reached_at_any_k,
     "08.1": _markdown_with_body_per_line,
+    "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,
     "09.2": _span_including_its_end,
     **WRONG_10,

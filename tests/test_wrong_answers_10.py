@@ -14,6 +14,7 @@ from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
+from chunklab.teaching.exercises_10 import recursive_omega
 from chunklab.tokens.wordpiece import minilm_pieces
 
 sys.path.insert(0, str(ROOT))
@@ -179,31 +180,22 @@ def recursive_100_omega(**options):
 
 @pytest.mark.xdist_group("exercise-10.2")  # with its selfcheck test: one worker, one solve
 def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
+    """Each wrong method's value is computed here from the settings the slip names; the settings
+    that differ only in size, overlap and length go through `recursive_omega`, cached per setting,
+    so the check and this test cut the corpora once for each (about half the time), while a slip
+    the check attached to the wrong setting still gets another value here."""
     markdown = build("markdown", max_tokens=100, counter="minilm")
     wrong = {
-        recursive_100_omega(): "cl100k",  # the chunker's default length
+        recursive_omega(100, 0): "cl100k",  # the chunker's default length
         recursive_100_omega(count_tokens=len): "counts characters",
         round(evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2): "MarkdownChunker",
     }
     wrong[recursive_100_omega(count_tokens=lambda s: minilm_pieces(s) - 2)] = "[CLS] and [SEP]"
     wrong[12.34] = "the prompt's example"
-    for options, slip in (
-        ({"overlap": 50}, "overlap of 50"),
-        ({"size": 99}, "at 99"),
-        ({"size": 101}, "at 101"),
-    ):
-        settings = {"size": 100, "overlap": 0, "length": "minilm", **options}
-        omega = evaluate(RecursiveChunker(**settings).split_text, None).mean("precision_omega")
-        wrong[round(omega, 2)] = slip
-    wrong[
-        round(
-            evaluate(RecursiveChunker(size=200, overlap=0, length="minilm").split_text, None).mean(
-                "precision_omega"
-            ),
-            2,
-        )
-    ] = "Recursive 200/0"
-    right = recursive_100_omega(length="minilm")
+    for size, overlap, slip in ((100, 50, "overlap of 50"), (99, 0, "at 99"), (101, 0, "at 101")):
+        wrong[recursive_omega(size, overlap, "minilm")] = slip
+    wrong[recursive_omega(200, 0, "minilm")] = "Recursive 200/0"
+    right = recursive_omega(100, 0, "minilm")
     wrong[round(right / 100, 4)] = "a share"
     assert right not in wrong
     for answer, slip in wrong.items():

@@ -18,6 +18,8 @@
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
+- `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
+- `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.

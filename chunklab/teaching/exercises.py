@@ -34,6 +34,7 @@ from chunklab.teaching.exercises_0709 import CHECKS_0709
 from chunklab.teaching.exercises_10 import CHECKS_10
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_parent_lift import check_lift
+from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -292,6 +293,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709
     **CHECKS_10,  # notebook 10's, in a module of their own
+    **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
 }
 

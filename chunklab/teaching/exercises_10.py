@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+from typing import Literal
 
 import numpy as np
 
@@ -196,10 +197,19 @@ def _recursive_omega(chunker: RecursiveChunker) -> float:
     return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
 
 
-@cache  # a cut of the five corpora each: seconds, asked again at every answer checked
+@cache  # a cut of the five corpora each: seconds; one per setting, shared with the tests
+def recursive_omega(
+    size: int, overlap: int = 0, length: Literal["cl100k", "minilm"] = "cl100k"
+) -> float:
+    """Mean precision-Ω, in percent to two decimals, of Recursive `size`/`overlap` with its lengths
+    counted by `length` ("cl100k", RecursiveChunker's default, or "minilm")."""
+    return _recursive_omega(RecursiveChunker(size=size, overlap=overlap, length=length))
+
+
+@cache
 def _recursive_100_omega() -> float:
     """10.2: mean precision-Ω of Recursive 100/0, lengths in MiniLM word pieces, in percent."""
-    return _recursive_omega(RecursiveChunker(size=100, overlap=0, length="minilm"))
+    return recursive_omega(100, 0, "minilm")
 
 
 @cache
@@ -207,7 +217,7 @@ def _recursive_100_misses() -> dict[float, str]:
     right = _recursive_100_omega()
     markdown = build("markdown", max_tokens=100, counter="minilm")
     misses = {
-        _recursive_omega(RecursiveChunker(size=100, overlap=0)): "that is with lengths in cl100k "
+        recursive_omega(100, 0): "that is with lengths in cl100k "
         "tokens, RecursiveChunker's default; the report's MiniLM table counts MiniLM word pieces "
         "(length='minilm')",
         _recursive_omega(
@@ -222,17 +232,17 @@ def _recursive_100_misses() -> dict[float, str]:
         ): "that counts MiniLM's word pieces without [CLS] and [SEP]; LangChain's "
         "from_huggingface_tokenizer counts the two markers too (length='minilm')",
         12.34: "that is the prompt's example of the format, not an answer",
-        _recursive_omega(
-            RecursiveChunker(size=100, overlap=50, length="minilm")
+        recursive_omega(
+            100, 50, "minilm"
         ): "that is with an overlap of 50; the exercise asks no overlap (100/0)",
-        _recursive_omega(
-            RecursiveChunker(size=99, overlap=0, length="minilm")
+        recursive_omega(
+            99, 0, "minilm"
         ): "that is at 99 pieces; the exercise asks chunks of at most 100",
-        _recursive_omega(
-            RecursiveChunker(size=101, overlap=0, length="minilm")
+        recursive_omega(
+            101, 0, "minilm"
         ): "that is at 101 pieces; the exercise asks chunks of at most 100",
-        _recursive_omega(
-            RecursiveChunker(size=200, overlap=0, length="minilm")
+        recursive_omega(
+            200, 0, "minilm"
         ): "that is Recursive 200/0's precision-Ω, printed in the notebook: the exercise asks "
         "chunks of at most 100 tokens",
     }

@@ -1,0 +1,97 @@
+"""Exercise 08b.1's rule: the lines repeated on every page, and the hints naming each slip.
+
+A PDF's running head or foot (a title, an agency's name, "Sample agenda" at the bottom of every
+page) is text like any other, and a converter that keeps it puts the same line into every chunk of
+a page. chunklab drops it, as it drops page numbers. The rule a learner writes here is the test
+behind that: a line that appears on every page, taken in the first page's order, each once. One
+page cannot tell a running line from the text, so fewer than two pages give none.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from chunklab.teaching.checking import NotYet, short
+
+
+def expected_running_lines(pages: list[list[str]]) -> list[str]:
+    if len(pages) < 2:
+        return []
+    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
+    return list(dict.fromkeys(line for line in pages[0] if line in common))
+
+
+def _cases() -> list[list[list[str]]]:
+    """Hand-picked cases, each a slip's trap, then random ones from a fixed seed."""
+    cases = [
+        [["Agenda", "Day 1", "18F kick-off"], ["Day 2", "18F kick-off"], ["Day 3", "18F kick-off"]],
+        [["Report", "a", "Page foot"], ["Report", "b", "Page foot"]],  # a head and a foot
+        [["Draft", "a"], ["Draft", "b"], ["c"]],  # on two pages of three: not running
+        [["only", "one page"]],  # one page: nothing can be told running
+        [],
+        [["Foot", "a", "Foot"], ["Foot", "b"]],  # twice on a page: returned once
+        [
+            ["Zeta head", "text", "Alpha foot"],
+            ["Alpha foot", "more", "Zeta head"],
+        ],  # first page's order
+    ]
+    rng = np.random.default_rng(8)
+    vocabulary = [f"line {i}" for i in range(12)]
+    for _ in range(30):
+        pages = [
+            [vocabulary[int(i)] for i in rng.integers(0, 12, int(rng.integers(1, 7)))]
+            for _ in range(int(rng.integers(1, 5)))
+        ]
+        cases.append(pages)
+    return cases
+
+
+def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
+    """What each predictable slip returns on one case -> the words that name it."""
+    seen_on = [line for page in pages for line in dict.fromkeys(page)]
+    several = [line for line in dict.fromkeys(seen_on) if seen_on.count(line) > 1]
+    every = set(pages[0]).intersection(*(set(page) for page in pages[1:])) if pages else set()
+    return {
+        "you kept lines found on some pages only: a running line is on every page": several,
+        "with one page every line is on every page: return [] below two pages": list(
+            dict.fromkeys(line for line in pages[0] if line in every)
+        )
+        if pages
+        else [],
+        "you returned a line once per time the first page holds it: each line once": [
+            line for line in (pages[0] if pages else []) if line in every
+        ]
+        if len(pages) >= 2
+        else [],
+        "your lines are sorted: give them in the order of the first page": sorted(every)
+        if len(pages) >= 2
+        else [],
+    }
+
+
+def check_running_lines(fn: Callable) -> int:
+    cases = 0
+    for pages in _cases():
+        expected = expected_running_lines(pages)
+        got = fn([list(page) for page in pages])
+        try:
+            ok = list(got) == expected
+        except TypeError:
+            ok = False
+        if not ok:
+            matched = [
+                words for words, slip in _slips(pages).items() if slip != expected and slip == got
+            ]
+            hint = "; or ".join(matched) or (
+                "keep the lines found on every page, in the first page's order, each once"
+            )
+            raise NotYet(f"pages {short(pages)}: expected {expected}, got {short(got)}: {hint}")
+        cases += 1
+    return cases
+
+
+CHECKS_RUNNING: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "08b.1": ("running_lines(pages) -> list of str", check_running_lines),
+}

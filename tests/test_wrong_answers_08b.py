@@ -1,0 +1,62 @@
+"""Exercise 08b.1 (the lines repeated on every page): plausible wrong answers are refused, each
+told the slip it made, and the reference solution passes."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import running_lines  # noqa: E402
+
+
+def on_more_than_one_page(pages):
+    seen = [line for page in pages for line in dict.fromkeys(page)]
+    return [line for line in dict.fromkeys(seen) if seen.count(line) > 1]
+
+
+def every_line_of_a_single_page(pages):
+    if not pages:
+        return []
+    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
+    return list(dict.fromkeys(line for line in pages[0] if line in common))
+
+
+def repeated_as_often_as_on_page_one(pages):
+    if len(pages) < 2:
+        return []
+    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
+    return [line for line in pages[0] if line in common]
+
+
+def sorted_lines(pages):
+    if len(pages) < 2:
+        return []
+    return sorted(set(pages[0]).intersection(*(set(page) for page in pages[1:])))
+
+
+def last_line_of_every_page(pages):
+    lasts = {page[-1] for page in pages if page}
+    return list(lasts) if len(lasts) == 1 and len(pages) > 1 else []
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (on_more_than_one_page, "on every page"),
+        (every_line_of_a_single_page, "below two pages"),
+        (repeated_as_often_as_on_page_one, "each line once"),
+        (sorted_lines, "order of the first page"),
+        (last_line_of_every_page, "every page, in the first page's order"),
+    ],
+)
+def test_08b_1_refuses_with_a_hint(fn, hint):
+    result = verdict("08b.1", fn)
+    assert not result.passed and ": not yet: " in result.message, result.message
+    assert hint in result.message, result.message
+
+
+def test_08b_1_accepts_the_reference_solution():
+    assert verdict("08b.1", running_lines).passed
