@@ -222,6 +222,22 @@ def _piece_numbers_slip(reply: str, got: Any) -> str:
     return "read the numbers of the split_after: line alone"
 
 
+def _refusal_slip(reply: str) -> str:
+    """Why the reply must be refused, named by the slip that let it through."""
+    if "split_after:" not in reply:
+        return "the reply has no split_after: line; raise, never return an empty list"
+    line = reply.split("split_after:", 1)[1].splitlines()[0]
+    if not re.fullmatch(r"[\s\d,]*", line):
+        return (
+            "the line holds something other than whole numbers and commas; "
+            "picking out its digits is a guess, raise instead"
+        )
+    numbers = [int(n) for n in re.findall(r"\d+", line)]
+    if len(set(numbers)) < len(numbers):
+        return "a number is repeated: a repeat is out of order too (strictly ascending), raise"
+    return "the numbers are out of order: raise, never sort them into order (that is a guess)"
+
+
 def _check_piece_numbers(fn: Callable) -> int:
     """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
     on the `split_after:` line, strictly ascending; a reply without that line, out of order or
@@ -257,11 +273,10 @@ def _check_piece_numbers(fn: Callable) -> int:
                 if expected is ValueError or got is ValueError
                 else ": " + _piece_numbers_slip(reply, got)
             )
-            if expected is ValueError and got is not ValueError and "split_after:" in reply:
-                why = (
-                    ": the line holds something other than whole numbers and commas; "
-                    "picking out its digits is a guess, raise instead"
-                )
+            if expected is ValueError and got is not ValueError:
+                why = ": " + _refusal_slip(reply)
+            if got is ValueError and expected is not ValueError:
+                why = ": this reply is readable; read each whole number (10 is one number, not 1 and 0)"
             raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
         cases += 1
     return cases
