@@ -66,7 +66,7 @@ def accepting_a_repeat(reply):
     [
         (every_number_in_the_reply, "Pieces 1 to 4", "not numbers elsewhere in the reply"),
         (no_order_check, "split_after: 5, 3", "out of order: raise"),
-        (single_digits, "10, 12, 31", "10 is one number"),
+        (single_digits, "10, 12, 31", "10 is one, not 1 and 0"),
         (empty_when_no_line, "I would cut after piece 3.", "no split_after: line; raise"),
         (sorting_instead_of_refusing, "split_after: 5, 3", "never sort them"),
         (accepting_a_repeat, "split_after: 3, 3", "a number is repeated"),

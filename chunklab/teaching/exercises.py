@@ -276,8 +276,57 @@ def _check_piece_numbers(fn: Callable) -> int:
             if expected is ValueError and got is not ValueError:
                 why = ": " + _refusal_slip(reply)
             if got is ValueError and expected is not ValueError:
-                why = ": this reply is readable; read each whole number (10 is one number, not 1 and 0)"
+                why = ": this reply is readable; read each whole number (10 is one, not 1 and 0)"
             raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
+        cases += 1
+    return cases
+
+
+# --- 04c.1: a fixed threshold with a percentile's cuts -------------------------------------------
+
+
+def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
+    """Name the likely slip: the percentile of the similarities, or of the distances unconverted."""
+    import numpy as np
+
+    slips = {
+        "that is the percentile of the similarities; the rule reads the percentile of the "
+        "distances (1 - similarity), and the threshold is 1 minus it": np.percentile(
+            sims, percentile
+        ),
+        "that is a distance; a threshold compares similarities: return 1 minus it": np.percentile(
+            1 - sims, percentile
+        ),
+    }
+    for slip, wrong in slips.items():
+        if abs(got - float(wrong)) < 1e-9:
+            return slip
+    return "read the value off these similarities: a gap is cut when its similarity is below it"
+
+
+def _check_threshold_for(fn: Callable) -> int:
+    """Any threshold whose cuts equal the percentile rule's on the same similarities passes."""
+    import numpy as np
+
+    from chunklab.chunkers.semantic import SemanticChunker
+    from chunklab.embeddings.static import HashingEmbedder
+
+    rng, cases = np.random.default_rng(7), 0
+    for n, percentile in [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3:
+        sims = rng.uniform(-0.1, 0.9, n).round(4)
+        rule = SemanticChunker(embedder=HashingEmbedder(), percentile=percentile)
+        got = fn(sims.copy(), percentile)
+        if not isinstance(got, (int, float, np.floating)) or not -1 <= got <= 1:
+            raise NotYet(f"return one number, a similarity between -1 and 1, not {short(got)}")
+        fixed = SemanticChunker(
+            embedder=HashingEmbedder(), breakpoint="threshold", threshold=float(got)
+        )
+        if fixed.cuts(sims) != rule.cuts(sims):
+            raise NotYet(
+                f"{n} similarities, percentile {percentile}: your threshold {float(got):.4f} cuts "
+                f"{len(fixed.cuts(sims))} gaps, the rule {len(rule.cuts(sims))}: "
+                + _threshold_slip(sims, percentile, float(got))
+            )
         cases += 1
     return cases
 
@@ -297,6 +346,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
+    "04c.1": ("threshold_for(similarities, percentile) -> float", _check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709
