@@ -30,3 +30,14 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
         return float(1 - (above + below) / 2)
 
     assert verdict("04c.1", halfway).passed
+
+
+def test_04c_2_names_each_slip_and_accepts_the_answer():
+    from chunklab.teaching import selfcheck
+
+    right = selfcheck.SOLUTIONS["04c.2"][1]()
+    assert selfcheck.verdict_for("04c.2", right).endswith("correct.")
+    hints = {a: selfcheck.verdict_for("04c.2", a) for a in selfcheck.form("04c.2").misses()}
+    assert any("count the cuts, not the chunks" in line for line in hints.values())
+    assert "not the smallest" in selfcheck.verdict_for("04c.2", right + 1)
+    assert "makes" in selfcheck.verdict_for("04c.2", right - 1)

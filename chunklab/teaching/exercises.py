@@ -19,8 +19,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from chunklab.chunkers.llm import split_after
-from chunklab.chunkers.semantic import with_neighbours
+from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
+from chunklab.embeddings.static import HashingEmbedder
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_03 import (
@@ -287,8 +290,6 @@ def _check_piece_numbers(fn: Callable) -> int:
 
 def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
     """Name the likely slip: the percentile of the similarities, or of the distances unconverted."""
-    import numpy as np
-
     slips = {
         "that is the percentile of the similarities; the rule reads the percentile of the "
         "distances (1 - similarity), and the threshold is 1 minus it": np.percentile(
@@ -306,11 +307,6 @@ def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
 
 def _check_threshold_for(fn: Callable) -> int:
     """Any threshold whose cuts equal the percentile rule's on the same similarities passes."""
-    import numpy as np
-
-    from chunklab.chunkers.semantic import SemanticChunker
-    from chunklab.embeddings.static import HashingEmbedder
-
     rng, cases = np.random.default_rng(7), 0
     for n, percentile in [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3:
         sims = rng.uniform(-0.1, 0.9, n).round(4)
