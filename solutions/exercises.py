@@ -104,6 +104,14 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
     ]
 
 
+def threshold_for(similarities, percentile: float) -> float:
+    """04c.1: the fixed threshold that cuts where the percentile rule does: 1 minus the
+    percentile of the distances (a gap is cut when its similarity is below it)."""
+    import numpy as np
+
+    return float(1 - np.percentile(1 - np.asarray(similarities), percentile))
+
+
 def piece_numbers(reply: str) -> list[int]:
     """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)

@@ -179,6 +179,12 @@ def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
     return [int(n) for n in re.findall(r"\d+", reply)]
 
 
+def _threshold_from_the_similarities(sims, percentile):  # the percentile of sims, not distances
+    import numpy as np
+
+    return float(np.percentile(sims, percentile))
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
     "02.1": _repack_counting_pieces,
@@ -189,6 +195,7 @@ WRONG = {
     "03c.2": _filter_after_ranking,
     "04.3": _buffer_one_side,
     "04b.1": _numbers_anywhere_in_the_reply,
+    "04c.1": _threshold_from_the_similarities,
     "05.1": _column_value_keeping_pipes,
     "05b.1": _column_groups_without_the_name,
     "06.3": _path_chunks_with_the_articles_bug,

@@ -62,20 +62,21 @@ def accepting_a_repeat(reply):
 
 
 @pytest.mark.parametrize(
-    ("wrong", "shown"),
+    ("wrong", "shown", "hint"),
     [
-        (every_number_in_the_reply, "Pieces 1 to 4"),
-        (no_order_check, "split_after: 5, 3"),
-        (single_digits, "10, 12, 31"),
-        (empty_when_no_line, "I would cut after piece 3."),
-        (sorting_instead_of_refusing, "split_after: 5, 3"),
-        (accepting_a_repeat, "split_after: 3, 3"),
+        (every_number_in_the_reply, "Pieces 1 to 4", "not numbers elsewhere in the reply"),
+        (no_order_check, "split_after: 5, 3", "out of order: raise"),
+        (single_digits, "10, 12, 31", "10 is one, not 1 and 0"),
+        (empty_when_no_line, "I would cut after piece 3.", "no split_after: line; raise"),
+        (sorting_instead_of_refusing, "split_after: 5, 3", "never sort them"),
+        (accepting_a_repeat, "split_after: 3, 3", "a number is repeated"),
     ],
 )
-def test_04b_1_refuses_each_wrong_reader_naming_the_reply(wrong, shown):
+def test_04b_1_refuses_each_wrong_reader_naming_the_reply_and_the_slip(wrong, shown, hint):
     result = verdict("04b.1", wrong)
     assert not result.passed
     assert shown in result.message, result.message
+    assert hint in result.message, result.message
 
 
 def test_04b_1_accepts_any_correct_reader():

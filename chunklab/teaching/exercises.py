@@ -19,8 +19,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 from chunklab.chunkers.llm import split_after
-from chunklab.chunkers.semantic import with_neighbours
+from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
+from chunklab.embeddings.static import HashingEmbedder
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_03 import (
@@ -224,6 +227,22 @@ def _piece_numbers_slip(reply: str, got: Any) -> str:
     return "read the numbers of the split_after: line alone"
 
 
+def _refusal_slip(reply: str) -> str:
+    """Why the reply must be refused, named by the slip that let it through."""
+    if "split_after:" not in reply:
+        return "the reply has no split_after: line; raise, never return an empty list"
+    line = reply.split("split_after:", 1)[1].splitlines()[0]
+    if not re.fullmatch(r"[\s\d,]*", line):
+        return (
+            "the line holds something other than whole numbers and commas; "
+            "picking out its digits is a guess, raise instead"
+        )
+    numbers = [int(n) for n in re.findall(r"\d+", line)]
+    if len(set(numbers)) < len(numbers):
+        return "a number is repeated: a repeat is out of order too (strictly ascending), raise"
+    return "the numbers are out of order: raise, never sort them into order (that is a guess)"
+
+
 def _check_piece_numbers(fn: Callable) -> int:
     """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
     on the `split_after:` line, strictly ascending; a reply without that line, out of order or
@@ -259,12 +278,53 @@ def _check_piece_numbers(fn: Callable) -> int:
                 if expected is ValueError or got is ValueError
                 else ": " + _piece_numbers_slip(reply, got)
             )
-            if expected is ValueError and got is not ValueError and "split_after:" in reply:
-                why = (
-                    ": the line holds something other than whole numbers and commas; "
-                    "picking out its digits is a guess, raise instead"
-                )
+            if expected is ValueError and got is not ValueError:
+                why = ": " + _refusal_slip(reply)
+            if got is ValueError and expected is not ValueError:
+                why = ": this reply is readable; read each whole number (10 is one, not 1 and 0)"
             raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
+        cases += 1
+    return cases
+
+
+# --- 04c.1: a fixed threshold with a percentile's cuts -------------------------------------------
+
+
+def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
+    """Name the likely slip: the percentile of the similarities, or of the distances unconverted."""
+    slips = {
+        "that is the percentile of the similarities; the rule reads the percentile of the "
+        "distances (1 - similarity), and the threshold is 1 minus it": np.percentile(
+            sims, percentile
+        ),
+        "that is a distance; a threshold compares similarities: return 1 minus it": np.percentile(
+            1 - sims, percentile
+        ),
+    }
+    for slip, wrong in slips.items():
+        if abs(got - float(wrong)) < 1e-9:
+            return slip
+    return "read the value off these similarities: a gap is cut when its similarity is below it"
+
+
+def _check_threshold_for(fn: Callable) -> int:
+    """Any threshold whose cuts equal the percentile rule's on the same similarities passes."""
+    rng, cases = np.random.default_rng(7), 0
+    for n, percentile in [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3:
+        sims = rng.uniform(-0.1, 0.9, n).round(4)
+        rule = SemanticChunker(embedder=HashingEmbedder(), percentile=percentile)
+        got = fn(sims.copy(), percentile)
+        if not isinstance(got, (int, float, np.floating)) or not -1 <= got <= 1:
+            raise NotYet(f"return one number, a similarity between -1 and 1, not {short(got)}")
+        fixed = SemanticChunker(
+            embedder=HashingEmbedder(), breakpoint="threshold", threshold=float(got)
+        )
+        if fixed.cuts(sims) != rule.cuts(sims):
+            raise NotYet(
+                f"{n} similarities, percentile {percentile}: your threshold {float(got):.4f} cuts "
+                f"{len(fixed.cuts(sims))} gaps, the rule {len(rule.cuts(sims))}: "
+                + _threshold_slip(sims, percentile, float(got))
+            )
         cases += 1
     return cases
 
@@ -288,6 +348,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
+    "04c.1": ("threshold_for(similarities, percentile) -> float", _check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),

@@ -364,11 +364,46 @@ def _prefix_cost_misses() -> dict[Any, str]:
     }
 
 
+@lru_cache(maxsize=2)
+def _percentile_cut_counts(embedder: str) -> tuple[int, ...]:
+    """Cuts the percentile rule makes on the topics document at percentiles 1 to 99 (index p-1)."""
+    model = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
+    rule = SemanticChunker(embedder=model)
+    _, sims = rule.similarities(load_document("topics"))
+    return tuple(
+        len(SemanticChunker(embedder=model, percentile=p).cuts(sims)) for p in range(1, 100)
+    )
+
+
+def smallest_percentile_for_two_cuts(embedder: str = "minilm", most: int = 2) -> int:
+    """04c.2: the smallest whole percentile at which MiniLM's rule makes at most 2 cuts."""
+    counts = _percentile_cut_counts(embedder)
+    return next(p for p in range(1, 100) if counts[p - 1] <= most)
+
+
+def _two_cuts_misses() -> dict[Any, str]:
+    right = smallest_percentile_for_two_cuts()
+    slips = {
+        smallest_percentile_for_two_cuts(most=1): "that leaves 2 chunks, which is 1 cut: count "
+        "the cuts, not the chunks",
+        smallest_percentile_for_two_cuts(most=3): "that is at most 3 cuts: the question asks 2",
+        smallest_percentile_for_two_cuts("wordllama"): "that is WordLlama's sweep (section 5's "
+        "plot); the question asks MiniLM",
+    }
+    misses = {answer: hint for answer, hint in slips.items() if answer != right}
+    for p, cuts in enumerate(_percentile_cut_counts("minilm"), start=1):
+        if p != right and p not in misses:
+            smallest = " at most 2, but not the smallest such percentile" if p > right else ""
+            misses[p] = f"at percentile {p} MiniLM makes {cuts} cut(s){smallest}"
+    return misses
+
+
 SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
+    "04c.2": ("an int: the percentile", smallest_percentile_for_two_cuts),
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
     "05b.2": ("an int: max_tokens", rows_budget_from_which_gds_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
@@ -380,6 +415,7 @@ FORMS_0406: dict[str, Form] = {
     "04.2": Form(misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
+    "04c.2": Form(misses=_two_cuts_misses),
     "05.2": Form(misses=_cloudgov_misses),
     "05b.2": Form(misses=_gds_misses),
     "06.1": Form(misses=_article_paths_misses),
