@@ -87,9 +87,27 @@ def repack_joined_by_space(text, spans, budget):
     return [(p[0][0], p[-1][1]) for p in pieces]
 
 
+def repack_merged_space_new(text, spans, budget):  # no known rule: the hint reads its pieces
+    return _greedy(
+        spans, lambda first, a, b: cl100k(text[first:a].rstrip() + " " + text[a:b]) <= budget
+    )
+
+
+def repack_never_twice(text, spans, budget):  # merges a pair, then never extends it again
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and out[-1] in spans and cl100k(text[out[-1][0] : b]) <= budget:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (repack_merged_space_new, "over the budget: decide each merge on that slice"),
+        (repack_never_twice, "yet you left it in two pieces"),
         (repack_adding_counts, "you added up the pieces' counts"),
         (repack_strictly_below, "exactly `budget` tokens"),
         (repack_by_characters, "not characters"),

@@ -107,13 +107,31 @@ def check_repack_tokens(fn: Callable) -> int:
             for h in mistakes[0]
             if all(m[h] == run[3] for m, run in zip(mistakes, runs, strict=True))
         ),
-        "compare your pieces with the expected ones",
+        None,
     )
-    text, _, budget, got, expected = missed[0]
+    text, spans, budget, got, expected = missed[0]
     raise NotYet(
         f"budget={budget}, text={short(text, 60)}: expected {short(expected)}, got {short(got)}: "
-        f"{hint}"
+        f"{hint or piece_hint(text, spans, budget, got)}"
     )
+
+
+def piece_hint(text: str, spans: list[Span], budget: int, got: list[Span]) -> str:
+    """A hint read off the learner's own pieces, when no known mistake gives them all: a merged
+    piece over the budget, or two neighbours left apart although their slice fits."""
+    for a, b in got:
+        if (a, b) not in spans and (n := cl100k(text[a:b])) > budget:
+            return (
+                f"your piece ({a}, {b}) is {n} cl100k tokens counted as text[{a}:{b}], over the "
+                "budget: decide each merge on that slice, separators included"
+            )
+    for (a, _), (_, d) in zip(got, got[1:], strict=False):
+        if (n := cl100k(text[a:d])) <= budget:
+            return (
+                f"text[{a}:{d}] is {n} cl100k tokens, within the budget, yet you left it in two "
+                "pieces: merge while the slice fits"
+            )
+    return "compare your pieces with the expected ones"
 
 
 # --- 02b.1: does this line close the fence? ----------------------------------------------------

@@ -350,3 +350,15 @@ def save_figure(figure, path) -> None:
     """Write a figure as PNG and close it, so a script or a notebook does not also display it."""
     figure.savefig(path, dpi=120)
     plt.close(figure)
+
+
+def runs(numbers: Sequence[int]) -> str:
+    """Sorted ints as runs of consecutive values, `[40, 41, 42, 50]` -> `'40-42, 50'`: a sweep of
+    200 overlaps printed as a handful of ranges, so the gaps between them are what one sees."""
+    groups: list[list[int]] = []
+    for n in numbers:
+        if groups and n == groups[-1][1] + 1:
+            groups[-1][1] = n
+        else:
+            groups.append([n, n])
+    return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in groups)
