@@ -104,7 +104,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_03`: the checks of 03, 03b and 03c (parents within a budget, windows, filters)
 - `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
-- `teaching.pooling_checks`: the checks of exercises 09.1 and 09.2 (masked mean, span pooling)
+- `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.selfcheck_0103`: the answer exercises of 01 to 02b and the wrong answers they know
 - `teaching.answers_llm_cuts`: exercise 04b.2's answer and the wrong answers it knows
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know

@@ -181,7 +181,7 @@ WRONG = {
     "07b.2": _complete_not_reached_at_any_k,
     "08.1": _markdown_with_body_per_line,
     "09.1": _mean_over_padding_too,
-    "09.2": _span_including_its_end,
+    "09b.1": _span_including_its_end,
     **WRONG_10,
     **WRONG_11,
 }

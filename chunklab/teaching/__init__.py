@@ -16,7 +16,7 @@
   windows, filter then rank).
 - `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
-- `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.
+- `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
 - `answers_llm_cuts`: exercise 04b.2's answer (a first pass of `LLMChunker`: calls and prompt
   tokens) and the wrong answers it knows.

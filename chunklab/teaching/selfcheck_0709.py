@@ -202,14 +202,14 @@ AFTERWORDS_0709: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
-    "09.3": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
+    "09.2": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
 }
 
 FORMS_0709: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "08.2": Form(misses=_pdf_misses),
-    "09.3": Form(misses=_schedule_misses),
+    "09.2": Form(misses=_schedule_misses),
 }
 
 
