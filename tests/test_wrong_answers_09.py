@@ -180,3 +180,23 @@ def test_09_3_names_the_mistake_of_each_known_wrong_pair(capsys):
         selfcheck.check("09.2", list(answer))
         out = capsys.readouterr().out
         assert "Exercise 09.2: correct" not in out and why in out, out
+
+
+def test_09b_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
+    alone, late = selfcheck.SOLUTIONS["09b.2"][1]()
+    for answer in [(late, alone), (alone, alone), (0.28, 0.64), (0, 0)]:
+        selfcheck.check("09b.2", answer)
+        assert ": correct" not in capsys.readouterr().out
+    selfcheck.check("09b.2", (alone, late))
+    assert ": correct." in capsys.readouterr().out
+
+
+def test_09b_2_names_the_mistake_of_each_known_wrong_pair(capsys):
+    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+
+    misses = FORMS_0709["09b.2"].misses()
+    assert len(misses) >= 4  # order, the diagonal, characters, 40-token windows, the policy
+    for answer, why in misses.items():
+        selfcheck.check("09b.2", list(answer))
+        out = capsys.readouterr().out
+        assert "Exercise 09b.2: correct" not in out and why in out, out
