@@ -108,7 +108,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
 - `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
-- `teaching.pooling_checks`: the checks of exercises 09.1 and 09.2 (masked mean, span pooling)
+- `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.selfcheck_0103`: the answer exercises of 01 to 02b and the wrong answers they know
 - `teaching.answers_llm_cuts`: exercise 04b.2's answer and the wrong answers it knows
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know

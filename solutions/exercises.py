@@ -223,7 +223,7 @@ def masked_mean(vectors, mask):
 
 
 def pool_span(offsets, vectors, start, end):
-    """09.2: the mean of the tokens whose first character is in [start, end), length 1; zeros
+    """09b.1: the mean of the tokens whose first character is in [start, end), length 1; zeros
     when none starts there."""
     import numpy as np
 

@@ -205,7 +205,7 @@ WRONG = {
     "08.1": _markdown_with_body_per_line,
     "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,
-    "09.2": _span_including_its_end,
+    "09b.1": _span_including_its_end,
     **WRONG_10,
     **WRONG_11,
 }

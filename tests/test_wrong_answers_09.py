@@ -151,7 +151,7 @@ WRONG_POOL = {
 
 @pytest.mark.parametrize("wrong", WRONG_POOL, ids=lambda f: f.__name__)
 def test_09_2_refuses_each_plausible_wrong_answer_naming_it(wrong):
-    result = verdict("09.2", wrong)
+    result = verdict("09b.1", wrong)
     assert not result.passed
     assert WRONG_POOL[wrong] in result.message, result.message
 
@@ -161,22 +161,42 @@ def test_09_2_accepts_every_correct_form():
         return list(solutions.pool_span(offsets, vectors, start, end))
 
     for fn in (solutions.pool_span, as_list):
-        assert verdict("09.2", fn).passed, verdict("09.2", fn).message
+        assert verdict("09b.1", fn).passed, verdict("09b.1", fn).message
 
 
 def test_09_3_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
-    cut, words = selfcheck.SOLUTIONS["09.3"][1]()
+    cut, words = selfcheck.SOLUTIONS["09.2"][1]()
     for answer in [(words, cut), (cut + 1, words), (cut, words - 1), (cut, 0), (0, 0)]:
-        selfcheck.check("09.3", answer)
+        selfcheck.check("09.2", answer)
         assert ": correct" not in capsys.readouterr().out
-    selfcheck.check("09.3", (cut, words))
+    selfcheck.check("09.2", (cut, words))
     assert ": correct." in capsys.readouterr().out
 
 
 def test_09_3_names_the_mistake_of_each_known_wrong_pair(capsys):
     from chunklab.teaching.selfcheck_0709 import FORMS_0709
 
-    for answer, why in FORMS_0709["09.3"].misses().items():
-        selfcheck.check("09.3", list(answer))
+    for answer, why in FORMS_0709["09.2"].misses().items():
+        selfcheck.check("09.2", list(answer))
         out = capsys.readouterr().out
-        assert "Exercise 09.3: correct" not in out and why in out, out
+        assert "Exercise 09.2: correct" not in out and why in out, out
+
+
+def test_09b_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
+    alone, late = selfcheck.SOLUTIONS["09b.2"][1]()
+    for answer in [(late, alone), (alone, alone), (0.28, 0.64), (0, 0)]:
+        selfcheck.check("09b.2", answer)
+        assert ": correct" not in capsys.readouterr().out
+    selfcheck.check("09b.2", (alone, late))
+    assert ": correct." in capsys.readouterr().out
+
+
+def test_09b_2_names_the_mistake_of_each_known_wrong_pair(capsys):
+    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+
+    misses = FORMS_0709["09b.2"].misses()
+    assert len(misses) >= 4  # order, the diagonal, characters, 40-token windows, the policy
+    for answer, why in misses.items():
+        selfcheck.check("09b.2", list(answer))
+        out = capsys.readouterr().out
+        assert "Exercise 09b.2: correct" not in out and why in out, out

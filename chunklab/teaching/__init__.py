@@ -21,7 +21,7 @@
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
-- `pooling_checks`: exercises 09.1 and 09.2 (masked mean, span pooling) and their slips' hints.
+- `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
 - `answers_llm_cuts`: exercise 04b.2's answer (a first pass of `LLMChunker`: calls and prompt
   tokens) and the wrong answers it knows.

@@ -281,5 +281,5 @@ CHECKS_0709: dict[str, tuple[str, Callable[[Callable], int]]] = {
     ),
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),
-    "09.2": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),
+    "09b.1": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),
 }

@@ -1,4 +1,4 @@
-"""Exercises 09.1 and 09.2: pooling a transformer's token vectors into one vector, by the
+"""Exercises 09.1 and 09b.1: pooling a transformer's token vectors into one vector, by the
 attention mask (masked mean) and by a character span (late chunking); each plausible slip is
 computed here and named in the hint. Kept apart from `exercises_0709` because the hints are most
 of it.
@@ -14,7 +14,7 @@ import numpy as np
 from chunklab.embeddings.late import TokenVectors, pool_spans
 from chunklab.teaching.checking import NotYet, close, rounded
 
-# --- 09.1 and 09.2: pooling token vectors -------------------------------------------------------
+# --- 09.1 and 09b.1: pooling token vectors -------------------------------------------------------
 
 
 def _unit(x: np.ndarray) -> np.ndarray:
