@@ -101,26 +101,27 @@ The notebooks' helpers (`teaching/`)
 - `teaching.rule_book`: rules stated as claims over paired comparisons, each comparison a row.
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
-- `teaching.exercises_02`: notebook 02's checks, naming a plausible wrong answer's mistake
-- `teaching.exercises_03`: the checks of 03, 03b and 03c (parents within a budget, windows, filters)
+- `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
+- `teaching.exercises_parents_windows`: the checks of 03, 03b, 03c (parents in a budget, windows)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
-- `teaching.exercises_0709`: the checks of notebooks 07 to 09, naming the mistake they recognise
+- `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
 - `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
-- `teaching.selfcheck_0103`: the answer exercises of 01 to 02b and the wrong answers they know
+- `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
 - `teaching.answers_llm_cuts`: exercise 04b.2's answer and the wrong answers it knows
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
-- `teaching.selfcheck_0406`: the answer exercises of 04 to 06 and the wrong answers they know
-- `teaching.selfcheck_0709`: the answer exercises of 07 to 09 and the wrong answers they know
-- `teaching.exercises_10`: notebook 10's exercise check (10)
+- `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
+- `teaching.answers_tables_prefixes`: the answer exercises of 05, 05b and 06, the same way
+- `teaching.answers_experiments`: the answer exercises of 07 to 09 and the wrong answers they know
+- `teaching.exercises_benchmark`: notebook 10's exercise check (10)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
-- `teaching.exercises_05`: notebook 05's check: table rows as GFM reads them
-- `teaching.exercises_06`: notebook 06's check: path prefixes on numbered subsections
+- `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
+- `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections
 
 LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
 - `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata

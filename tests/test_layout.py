@@ -14,6 +14,7 @@ the modules' imports must form no cycle.
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -250,3 +251,22 @@ def test_the_readme_layout_table_names_every_module():
     )
     assert sorted(set(modules) - set(rows)) == []
     assert sorted(set(rows) - set(modules)) == []
+
+
+def module_names_with_a_notebook_number(package: Path = PACKAGE) -> list[str]:
+    """Modules whose name carries a notebook's number (`selfcheck_0406`, `exercises_10`): a name
+    that says where the code is used, not what it holds, and goes stale when a notebook is split
+    or renumbered."""
+    return sorted(
+        str(path.relative_to(package))
+        for path in package.rglob("*.py")
+        if re.search(r"_\d{2}[a-z]?(?:\d{2})?$", path.stem)
+    )
+
+
+def test_no_module_is_named_by_a_notebook_number(tmp_path):
+    assert module_names_with_a_notebook_number() == []
+    (tmp_path / "selfcheck_0406.py").write_text("")
+    (tmp_path / "exercises_10.py").write_text("")
+    (tmp_path / "late_chunking.py").write_text("")
+    assert module_names_with_a_notebook_number(tmp_path) == ["exercises_10.py", "selfcheck_0406.py"]

@@ -8,7 +8,7 @@ ones come from the library, so nothing here is typed in."""
 import pytest
 
 from chunklab.chunkers.semantic import with_neighbours
-from chunklab.teaching import selfcheck, selfcheck_0406
+from chunklab.teaching import answers_semantic, selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -36,7 +36,7 @@ def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_bud
     chunks, on_true = right
     assert "leave character 0 out" in refusal("04.2", (chunks, on_true + 1))
     assert "wrong order" in refusal("04.2", (on_true, chunks))
-    assert "max_tokens=30" in refusal("04.2", selfcheck_0406.budgeted_semantic(200))
+    assert "max_tokens=30" in refusal("04.2", answers_semantic.budgeted_semantic(200))
     assert "1 item where 2 are asked" in refusal("04.2", [chunks])
 
 
@@ -45,14 +45,14 @@ def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_bud
     [
         (
             lambda: (
-                selfcheck_0406.budgeted_semantic()[0] - 1,
-                selfcheck_0406.budgeted_semantic()[1],
+                answers_semantic.budgeted_semantic()[0] - 1,
+                answers_semantic.budgeted_semantic()[1],
             ),
             "counts the cuts",
         ),
-        (lambda: selfcheck_0406.budgeted_semantic(embedder="hashing"), "hashing embedder"),
-        (lambda: selfcheck_0406.budgeted_semantic(breakpoint="threshold"), "0.6 threshold"),
-        (lambda: selfcheck_0406.budgeted_semantic(unit="line"), "cut lines, not sentences"),
+        (lambda: answers_semantic.budgeted_semantic(embedder="hashing"), "hashing embedder"),
+        (lambda: answers_semantic.budgeted_semantic(breakpoint="threshold"), "0.6 threshold"),
+        (lambda: answers_semantic.budgeted_semantic(unit="line"), "cut lines, not sentences"),
     ],
     ids=["cuts-for-chunks", "hash", "threshold", "lines"],
 )
@@ -113,7 +113,7 @@ def test_04_3_accepts_any_correct_form():
 def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_number():
     chunks, on_true = selfcheck.SOLUTIONS["04.2"][1]()
     assert "count again" in refusal("04.2", (chunks, on_true - 1))
-    at_200 = selfcheck_0406.budgeted_semantic(200)
+    at_200 = answers_semantic.budgeted_semantic(200)
     assert "first chunk counted" in refusal("04.2", (at_200[0], at_200[1] + 1))
     assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))
 
@@ -122,7 +122,7 @@ def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_nu
 def test_04_1_asks_minilm_and_names_wordllamas_answer():
     """WordLlama's answer is printed in section 3's table: asking MiniLM takes the skill."""
     right = selfcheck.SOLUTIONS["04.1"][1]()
-    wordllama = selfcheck_0406.stdevs_for_asked_cuts("wordllama")
+    wordllama = answers_semantic.stdevs_for_asked_cuts("wordllama")
     assert wordllama != right
     assert "WordLlama's answer" in refusal("04.1", wordllama)
 
@@ -153,10 +153,10 @@ def test_04_3_says_when_the_function_changed_its_input():
 def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
     right = selfcheck.SOLUTIONS["04.3b"][1]()
     assert selfcheck.verdict_for("04.3b", list(right)).endswith("correct.")
-    one = selfcheck_0406.wide_buffer_scores(1)
+    one = answers_semantic.wide_buffer_scores(1)
     assert one != right
     assert "buffer_size=1" in refusal("04.3b", one)
-    assert "no buffer" in refusal("04.3b", selfcheck_0406.wide_buffer_scores(0))
+    assert "no buffer" in refusal("04.3b", answers_semantic.wide_buffer_scores(0))
 
 
 def _newline_join(texts, buffer_size):

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from chunklab.teaching import selfcheck, selfcheck_0406
+from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -92,7 +92,7 @@ def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
     assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
     line = selfcheck.verdict_for("05.2", right - 1)
     assert "not quite" in line and "orphan(s) remain" in line
-    linearize = selfcheck_0406.rows_budget_without_orphans_on_cloudgov("linearize")
+    linearize = answers_tables_prefixes.rows_budget_without_orphans_on_cloudgov("linearize")
     assert "rows mode" in selfcheck.verdict_for("05.2", linearize)
     assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
 
@@ -170,6 +170,6 @@ def test_05_2_names_one_past_the_answer_as_off_by_one():
 @pytest.mark.xdist_group("exercise-05.2")
 def test_05_2_names_linearize_modes_width_as_the_slip():
     """71, the widest breadcrumb + header + row in linearize mode, once got a generic hint."""
-    widest = selfcheck_0406.cloudgov_widest_pair_tokens()
+    widest = answers_tables_prefixes.cloudgov_widest_pair_tokens()
     line = selfcheck.verdict_for("05.2", widest)
     assert "delimiter row" in line and "linearize" in line, line

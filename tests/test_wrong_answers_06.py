@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from chunklab.teaching import selfcheck, selfcheck_0406
+from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.teaching.exercises import verdict
 
 ARTICLE_TITLE = r"^(\d+)\.\s+(.*)$"
@@ -109,25 +109,27 @@ def test_06_2_accepts_any_rounding_to_one_decimal_and_refuses_other_k_and_budget
     for variant in (right, right + 0.04, right - 0.04, round(right)):
         line = selfcheck.verdict_for("06.2", variant)
         assert line.endswith("correct.") == (abs(round(variant, 1) - right) < 0.05), line
-    assert "k=3" in selfcheck.verdict_for("06.2", selfcheck_0406.prefix_cost_on_policy(k=3))
+    assert "k=3" in selfcheck.verdict_for(
+        "06.2", answers_tables_prefixes.prefix_cost_on_policy(k=3)
+    )
     assert "one chunk's prefix" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406.prefix_cost_on_policy(k=1)
+        "06.2", answers_tables_prefixes.prefix_cost_on_policy(k=1)
     )
     assert "max_tokens=100" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406.prefix_cost_on_policy(max_tokens=200)
+        "06.2", answers_tables_prefixes.prefix_cost_on_policy(max_tokens=200)
     )
     five = ("manual_md", "sensitive_code", "topics", "travel_policy", "work_schedules")
     assert "travel policy alone" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406.prefix_cost_on_policy(documents=five)
+        "06.2", answers_tables_prefixes.prefix_cost_on_policy(documents=five)
     )
     assert "contextual prefix" in selfcheck.verdict_for(
-        "06.2", selfcheck_0406.prefix_cost_on_policy(mode="context")
+        "06.2", answers_tables_prefixes.prefix_cost_on_policy(mode="context")
     )
 
 
 def test_06_1_and_06_2_name_the_near_misses():
     assert "at least one numbered section" in selfcheck.verdict_for("06.1", 4)
-    per_chunk = selfcheck_0406.prefix_cost_on_policy(k=1)
+    per_chunk = answers_tables_prefixes.prefix_cost_on_policy(k=1)
     assert "rounded tokens per chunk" in selfcheck.verdict_for("06.2", round(5 * per_chunk, 1))
     right = selfcheck.SOLUTIONS["06.2"][1]()
     assert "close, but not" in selfcheck.verdict_for("06.2", round(right * 1.1, 1))

@@ -314,7 +314,7 @@ def test_07_1_top_only_hint_says_nothing_of_integer_division():
 def test_07_2_names_the_union_over_strategies_and_never_the_expected_length():
     """A list collected over every strategy is told to filter fixed_size; a list of the wrong
     length is told what is wrong with its ids, never how many are expected."""
-    from chunklab.teaching.selfcheck_0709 import unanswerable_by_other_strategies
+    from chunklab.teaching.answers_experiments import unanswerable_by_other_strategies
 
     right = selfcheck.SOLUTIONS["07.2"][1]()
     union = sorted(set(right) | unanswerable_by_other_strategies())

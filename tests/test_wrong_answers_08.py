@@ -177,16 +177,16 @@ def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
     out = capsys.readouterr().out
     assert ": correct." in out
     # the prompt asks whether the PDF is cut as its source is: a right answer is told
-    from chunklab.teaching.selfcheck_0709 import GDS_PAGE, pdf_chunks_and_orphans
+    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
 
     assert f"gives {pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}" in out, out
 
 
 @pytest.mark.xdist_group("exercise-08.2")
 def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys):
-    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
 
-    for answer, why in FORMS_0709["08.2"].misses().items():
+    for answer, why in FORMS_EXPERIMENTS["08.2"].misses().items():
         selfcheck.check("08.2", answer)
         out = capsys.readouterr().out
         assert "Exercise 08.2: correct" not in out and why in out, out
@@ -199,7 +199,7 @@ def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
     """The exercise once asked for the travel policy, whose Markdown, HTML, Word and PDF all cut to
     the same (10, 0): cutting the source instead of the PDF passed. Now the slip is refused, with a
     hint naming it."""
-    from chunklab.teaching.selfcheck_0709 import GDS_PAGE, pdf_chunks_and_orphans
+    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
 
     wrong = pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md")
     assert wrong != selfcheck.SOLUTIONS["08.2"][1]()
@@ -213,7 +213,7 @@ def test_08_2_names_the_series_document_and_the_plain_text(capsys):
     (load_document) and pdfplumber's plain text of the PDF. Each gets a hint naming it."""
     from chunklab import MarkdownChunker, load_document
     from chunklab.chunkers.tables import orphans
-    from chunklab.teaching.selfcheck_0709 import plain_text_cut
+    from chunklab.teaching.answers_experiments import plain_text_cut
 
     doc = load_document("sensitive_code")
     chunks = MarkdownChunker(max_tokens=60).split(doc)

@@ -174,9 +174,9 @@ def test_09_3_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
 
 
 def test_09_3_names_the_mistake_of_each_known_wrong_pair(capsys):
-    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
 
-    for answer, why in FORMS_0709["09.2"].misses().items():
+    for answer, why in FORMS_EXPERIMENTS["09.2"].misses().items():
         selfcheck.check("09.2", list(answer))
         out = capsys.readouterr().out
         assert "Exercise 09.2: correct" not in out and why in out, out
@@ -192,9 +192,9 @@ def test_09b_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
 
 
 def test_09b_2_names_the_mistake_of_each_known_wrong_pair(capsys):
-    from chunklab.teaching.selfcheck_0709 import FORMS_0709
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
 
-    misses = FORMS_0709["09b.2"].misses()
+    misses = FORMS_EXPERIMENTS["09b.2"].misses()
     assert len(misses) >= 4  # order, the diagonal, characters, 40-token windows, the policy
     for answer, why in misses.items():
         selfcheck.check("09b.2", list(answer))

@@ -14,7 +14,7 @@ from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.exercises_10 import recursive_omega
+from chunklab.teaching.exercises_benchmark import recursive_omega
 from chunklab.tokens.wordpiece import minilm_pieces
 
 sys.path.insert(0, str(ROOT))

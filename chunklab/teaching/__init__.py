@@ -11,25 +11,30 @@
 - `rule_book`: rules stated as claims over paired comparisons, each comparison kept as a row.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
-- `exercises_02`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
+- `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
-- `exercises_03`: the checks of notebooks 03, 03b and 03c (parents within a budget, merged
-  windows, filter then rank).
+- `exercises_parents_windows`: the checks of notebooks 03, 03b and 03c (parents within a budget,
+  merged windows, filter then rank).
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
-- `exercises_0709`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
+- `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
-- `selfcheck_0103`: the answer exercises of notebooks 01 to 02b and the wrong answers they know.
+- `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
+  they know.
 - `answers_llm_cuts`: exercise 04b.2's answer (a first pass of `LLMChunker`: calls and prompt
   tokens) and the wrong answers it knows.
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
-- `selfcheck_0406`: the answer exercises of notebooks 04 to 06 and the wrong answers they know.
-- `selfcheck_0709`: the answer exercises of notebooks 07 to 09 and the wrong answers they know.
-- `exercises_10`: notebook 10's check (precision-Ω of fixed windows), joined into `exercises`.
+- `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
+  they know.
+- `answers_tables_prefixes`: the answer exercises of notebooks 05, 05b and 06, the same way.
+- `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they
+  know.
+- `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
+  `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence
@@ -37,7 +42,7 @@
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
   budget, and their chunks located in the source.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
-- `exercises_05`, `exercises_06`: notebook 05's and 06's checks, registered in `exercises`.
+- `exercises_tables`, `exercises_prefixes`: notebook 05's and 06's checks, in `exercises`.
 
 May import everything below it; nothing in the library imports it.
 """

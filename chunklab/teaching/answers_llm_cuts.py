@@ -1,7 +1,7 @@
 """Exercise 04b.2's answer, computed from the library, and the plausible wrong answers its refusal
 recognises: what a first pass of `LLMChunker` over the 18F page sends (calls and prompt tokens).
 
-Kept apart from `teaching.selfcheck_0406`, which registers it, so that file stays small. Reading
+Kept apart from `teaching.answers_semantic`, which registers it, so that file stays small. Reading
 this file gives the answer away: try first.
 """
 

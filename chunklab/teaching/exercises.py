@@ -5,7 +5,7 @@ Each check builds its own cases from a fixed seed (so a stored notebook output n
 judges the learner's answer by what a correct answer must do: against the library where the
 library does the same thing (`pack_spans`, `with_neighbours`, `reciprocal_rank`), by the
 exercise's rule where it does not. Any correct function passes, however it is written. Notebook 05's
-and 06's checks live in `exercises_05` and `exercises_06`, registered here.
+and 06's checks live in `exercises_tables` and `exercises_prefixes`, registered here.
 
 A wrong answer, or one that raises, gets "not yet: …" naming the first case it got wrong; a check
 never raises on the learner's behalf. `chunklab.teaching.selfcheck.check("NN.x", your_function)` is
@@ -25,18 +25,18 @@ from chunklab.chunkers.llm import split_after
 from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
 from chunklab.embeddings.static import HashingEmbedder
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
-from chunklab.teaching.exercises_02 import check_closes_fence, check_repack_tokens
-from chunklab.teaching.exercises_03 import (
+from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
+from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_parent_lift import check_lift
+from chunklab.teaching.exercises_parents_windows import (
     check_filtered_top_k,
     check_merged_windows,
     check_parents_within,
 )
-from chunklab.teaching.exercises_05 import check_column_groups, check_column_value
-from chunklab.teaching.exercises_06 import check_fixed_path_chunks
-from chunklab.teaching.exercises_0709 import CHECKS_0709
-from chunklab.teaching.exercises_10 import CHECKS_10
-from chunklab.teaching.exercises_code import CHECKS_CODE
-from chunklab.teaching.exercises_parent_lift import check_lift
+from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks
+from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
+from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
@@ -352,8 +352,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
-    **CHECKS_0709,  # notebooks 07 to 09: teaching.exercises_0709
-    **CHECKS_10,  # notebook 10's, in a module of their own
+    **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
+    **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
 }

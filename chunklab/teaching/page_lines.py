@@ -4,7 +4,7 @@ the larger size, no cap at level 6, lines joined by a newline, text stripped), w
 texts first differ.
 
 The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
-`exercises_0709` because the hints are most of it.
+`exercises_measures` because the hints are most of it.
 """
 
 from __future__ import annotations

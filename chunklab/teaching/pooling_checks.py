@@ -1,6 +1,6 @@
 """Exercises 09.1 and 09b.1: pooling a transformer's token vectors into one vector, by the
 attention mask (masked mean) and by a character span (late chunking); each plausible slip is
-computed here and named in the hint. Kept apart from `exercises_0709` because the hints are most
+computed here and named in the hint. Kept apart from `exercises_measures` because the hints are most
 of it.
 """
 

@@ -12,37 +12,52 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.teaching.answers import Form, form_from_shape, judge, known_miss
-from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
-from chunklab.teaching.exercises import CHECKS, verdict
-from chunklab.teaching.exercises_10 import FORMS_10, SOLUTIONS_10
-from chunklab.teaching.selfcheck_0103 import FORMS_0103, HINTS_0103, SOLUTIONS_0103
-from chunklab.teaching.selfcheck_0406 import FORMS_0406, HINTS_0406, SOLUTIONS_0406
-from chunklab.teaching.selfcheck_0709 import (
-    AFTERWORDS_0709,
-    FORMS_0709,
-    HINTS_0709,
-    SOLUTIONS_0709,
+from chunklab.teaching.answers_experiments import (
+    AFTERWORDS_EXPERIMENTS,
+    FORMS_EXPERIMENTS,
+    HINTS_EXPERIMENTS,
+    SOLUTIONS_EXPERIMENTS,
 )
+from chunklab.teaching.answers_fixed_structural import (
+    FORMS_FIXED_STRUCTURAL,
+    HINTS_FIXED_STRUCTURAL,
+    SOLUTIONS_FIXED_STRUCTURAL,
+)
+from chunklab.teaching.answers_semantic import FORMS_SEMANTIC, SOLUTIONS_SEMANTIC
+from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
+from chunklab.teaching.answers_tables_prefixes import (
+    FORMS_TABLES_PREFIXES,
+    HINTS_TABLES_PREFIXES,
+    SOLUTIONS_TABLES_PREFIXES,
+)
+from chunklab.teaching.exercises import CHECKS, verdict
+from chunklab.teaching.exercises_benchmark import FORMS_BENCHMARK, SOLUTIONS_BENCHMARK
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
-    **SOLUTIONS_0103,  # notebooks 01 to 02b: teaching.selfcheck_0103
+    **SOLUTIONS_FIXED_STRUCTURAL,  # notebooks 01 to 02b: teaching.answers_fixed_structural
     **SOLUTIONS_SMALL_TO_BIG,  # notebooks 03 to 03c: teaching.answers_small_to_big
-    **SOLUTIONS_0406,  # notebooks 04 to 06: teaching.selfcheck_0406
-    **SOLUTIONS_0709,  # notebooks 07 to 09: teaching.selfcheck_0709
-    **SOLUTIONS_10,  # notebook 10: teaching.exercises_10
+    **SOLUTIONS_SEMANTIC,  # notebooks 04 to 04c: teaching.answers_semantic
+    **SOLUTIONS_TABLES_PREFIXES,  # notebooks 05 to 06: teaching.answers_tables_prefixes
+    **SOLUTIONS_EXPERIMENTS,  # notebooks 07 to 09: teaching.answers_experiments
+    **SOLUTIONS_BENCHMARK,  # notebook 10: teaching.exercises_benchmark
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
-HINTS: dict[str, Callable[[Any, Any], str]] = {**HINTS_0103, **HINTS_0406, **HINTS_0709}
+HINTS: dict[str, Callable[[Any, Any], str]] = {
+    **HINTS_FIXED_STRUCTURAL,
+    **HINTS_TABLES_PREFIXES,
+    **HINTS_EXPERIMENTS,
+}
 
 
 FORMS: dict[str, Form] = {
-    **FORMS_0103,
+    **FORMS_FIXED_STRUCTURAL,
     **FORMS_SMALL_TO_BIG,
-    **FORMS_0406,
-    **FORMS_0709,
-    **FORMS_10,
+    **FORMS_SEMANTIC,
+    **FORMS_TABLES_PREFIXES,
+    **FORMS_EXPERIMENTS,
+    **FORMS_BENCHMARK,
 }
 
 
@@ -98,7 +113,7 @@ def verdict_for(exercise: str, answer: Any) -> str:
     how = _remembering(form(exercise))
     wrong = judge(answer, solution := _remembered(solve), how)
     if wrong is None:
-        afterword = AFTERWORDS_0709.get(exercise)
+        afterword = AFTERWORDS_EXPERIMENTS.get(exercise)
         return f"Exercise {exercise}: correct." + (f" {afterword()}" if afterword else "")
     why = known_miss(answer, how)
     if why is None and exercise in HINTS:

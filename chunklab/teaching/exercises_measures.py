@@ -272,7 +272,7 @@ def check_complete_not_reached(fn: Callable) -> int:
     return cases
 
 
-CHECKS_0709: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", check_reciprocal_rank),
     "07b.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
     "07b.2": (

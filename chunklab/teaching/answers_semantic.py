@@ -1,5 +1,6 @@
-"""The answer exercises of notebooks 04, 04b, 05 and 06: each expected answer computed from the
-library when asked, and the plausible wrong answers each refusal recognises, with why.
+"""The answer exercises of notebooks 04, 04b and 04c (semantic cuts, LLM-chosen cuts, what moves
+a semantic cut): each expected answer computed from the library when asked, and the plausible
+wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -13,20 +14,13 @@ from typing import Any
 
 import numpy as np
 
-from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.chunkers.tables import find_tables, orphans
-from chunklab.documents.reading import read_document
-from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
+from chunklab.documents.series import load_document, load_topic_boundaries
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.metrics import boundary_scores
-from chunklab.evaluation.questions import load_question_file
-from chunklab.evaluation.recall import prefix_cost
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_llm_cuts import first_pass_misses, first_pass_on_schedules
-from chunklab.tokens.counters import cl100k
 
 
 @lru_cache(maxsize=2)
@@ -201,169 +195,6 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     return misses
 
 
-@lru_cache(maxsize=2048)
-def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    return orphans(MarkdownChunker(max_tokens=max_tokens, table_mode=mode).split(doc), doc)
-
-
-def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
-
-    for budget in range(8, 1000):
-        if _cloudgov_orphans(budget, mode) == 0:
-            return budget
-    raise AssertionError("no budget below 1000 leaves no orphan")
-
-
-def cloudgov_widest_pair_tokens() -> int:
-    """The cloud.gov page's widest breadcrumb + header + row in linearize mode: the budget a learner
-    reads off companion 05b when mistaking rows mode's need for linearize mode's."""
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    sections = MarkdownChunker(max_tokens=2000).split(doc)
-    return max(
-        cl100k(c.metadata["prefix"] + "\n\n" + t.header + "\n" + row)
-        for t in find_tables(doc.text)
-        for row in t.rows
-        for c in sections
-        if t.header in c.text and row in c.text
-    )
-
-
-def _cloudgov_misses() -> dict[Any, str]:
-    right = rows_budget_without_orphans_on_cloudgov()
-    misses: dict[Any, str] = {}
-    linearize = rows_budget_without_orphans_on_cloudgov("linearize")
-    if linearize != right:
-        misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    widest = max(len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows)
-    misses[widest] = (
-        "that is the page's longest header + row in characters (section 4); max_tokens counts "
-        "tokens, so sweep MarkdownChunker's budget itself"
-    )
-    misses.setdefault(
-        cloudgov_widest_pair_tokens(),
-        "that is the page's widest breadcrumb + header + row as linearize mode writes it "
-        "(companion 05b); rows mode also repeats the delimiter row under the header, so it "
-        "needs more room: sweep rows mode itself",
-    )
-    misses.setdefault(
-        200,
-        "that is the linearized cut's size in characters (the article's 200), not a token budget: "
-        "sweep max_tokens one by one in rows mode",
-    )
-    for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
-        left = _cloudgov_orphans(budget)
-        misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
-    misses.setdefault(right + 1, off_by_one)
-    for budget in range(right + 2, right + 21):
-        misses.setdefault(
-            budget,
-            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and stop at the first with no orphan",
-        )
-    return misses
-
-
-def rows_budget_from_which_gds_keeps_rows() -> int:
-    """05b.2: the budget from which rows mode leaves no orphan on the GDS page, up to 130 tokens."""
-    doc = read_document(data_dir() / "gdsway-managing-sensitive-information.md")
-    left = [b for b in range(8, 131) if orphans(MarkdownChunker(max_tokens=b).split(doc), doc)]
-    return max(left) + 1
-
-
-def _gds_misses() -> dict[Any, str]:
-    right = rows_budget_from_which_gds_keeps_rows()
-    return {
-        68: "that is the page's widest breadcrumb + header + row, linearize mode's need; rows "
-        "mode also repeats the delimiter row: sweep rows mode itself",
-        80: "the first tenth with no orphan; a budget between the tenths already leaves none: "
-        "sweep every budget, one token at a time",
-        right - 1: "off by one: at that budget an orphan remains; answer the first budget from "
-        "which none is left",
-    }
-
-
-def _article_paths(fixed: bool = False) -> list[str]:
-    return [c.metadata["path"] for c in article_path_chunks(load_document("manual"), fixed=fixed)]
-
-
-def _article_paths_nesting_a_sibling() -> int:
-
-    return sum(1 for path in _article_paths() if path.count(". ") > 1)
-
-
-def _article_paths_misses() -> dict[Any, str]:
-    printed = len(_article_paths()[2:4])  # section 2 prints the third and fourth chunks' paths
-    return {
-        printed: "that counts the paths section 2 prints; count every chunk of "
-        f"article_path_chunks(manual), all {len(_article_paths())} of them",
-        sum(1 for path in _article_paths(fixed=True) if path.count(". ") > 1): "that is the "
-        "fixed version's count; the question is about the article's, bug included",
-        len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
-        "sections or more",
-        sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
-        "at least one numbered section; the question asks for more than one (a section nested "
-        "under another)",
-        sum(1 for path in _article_paths() if path.count(". ") == 2): "that counts the paths "
-        "with exactly two numbered sections; 'more than one' also takes the deeper paths, where "
-        "three or four numbered sections nest",
-    }
-
-
-def prefix_cost_on_policy(
-    k: int = 5, max_tokens: int = 100, mode: str = "path", documents: tuple[str, ...] = ()
-) -> float:
-    names = documents or ("travel_policy",)
-    (row,) = prefix_cost(
-        [load_document(name) for name in names], max_tokens=max_tokens, modes=(mode,), ks=(k,)
-    )
-    return row[f"k={k}"]
-
-
-def _asked() -> tuple[str, ...]:
-    """The documents the experiment's questions ask about: notebook 06's cost table (section 5)."""
-    names = list_documents()
-    questions = load_question_file(
-        data_dir() / "experiment.questions.yaml", {name: load_document(name) for name in names}
-    )
-    return tuple(sorted({q.document for q in questions}))
-
-
-def _path_prefix_tokens_at_k5_on_policy() -> float:
-
-    return prefix_cost_on_policy()
-
-
-def _prefix_without_separator(k: int = 5) -> float:
-    """The path prefix's tokens counted alone, without the blank line that joins it to the body."""
-    chunks = MarkdownChunker(max_tokens=100, prefix="path").split(load_document("travel_policy"))
-    return round(k * sum(cl100k(c.metadata["prefix"]) for c in chunks) / len(chunks), 1)
-
-
-def _prefix_cost_misses() -> dict[Any, str]:
-    return {
-        _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
-        "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
-        prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "
-        "documents, k=3); the question asks the travel policy alone at k=5",
-        prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
-        "chunks",
-        prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
-        prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
-        "asks max_tokens=100",
-        prefix_cost_on_policy(documents=_asked()): "that is over the five documents of section 5's "
-        "table; the question asks the travel policy alone",
-        round(5 * prefix_cost_on_policy(k=1), 1): "that is 5 times the rounded tokens per chunk; "
-        "read the k=5 column, which multiplies before it rounds",
-        prefix_cost_on_policy(mode="context"): "that is the contextual prefix; the question asks "
-        "the path prefix",
-        prefix_cost_on_policy(mode="context", documents=_asked()): "that is the contextual prefix "
-        "over the five documents; the question asks the path prefix on the travel policy alone",
-    }
-
-
 @lru_cache(maxsize=2)
 def _percentile_cut_counts(embedder: str) -> tuple[int, ...]:
     """Cuts the percentile rule makes on the topics document at percentiles 1 to 99 (index p-1)."""
@@ -398,39 +229,18 @@ def _two_cuts_misses() -> dict[Any, str]:
     return misses
 
 
-SOLUTIONS_0406: dict[str, tuple[str, Callable[[], Any]]] = {
+SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "04c.2": ("an int: the percentile", smallest_percentile_for_two_cuts),
-    "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
-    "05b.2": ("an int: max_tokens", rows_budget_from_which_gds_keeps_rows),
-    "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
-    "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
 }
 
-FORMS_0406: dict[str, Form] = {
+FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
     "04c.2": Form(misses=_two_cuts_misses),
-    "05.2": Form(misses=_cloudgov_misses),
-    "05b.2": Form(misses=_gds_misses),
-    "06.1": Form(misses=_article_paths_misses),
-    "06.2": Form(misses=_prefix_cost_misses),
 }
-
-
-def _near_prefix_cost(answer: Any, solution: Any) -> str:
-    """06.2: an answer near the right one is usually a hand computation of the k=5 column."""
-    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * solution:
-        return (
-            "close, but not the library's figure: read the k=5 column of prefix_cost for the "
-            "travel policy alone, path prefix, max_tokens=100, rather than computing it by hand"
-        )
-    return ""
-
-
-HINTS_0406: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_prefix_cost}

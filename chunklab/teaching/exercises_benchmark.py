@@ -250,11 +250,11 @@ def _recursive_100_misses() -> dict[float, str]:
     return misses
 
 
-SOLUTIONS_10: dict[str, tuple[str, Callable[[], float]]] = {
+SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
     "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),
 }
-FORMS_10: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses)}
+FORMS_BENCHMARK: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses)}
 
-CHECKS_10: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS_BENCHMARK: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10.1": ("window_omega(excerpts, size, length) -> float", check_window_omega),
 }

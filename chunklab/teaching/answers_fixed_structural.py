@@ -324,7 +324,7 @@ def _rows_budget_hint(answer: Any, solution: int) -> str:
     )
 
 
-SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
+SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
@@ -333,14 +333,14 @@ SOLUTIONS_0103: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
-HINTS_0103: dict[str, Callable[[Any, Any], str]] = {
+HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01.3": _size_hint,
     "02.2": _row_size_hint,
     "02b.2": _rows_budget_hint,
 }
 
-FORMS_0103: dict[str, Form] = {
+FORMS_FIXED_STRUCTURAL: dict[str, Form] = {
     "02.2": Form(misses=_row_size_misses),
     "02b.2": Form(misses=_rows_budget_misses),
     "01.1": Form(misses=_overlap_misses),

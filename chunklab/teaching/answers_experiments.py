@@ -259,17 +259,17 @@ def _pairwise_misses() -> dict[Any, str]:
 
 
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
-AFTERWORDS_0709: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
+AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 
 
-SOLUTIONS_0709: dict[str, tuple[str, Callable[[], Any]]] = {
+SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
     "09b.2": ("a pair (alone, late), two decimals", _schedule_pairwise_alone_and_late),
 }
 
-FORMS_0709: dict[str, Form] = {
+FORMS_EXPERIMENTS: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "08.2": Form(misses=_pdf_misses),
@@ -321,4 +321,4 @@ def unanswerable_by_other_strategies() -> set[str]:
     return {q for name in real_strategies() if name != "fixed_size" for q in _unanswerable(name)}
 
 
-HINTS_0709: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
+HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
