@@ -185,3 +185,11 @@ def test_a_higher_level_draws_enough_resamples_for_its_tails():
     assert count_for(99.72) * (100 - 99.72) / 200 >= 25
     with pytest.raises(ValueError):
         count_for(100.0)
+
+
+def test_brief_gives_the_counts_the_sign_test_the_interval_and_the_verdict():
+    made = compare([1] * 7 + [0] * 33, [0] * 40, show=False)
+    brief = made.brief()
+    assert brief.startswith("7 won, 0 lost, p = 0.0156, [")
+    assert brief.endswith(f"{signed(made.high)}]: better")
+    assert compare([1] * 4 + [0] * 36, [0] * 40, show=False).brief().endswith("no difference shown")

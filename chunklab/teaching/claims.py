@@ -145,6 +145,14 @@ class Comparison:
             return "worse"
         return "no difference shown"
 
+    def brief(self) -> str:
+        """The evidence a claim cites, in a few words: "7 won, 0 lost, p = 0.0156, [+4.7,
+        +27.9]: better"."""
+        return (
+            f"{self.won} won, {self.lost} lost, {p_text(self.p_value)}, "
+            f"[{signed(self.low)}, {signed(self.high)}]: {self.verdict}"
+        )
+
     def line(self) -> str:
         """One line: counts, mean difference, interval and verdict."""
         unit = " points" if self.scale == 100.0 else ""
