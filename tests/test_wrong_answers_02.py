@@ -261,7 +261,8 @@ def test_02_2_accepts_a_tuple_or_a_list(capsys):
 def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):
     budget = SOLUTIONS["02b.2"][1]()
     for wrong, hint in [
-        (budget - 1, "Misalignment are each in no chunk with the header row"),
+        (budget - 1, "Desalinhamento is in no chunk with the header row"),
+        (SOLUTIONS["02b.2"][1]("manual_en"), "English manual's budget"),
         (budget + 1, "find the smallest"),
         (str(budget), "answer an int"),
         (SOLUTIONS["02b.2"][1](counter=approx_tokens), "approx_tokens"),

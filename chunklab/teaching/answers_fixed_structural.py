@@ -265,7 +265,7 @@ def _rows_without_header(
 
 @functools.cache
 def _budget_keeping_every_row_with_header(
-    name: str = "manual_en", explicit: bool = True, counter: Callable[[str], int] = cl100k
+    name: str = "manual", explicit: bool = True, counter: Callable[[str], int] = cl100k
 ) -> int:
     for budget in range(8, 400):
         if not _rows_without_header(name, budget, explicit, counter):
@@ -275,11 +275,11 @@ def _budget_keeping_every_row_with_header(
 
 def _rows_budget_misses() -> dict[Any, str]:
     return {
-        _budget_keeping_every_row_with_header("manual"): "that is the Portuguese manual's "
-        "budget; English words cost fewer tokens: measure the English rendering",
-        _budget_keeping_every_row_with_header(explicit=False): "that is the English manual "
-        "without explicit headings, where the table is list text and never split by rows: "
-        "apply with_explicit_headings first",
+        _budget_keeping_every_row_with_header("manual_en"): "that is the English manual's budget "
+        "(notebook 02's): the exercise asks the Portuguese manual, whose words cost more tokens",
+        _budget_keeping_every_row_with_header(explicit=False): "that is the manual without "
+        "explicit headings, where the table is list text and never split by rows: apply "
+        "with_explicit_headings first",
         _budget_keeping_every_row_with_header(counter=approx_tokens): "that is the budget "
         "counted with approx_tokens, the sketch's rule of thumb; max_tokens counts cl100k tokens, "
         "MarkdownChunker's default counter",
@@ -314,7 +314,7 @@ def _rows_budget_hint(answer: Any, solution: int) -> str:
     """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
     if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
         return "answer an int, a max_tokens between 8 and 400"
-    bare = _rows_without_header("manual_en", answer)
+    bare = _rows_without_header("manual", answer)
     if bare:
         verb = "is" if len(bare) == 1 else "are each"
         return f"at max_tokens={answer}, {', '.join(bare)} {verb} in no chunk with the header row"
