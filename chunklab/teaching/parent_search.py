@@ -1,0 +1,68 @@
+"""Two ways to find a parent, run on the same questions: search the parents themselves, or search
+their children and hand over the best child's parent (small-to-big at k = 1). Plus the children
+alone at a budget of several children, judged on the character spans they cover.
+
+Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of
+child hits reused while only the parents change), not the idea being tested.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any
+
+from chunklab.contracts import Chunk
+
+# per document: its parents, its children, each child's parent id, its (question, text) pairs
+Group = tuple[Sequence[Chunk], Sequence[Chunk], dict[str, str], Sequence[tuple[Any, str]]]
+
+
+def direct_vs_s2b(
+    make: Callable[[], Any],
+    groups: Iterable[Group],
+    judge: Callable[[Any, Chunk | None], float],
+    child_found: dict[tuple[str, str], list] | None = None,
+) -> tuple[list[float], list[float]]:
+    """Per question: judge() of the one parent found by searching the parents directly, and of the
+    parent of the one child found. `child_found` keeps the child hits for a caller whose children
+    stay the same across runs (only the parents grow): each question's children are ranked once.
+    """
+    find_parent, find_child, direct, s2b = make(), make(), [], []
+    child_found = {} if child_found is None else child_found
+    for parents, children, parent_of, asked in groups:
+        by_id = {p.chunk_id: p for p in parents}
+        for q, text in asked:
+            key = (text, children[0].chunk_id)
+            if key not in child_found:
+                child_found[key] = find_child.rank(text, children, 1)
+            top, hit = find_parent.rank(text, parents, 1), child_found[key]
+            direct.append(judge(q, by_id[top[0].ref_id] if top else None))
+            s2b.append(judge(q, by_id[parent_of[hit[0].ref_id]] if hit else None))
+    return direct, s2b
+
+
+def covered(excerpts: Iterable[tuple[int, int]], chunks: Sequence[Chunk]) -> bool:
+    """Whether every (start, end) excerpt lies inside the union of the chunks' spans."""
+    spans: list[list[int]] = []
+    for c in sorted(chunks, key=lambda c: c.start):
+        if spans and c.start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], c.end)
+        else:
+            spans.append([c.start, c.end])
+    return all(any(a <= s and e <= b for a, b in spans) for s, e in excerpts)
+
+
+def children_only(
+    make: Callable[[], Any], groups: Iterable[Group], ks: Sequence[int]
+) -> dict[int, list[float]]:
+    """Per k: for each question, 1.0 when the top k children together cover every excerpt of its
+    answer (`q.excerpts`), else 0.0. Each question's children are ranked once, at the largest k."""
+    ranker = make()
+    found: dict[int, list[float]] = {k: [] for k in ks}
+    for _, children, _, asked in groups:
+        by_id = {c.chunk_id: c for c in children}
+        for q, text in asked:
+            ranked = [by_id[h.ref_id] for h in ranker.rank(text, children, max(ks))]
+            for k in ks:
+                found[k].append(float(covered(q.excerpts, ranked[:k])))
+    return found
