@@ -133,56 +133,43 @@ def _pdf_misses() -> dict[Any, str]:
     return misses
 
 
-def _schedule_misses() -> dict[Any, str]:
-    cut, words = _schedule_windows_cut_by_minilm()
-    doc = load_document("work_schedules")
-    texts = [c.text for c in build("fixed", size=300, overlap=0, unit="tokens").split(doc)]
-    report = MiniLMEmbedder().cut(texts)
-    misses: dict[Any, str] = {}
-    for chunker in (  # build's default overlap, and two a learner might type
-        build("fixed", size=300, unit="tokens"),
-        *(build("fixed", size=300, overlap=n, unit="tokens") for n in (30, 60)),
-    ):
-        with_overlap = MiniLMEmbedder().cut([c.text for c in chunker.split(doc)])
-        misses[(with_overlap.truncated, with_overlap.words_dropped)] = (
-            "that is with overlapping windows (build's default overlap is not 0); "
-            "the exercise asks overlap=0"
-        )
-    for size, overlap in ((800, 0), (800, 160)):  # the windows of sections 3 and 4
-        at_800 = MiniLMEmbedder().cut(
-            [c.text for c in build("fixed", size=size, overlap=overlap, unit="tokens").split(doc)]
-        )
-        misses.setdefault(
-            (at_800.truncated, at_800.words_dropped),
-            "that is with windows of 800 tokens (sections 3 and 4); the exercise asks size=300",
-        )
-    misses |= {
-        (report.texts, words): "that counts every chunk; count only those MiniLM cuts "
-        "(Cut.truncated)",
-        (words, cut): "the pair is (chunks cut, words never read), in that order",
-        (cut, report.pieces_dropped): "that counts word pieces never read; the exercise asks words",
-        (0, 0): "nothing cut: windows of 300 characters (build's default unit), windows too small "
-        "to be cut (fewer than 254 word pieces), or an embedder reading 512 pieces cut nothing; "
-        'the exercise asks 300 cl100k tokens (unit="tokens") and MiniLM\'s default limit of 256',
-    }
-    misses.pop((cut, words), None)
-    return misses
-
-
 def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
 
     return pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.pdf")
 
 
-def _schedule_windows_cut_by_minilm() -> tuple[int, int]:
-    texts = [
-        c.text
-        for c in build("fixed", size=300, overlap=0, unit="tokens").split(
-            load_document("work_schedules")
-        )
-    ]
-    cut = MiniLMEmbedder().cut(texts)
-    return cut.truncated, cut.words_dropped
+@lru_cache(maxsize=None)  # the answer and its refusals sweep the same sizes
+def _largest_window_read_whole(overlap: int | None = 0) -> int:
+    """09.2: the largest fixed window, in cl100k tokens, at which MiniLM cuts none of the
+    work-schedules page's windows (`overlap=None`: build's default overlap, a slip)."""
+    doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
+
+    def cut_at(size: int) -> int:
+        options = {} if overlap is None else {"overlap": overlap}
+        chunker = build("fixed", size=size, unit="tokens", **options)
+        return minilm.cut([c.text for c in chunker.split(doc)]).truncated
+
+    return max(size for size in range(150, 300) if cut_at(size) == 0)
+
+
+def _largest_window_misses() -> dict[Any, str]:
+    right = _largest_window_read_whole()
+    pieces = (
+        "that is MiniLM's limit in word pieces{}; the windows count cl100k tokens, "
+        "and this page has more word pieces than cl100k tokens"
+    )
+    misses: dict[Any, str] = {
+        right
+        + 1: "at that size a window is already cut; the answer is the largest size with none cut",
+        254: pieces.format(" of text"),
+        256: pieces.format(", [CLS] and [SEP] included"),
+    }
+    misses.setdefault(
+        _largest_window_read_whole(None),
+        "that is with build's default overlap; the exercise asks overlap=0",
+    )
+    misses.pop(right, None)
+    return misses
 
 
 def _pdf_afterword() -> str:
@@ -265,7 +252,7 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
-    "09.2": ("a pair (chunks cut, words never read)", _schedule_windows_cut_by_minilm),
+    "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "09b.2": ("a pair (alone, late), two decimals", _schedule_pairwise_alone_and_late),
 }
 
@@ -273,7 +260,7 @@ FORMS_EXPERIMENTS: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "08.2": Form(misses=_pdf_misses),
-    "09.2": Form(misses=_schedule_misses),
+    "09.2": Form(misses=_largest_window_misses),
     "09b.2": Form(decimals=2, misses=_pairwise_misses),
 }
 
