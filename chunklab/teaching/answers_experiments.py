@@ -306,7 +306,7 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
         )
     if given < right:
         return "every id you give is right, but some are missing: take every question of `rows`"
-    if given - right and given - right <= _fixed_unreached():
+    if given - right and given - right <= fixed_unreached():
         return (
             "those look like the questions the search did not reach (`reached` 0): `reached` is "
             "about ranking, whether the top k got to the evidence; `answerable` is about the cut, "
@@ -322,7 +322,7 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
 
 
 @lru_cache(maxsize=1)
-def _fixed_unreached() -> frozenset[str]:
+def fixed_unreached() -> frozenset[str]:
     """The ids some fixed_size row of `rows` does not reach, with the stub or BM25 at any k: what a
     list built on `reached` instead of `answerable` collects."""
     docs = {n: load_document(n) for n in list_documents()}

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from chunklab.teaching.claims import Claim, Comparison, claim, signed
+from chunklab.teaching.report import decision_frame
 
 
 class RuleBook:
@@ -59,8 +60,6 @@ def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.Data
     it, printed three lines a row. Why: a row's strategy is only as good as the questions behind
     it, so the evidence is printed next to it, "not measured in this notebook" where there is
     none, and `decided` replaces a row's strategy where its evidence decides nothing."""
-    from chunklab.teaching.report import decision_frame
-
     decisions = decision_frame()
     for kind, strategy in decided.items():
         decisions.loc[kind, "strategy"] = strategy
