@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from conftest import ROOT
 
-from chunklab.teaching import selfcheck
+from chunklab.teaching import answers_experiments, selfcheck
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
@@ -141,6 +141,15 @@ def test_07_2_refuses_wrong_lists_and_accepts_the_right_one(capsys):
         assert ": correct" not in capsys.readouterr().out
     selfcheck.check("07.2", list(right))
     assert ": correct." in capsys.readouterr().out
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_names_the_reached_slip(capsys):
+    # built on `reached` 0 (the search missed) instead of `answerable` 0 (no chunk could answer)
+    unreached = sorted(answers_experiments.fixed_unreached())
+    assert unreached != selfcheck.SOLUTIONS["07.2"][1]()
+    selfcheck.check("07.2", unreached)
+    assert "`answerable` is about the cut" in capsys.readouterr().out
 
 
 def _filter_any_k(rows, strategy, retriever, k):

@@ -8,7 +8,8 @@
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `claims`:    `claim(...)`, a conclusion printed with its evidence and verdict, and
   `compare(a, b)`, two strategies on the same questions: won, lost, tied, paired interval.
-- `rule_book`: rules stated as claims over paired comparisons, each comparison kept as a row.
+- `rule_book`: rules stated as claims over paired comparisons, each comparison kept as a row, and
+  the decision table with each row's evidence.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible

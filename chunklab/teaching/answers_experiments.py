@@ -293,6 +293,12 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
         )
     if given < right:
         return "every id you give is right, but some are missing: take every question of `rows`"
+    if given - right and given - right <= fixed_unreached():
+        return (
+            "those look like the questions the search did not reach (`reached` 0): `reached` is "
+            "about ranking, whether the top k got to the evidence; `answerable` is about the cut, "
+            "whether any chunk holds every fact, whatever is ranked"
+        )
     if given - right:
         wrong = len(given - right)
         return (
@@ -300,6 +306,19 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
             "chunk holds every fact of that question"
         )
     return ""
+
+
+@lru_cache(maxsize=1)
+def fixed_unreached() -> frozenset[str]:
+    """The ids some fixed_size row of `rows` does not reach, with the stub or BM25 at any k: what a
+    list built on `reached` instead of `answerable` collects."""
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    fixed = {"fixed_size": real_strategies()["fixed_size"]}
+    found = run_experiment(
+        docs, questions, fixed, {r: RETRIEVERS[r]() for r in ("overlap", "bm25")}, ks=(1, 3, 5)
+    )
+    return frozenset(r["question"] for r in found if not r["reached"])
 
 
 def unanswerable_by_other_strategies() -> set[str]:

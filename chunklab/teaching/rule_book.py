@@ -13,6 +13,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from chunklab.teaching.claims import Claim, Comparison, claim, signed
+from chunklab.teaching.report import decision_frame
 
 
 class RuleBook:
@@ -52,3 +53,22 @@ class RuleBook:
     def frame(self) -> pd.DataFrame:
         """Every comparison behind every rule, one row each, indexed by the rule's number."""
         return pd.DataFrame(self.rows).set_index("rule")
+
+
+def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.DataFrame:
+    """The article's decision table by kind of document, each row with the evidence this run gives
+    it, printed three lines a row. Why: a row's strategy is only as good as the questions behind
+    it, so the evidence is printed next to it, "not measured in this notebook" where there is
+    none, and `decided` replaces a row's strategy where its evidence decides nothing."""
+    decisions = decision_frame()
+    for kind, strategy in decided.items():
+        decisions.loc[kind, "strategy"] = strategy
+    decisions["evidence"] = [
+        evidence.get(kind, "not measured in this notebook") for kind in decisions.index
+    ]
+    for kind, row in decisions.iterrows():
+        print(
+            f"{kind}: {row['strategy']}\n   unit: {row['unit']}; still breaks: "
+            f"{row['still breaks']}\n   evidence: {row['evidence']}"
+        )
+    return decisions
