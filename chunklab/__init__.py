@@ -97,6 +97,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.figures`: the experiment's figures (07), the pipeline map (01), legends beside panels
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
+- `teaching.fact_matching`: one chunk holding every fact a question needs (whole words)
 - `teaching.claims`: `claim` (a conclusion printed with its verdict) and `compare` (paired)
 - `teaching.rule_book`: rules stated as claims over paired comparisons, each comparison a row.
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)

@@ -44,6 +44,8 @@
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
   budget, and their chunks located in the source.
+- `fact_matching`: does one chunk hold every fact a question needs (whole words, accents
+  folded): the count notebooks 01 and 02 read.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_tables`, `exercises_prefixes`: notebook 05's and 06's checks, in `exercises`.
 

@@ -304,9 +304,14 @@ def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
         )
     if size != solution[0]:
         return f"at size={size} Noise meets the header, but at a smaller multiple of 10 too"
-    return (
-        f"the size is right; at size={size}, count the data rows that no chunk holds with the "
-        "header row (Noise is not one of them)"
+    if rows < solution[1]:  # a row missed: most often the last one, which the learner never tested
+        return (
+            f"the size is right; too few rows: at size={size}, count the data rows that no chunk "
+            "holds with the header row, testing every row down to the last"
+        )
+    return (  # too many: Noise and the rows above it counted, though they share its chunk
+        f"the size is right; too many rows: at size={size}, count the data rows that no chunk "
+        "holds with the header row (Noise is not one of them, nor are the rows above it)"
     )
 
 

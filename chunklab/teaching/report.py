@@ -71,11 +71,15 @@ def overlap_sweep(
 
 
 def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
-    """Lines split (what overlap fixes) against characters indexed (what it costs)."""
+    """Lines split (what overlap fixes), and the questions answerable if the sweep has them, against
+    characters indexed (what it costs)."""
     fig, left = plt.subplots(figsize=(7, 3.2))
     left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue")
     left.set_xlabel("overlap (characters)")
     left.set_ylabel("lines split across chunks", color="tab:blue")
+    if "answerable" in sweep:  # the questions answered move with the grid, not with the overlap
+        left.plot(sweep.index, sweep["answerable"], marker=".", color="tab:green")
+        left.set_ylabel("lines split (blue), questions answerable (green)")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     right = left.twinx()
     right.plot(sweep.index, sweep["indexed_x"], marker="s", color="tab:red")
