@@ -34,6 +34,8 @@
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
   they know.
 - `answers_tables_prefixes`: the answer exercises of notebooks 05, 05b and 06, the same way.
+- `prefix_baselines`: the baselines a skeptic runs against a path prefix: the same cut with the
+  breadcrumb rewritten, and the title handed at answer time instead of indexed.
 - `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they
   know.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into

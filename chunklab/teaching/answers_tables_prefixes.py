@@ -74,7 +74,7 @@ def _cloudgov_misses() -> dict[Any, str]:
         "that is the linearized cut's size in characters (the article's 200), not a token budget: "
         "sweep max_tokens one by one in rows mode",
     )
-    for budget in [60, *range(right - 20, right)]:  # 60: section 6's budget
+    for budget in range(8, right):  # every budget below the answer, section 6's 60 and 80 included
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
     off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
@@ -97,7 +97,17 @@ def rows_budget_from_which_gds_keeps_rows() -> int:
 
 def _gds_misses() -> dict[Any, str]:
     right = rows_budget_from_which_gds_keeps_rows()
-    return {
+    doc = read_document(data_dir() / "gdsway-managing-sensitive-information.md")
+    misses: dict[Any, str] = {}
+    for budget in range(8, right - 1):
+        left = orphans(MarkdownChunker(max_tokens=budget).split(doc), doc)
+        misses[budget] = f"at that budget {left} orphan(s) remain in rows mode"
+    for budget in range(right + 1, 131):
+        misses[budget] = (
+            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
+            "one token at a time, and stop at the first from which none is left"
+        )
+    return misses | {
         68: "that is the page's widest breadcrumb + header + row, linearize mode's need; rows "
         "mode also repeats the delimiter row: sweep rows mode itself",
         80: "the first tenth with no orphan; a budget between the tenths already leaves none: "
@@ -165,7 +175,10 @@ def _prefix_without_separator(k: int = 5) -> float:
 
 
 def _prefix_cost_misses() -> dict[Any, str]:
+    five_times_section_5 = round(5 * prefix_cost_on_policy(k=1, documents=_asked()), 1)
     return {
+        five_times_section_5: "that is 5 times section 5's tokens per chunk over its five "
+        "documents; the question asks the travel policy alone: read its own k=5 column",
         _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
         "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
         prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "

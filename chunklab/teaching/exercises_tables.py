@@ -143,6 +143,7 @@ def check_column_value(fn: Callable) -> int:
 # --- 05b.1: a table too wide for the budget, split into column groups ---------------------------
 
 GROUP_HINTS = {
+    "empty": "no group at all loses column 0: even a one-column table is one group, [[0]]",
     "no name": "each group must start with column 0, the column that names the row: a group "
     "without it holds values no reader can place, orphans again",
     "too wide": "a group holds at most `width` columns, the repeated column 0 included",
@@ -156,6 +157,8 @@ def _group_slip(got: object, n_columns: int, width: int) -> str | None:
     """Which hint fits `got` for a table of n_columns split at width (None when it is right)."""
     if not isinstance(got, list) or not all(isinstance(g, list) for g in got):
         return "shape"
+    if not got:
+        return "empty"
     if any(not g or g[0] != 0 for g in got):
         return "no name"
     if any(len(g) > width for g in got):
