@@ -362,3 +362,21 @@ def runs(numbers: Sequence[int]) -> str:
         else:
             groups.append([n, n])
     return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in groups)
+
+
+def plot_windows(windows: Sequence[tuple[int, int, int]], n_sentences: int, title: str):
+    """One bar per hit: the sentences its window spans (first to last, both included), the hit
+    itself marked. Overlapping windows show at a glance what is handed over twice."""
+    fig, ax = plt.subplots(figsize=(9, 0.5 + 0.45 * len(windows)))
+    for row, (first, last, hit) in enumerate(windows):
+        ax.broken_barh([(first - 0.5, last - first + 1)], (row - 0.35, 0.7), color="#9ecae1")
+        ax.broken_barh([(hit - 0.5, 1)], (row - 0.35, 0.7), color="#08519c")
+        ax.text(last + 0.7, row, f"sentences {first}-{last}", va="center", fontsize=8)
+    ax.set_yticks(range(len(windows)), [f"hit s{hit}" for _, _, hit in windows])
+    ax.set_xlim(-0.5, n_sentences - 0.5)
+    ax.set_ylim(len(windows) - 0.5, -0.5)
+    ax.set_xticks(range(n_sentences))
+    ax.set_xlabel("sentence number (dark: the hit; light: its window, 3 sentences each side)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
