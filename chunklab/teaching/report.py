@@ -177,6 +177,7 @@ def plot_recall_vs_tokens(
     title: str,
     baseline: str | None = None,
     ylim: tuple[float, float] = (0, 1.08),
+    label_ks: Sequence[int] | None = None,
 ):
     """Fact recall against tokens handed to the model per query, one line per mode, points = k.
 
@@ -185,6 +186,8 @@ def plot_recall_vs_tokens(
     a point where another mode lands on it stays visible, and the labels of the other modes
     alternate below, so two near points of one line do not print over each other. `ylim`
     narrows the recall axis when every point sits high, so lines close together separate.
+    `label_ks` labels only those k (the line's order gives the rest) where labels would crowd,
+    the smallest above its point and the others below.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
     fig, axes = plt.subplots(
@@ -202,12 +205,16 @@ def plot_recall_vs_tokens(
                 line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode, **style
             )
             for n, (_, r) in enumerate(line.iterrows()):
+                if label_ks is not None and r["k"] not in label_ks:
+                    continue
                 ax.annotate(  # below and above in turn: neighbouring points' labels never touch
                     f"k={r['k']}",
                     (r["tokens_to_model"], r["fact_recall"]),
                     fontsize=7,
                     textcoords="offset points",
-                    xytext=(3, 6 if mode == baseline else (-9 if n % 2 == 0 else 4)),
+                    xytext=(3, 6 if mode == baseline else (-9 if n % 2 == 0 else 4))
+                    if label_ks is None or mode == baseline
+                    else (3, 4 if r["k"] == min(label_ks) else -9),  # first k above, last below
                 )
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
