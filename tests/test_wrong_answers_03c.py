@@ -85,6 +85,10 @@ def _fetch_three_k(scores, passes, k):  # the usual patch: over-fetch, filter, c
     return [i for i in ranked if i in passes][:k]
 
 
+def _walks_passes_score_only(scores, passes, k):  # passes walked, ties left to set order
+    return sorted((i for i in passes if i in scores), key=lambda i: -scores[i])[:k]
+
+
 def _ties_reversed(scores, passes, k):  # best first, but the larger id first on a tie
     return sorted((i for i in scores if i in passes), key=lambda i: (scores[i], i), reverse=True)[
         :k
@@ -102,6 +106,7 @@ def _ties_reversed(scores, passes, k):  # best first, but the larger id first on
         (_one_too_few, "not [:k-1]"),
         (_fetch_three_k, "fetching a few times k"),
         (_ties_reversed, "ties: among equal scores the smaller id"),
+        (_walks_passes_score_only, "ties: among equal scores the smaller id"),
     ],
 )
 def test_03c_2_refuses_with_a_hint(fn, hint):
@@ -111,3 +116,27 @@ def test_03c_2_refuses_with_a_hint(fn, hint):
 
 def test_03c_2_accepts_the_solution():
     assert verdict("03c.2", filtered_top_k).passed
+
+
+def test_03c_2_verdict_does_not_depend_on_the_hash_seed():
+    """A set's order follows the hash seed: the checker's verdict on a solution that walks
+    `passes` and sorts by score alone must be the same refusal in every process."""
+    import os
+    import subprocess
+
+    code = (
+        "from chunklab.teaching.exercises import verdict\n"
+        "fn = lambda s, p, k: sorted((i for i in p if i in s), key=lambda i: -s[i])[:k]\n"
+        "print(verdict('03c.2', fn).passed)"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in ["1", "2", "3"]
+    }
+    assert seen == {"False"}, seen

@@ -104,7 +104,8 @@ def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float
     spans = sentence_spans(doc.text)
     i = [c.chunk_id for c in sentences].index(hit.ref_id)
     text = doc.text[spans[max(0, i - before)][0] : spans[min(len(spans) - 1, i + after)][1]]
-    return fact_recall(text, t03.facts), COUNTERS[counter](text)
+    count = len if counter == "characters" else COUNTERS[counter]
+    return fact_recall(text, t03.facts), count(text)
 
 
 def _fewest_after() -> int:
@@ -151,6 +152,13 @@ def _forward_window_hints() -> dict[Any, str]:
         "that counts words (approx_tokens); the question asks cl100k tokens"
     )
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
+    hints[_t03_window(1, a)[1]] = (
+        "that window includes the sentence before the hit; take the slice "
+        "policy.text[a:b] from the hit's own start, none before"
+    )
+    hints[_t03_window(0, a, "characters")[1]] = (
+        "that counts characters (len); the question asks cl100k tokens"
+    )
     hints.pop(_forward_window_tokens(), None)
     return hints
 

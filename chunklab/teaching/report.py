@@ -181,6 +181,7 @@ def plot_recall_vs_tokens(
     title: str,
     baseline: str | None = None,
     ylim: tuple[float, float] = (0, 1.08),
+    label_ks: Sequence[int] | None = None,
 ):
     """Fact recall against tokens handed to the model per query, one line per mode, points = k.
 
@@ -189,6 +190,8 @@ def plot_recall_vs_tokens(
     a point where another mode lands on it stays visible, and the labels of the other modes
     alternate below, so two near points of one line do not print over each other. `ylim`
     narrows the recall axis when every point sits high, so lines close together separate.
+    `label_ks` labels only those k (the line's order gives the rest) where labels would crowd,
+    the smallest above its point and the others below.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
     fig, axes = plt.subplots(
@@ -206,12 +209,16 @@ def plot_recall_vs_tokens(
                 line["tokens_to_model"], line["fact_recall"], marker=marker, label=mode, **style
             )
             for n, (_, r) in enumerate(line.iterrows()):
+                if label_ks is not None and r["k"] not in label_ks:
+                    continue
                 ax.annotate(  # below and above in turn: neighbouring points' labels never touch
                     f"k={r['k']}",
                     (r["tokens_to_model"], r["fact_recall"]),
                     fontsize=7,
                     textcoords="offset points",
-                    xytext=(3, 6 if mode == baseline else (-9 if n % 2 == 0 else 4)),
+                    xytext=(3, 6 if mode == baseline else (-9 if n % 2 == 0 else 4))
+                    if label_ks is None or mode == baseline
+                    else (3, 4 if r["k"] == min(label_ks) else -9),  # first k above, last below
                 )
         ax.set_title(name)
         ax.set_xlabel("cl100k tokens handed to the model per query")
@@ -366,3 +373,21 @@ def runs(numbers: Sequence[int]) -> str:
         else:
             groups.append([n, n])
     return ", ".join(f"{a}-{b}" if b > a else f"{a}" for a, b in groups)
+
+
+def plot_windows(windows: Sequence[tuple[int, int, int]], n_sentences: int, title: str):
+    """One bar per hit: the sentences its window spans (first to last, both included), the hit
+    itself marked. Overlapping windows show at a glance what is handed over twice."""
+    fig, ax = plt.subplots(figsize=(9, 0.5 + 0.45 * len(windows)))
+    for row, (first, last, hit) in enumerate(windows):
+        ax.broken_barh([(first - 0.5, last - first + 1)], (row - 0.35, 0.7), color="#9ecae1")
+        ax.broken_barh([(hit - 0.5, 1)], (row - 0.35, 0.7), color="#08519c")
+        ax.text(last + 0.7, row, f"sentences {first}-{last}", va="center", fontsize=8)
+    ax.set_yticks(range(len(windows)), [f"hit s{hit}" for _, _, hit in windows])
+    ax.set_xlim(-0.5, n_sentences - 0.5)
+    ax.set_ylim(len(windows) - 0.5, -0.5)
+    ax.set_xticks(range(n_sentences))
+    ax.set_xlabel("sentence number (dark: the hit; light: its window, 3 sentences each side)")
+    ax.set_title(title)
+    fig.tight_layout()
+    return fig
