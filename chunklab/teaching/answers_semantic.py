@@ -38,7 +38,7 @@ def _topic_similarities(embedder: str) -> tuple[SemanticChunker, np.ndarray]:
 def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
     """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
     group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
-    not WordLlama, whose answer section 3's table already prints."""
+    not WordLlama, whose answer section 2's table already prints."""
     chunker, sims = _topic_similarities(embedder)
     return len(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
 
@@ -61,7 +61,7 @@ def _stdevs_misses() -> dict[Any, str]:
         cuts = _stdev_cuts(wordllama)
         counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
         misses[wordllama] = (
-            f"that is WordLlama's answer (section 3's table); with MiniLMEmbedder() the rule "
+            f"that is WordLlama's answer (section 2's table); with MiniLMEmbedder() the rule "
             f"makes {cuts} cut(s) there{counted}"
         )
     for n in range(0, 41):
@@ -100,7 +100,8 @@ def _wide_buffer_misses() -> dict[Any, str]:
         (wide_buffer_scores(0), "that is no buffer at all: pass buffer_size=3"),
         (
             wide_buffer_scores(1),
-            "that is buffer_size=1, section 3's row (and buffer_size=2's): pass buffer_size=3",
+            "that is buffer_size=1, companion 04c's section 3 row (and buffer_size=2's): "
+            "pass buffer_size=3",
         ),
         (wide_buffer_scores(4), "that is buffer_size=4: the question asks buffer_size=3"),
         (
@@ -152,6 +153,15 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
             (chunks - 1, on_true),
             "that first number counts the cuts; the question counts the "
             "chunks (one more than the cuts)",
+        ),
+        (
+            budgeted_semantic(100),
+            "those are the counts at max_tokens=100, section 5's budget: set max_tokens=30",
+        ),
+        (
+            (budgeted_semantic(100)[0], budgeted_semantic(100)[1] + 1),
+            "max_tokens=100 (section 5's budget) and the first chunk counted: set max_tokens=30 "
+            "and leave character 0 out",
         ),
         (
             budgeted_semantic(embedder="hashing"),
