@@ -38,7 +38,7 @@ def _topic_similarities(embedder: str) -> tuple[SemanticChunker, np.ndarray]:
 def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
     """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
     group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
-    not WordLlama, whose answer section 3's table already prints."""
+    not WordLlama, whose answer section 2's table already prints."""
     chunker, sims = _topic_similarities(embedder)
     return len(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
 
@@ -61,7 +61,7 @@ def _stdevs_misses() -> dict[Any, str]:
         cuts = _stdev_cuts(wordllama)
         counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
         misses[wordllama] = (
-            f"that is WordLlama's answer (section 3's table); with MiniLMEmbedder() the rule "
+            f"that is WordLlama's answer (section 2's table); with MiniLMEmbedder() the rule "
             f"makes {cuts} cut(s) there{counted}"
         )
     for n in range(0, 41):
@@ -100,7 +100,8 @@ def _wide_buffer_misses() -> dict[Any, str]:
         (wide_buffer_scores(0), "that is no buffer at all: pass buffer_size=3"),
         (
             wide_buffer_scores(1),
-            "that is buffer_size=1, section 3's row (and buffer_size=2's): pass buffer_size=3",
+            "that is buffer_size=1, companion 04c's section 3 row (and buffer_size=2's): "
+            "pass buffer_size=3",
         ),
         (wide_buffer_scores(4), "that is buffer_size=4: the question asks buffer_size=3"),
         (
@@ -132,6 +133,22 @@ def budgeted_semantic(
     )
     truth = set(load_topic_boundaries("topics")) - {0}
     return len(chunks), sum(c.start in truth for c in chunks)
+
+
+def _at_section_5_budget() -> list[tuple[Any, str]]:
+    """The counts at max_tokens=100, the budget of notebook 04's section 5: a plausible slip."""
+    chunks, on_true = budgeted_semantic(100)
+    return [
+        (
+            (chunks, on_true),
+            "those are the counts at max_tokens=100, section 5's budget: set max_tokens=30",
+        ),
+        (
+            (chunks, on_true + 1),
+            "max_tokens=100 (section 5's budget) and the first chunk "
+            "counted: set max_tokens=30 and leave character 0 out",
+        ),
+    ]
 
 
 def _budgeted_semantic_misses() -> dict[Any, str]:
@@ -168,7 +185,7 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
         ),
     ]
     at_200 = budgeted_semantic(200)
-    slips += [
+    slips += _at_section_5_budget() + [
         (
             (at_200[0], at_200[1] + 1),
             "the default budget (200) and the first chunk counted: set max_tokens=30 and "

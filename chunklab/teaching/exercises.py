@@ -156,6 +156,9 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
         "one text too few after each (a slice ends before its stop: i + buffer_size + 1)": [
             join(texts[max(0, i - buffer_size) : i + buffer_size]) for i in range(n)
         ],
+        "one text too few before each (start at i - buffer_size, not i - buffer_size + 1)": [
+            join(texts[max(0, i - buffer_size + 1) : i + buffer_size + 1]) for i in range(n)
+        ],
         "a negative start wraps round to the end of the list (clamp it with max(0, ...))": [
             join(texts[i - buffer_size : i + buffer_size + 1]) for i in range(n)
         ],
@@ -282,6 +285,8 @@ def _check_piece_numbers(fn: Callable) -> int:
                 why = ": " + _refusal_slip(reply)
             if got is ValueError and expected is not ValueError:
                 why = ": this reply is readable; read each whole number (10 is one, not 1 and 0)"
+                if re.search(r"split_after:\d", reply):
+                    why = ": this reply is readable; the space after the colon is optional"
             raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
         cases += 1
     return cases
@@ -300,6 +305,10 @@ def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
         "that is a distance; a threshold compares similarities: return 1 minus it": np.percentile(
             1 - sims, percentile
         ),
+        "that is percentile p + 1 of the distances: read percentile p itself": 1
+        - np.percentile(1 - sims, percentile + 1),
+        'that is method="higher", a distance above the cut-off: the rule reads the default '
+        "(linear) percentile": 1 - np.percentile(1 - sims, percentile, method="higher"),
     }
     for slip, wrong in slips.items():
         if abs(got - float(wrong)) < 1e-9:
@@ -310,7 +319,9 @@ def _threshold_slip(sims: Any, percentile: float, got: float) -> str:
 def _check_threshold_for(fn: Callable) -> int:
     """Any threshold whose cuts equal the percentile rule's on the same similarities passes."""
     rng, cases = np.random.default_rng(7), 0
-    for n, percentile in [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3:
+    cases_asked = [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3
+    # long enough that percentile p + 1 falls past another gap, so reading it moves a cut
+    for n, percentile in [*cases_asked, (150, 80), (201, 90), (120, 70)]:
         sims = rng.uniform(-0.1, 0.9, n).round(4)
         rule = SemanticChunker(embedder=HashingEmbedder(), percentile=percentile)
         got = fn(sims.copy(), percentile)
