@@ -128,23 +128,50 @@ def test_kernel_is_the_projects(path):
     assert load(path)["metadata"]["kernelspec"]["name"] == "chunklab"
 
 
+def from_scratch_sections(cells: list) -> list[tuple[int, list]]:
+    """Each '### From scratch' heading and the code cells of its section: up to the next heading
+    of any level (a markdown cell whose first line starts with '#')."""
+    sections = []
+    for n, c in enumerate(cells):
+        if c["cell_type"] == "markdown" and "### From scratch" in source(c):
+            codes = []
+            for later in cells[n + 1 :]:
+                if later["cell_type"] == "markdown" and source(later).lstrip().startswith("#"):
+                    break
+                if later["cell_type"] == "code":
+                    codes.append(later)
+            sections.append((n, codes))
+    return sections
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_the_core_idea_is_built_from_scratch_and_checked_against_the_library(path):
-    """A '### From scratch' section whose code cell prints at least one 'same …: True', or a
-    claim that held (`claim NAME: HOLDS.`, chunklab.teaching.claims): a check the cell computed."""
-    cells = load(path)["cells"]
-    heads = [
-        n
-        for n, c in enumerate(cells)
-        if c["cell_type"] == "markdown" and "### From scratch" in source(c)
-    ]
-    assert heads, "no '### From scratch' section"
-    for n in heads:
-        code = next(c for c in cells[n + 1 :] if c["cell_type"] == "code")
-        printed = "".join(output_text(o) for o in code["outputs"])
+    """A '### From scratch' section whose code prints at least one 'same …: True', or a claim
+    that held (`claim NAME: HOLDS.`, chunklab.teaching.claims): a check the cells computed, in the
+    section itself (the build and its check may be two cells, so neither is too long to read)."""
+    sections = from_scratch_sections(load(path)["cells"])
+    assert sections, "no '### From scratch' section"
+    for n, codes in sections:
+        assert codes, f"the from-scratch section at cell {n} has no code"
+        printed = "".join(output_text(o) for c in codes for o in c["outputs"])
         assert re.search(r"same[^\n]*: True|^claim [a-z0-9-]+: HOLDS\.", printed, re.M), (
-            f"the from-scratch cell after cell {n} checks nothing"
+            f"the from-scratch section at cell {n} checks nothing"
         )
+
+
+def test_a_from_scratch_section_without_a_check_is_refused():
+    heading = {"cell_type": "markdown", "source": "### From scratch: the loop"}
+    build = {"cell_type": "code", "source": "x = 1", "outputs": []}
+    check = {
+        "cell_type": "code",
+        "source": "print(...)",
+        "outputs": [{"output_type": "stream", "name": "stdout", "text": "same chunks: True\n"}],
+    }
+    next_heading = {"cell_type": "markdown", "source": "## 2. Next"}
+    ((_, codes),) = from_scratch_sections([heading, build, check, next_heading])
+    assert len(codes) == 2
+    ((_, codes),) = from_scratch_sections([heading, build, next_heading, check])
+    assert codes == [build]  # a check after the next heading is not the section's
 
 
 PICTURES = {"01", "02", "04", "05"}
