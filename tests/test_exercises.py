@@ -37,8 +37,9 @@ def starter(exercise: str) -> tuple[str, str]:
 def test_the_starter_in_the_notebook_is_not_yet_correct(exercise):
     name, text = starter(exercise)
     assert name.startswith(exercise.split(".")[0] + "_"), f"{exercise}'s starter is in {name}"
-    namespace: dict = {}
-    exec(compile(text, f"{name}:{exercise}", "exec"), namespace)  # the starter runs as stored
+    # The starter runs as stored; a cell that also calls the self-check runs it against nothing.
+    namespace: dict = {"check": lambda *args, **kwargs: None}
+    exec(compile(text, f"{name}:{exercise}", "exec"), namespace)
     result = verdict(exercise, namespace[function_name(exercise)])
     assert not result.passed and ": not yet: " in result.message, result.message
 

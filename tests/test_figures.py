@@ -157,6 +157,11 @@ def benchmark_corpora(experiment):
     return report.plot_benchmark_corpora(pd.DataFrame(rows), "per corpus")
 
 
+def sentence_windows_strip(experiment):
+    """03b's picture of the idea: three hits' windows over thirteen sentences, overlapping."""
+    return report.plot_windows([(4, 10, 7), (5, 11, 8), (7, 13, 10)], 16, "windows")
+
+
 FIGURES = [
     overlap_sweep,
     units_per_chunk,
@@ -171,6 +176,7 @@ FIGURES = [
     size_sweep_lines,
     prefix_cost_bars,
     benchmark_corpora,
+    sentence_windows_strip,
 ]
 
 
@@ -188,6 +194,7 @@ def test_every_plot_function_of_report_is_drawn_here():
         "plot_size_sweep",
         "plot_prefix_cost",
         "plot_benchmark_corpora",
+        "plot_windows",
     }
     assert {name for name in dir(report) if name.startswith("plot_")} == drawn
 

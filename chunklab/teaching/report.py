@@ -388,6 +388,7 @@ def plot_windows(windows: Sequence[tuple[int, int, int]], n_sentences: int, titl
     ax.set_ylim(len(windows) - 0.5, -0.5)
     ax.set_xticks(range(n_sentences))
     ax.set_xlabel("sentence number (dark: the hit; light: its window, 3 sentences each side)")
+    ax.set_ylabel("search hit")
     ax.set_title(title)
     fig.tight_layout()
     return fig
