@@ -176,3 +176,17 @@ def test_04_3_names_a_newline_join_and_a_fixed_buffer(wrong, named):
     result = verdict("04.3", wrong)
     assert not result.passed
     assert named in result.message, result.message
+
+
+def _wrapping(texts, buffer_size):
+    n = len(texts)
+    return [
+        " ".join(texts[j % n] for j in range(i - buffer_size, i + buffer_size + 1))
+        for i in range(n)
+    ]
+
+
+def test_04_3_names_neighbours_that_wrap_round_the_ends():
+    result = verdict("04.3", _wrapping)
+    assert not result.passed
+    assert "wrap round the ends" in result.message, result.message

@@ -162,3 +162,32 @@ def test_04b_2_names_the_instruction_left_out_and_one_call():
     calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
     assert "leave out the instruction" in selfcheck.verdict_for("04b.2", (calls, 3461))
     assert "do not fit one call" in selfcheck.verdict_for("04b.2", (1, tokens))
+
+
+def refusing_an_empty_line(reply):
+    numbers = no_order_check(reply)
+    if not numbers or numbers != sorted(set(numbers)):
+        raise ValueError("nothing to read")
+    return numbers
+
+
+def first_line_only(reply):
+    return no_order_check(reply.splitlines()[0]) if reply else []
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (refusing_an_empty_line, "no numbers means no cut: return []"),
+        (first_line_only, "search every line"),
+    ],
+)
+def test_04b_1_names_an_empty_line_and_a_line_after_other_text(wrong, hint):
+    result = verdict("04b.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
+
+
+def test_04b_2_names_the_pieces_tokens_alone():
+    hints = [selfcheck.verdict_for("04b.2", a) for a in selfcheck.form("04b.2").misses()]
+    assert any("counts the pieces alone" in line for line in hints)

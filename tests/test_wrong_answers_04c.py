@@ -14,6 +14,9 @@ from chunklab.teaching.exercises import verdict
         (lambda sims, p: float(np.percentile(1 - sims, p)), "that is a distance"),
         (lambda sims, p: 0.6, "read the value off these similarities"),
         (lambda sims, p: [0.5], "return one number"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p / 100)), "percentile p / 100"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), 'method="lower"'),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)) + 1e-9, "a hair away"),
     ],
 )
 def test_04c_1_refuses_each_wrong_threshold_naming_the_slip(wrong, hint):

@@ -50,6 +50,7 @@
   folded): the count notebooks 01 and 02 read.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_tables`, `exercises_prefixes`: notebook 05's and 06's checks, in `exercises`.
+- `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
 
 May import everything below it; nothing in the library imports it.
 """

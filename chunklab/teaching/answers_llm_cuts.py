@@ -54,6 +54,10 @@ def first_pass_misses() -> dict[Any, str]:
             "those tokens leave out the instruction: every call re-sends it; count prompts whole",
         ),
         ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
+        (
+            (calls, sum(cl100k(piece.text) for piece in LLMChunker(_no_model).pieces(page))),
+            "that counts the pieces alone; each prompt also holds the instruction and the tags",
+        ),
     ]
     slips += [
         (

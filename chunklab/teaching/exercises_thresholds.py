@@ -1,0 +1,68 @@
+"""Companion 04c's check (04c.1): the fixed threshold that makes a percentile rule's cuts, with a
+hint naming each predictable slip (the similarities' percentile, a distance left unconverted,
+p / 100, another interpolation method). Registered in `exercises`."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.embeddings.static import HashingEmbedder
+from chunklab.teaching.checking import NotYet, short
+
+
+def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
+    """Name the likely slip: the percentile of the similarities, or of the distances unconverted."""
+    slips = {
+        "that is the percentile of the similarities; the rule reads the percentile of the "
+        "distances (1 - similarity), and the threshold is 1 minus it": np.percentile(
+            sims, percentile
+        ),
+        "that is a distance; a threshold compares similarities: return 1 minus it": np.percentile(
+            1 - sims, percentile
+        ),
+        "that is percentile p + 1 of the distances: read percentile p itself": 1
+        - np.percentile(1 - sims, percentile + 1),
+        'that is method="higher", a distance above the cut-off: the rule reads the default '
+        "(linear) percentile": 1 - np.percentile(1 - sims, percentile, method="higher"),
+        'that is method="lower", a distance below the cut-off: the rule reads the default '
+        "(linear) percentile": 1 - np.percentile(1 - sims, percentile, method="lower"),
+        "that reads percentile p / 100: np.percentile takes the percentile itself (80, not 0.8)": 1
+        - np.percentile(1 - sims, percentile / 100),
+    }
+    right = 1 - float(np.percentile(1 - sims, percentile))
+    for slip, wrong in slips.items():
+        if abs(got - float(wrong)) < 1e-9 and abs(float(wrong) - right) > 1e-9:
+            return slip
+    if abs(got - right) < 1e-6:
+        return (
+            "a hair away from 1 minus percentile p of the distances: return that value itself, "
+            "since the gap at the cut-off is cut or kept by a strict comparison"
+        )
+    return "read the value off these similarities: a gap is cut when its similarity is below it"
+
+
+def check_threshold_for(fn: Callable) -> int:
+    """Any threshold whose cuts equal the percentile rule's on the same similarities passes."""
+    rng, cases = np.random.default_rng(7), 0
+    cases_asked = [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3
+    # long enough that percentile p + 1 falls past another gap, so reading it moves a cut
+    for n, percentile in [*cases_asked, (150, 80), (201, 90), (120, 70)]:
+        sims = rng.uniform(-0.1, 0.9, n).round(4)
+        rule = SemanticChunker(embedder=HashingEmbedder(), percentile=percentile)
+        got = fn(sims.copy(), percentile)
+        if not isinstance(got, (int, float, np.floating)) or not -1 <= got <= 1:
+            raise NotYet(f"return one number, a similarity between -1 and 1, not {short(got)}")
+        fixed = SemanticChunker(
+            embedder=HashingEmbedder(), breakpoint="threshold", threshold=float(got)
+        )
+        if fixed.cuts(sims) != rule.cuts(sims):
+            raise NotYet(
+                f"{n} similarities, percentile {percentile}: your threshold {float(got):.4f} cuts "
+                f"{len(fixed.cuts(sims))} gaps, the rule {len(rule.cuts(sims))}: "
+                + _threshold_slip(sims, percentile, float(got))
+            )
+        cases += 1
+    return cases
