@@ -25,6 +25,7 @@ WRONG_03B_1 = [
     (89, "counts words (approx_tokens)"),
     (5, "how many sentences after the hit"),  # the count, not the tokens
     (84, "includes the sentence before the hit"),  # one sentence before, as well
+    (84, "joined the sentences with spaces"),  # the same count: the sentences joined by " "
     (408, "counts characters"),  # len(text), not tokens
 ]
 
@@ -81,6 +82,16 @@ def unsorted(windows):
     return out
 
 
+def no_sort(windows):
+    out = []
+    for first, last in windows:  # the answer's sweep, the sort forgotten
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 def not_merged(windows):
     return sorted(set(windows))
 
@@ -124,6 +135,7 @@ WRONG_03B_2 = [
     (across_a_gap, "don't merge them"),
     (only_overlapping, "windows that touch"),
     (unsorted, "document order"),
+    (no_sort, "sort the windows by their first sentence first"),
     (not_merged, "still in two ranges"),
     (last_sentence_dropped, "the sentences covered changed"),
     (keeps_first_end, "keep the larger end"),

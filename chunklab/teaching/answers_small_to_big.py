@@ -108,6 +108,18 @@ def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float
     return fact_recall(text, t03.facts), count(text)
 
 
+def _t03_space_joined(after: int) -> int:
+    """03b.1's other slip: t03's hit and `after` sentences past it joined with spaces, as
+    LlamaIndex joins its window, instead of the slice of the policy: its cl100k tokens."""
+    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
+    t03 = next(q for q in questions.questions if q.id == "t03")
+    sentences = sentence_windows(doc).children
+    (hit,) = RETRIEVERS["bm25"]().rank(t03.question, sentences, 1)
+    spans = sentence_spans(doc.text)
+    i = [c.chunk_id for c in sentences].index(hit.ref_id)
+    return COUNTERS["cl100k"](" ".join(doc.text[a:b] for a, b in spans[i : i + after + 1]))
+
+
 def _fewest_after() -> int:
     """The fewest sentences after t03's hit, none before, whose window holds all of t03's facts."""
     return next(
@@ -156,6 +168,9 @@ def _forward_window_hints() -> dict[Any, str]:
         "that window includes the sentence before the hit; take the slice "
         "policy.text[a:b] from the hit's own start, none before"
     )
+    joined = _t03_space_joined(a)
+    spaces = "you joined the sentences with spaces: join nothing, take the slice policy.text[a:b]"
+    hints[joined] = f"{hints[joined]}; or {spaces}" if joined in hints else spaces
     hints[_t03_window(0, a, "characters")[1]] = (
         "that counts characters (len); the question asks cl100k tokens"
     )

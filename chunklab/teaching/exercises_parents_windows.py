@@ -175,6 +175,17 @@ def _merged_without_max(windows: list[tuple[int, int]]) -> list[tuple[int, int]]
     return out
 
 
+def _merged_unsorted(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The slip that skips the sort: the answer's sweep over the windows in the order given."""
+    out: list[tuple[int, int]] = []
+    for first, last in windows:
+        if out and first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
 def _merged_sweep(
     windows: list[tuple[int, int]], order: Callable, gap: int
 ) -> list[tuple[int, int]]:
@@ -196,6 +207,11 @@ def _why_merged(got: list, expected: list, windows: list) -> str:
         return (
             "you swept the windows sorted by their last sentence: sort by first sentence before "
             "sweeping, or a window that starts early lands after one it overlaps"
+        )
+    if got in (_merged_unsorted(windows), _merged_sweep(windows, order=lambda w: 0, gap=0)):
+        return (
+            "the sentences covered changed: you swept the windows in the order given; sort the "
+            "windows by their first sentence first (document order), so each meets its neighbour"
         )
     if got == _merged_sweep(windows, order=lambda w: w, gap=1):
         return (
