@@ -196,14 +196,14 @@ def fence_spaces_only_after(opening, line):  # the spec allows spaces or tabs af
 @pytest.mark.parametrize(
     "wrong, hint",
     [
-        (fence_sketch, "up to three spaces before it"),
+        (fence_sketch, "up to three spaces before the closing run"),
         (fence_ignoring_info_strings, "info string"),
         (fence_ignoring_length, "at least as long"),
         (fence_ignoring_indentation, "four spaces or more"),
         (fence_either_character, "only a run of the opening's character"),
-        (fence_exact_length, "a longer run"),
+        (fence_exact_length, "longer than the opening's"),
         (fence_tab_as_one_space, "a tab counts as four"),
-        (fence_spaces_only_after, "spaces or tabs after it"),
+        (fence_spaces_only_after, "spaces or tabs after the closing run"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )

@@ -172,11 +172,12 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         return f"the closing run must be at least as long as the opening's ({length})"
     if stripped[run:].strip():
         return "a closing fence has nothing after its run: a line with an info string is code"
-    if expected:
-        return (
-            "a longer run, up to three spaces before it and spaces or tabs after it still close "
-            "the fence"
-        )
+    if expected and line[:1] == " ":
+        return "up to three spaces before the closing run still close the fence"
+    if expected and run > length:
+        return f"a closing run longer than the opening's ({run} > {length}) still closes the fence"
+    if expected and line.rstrip(" \t") != line:
+        return "spaces or tabs after the closing run still close the fence"
     return "this line does not close the fence"
 
 
