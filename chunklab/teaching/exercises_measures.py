@@ -240,9 +240,11 @@ def _filter_hint(rows: Any, strategy: str, retriever: str, k: int, got: Any) -> 
     expected = complete_not_reached(rows, strategy, retriever, k)
     if _as_ids(set(got) if isinstance(got, list | tuple) else got) == expected:
         return "return the ids sorted, each once"
+    ids_got = _as_ids(got)
+    once = None if ids_got is None else sorted(set(ids_got))
     for wrong, slip in slips:
-        if wrong != expected and _as_ids(got) == wrong:
-            return slip
+        if wrong != expected and once == wrong:
+            return slip if once == ids_got else f"{slip}, and keep each id once"
     return "the rows of this strategy, retriever and k, complete 1 and reached 0"
 
 
