@@ -29,7 +29,7 @@ def _split_lines_at(name: str, size: int, overlap: int) -> int:
     return len(split_lines(FixedSizeChunker(size=size, overlap=overlap).split(doc), doc))
 
 
-OVERLAP_SIZE = 150  # 01.1's size: not the notebook's 200, so its sweep does not show the answer
+OVERLAP_SIZE = 120  # 01.1's size: not the notebook's 200, so its sweep does not show the answer
 
 
 @functools.cache
@@ -67,7 +67,7 @@ def _overlap_misses() -> dict[Any, str]:
 
 
 def _overlap_hint(answer: Any, solution: int) -> str:
-    """01.1: what the learner's overlap does at size 150, said from the sweep."""
+    """01.1: what the learner's overlap does at size OVERLAP_SIZE, said from the sweep."""
     splits = _splits()
     if not isinstance(answer, int) or isinstance(answer, bool):
         return ""  # not an int: `judge` says what it is instead
@@ -173,7 +173,8 @@ def _size_misses() -> dict[Any, str]:
         if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limite"])
     )
     return {
-        default: "that is with FixedSizeChunker's default overlap of 40; the question asks "
+        default: f"at size {default[0]} with overlap 0 no chunk holds both 92 and Limite; "
+        "that pair is what FixedSizeChunker's default overlap of 40 gives, and the question asks "
         "overlap=0",
         (size, not saved): "the size is right; look again at that cut for a chunk that holds "
         "both 0,08 and Limite",
