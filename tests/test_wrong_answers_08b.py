@@ -37,6 +37,13 @@ def sorted_lines(pages):
     return sorted(set(pages[0]).intersection(*(set(page) for page in pages[1:])))
 
 
+def in_the_last_pages_order(pages):
+    if len(pages) < 2:
+        return []
+    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
+    return list(dict.fromkeys(line for line in pages[-1] if line in common))
+
+
 def last_line_of_every_page(pages):
     lasts = {page[-1] for page in pages if page}
     return list(lasts) if len(lasts) == 1 and len(pages) > 1 else []
@@ -48,7 +55,8 @@ def last_line_of_every_page(pages):
         (on_more_than_one_page, "on every page"),
         (every_line_of_a_single_page, "below two pages"),
         (repeated_as_often_as_on_page_one, "each line once"),
-        (sorted_lines, "order of the first page"),
+        (sorted_lines, "are sorted"),
+        (in_the_last_pages_order, "the last page's order"),
         (last_line_of_every_page, "every page, in the first page's order"),
     ],
 )

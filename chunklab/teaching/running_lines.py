@@ -32,6 +32,7 @@ def _cases() -> list[list[list[str]]]:
         [["only", "one page"]],  # one page: nothing can be told running
         [],
         [["Foot", "a", "Foot"], ["Foot", "b"]],  # twice on a page: returned once
+        [["Mid", "Zed", "Alp"], ["Zed", "Alp", "Mid"]],  # the last page's order, not sorted
         [
             ["Zeta head", "text", "Alpha foot"],
             ["Alpha foot", "more", "Zeta head"],
@@ -63,6 +64,11 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "you returned a line once per time the first page holds it: each line once": [
             line for line in (pages[0] if pages else []) if line in every
         ]
+        if len(pages) >= 2
+        else [],
+        "your lines follow the last page's order: give them in the order of the first page": list(
+            dict.fromkeys(line for line in pages[-1] if line in every)
+        )
         if len(pages) >= 2
         else [],
         "your lines are sorted: give them in the order of the first page": sorted(every)
