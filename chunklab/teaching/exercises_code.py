@@ -78,6 +78,11 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
             return (
                 "a unit over the budget goes alone: joining it to a neighbour makes it bigger still"
             )
+    if got == _merged_testing_before(sizes, budget):
+        return (
+            "test the total after adding the unit: the group with the new unit in it must stay "
+            "within the budget"
+        )
     strict: list[list[int]] = []
     for i, size in enumerate(sizes):
         if strict and sum(sizes[j] for j in strict[-1]) + size < budget:
@@ -89,6 +94,18 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
     return "merge greedily: add the next sibling while the group stays within the budget"
 
 
+def _merged_testing_before(sizes: Sequence[int], budget: int) -> list[list[int]]:
+    """The slip of testing the group's total before adding the next unit, so a group can end
+    over the budget."""
+    groups: list[list[int]] = []
+    for i in range(len(sizes)):
+        if groups and sum(sizes[j] for j in groups[-1]) <= budget:
+            groups[-1].append(i)
+        else:
+            groups.append([i])
+    return groups
+
+
 def _merged_from_the_right(sizes: Sequence[int], budget: int) -> list[list[int]]:
     """The slip of grouping greedily from the last sibling: groups in file order, each ascending."""
     groups = merged(sizes[::-1], budget)
@@ -98,6 +115,7 @@ def _merged_from_the_right(sizes: Sequence[int], budget: int) -> list[list[int]]
 
 def _merge_cases() -> list[tuple[list[int], int]]:
     cases = [
+        ([60, 60], 100),  # each fits, together they do not: test the total after adding
         ([30, 30, 40], 100),  # fills the budget exactly
         ([120, 10, 10], 100),  # an oversized unit first
         ([10, 150, 10], 100),  # ... in the middle

@@ -351,28 +351,30 @@ def plot_code_cuts(
     return fig
 
 
-def plot_comparisons(comparisons: list, title: str, wider: list | None = None):
+def plot_comparisons(comparisons: list, title: str, wider: list | None = None, by_wider=False):
     """Paired comparisons as a forest plot (notebooks 10 and 11): one row per `Comparison`
     (`claims.compare`), its mean difference as a dot and its paired interval as a bar, with a line
     at 0. Twenty printed lines read slowly; here a bar that crosses 0 is "no difference shown" at a
     glance, and the bars' lengths say how much each set of questions can tell apart. `wider`, the
-    same comparisons at a higher level (corrected for their number), is drawn as a thin line."""
+    same comparisons corrected, is a thin line; `by_wider` colours by its verdict instead."""
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(comparisons) + 1.2))
     colours = {"better": "tab:green", "worse": "tab:red", "no difference shown": "0.45"}
     for row, c in enumerate(comparisons):
-        colour = colours[c.verdict]
+        colour = colours[wider[row].verdict if by_wider and wider else c.verdict]
         if wider is not None:
             ax.plot([wider[row].low, wider[row].high], [row, row], color="0.3", linewidth=0.8)
         ax.plot([c.low, c.high], [row, row], color=colour, linewidth=2.2)
-        ax.plot([c.mean_difference], [row], "o", color=colour, markersize=5)
+        hollow = bool(by_wider and wider and wider[row].verdict != c.verdict)
+        face, edge = ("white", colours[c.verdict]) if hollow else (colour, colour)
+        ax.plot([c.mean_difference], [row], "o", mfc=face, mec=edge, markersize=6 if hollow else 5)
     ax.axvline(0, color="black", linewidth=0.8)
     ax.set_yticks(range(len(comparisons)), [f"{c.a} vs {c.b}" for c in comparisons], fontsize=8)
     ax.set_ylim(len(comparisons) - 0.5, -0.5)
     unit = "points" if comparisons and comparisons[0].scale == 100.0 else "difference"
+    note = f", at {wider[0].level:.4g}%; hollow dot: at 95% only" if by_wider and wider else ""
     ax.set_xlabel(
-        f"mean difference, {unit}, with its paired interval "
-        "(green: better, red: worse, grey: no difference shown)"
-        + (f"; thin: at {wider[0].level:.4g}%" if wider else ""),
+        f"mean difference, {unit}, with its paired interval (green: better, red: worse, grey: "
+        f"no difference shown{note})" + (f"; thin: at {wider[0].level:.4g}%" if wider else ""),
         fontsize=8,
     )
     ax.set_title(title, fontsize=10)
