@@ -170,3 +170,14 @@ def test_06_1_and_06_2_name_the_printed_paths_and_the_missing_separator():
 
 def test_06_1_names_the_count_of_paths_with_exactly_two_sections():
     assert "exactly two numbered sections" in selfcheck.verdict_for("06.1", 1)
+
+
+def test_06_3_two_slips_name_first_the_one_the_first_wrong_chunk_shows():
+    """A dotless number read as a title *and* the value rule: the generated documents have no
+    dotless paragraph, so the first wrong chunk is the value rule's, and the hint says so first."""
+    both = lambda t: path_chunks(  # noqa: E731
+        t, r"^(\d+\.?)\s+(.*)$", lambda n: int(n.rstrip("."))
+    )
+    message = verdict("06.3", both).message
+    assert "not its value" in message and "30 dias" in message
+    assert message.index("not its value") < message.index("30 dias")
