@@ -33,7 +33,7 @@ def headings(markdown: str) -> list[tuple[int, str]]:
 
 
 def table_rows(markdown: str) -> list[list[str]]:
-    """Every Markdown table row (the header included, the |---| rule not), as its cells' words."""
+    """Every Markdown table row (the header included, the `|---|` rule not), as its cells' words."""
     return [
         [" ".join(words(cell)) for cell in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
         for line in markdown.splitlines()
