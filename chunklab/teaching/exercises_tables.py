@@ -17,22 +17,11 @@ from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, short
 
-COLUMN_BOUNDARY = re.compile(r"(?<!\\)\|")  # a pipe not escaped by a backslash
 SEPARATORS = " \t\n;,."
 
 NAMES = ["Measure", "Unit", "Limit", "Action", "City", "Daily limit (USD)", "Owner", "Due"]
 VALUES = ["Vibration", "mm/s", "4,5", "Stop the machine", "Tokyo", "90", "ops", "2026-03-01"]
 ESCAPED = ["`a \\| b`", "on \\| off", "yes \\| no"]  # each holds GFM's escaped pipe
-
-
-def table_cells(line: str) -> list[str]:
-    """The cells of one pipe-table line, as GFM splits them (outer pipes optional)."""
-    parts = COLUMN_BOUNDARY.split(line.strip())
-    if parts and parts[0].strip() == "":
-        parts = parts[1:]
-    if parts and parts[-1].strip() == "" and line.strip().endswith("|"):
-        parts = parts[:-1]
-    return [part.strip() for part in parts]
 
 
 def _case(rng: random.Random, k: int) -> tuple[str, str, list[str], list[str], str]:
