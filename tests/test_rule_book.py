@@ -11,11 +11,13 @@ def test_a_rule_counts_its_verdicts_and_keeps_its_rows(capsys):
     made = book.rule("x-first", "2. Prefer x", [ahead, tied], holds=ahead.better)
     printed = capsys.readouterr().out
     assert made.holds and "claim x-first: HOLDS." in printed
-    assert "rule 2 in the table below: 1 better, 0 worse, 1 no difference shown" in printed
+    assert "rule 2 below: 1 better, 0 worse, 1 no difference shown" in printed
     frame = book.frame()
     assert list(frame.index) == ["2", "2"]
     assert frame["verdict"].tolist() == ["better", "no difference shown"]
     assert frame["won"].tolist() == [8, 1] and frame["lost"].tolist() == [0, 1]
+    assert [c.a for c in book.compared] == ["2. x", "2. x"]
+    assert len(book.figure("x against y and z").axes[0].get_yticklabels()) == 2
 
 
 def test_a_four_to_nothing_rule_does_not_hold():

@@ -129,8 +129,8 @@ def _name_points(ax, part: pd.DataFrame, y: str, span_x: float) -> None:
     placed: list[tuple[float, float]] = []
     for _, row in part.sort_values([y, "tokens_to_model"], ascending=False).iterrows():
         x, label_y = float(row["tokens_to_model"]), float(row[y])
-        while any(abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.022 for px, py in placed):
-            label_y -= 0.022
+        while any(abs(x - px) < 0.22 * span_x and abs(label_y - py) < 0.04 for px, py in placed):
+            label_y -= 0.04
         placed.append((x, label_y))
         ax.annotate(
             row["strategy"],

@@ -9,10 +9,12 @@ read: which pair, won, lost, the interval and the verdict.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 import pandas as pd
 
 from chunklab.teaching.claims import Claim, Comparison, claim, signed
+from chunklab.teaching.figures import plot_comparisons
 from chunklab.teaching.report import decision_frame
 
 
@@ -21,6 +23,7 @@ class RuleBook:
 
     def __init__(self) -> None:
         self.rows: list[dict[str, object]] = []
+        self.compared: list[Comparison] = []  # each row's comparison, its label led by the rule
 
     def rule(
         self, name: str, statement: str, comparisons: Sequence[Comparison], holds: bool
@@ -41,18 +44,24 @@ class RuleBook:
             }
             for c in comparisons
         )
+        self.compared.extend(replace(c, a=f"{number}. {c.a}") for c in comparisons)
         told = [c.verdict for c in comparisons]
         return claim(
             name,
             statement,
             holds=holds,
-            evidence=f"rule {number} in the table below: {told.count('better')} better, "
+            evidence=f"rule {number} below: {told.count('better')} better, "
             f"{told.count('worse')} worse, {told.count('no difference shown')} no difference shown",
         )
 
     def frame(self) -> pd.DataFrame:
         """Every comparison behind every rule, one row each, indexed by the rule's number."""
         return pd.DataFrame(self.rows).set_index("rule")
+
+    def figure(self, title: str):
+        """The same comparisons as a forest plot, one bar per row led by its rule's number: a bar
+        that crosses 0 is "no difference shown", read faster than a table of intervals."""
+        return plot_comparisons(self.compared, title)
 
 
 def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.DataFrame:
