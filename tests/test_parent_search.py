@@ -60,5 +60,5 @@ def test_block_groups_nests_every_child_in_the_block_that_holds_its_start():
     by_id = {b.chunk_id: b for b in blocks}
     assert len(blocks) == 2 and children == pieces and questions == [(asked[0], "word")]
     holder = [by_id[block_of[c.chunk_id]] for c in pieces]
-    assert all(b.start <= c.start < b.end for b, c in zip(holder, pieces))
+    assert all(b.start <= c.start < b.end for b, c in zip(holder, pieces, strict=True))
     assert len(set(block_of.values())) == 2
