@@ -17,7 +17,7 @@
 - `exercises_parents_windows`: the checks of notebooks 03, 03b and 03c (parents within a budget,
   merged windows, filter then rank).
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
-  k = 1), and the children alone judged on the spans they cover.
+  k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.

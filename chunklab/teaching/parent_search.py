@@ -1,6 +1,8 @@
 """Two ways to find a parent, run on the same questions: search the parents themselves, or search
 their children and hand over the best child's parent (small-to-big at k = 1). Plus the children
-alone at a budget of several children, judged on the character spans they cover.
+alone at a budget of several children, judged on the character spans they cover, or filling the
+tokens of the section small-to-big hands over; and fixed-size blocks as parents for a corpus
+without headings.
 
 Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of
 child hits reused while only the parents change), not the idea being tested.
@@ -11,7 +13,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from chunklab.contracts import Chunk
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.contracts import Chunk, Document
 
 # per document: its parents, its children, each child's parent id, its (question, text) pairs
 Group = tuple[Sequence[Chunk], Sequence[Chunk], dict[str, str], Sequence[tuple[Any, str]]]
@@ -41,6 +44,24 @@ def direct_vs_s2b(
     return direct, s2b
 
 
+def block_groups(
+    docs: dict[str, Document], children: dict[str, Sequence[Chunk]], asked: Sequence[Any], size: int
+) -> list[Group]:
+    """Per corpus: its blocks of `size` characters (the parents), its `children` (fixed pieces that
+    nest inside every block size), each child's block, and the corpus's questions (`q.corpus`,
+    asked by `q.text`). The children stay the same while the block grows."""
+    groups: list[Group] = []
+    for corpus, doc in docs.items():
+        blocks = FixedSizeChunker(size=size, overlap=0).split(doc)
+        block_of = {
+            c.chunk_id: next(b.chunk_id for b in blocks if b.start <= c.start < b.end)
+            for c in children[corpus]
+        }
+        questions = [(q, q.text) for q in asked if q.corpus == corpus]
+        groups.append((blocks, children[corpus], block_of, questions))
+    return groups
+
+
 def covered(excerpts: Iterable[tuple[int, int]], chunks: Sequence[Chunk]) -> bool:
     """Whether every (start, end) excerpt lies inside the union of the chunks' spans."""
     spans: list[list[int]] = []
@@ -66,3 +87,28 @@ def children_only(
             for k in ks:
                 found[k].append(float(covered(q.excerpts, ranked[:k])))
     return found
+
+
+def same_budget(
+    make: Callable[[], Any],
+    groups: Iterable[Group],
+    judge: Callable[[Any, str], float],
+    fill: Callable[[Sequence[Chunk], int], str],
+    count: Callable[[str], int],
+) -> tuple[list[float], list[float], list[tuple[int, int]]]:
+    """Per question: judge() of the section small-to-big hands over at k = 1 (the best child's
+    parent), judge() of `fill(ranked children, that section's tokens)` (the children alone at the
+    same budget), and the tokens of each. Every child is ranked, so `fill` can take as many as
+    fit."""
+    ranker, s2b, alone, tokens = make(), [], [], []
+    for parents, children, parent_of, asked in groups:
+        parent_by_id = {p.chunk_id: p for p in parents}
+        child_by_id = {c.chunk_id: c for c in children}
+        for q, text in asked:
+            ranked = [child_by_id[h.ref_id] for h in ranker.rank(text, children, len(children))]
+            section = parent_by_id[parent_of[ranked[0].chunk_id]].text if ranked else ""
+            handed = fill(ranked, count(section))
+            s2b.append(judge(q, section))
+            alone.append(judge(q, handed))
+            tokens.append((count(section), count(handed)))
+    return s2b, alone, tokens

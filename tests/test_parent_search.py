@@ -1,0 +1,64 @@
+"""Notebook 03's baselines: the children alone in the same tokens as small-to-big's section, and
+fixed-size blocks as parents of the pieces inside them."""
+
+from types import SimpleNamespace
+
+from chunklab import Document, FixedSizeChunker, cl100k
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.retrieval.retrievers import LogCountRetriever
+from chunklab.teaching.parent_search import block_groups, same_budget
+
+POLICY = """# Policy
+
+## Meals
+
+Meals are paid up to 30 USD a day. Alcohol is never paid.
+
+Hotel breakfast counts as a meal.
+
+## Taxis
+
+Taxis are paid at night only.
+"""
+
+
+def groups(question: str, fact: str):
+    doc = Document(doc_id="p", uri="p", title="", text=POLICY)
+    cut = MarkdownChunker(max_tokens=20, count_tokens=cl100k)
+    children, parents = cut.split(doc), cut.parents(doc)
+    q = SimpleNamespace(question=question, facts=[fact])
+    return [(parents, children, {c.chunk_id: c.parent_id for c in children}, [(q, question)])]
+
+
+def found(q, text: str) -> float:
+    return float(all(f in text for f in q.facts))
+
+
+def first_only(ranked, budget: int) -> str:
+    return ranked[0].text if ranked else ""
+
+
+def test_same_budget_hands_the_section_and_lets_the_fill_see_its_tokens():
+    budgets = []
+
+    def fill(ranked, budget):
+        budgets.append(budget)
+        return first_only(ranked, budget)
+
+    asked = groups("Is hotel breakfast a meal?", "Meals are paid")
+    s2b, alone, tokens = same_budget(LogCountRetriever, asked, found, fill, cl100k)
+    # the best child holds the breakfast rule; its section also holds the 30 USD rule
+    assert s2b == [1.0] and alone == [0.0]
+    assert budgets == [tokens[0][0]] and tokens[0][1] < tokens[0][0]
+
+
+def test_block_groups_nests_every_child_in_the_block_that_holds_its_start():
+    doc = Document(doc_id="c", uri="c", title="", text="word " * 400)
+    pieces = FixedSizeChunker(size=200, overlap=0).split(doc)
+    asked = [SimpleNamespace(corpus="c", text="word")]
+    [(blocks, children, block_of, questions)] = block_groups({"c": doc}, {"c": pieces}, asked, 1000)
+    by_id = {b.chunk_id: b for b in blocks}
+    assert len(blocks) == 2 and children == pieces and questions == [(asked[0], "word")]
+    holder = [by_id[block_of[c.chunk_id]] for c in pieces]
+    assert all(b.start <= c.start < b.end for b, c in zip(holder, pieces, strict=True))
+    assert len(set(block_of.values())) == 2
