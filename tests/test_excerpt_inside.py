@@ -1,0 +1,29 @@
+"""An answer counts as inside only when one piece holds each excerpt whole."""
+
+from chunklab.contracts import Chunk
+from chunklab.retrieval.retrievers import BM25Retriever
+from chunklab.teaching.excerpt_inside import answer_inside, top_chunks
+
+
+def _piece(i: int, start: int, end: int, text: str = "x") -> Chunk:
+    return Chunk(
+        chunk_id=f"d#{i}", doc_id="d", ordinal=i, text=text, token_count=1, start=start, end=end
+    )
+
+
+def test_an_excerpt_inside_one_piece_counts():
+    assert answer_inside([_piece(0, 0, 10), _piece(1, 20, 30)], [(22, 28)]) == 1
+
+
+def test_an_excerpt_split_across_two_touching_pieces_does_not():
+    assert answer_inside([_piece(0, 0, 10), _piece(1, 10, 20)], [(5, 15)]) == 0
+
+
+def test_every_excerpt_must_be_inside():
+    assert answer_inside([_piece(0, 0, 10)], [(1, 2), (40, 50)]) == 0
+
+
+def test_top_chunks_hands_back_the_chunks_best_first():
+    chunks = [_piece(0, 0, 5, "apples and pears"), _piece(1, 5, 9, "tokyo daily limit")]
+    best = top_chunks(BM25Retriever(), "daily limit in tokyo", chunks, 1)
+    assert [c.chunk_id for c in best] == ["d#1"]
