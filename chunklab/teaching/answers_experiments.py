@@ -188,11 +188,10 @@ def _pdf_afterword() -> str:
     pdf = read_document(data_dir() / f"formats/{GDS_PAGE}.pdf")
     source = read_document(data_dir() / f"{GDS_PAGE}.md")
     return (
-        f"Not as its source is: the Markdown source, cut the same way, gives "
-        f"{pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}. The source's text is "
-        f"{cl100k(source.text):,} cl100k tokens, the PDF's converted text {cl100k(pdf.text):,}: "
-        "the source also holds what the printed page does not show: its front matter, its link "
-        "addresses (section 2) and its inline markup, such as backticks; so there is more to cut."
+        f"Not as its source is: the Markdown, cut the same way, gives "
+        f"{pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}, from {cl100k(source.text):,} tokens "
+        f"against the PDF's {cl100k(pdf.text):,}: its front matter, link addresses and markup "
+        "are not on the printed page."
     )
 
 
