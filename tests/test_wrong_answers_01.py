@@ -95,33 +95,23 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
 
 
 def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
+    """01.3 asks the English rendering (the Portuguese answer is printed in section 2)."""
     size, saved = expected("01.3")
-    doc = load_document("manual")
-    chunks = FixedSizeChunker(size=size, overlap=0).split(doc)
-    assert (
-        chunks_with_all(chunks, ["92", "Limite"])
-        and bool(chunks_with_all(chunks, ["0,08", "Limite"])) == saved
-    )
+    doc = load_document("manual_en")
+
+    def joins(s, needles, **overlap):
+        return bool(chunks_with_all(FixedSizeChunker(size=s, **overlap).split(doc), needles))
+
+    assert joins(size, ["92", "Limit"], overlap=0)
+    assert joins(size, ["0.08", "Limit"], overlap=0) == saved
     refused("01.3", (size, not saved), "the size is right")
-    size_for_008 = next(
-        s
-        for s in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["0,08", "Limite"])
-    )
+    size_for_008 = next(s for s in range(100, 801, 10) if joins(s, ["0.08", "Limit"], overlap=0))
     refused("01.3", (size_for_008, saved), "the question asks for 92")
-    with_default_overlap = next(
-        s
-        for s in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=s).split(doc), ["92", "Limite"])
-    )
-    refused("01.3", (with_default_overlap, False), "default overlap", "no chunk holds both 92")
-    too_small = next(s for s in range(size - 10, 90, -10) if s != with_default_overlap)
-    refused("01.3", (too_small, saved), "no chunk holds both 92 and Limite")
-    bigger = next(  # size + 10 is the English rendering's answer, refused by its own hint
-        s
-        for s in range(size + 20, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=s, overlap=0).split(doc), ["92", "Limite"])
-    )
+    with_default_overlap = next(s for s in range(100, 801, 10) if joins(s, ["92", "Limit"]))
+    refused("01.3", (with_default_overlap, False), "default overlap", "no chunk of manual_en holds")
+    too_small = size - 10
+    refused("01.3", (too_small, saved), "no chunk holds both 92 and Limit")
+    bigger = next(s for s in range(size + 10, 801, 10) if joins(s, ["92", "Limit"], overlap=0))
     refused("01.3", (bigger, saved), "a smaller multiple of 10 does too")
     refused("01.3", size, "an int where a list or tuple of 2 items")
     refused("01.3", (size, "no"), "a str where True or False is asked")
@@ -249,15 +239,13 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
         for n in ("manual", "manual_en")
     )
     refused("01.2", forty, "40 tokens")
-    size = next(
+    portuguese = load_document("manual")
+    size = next(  # 01.3's Portuguese answer, the one section 2 prints (170/0 answers m08)
         n
         for n in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=n, overlap=0).split(doc), ["92", "Limit"])
+        if chunks_with_all(FixedSizeChunker(size=n, overlap=0).split(portuguese), ["92", "Limite"])
     )
-    joined = bool(
-        chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
-    )
-    refused("01.3", (size, joined), "English rendering")
+    refused("01.3", (size, False), "Portuguese manual's answer")
 
 
 def _line_windows_by(text, size, reach, at_the_end):

@@ -158,51 +158,61 @@ def _size_joining(needles: list[str], name: str = "manual") -> int:
     raise AssertionError(f"no size up to 800 puts {needles} together")
 
 
+# 01.3 asks the English rendering: section 2 of the notebook prints the Portuguese manual's
+# 170/0 cut answering the 92 question, so the Portuguese answer would be read, not found.
 def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
-    size = _size_joining(["92", "Limite"])
-    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
-    return size, bool(chunks_with_all(chunks, ["0,08", "Limite"]))
+    size = _size_joining(["92", "Limit"], "manual_en")
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual_en"))
+    return size, bool(chunks_with_all(chunks, ["0.08", "Limit"]))
 
 
 def _size_misses() -> dict[Any, str]:
     size, saved = _smallest_size_joining_92_and_header()
-    doc = load_document("manual")
+    doc = load_document("manual_en")
     default = next(
-        (n, bool(chunks_with_all(FixedSizeChunker(size=n).split(doc), ["0,08", "Limite"])))
+        (n, bool(chunks_with_all(FixedSizeChunker(size=n).split(doc), ["0.08", "Limit"])))
         for n in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limite"])
+        if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limit"])
     )
-    return {
-        default: f"at size {default[0]} with overlap 0 no chunk holds both 92 and Limite; "
-        "that pair is what FixedSizeChunker's default overlap of 40 gives, and the question asks "
-        "overlap=0",
+    portuguese = _size_joining(["92", "Limite"])
+    english_cut = FixedSizeChunker(size=portuguese, overlap=0).split(doc)
+    misses: dict[Any, str] = {
         (size, not saved): "the size is right; look again at that cut for a chunk that holds "
-        "both 0,08 and Limite",
-        (_size_joining(["0,08", "Limite"]), saved): "that is the size that joins 0,08 and "
-        "Limite; the question asks for 92",
-        (
-            _size_joining(["92", "Limit"], "manual_en"),
-            False,
-        ): "that is the English rendering (92 with Limit); the question asks "
-        "the Portuguese manual, 92 with Limite",
+        "both 0.08 and Limit",
+        (_size_joining(["0.08", "Limit"], "manual_en"), saved): "that is the size that joins "
+        "0.08 and Limit; the question asks for 92",
     }
+    at_default_size = FixedSizeChunker(size=default[0], overlap=0).split(doc)
+    if not chunks_with_all(at_default_size, ["92", "Limit"]):
+        misses[default] = (
+            f"at size {default[0]} with overlap 0 no chunk of manual_en holds both 92 and Limit; "
+            "that size is what FixedSizeChunker's default overlap of 40 gives, and the question "
+            "asks overlap=0"
+        )
+    if not chunks_with_all(english_cut, ["92", "Limit"]):
+        misses[portuguese, False] = misses[portuguese, True] = (
+            f"{portuguese} is the Portuguese manual's answer (92 with Limite); in manual_en, at "
+            f"size {portuguese} with overlap 0, no chunk holds both 92 and Limit"
+        )
+    return misses
 
 
 def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
-    """01.3: what the learner's size does with overlap 0, said from the cut itself."""
+    """01.3: what the learner's size does with overlap 0 on the English rendering, said from the
+    cut itself."""
     if not (isinstance(answer, tuple | list) and len(answer) == 2):
         return ""  # the wrong shape: `judge` says what it is instead
     size = answer[0]
     if not isinstance(size, int) or isinstance(size, bool) or size % 10 or not 100 <= size <= 800:
         return "the size is a multiple of 10 from 100 up (an int)"
-    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual"))
-    if not chunks_with_all(chunks, ["92", "Limite"]):
-        return f"at size {size}, with overlap 0, no chunk holds both 92 and Limite"
+    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual_en"))
+    if not chunks_with_all(chunks, ["92", "Limit"]):
+        return f"at size {size}, with overlap 0, no chunk of manual_en holds both 92 and Limit"
     if size != solution[0]:
-        return f"size {size} joins 92 and Limite, but a smaller multiple of 10 does too"
+        return f"size {size} joins 92 and Limit, but a smaller multiple of 10 does too"
     if not isinstance(answer[1], bool):
         return ""  # the verdict is not a bool: `judge` says what it is instead
-    return "the size is right; look again at that cut for a chunk with both 0,08 and Limite"
+    return "the size is right; look again at that cut for a chunk with both 0.08 and Limit"
 
 
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
