@@ -74,7 +74,7 @@ def _cloudgov_misses() -> dict[Any, str]:
         "that is the linearized cut's size in characters (the article's 200), not a token budget: "
         "sweep max_tokens one by one in rows mode",
     )
-    for budget in range(8, right):  # every budget below the answer, section 6's 60 and 80 included
+    for budget in range(8, right):  # every budget below the answer, section 5's 60 and 80 included
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
     off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
