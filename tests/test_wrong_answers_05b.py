@@ -48,11 +48,19 @@ def test_05b_1_accepts_the_greedy_groups():
 
 
 def test_05b_2_names_the_slips():
-    """68 is linearize mode's width, 80 the first tenth without orphans, 72 one short."""
+    """The policy's linearize width, the first tenth without orphans, one short, and the GDS
+    page's budget (printed in the notebook) each get the hint for their slip."""
+    from chunklab.documents.series import load_document
+    from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
 
     right = selfcheck.SOLUTIONS["05b.2"][1]()
     assert selfcheck.verdict_for("05b.2", right).endswith("correct.")
-    assert "delimiter row" in selfcheck.verdict_for("05b.2", 68)
-    assert "one token at a time" in selfcheck.verdict_for("05b.2", 80)
+    width = answers._widest_pair_tokens(load_document("travel_policy"))
+    assert width < right - 1
+    assert "delimiter row" in selfcheck.verdict_for("05b.2", width)
+    tenth = min(b for b in range(10, 131, 10) if b >= right)
+    assert "one token at a time" in selfcheck.verdict_for("05b.2", tenth)
     assert "off by one" in selfcheck.verdict_for("05b.2", right - 1)
+    gds = answers._rows_budget_from_which("gdsway-managing-sensitive-information.md")
+    assert "GDS page" in selfcheck.verdict_for("05b.2", gds)

@@ -151,6 +151,8 @@ def test_06_3_names_a_number_without_a_dot_read_as_a_title():
 
     result = verdict("06.3", no_dot)
     assert "a title's number needs a dot" in result.message, result.message
+    # the first wrong chunk is the one the dotless paragraph should have been: no other slip first
+    assert "as it is numbered" not in result.message, result.message
 
 
 def test_06_3_names_a_number_rewritten_with_a_dot():

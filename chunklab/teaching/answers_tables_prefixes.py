@@ -15,6 +15,7 @@ from typing import Any
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.tables import find_tables, orphans
+from chunklab.contracts import Document
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.evaluation.questions import load_question_file
@@ -40,7 +41,11 @@ def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
 def cloudgov_widest_pair_tokens() -> int:
     """The cloud.gov page's widest breadcrumb + header + row in linearize mode: the budget a learner
     reads off companion 05b when mistaking rows mode's need for linearize mode's."""
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
+    return _widest_pair_tokens(read_document(data_dir() / "cloudgov-space-egress.md"))
+
+
+def _widest_pair_tokens(doc: Document) -> int:
+    """A document's widest breadcrumb + header + row, in tokens, as linearize mode writes them."""
     sections = MarkdownChunker(max_tokens=2000).split(doc)
     return max(
         cl100k(c.metadata["prefix"] + "\n\n" + t.header + "\n" + row)
@@ -74,7 +79,7 @@ def _cloudgov_misses() -> dict[Any, str]:
         "that is the linearized cut's size in characters (the article's 200), not a token budget: "
         "sweep max_tokens one by one in rows mode",
     )
-    for budget in range(8, right):  # every budget below the answer, section 6's 60 and 80 included
+    for budget in range(8, right):  # every budget below the answer, section 5's 60 and 80 included
         left = _cloudgov_orphans(budget)
         misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
     off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
@@ -88,33 +93,54 @@ def _cloudgov_misses() -> dict[Any, str]:
     return misses
 
 
-def rows_budget_from_which_gds_keeps_rows() -> int:
-    """05b.2: the budget from which rows mode leaves no orphan on the GDS page, up to 130 tokens."""
-    doc = read_document(data_dir() / "gdsway-managing-sensitive-information.md")
-    left = [b for b in range(8, 131) if orphans(MarkdownChunker(max_tokens=b).split(doc), doc)]
-    return max(left) + 1
+@lru_cache(maxsize=1024)
+def _rows_orphans(file: str, max_tokens: int) -> int:
+    doc = read_document(data_dir() / file)
+    return orphans(MarkdownChunker(max_tokens=max_tokens).split(doc), doc)
 
 
-def _gds_misses() -> dict[Any, str]:
-    right = rows_budget_from_which_gds_keeps_rows()
-    doc = read_document(data_dir() / "gdsway-managing-sensitive-information.md")
+def _rows_budget_from_which(file: str) -> int:
+    """The budget from which rows mode leaves no orphan on `file`, up to 130 tokens."""
+    return max(b for b in range(8, 131) if _rows_orphans(file, b)) + 1
+
+
+def rows_budget_from_which_policy_keeps_rows() -> int:
+    """05b.2: the budget from which rows mode leaves no orphan on the travel policy, a document
+    companion 05b does not sweep, up to 130 tokens."""
+    return _rows_budget_from_which("travel_policy.md")
+
+
+def _policy_misses() -> dict[Any, str]:
+    right = rows_budget_from_which_policy_keeps_rows()
     misses: dict[Any, str] = {}
     for budget in range(8, right - 1):
-        left = orphans(MarkdownChunker(max_tokens=budget).split(doc), doc)
+        left = _rows_orphans("travel_policy.md", budget)
         misses[budget] = f"at that budget {left} orphan(s) remain in rows mode"
     for budget in range(right + 1, 131):
         misses[budget] = (
             "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
             "one token at a time, and stop at the first from which none is left"
         )
-    return misses | {
-        68: "that is the page's widest breadcrumb + header + row, linearize mode's need; rows "
-        "mode also repeats the delimiter row: sweep rows mode itself",
-        80: "the first tenth with no orphan; a budget between the tenths already leaves none: "
-        "sweep every budget, one token at a time",
-        right - 1: "off by one: at that budget an orphan remains; answer the first budget from "
-        "which none is left",
-    }
+    tenth = min(b for b in range(10, 131, 10) if b >= right)
+    if tenth != right:
+        misses[tenth] = (
+            "the first tenth with no orphan; a budget between the tenths already leaves none: "
+            "sweep every budget, one token at a time"
+        )
+    linearize_width = _widest_pair_tokens(read_document(data_dir() / "travel_policy.md"))
+    misses[linearize_width] = (
+        "that is the policy's widest breadcrumb + header + row, linearize mode's need; rows mode "
+        "also writes the delimiter row under the header: count it too, or sweep rows mode itself"
+    )
+    gds = _rows_budget_from_which("gdsway-managing-sensitive-information.md")
+    misses[gds] = (
+        "that is the GDS page's budget (section 1 prints it); this asks about the travel policy"
+    )
+    misses[right - 1] = (
+        "off by one: at that budget an orphan remains; answer the first budget from which "
+        "none is left"
+    )
+    return misses
 
 
 def _article_paths(fixed: bool = False) -> list[str]:
@@ -201,14 +227,14 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
-    "05b.2": ("an int: max_tokens", rows_budget_from_which_gds_keeps_rows),
+    "05b.2": ("an int: max_tokens", rows_budget_from_which_policy_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
     "05.2": Form(misses=_cloudgov_misses),
-    "05b.2": Form(misses=_gds_misses),
+    "05b.2": Form(misses=_policy_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
 }

@@ -94,11 +94,16 @@ def _probe_slip(fn: Callable | None) -> str | None:
     return None
 
 
-def _slip_shows_in(slip: str, got_path: str) -> bool:
-    """Whether the probe's slip explains this path: a dotless number read as a title shows as an
-    entry such as '30 dias'; the other probe slips are about levels, which any path can show."""
+def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
+    """Whether the probe's slip explains this chunk: a dotless number read as a title shows as an
+    entry such as '30 dias', or as a missing chunk whose paragraph opens with such a number (read
+    as a title, it opened a section instead of becoming a chunk); the other probe slips are about
+    levels, which any path can show."""
     if slip.startswith("'30 dias"):
-        return any(re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:])
+        body = expected_chunk.partition("\n")[2]
+        return bool(re.match(r"\d+\s", body)) or any(
+            re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
+        )
     return True
 
 
@@ -155,7 +160,7 @@ def check_fixed_path_chunks(fn: Callable) -> int:
             slip = _probe_slip(fn)
             both = at < len(got) and at < len(expected)
             first = _hint(_path(expected[at]), _path(str(got[at])), fn) if both else None
-            if slip and first and not _slip_shows_in(slip, _path(str(got[at]))):
+            if slip and first and not _slip_shows_in(slip, _path(str(got[at])), expected[at]):
                 hint = f"{first}; and also: {slip}"  # two slips: the one this chunk shows first
             elif slip or first:
                 hint = slip or str(first)
