@@ -24,6 +24,7 @@ from chunklab.tokens.counters import cl100k
 
 Table = Mapping[tuple[str, str], Comparison]
 Span = tuple[int, int]
+Corrected = Mapping[tuple[str, str, str], Comparison]
 
 
 def verdicts(table: Table, others: Sequence[str], retriever: str) -> str:
@@ -107,22 +108,15 @@ def density_claims(per_200: pd.DataFrame, code: str, portuguese: str) -> list[Cl
     ]
 
 
-def against_blind_cuts(
-    versus: Table,
-    versus_fit: Table,
-    versus_recall: Table,
-    corrected: Mapping[tuple[str, str, str], Comparison],
-    retrievers: Sequence[str],
-    level: float,
-) -> list[Claim]:
-    """The tree against the cuts blind to structure (the fixed window, whole lines packed): with
-    each retriever, on all questions and on the functions that fit, at 95% and corrected."""
+def _survives(corrected: Corrected, measure: str, other: str, r: str = "minilm") -> bool:
+    """Is the comparison still "better" at the corrected level?"""
+    return corrected[measure, other, r].better
 
-    def survives(measure: str, other: str, r: str = "minilm") -> bool:
-        return corrected[measure, other, r].better
 
-    fixed, packed = "fixed tokens", "lines packed"
-    recall_kept = "survives" if survives("recall@5", packed) else "does not survive"
+def _against_fixed_window(versus: Table, versus_fit: Table, corrected: Corrected) -> list[Claim]:
+    """The tree against the fixed token window, with MiniLM and with BM25."""
+    fixed = "fixed tokens"
+
     return [
         claim(
             "tree-beats-fixed-window-minilm",
@@ -131,7 +125,7 @@ def against_blind_cuts(
             "correction",
             holds=versus[fixed, "minilm"].better
             and versus_fit[fixed, "minilm"].better
-            and survives("complete@5", fixed),
+            and _survives(corrected, "complete@5", fixed),
             evidence=verdicts(versus, [fixed], "minilm")
             + "; fitting "
             + verdicts(versus_fit, [fixed], "minilm"),
@@ -147,6 +141,23 @@ def against_blind_cuts(
             + "; fitting "
             + verdicts(versus_fit, [fixed], "bm25"),
         ),
+    ]
+
+
+def against_blind_cuts(
+    versus: Table,
+    versus_fit: Table,
+    versus_recall: Table,
+    corrected: Corrected,
+    retrievers: Sequence[str],
+    level: float,
+) -> list[Claim]:
+    """The tree against the cuts blind to structure (the fixed window, whole lines packed): with
+    each retriever, on all questions and on the functions that fit, at 95% and corrected."""
+
+    packed = "lines packed"
+    recall_kept = "survives" if _survives(corrected, "recall@5", packed) else "does not survive"
+    return _against_fixed_window(versus, versus_fit, corrected) + [
         claim(
             "tree-beats-lines-packed-minilm",
             "against whole lines packed, the syntax-tree cut completes more functions in the top 5 "
@@ -154,7 +165,7 @@ def against_blind_cuts(
             "difference is shown",
             holds=versus[packed, "minilm"].better
             and versus_fit[packed, "minilm"].better
-            and survives("complete@5", packed)
+            and _survives(corrected, "complete@5", packed)
             and versus[packed, "bm25"].verdict == "no difference shown",
             evidence="; ".join(verdicts(versus, [packed], r) + f" with {r}" for r in retrievers)
             + "; fitting "
@@ -166,7 +177,7 @@ def against_blind_cuts(
             "after the correction; with BM25 they are not told apart, lines packed ahead by the "
             "mean",
             holds=versus_recall[packed, "minilm"].better
-            and not survives("recall@5", packed)
+            and not _survives(corrected, "recall@5", packed)
             and versus_recall[packed, "bm25"].verdict == "no difference shown"
             and versus_recall[packed, "bm25"].mean_difference < 0,
             evidence="; ".join(
