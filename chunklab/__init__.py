@@ -123,6 +123,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
+- `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them

@@ -48,6 +48,9 @@
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
   budget, and their chunks located in the source.
+- `code_search_claims`: the code-search experiment's conclusions, each a condition on its paired
+  comparisons; where a sketch's cut and the library's part ways; words, tokens and word pieces per
+  200 characters.
 - `fact_matching`: does one chunk hold every fact a question needs (whole words, accents
   folded): the count notebooks 01 and 02 read.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.

@@ -1,0 +1,247 @@
+"""The conclusions of the code-search experiment, each a condition on paired comparisons.
+
+The notebook on chunking code draws two dozen paired comparisons of its syntax-tree cut against
+other cuts, and states its conclusions as claims over them. The conditions live here, one
+function per group of claims, so the notebook states each conclusion in one line and a reader can
+check every condition in one place. A *table* maps ``(other cut, retriever)`` to the
+`Comparison` of chunklab's cut against that cut; ``corrected`` maps ``(measure, other cut,
+retriever)`` to the same comparison redrawn at the level corrected for the number drawn.
+
+Also here: where the notebook's ``ast`` sketch and the library part ways on a file (the next
+statement after their first different piece), and the article's "200 characters" measured as
+words, cl100k tokens and MiniLM word pieces.
+"""
+
+from __future__ import annotations
+
+import ast
+from collections.abc import Callable, Mapping, Sequence
+
+import pandas as pd
+
+from chunklab.teaching.claims import Claim, Comparison, claim
+from chunklab.tokens.counters import cl100k
+
+Table = Mapping[tuple[str, str], Comparison]
+Span = tuple[int, int]
+Corrected = Mapping[tuple[str, str, str], Comparison]
+
+
+def verdicts(table: Table, others: Sequence[str], retriever: str) -> str:
+    """Each comparison's verdict and its won/lost, for a claim's evidence."""
+    return ", ".join(
+        f"{o}: {table[o, retriever].verdict} ({table[o, retriever].won}/{table[o, retriever].lost})"
+        for o in others
+    )
+
+
+def where_cuts_part(text: str, mine: list[Span], theirs: list[Span]) -> tuple[str, str] | None:
+    """Where two cuts of one file part ways: a line saying where each one's first different piece
+    ends and which statement comes next, and that statement's kind (``If``, ``Expr``, ...);
+    None if the cuts are the same."""
+    if mine == theirs:
+        return None
+    m, t = next((m, t) for m, t in zip([*mine, None], [*theirs, None], strict=False) if m != t)
+
+    def line(offset: int) -> int:
+        return text.count("\n", 0, offset) + 1
+
+    after = min(line(x[1]) for x in (m, t) if x)
+    node = min(
+        (n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.stmt) and n.lineno > after),
+        key=lambda n: n.lineno,
+    )
+    kind = type(node).__name__
+    where = (
+        f"pieces end at line {line(m[1]) if m else '-'} (sketch) and "
+        f"{line(t[1]) if t else '-'} (library); next statement: {kind} at line {node.lineno}"
+    )
+    return where, kind
+
+
+def per_200_characters(texts: Mapping[str, str], pieces: Callable[[str], int]) -> pd.DataFrame:
+    """Words (runs of non-blank characters), cl100k tokens and MiniLM word pieces (``pieces``:
+    a text's count, markers left out) per 200 characters of each text, one row per text."""
+    return pd.DataFrame(
+        {
+            label: {
+                "words": 200 * len(text.split()) / len(text),
+                "cl100k tokens": 200 * cl100k(text) / len(text),
+                "MiniLM word pieces": 200 * pieces(text) / len(text),
+            }
+            for label, text in texts.items()
+        }
+    ).T.round(1)
+
+
+def density_claims(per_200: pd.DataFrame, code: str, portuguese: str) -> list[Claim]:
+    """The article's "200 characters of code are 200 words", literally, and what survives of it:
+    code has fewer words per character than prose, cl100k tokens within English prose's range,
+    and more MiniLM pieces than any English text (rows ending "en)")."""
+    row, prose = per_200.loc[code], per_200.drop(code)
+    english = prose[prose.index.str.endswith("en)")]
+    ratio = row["MiniLM word pieces"] / english["MiniLM word pieces"]
+    tokens = english["cl100k tokens"]
+    return [
+        claim(
+            "code-200-chars-far-from-200-words",
+            "200 characters of code hold far fewer than the article's 200 words: under 150 words "
+            "and under 150 tokens",
+            holds=bool(row["words"] < 150 and row["cl100k tokens"] < 150),
+            evidence=f"{row['words']} words, {row['cl100k tokens']} cl100k tokens",
+        ),
+        claim(
+            "code-fewer-words-similar-cl100k",
+            "per character, code has fewer words than every prose document, its cl100k tokens lie "
+            "within the range of the English ones (and below the Portuguese manual's); MiniLM, the "
+            "model that embeds, reads more pieces of code than of any English document",
+            holds=bool(
+                (row["words"] < prose["words"]).all()
+                and tokens.min() <= row["cl100k tokens"] <= tokens.max()
+                and row["cl100k tokens"] < prose.loc[portuguese, "cl100k tokens"]
+                and (ratio > 1).all()
+            ),
+            evidence=f"code {row['words']} words / {row['cl100k tokens']} tokens; English prose "
+            f"{tokens.min()} to {tokens.max()} tokens; MiniLM pieces, code over English: "
+            f"{ratio.min():.2f} to {ratio.max():.2f}",
+        ),
+    ]
+
+
+def _survives(corrected: Corrected, measure: str, other: str, r: str = "minilm") -> bool:
+    """Is the comparison still "better" at the corrected level?"""
+    return corrected[measure, other, r].better
+
+
+def _against_fixed_window(versus: Table, versus_fit: Table, corrected: Corrected) -> list[Claim]:
+    """The tree against the fixed token window, with MiniLM and with BM25."""
+    fixed = "fixed tokens"
+
+    return [
+        claim(
+            "tree-beats-fixed-window-minilm",
+            "with MiniLM, the syntax-tree cut completes more functions in the top 5 than the fixed "
+            "token window, on all questions and on the functions that fit, and after the "
+            "correction",
+            holds=versus[fixed, "minilm"].better
+            and versus_fit[fixed, "minilm"].better
+            and _survives(corrected, "complete@5", fixed),
+            evidence=verdicts(versus, [fixed], "minilm")
+            + "; fitting "
+            + verdicts(versus_fit, [fixed], "minilm"),
+        ),
+        claim(
+            "tree-vs-fixed-window-bm25-not-corrected",
+            "with BM25 the tree beats the fixed window at 95% on all questions, but not after the "
+            "correction nor on the functions that fit",
+            holds=versus[fixed, "bm25"].better
+            and not corrected["complete@5", fixed, "bm25"].better
+            and versus_fit[fixed, "bm25"].verdict == "no difference shown",
+            evidence=verdicts(versus, [fixed], "bm25")
+            + "; fitting "
+            + verdicts(versus_fit, [fixed], "bm25"),
+        ),
+    ]
+
+
+def against_blind_cuts(
+    versus: Table,
+    versus_fit: Table,
+    versus_recall: Table,
+    corrected: Corrected,
+    retrievers: Sequence[str],
+    level: float,
+) -> list[Claim]:
+    """The tree against the cuts blind to structure (the fixed window, whole lines packed): with
+    each retriever, on all questions and on the functions that fit, at 95% and corrected."""
+
+    packed = "lines packed"
+    recall_kept = "survives" if _survives(corrected, "recall@5", packed) else "does not survive"
+    return _against_fixed_window(versus, versus_fit, corrected) + [
+        claim(
+            "tree-beats-lines-packed-minilm",
+            "against whole lines packed, the syntax-tree cut completes more functions in the top 5 "
+            "with MiniLM, on the functions that fit too, and after the correction; with BM25 no "
+            "difference is shown",
+            holds=versus[packed, "minilm"].better
+            and versus_fit[packed, "minilm"].better
+            and _survives(corrected, "complete@5", packed)
+            and versus[packed, "bm25"].verdict == "no difference shown",
+            evidence="; ".join(verdicts(versus, [packed], r) + f" with {r}" for r in retrievers)
+            + "; fitting "
+            + verdicts(versus_fit, [packed], "minilm"),
+        ),
+        claim(
+            "cast-recall-gain-minilm-not-corrected",
+            "on recall@5, cAST's measure, the tree beats lines packed with MiniLM at 95% but not "
+            "after the correction; with BM25 they are not told apart, lines packed ahead by the "
+            "mean",
+            holds=versus_recall[packed, "minilm"].better
+            and not _survives(corrected, "recall@5", packed)
+            and versus_recall[packed, "bm25"].verdict == "no difference shown"
+            and versus_recall[packed, "bm25"].mean_difference < 0,
+            evidence="; ".join(
+                verdicts(versus_recall, [packed], r) + f" with {r}" for r in retrievers
+            )
+            + f"; at {level:.2f}%: {recall_kept}",
+        ),
+    ]
+
+
+def against_tree_peers(
+    versus: Table, versus_fit: Table, broken: Mapping[str, int], retrievers: Sequence[str]
+) -> list[Claim]:
+    """The tree against cuts that already know where a definition starts (LangChain's
+    separators, LlamaIndex's and Chonkie's tree-sitter cuts) and against itself without its
+    breadcrumb: none told apart. ``broken``: definitions that fit yet are cut, per cut."""
+    langchain = [versus["LangChain from_language", r] for r in retrievers]
+    llamaindex = [t["LlamaIndex CodeSplitter", r] for t in (versus, versus_fit) for r in retrievers]
+    chonkie = [t["Chonkie CodeChunker", r] for t in (versus, versus_fit) for r in retrievers]
+    no_crumb = "chunklab code, no breadcrumb"
+
+    def none_shown(comparisons: Sequence[Comparison]) -> bool:
+        return all(c.verdict == "no difference shown" for c in comparisons)
+
+    return [
+        claim(
+            "langchain-not-told-apart",
+            "against LangChain's from_language, no difference is shown with either retriever; "
+            "the intervals are wide",
+            holds=none_shown(langchain),
+            evidence="; ".join(
+                f"{r}: {c.won}/{c.lost}, [{c.low:+.1f}, {c.high:+.1f}], "
+                f"{c.high - c.low:.1f} points wide"
+                for r, c in zip(retrievers, langchain, strict=True)
+            ),
+        ),
+        claim(
+            "tree-vs-llamaindex",
+            "against LlamaIndex's CodeSplitter no difference is shown with either retriever, on "
+            "all questions or on the functions that fit the budget",
+            holds=none_shown(llamaindex),
+            evidence="all: "
+            + verdicts(versus, ["LlamaIndex CodeSplitter"], "minilm")
+            + " with minilm; fitting: "
+            + "; ".join(
+                verdicts(versus_fit, ["LlamaIndex CodeSplitter"], r) + f" with {r}"
+                for r in retrievers
+            ),
+        ),
+        claim(
+            "breadcrumb-no-difference",
+            "the breadcrumb itself makes no difference shown, with either retriever",
+            holds=none_shown([versus[no_crumb, r] for r in retrievers]),
+            evidence="; ".join(verdicts(versus, [no_crumb], r) + f" with {r}" for r in retrievers),
+        ),
+        claim(
+            "chonkie-not-told-apart",
+            "against Chonkie's CodeChunker, also on tree-sitter, no difference is shown with "
+            "either retriever, on all questions and on the functions that fit; neither cuts a "
+            "definition that fits",
+            holds=none_shown(chonkie)
+            and broken["Chonkie CodeChunker"] == 0 == broken["chunklab code"],
+            evidence="; ".join(
+                f"{c.a}: {c.won}/{c.lost}, [{c.low:+.1f}, {c.high:+.1f}]" for c in chonkie
+            ),
+        ),
+    ]
