@@ -224,3 +224,16 @@ def test_08_2_names_the_series_document_and_the_plain_text(capsys):
         selfcheck.check("08.2", wrong)
         out = capsys.readouterr().out
         assert ": correct" not in out and named in out, out
+
+
+@pytest.mark.xdist_group("exercise-08.2")
+def test_08_2_names_another_budget(capsys):
+    """Cutting the PDF at 50 or 100 tokens instead of 60 once got a generic hint."""
+    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
+
+    for budget in (50, 100):
+        wrong = pdf_chunks_and_orphans(budget, f"formats/{GDS_PAGE}.pdf")
+        assert wrong != selfcheck.SOLUTIONS["08.2"][1]()
+        selfcheck.check("08.2", wrong)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and "another budget" in out, out

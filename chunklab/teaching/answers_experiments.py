@@ -97,6 +97,10 @@ def _pdf_misses() -> dict[Any, str]:
         (orphan_count, chunks): "the pair is (chunks, orphans), in that order",
         pdf_chunks_and_orphans(200, f"formats/{GDS_PAGE}.pdf"): "that is the cut at 200 tokens "
         "(section 3's chunker); the exercise asks max_tokens=60",
+        pdf_chunks_and_orphans(50, f"formats/{GDS_PAGE}.pdf"): "that is another budget, 50 "
+        "tokens; the exercise asks max_tokens=60",
+        pdf_chunks_and_orphans(100, f"formats/{GDS_PAGE}.pdf"): "that is another budget, 100 "
+        "tokens (section 3's smaller one); the exercise asks max_tokens=60",
         pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.docx"): "that is the Word file's cut; the "
         "exercise asks the PDF's",
         pdf_chunks_and_orphans(60, "formats/travel_policy.pdf"): "that is the travel policy's PDF; "

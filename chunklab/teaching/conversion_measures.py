@@ -13,15 +13,18 @@ from chunklab.tokens.folding import fold
 
 _LINK = re.compile(r"\[([^\]]*)\](?:\([^)]*\)|\[[^\]]*\])")  # [words](url) or [words][ref]
 _TABLE_RULE = re.compile(r"\|[\s:|-]+\|?")  # |---|:--| under a table's header
+# A reference link's definition, on a line of its own: "[code-owners]: https://..."
+_LINK_DEFINITION = re.compile(r"(?m)^ {0,3}\[[^\]]+\]:[ \t]*\S+.*$")
 
 
 def words(text: str) -> list[str]:
     """The words of a text, accents folded, link addresses and table markup left out.
 
     A link keeps its words and drops its address, because one format writes the address inline
-    and another at the page's foot: the words a reader sees are the same.
+    and another at the page's foot (a definition line, dropped whole): the words a reader sees
+    are the same.
     """
-    text = _LINK.sub(r"\1", text)
+    text = _LINK.sub(r"\1", _LINK_DEFINITION.sub("", text))
     return re.findall(r"\w+", fold(text.replace("<br>", " ")))
 
 
