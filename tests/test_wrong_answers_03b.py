@@ -27,6 +27,7 @@ WRONG_03B_1 = [
     (84, "includes the sentence before the hit"),  # one sentence before, as well
     (84, "joined the sentences with spaces"),  # the same count: the sentences joined by " "
     (408, "counts characters"),  # len(text), not tokens
+    (69, "starts one sentence after the hit"),  # the sentence after the hit taken as the first
 ]
 
 

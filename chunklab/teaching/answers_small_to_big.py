@@ -135,7 +135,8 @@ def _forward_window_tokens() -> int:
 
 def _forward_window_hints() -> dict[Any, str]:
     """03b.1's slips: one sentence short or too many, the window on both sides or on the wrong
-    side, the notebook's own 3 each side, words counted, the sentence count given for tokens."""
+    side or starting one sentence late, the notebook's own 3 each side, words counted, the sentence
+    count given for tokens."""
     a = _fewest_after()
     hints: dict[Any, str] = {}
     for after in range(a):
@@ -164,6 +165,10 @@ def _forward_window_hints() -> dict[Any, str]:
         "that counts words (approx_tokens); the question asks cl100k tokens"
     )
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
+    hints[_t03_window(-1, a)[1]] = (  # before = -1: the window starts one sentence after the hit
+        "your window starts one sentence after the hit; the hit itself is the window's first "
+        "sentence, so the slice starts where the hit starts"
+    )
     hints[_t03_window(1, a)[1]] = (
         "that window includes the sentence before the hit; take the slice "
         "policy.text[a:b] from the hit's own start, none before"

@@ -182,6 +182,7 @@ def plot_recall_vs_tokens(
     baseline: str | None = None,
     ylim: tuple[float, float] = (0, 1.08),
     label_ks: Sequence[int] | None = None,
+    label_modes: Sequence[str] | None = None,
 ):
     """Fact recall against tokens handed to the model per query, one line per mode, points = k.
 
@@ -191,7 +192,8 @@ def plot_recall_vs_tokens(
     alternate below, so two near points of one line do not print over each other. `ylim`
     narrows the recall axis when every point sits high, so lines close together separate.
     `label_ks` labels only those k (the line's order gives the rest) where labels would crowd,
-    the smallest above its point and the others below.
+    the smallest above its point and the others below. `label_modes` labels only those modes'
+    points, where the lines of other modes pass so near that their labels would print over them.
     """
     retrievers = list(dict.fromkeys(rows["retriever"]))
     fig, axes = plt.subplots(
@@ -210,6 +212,8 @@ def plot_recall_vs_tokens(
             )
             for n, (_, r) in enumerate(line.iterrows()):
                 if label_ks is not None and r["k"] not in label_ks:
+                    continue
+                if label_modes is not None and mode not in label_modes:
                     continue
                 ax.annotate(  # below and above in turn: neighbouring points' labels never touch
                     f"k={r['k']}",
