@@ -148,7 +148,7 @@ WRONG_POOL = {
     _span_wholly_inside: "one that starts inside the span and ends after end still counts",
     _span_no_zeros: "return a vector of zeros",
     _span_including_end: "end is excluded",
-    _span_by_overlap: "a token belongs by its first character",
+    _span_by_overlap: "not by any overlap",
     _span_not_scaled: "scale the mean to length 1",
 }
 
@@ -186,6 +186,14 @@ def test_09_2_names_the_mistake_of_each_known_wrong_size(capsys):
         selfcheck.check("09.2", answer)
         out = capsys.readouterr().out
         assert "Exercise 09.2: correct" not in out and why in out, out
+
+
+def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):
+    size = selfcheck.SOLUTIONS["09.2"][1]()
+    for answer, why in [(size - 1, "the largest such size"), (199, "section 4's table")]:
+        selfcheck.check("09.2", answer)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and why in out, out
 
 
 def test_09b_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):

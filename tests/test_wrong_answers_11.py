@@ -183,3 +183,24 @@ def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):
 def test_the_reference_solutions_pass():
     assert verdict("11.1", merge_siblings).passed
     assert verdict("11.2", functions_cut).passed
+
+
+def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.exercises_code import bm25_lead, tree_lead_at_400
+    from solutions.exercises import tree_lead_at_budget
+
+    direction, longer = tree_lead_at_400()
+    assert longer == tree_lead_at_budget(400)[1]  # the reference solution counts the same
+    other = {"grows": "shrinks", "shrinks": "grows"}[direction]
+    slips = {
+        (other, longer): "compare its value at 400 with its value at 200",
+        (direction, bm25_lead(200)[1]): "that is the count at 200 tokens",
+        (direction, bm25_lead(400)[2]): "counts the functions that fit 400 tokens",
+    }
+    for answer, why in slips.items():
+        selfcheck.check("11.3", answer)
+        out = capsys.readouterr().out
+        assert "correct." not in out and why in out, out
+    selfcheck.check("11.3", (direction, longer))
+    assert "Exercise 11.3: correct." in capsys.readouterr().out

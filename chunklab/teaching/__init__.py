@@ -43,13 +43,14 @@
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
   `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
-  `exercises`.
+  `exercises`, and 11.3's answer with its known slips, joined into `selfcheck`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
   budget, and their chunks located in the source.
 - `code_search_claims`: the code-search experiment's conclusions, each a condition on its paired
-  comparisons; where a sketch's cut and the library's part ways; words, tokens and word pieces per
+  comparisons, each condition readable back from the source, and every comparison as one verdict
+  table; where a sketch's cut and the library's part ways; words, tokens and word pieces per
   200 characters.
 - `fact_matching`: does one chunk hold every fact a question needs (whole words, accents
   folded): the count notebooks 01 and 02 read.

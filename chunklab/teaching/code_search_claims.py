@@ -7,6 +7,11 @@ check every condition in one place. A *table* maps ``(other cut, retriever)`` to
 `Comparison` of chunklab's cut against that cut; ``corrected`` maps ``(measure, other cut,
 retriever)`` to the same comparison redrawn at the level corrected for the number drawn.
 
+`claim_conditions` reads each claim's ``holds=`` expression back from this module's source, so
+the notebook can print the condition that could have failed beside the verdict it gave;
+`verdict_table` lays every comparison drawn out as one small table, its verdict at 95% and at the
+corrected level.
+
 Also here: where the notebook's ``ast`` sketch and the library part ways on a file (the next
 statement after their first different piece), and the article's "200 characters" measured as
 words, cl100k tokens and MiniLM word pieces.
@@ -15,6 +20,8 @@ words, cl100k tokens and MiniLM word pieces.
 from __future__ import annotations
 
 import ast
+import inspect
+import sys
 from collections.abc import Callable, Mapping, Sequence
 
 import pandas as pd
@@ -245,3 +252,35 @@ def against_tree_peers(
             ),
         ),
     ]
+
+
+def claim_conditions(names: Sequence[str]) -> dict[str, str]:
+    """Each named claim's condition, as written in this module: the ``holds=`` argument of its
+    ``claim(...)`` call, read from the source, so what is printed is what was tested."""
+    found: dict[str, str] = {}
+    for node in ast.walk(ast.parse(inspect.getsource(sys.modules[__name__]))):
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "claim" and node.args:
+            name = node.args[0]
+            holds = next((k.value for k in node.keywords if k.arg == "holds"), None)
+            label = name.value if isinstance(name, ast.Constant) else None
+            if isinstance(label, str) and label in names and holds is not None:
+                found[label] = " ".join(ast.unparse(holds).split())
+    return {n: found[n] for n in names if n in found}
+
+
+def verdict_table(drawn: Corrected, corrected: Corrected) -> pd.DataFrame:
+    """Every comparison drawn, one row per measure and other cut, one column per retriever:
+    won/lost, the verdict at 95% and the verdict at the corrected level ("none": no difference
+    shown; "-": not drawn)."""
+
+    def cell(key: tuple[str, str, str]) -> str:
+        c, wide = drawn[key], corrected[key]
+        words = [v.replace("no difference shown", "none") for v in (c.verdict, wide.verdict)]
+        return f"{c.won}/{c.lost}: {words[0]} / {words[1]}"
+
+    rows: dict[tuple[str, str], dict[str, str]] = {}
+    for measure, other, r in drawn:
+        rows.setdefault((measure, other), {})[r] = cell((measure, other, r))
+    table = pd.DataFrame(rows).T.fillna("-")
+    table.index.names = ["measure", "chunklab code against"]
+    return table

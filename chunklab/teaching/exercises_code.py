@@ -8,6 +8,12 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
+11.3 asks, at a budget of 400 tokens, whether the syntax tree's lead over whole lines packed on
+complete@5 with BM25 grows or shrinks from the 200 tokens of the notebook, and how many gold
+functions are longer than 400 tokens: an answer checked by value (`SOLUTIONS_CODE`), each known
+slip (the direction read from the verdict, the count at 200, the count of functions that fit)
+named (`FORMS_CODE`).
+
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
 `<` where the budget allows equality, groups that are not adjacent siblings in order, groups made
@@ -22,8 +28,18 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from chunklab.documents.series import data_dir
+from chunklab.retrieval.retrievers import BM25Retriever
+from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
-from chunklab.teaching.code_search import cut_definitions
+from chunklab.teaching.code_search import (
+    corpus,
+    cut_corpus,
+    cut_definitions,
+    experiment_cuts,
+    score_cut,
+)
+from chunklab.tokens.counters import cl100k
 
 
 def merged(sizes: Sequence[int], budget: int) -> list[list[int]]:
@@ -219,3 +235,53 @@ CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
     "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
 }
+
+
+def bm25_lead(budget: int) -> tuple[float, int, int]:
+    """At `budget`: the tree's mean lead over lines packed on complete@5 with BM25 (points), how
+    many gold functions are longer than the budget, and how many fit it."""
+    files, questions = corpus(data_dir() / "code" / "toolz")
+    cuts = experiment_cuts(budget)
+    found = {
+        label: score_cut(files, cut_corpus(files, cuts[label]), questions, BM25Retriever())
+        for label in ("chunklab code", "lines packed")
+    }
+    tree, packed = found["chunklab code"]["complete@5"], found["lines packed"]["complete@5"]
+    lead = 100 * float(np.mean(np.asarray(tree) - np.asarray(packed)))
+    longer = sum(cl100k(files[q.uri][q.start : q.end]) > budget for q in questions)
+    return lead, longer, len(questions) - longer
+
+
+def tree_lead_at_400() -> tuple[str, int]:
+    """11.3's answer: ("grows" or "shrinks", gold functions longer than 400 tokens)."""
+    at_200, at_400 = bm25_lead(200), bm25_lead(400)
+    return ("grows" if at_400[0] > at_200[0] else "shrinks"), at_400[1]
+
+
+def _lead_misses() -> dict[object, str]:
+    at_200, at_400 = bm25_lead(200), bm25_lead(400)
+    right, other = tree_lead_at_400()[0], {"grows": "shrinks", "shrinks": "grows"}
+    wrong_way = (
+        "the lead is the mean difference, chunklab code minus lines packed, with BM25: compare "
+        "its value at 400 with its value at 200, not the verdicts"
+    )
+    misses: dict[object, str] = {(other[right], n): wrong_way for n in (at_400[1], at_200[1])}
+    misses.setdefault(
+        (right, at_200[1]), "that is the count at 200 tokens; count the functions longer than 400"
+    )
+    misses.setdefault(
+        (right, at_400[2]), "that counts the functions that fit 400 tokens, not those longer"
+    )
+    misses.pop((right, at_400[1]), None)
+    return misses
+
+
+SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {
+    "11.3": (
+        'a pair ("grows" or "shrinks", an integer): the lead\'s direction, the functions longer '
+        "than 400 tokens",
+        tree_lead_at_400,
+    ),
+}
+
+FORMS_CODE: dict[str, Form] = {"11.3": Form(misses=_lead_misses)}

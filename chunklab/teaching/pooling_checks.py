@@ -131,14 +131,15 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
         return "start is included: a token starting at start belongs to this chunk"
     if not np.all(np.isfinite(np.asarray(got, dtype=np.float64))):
         return "no token starts in the span: return a vector of zeros, not the mean of nothing"
+    # tested before the by-last rule: on many spans an overlap picks the same tokens as that rule
+    if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
+        return "a token belongs by its first character, not by any overlap"
     by_last = (
         (offsets[:, 1] > start) & (offsets[:, 1] <= end),
         (offsets[:, 1] >= start) & (offsets[:, 1] < end),
     )
     if any(close(got, pooled(keep)) for keep in by_last):
         return "a token belongs by its first character, not its last: test where it starts"
-    if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
-        return "a token belongs by its first character, not by any overlap"
     inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
     if inside.any() and close(got, vectors[inside].mean(axis=0)):
         return "scale the mean to length 1"
