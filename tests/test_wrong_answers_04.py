@@ -29,15 +29,26 @@ def test_04_1_refuses_chunks_for_cuts_a_larger_stdevs_and_a_neighbour():
     assert "a str" in refusal("04.1", str(right))
 
 
-def test_04_2_accepts_a_list_and_refuses_the_start_the_order_and_the_default_budget():
+def test_04_2_accepts_a_list_and_refuses_the_count_the_order_and_the_default_budget():
     right = selfcheck.SOLUTIONS["04.2"][1]()
     assert selfcheck.verdict_for("04.2", list(right)).endswith("correct.")
-    assert selfcheck.verdict_for("04.2", tuple(right)).endswith("correct.")
-    chunks, on_true = right
-    assert "leave character 0 out" in refusal("04.2", (chunks, on_true + 1))
-    assert "wrong order" in refusal("04.2", (on_true, chunks))
+    assert selfcheck.verdict_for("04.2", (right[0], round(right[1], 2))).endswith("correct.")
+    chunks, precision = right
+    on_true = round(precision * (chunks - 1))
+    assert "share of the cuts" in refusal("04.2", (chunks, on_true))
+    assert "divides by the chunks" in refusal("04.2", (chunks, on_true / chunks))
+    assert "recall" in refusal("04.2", (chunks, 1.0))
+    assert "wrong order" in refusal("04.2", (precision, chunks))
     assert "max_tokens=30" in refusal("04.2", answers_semantic.budgeted_semantic(200))
     assert "1 item where 2 are asked" in refusal("04.2", [chunks])
+
+
+def test_04_2_asks_what_the_budget_does_to_precision():
+    """The binding budget cuts almost every gap: its recall is near certain, its precision is
+    the skill; the unbudgeted rule's precision is not the answer."""
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    assert precision < answers_semantic.budgeted_semantic(200)[1]
+    assert "not quite" in selfcheck.verdict_for("04.2", (chunks, 0.8))
 
 
 @pytest.mark.parametrize(
@@ -110,11 +121,10 @@ def test_04_3_accepts_any_correct_form():
     assert verdict("04.3", written_out).passed
 
 
-def test_04_2_names_the_default_budget_combined_slips_and_a_miscounted_second_number():
-    chunks, on_true = selfcheck.SOLUTIONS["04.2"][1]()
-    assert "count again" in refusal("04.2", (chunks, on_true - 1))
+def test_04_2_names_the_default_budget_cuts_and_a_miscounted_share():
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    assert "count again" in refusal("04.2", (chunks, 0.0))
     at_200 = answers_semantic.budgeted_semantic(200)
-    assert "first chunk counted" in refusal("04.2", (at_200[0], at_200[1] + 1))
     assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))
 
 

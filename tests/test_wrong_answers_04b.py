@@ -159,9 +159,27 @@ def test_04b_1_refuses_digits_picked_from_a_malformed_line():
 
 
 def test_04b_2_names_the_instruction_left_out_and_one_call():
+    from chunklab.chunkers.llm import SPLIT_PROMPT
+    from chunklab.tokens.counters import cl100k
+
     calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
-    assert "leave out the instruction" in selfcheck.verdict_for("04b.2", (calls, 3461))
+    left_out = tokens - calls * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))
+    assert "leave out the instruction" in selfcheck.verdict_for("04b.2", (calls, left_out))
     assert "do not fit one call" in selfcheck.verdict_for("04b.2", (1, tokens))
+
+
+def test_04b_2_needs_the_re_sent_text():
+    """The pass with no cut named (prompts(page)) is the obvious guess: refused, naming it; the
+    stand-in's cuts send more calls and more tokens."""
+    from chunklab.teaching import answers_llm_cuts
+
+    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
+    no_cut = answers_llm_cuts.first_pass_on_schedules(None)
+    assert no_cut[0] < calls and no_cut[1] < tokens
+    assert "no cut named" in selfcheck.verdict_for("04b.2", no_cut)
+    assert "quarter" in selfcheck.verdict_for(
+        "04b.2", answers_llm_cuts.first_pass_on_schedules(0.25)
+    )
 
 
 def refusing_an_empty_line(reply):
@@ -190,4 +208,4 @@ def test_04b_1_names_an_empty_line_and_a_line_after_other_text(wrong, hint):
 
 def test_04b_2_names_the_pieces_tokens_alone():
     hints = [selfcheck.verdict_for("04b.2", a) for a in selfcheck.form("04b.2").misses()]
-    assert any("counts the pieces alone" in line for line in hints)
+    assert any("pieces once each" in line for line in hints)

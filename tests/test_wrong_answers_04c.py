@@ -36,11 +36,31 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
 
 
 def test_04c_2_names_each_slip_and_accepts_the_answer():
-    from chunklab.teaching import selfcheck
+    from chunklab.teaching import answers_semantic, selfcheck
 
     right = selfcheck.SOLUTIONS["04c.2"][1]()
+    cuts, on_true = right
     assert selfcheck.verdict_for("04c.2", right).endswith("correct.")
-    hints = {a: selfcheck.verdict_for("04c.2", a) for a in selfcheck.form("04c.2").misses()}
-    assert any("count the cuts, not the chunks" in line for line in hints.values())
-    assert "not the smallest" in selfcheck.verdict_for("04c.2", right + 1)
-    assert "makes" in selfcheck.verdict_for("04c.2", right - 1)
+    assert selfcheck.verdict_for("04c.2", (list(cuts), on_true)).endswith("correct.")
+    assert "WordLlama's set" in selfcheck.verdict_for(
+        "04c.2", answers_semantic.cuts_at_percentile("wordllama")
+    )
+    assert "percentile 80" in selfcheck.verdict_for(
+        "04c.2", answers_semantic.cuts_at_percentile(percentile=80)
+    )
+    shifted = (tuple(c + 1 for c in cuts), on_true)
+    assert "gap i lies after sentence i" in selfcheck.verdict_for("04c.2", shifted)
+    assert "count again" in selfcheck.verdict_for("04c.2", (cuts, on_true - 1))
+
+
+def test_04c_2_depends_on_the_model_not_only_on_the_rule():
+    """The percentile rule fixes how many gaps are cut, whatever the model; the exercise asks
+    which gaps, so WordLlama's answer (the right method, the wrong model) cannot pass."""
+    from chunklab.teaching import answers_semantic
+
+    minilm, wordllama = (
+        answers_semantic.cuts_at_percentile(),
+        answers_semantic.cuts_at_percentile("wordllama"),
+    )
+    assert len(minilm[0]) == len(wordllama[0])
+    assert minilm[0] != wordllama[0]

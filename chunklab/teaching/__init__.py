@@ -29,8 +29,8 @@
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
   they know.
-- `answers_llm_cuts`: exercise 04b.2's answer (a first pass of `LLMChunker`: calls and prompt
-  tokens) and the wrong answers it knows.
+- `answers_llm_cuts`: exercise 04b.2's answer (what `LLMChunker` sends when a stand-in cuts
+  halfway through every call: calls and prompt tokens) and the wrong answers it knows.
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers

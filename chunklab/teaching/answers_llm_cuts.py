@@ -1,5 +1,6 @@
 """Exercise 04b.2's answer, computed from the library, and the plausible wrong answers its refusal
-recognises: what a first pass of `LLMChunker` over the 18F page sends (calls and prompt tokens).
+recognises: what `LLMChunker` sends over the 18F page (calls and prompt tokens) when a stand-in
+names one cut halfway through every call, so that the text after each cut is sent again.
 
 Kept apart from `teaching.answers_semantic`, which registers it, so that file stays small. Reading
 this file gives the answer away: try first.
@@ -7,6 +8,8 @@ this file gives the answer away: try first.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.llm import SPLIT_PROMPT, LLMChunker
@@ -18,18 +21,60 @@ def _no_model(prompt: str) -> str:
     raise RuntimeError("building prompts never calls a model")
 
 
-def first_pass_on_schedules() -> tuple[int, int]:
-    """04b.2: (calls, cl100k prompt tokens) of LLMChunker's first pass over the 18F page."""
-    prompts = LLMChunker(_no_model).prompts(load_document("work_schedules"))
+def last_cut_at(share: float, sent: list[str]) -> Callable[[str], str]:
+    """Notebook 04b's stand-in, not a model: in every call, one cut after `share` of the pieces
+    shown; every prompt it is sent is kept in `sent`."""
+
+    def reply(prompt: str) -> str:
+        sent.append(prompt)
+        shown = [int(n) for n in re.findall(r"<\|start_chunk_(\d+)\|>", prompt)]
+        k = int(len(shown) * share)
+        return f"split_after: {shown[k - 1]}" if 1 <= k < len(shown) else "split_after:"
+
+    return reply
+
+
+def sent_on_schedules(share: float | None = 0.5) -> list[str]:
+    """The prompts LLMChunker sends over the 18F page with the stand-in at `share`; None: the
+    first pass with no cut named (`prompts`)."""
+    page = load_document("work_schedules")
+    if share is None:
+        return LLMChunker(_no_model).prompts(page)
+    sent: list[str] = []
+    LLMChunker(last_cut_at(share, sent)).split(page)
+    return sent
+
+
+def first_pass_on_schedules(share: float | None = 0.5) -> tuple[int, int]:
+    """04b.2: (calls, cl100k prompt tokens) LLMChunker sends over the 18F page when every call's
+    reply names one cut halfway through the pieces shown."""
+    prompts = sent_on_schedules(share)
     return len(prompts), sum(cl100k(p) for p in prompts)
 
 
 def first_pass_misses() -> dict[Any, str]:
-    """Each slip computed by doing it: the page's own tokens, pieces for calls, the order."""
+    """Each slip computed by doing it: no cut named, another share, the page's own tokens,
+    pieces for calls, the order."""
     calls, tokens = first_pass_on_schedules()
     page = load_document("work_schedules")
     pieces = len(LLMChunker(_no_model).pieces(page))
+    sent = sent_on_schedules()
     slips = [
+        (
+            first_pass_on_schedules(None),
+            "that is the pass with no cut named, prompts(page); with the stand-in each next call "
+            "starts after its cut, so run LLMChunker(last_cut_at(0.5, sent)).split(page) and "
+            "count what it sent",
+        ),
+        (
+            first_pass_on_schedules(0.25),
+            "that is the stand-in cutting after a quarter of each call: use last_cut_at(0.5, ...)",
+        ),
+        (
+            first_pass_on_schedules(0.75),
+            "that is the stand-in cutting after three quarters of each call: use "
+            "last_cut_at(0.5, ...)",
+        ),
         (
             (calls, cl100k(page.text)),
             "that second number is the page's own tokens; count the "
@@ -41,12 +86,12 @@ def first_pass_misses() -> dict[Any, str]:
         ),
         ((tokens, calls), "the right numbers in the wrong order: (calls, prompt_tokens)"),
         (
-            (1, cl100k(LLMChunker(_no_model).prompts(page)[0])),
-            "that is the first prompt alone: prompts(page) returns every call of the pass, "
+            (1, cl100k(sent[0])),
+            "that is the first prompt alone: the stand-in keeps every prompt it is sent, "
             "so count them all and sum the tokens of each",
         ),
         (
-            (calls, cl100k(LLMChunker(_no_model).prompts(page)[0])),
+            (calls, cl100k(sent[0])),
             "the calls are right; the tokens are the first prompt's alone: sum over every prompt",
         ),
         (
@@ -56,14 +101,15 @@ def first_pass_misses() -> dict[Any, str]:
         ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
         (
             (calls, sum(cl100k(piece.text) for piece in LLMChunker(_no_model).pieces(page))),
-            "that counts the pieces alone; each prompt also holds the instruction and the tags",
+            "that counts the page's pieces once each; each prompt also holds the instruction and "
+            "the tags, and the pieces after each cut are sent again",
         ),
     ]
     slips += [
         (
             (calls + step, tokens),
-            "one call off: windows hold whole pieces and the last one may be short, so count "
-            "the prompts, len(LLMChunker(complete).prompts(page)), rather than divide tokens",
+            "one call off: count the prompts the stand-in was sent, len(sent), rather than "
+            "divide tokens",
         )
         for step in (-1, 1)
     ]

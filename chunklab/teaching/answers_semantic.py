@@ -123,9 +123,18 @@ def _wide_buffer_misses() -> dict[Any, str]:
 
 def budgeted_semantic(
     max_tokens: int = 30, embedder: str = "wordllama", **rule: Any
+) -> tuple[int, float]:
+    """04.2: (chunks, precision) on the topics document, precision being the share of the cuts
+    (chunks after the first) that start on a true topic change. `embedder` and `rule`
+    (breakpoint, unit, ...) vary it to name the slips a wrong answer comes from."""
+    chunks, on_true = _budgeted_counts(max_tokens, embedder, **rule)
+    return chunks, on_true / max(chunks - 1, 1)
+
+
+def _budgeted_counts(
+    max_tokens: int = 30, embedder: str = "wordllama", **rule: Any
 ) -> tuple[int, int]:
-    """(chunks, chunks starting on a true topic change) on the topics document; `embedder` and
-    `rule` (breakpoint, unit, ...) vary it to name the slips a wrong answer comes from."""
+    """(chunks, chunks starting on a true topic change, the document's start left out)."""
     chosen = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder}[embedder]()
     options = {"breakpoint": "percentile", "percentile": 80, **rule}
     chunks = SemanticChunker(embedder=chosen, max_tokens=max_tokens, **options).split(
@@ -135,61 +144,60 @@ def budgeted_semantic(
     return len(chunks), sum(c.start in truth for c in chunks)
 
 
-def _at_section_5_budget() -> list[tuple[Any, str]]:
-    """The counts at max_tokens=100, the budget of notebook 04's section 5: a plausible slip."""
-    chunks, on_true = budgeted_semantic(100)
+def _share_slips(chunks: int, on_true: int) -> list[tuple[Any, str]]:
+    """The ways to get precision wrong with the right chunk count: the count itself, a share of
+    the chunks, the first chunk counted, recall."""
     return [
         (
             (chunks, on_true),
-            "those are the counts at max_tokens=100, section 5's budget: set max_tokens=30",
+            "that second number counts the chunks on a true change; the question asks their "
+            "share of the cuts (precision, from 0 to 1)",
         ),
         (
-            (chunks, on_true + 1),
-            "max_tokens=100 (section 5's budget) and the first chunk "
-            "counted: set max_tokens=30 and leave character 0 out",
+            (chunks, on_true / chunks),
+            "that divides by the chunks; precision divides by the cuts, one fewer (the "
+            "document's start is not a cut)",
+        ),
+        (
+            (chunks, (on_true + 1) / chunks),
+            "the first chunk counted as a cut on a true change: the document's start is neither",
+        ),
+        (
+            (chunks, 1.0),
+            "that is the recall (the share of true changes that got a cut); the question asks "
+            "precision, the share of the cuts that fall on a true change",
         ),
     ]
 
 
 def _budgeted_semantic_misses() -> dict[Any, str]:
-    """The slips one makes on the way, each named: the first chunk counted, the order, the
-    default budget, cuts counted for chunks, another embedder, the fixed rule, line units."""
-    chunks, on_true = budgeted_semantic()
-    slips: list[tuple[Any, str]] = [
+    """The slips one makes on the way, each named: the count for the share, the chunks for the
+    cuts, recall for precision, the order, the default budget, another embedder, the fixed rule,
+    line units."""
+    chunks, precision = budgeted_semantic()
+    _, on_true = _budgeted_counts()
+    at_200, at_100 = budgeted_semantic(200), budgeted_semantic(100)
+    slips: list[tuple[Any, str]] = _share_slips(chunks, on_true) + [
+        ((precision, chunks), "the right numbers in the wrong order: (chunks, precision)"),
+        (at_200, "those are the numbers at the default budget (200): set max_tokens=30"),
+        (at_100, "those are the numbers at max_tokens=100, section 5's budget: set max_tokens=30"),
         (
-            (chunks, on_true + 1),
-            "the first chunk starts the document, not a topic change: leave character 0 out",
-        ),
-        ((on_true, chunks), "the right numbers in the wrong order: (chunks, on_true_changes)"),
-        (
-            budgeted_semantic(200),
-            "those are the counts at the default budget (200): set max_tokens=30",
-        ),
-        (
-            (chunks - 1, on_true),
-            "that first number counts the cuts; the question counts the "
-            "chunks (one more than the cuts)",
+            (chunks - 1, precision),
+            "that first number counts the cuts; the question counts the chunks (one more than "
+            "the cuts)",
         ),
         (
             budgeted_semantic(embedder="hashing"),
-            "those are the hashing embedder's counts: use WordLlamaEmbedder()",
+            "those are the hashing embedder's numbers: use WordLlamaEmbedder()",
         ),
         (
             budgeted_semantic(breakpoint="threshold"),
-            "those are the fixed 0.6 threshold's counts: "
+            "those are the fixed 0.6 threshold's numbers: "
             'keep the percentile rule (breakpoint="percentile", percentile=80)',
         ),
         (
             budgeted_semantic(unit="line"),
             'those cut lines, not sentences: keep the default unit="sentence"',
-        ),
-    ]
-    at_200 = budgeted_semantic(200)
-    slips += _at_section_5_budget() + [
-        (
-            (at_200[0], at_200[1] + 1),
-            "the default budget (200) and the first chunk counted: set max_tokens=30 and "
-            "leave character 0 out",
         ),
         (
             (at_200[0] - 1, at_200[1]),
@@ -198,66 +206,97 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     ]
     slips += [
         (
-            (chunks, n),
-            "the chunk count is right; count again the chunks whose start is exactly one of "
-            "load_topic_boundaries('topics'), leaving character 0 out",
+            (chunks, n / (chunks - 1)),
+            "the chunk count is right; count again the cuts whose chunk starts exactly at one of "
+            "load_topic_boundaries('topics'), and divide by the cuts",
         )
-        for n in range(0, chunks + 1)
+        for n in range(0, chunks)
         if n != on_true
     ]
     misses: dict[Any, str] = {}
     for answer, hint in slips:
-        if answer != (chunks, on_true):
+        if answer != (chunks, precision):
             misses.setdefault(answer, hint)
     return misses
 
 
-@lru_cache(maxsize=2)
-def _percentile_cut_counts(embedder: str) -> tuple[int, ...]:
-    """Cuts the percentile rule makes on the topics document at percentiles 1 to 99 (index p-1)."""
-    model = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
-    rule = SemanticChunker(embedder=model)
-    _, sims = rule.similarities(load_document("topics"))
-    return tuple(
-        len(SemanticChunker(embedder=model, percentile=p).cuts(sims)) for p in range(1, 100)
-    )
+_PERCENTILE_ASKED = 91  # exercise 04c.2: a percentile where both real models make 2 cuts
 
 
-def smallest_percentile_for_two_cuts(embedder: str = "minilm", most: int = 2) -> int:
-    """04c.2: the smallest whole percentile at which MiniLM's rule makes at most 2 cuts."""
-    counts = _percentile_cut_counts(embedder)
-    return next(p for p in range(1, 100) if counts[p - 1] <= most)
+@lru_cache(maxsize=8)
+def cuts_at_percentile(
+    embedder: str = "minilm", percentile: int = _PERCENTILE_ASKED
+) -> tuple[tuple[int, ...], int]:
+    """04c.2: the gaps the percentile rule cuts on the topics document (gap i lies after sentence
+    i, as `cuts(sims)` numbers them), and how many of them are true topic changes. The count is
+    the rule's, the same for every model; which gaps is the model's."""
+    model = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder, "hash": HashingEmbedder}[
+        embedder
+    ]()
+    rule = SemanticChunker(embedder=model, percentile=percentile)
+    units, sims = rule.similarities(load_document("topics"))
+    starts = [a for a, _ in units]
+    true_gaps = {starts.index(t) - 1 for t in load_topic_boundaries("topics")[1:]}
+    cuts = tuple(rule.cuts(sims))
+    return cuts, len(set(cuts) & true_gaps)
 
 
-def _two_cuts_misses() -> dict[Any, str]:
-    right = smallest_percentile_for_two_cuts()
-    slips = {
-        smallest_percentile_for_two_cuts(most=1): "that leaves 2 chunks, which is 1 cut: count "
-        "the cuts, not the chunks",
-        smallest_percentile_for_two_cuts(most=3): "that is at most 3 cuts: the question asks 2",
-        smallest_percentile_for_two_cuts("wordllama"): "that is WordLlama's sweep (section 5's "
-        "plot); the question asks MiniLM",
-    }
-    misses = {answer: hint for answer, hint in slips.items() if answer != right}
-    for p, cuts in enumerate(_percentile_cut_counts("minilm"), start=1):
-        if p != right and p not in misses:
-            smallest = " at most 2, but not the smallest such percentile" if p > right else ""
-            misses[p] = f"at percentile {p} MiniLM makes {cuts} cut(s){smallest}"
+def _cuts_at_percentile_misses() -> dict[Any, str]:
+    right = cuts_at_percentile()
+    cuts, on_true = right
+    units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
+    slips: list[tuple[Any, str]] = [
+        (
+            cuts_at_percentile("wordllama"),
+            f"that is WordLlama's set: at percentile {_PERCENTILE_ASKED} every model makes "
+            f"{len(cuts)} cuts (the rule fixes the count), but the model chooses which gaps: "
+            "use MiniLMEmbedder()",
+        ),
+        (cuts_at_percentile("hash"), "that is the hashing embedder's set: use MiniLMEmbedder()"),
+        (
+            cuts_at_percentile(percentile=80),
+            f"that is percentile 80's set: set percentile={_PERCENTILE_ASKED}",
+        ),
+        (
+            (tuple(c + 1 for c in cuts), on_true),
+            "those number the sentences that open each new chunk; a gap i lies after sentence i, "
+            "as chunker.cuts(sims) gives it",
+        ),
+        (
+            (tuple(units[c + 1][0] for c in cuts), on_true),
+            "those are character offsets of the new chunks; the question asks gap numbers, "
+            "chunker.cuts(sims)",
+        ),
+        ((on_true, cuts), "the right answers in the wrong order: (cuts, on_true_changes)"),
+    ]
+    slips += [
+        (
+            (cuts, n),
+            "the gaps are right; count again the cuts after which a true topic start begins "
+            "(sentence i + 1 starts at one of load_topic_boundaries('topics'))",
+        )
+        for n in range(len(cuts) + 1)
+        if n != on_true
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != right:
+            misses.setdefault(answer, hint)
     return misses
 
 
 SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
-    "04.2": ("a tuple (chunks, on_true_changes)", budgeted_semantic),
+    "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
-    "04c.2": ("an int: the percentile", smallest_percentile_for_two_cuts),
+    "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
 }
 
 FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
-    "04.2": Form(misses=_budgeted_semantic_misses),
+    "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
-    "04c.2": Form(misses=_two_cuts_misses),
+    "04c.2": Form(misses=_cuts_at_percentile_misses),
 }
