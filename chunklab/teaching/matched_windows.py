@@ -12,6 +12,7 @@ where the match falls and what the verdict does around it.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -83,3 +84,24 @@ def window_sweep(
 def matched(points: Sequence[WindowPoint], target: float) -> WindowPoint:
     """The point whose tokens per query is closest to `target` (the smaller size on a tie)."""
     return min(points, key=lambda p: (abs(p.tokens - target), p.size))
+
+
+def walk_to(
+    documents: Mapping[str, Document],
+    questions: Sequence[GoldQuestion],
+    reference: Mapping[str, float],
+    retriever: Retriever,
+    target: float,
+    k: int = 3,
+    name: str = "markdown+path",
+) -> list[WindowPoint]:
+    """Every window size from the smallest whose k windows could hold `target` tokens (k windows
+    of s tokens hold at most k * s) upward, until two sizes in a row hand over more than `target`:
+    the range that must hold the size matched to `target`, run whole."""
+    size, points, over = math.ceil(target / k), [], 0
+    while over < 2:
+        point = window_sweep(documents, questions, reference, retriever, [size], k, name)[0]
+        points.append(point)
+        over = over + 1 if point.tokens > target else 0
+        size += 1
+    return points
