@@ -156,8 +156,8 @@ def test_07_2_names_the_reached_slip(capsys):
 def test_07_2_names_another_cut_the_article_set_and_an_empty_list(capsys):
     # structural+'s list, the article's ten questions, and nothing at all: each gets its own hint
     cases = {
-        tuple(answers_experiments._unanswerable("structural+")): "that is structural+'s list",
-        tuple(answers_experiments._article_fixed_unanswerable()): "the article's ten questions",
+        tuple(answers_experiments.unanswerable("structural+")): "that is structural+'s list",
+        tuple(answers_experiments.article_fixed_unanswerable()): "the article's ten questions",
         (): "an empty list",
     }
     for answer, named in cases.items():

@@ -54,10 +54,10 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         "fact, whatever the ranking",
     }
     for other in ("structural", "structural+", "linearized"):  # the article's other cuts
-        misses[tuple(_unanswerable(other))] = (
+        misses[tuple(unanswerable(other))] = (
             f"that is {other}'s list; the exercise asks about fixed_size"
         )
-    misses[tuple(_article_fixed_unanswerable())] = (
+    misses[tuple(article_fixed_unanswerable())] = (
         "those are the article's ten questions (load_questions('manual')); the exercise asks "
         "about the 43 questions of the real version, in `rows`"
     )
@@ -69,7 +69,7 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
     return misses
 
 
-def _article_fixed_unanswerable() -> list[str]:
+def article_fixed_unanswerable() -> list[str]:
     """The same question asked of the article's ten questions and its 200-character windows."""
     chunks = ARTICLE_STRATEGIES["fixed_size"](load_document("manual"))
     texts = [c.text.lower() for c in chunks]
@@ -80,7 +80,8 @@ def _article_fixed_unanswerable() -> list[str]:
     )
 
 
-def _unanswerable(strategy: str) -> list[str]:
+def unanswerable(strategy: str) -> list[str]:
+    """The ids no chunk of `strategy` can answer (`answerable` does not depend on the ranking)."""
     return sorted(
         r["question"] for r in _experiment_rows(strategy, "overlap") if not r["answerable"]
     )
@@ -357,7 +358,7 @@ def fixed_unreached() -> frozenset[str]:
 def unanswerable_by_other_strategies() -> set[str]:
     """The ids some other strategy cannot answer: what a list collected over `rows` without
     filtering the strategy adds to fixed_size's."""
-    return {q for name in real_strategies() if name != "fixed_size" for q in _unanswerable(name)}
+    return {q for name in real_strategies() if name != "fixed_size" for q in unanswerable(name)}
 
 
 HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
