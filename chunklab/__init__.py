@@ -126,6 +126,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
+- `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections
 

@@ -152,6 +152,20 @@ def test_07_2_names_the_reached_slip(capsys):
     assert "`answerable` is about the cut" in capsys.readouterr().out
 
 
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_names_another_cut_the_article_set_and_an_empty_list(capsys):
+    # structural+'s list, the article's ten questions, and nothing at all: each gets its own hint
+    cases = {
+        tuple(answers_experiments.unanswerable("structural+")): "that is structural+'s list",
+        tuple(answers_experiments.article_fixed_unanswerable()): "the article's ten questions",
+        (): "an empty list",
+    }
+    for answer, named in cases.items():
+        selfcheck.check("07.2", list(answer))
+        out = capsys.readouterr().out
+        assert ": correct" not in out and named in out, out
+
+
 def _filter_any_k(rows, strategy, retriever, k):
     mine = rows[(rows["strategy"] == strategy) & (rows["retriever"] == retriever)]
     return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))

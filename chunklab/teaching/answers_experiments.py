@@ -21,8 +21,9 @@ from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.embeddings.late import late_chunk_vectors
 from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.evaluation.article import ARTICLE_STRATEGIES
 from chunklab.evaluation.experiment import real_strategies, run_experiment
-from chunklab.evaluation.questions import load_question_file
+from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
@@ -51,9 +52,15 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         tuple(sorted(r["question"] for r in stub if not r["complete"])): "those are the questions "
         "no top-1 chunk completes; `answerable` asks whether any chunk of the cut holds every "
         "fact, whatever the ranking",
-        tuple(_unanswerable("structural")): "that is the structural cut's list; the exercise asks "
-        "about fixed_size",
     }
+    for other in ("structural", "structural+", "linearized"):  # the article's other cuts
+        misses[tuple(unanswerable(other))] = (
+            f"that is {other}'s list; the exercise asks about fixed_size"
+        )
+    misses[tuple(article_fixed_unanswerable())] = (
+        "those are the article's ten questions (load_questions('manual')); the exercise asks "
+        "about the 43 questions of the real version, in `rows`"
+    )
     right = _fixed_unanswerable()
     misses[tuple(reversed(right))] = (
         "the right ids in reverse order: sorted(ids) puts them in ascending order"
@@ -62,7 +69,19 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
     return misses
 
 
-def _unanswerable(strategy: str) -> list[str]:
+def article_fixed_unanswerable() -> list[str]:
+    """The same question asked of the article's ten questions and its 200-character windows."""
+    chunks = ARTICLE_STRATEGIES["fixed_size"](load_document("manual"))
+    texts = [c.text.lower() for c in chunks]
+    return sorted(
+        q.id
+        for q in load_questions("manual").questions
+        if not any(all(f.lower() in t for f in q.facts) for t in texts)
+    )
+
+
+def unanswerable(strategy: str) -> list[str]:
+    """The ids no chunk of `strategy` can answer (`answerable` does not depend on the ranking)."""
     return sorted(
         r["question"] for r in _experiment_rows(strategy, "overlap") if not r["answerable"]
     )
@@ -291,6 +310,11 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
         return (
             "question ids are lower-case, as in `rows` ('m03', not 'M03'): do not change their case"
         )
+    if not answer:
+        return (
+            "an empty list: some questions no fixed_size chunk can answer; build the list from "
+            "the chunks (or the `answerable` column of `rows`)"
+        )
     if len(set(answer)) < len(answer):
         return (
             "an id appears more than once: each question has one row per retriever and k in "
@@ -342,7 +366,7 @@ def fixed_unreached() -> frozenset[str]:
 def unanswerable_by_other_strategies() -> set[str]:
     """The ids some other strategy cannot answer: what a list collected over `rows` without
     filtering the strategy adds to fixed_size's."""
-    return {q for name in real_strategies() if name != "fixed_size" for q in _unanswerable(name)}
+    return {q for name in real_strategies() if name != "fixed_size" for q in unanswerable(name)}
 
 
 HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
