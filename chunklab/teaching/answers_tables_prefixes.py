@@ -14,7 +14,7 @@ from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
-from chunklab.chunkers.tables import find_tables, orphans
+from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
@@ -24,24 +24,22 @@ from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
 
 
-@lru_cache(maxsize=2048)
-def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    return orphans(MarkdownChunker(max_tokens=max_tokens, table_mode=mode).split(doc), doc)
+@lru_cache(maxsize=512)
+def policy_linearized_at(size: int) -> tuple[int, int]:
+    """(rows not kept whole beside their header, orphans) of LinearizedChunker on the travel
+    policy at `size` characters."""
+    doc = load_document("travel_policy")
+    chunks = LinearizedChunker(size=size).split(doc)
+    tables = find_tables(doc.text)
+    kept = [any(t.header in c.text and r in c.text for c in chunks) for t in tables for r in t.rows]
+    lost = kept.count(False)
+    return lost, orphans(chunks, doc)
 
 
-def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
-
-    for budget in range(8, 1000):
-        if _cloudgov_orphans(budget, mode) == 0:
-            return budget
-    raise AssertionError("no budget below 1000 leaves no orphan")
-
-
-def cloudgov_widest_pair_tokens() -> int:
-    """The cloud.gov page's widest breadcrumb + header + row in linearize mode: the budget a learner
-    reads off companion 05b when mistaking rows mode's need for linearize mode's."""
-    return _widest_pair_tokens(read_document(data_dir() / "cloudgov-space-egress.md"))
+def linearized_size_keeping_policy_rows() -> int:
+    """05.2: the size from which on (to 300 characters) LinearizedChunker keeps every row of the
+    travel policy's table whole beside its header."""
+    return max(s for s in range(10, 301) if policy_linearized_at(s)[0]) + 1
 
 
 def _widest_pair_tokens(doc: Document) -> int:
@@ -56,39 +54,34 @@ def _widest_pair_tokens(doc: Document) -> int:
     )
 
 
-def _cloudgov_misses() -> dict[Any, str]:
-    right = rows_budget_without_orphans_on_cloudgov()
-    misses: dict[Any, str] = {}
-    linearize = rows_budget_without_orphans_on_cloudgov("linearize")
-    if linearize != right:
-        misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    widest = max(len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows)
-    misses[widest] = (
-        "that is the page's longest header + row in characters (section 4); max_tokens counts "
-        "tokens, so sweep MarkdownChunker's budget itself"
-    )
-    misses.setdefault(
-        cloudgov_widest_pair_tokens(),
-        "that is the page's widest breadcrumb + header + row as linearize mode writes it "
-        "(companion 05b); rows mode also repeats the delimiter row under the header, so it "
-        "needs more room: sweep rows mode itself",
-    )
-    misses.setdefault(
-        200,
-        "that is the linearized cut's size in characters (the article's 200), not a token budget: "
-        "sweep max_tokens one by one in rows mode",
-    )
-    for budget in range(8, right):  # every budget below the answer, section 5's 60 and 80 included
-        left = _cloudgov_orphans(budget)
-        misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
-    misses.setdefault(right + 1, off_by_one)
-    for budget in range(right + 2, right + 21):
+def _policy_size_misses() -> dict[Any, str]:
+    right = linearized_size_keeping_policy_rows()
+    doc = load_document("travel_policy")
+    pairs = [(t.header, row) for t in find_tables(doc.text) for row in t.rows]
+    misses: dict[Any, str] = {
+        max(len(row) for _, row in pairs): "that is the longest row alone; the chunk holds its "
+        "header too, glued to it by a newline",
+        max(len(h) + len(r) for h, r in pairs): "off by one: the pair is header, newline, row; "
+        "count the newline between them",
+        max(cl100k(h + "\n" + r) for h, r in pairs): "that is the longest header + row in tokens; "
+        "LinearizedChunker's size counts characters",
+        197: "that is the cloud.gov page's longest header + row (section 4); this asks about "
+        "the travel policy",
+    }
+    for size in range(10, right):
+        lost, left = policy_linearized_at(size)
+        why = f"at that size {lost} row(s) are not kept whole beside the header"
+        if not left:
+            why += (
+                ", yet orphans() reports 0: a row cut in two leaves pieces that are not rows. "
+                "Count rows kept (row_fates), not orphans"
+            )
+        misses.setdefault(size, why)
+    for size in range(right + 1, 301):
         misses.setdefault(
-            budget,
-            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and stop at the first with no orphan",
+            size,
+            "every row is kept there, but a smaller size keeps them too: stop at the first size "
+            "from which no row is lost",
         )
     return misses
 
@@ -226,14 +219,14 @@ def _prefix_cost_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
+    "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
     "05b.2": ("an int: max_tokens", rows_budget_from_which_policy_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
-    "05.2": Form(misses=_cloudgov_misses),
+    "05.2": Form(misses=_policy_size_misses),
     "05b.2": Form(misses=_policy_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_prefix_cost_misses),
