@@ -18,8 +18,10 @@ from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
+from chunklab.evaluation.experiment import plain, run_experiment
 from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
 
@@ -173,74 +175,85 @@ def prefix_cost_on_policy(
     return row[f"k={k}"]
 
 
-def _asked() -> tuple[str, ...]:
-    """The documents the experiment's questions ask about: notebook 06's cost table (section 5)."""
-    names = list_documents()
-    questions = load_question_file(
-        data_dir() / "experiment.questions.yaml", {name: load_document(name) for name in names}
+@lru_cache(maxsize=16)
+def added_tokens_on_policy(retriever: str = "hybrid", pooled: bool = True) -> tuple[float, ...]:
+    """Notebook 06's section 6 run at k=3, path against no prefix: (the mean tokens the path adds
+    to a query's context over the travel policy's questions, paired; the same over all questions;
+    the mean context with the path over the policy's questions)."""
+    documents = {name: load_document(name) for name in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
+    strategies = {m: plain(MarkdownChunker(max_tokens=100, prefix=m)) for m in ("none", "path")}
+    kinds = {"bm25": BM25Retriever, "wordllama": DenseRetriever, "hybrid": HybridRetriever}
+    rows = run_experiment(
+        documents, questions, strategies, {retriever: kinds[retriever]()}, ks=(3,), pooled=pooled
     )
-    return tuple(sorted({q.document for q in questions}))
+    tokens = {(r["question"], r["strategy"]): r["tokens_to_model"] for r in rows}
+    added = {q.id: tokens[q.id, "path"] - tokens[q.id, "none"] for q in questions}
+    policy = [q.id for q in questions if q.document == "travel_policy"]
+    return (
+        sum(added[q] for q in policy) / len(policy),
+        sum(added.values()) / len(added),
+        sum(tokens[q, "path"] for q in policy) / len(policy),
+    )
 
 
-def _path_prefix_tokens_at_k5_on_policy() -> float:
-
-    return prefix_cost_on_policy()
-
-
-def _prefix_without_separator(k: int = 5) -> float:
-    """The path prefix's tokens counted alone, without the blank line that joins it to the body."""
-    chunks = MarkdownChunker(max_tokens=100, prefix="path").split(load_document("travel_policy"))
-    return round(k * sum(cl100k(c.metadata["prefix"]) for c in chunks) / len(chunks), 1)
+def _path_adds_on_policy() -> float:
+    return round(added_tokens_on_policy()[0], 1)
 
 
-def _prefix_cost_misses() -> dict[Any, str]:
-    five_times_section_5 = round(5 * prefix_cost_on_policy(k=1, documents=_asked()), 1)
-    return {
-        five_times_section_5: "that is 5 times section 5's tokens per chunk over its five "
-        "documents; the question asks the travel policy alone: read its own k=5 column",
-        _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
-        "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
-        prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "
-        "documents, k=3); the question asks the travel policy alone at k=5",
-        prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
-        "chunks",
-        prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
-        prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
-        "asks max_tokens=100",
-        prefix_cost_on_policy(documents=_asked()): "that is over the five documents of section 5's "
-        "table; the question asks the travel policy alone",
-        round(5 * prefix_cost_on_policy(k=1), 1): "that is 5 times the rounded tokens per chunk; "
-        "read the k=5 column, which multiplies before it rounds",
-        prefix_cost_on_policy(mode="context"): "that is the contextual prefix; the question asks "
-        "the path prefix",
-        prefix_cost_on_policy(mode="context", documents=_asked()): "that is the contextual prefix "
-        "over the five documents; the question asks the path prefix on the travel policy alone",
-    }
+def _added_tokens_misses() -> dict[Any, str]:
+    right, over_all, whole = added_tokens_on_policy()
+    misses: dict[Any, str] = {}
+    for name in ("bm25", "wordllama"):
+        value = added_tokens_on_policy(name)[0]
+        for rounded in {round(value, 1), round(value + 0.04, 1), round(value - 0.04, 1)}:
+            misses[rounded] = f"that is {name}'s figure; the question asks the hybrid's"
+    for k in (1, 3, 5):  # prefix_cost's columns: the ceiling, which may equal another figure
+        ceiling = prefix_cost_on_policy(k=k)
+        misses[ceiling] = (
+            f"that is prefix_cost's k={k} column, the ceiling: the prefix as if it came on top "
+            "of the body. Inside the budget it takes the body's room; pair each query's "
+            "tokens_to_model, path against none"
+            + (f" ({misses[ceiling]})" if ceiling in misses else "")
+        )
+    misses[round(over_all, 1)] = (
+        "that is over all 43 questions; the question asks the travel policy's questions alone"
+    )
+    misses[round(whole, 1)] = (
+        "that is the path's whole context; the question asks what it adds over no prefix"
+    )
+    misses[round(-right, 1)] = "the sign is reversed: path minus none"
+    misses[round(added_tokens_on_policy(pooled=False)[0], 1)] = (
+        "that searches each document in an index of its own; section 6 pools the five documents "
+        "in one index (pooled=True): use its rows"
+    )
+    misses.pop(round(right, 1), None)
+    return misses
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
     "05b.2": ("an int: max_tokens", rows_budget_from_which_policy_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
-    "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
+    "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
     "05.2": Form(misses=_policy_size_misses),
     "05b.2": Form(misses=_policy_misses),
     "06.1": Form(misses=_article_paths_misses),
-    "06.2": Form(misses=_prefix_cost_misses),
+    "06.2": Form(misses=_added_tokens_misses),
 }
 
 
-def _near_prefix_cost(answer: Any, solution: Any) -> str:
-    """06.2: an answer near the right one is usually a hand computation of the k=5 column."""
-    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * solution:
+def _near_added_tokens(answer: Any, solution: Any) -> str:
+    """06.2: an answer near the right one is usually a slip in the pairing or the filter."""
+    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * abs(solution):
         return (
-            "close, but not the library's figure: read the k=5 column of prefix_cost for the "
-            "travel policy alone, path prefix, max_tokens=100, rather than computing it by hand"
+            "close, but not it: for each of the travel policy's questions take tokens_to_model "
+            "with the path minus with no prefix (hybrid, k=3, section 6's rows), then the mean"
         )
     return ""
 
 
-HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_prefix_cost}
+HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_added_tokens}
