@@ -1,7 +1,7 @@
 """Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
 dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
-without outer pipes."""
+without outer pipes; 05.2 refuses the size where the orphan count, not the rows kept, reaches 0."""
 
 import re
 
@@ -85,18 +85,6 @@ def test_05_1_accepts_any_separator_and_either_spelling_of_an_escaped_pipe(write
     assert result.passed, result.message
 
 
-@pytest.mark.xdist_group("exercise-05.2")  # with its selfcheck test: one worker, one solve
-def test_05_2_refuses_an_off_by_one_and_the_linearize_budget():
-    right = selfcheck.SOLUTIONS["05.2"][1]()
-    assert selfcheck.verdict_for("05.2", right).endswith("correct.")
-    assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
-    line = selfcheck.verdict_for("05.2", right - 1)
-    assert "not quite" in line and "orphan(s) remain" in line
-    linearize = answers_tables_prefixes.rows_budget_without_orphans_on_cloudgov("linearize")
-    assert "rows mode" in selfcheck.verdict_for("05.2", linearize)
-    assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
-
-
 def _gfm_cells(line):
     return [c.strip() for c in re.split(r"(?<!\\)\|", line.strip().strip("|"))]
 
@@ -125,12 +113,6 @@ def test_05_1_names_strip_on_a_trailing_escaped_pipe_and_a_dropped_trailing_cell
     assert not dropped.passed and "empty cell" in dropped.message, dropped.message
 
 
-@pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_a_budget_too_large_and_section_6s_budget():
-    assert "smaller budget" in selfcheck.verdict_for("05.2", 110)
-    assert "orphan(s) remain" in selfcheck.verdict_for("05.2", 60)
-
-
 def pipe_separated_pairs(header, row):
     """Right pairs, joined by ' | ': the pipe the exercise asks to remove is back between them."""
     return " | ".join(f"{h}: {v}" for h, v in zip(gfm_cells(header), gfm_cells(row), strict=False))
@@ -140,13 +122,6 @@ def test_05_1_names_a_pipe_left_between_the_pairs():
     result = verdict("05.1", pipe_separated_pairs)
     assert not result.passed and "no column pipe may be left" in result.message, result.message
     assert "the column name above it" not in result.message
-
-
-@pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_the_characters_for_tokens_slip_and_the_articles_size():
-    widest = selfcheck.verdict_for("05.2", 197)
-    assert "in characters" in widest and "tokens" in widest, widest
-    assert "the article's 200" in selfcheck.verdict_for("05.2", 200)
 
 
 def unstripped_cells(header, row):
@@ -161,15 +136,27 @@ def test_05_1_names_cells_left_unstripped():
     assert not result.passed and "strip each cell" in result.message, result.message
 
 
-def test_05_2_names_one_past_the_answer_as_off_by_one():
+@pytest.mark.xdist_group("exercise-05.2")  # with its selfcheck test: one worker, one solve
+def test_05_2_accepts_the_size_and_names_the_orphan_count_slip():
+    """The travel policy's table: orphans reach 0 at a smaller size than rows kept do, and that
+    size, the answer the orphan count gives, is refused as the count's blind spot."""
     right = selfcheck.SOLUTIONS["05.2"][1]()
-    assert "off by one" in selfcheck.verdict_for("05.2", right + 1)
-    assert "one token at a time" in selfcheck.verdict_for("05.2", right + 2)
+    assert selfcheck.verdict_for("05.2", right).endswith("correct.")
+    assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
+    blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
+    assert blind, "the orphan count reaches 0 before the rows are kept"
+    line = selfcheck.verdict_for("05.2", min(blind))
+    assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
+    assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
 
 
 @pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_linearize_modes_width_as_the_slip():
-    """71, the widest breadcrumb + header + row in linearize mode, once got a generic hint."""
-    widest = answers_tables_prefixes.cloudgov_widest_pair_tokens()
-    line = selfcheck.verdict_for("05.2", widest)
-    assert "delimiter row" in line and "linearize" in line, line
+def test_05_2_names_the_newline_the_tokens_and_a_size_too_large():
+    right = selfcheck.SOLUTIONS["05.2"][1]()
+    assert "newline" in selfcheck.verdict_for("05.2", right - 1)
+    assert "smaller size" in selfcheck.verdict_for("05.2", right + 1)
+    assert "cloud.gov" in selfcheck.verdict_for("05.2", 197)
+    doc = answers_tables_prefixes.load_document("travel_policy")
+    (table,) = answers_tables_prefixes.find_tables(doc.text)
+    tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
+    assert "counts characters" in selfcheck.verdict_for("05.2", tokens)

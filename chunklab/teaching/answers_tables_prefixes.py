@@ -14,34 +14,34 @@ from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
-from chunklab.chunkers.tables import find_tables, orphans
+from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
+from chunklab.evaluation.experiment import plain, run_experiment
 from chunklab.evaluation.questions import load_question_file
 from chunklab.evaluation.recall import prefix_cost
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
 
 
-@lru_cache(maxsize=2048)
-def _cloudgov_orphans(max_tokens: int, mode: str = "rows") -> int:
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    return orphans(MarkdownChunker(max_tokens=max_tokens, table_mode=mode).split(doc), doc)
+@lru_cache(maxsize=512)
+def policy_linearized_at(size: int) -> tuple[int, int]:
+    """(rows not kept whole beside their header, orphans) of LinearizedChunker on the travel
+    policy at `size` characters."""
+    doc = load_document("travel_policy")
+    chunks = LinearizedChunker(size=size).split(doc)
+    tables = find_tables(doc.text)
+    kept = [any(t.header in c.text and r in c.text for c in chunks) for t in tables for r in t.rows]
+    lost = kept.count(False)
+    return lost, orphans(chunks, doc)
 
 
-def rows_budget_without_orphans_on_cloudgov(mode: str = "rows") -> int:
-
-    for budget in range(8, 1000):
-        if _cloudgov_orphans(budget, mode) == 0:
-            return budget
-    raise AssertionError("no budget below 1000 leaves no orphan")
-
-
-def cloudgov_widest_pair_tokens() -> int:
-    """The cloud.gov page's widest breadcrumb + header + row in linearize mode: the budget a learner
-    reads off companion 05b when mistaking rows mode's need for linearize mode's."""
-    return _widest_pair_tokens(read_document(data_dir() / "cloudgov-space-egress.md"))
+def linearized_size_keeping_policy_rows() -> int:
+    """05.2: the size from which on (to 300 characters) LinearizedChunker keeps every row of the
+    travel policy's table whole beside its header."""
+    return max(s for s in range(10, 301) if policy_linearized_at(s)[0]) + 1
 
 
 def _widest_pair_tokens(doc: Document) -> int:
@@ -56,39 +56,34 @@ def _widest_pair_tokens(doc: Document) -> int:
     )
 
 
-def _cloudgov_misses() -> dict[Any, str]:
-    right = rows_budget_without_orphans_on_cloudgov()
-    misses: dict[Any, str] = {}
-    linearize = rows_budget_without_orphans_on_cloudgov("linearize")
-    if linearize != right:
-        misses[linearize] = "that is linearize mode's budget; the question asks for rows mode"
-    doc = read_document(data_dir() / "cloudgov-space-egress.md")
-    widest = max(len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows)
-    misses[widest] = (
-        "that is the page's longest header + row in characters (section 4); max_tokens counts "
-        "tokens, so sweep MarkdownChunker's budget itself"
-    )
-    misses.setdefault(
-        cloudgov_widest_pair_tokens(),
-        "that is the page's widest breadcrumb + header + row as linearize mode writes it "
-        "(companion 05b); rows mode also repeats the delimiter row under the header, so it "
-        "needs more room: sweep rows mode itself",
-    )
-    misses.setdefault(
-        200,
-        "that is the linearized cut's size in characters (the article's 200), not a token budget: "
-        "sweep max_tokens one by one in rows mode",
-    )
-    for budget in range(8, right):  # every budget below the answer, section 5's 60 and 80 included
-        left = _cloudgov_orphans(budget)
-        misses.setdefault(budget, f"at that budget {left} orphan(s) remain in rows mode")
-    off_by_one = "off by one: one token less also leaves no orphan; answer the first such budget"
-    misses.setdefault(right + 1, off_by_one)
-    for budget in range(right + 2, right + 21):
+def _policy_size_misses() -> dict[Any, str]:
+    right = linearized_size_keeping_policy_rows()
+    doc = load_document("travel_policy")
+    pairs = [(t.header, row) for t in find_tables(doc.text) for row in t.rows]
+    misses: dict[Any, str] = {
+        max(len(row) for _, row in pairs): "that is the longest row alone; the chunk holds its "
+        "header too, glued to it by a newline",
+        max(len(h) + len(r) for h, r in pairs): "off by one: the pair is header, newline, row; "
+        "count the newline between them",
+        max(cl100k(h + "\n" + r) for h, r in pairs): "that is the longest header + row in tokens; "
+        "LinearizedChunker's size counts characters",
+        197: "that is the cloud.gov page's longest header + row (section 4); this asks about "
+        "the travel policy",
+    }
+    for size in range(10, right):
+        lost, left = policy_linearized_at(size)
+        why = f"at that size {lost} row(s) are not kept whole beside the header"
+        if not left:
+            why += (
+                ", yet orphans() reports 0: a row cut in two leaves pieces that are not rows. "
+                "Count rows kept (row_fates), not orphans"
+            )
+        misses.setdefault(size, why)
+    for size in range(right + 1, 301):
         misses.setdefault(
-            budget,
-            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and stop at the first with no orphan",
+            size,
+            "every row is kept there, but a smaller size keeps them too: stop at the first size "
+            "from which no row is lost",
         )
     return misses
 
@@ -180,74 +175,85 @@ def prefix_cost_on_policy(
     return row[f"k={k}"]
 
 
-def _asked() -> tuple[str, ...]:
-    """The documents the experiment's questions ask about: notebook 06's cost table (section 5)."""
-    names = list_documents()
-    questions = load_question_file(
-        data_dir() / "experiment.questions.yaml", {name: load_document(name) for name in names}
+@lru_cache(maxsize=16)
+def added_tokens_on_policy(retriever: str = "hybrid", pooled: bool = True) -> tuple[float, ...]:
+    """Notebook 06's section 6 run at k=3, path against no prefix: (the mean tokens the path adds
+    to a query's context over the travel policy's questions, paired; the same over all questions;
+    the mean context with the path over the policy's questions)."""
+    documents = {name: load_document(name) for name in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
+    strategies = {m: plain(MarkdownChunker(max_tokens=100, prefix=m)) for m in ("none", "path")}
+    kinds = {"bm25": BM25Retriever, "wordllama": DenseRetriever, "hybrid": HybridRetriever}
+    rows = run_experiment(
+        documents, questions, strategies, {retriever: kinds[retriever]()}, ks=(3,), pooled=pooled
     )
-    return tuple(sorted({q.document for q in questions}))
+    tokens = {(r["question"], r["strategy"]): r["tokens_to_model"] for r in rows}
+    added = {q.id: tokens[q.id, "path"] - tokens[q.id, "none"] for q in questions}
+    policy = [q.id for q in questions if q.document == "travel_policy"]
+    return (
+        sum(added[q] for q in policy) / len(policy),
+        sum(added.values()) / len(added),
+        sum(tokens[q, "path"] for q in policy) / len(policy),
+    )
 
 
-def _path_prefix_tokens_at_k5_on_policy() -> float:
-
-    return prefix_cost_on_policy()
-
-
-def _prefix_without_separator(k: int = 5) -> float:
-    """The path prefix's tokens counted alone, without the blank line that joins it to the body."""
-    chunks = MarkdownChunker(max_tokens=100, prefix="path").split(load_document("travel_policy"))
-    return round(k * sum(cl100k(c.metadata["prefix"]) for c in chunks) / len(chunks), 1)
+def _path_adds_on_policy() -> float:
+    return round(added_tokens_on_policy()[0], 1)
 
 
-def _prefix_cost_misses() -> dict[Any, str]:
-    five_times_section_5 = round(5 * prefix_cost_on_policy(k=1, documents=_asked()), 1)
-    return {
-        five_times_section_5: "that is 5 times section 5's tokens per chunk over its five "
-        "documents; the question asks the travel policy alone: read its own k=5 column",
-        _prefix_without_separator(): "that counts the prefix text alone: the blank line that joins "
-        "it to the body is part of what the prefix adds; read the k=5 column of prefix_cost",
-        prefix_cost_on_policy(k=3, documents=_asked()): "that is section 5's table (five "
-        "documents, k=3); the question asks the travel policy alone at k=5",
-        prefix_cost_on_policy(k=1): "that is one chunk's prefix; a query hands the model k=5 "
-        "chunks",
-        prefix_cost_on_policy(k=3): "that is k=3; the question asks k=5",
-        prefix_cost_on_policy(max_tokens=200): "that is at the 200-token budget; the question "
-        "asks max_tokens=100",
-        prefix_cost_on_policy(documents=_asked()): "that is over the five documents of section 5's "
-        "table; the question asks the travel policy alone",
-        round(5 * prefix_cost_on_policy(k=1), 1): "that is 5 times the rounded tokens per chunk; "
-        "read the k=5 column, which multiplies before it rounds",
-        prefix_cost_on_policy(mode="context"): "that is the contextual prefix; the question asks "
-        "the path prefix",
-        prefix_cost_on_policy(mode="context", documents=_asked()): "that is the contextual prefix "
-        "over the five documents; the question asks the path prefix on the travel policy alone",
-    }
+def _added_tokens_misses() -> dict[Any, str]:
+    right, over_all, whole = added_tokens_on_policy()
+    misses: dict[Any, str] = {}
+    for name in ("bm25", "wordllama"):
+        value = added_tokens_on_policy(name)[0]
+        for rounded in {round(value, 1), round(value + 0.04, 1), round(value - 0.04, 1)}:
+            misses[rounded] = f"that is {name}'s figure; the question asks the hybrid's"
+    for k in (1, 3, 5):  # prefix_cost's columns: the ceiling, which may equal another figure
+        ceiling = prefix_cost_on_policy(k=k)
+        misses[ceiling] = (
+            f"that is prefix_cost's k={k} column, the ceiling: the prefix as if it came on top "
+            "of the body. Inside the budget it takes the body's room; pair each query's "
+            "tokens_to_model, path against none"
+            + (f" ({misses[ceiling]})" if ceiling in misses else "")
+        )
+    misses[round(over_all, 1)] = (
+        "that is over all 43 questions; the question asks the travel policy's questions alone"
+    )
+    misses[round(whole, 1)] = (
+        "that is the path's whole context; the question asks what it adds over no prefix"
+    )
+    misses[round(-right, 1)] = "the sign is reversed: path minus none"
+    misses[round(added_tokens_on_policy(pooled=False)[0], 1)] = (
+        "that searches each document in an index of its own; section 6 pools the five documents "
+        "in one index (pooled=True): use its rows"
+    )
+    misses.pop(round(right, 1), None)
+    return misses
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05.2": ("an int: max_tokens", rows_budget_without_orphans_on_cloudgov),
+    "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
     "05b.2": ("an int: max_tokens", rows_budget_from_which_policy_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
-    "06.2": ("a float: tokens per query, one decimal", _path_prefix_tokens_at_k5_on_policy),
+    "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
-    "05.2": Form(misses=_cloudgov_misses),
+    "05.2": Form(misses=_policy_size_misses),
     "05b.2": Form(misses=_policy_misses),
     "06.1": Form(misses=_article_paths_misses),
-    "06.2": Form(misses=_prefix_cost_misses),
+    "06.2": Form(misses=_added_tokens_misses),
 }
 
 
-def _near_prefix_cost(answer: Any, solution: Any) -> str:
-    """06.2: an answer near the right one is usually a hand computation of the k=5 column."""
-    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * solution:
+def _near_added_tokens(answer: Any, solution: Any) -> str:
+    """06.2: an answer near the right one is usually a slip in the pairing or the filter."""
+    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * abs(solution):
         return (
-            "close, but not the library's figure: read the k=5 column of prefix_cost for the "
-            "travel policy alone, path prefix, max_tokens=100, rather than computing it by hand"
+            "close, but not it: for each of the travel policy's questions take tokens_to_model "
+            "with the path minus with no prefix (hybrid, k=3, section 6's rows), then the mean"
         )
     return ""
 
 
-HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_prefix_cost}
+HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_added_tokens}
