@@ -1,0 +1,49 @@
+"""Notebook 03d's exercise refuses plausible wrong answers, each with a hint naming what is wrong,
+and accepts the count found the learner's way."""
+
+import pytest
+
+from chunklab.teaching.selfcheck import verdict_for
+
+# --- 03d.1: questions where only small-to-big's 2400-character block holds the answer (BM25) ----
+
+WRONG_03D_1 = [
+    (21, "small-to-big lost"),  # the other direction
+    (9, "at 1600 characters"),  # the notebook's lengths
+    (15, "at 4000 characters"),
+    (27, "with WordLlama"),
+    (245, "the ties"),
+    (-11, "won minus lost"),
+]
+
+
+@pytest.mark.parametrize(("answer", "hint"), WRONG_03D_1, ids=repr)
+def test_03d_1_refuses_with_a_hint(answer, hint):
+    message = verdict_for("03d.1", answer)
+    assert "not quite" in message and hint in message, message
+
+
+def test_03d_1_accepts_the_count_found_by_both_searches():
+    """The learner's way, without the notebook's helper: cut, search both ways, count."""
+    from chunklab import Document, FixedSizeChunker
+    from chunklab.evaluation.chroma import load_corpora, load_questions
+    from chunklab.retrieval.retrievers import BM25Retriever
+
+    won, find_block, find_kid = 0, BM25Retriever(), BM25Retriever()  # each keeps its own index
+    for name, text in load_corpora().items():
+        if len(text) >= 200_000:
+            continue
+        doc = Document(doc_id=name, uri=name, title="", text=text)
+        blocks = FixedSizeChunker(size=2400, overlap=0).split(doc)
+        kids = FixedSizeChunker(size=800, overlap=0).split(doc)
+        block_of, kid_of = {b.chunk_id: b for b in blocks}, {c.chunk_id: c for c in kids}  # ids repeat
+        for q in (q for q in load_questions() if q.corpus == name):
+            block = block_of[find_block.rank(q.text, blocks, 1)[0].ref_id]
+            kid = kid_of[find_kid.rank(q.text, kids, 1)[0].ref_id]
+            around = next(b for b in blocks if b.start <= kid.start < b.end)
+
+            def holds(b):
+                return all(b.start <= s and e <= b.end for s, e in q.excerpts)
+
+            won += holds(around) and not holds(block)
+    assert verdict_for("03d.1", won) == "Exercise 03d.1: correct."
