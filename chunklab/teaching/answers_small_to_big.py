@@ -1,6 +1,6 @@
 """The answer exercises of notebooks 03, 03b, 03c and 03d (small-to-big, sentence windows, filters
-and ranking, long parents): each expected answer computed from the library when asked, and the plausible wrong
-answers each refusal recognises, with why.
+and ranking, long parents): each expected answer computed from the library when asked, and the
+plausible wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -9,7 +9,7 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
@@ -267,7 +267,7 @@ def _blocks_run(retriever: str, size: int) -> tuple[tuple[float, ...], tuple[flo
     """Per question of Chroma's three smaller corpora (03d's): whether the block of `size`
     characters found directly holds the answer, and whether the best 800-character child's
     block does (03d.1)."""
-    from chunklab.contracts import Document
+    from chunklab.contracts import Chunk, Document
     from chunklab.evaluation.chroma import load_corpora
     from chunklab.evaluation.chroma import load_questions as chroma_questions
     from chunklab.teaching.parent_search import block_groups, direct_vs_s2b
@@ -278,12 +278,18 @@ def _blocks_run(retriever: str, size: int) -> tuple[tuple[float, ...], tuple[flo
         if len(text) < 200_000
     }
     asked = [q for q in chroma_questions() if q.corpus in docs]
-    pieces = {name: FixedSizeChunker(size=800, overlap=0).split(doc) for name, doc in docs.items()}
+    pieces: dict[str, Sequence[Chunk]] = {
+        name: FixedSizeChunker(size=800, overlap=0).split(doc) for name, doc in docs.items()
+    }
 
     def holds(q, block) -> float:
-        return float(block is not None and all(block.start <= a and b <= block.end for a, b in q.excerpts))
+        return float(
+            block is not None and all(block.start <= a and b <= block.end for a, b in q.excerpts)
+        )
 
-    direct, s2b = direct_vs_s2b(RETRIEVERS[retriever], block_groups(docs, pieces, asked, size), holds)
+    direct, s2b = direct_vs_s2b(
+        RETRIEVERS[retriever], block_groups(docs, pieces, asked, size), holds
+    )
     return tuple(direct), tuple(s2b)
 
 
@@ -303,13 +309,22 @@ def _s2b_won_hints() -> dict[Any, str]:
     won minus lost, every question small-to-big's block answers, or the direct block's."""
     won, lost, tied = _won_lost_tied("bm25", 2400)
     direct, s2b = _blocks_run("bm25", 2400)
-    ask = "the question asks, with BM25 and 2400-character blocks, for the questions where only small-to-big's block holds the answer"
+    ask = (
+        "the question asks, with BM25 and 2400-character blocks, for the questions where only "
+        "small-to-big's block holds the answer"
+    )
     hints: dict[Any, list[str]] = {}
     for answer, where in [
-        (lost, "the questions small-to-big lost (the direct block holds the answer, its block not)"),
+        (
+            lost,
+            "the questions small-to-big lost (the direct block holds the answer, its block not)",
+        ),
         (tied, "the ties: both blocks hold the answer, or neither"),
         (won - lost, "won minus lost"),
-        (int(sum(s2b)), "every question whose small-to-big block holds the answer, the direct one's too"),
+        (
+            int(sum(s2b)),
+            "every question whose small-to-big block holds the answer, the direct one's too",
+        ),
         (int(sum(direct)), "every question whose directly found block holds the answer"),
         (_won_lost_tied("wordllama", 2400)[0], "with WordLlama (DenseRetriever)"),
         *[(_won_lost_tied("bm25", s)[0], f"at {s} characters") for s in (1600, 4000, 8000)],
