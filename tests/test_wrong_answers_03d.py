@@ -3,6 +3,7 @@ and accepts the count found the learner's way."""
 
 import pytest
 
+from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import verdict_for
 
 # --- 03d.1: questions where only small-to-big's 2400-character block holds the answer (BM25) ----
@@ -48,3 +49,45 @@ def test_03d_1_accepts_the_count_found_by_both_searches():
             )
             won += kid_block and not found
     assert verdict_for("03d.1", won) == "Exercise 03d.1: correct."
+
+
+# --- 03d.2: the block that holds most of a child that does not nest -----------------------------
+
+
+def _holding(position, blocks):
+    return next(i for i, a, b in blocks if a <= position < b)
+
+
+def _shared(child, block):
+    return min(child[1], block[2]) - max(child[0], block[1])
+
+
+WRONG_03D_2 = [
+    (lambda child, blocks: _holding(child[0], blocks), "first character"),
+    (lambda child, blocks: _holding(child[1] - 1, blocks), "last character"),
+    (lambda child, blocks: _holding((child[0] + child[1]) // 2, blocks), "middle"),
+    (lambda child, blocks: max(blocks, key=lambda b: (_shared(child, b), b[1]))[0], "earlier"),
+    (
+        lambda child, blocks: max(
+            range(len(blocks)), key=lambda i: (_shared(child, blocks[i]), -i)
+        ),
+        "position",
+    ),
+]
+
+
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03D_2, ids=[h for _, h in WRONG_03D_2])
+def test_03d_2_refuses_with_a_hint(fn, hint):
+    result = verdict("03d.2", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_03d_2_accepts_a_loop_over_the_blocks():
+    def parent_block(child, blocks):
+        best, most = None, -1
+        for block_id, a, b in blocks:
+            if min(child[1], b) - max(child[0], a) > most:
+                best, most = block_id, min(child[1], b) - max(child[0], a)
+        return best
+
+    assert verdict("03d.2", parent_block).passed

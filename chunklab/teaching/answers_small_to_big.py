@@ -14,13 +14,17 @@ from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.contracts import Chunk, Document
 from chunklab.documents.series import load_document
+from chunklab.evaluation.chroma import load_corpora
+from chunklab.evaluation.chroma import load_questions as chroma_questions
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
+from chunklab.teaching.parent_search import block_groups, direct_vs_s2b
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
@@ -267,11 +271,6 @@ def _blocks_run(retriever: str, size: int) -> tuple[tuple[float, ...], tuple[flo
     """Per question of Chroma's three smaller corpora (03d's): whether the block of `size`
     characters found directly holds the answer, and whether the best 800-character child's
     block does (03d.1)."""
-    from chunklab.contracts import Chunk, Document
-    from chunklab.evaluation.chroma import load_corpora
-    from chunklab.evaluation.chroma import load_questions as chroma_questions
-    from chunklab.teaching.parent_search import block_groups, direct_vs_s2b
-
     docs = {
         name: Document(doc_id=name, uri=name, title="", text=text)
         for name, text in load_corpora().items()
