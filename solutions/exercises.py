@@ -97,6 +97,12 @@ def filtered_top_k(scores: dict[str, float], passes: set[str], k: int) -> list[s
     return sorted(allowed, key=lambda i: (-scores[i], i))[:k]
 
 
+def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> str:
+    """03d.2: the block sharing the most characters with the child; the earlier on a tie."""
+    start, end = child
+    return max(blocks, key=lambda b: (min(end, b[2]) - max(start, b[1]), -b[1]))[0]
+
+
 def buffered(texts: list[str], buffer_size: int) -> list[str]:
     """04.3: each text with `buffer_size` neighbours on each side, joined by spaces."""
     return [

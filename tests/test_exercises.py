@@ -101,6 +101,10 @@ def _windows_merged_only_when_overlapping(windows):
     return out
 
 
+def _block_of_the_first_character(child, blocks):  # right only where children nest
+    return next(i for i, a, b in blocks if a <= child[0] < b)
+
+
 def _buffer_one_side(texts, buffer_size):
     return [" ".join(texts[max(0, i - buffer_size) : i + 1]) for i in range(len(texts))]
 
@@ -194,6 +198,7 @@ WRONG = {
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.2": _filter_after_ranking,
+    "03d.2": _block_of_the_first_character,
     "04.3": _buffer_one_side,
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,

@@ -76,6 +76,16 @@ def first_child_carried(hits, parent_of, most):
     return [(p, *first[p]) for p, _, _ in lift(hits, parent_of, most)]
 
 
+def worst_child_carried(hits, parent_of, most):  # a dict overwritten at every hit, best first
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda h: -h[1])}
+    return [(p, *worst[p]) for p, _, _ in lift(hits, parent_of, most)]
+
+
+def last_child_carried(hits, parent_of, most):  # the last of a parent's children as given
+    last = {parent_of[c]: (c, s) for c, s in hits}
+    return [(p, *last[p]) for p, _, _ in lift(hits, parent_of, most)]
+
+
 def hits_cut_first(hits, parent_of, most):
     return lift(sorted(hits, key=lambda h: -h[1])[:most], parent_of, most)
 
@@ -99,6 +109,8 @@ WRONG_03_2 = [
     (by_pooled_score(sum), "the sum of its children's scores"),
     (by_pooled_score(len), "how many children"),
     (first_child_carried, "its best child and that child's score"),
+    (worst_child_carried, "not its worst"),
+    (last_child_carried, "best child"),
     (hits_cut_first, "before the lift"),
     (child_ids_first, "return parent ids"),
     (parent_ids_only, "a tuple (parent_id, child_id, score)"),

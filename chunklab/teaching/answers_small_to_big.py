@@ -1,6 +1,6 @@
-"""The answer exercises of notebooks 03, 03b and 03c (small-to-big, sentence windows, filters
-and ranking): each expected answer computed from the library when asked, and the plausible wrong
-answers each refusal recognises, with why.
+"""The answer exercises of notebooks 03, 03b, 03c and 03d (small-to-big, sentence windows, filters
+and ranking, long parents): each expected answer computed from the library when asked, and the
+plausible wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -9,17 +9,22 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.contracts import Chunk, Document
 from chunklab.documents.series import load_document
+from chunklab.evaluation.chroma import load_corpora
+from chunklab.evaluation.chroma import load_questions as chroma_questions
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
+from chunklab.teaching.parent_search import block_groups, direct_vs_s2b
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
@@ -266,14 +271,84 @@ def _children_sharing_a_word(retriever: str = "logcount") -> int:
     return sum(h.score > 0 for h in hits)
 
 
+@functools.cache
+def _blocks_run(retriever: str, size: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Per question of Chroma's three smaller corpora (03d's): whether the block of `size`
+    characters found directly holds the answer, and whether the best 800-character child's
+    block does (03d.1)."""
+    docs = {
+        name: Document(doc_id=name, uri=name, title="", text=text)
+        for name, text in load_corpora().items()
+        if len(text) < 200_000
+    }
+    asked = [q for q in chroma_questions() if q.corpus in docs]
+    pieces: dict[str, Sequence[Chunk]] = {
+        name: FixedSizeChunker(size=800, overlap=0).split(doc) for name, doc in docs.items()
+    }
+
+    def holds(q, block) -> float:
+        return float(
+            block is not None and all(block.start <= a and b <= block.end for a, b in q.excerpts)
+        )
+
+    direct, s2b = direct_vs_s2b(
+        RETRIEVERS[retriever], block_groups(docs, pieces, asked, size), holds
+    )
+    return tuple(direct), tuple(s2b)
+
+
+def _won_lost_tied(retriever: str, size: int) -> tuple[int, int, int]:
+    direct, s2b = _blocks_run(retriever, size)
+    won = sum(s > d for d, s in zip(direct, s2b, strict=True))
+    lost = sum(s < d for d, s in zip(direct, s2b, strict=True))
+    return won, lost, len(direct) - won - lost
+
+
+def _s2b_won_at_2400() -> int:
+    return _won_lost_tied("bm25", 2400)[0]
+
+
+def _s2b_won_hints() -> dict[Any, str]:
+    """03d.1's slips: the other direction (lost), the notebook's lengths, WordLlama, the ties,
+    won minus lost, every question small-to-big's block answers, or the direct block's."""
+    won, lost, tied = _won_lost_tied("bm25", 2400)
+    direct, s2b = _blocks_run("bm25", 2400)
+    ask = (
+        "the question asks, with BM25 and 2400-character blocks, for the questions where only "
+        "small-to-big's block holds the answer"
+    )
+    hints: dict[Any, list[str]] = {}
+    for answer, where in [
+        (
+            lost,
+            "the questions small-to-big lost (the direct block holds the answer, its block not)",
+        ),
+        (tied, "the ties: both blocks hold the answer, or neither"),
+        (won - lost, "won minus lost"),
+        (
+            int(sum(s2b)),
+            "every question whose small-to-big block holds the answer, the direct one's too",
+        ),
+        (int(sum(direct)), "every question whose directly found block holds the answer"),
+        (_won_lost_tied("wordllama", 2400)[0], "with WordLlama (DenseRetriever)"),
+        *[(_won_lost_tied("bm25", s)[0], f"at {s} characters") for s in (1600, 4000, 8000)],
+    ]:
+        hints.setdefault(answer, []).append(where)
+    table = {a: f"that is {', or '.join(w)}; {ask}" for a, w in hints.items()}
+    table.pop(won, None)
+    return table
+
+
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("a list of question ids, in any order", _bm25_children_misses_at_k2),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
     "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
+    "03d.1": ("an int: a number of questions", _s2b_won_at_2400),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_bm25_misses_hints),
     "03b.1": Form(misses=_forward_window_hints),
     "03c.1": Form(misses=_fetch_factor_hints),
+    "03d.1": Form(misses=_s2b_won_hints),
 }

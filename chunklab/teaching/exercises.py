@@ -23,6 +23,7 @@ from chunklab.chunkers.llm import split_after
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
+from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_lift import check_lift
@@ -319,6 +320,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
         check_merged_windows,
     ),
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
+    "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),

@@ -3,9 +3,9 @@ their parents, each parent once, ranked by its best child and carrying it.
 
 Why a check of its own: the lift is the whole of small-to-big once the children are ranked, and
 the slips are predictable: the hits taken in the order they came, a parent listed twice, a parent
-ranked by the sum or the count of its children's scores, the first child seen kept instead of the
-best, the hits cut to `max_parents` before the lift. Fixed cases tell each slip apart and the
-refusal names it; random cases follow.
+ranked by the sum or the count of its children's scores, the first child seen or the worst kept
+instead of the best, the hits cut to `max_parents` before the lift. Fixed cases tell each slip
+apart and the refusal names it (every slip a case matches); random cases follow.
 """
 
 from __future__ import annotations
@@ -74,6 +74,13 @@ def _first_child_kept(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *first[p]) for p, _, _ in lift_expected(hits, parent_of, max_parents)]
 
 
+def _worst_child_kept(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: the parents in the right order, each carrying its lowest-scoring child (what a loop
+    that overwrites a parent's entry at every hit keeps, once the hits are sorted best first)."""
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda hit: -hit[1])}
+    return [(p, *worst[p]) for p, _, _ in lift_expected(hits, parent_of, max_parents)]
+
+
 def _cut_before_lift(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: keeps the best `max_parents` hits, then lifts them: two of them may share a parent."""
     best = sorted(hits, key=lambda hit: -hit[1])[:max_parents]
@@ -93,6 +100,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         _first_child_kept,
         "each parent must carry its best child and that child's score, not the "
         "first of its children in the list",
+    ),
+    (
+        _worst_child_kept,
+        "each parent must carry its best child and that child's score, not its worst: keep the "
+        "first entry of a parent once the hits are sorted best first, do not overwrite it",
     ),
     (
         _cut_before_lift,
@@ -122,9 +134,14 @@ def _why_lift(got: list, expected: list, case: tuple[list[Hit], dict[str, str], 
         return "each item is a tuple (parent_id, child_id, score)"
     if len(got) > most and len(set(parents)) == len(parents):
         return f"at most max_parents={most} parents"
-    for slip, why in LIFT_SLIPS:
-        if got == slip(list(hits), dict(parent_of), most):
-            return why
+    matched = [why for slip, why in LIFT_SLIPS if got == slip(list(hits), dict(parent_of), most)]
+    if matched:  # two slips can give the same list on one case: name each
+        return "; or ".join(matched)
+    if [row[0] for row in got] == [row[0] for row in expected]:
+        return (
+            "the right parents in the right order, but not each one's best child: keep each "
+            "parent's best child and its score, not its first, last or worst"
+        )
     return "not the parents expected"
 
 
