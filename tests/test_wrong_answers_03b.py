@@ -24,6 +24,7 @@ WRONG_03B_1 = [
     (143, "the notebook's window, 3 sentences each side"),  # the example the section prints
     (89, "counts words (approx_tokens)"),
     (5, "how many sentences after the hit"),  # the count, not the tokens
+    (6, "how many sentences the window holds"),  # the window's sentence count, hit included
     (84, "includes the sentence before the hit"),  # one sentence before, as well
     (84, "joined the sentences with spaces"),  # the same count: the sentences joined by " "
     (408, "counts characters"),  # len(text), not tokens

@@ -170,6 +170,9 @@ def _forward_window_hints() -> dict[Any, str]:
         "that counts words (approx_tokens); the question asks cl100k tokens"
     )
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
+    hints.setdefault(
+        a + 1, f"{a + 1} is how many sentences the window holds; the question asks its tokens"
+    )
     hints[_t03_window(-1, a)[1]] = (  # before = -1: the window starts one sentence after the hit
         "your window starts one sentence after the hit; the hit itself is the window's first "
         "sentence, so the slice starts where the hit starts"
