@@ -114,3 +114,25 @@ def fuse_into_a_defaultdict(rankings, k):
 def test_10b_1_accepts_any_correct_fusion(right):
     result = verdict("10b.1", right)
     assert result.passed, result.message
+
+
+def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.retriever_checks import FORMS_RETRIEVERS
+
+    right = selfcheck.SOLUTIONS["10b.2"][1]()
+    misses = FORMS_RETRIEVERS["10b.2"].misses()
+    assert len(misses) >= 5 and right not in misses
+    for answer, why in misses.items():
+        selfcheck.check("10b.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 10b.2: correct" not in out and why in out, out
+
+
+def test_10b_2_accepts_the_right_pair_as_a_tuple_or_a_list(capsys):
+    from chunklab.teaching import selfcheck
+
+    won, lost = selfcheck.SOLUTIONS["10b.2"][1]()
+    for answer in ((won, lost), [won, lost]):
+        selfcheck.check("10b.2", answer)
+        assert "Exercise 10b.2: correct" in capsys.readouterr().out

@@ -1,4 +1,4 @@
-"""The check of exercise 10b.1: reciprocal rank fusion written by hand, and the slips it names.
+"""The checks of notebook 10b's exercises (which retriever, on the same cuts), and their slips.
 
 10b.1 asks for `fuse(rankings, k)`: each id's fused score, the sum over the rankings that hold it
 of 1 / (k + its rank there), ranks counted from 1 (Cormack, Clarke and Büttcher, 2009; the
@@ -8,16 +8,29 @@ slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the br
 a maximum instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
 ids every ranking holds, and an id a ranking lacks counted as ranked just past its end. A wrong
 answer that matches one is told which.
+
+10b.2 asks whether BM25's lead over MiniLM holds on another cut: on markdown 150's chunks, the
+questions BM25 wins and loses on recall, `(won, lost)`. The refusals name the likely slips: the
+pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
+or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from functools import cache
+from typing import Any
 
 import numpy as np
 
+from chunklab.evaluation.benchmark import Result, dense, evaluate
+from chunklab.evaluation.benchmark_rankers import bm25_ranker, hybrid_ranker, rescore
+from chunklab.evaluation.benchmark_rows import row_cut, stored_minilm
+from chunklab.evaluation.stored_cuts import stored_cut
 from chunklab.retrieval.retrievers import reciprocal_rank_fusion
+from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.claims import compare
 
 Rankings = list[list[str]]
 
@@ -144,3 +157,45 @@ def check_fuse(fn: Callable) -> int:
 CHECKS_FUSION: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10b.1": ("fuse(rankings, k) -> dict of id to fused score", check_fuse),
 }
+
+
+@cache  # seconds each, from the stored MiniLM vectors; shared by the check and the tests
+def _minilm_cut(label: str) -> Result:
+    cut = row_cut(label) if label.startswith("Recursive") else stored_cut(label)
+    return evaluate(cut, dense(stored_minilm(strict=True)), k=5)
+
+
+def _won_lost(label: str, ranker: str = "bm25", metric: str = "recall") -> tuple[int, int]:
+    """Questions won and lost on `metric` by `ranker` against MiniLM, on `label`'s chunks."""
+    minilm = _minilm_cut(label)
+    other = rescore(minilm, bm25_ranker() if ranker == "bm25" else hybrid_ranker(stored_minilm()))
+    paired = compare(other.scores[metric], minilm.scores[metric], show=False)
+    return paired.won, paired.lost
+
+
+def _bm25_on_markdown_150() -> tuple[int, int]:
+    """10b.2: BM25 against MiniLM on markdown 150's chunks, recall, (won, lost)."""
+    return _won_lost("markdown 150")
+
+
+def _bm25_on_markdown_150_misses() -> dict[Any, str]:
+    right = _bm25_on_markdown_150()
+    misses: dict[Any, str] = {
+        (right[1], right[0]): "the pair is (won, lost) for BM25: you gave MiniLM's",
+        _won_lost("Recursive 200/0"): "that is Recursive 200/0's pair, printed in section 2: the "
+        "exercise asks markdown 150's chunks",
+        _won_lost("markdown 200"): "that is markdown 200's pair: the exercise asks markdown 150",
+        _won_lost("markdown 150", "hybrid"): "that pairs the hybrid against MiniLM: the exercise "
+        "asks BM25 alone",
+        _won_lost("markdown 150", metric="iou"): "that pairs IoU: the exercise asks recall",
+        (0, 0): "precision-Ω belongs to the cut, so both retrievers tie on every question: pair "
+        "recall",
+    }
+    misses.pop(right, None)
+    return misses
+
+
+SOLUTIONS_RETRIEVERS: dict[str, tuple[str, Callable[[], Any]]] = {
+    "10b.2": ("a pair of integers (won, lost)", _bm25_on_markdown_150),
+}
+FORMS_RETRIEVERS: dict[str, Form] = {"10b.2": Form(misses=_bm25_on_markdown_150_misses)}
