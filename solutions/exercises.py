@@ -319,3 +319,12 @@ def tree_lead_at_budget(budget: int) -> tuple[str, int]:
     )
     longer = sum(cl100k(files[q.uri][q.start : q.end]) > budget for q in questions)
     return lead.line(), longer
+
+
+def fuse(rankings, k):
+    """10b.1: each id's sum, over the rankings that hold it, of 1 / (k + its rank from 1)."""
+    fused = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
+    return fused

@@ -9,6 +9,7 @@ import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
 from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
+from test_wrong_answers_10b import WRONG_10B
 from test_wrong_answers_11 import WRONG_11
 
 from chunklab.teaching import selfcheck
@@ -213,6 +214,7 @@ WRONG = {
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,
     **WRONG_10,
+    **WRONG_10B,
     **WRONG_11,
 }
 

@@ -27,6 +27,8 @@
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
+- `retriever_checks`: notebook 10b's exercises (rank fusion by hand; BM25 against MiniLM on
+  another cut) and their slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers

@@ -33,6 +33,7 @@ from chunklab.teaching.answers_tables_prefixes import (
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.teaching.exercises_benchmark import FORMS_BENCHMARK, SOLUTIONS_BENCHMARK
 from chunklab.teaching.exercises_code import FORMS_CODE, SOLUTIONS_CODE
+from chunklab.teaching.retriever_checks import FORMS_RETRIEVERS, SOLUTIONS_RETRIEVERS
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -43,6 +44,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     **SOLUTIONS_EXPERIMENTS,  # notebooks 07 to 09: teaching.answers_experiments
     **SOLUTIONS_BENCHMARK,  # notebook 10: teaching.exercises_benchmark
     **SOLUTIONS_CODE,  # notebook 11: teaching.exercises_code
+    **SOLUTIONS_RETRIEVERS,  # 10b: teaching.retriever_checks
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -61,6 +63,7 @@ FORMS: dict[str, Form] = {
     **FORMS_EXPERIMENTS,
     **FORMS_BENCHMARK,
     **FORMS_CODE,
+    **FORMS_RETRIEVERS,
 }
 
 

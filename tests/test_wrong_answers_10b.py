@@ -1,0 +1,138 @@
+"""Exercise 10b.1 (reciprocal rank fusion by hand): each plausible wrong method is refused with a
+hint naming its slip, and any correct fusion passes, whatever container of scores it builds."""
+
+import sys
+from collections import defaultdict
+
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import fuse  # noqa: E402
+
+
+def _terms(rankings, term):
+    out = {}
+    for ranking in rankings:
+        for rank, item in enumerate(ranking, start=1):
+            out.setdefault(item, []).append(term(rank))
+    return out
+
+
+def fuse_from_zero(rankings, k):
+    return {i: sum(v) for i, v in _terms(rankings, lambda r: 1 / (k + r - 1)).items()}
+
+
+def fuse_without_constant(rankings, k):
+    return {i: sum(v) for i, v in _terms(rankings, lambda r: 1 / r).items()}
+
+
+def fuse_without_brackets(rankings, k):
+    return {i: sum(v) for i, v in _terms(rankings, lambda r: 1 / k + r).items()}
+
+
+def fuse_by_mean(rankings, k):
+    return {i: sum(v) / len(v) for i, v in _terms(rankings, lambda r: 1 / (k + r)).items()}
+
+
+def fuse_by_max(rankings, k):
+    return {i: max(v) for i, v in _terms(rankings, lambda r: 1 / (k + r)).items()}
+
+
+def fuse_summing_ranks(rankings, k):
+    return {i: float(sum(v)) for i, v in _terms(rankings, lambda r: r).items()}
+
+
+def fuse_with_60(rankings, k):
+    return fuse(rankings, 60)
+
+
+def fuse_only_common(rankings, k):
+    common = set.intersection(*(set(r) for r in rankings))
+    return {i: v for i, v in fuse(rankings, k).items() if i in common}
+
+
+def fuse_missing_ranked_last(rankings, k):
+    ids = {i for r in rankings for i in r}
+    return {
+        i: sum(1 / (k + (r.index(i) + 1 if i in r else len(r) + 1)) for r in rankings) for i in ids
+    }
+
+
+def fuse_as_a_list(rankings, k):
+    scores = fuse(rankings, k)
+    return sorted(scores, key=lambda i: -scores[i])
+
+
+def fuse_with_the_library(rankings, k):
+    from chunklab.retrieval.retrievers import reciprocal_rank_fusion
+
+    return reciprocal_rank_fusion(rankings)
+
+
+WRONG_10B = {"10b.1": fuse_from_zero}
+
+SLIPS = [
+    (fuse_from_zero, "counted ranks from 0"),
+    (fuse_without_constant, "left out the constant"),
+    (fuse_without_brackets, "the brackets go round"),
+    (fuse_by_mean, "averaged over the rankings"),
+    (fuse_by_max, "kept the best of the id's terms"),
+    (fuse_summing_ranks, "added the ranks themselves"),
+    (fuse_with_60, "used 60 whatever k is"),
+    (fuse_only_common, "only the ids every ranking holds"),
+    (fuse_missing_ranked_last, "just past its end"),
+    (fuse_as_a_list, "return a dict"),
+    (fuse_with_the_library, "calls chunklab's reciprocal_rank_fusion"),
+]
+
+
+@pytest.mark.parametrize("wrong, named", SLIPS, ids=[f.__name__ for f, _ in SLIPS])
+def test_10b_1_refuses_each_wrong_method_and_names_its_slip(wrong, named):
+    result = verdict("10b.1", wrong)
+    assert not result.passed and ": not yet: " in result.message, result.message
+    assert named in result.message, result.message
+
+
+def test_10b_1_the_hint_names_one_slip_on_the_first_case():
+    """The first case is built so no two slips give the same scores: each hint is one slip."""
+    for wrong, _ in SLIPS[:9]:
+        assert "; or " not in verdict("10b.1", wrong).message, wrong.__name__
+
+
+def fuse_into_a_defaultdict(rankings, k):
+    fused = defaultdict(float)
+    for ranking in rankings:
+        for rank, item in enumerate(ranking):
+            fused[item] += 1 / (k + rank + 1)
+    return fused
+
+
+@pytest.mark.parametrize("right", [fuse, fuse_into_a_defaultdict])
+def test_10b_1_accepts_any_correct_fusion(right):
+    result = verdict("10b.1", right)
+    assert result.passed, result.message
+
+
+def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.retriever_checks import FORMS_RETRIEVERS
+
+    right = selfcheck.SOLUTIONS["10b.2"][1]()
+    misses = FORMS_RETRIEVERS["10b.2"].misses()
+    assert len(misses) >= 5 and right not in misses
+    for answer, why in misses.items():
+        selfcheck.check("10b.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 10b.2: correct" not in out and why in out, out
+
+
+def test_10b_2_accepts_the_right_pair_as_a_tuple_or_a_list(capsys):
+    from chunklab.teaching import selfcheck
+
+    won, lost = selfcheck.SOLUTIONS["10b.2"][1]()
+    for answer in ((won, lost), [won, lost]):
+        selfcheck.check("10b.2", answer)
+        assert "Exercise 10b.2: correct" in capsys.readouterr().out
