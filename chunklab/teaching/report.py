@@ -74,16 +74,31 @@ def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
     """Lines split (what overlap fixes), and the questions answerable if the sweep has them, against
     characters indexed (what it costs)."""
     fig, left = plt.subplots(figsize=(7, 3.2))
-    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue")
+    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue", label="lines split")
     left.set_xlabel("overlap (characters)")
     left.set_ylabel("lines split across chunks", color="tab:blue")
     if "answerable" in sweep:  # the questions answered move with the grid, not with the overlap
-        left.plot(sweep.index, sweep["answerable"], marker=".", color="tab:green")
+        left.plot(
+            sweep.index,
+            sweep["answerable"],
+            marker=".",
+            color="tab:green",
+            label="questions answerable",
+        )
         left.set_ylabel("lines split (blue), questions answerable (green)")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     right = left.twinx()
-    right.plot(sweep.index, sweep["indexed_x"], marker="s", color="tab:red")
+    right.plot(
+        sweep.index,
+        sweep["indexed_x"],
+        marker="s",
+        color="tab:red",
+        label="characters indexed (right)",
+    )
     right.set_ylabel("characters indexed / document", color="tab:red")
+    # one legend for both axes: two quantities share the left one, so colour alone is not enough
+    handles = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
+    left.legend(handles=handles, loc="center right", fontsize="small")
     left.set_title(title)
     fig.tight_layout()
     return fig
