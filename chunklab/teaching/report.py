@@ -78,28 +78,14 @@ def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
     left.set_xlabel("overlap (characters)")
     left.set_ylabel("lines split across chunks", color="tab:blue")
     if "answerable" in sweep:  # the questions answered move with the grid, not with the overlap
-        left.plot(
-            sweep.index,
-            sweep["answerable"],
-            marker=".",
-            color="tab:green",
-            label="questions answerable",
-        )
+        left.plot(sweep.index, sweep["answerable"], ".-", color="tab:green", label="answerable")
         left.set_ylabel("lines split (blue), questions answerable (green)")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     right = left.twinx()
-    right.plot(
-        sweep.index,
-        sweep["indexed_x"],
-        marker="s",
-        color="tab:red",
-        label="characters indexed (right)",
-    )
+    right.plot(sweep.index, sweep["indexed_x"], "s-", color="tab:red", label="indexed (right)")
     right.set_ylabel("characters indexed / document", color="tab:red")
-    # one legend for both axes: two quantities share the left one, so colour alone is not enough
-    handles = left.get_legend_handles_labels()[0] + right.get_legend_handles_labels()[0]
-    left.legend(handles=handles, loc="center right", fontsize="small")
     left.set_title(title)
+    left.legend(handles=[*left.lines, *right.lines], loc=(0.7, 0.12), fontsize="small")
     fig.tight_layout()
     return fig
 
