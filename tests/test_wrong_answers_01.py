@@ -273,14 +273,22 @@ def snaps_the_last_window(text, size):  # the last window ends at its last break
 @pytest.mark.parametrize(
     ("wrong", "slip"),
     [
+        (no_line_snap, "never look for a line break"),
         (first_break, "FIRST line break"),
         (ends_on_the_break, "just before the line break"),
         (one_past_size, "longer than size"),
         (snaps_the_last_window, "the last window too"),
     ],
-    ids=["first_break", "ends_on_the_break", "one_past_size", "snaps_the_last_window"],
+    ids=[
+        "no_line_snap",
+        "first_break",
+        "ends_on_the_break",
+        "one_past_size",
+        "snaps_the_last_window",
+    ],
 )
 def test_01_4_names_the_common_slips(wrong, slip):
-    """The first line break instead of the last, the newline left out of the window, a window
-    one character longer than size, and the rule applied to the last window."""
+    """A plain window that never looks for a break, the first line break instead of the last,
+    the newline left out of the window, a window one character longer than size, and the rule
+    applied to the last window."""
     assert slip in verdict("01.4", wrong).message

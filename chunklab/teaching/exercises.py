@@ -97,6 +97,11 @@ def _line_window_slip(spans: list, text: str, size: int) -> str:
             f" (window {longer[0]} is {b - a} characters, longer than size={size}: look for the "
             "line break inside text[start:start + size] only)"
         )
+    if spans == [(a, min(a + size, len(text))) for a in range(0, len(text), size)]:
+        return (
+            " (your windows never look for a line break: end each window but the last right "
+            "after the last newline it holds)"
+        )
     if spans == _snapped_to_the_end(text, size):
         return (
             " (you applied the rule to the last window too: the window that reaches the end of "

@@ -74,17 +74,18 @@ def plot_overlap_sweep(sweep: pd.DataFrame, title: str):
     """Lines split (what overlap fixes), and the questions answerable if the sweep has them, against
     characters indexed (what it costs)."""
     fig, left = plt.subplots(figsize=(7, 3.2))
-    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue")
+    left.plot(sweep.index, sweep["lines_split"], marker="o", color="tab:blue", label="lines split")
     left.set_xlabel("overlap (characters)")
     left.set_ylabel("lines split across chunks", color="tab:blue")
     if "answerable" in sweep:  # the questions answered move with the grid, not with the overlap
-        left.plot(sweep.index, sweep["answerable"], marker=".", color="tab:green")
+        left.plot(sweep.index, sweep["answerable"], ".-", color="tab:green", label="answerable")
         left.set_ylabel("lines split (blue), questions answerable (green)")
     left.yaxis.set_major_locator(MaxNLocator(integer=True))
     right = left.twinx()
-    right.plot(sweep.index, sweep["indexed_x"], marker="s", color="tab:red")
+    right.plot(sweep.index, sweep["indexed_x"], "s-", color="tab:red", label="indexed (right)")
     right.set_ylabel("characters indexed / document", color="tab:red")
     left.set_title(title)
+    left.legend(handles=[*left.lines, *right.lines], loc=(0.7, 0.12), fontsize="small")
     fig.tight_layout()
     return fig
 
