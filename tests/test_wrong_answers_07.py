@@ -383,3 +383,37 @@ def test_07b_1_names_dice_and_repeated_gold_apart_from_recall(wrong, named):
     result = verdict("07b.1", wrong)
     assert not result.passed and named in result.message, result.message
     assert "recall" not in result.message, result.message
+
+
+def _iou_merged_without_sorting(retrieved, gold):
+    def merged(spans):
+        out = []
+        for a, b in spans:  # the slip: no sorted(spans)
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], max(out[-1][1], b))
+            else:
+                out.append((a, b))
+        return out
+
+    r, g = merged(retrieved), merged(gold)
+    both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+    return both / either if either else 0.0
+
+
+def test_07b_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
+    message = verdict("07b.1", _iou_merged_without_sorting).message
+    assert "sort the spans before merging" in message and " comes after (" in message, message
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_names_fact_recall_and_a_missing_id():
+    """A list built on `fact_recall` below 1 is told so; a list one id short is told an id is
+    missing, not to take every question."""
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    for k, short in answers_experiments.fixed_short_of_facts().items():
+        if list(short) != right:
+            message = selfcheck.verdict_for("07.2", list(short))
+            assert "`fact_recall`" in message and f"k={k}" in message, message
+    message = selfcheck.verdict_for("07.2", right[1:])
+    assert "an id is missing" in message and "every question" not in message, message

@@ -61,6 +61,13 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         "those are the article's ten questions (load_questions('manual')); the exercise asks "
         "about the 43 questions of the real version, in `rows`"
     )
+    for k, short in fixed_short_of_facts().items():  # built on `fact_recall` < 1, one k
+        misses.setdefault(
+            short,
+            f"those are the questions whose top {k} misses a fact (`fact_recall` below 1 at "
+            f"k={k}): `fact_recall` is about what was retrieved; `answerable` asks whether any "
+            "chunk of the cut holds every fact, whatever is retrieved",
+        )
     right = _fixed_unanswerable()
     misses[tuple(reversed(right))] = (
         "the right ids in reverse order: sorted(ids) puts them in ascending order"
@@ -334,7 +341,10 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
             "the top k"
         )
     if given < right:
-        return "every id you give is right, but some are missing: take every question of `rows`"
+        return (
+            "every id you give is right, but an id is missing: a question belongs in the list "
+            "when its fixed_size rows have `answerable` 0, whichever retriever and k the row is for"
+        )
     if given - right and given - right <= fixed_unreached():
         return (
             "those look like the questions the search did not reach (`reached` 0): `reached` is "
@@ -361,6 +371,20 @@ def fixed_unreached() -> frozenset[str]:
         docs, questions, fixed, {r: RETRIEVERS[r]() for r in ("overlap", "bm25")}, ks=(1, 3, 5)
     )
     return frozenset(r["question"] for r in found if not r["reached"])
+
+
+@lru_cache(maxsize=1)
+def fixed_short_of_facts() -> dict[int, tuple[str, ...]]:
+    """For each k, the sorted ids whose fixed_size row with BM25 has `fact_recall` below 1: what a
+    list built on the retrieved facts instead of `answerable` collects."""
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    fixed = {"fixed_size": real_strategies()["fixed_size"]}
+    found = run_experiment(docs, questions, fixed, {"bm25": RETRIEVERS["bm25"]()}, ks=(1, 3, 5))
+    return {
+        k: tuple(sorted(r["question"] for r in found if r["k"] == k and r["fact_recall"] < 1))
+        for k in (1, 3, 5)
+    }
 
 
 def unanswerable_by_other_strategies() -> set[str]:

@@ -135,7 +135,38 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
     either = sum(b - a for a, b in retrieved) + sum(d - c for c, d in gold) - shared
     if either and _is(got, shared / either):
         return "a character retrieved twice counts once: merge overlapping spans first"
+    unsorted = _iou_merged_unsorted(retrieved, gold)
+    if unsorted != scores["char_iou"] and _is(got, unsorted):
+        pair = _first_out_of_order(retrieved) or _first_out_of_order(gold)
+        if pair:
+            return f"sort the spans before merging: {pair[0]} comes after {pair[1]}"
     return "shared characters / characters in either, each character counted once"
+
+
+def _merged_in_given_order(spans: list) -> list[tuple[int, int]]:
+    """The usual merge loop run without sorting first: a span that starts before the last merged
+    end is folded into it, even when it starts before that span too."""
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+def _iou_merged_unsorted(retrieved: list, gold: list) -> float:
+    """IoU over spans merged in the order given: what forgetting to sort before merging returns."""
+    r, g = _merged_in_given_order(retrieved), _merged_in_given_order(gold)
+    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - shared
+    return shared / either if either else 0.0
+
+
+def _first_out_of_order(spans: list) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """The first span that starts before the span listed just ahead of it, with that span."""
+    pairs = zip(spans, spans[1:], strict=False)
+    return next(((tuple(b), tuple(a)) for a, b in pairs if tuple(b) < tuple(a)), None)
 
 
 def _iou_gold_repeats_kept(retrieved: list, gold: list) -> float:
