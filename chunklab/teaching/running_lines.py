@@ -26,6 +26,8 @@ def expected_running_lines(pages: list[list[str]]) -> list[str]:
 def _cases() -> list[list[list[str]]]:
     """Hand-picked cases, each a slip's trap, then random ones from a fixed seed."""
     cases = [
+        # first: the right lines in an order neither sorted nor a page's, as a set gives them
+        [["f6", "c3", "a1", "e5", "b2", "d4"], ["d4", "b2", "e5", "a1", "c3", "f6"]],
         [["Agenda", "Day 1", "18F kick-off"], ["Day 2", "18F kick-off"], ["Day 3", "18F kick-off"]],
         [["Report", "a", "Page foot"], ["Report", "b", "Page foot"]],  # a head and a foot
         [["Draft", "a"], ["Draft", "b"], ["c"]],  # on two pages of three: not running
@@ -77,6 +79,20 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
     }
 
 
+def _order_hint(got: object, expected: list[str]) -> str:
+    """The hint when no named slip matched: a set, or the right lines in another order, says so;
+    a set's order is its hashes', so it matches the sorted order only by chance."""
+    if isinstance(got, (set, frozenset)):
+        return "you returned a set, which has no order: return a list in the first page's order"
+    try:
+        same_lines = sorted(got) == sorted(expected)  # type: ignore[call-overload]
+    except TypeError:
+        same_lines = False
+    if same_lines:
+        return "the right lines in another order (a set's?): give them in the first page's order"
+    return "keep the lines found on every page, in the first page's order, each once"
+
+
 def check_running_lines(fn: Callable) -> int:
     cases = 0
     for pages in _cases():
@@ -90,9 +106,7 @@ def check_running_lines(fn: Callable) -> int:
             matched = [
                 words for words, slip in _slips(pages).items() if slip != expected and slip == got
             ]
-            hint = "; or ".join(matched) or (
-                "keep the lines found on every page, in the first page's order, each once"
-            )
+            hint = "; or ".join(matched) or _order_hint(got, expected)
             raise NotYet(f"pages {short(pages)}: expected {expected}, got {short(got)}: {hint}")
         cases += 1
     return cases
