@@ -190,7 +190,11 @@ def test_09_2_names_the_mistake_of_each_known_wrong_size(capsys):
 
 def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):
     size = selfcheck.SOLUTIONS["09.2"][1]()
-    for answer, why in [(size - 1, "the largest such size"), (199, "section 4's table")]:
+    for answer, why in [
+        (size - 1, "the largest such size"),
+        (199, "section 4's table"),
+        (200, "200 column"),
+    ]:
         selfcheck.check("09.2", answer)
         out = capsys.readouterr().out
         assert ": correct" not in out and why in out, out

@@ -354,9 +354,8 @@ def plot_code_cuts(
 def plot_comparisons(comparisons: list, title: str, wider: list | None = None, by_wider=False):
     """Paired comparisons as a forest plot (notebooks 10 and 11): one row per `Comparison`
     (`claims.compare`), its mean difference as a dot and its paired interval as a bar, with a line
-    at 0. Twenty printed lines read slowly; here a bar that crosses 0 is "no difference shown" at a
-    glance, and the bars' lengths say how much each set of questions can tell apart. `wider`, the
-    same comparisons corrected, is a thin line; `by_wider` colours by its verdict instead."""
+    at 0: a bar that crosses 0 is "no difference shown" at a glance. `wider`, the same comparisons
+    corrected, is a thin line (the x label names both levels); `by_wider` colours by its verdict."""
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(comparisons) + 1.2))
     colours = {"better": "tab:green", "worse": "tab:red", "no difference shown": "0.45"}
     for row, c in enumerate(comparisons):
@@ -372,9 +371,10 @@ def plot_comparisons(comparisons: list, title: str, wider: list | None = None, b
     ax.set_ylim(len(comparisons) - 0.5, -0.5)
     unit = "points" if comparisons and comparisons[0].scale == 100.0 else "difference"
     note = f", at {wider[0].level:.4g}%; hollow dot: at 95% only" if by_wider and wider else ""
+    widths = f"; thick: {comparisons[0].level:.4g}%, thin: {wider[0].level:.4g}%" if wider else ""
     ax.set_xlabel(
         f"mean difference, {unit}, with its paired interval (green: better, red: worse, grey: "
-        f"no difference shown{note})" + (f"; thin: at {wider[0].level:.4g}%" if wider else ""),
+        f"no difference shown{note}){widths}",
         fontsize=8,
     )
     ax.set_title(title, fontsize=10)
