@@ -47,20 +47,22 @@ def test_05b_1_accepts_the_greedy_groups():
     assert verdict("05b.1", column_groups).passed
 
 
-def test_05b_2_names_the_slips():
-    """The policy's linearize width, the first tenth without orphans, one short, and the GDS
-    page's budget (printed in the notebook) each get the hint for their slip."""
+def test_05b_2_names_the_first_zero_and_the_other_slips():
+    """Linearize mode on the series' copy of the GDS page: its first zero (orphans come back
+    after it), one short, the figure section 1 prints for the other GDS file, and a larger budget
+    each get the hint for their slip; the right budget is the copy's widest pair."""
     from chunklab.documents.series import load_document
     from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
 
     right = selfcheck.SOLUTIONS["05b.2"][1]()
     assert selfcheck.verdict_for("05b.2", right).endswith("correct.")
-    width = answers._widest_pair_tokens(load_document("travel_policy"))
-    assert width < right - 1
-    assert "delimiter row" in selfcheck.verdict_for("05b.2", width)
-    tenth = min(b for b in range(10, 131, 10) if b >= right)
-    assert "one token at a time" in selfcheck.verdict_for("05b.2", tenth)
+    assert right == answers._widest_pair_tokens(load_document("sensitive_code"))
+    first_zero = min(
+        b for b in range(8, 131) if answers._linearize_losses("sensitive_code", b)[0] == 0
+    )
+    assert first_zero < right - 1
+    assert "first zero" in selfcheck.verdict_for("05b.2", first_zero)
     assert "off by one" in selfcheck.verdict_for("05b.2", right - 1)
-    gds = answers._rows_budget_from_which("gdsway-managing-sensitive-information.md")
-    assert "GDS page" in selfcheck.verdict_for("05b.2", gds)
+    assert "series' copy differs" in selfcheck.verdict_for("05b.2", 68)
+    assert "smaller budget also" in selfcheck.verdict_for("05b.2", right + 1)

@@ -119,6 +119,8 @@ def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of
     assert "pooled=True" in selfcheck.verdict_for("06.2", round(alone, 1))
     bm25 = answers_tables_prefixes.added_tokens_on_policy("bm25")[0]
     assert "bm25's figure" in selfcheck.verdict_for("06.2", round(bm25, 1))
+    one = answers_tables_prefixes.added_tokens_on_policy(k=1)[0]
+    assert "that is k=1" in selfcheck.verdict_for("06.2", round(one, 1))
 
 
 def test_06_1_and_06_2_name_the_near_misses():

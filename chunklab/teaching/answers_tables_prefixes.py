@@ -16,7 +16,6 @@ from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
-from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.evaluation.experiment import plain, run_experiment
 from chunklab.evaluation.questions import load_question_file
@@ -89,52 +88,50 @@ def _policy_size_misses() -> dict[Any, str]:
 
 
 @lru_cache(maxsize=1024)
-def _rows_orphans(file: str, max_tokens: int) -> int:
-    doc = read_document(data_dir() / file)
-    return orphans(MarkdownChunker(max_tokens=max_tokens).split(doc), doc)
+def _linearize_losses(name: str, max_tokens: int) -> tuple[int, int]:
+    """(orphans, rows not kept whole beside their header) of linearize mode on a series document."""
+    doc = load_document(name)
+    chunks = MarkdownChunker(max_tokens=max_tokens, table_mode="linearize").split(doc)
+    apart = sum(
+        not any(t.header in c.text and row in c.text for c in chunks)
+        for t in find_tables(doc.text)
+        for row in t.rows
+    )
+    return orphans(chunks, doc), apart
 
 
-def _rows_budget_from_which(file: str) -> int:
-    """The budget from which rows mode leaves no orphan on `file`, up to 130 tokens."""
-    return max(b for b in range(8, 131) if _rows_orphans(file, b)) + 1
+def linearize_budget_from_which_gds_copy_keeps_rows() -> int:
+    """05b.2: the budget from which linearize mode orphans no row and keeps every row whole with
+    its header on the series' copy of the GDS page, up to 130 tokens. Its first zero comes earlier,
+    the trap section 1 names."""
+    return max(b for b in range(8, 131) if any(_linearize_losses("sensitive_code", b))) + 1
 
 
-def rows_budget_from_which_policy_keeps_rows() -> int:
-    """05b.2: the budget from which rows mode leaves no orphan on the travel policy, a document
-    companion 05b does not sweep, up to 130 tokens."""
-    return _rows_budget_from_which("travel_policy.md")
-
-
-def _policy_misses() -> dict[Any, str]:
-    right = rows_budget_from_which_policy_keeps_rows()
+def _gds_copy_misses() -> dict[Any, str]:
+    right = linearize_budget_from_which_gds_copy_keeps_rows()
     misses: dict[Any, str] = {}
     for budget in range(8, right - 1):
-        left = _rows_orphans("travel_policy.md", budget)
-        misses[budget] = f"at that budget {left} orphan(s) remain in rows mode"
+        left, apart = _linearize_losses("sensitive_code", budget)
+        misses[budget] = (
+            f"at that budget {left} orphan(s) remain and {apart} row(s) are not kept"
+            if left
+            else "no orphan there, but orphans come back at a larger budget: that is a first zero, "
+            "not the budget from which on none is left (section 1's trap); sweep past it"
+        )
     for budget in range(right + 1, 131):
         misses[budget] = (
-            "no orphan there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and stop at the first from which none is left"
+            "none left there, but a smaller budget also leaves none: sweep every budget upward, "
+            "one token at a time, and answer the first from which on none is left"
         )
-    tenth = min(b for b in range(10, 131, 10) if b >= right)
-    if tenth != right:
-        misses[tenth] = (
-            "the first tenth with no orphan; a budget between the tenths already leaves none: "
-            "sweep every budget, one token at a time"
-        )
-    linearize_width = _widest_pair_tokens(read_document(data_dir() / "travel_policy.md"))
-    misses[linearize_width] = (
-        "that is the policy's widest breadcrumb + header + row, linearize mode's need; rows mode "
-        "also writes the delimiter row under the header: count it too, or sweep rows mode itself"
-    )
-    gds = _rows_budget_from_which("gdsway-managing-sensitive-information.md")
-    misses[gds] = (
-        "that is the GDS page's budget (section 1 prints it); this asks about the travel policy"
+    misses[68] = (
+        "that is section 1's figure for the GDS file it reads; the series' copy differs: sweep "
+        "load_document('sensitive_code') itself"
     )
     misses[right - 1] = (
-        "off by one: at that budget an orphan remains; answer the first budget from which "
-        "none is left"
+        "off by one: at that budget a row is still orphaned or not kept; answer the first budget "
+        "from which on none is"
     )
+    misses.pop(right, None)
     return misses
 
 
@@ -176,16 +173,18 @@ def prefix_cost_on_policy(
 
 
 @lru_cache(maxsize=16)
-def added_tokens_on_policy(retriever: str = "hybrid", pooled: bool = True) -> tuple[float, ...]:
-    """Notebook 06's section 6 run at k=3, path against no prefix: (the mean tokens the path adds
-    to a query's context over the travel policy's questions, paired; the same over all questions;
-    the mean context with the path over the policy's questions)."""
+def added_tokens_on_policy(
+    retriever: str = "hybrid", pooled: bool = True, k: int = 3
+) -> tuple[float, ...]:
+    """Notebook 06's section 6 run at k (3 there), path against no prefix: (the mean tokens the
+    path adds to a query's context over the travel policy's questions, paired; the same over all
+    questions; the mean context with the path over the policy's questions)."""
     documents = {name: load_document(name) for name in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
     strategies = {m: plain(MarkdownChunker(max_tokens=100, prefix=m)) for m in ("none", "path")}
     kinds = {"bm25": BM25Retriever, "wordllama": DenseRetriever, "hybrid": HybridRetriever}
     rows = run_experiment(
-        documents, questions, strategies, {retriever: kinds[retriever]()}, ks=(3,), pooled=pooled
+        documents, questions, strategies, {retriever: kinds[retriever]()}, ks=(k,), pooled=pooled
     )
     tokens = {(r["question"], r["strategy"]): r["tokens_to_model"] for r in rows}
     added = {q.id: tokens[q.id, "path"] - tokens[q.id, "none"] for q in questions}
@@ -204,18 +203,21 @@ def _path_adds_on_policy() -> float:
 def _added_tokens_misses() -> dict[Any, str]:
     right, over_all, whole = added_tokens_on_policy()
     misses: dict[Any, str] = {}
+    misses[round(added_tokens_on_policy(k=1)[0], 1)] = "that is k=1; the question asks k=3"
     for name in ("bm25", "wordllama"):
         value = added_tokens_on_policy(name)[0]
         for rounded in {round(value, 1), round(value + 0.04, 1), round(value - 0.04, 1)}:
             misses[rounded] = f"that is {name}'s figure; the question asks the hybrid's"
     for k in (1, 3, 5):  # prefix_cost's columns: the ceiling, which may equal another figure
         ceiling = prefix_cost_on_policy(k=k)
-        misses[ceiling] = (
-            f"that is prefix_cost's k={k} column, the ceiling: the prefix as if it came on top "
+        told = (
+            f"prefix_cost's k={k} column, the ceiling: the prefix as if it came on top "
             "of the body. Inside the budget it takes the body's room; pair each query's "
             "tokens_to_model, path against none"
-            + (f" ({misses[ceiling]})" if ceiling in misses else "")
         )
+        # a figure that is also another slip's leads with that slip (the retriever, say)
+        earlier = misses.get(ceiling)
+        misses[ceiling] = f"{earlier}; it is also {told}" if earlier else f"that is {told}"
     misses[round(over_all, 1)] = (
         "that is over all 43 questions; the question asks the travel policy's questions alone"
     )
@@ -233,14 +235,14 @@ def _added_tokens_misses() -> dict[Any, str]:
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
-    "05b.2": ("an int: max_tokens", rows_budget_from_which_policy_keeps_rows),
+    "05b.2": ("an int: max_tokens", linearize_budget_from_which_gds_copy_keeps_rows),
     "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
     "05.2": Form(misses=_policy_size_misses),
-    "05b.2": Form(misses=_policy_misses),
+    "05b.2": Form(misses=_gds_copy_misses),
     "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_added_tokens_misses),
 }
