@@ -100,6 +100,14 @@ def first_pass_misses() -> dict[Any, str]:
         ),
         ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
         (
+            (calls, sum(len(p) for p in sent)),
+            "that counts characters: count the cl100k tokens of each prompt, cl100k(prompt)",
+        ),
+        (
+            (calls, len(page.text)),
+            "that counts the page's characters: count the cl100k tokens of each prompt sent",
+        ),
+        (
             (calls, sum(cl100k(piece.text) for piece in LLMChunker(_no_model).pieces(page))),
             "that counts the page's pieces once each; each prompt also holds the instruction and "
             "the tags, and the pieces after each cut are sent again",
