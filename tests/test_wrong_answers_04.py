@@ -104,6 +104,18 @@ def test_04_3_refuses_a_wrong_buffer_and_says_which_case(wrong):
     assert "expected" in result.message and "got" in result.message
 
 
+def test_04_3_names_a_window_without_its_own_sentence():
+    def without_itself(texts, buffer_size):
+        return [
+            " ".join(texts[max(0, i - buffer_size) : i] + texts[i + 1 : i + buffer_size + 1])
+            for i in range(len(texts))
+        ]
+
+    result = verdict("04.3", without_itself)
+    assert not result.passed
+    assert "own sentence" in result.message, result.message
+
+
 def test_04_3_accepts_any_correct_form():
     def as_tuple(texts, buffer_size):
         return tuple(with_neighbours(list(texts), buffer_size))
@@ -126,6 +138,8 @@ def test_04_2_names_the_default_budget_cuts_and_a_miscounted_share():
     assert "count again" in refusal("04.2", (chunks, 0.0))
     at_200 = answers_semantic.budgeted_semantic(200)
     assert "count chunks, not cuts" in refusal("04.2", (at_200[0] - 1, at_200[1]))
+    assert "where no budget binds" in refusal("04.2", (chunks, at_200[1]))
+    assert "default 200-token budget" in refusal("04.2", (at_200[0], precision))
 
 
 @pytest.mark.xdist_group("exercise-04.1")

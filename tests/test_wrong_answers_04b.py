@@ -209,3 +209,11 @@ def test_04b_1_names_an_empty_line_and_a_line_after_other_text(wrong, hint):
 def test_04b_2_names_the_pieces_tokens_alone():
     hints = [selfcheck.verdict_for("04b.2", a) for a in selfcheck.form("04b.2").misses()]
     assert any("pieces once each" in line for line in hints)
+
+
+def test_04b_2_names_characters_counted_for_tokens():
+    from chunklab.teaching import answers_llm_cuts, selfcheck
+
+    calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
+    characters = sum(len(p) for p in answers_llm_cuts.sent_on_schedules())
+    assert "counts characters" in selfcheck.verdict_for("04b.2", (calls, characters))

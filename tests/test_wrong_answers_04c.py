@@ -51,6 +51,10 @@ def test_04c_2_names_each_slip_and_accepts_the_answer():
     shifted = (tuple(c + 1 for c in cuts), on_true)
     assert "gap i lies after sentence i" in selfcheck.verdict_for("04c.2", shifted)
     assert "count again" in selfcheck.verdict_for("04c.2", (cuts, on_true - 1))
+    assert on_true < len(cuts), "the asked percentile must put a cut off a true change"
+    assert "not every cut lands on a true change" in selfcheck.verdict_for(
+        "04c.2", (cuts, len(cuts))
+    )
 
 
 def test_04c_2_depends_on_the_model_not_only_on_the_rule():

@@ -52,6 +52,28 @@ def first_pass_on_schedules(share: float | None = 0.5) -> tuple[int, int]:
     return len(prompts), sum(cl100k(p) for p in prompts)
 
 
+def _miscounted(calls: int, tokens: int, sent: list[str], page_text: str) -> list[tuple[Any, str]]:
+    """A call count one off, and the prompts' or the page's characters where cl100k tokens are
+    asked."""
+    return [
+        (
+            (calls + step, tokens),
+            "one call off: count the prompts the stand-in was sent, len(sent), rather than "
+            "divide tokens",
+        )
+        for step in (-1, 1)
+    ] + [
+        (
+            (calls, sum(len(p) for p in sent)),
+            "that counts characters: count the cl100k tokens of each prompt, cl100k(prompt)",
+        ),
+        (
+            (calls, len(page_text)),
+            "that counts the page's characters: count the cl100k tokens of each prompt sent",
+        ),
+    ]
+
+
 def first_pass_misses() -> dict[Any, str]:
     """Each slip computed by doing it: no cut named, another share, the page's own tokens,
     pieces for calls, the order."""
@@ -105,14 +127,7 @@ def first_pass_misses() -> dict[Any, str]:
             "the tags, and the pieces after each cut are sent again",
         ),
     ]
-    slips += [
-        (
-            (calls + step, tokens),
-            "one call off: count the prompts the stand-in was sent, len(sent), rather than "
-            "divide tokens",
-        )
-        for step in (-1, 1)
-    ]
+    slips += _miscounted(calls, tokens, sent, page.text)
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (calls, tokens):

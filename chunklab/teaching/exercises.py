@@ -176,6 +176,11 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
             join(texts[j % n] for j in range(i - buffer_size, i + buffer_size + 1))
             for i in range(n)
         ]
+    own = "each text's own sentence is missing: it belongs in its window, between its neighbours"
+    slips[own] = [
+        join(texts[max(0, i - buffer_size) : i] + texts[i + 1 : i + buffer_size + 1])
+        for i in range(n)
+    ]
     slips["joined by newlines: join the texts with single spaces"] = [
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
     ]
