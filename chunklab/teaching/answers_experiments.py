@@ -28,16 +28,15 @@ from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
 
+KS = (1, 3, 5)  # the depths of notebook 07's `rows`
+
 
 @lru_cache(maxsize=None)  # a refusal asks for several strategies' rows; each is computed once
-def _experiment_rows(strategy: str, retriever: str):
-
+def _experiment_rows(strategy: str, retriever: str, ks: tuple[int, ...] = (1,)):
     docs = {n: load_document(n) for n in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
     strategies = {strategy: real_strategies()[strategy]}
-    return run_experiment(
-        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(1,)
-    )
+    return run_experiment(docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=ks)
 
 
 def _fixed_unanswerable() -> list[str]:
@@ -377,12 +376,7 @@ def _unanswerable_hint(answer: Any, solution: Any) -> str:
 def fixed_unreached() -> frozenset[str]:
     """The ids some fixed_size row of `rows` does not reach, with the stub or BM25 at any k: what a
     list built on `reached` instead of `answerable` collects."""
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    fixed = {"fixed_size": real_strategies()["fixed_size"]}
-    found = run_experiment(
-        docs, questions, fixed, {r: RETRIEVERS[r]() for r in ("overlap", "bm25")}, ks=(1, 3, 5)
-    )
+    found = [r for name in ("overlap", "bm25") for r in _experiment_rows("fixed_size", name, KS)]
     return frozenset(r["question"] for r in found if not r["reached"])
 
 
@@ -390,13 +384,10 @@ def fixed_unreached() -> frozenset[str]:
 def fixed_short_of_facts() -> dict[int, tuple[str, ...]]:
     """For each k, the sorted ids whose fixed_size row with BM25 has `fact_recall` below 1: what a
     list built on the retrieved facts instead of `answerable` collects."""
-    docs = {n: load_document(n) for n in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    fixed = {"fixed_size": real_strategies()["fixed_size"]}
-    found = run_experiment(docs, questions, fixed, {"bm25": RETRIEVERS["bm25"]()}, ks=(1, 3, 5))
+    found = _experiment_rows("fixed_size", "bm25", KS)
     return {
         k: tuple(sorted(r["question"] for r in found if r["k"] == k and r["fact_recall"] < 1))
-        for k in (1, 3, 5)
+        for k in KS
     }
 
 
