@@ -322,7 +322,7 @@ def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
         )
     return (  # too many: Noise and the rows above it counted, though they share its chunk
         f"the size is right; too many rows: at size={size}, count the data rows that no chunk "
-        "holds with the header row (Noise is not one of them, nor are the rows above it)"
+        "holds with the header row: recount the rows below Noise"
     )
 
 
