@@ -4,8 +4,9 @@ their parents, each parent once, ranked by its best child and carrying it.
 Why a check of its own: the lift is the whole of small-to-big once the children are ranked, and
 the slips are predictable: the hits taken in the order they came, a parent listed twice, a parent
 ranked by the sum or the count of its children's scores, the first child seen or the worst kept
-instead of the best, the parents in first-seen order, the hits cut to `max_parents` before the lift. Fixed cases tell each slip
-apart and the refusal names it (every slip a case matches); random cases follow.
+instead of the best, the parents in first-seen order, the hits cut to `max_parents` before the
+lift. Fixed cases tell each slip apart and the refusal names it (every slip a case matches);
+random cases follow.
 """
 
 from __future__ import annotations
