@@ -86,6 +86,11 @@ def last_child_carried(hits, parent_of, most):  # the last of a parent's childre
     return [(p, *last[p]) for p, _, _ in lift(hits, parent_of, most)]
 
 
+def first_seen_parents(hits, parent_of, most):  # best child kept, parents in first-seen order
+    best = {p: (c, s) for p, c, s in lift(hits, parent_of, 99)}
+    return [(p, *best[p]) for p in dict.fromkeys(parent_of[c] for c, _ in hits)][:most]
+
+
 def hits_cut_first(hits, parent_of, most):
     return lift(sorted(hits, key=lambda h: -h[1])[:most], parent_of, most)
 
@@ -111,6 +116,7 @@ WRONG_03_2 = [
     (first_child_carried, "its best child and that child's score"),
     (worst_child_carried, "not its worst"),
     (last_child_carried, "best child"),
+    (first_seen_parents, "ordered the parents by first appearance"),
     (hits_cut_first, "before the lift"),
     (child_ids_first, "return parent ids"),
     (parent_ids_only, "a tuple (parent_id, child_id, score)"),

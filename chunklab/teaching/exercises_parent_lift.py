@@ -4,8 +4,9 @@ their parents, each parent once, ranked by its best child and carrying it.
 Why a check of its own: the lift is the whole of small-to-big once the children are ranked, and
 the slips are predictable: the hits taken in the order they came, a parent listed twice, a parent
 ranked by the sum or the count of its children's scores, the first child seen or the worst kept
-instead of the best, the hits cut to `max_parents` before the lift. Fixed cases tell each slip
-apart and the refusal names it (every slip a case matches); random cases follow.
+instead of the best, the parents in first-seen order, the hits cut to `max_parents` before the
+lift. Fixed cases tell each slip apart and the refusal names it (every slip a case matches);
+random cases follow.
 """
 
 from __future__ import annotations
@@ -81,6 +82,14 @@ def _worst_child_kept(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *worst[p]) for p, _, _ in lift_expected(hits, parent_of, max_parents)]
 
 
+def _first_seen_order(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: each parent carries its best child, but the parents come in the order they were
+    first seen in the hits, not ranked by that best child's score."""
+    best = {parent: (child, score) for parent, child, score in lift_expected(hits, parent_of, 99)}
+    order = list(dict.fromkeys(parent_of[child] for child, _ in hits))
+    return [(p, *best[p]) for p in order][:max_parents]
+
+
 def _cut_before_lift(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: keeps the best `max_parents` hits, then lifts them: two of them may share a parent."""
     best = sorted(hits, key=lambda hit: -hit[1])[:max_parents]
@@ -105,6 +114,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         _worst_child_kept,
         "each parent must carry its best child and that child's score, not its worst: keep the "
         "first entry of a parent once the hits are sorted best first, do not overwrite it",
+    ),
+    (
+        _first_seen_order,
+        "you ordered the parents by first appearance in the hits: order them by their best "
+        "child's score, best first",
     ),
     (
         _cut_before_lift,
