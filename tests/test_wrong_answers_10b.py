@@ -128,7 +128,8 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
     right = selfcheck.SOLUTIONS["10b.2"][1]()
     misses = FORMS_RETRIEVERS["10b.2"].misses()
     assert len(misses) >= 5 and right not in misses
-    assert any("two cuts under BM25" in why for why in misses.values())  # the cut paired, not the retriever
+    # the cut paired instead of the retriever is named
+    assert any("two cuts under BM25" in why for why in misses.values())
     for answer, why in misses.items():
         selfcheck.check("10b.2", answer)
         out = capsys.readouterr().out

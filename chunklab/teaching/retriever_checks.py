@@ -186,7 +186,8 @@ def _won_lost(label: str, ranker: str = "bm25", metric: str = "recall") -> tuple
 def _bm25_cut_against_cut() -> tuple[int, int]:
     """The slip of pairing the cut, not the retriever: BM25 on markdown 150 against BM25 on
     Recursive 200/0, recall."""
-    bm25 = [rescore(_minilm_cut(label), bm25_ranker()) for label in ("markdown 150", "Recursive 200/0")]
+    cuts = ("markdown 150", "Recursive 200/0")
+    bm25 = [rescore(_minilm_cut(label), bm25_ranker()) for label in cuts]
     paired = compare(bm25[0].scores["recall"], bm25[1].scores["recall"], show=False)
     return paired.won, paired.lost
 
