@@ -203,3 +203,24 @@ def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
         assert "not quite" in line and slip in line, line
     for answer in (right, right + 0.003):  # any value that rounds to it
         assert selfcheck.verdict_for("10.2", answer).endswith("correct."), answer
+
+
+def omega_last_window_shifted_back(excerpts, size, length):
+    """The last window shifted back to full size, (length - size, length): a slip not listed."""
+    cut = windows(size, length)
+    if cut and cut[-1][1] - cut[-1][0] < size:
+        cut[-1] = (max(0, length - size), length)
+    meeting = [(a, b) for a, b in cut if any(a <= e and b >= s for s, e in excerpts)]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)
+
+
+def test_a_slip_matching_several_named_ones_on_one_case_gets_the_rule_not_a_wrong_name():
+    message = verdict("10.1", omega_last_window_shifted_back).message
+    assert ": not yet: " in message, message
+    assert "divided by the whole document" not in message, message
+    assert "include their end character" not in message, message
+    assert "counts; divide by the union" in message, message

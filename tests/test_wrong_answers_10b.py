@@ -61,6 +61,10 @@ def fuse_missing_ranked_last(rankings, k):
     }
 
 
+def fuse_ranked_from_the_end(rankings, k):
+    return fuse([list(reversed(r)) for r in rankings], k)
+
+
 def fuse_as_a_list(rankings, k):
     scores = fuse(rankings, k)
     return sorted(scores, key=lambda i: -scores[i])
@@ -84,6 +88,7 @@ SLIPS = [
     (fuse_with_60, "used 60 whatever k is"),
     (fuse_only_common, "only the ids every ranking holds"),
     (fuse_missing_ranked_last, "just past its end"),
+    (fuse_ranked_from_the_end, "you ranked from the end"),
     (fuse_as_a_list, "return a dict"),
     (fuse_with_the_library, "calls chunklab's reciprocal_rank_fusion"),
 ]
@@ -98,7 +103,7 @@ def test_10b_1_refuses_each_wrong_method_and_names_its_slip(wrong, named):
 
 def test_10b_1_the_hint_names_one_slip_on_the_first_case():
     """The first case is built so no two slips give the same scores: each hint is one slip."""
-    for wrong, _ in SLIPS[:9]:
+    for wrong, _ in SLIPS[:10]:
         assert "; or " not in verdict("10b.1", wrong).message, wrong.__name__
 
 
@@ -123,6 +128,8 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
     right = selfcheck.SOLUTIONS["10b.2"][1]()
     misses = FORMS_RETRIEVERS["10b.2"].misses()
     assert len(misses) >= 5 and right not in misses
+    # the cut paired instead of the retriever is named
+    assert any("two cuts under BM25" in why for why in misses.values())
     for answer, why in misses.items():
         selfcheck.check("10b.2", answer)
         out = capsys.readouterr().out

@@ -177,8 +177,8 @@ def _which_slip(
         for words, slipped in _slips(excerpts, size, length).items()
         if abs(slipped - expected) > 1e-9 and abs(value - slipped) <= 1e-9
     ]
-    if len(matched) > 1 and fn is not None:
-        matched = [words for words in matched if _made_everywhere(fn, words)] or matched
+    if len(matched) > 1 and fn is not None:  # none made on every case: a slip not listed here
+        matched = [words for words in matched if _made_everywhere(fn, words)]
     if matched:
         return "; or ".join(matched)
     return (

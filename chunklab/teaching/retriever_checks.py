@@ -6,13 +6,15 @@ library's `retrievers.reciprocal_rank_fusion` with k = `RRF_K`). Fusion is where
 verdict comes from, and each predictable slip gives another score on a case picked to tell the
 slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the brackets), a mean or
 a maximum instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
-ids every ranking holds, and an id a ranking lacks counted as ranked just past its end. A wrong
+ids every ranking holds, an id a ranking lacks counted as ranked just past its end, and each
+ranking read from its end. A wrong
 answer that matches one is told which.
 
 10b.2 asks whether BM25's lead over MiniLM holds on another cut: on markdown 150's chunks, the
 questions BM25 wins and loses on recall, `(won, lost)`. The refusals name the likely slips: the
 pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
-or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut).
+or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut),
+and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25).
 """
 
 from __future__ import annotations
@@ -86,7 +88,15 @@ def _slips(rankings: Rankings, k: float) -> dict[str, dict[str, float]]:
         "term there": {i: v for i, v in expected_fusion(rankings, k).items() if i in every},
         "you counted an id a ranking lacks as ranked just past its end: a ranking that lacks "
         "an id adds nothing for it": past_end,
+        "you ranked from the end: each ranking is best first, so its first id has rank 1": {
+            i: sum(v) for i, v in _reversed_terms(rankings, k).items()
+        },
     }
+
+
+def _reversed_terms(rankings: Rankings, k: float) -> dict[str, list[float]]:
+    """Each id's terms with every ranking read from its end (the last id rank 1)."""
+    return _per_item([list(reversed(r)) for r in rankings], lambda r: 1.0 / (k + r))
 
 
 def _cases() -> list[tuple[Rankings, float]]:
@@ -173,6 +183,15 @@ def _won_lost(label: str, ranker: str = "bm25", metric: str = "recall") -> tuple
     return paired.won, paired.lost
 
 
+def _bm25_cut_against_cut() -> tuple[int, int]:
+    """The slip of pairing the cut, not the retriever: BM25 on markdown 150 against BM25 on
+    Recursive 200/0, recall."""
+    cuts = ("markdown 150", "Recursive 200/0")
+    bm25 = [rescore(_minilm_cut(label), bm25_ranker()) for label in cuts]
+    paired = compare(bm25[0].scores["recall"], bm25[1].scores["recall"], show=False)
+    return paired.won, paired.lost
+
+
 def _bm25_on_markdown_150() -> tuple[int, int]:
     """10b.2: BM25 against MiniLM on markdown 150's chunks, recall, (won, lost)."""
     return _won_lost("markdown 150")
@@ -188,6 +207,8 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         _won_lost("markdown 150", "hybrid"): "that pairs the hybrid against MiniLM: the exercise "
         "asks BM25 alone",
         _won_lost("markdown 150", metric="iou"): "that pairs IoU: the exercise asks recall",
+        _bm25_cut_against_cut(): "that pairs two cuts under BM25 (markdown 150 against Recursive "
+        "200/0): the exercise holds the cut, markdown 150, and pairs BM25 against MiniLM",
         (0, 0): "precision-Ω belongs to the cut, so both retrievers tie on every question: pair "
         "recall",
     }
