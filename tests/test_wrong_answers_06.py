@@ -7,6 +7,8 @@ import re
 
 import pytest
 
+from chunklab.documents.series import data_dir, list_documents, load_document
+from chunklab.evaluation.questions import load_question_file
 from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.teaching.exercises import verdict
 
@@ -116,7 +118,7 @@ def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of
     assert "whole context" in selfcheck.verdict_for("06.2", round(whole, 1))
     assert "sign is reversed" in selfcheck.verdict_for("06.2", -right)
     alone = answers_tables_prefixes.added_tokens_on_policy(pooled=False)[0]
-    assert "pooled=True" in selfcheck.verdict_for("06.2", round(alone, 1))
+    assert "index of its own" in selfcheck.verdict_for("06.2", round(alone, 1))
     bm25 = answers_tables_prefixes.added_tokens_on_policy("bm25")[0]
     assert "bm25's figure" in selfcheck.verdict_for("06.2", round(bm25, 1))
     one = answers_tables_prefixes.added_tokens_on_policy(k=1)[0]
@@ -175,3 +177,19 @@ def test_06_3_two_slips_name_first_the_one_the_first_wrong_chunk_shows():
     message = verdict("06.3", both).message
     assert "not its value" in message and "30 dias" in message
     assert message.index("not its value") < message.index("30 dias")
+
+
+@pytest.mark.xdist_group("exercise-06.2")
+def test_06_2_names_the_three_slips_a_learner_is_likeliest_to_make():
+    """Re-running with the policy's questions alone (pooled pools only the documents asked
+    about), section 5's k=3 column over all five documents, and the sum divided by every
+    question: each gets a hint that names it, not a bare 'not right'."""
+    alone = round(answers_tables_prefixes.added_tokens_on_policy(pooled=False)[0], 1)
+    assert "pooled pools only the documents" in selfcheck.verdict_for("06.2", alone)
+    documents = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
+    asked = tuple(sorted({q.document for q in questions}))
+    five = answers_tables_prefixes.prefix_cost_on_policy(k=3, documents=asked)
+    assert "3 x the path's mean length" in selfcheck.verdict_for("06.2", round(five, 1))
+    right = selfcheck.SOLUTIONS["06.2"][1]()
+    assert "divide by the policy's 8" in selfcheck.verdict_for("06.2", round(right * 8 / 43, 1))
