@@ -51,7 +51,10 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
     if first > 1 and _is(got, 1 / (first - 1)):
         return "positions count from 1: the first id has rank 1, the second 2"
     if len(positions) > 1 and _is(got, 1 / positions[-1]):
-        return "use the first id that is in gold, not the last"
+        return (
+            "walk `ranked_ids` in order: the first id that is in gold, not the last "
+            "(nor the first in gold's own order)"
+        )
     if _is(got, len(positions) / len(ranked)) or _is(got, 1 / len(ranked)):
         return "it is 1 / the position of the first id in gold, not a share of the list"
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions)):
