@@ -135,6 +135,12 @@ def merge_returning_sizes(sizes, budget):
     return [[sizes[i] for i in group] for group in merge_siblings(sizes, budget)]
 
 
+def cut_only_by_a_boundary_inside(functions, chunks):
+    """A function is cut when a chunk starts or ends strictly inside it: misses a function lying
+    wholly in a gap that no chunk touches."""
+    return sum(1 for a, b in functions if any(a < s < b or a < e < b for s, e in chunks))
+
+
 def cut_as_a_share(functions, chunks):
     """The share of functions cut, not their count."""
     return functions_cut(functions, chunks) / len(functions) if functions else 0
@@ -173,6 +179,7 @@ def test_a_wrong_merge_is_refused_naming_its_slip(wrong, hint):
         (cut_counting_whole, "counts the functions held whole"),
         (cut_with_the_library, "calls chunklab.teaching.code_search.cut_definitions"),
         (cut_as_a_share, "that is the share of functions cut"),
+        (cut_only_by_a_boundary_inside, "a function no chunk touches is not held whole either"),
     ],
 )
 def test_a_wrong_count_is_refused_naming_its_slip(wrong, hint):
@@ -187,20 +194,23 @@ def test_the_reference_solutions_pass():
 
 def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
     from chunklab.teaching import selfcheck
-    from chunklab.teaching.exercises_code import bm25_lead, tree_lead_at_400
-    from solutions.exercises import tree_lead_at_budget
+    from chunklab.teaching.exercises_code import bm25_pair, tree_vs_packed_at_400
+    from solutions.exercises import tree_vs_packed
 
-    direction, longer = tree_lead_at_400()
-    assert longer == tree_lead_at_budget(400)[1]  # the reference solution counts the same
-    other = {"grows": "shrinks", "shrinks": "grows"}[direction]
+    won, lost, verdict = tree_vs_packed_at_400()
+    assert (won, lost, verdict) == tree_vs_packed(400)  # the reference solution computes the same
+    at_200 = bm25_pair(200)[0]
+    other = "better" if verdict != "better" else "no difference shown"
     slips = {
-        (other, longer): "compare its value at 400 with its value at 200",
-        (direction, bm25_lead(200)[1]): "that is the count at 200 tokens",
-        (direction, bm25_lead(400)[2]): "counts the functions that fit 400 tokens",
+        ("grows", bm25_pair(400)[1]): 'two "no difference" verdicts are not a trend',
+        "shrinks": 'two "no difference" verdicts are not a trend',
+        (at_200.won, at_200.lost, at_200.verdict): "those are the counts at 200 tokens",
+        (lost, won, verdict): "won counts the questions where the tree scores higher",
+        (won, lost, other): "the verdict needs both the paired interval to exclude 0",
     }
     for answer, why in slips.items():
         selfcheck.check("11.3", answer)
         out = capsys.readouterr().out
         assert "correct." not in out and why in out, out
-    selfcheck.check("11.3", (direction, longer))
+    selfcheck.check("11.3", (won, lost, verdict))
     assert "Exercise 11.3: correct." in capsys.readouterr().out

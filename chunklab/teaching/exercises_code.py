@@ -8,11 +8,11 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11.3 asks, at a budget of 400 tokens, whether the syntax tree's lead over whole lines packed on
-complete@5 with BM25 grows or shrinks from the 200 tokens of the notebook, and how many gold
-functions are longer than 400 tokens: an answer checked by value (`SOLUTIONS_CODE`), each known
-slip (the direction read from the verdict, the count at 200, the count of functions that fit)
-named (`FORMS_CODE`).
+11.3 asks, at a budget of 400 tokens, for the paired comparison of the syntax tree against whole
+lines packed on complete@5 with BM25: (won, lost, verdict), checked by value (`SOLUTIONS_CODE`),
+each known slip named (`FORMS_CODE`): a "grows"/"shrinks" direction read from two unpaired means
+(two "no difference shown" verdicts are not a trend), the counts at 200, won and lost swapped, a
+verdict read from the interval alone.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
@@ -32,6 +32,7 @@ from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.claims import Comparison, compare
 from chunklab.teaching.code_search import (
     corpus,
     cut_corpus,
@@ -169,6 +170,7 @@ def _cut_cases() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
         ([(0, 10)], [(0, 9), (9, 30)]),
         ([(0, 20)], [(5, 30)]),  # one chunk meets it, and holds only its end
         ([(0, 20)], [(0, 10), (25, 30)]),  # a gap between chunks: no chunk starts inside it
+        ([(10, 20)], [(0, 5), (25, 30)]),  # wholly in a gap: no chunk touches it
     ]
     rng = np.random.default_rng(112)
     for _ in range(60):
@@ -199,7 +201,10 @@ def check_functions_cut(fn: Callable) -> int:
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
             meets_several = sum(1 for p in pieces if p > 1)
             starts_inside = sum(1 for a, b in functions if any(a < s < b for s, _ in chunks))
-            if functions and got == expected / len(functions):
+            untouched = sum(1 for a, b in functions if not any(s < b and a < e for s, e in chunks))
+            if untouched and got == expected - untouched:
+                slip = "a function no chunk touches is not held whole either"
+            elif functions and got == expected / len(functions):
                 slip = "that is the share of functions cut: return how many, a count"
             elif all(
                 fn(list(f), list(c)) == len(f) - len(cut_definitions(f, c))
@@ -237,51 +242,63 @@ CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
 }
 
 
-def bm25_lead(budget: int) -> tuple[float, int, int]:
-    """At `budget`: the tree's mean lead over lines packed on complete@5 with BM25 (points), how
-    many gold functions are longer than the budget, and how many fit it."""
+def bm25_pair(budget: int) -> tuple[Comparison, int]:
+    """At `budget`: the tree against lines packed on complete@5 with BM25, question by question,
+    and how many gold functions are longer than the budget."""
     files, questions = corpus(data_dir() / "code" / "toolz")
     cuts = experiment_cuts(budget)
     found = {
         label: score_cut(files, cut_corpus(files, cuts[label]), questions, BM25Retriever())
         for label in ("chunklab code", "lines packed")
     }
-    tree, packed = found["chunklab code"]["complete@5"], found["lines packed"]["complete@5"]
-    lead = 100 * float(np.mean(np.asarray(tree) - np.asarray(packed)))
+    pair = compare(
+        found["chunklab code"]["complete@5"],
+        found["lines packed"]["complete@5"],
+        a="chunklab code (bm25)",
+        b="lines packed",
+        show=False,
+    )
     longer = sum(cl100k(files[q.uri][q.start : q.end]) > budget for q in questions)
-    return lead, longer, len(questions) - longer
+    return pair, longer
 
 
-def tree_lead_at_400() -> tuple[str, int]:
-    """11.3's answer: ("grows" or "shrinks", gold functions longer than 400 tokens)."""
-    at_200, at_400 = bm25_lead(200), bm25_lead(400)
-    return ("grows" if at_400[0] > at_200[0] else "shrinks"), at_400[1]
+def tree_vs_packed_at_400() -> tuple[int, int, str]:
+    """11.3's answer: (won, lost, verdict) of the tree against lines packed, BM25, at 400."""
+    pair = bm25_pair(400)[0]
+    return pair.won, pair.lost, pair.verdict
 
 
-def _lead_misses() -> dict[object, str]:
-    at_200, at_400 = bm25_lead(200), bm25_lead(400)
-    right, other = tree_lead_at_400()[0], {"grows": "shrinks", "shrinks": "grows"}
-    wrong_way = (
-        "the lead is the mean difference, chunklab code minus lines packed, with BM25: compare "
-        "its value at 400 with its value at 200, not the verdicts"
+def _pair_misses() -> dict[object, str]:
+    at_200, at_400 = bm25_pair(200)[0], bm25_pair(400)[0]
+    won, lost, verdict = tree_vs_packed_at_400()
+    trend = (
+        "the question is the pair at 400, not a direction read from two means: at 200 the "
+        f'verdict is "{at_200.verdict}", at 400 "{at_400.verdict}"; two "no difference" '
+        "verdicts are not a trend"
     )
-    misses: dict[object, str] = {(other[right], n): wrong_way for n in (at_400[1], at_200[1])}
-    misses.setdefault(
-        (right, at_200[1]), "that is the count at 200 tokens; count the functions longer than 400"
+    misses: dict[object, str] = {word: trend for word in ("grows", "shrinks")}
+    for word in ("grows", "shrinks"):
+        misses[(word, bm25_pair(400)[1])] = trend
+    misses[(at_200.won, at_200.lost, at_200.verdict)] = (
+        "those are the counts at 200 tokens: set BUDGET = 400 and run every cell again"
     )
-    misses.setdefault(
-        (right, at_400[2]), "that counts the functions that fit 400 tokens, not those longer"
-    )
-    misses.pop((right, at_400[1]), None)
+    misses[(lost, won, verdict)] = "won counts the questions where the tree scores higher"
+    for other in ("better", "worse", "no difference shown"):
+        if other != verdict:
+            misses[(won, lost, other)] = (
+                "the verdict needs both the paired interval to exclude 0 and the sign test "
+                f"p < 0.05: here p = {at_400.p_value:.4f}"
+            )
+    misses.pop((won, lost, verdict), None)
     return misses
 
 
 SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {
     "11.3": (
-        'a pair ("grows" or "shrinks", an integer): the lead\'s direction, the functions longer '
-        "than 400 tokens",
-        tree_lead_at_400,
+        "a triple (won, lost, verdict): the tree against lines packed, complete@5, BM25, at 400 "
+        "tokens",
+        tree_vs_packed_at_400,
     ),
 }
 
-FORMS_CODE: dict[str, Form] = {"11.3": Form(misses=_lead_misses)}
+FORMS_CODE: dict[str, Form] = {"11.3": Form(misses=_pair_misses)}
