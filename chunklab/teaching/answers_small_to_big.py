@@ -99,15 +99,22 @@ def _bm25_misses_hints() -> dict[Any, str]:
 
 
 @functools.cache
-def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float, int]:
-    """t03's best BM25 sentence (k = 1) with `before` sentences ahead of it and `after` past it,
-    the window an exact slice of the policy: (its fact recall on t03, its tokens) (03b.1)."""
+def _t03_hit():
+    """03b.1's setting: the policy, question t03, its sentence spans and the index of the
+    sentence BM25 ranks first for t03 (k = 1), shared by the right window and each slip."""
     doc, questions = load_document("travel_policy"), load_questions("travel_policy")
     t03 = next(q for q in questions.questions if q.id == "t03")
     sentences = sentence_windows(doc).children
     (hit,) = RETRIEVERS["bm25"]().rank(t03.question, sentences, 1)
-    spans = sentence_spans(doc.text)
     i = [c.chunk_id for c in sentences].index(hit.ref_id)
+    return doc, t03, sentence_spans(doc.text), i
+
+
+@functools.cache
+def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float, int]:
+    """t03's best BM25 sentence (k = 1) with `before` sentences ahead of it and `after` past it,
+    the window an exact slice of the policy: (its fact recall on t03, its tokens) (03b.1)."""
+    doc, t03, spans, i = _t03_hit()
     text = doc.text[spans[max(0, i - before)][0] : spans[min(len(spans) - 1, i + after)][1]]
     count = len if counter == "characters" else COUNTERS[counter]
     return fact_recall(text, t03.facts), count(text)
@@ -116,12 +123,7 @@ def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float
 def _t03_space_joined(after: int) -> int:
     """03b.1's other slip: t03's hit and `after` sentences past it joined with spaces, as
     LlamaIndex joins its window, instead of the slice of the policy: its cl100k tokens."""
-    doc, questions = load_document("travel_policy"), load_questions("travel_policy")
-    t03 = next(q for q in questions.questions if q.id == "t03")
-    sentences = sentence_windows(doc).children
-    (hit,) = RETRIEVERS["bm25"]().rank(t03.question, sentences, 1)
-    spans = sentence_spans(doc.text)
-    i = [c.chunk_id for c in sentences].index(hit.ref_id)
+    doc, _, spans, i = _t03_hit()
     return COUNTERS["cl100k"](" ".join(doc.text[a:b] for a, b in spans[i : i + after + 1]))
 
 
