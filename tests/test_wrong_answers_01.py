@@ -69,21 +69,23 @@ def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
 def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
     right = expected("01.2")
     no_overlap = tuple(
-        len(FixedSizeChunker(size=60, overlap=0, unit="tokens").split(load_document(n)))
+        len(FixedSizeChunker(size=55, overlap=0, unit="tokens").split(load_document(n)))
         for n in ("manual", "manual_en")
     )
     assert no_overlap != right
     refused("01.2", no_overlap, "no overlap")
     in_characters = tuple(
-        len(FixedSizeChunker(size=60, overlap=20).split(load_document(n)))
+        len(FixedSizeChunker(size=55, overlap=25).split(load_document(n)))
         for n in ("manual", "manual_en")
     )
-    refused("01.2", in_characters, "60 characters", 'unit="tokens"')
+    refused("01.2", in_characters, "55 characters", 'unit="tokens"')
     tokens = [cl100k(load_document(n).text) for n in ("manual", "manual_en")]
-    rounded_up = tuple(math.ceil(t / 40) for t in tokens)  # a window at every step of 40
+    rounded_up = tuple(math.ceil(t / 30) for t in tokens)  # a window at every step of 30
     assert rounded_up != right, "the division shortcut must not give the chunker's counts"
     refused("01.2", rounded_up, "rounded up", "stops once a window reaches the end")
-    refused("01.2", tuple(t // 40 for t in tokens), "rounded down", "not the window loop")
+    refused("01.2", tuple(round(t / 30) for t in tokens), "to the nearest", "stops once a window")
+    refused("01.2", tuple(t // 30 for t in tokens), "rounded down", "not the window loop")
+    refused("01.2", tuple(round(t / 55) for t in tokens), "tokens / 55", "ignores the overlap")
     refused("01.2", right[::-1], "wrong order", "Portuguese first")
     refused("01.2", (right[0], right[1] - 1), "one window too few for the English", "off-by-one")
     refused("01.2", (right[0] + 1, right[1]), "one window too many for the Portugu", "off-by-one")
@@ -234,11 +236,11 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
     pt, en = expected("01.2")
     refused("01.2", (pt, pt), "Portuguese manual's")
     refused("01.2", (en, en), "English rendering's")
-    forty = tuple(  # the step taken for the window: size 40, not 60
-        len(FixedSizeChunker(size=40, overlap=20, unit="tokens").split(load_document(n)))
+    thirty = tuple(  # the step taken for the window: size 30, not 55
+        len(FixedSizeChunker(size=30, overlap=25, unit="tokens").split(load_document(n)))
         for n in ("manual", "manual_en")
     )
-    refused("01.2", forty, "40 tokens")
+    refused("01.2", thirty, "30 tokens")
     portuguese = load_document("manual")
     size = next(  # 01.3's Portuguese answer, the one section 2 prints (170/0 answers m08)
         n

@@ -81,10 +81,10 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-# 01.2's windows: 60 tokens sharing 20, so each steps 40. Chosen so that the shortcut
-# ceil(tokens / step), which counts a window at every step even after one reached the end, gives
-# other counts than the chunker on both renderings (at 40/10 it happens to give the same).
-WINDOW, SHARED = 60, 20
+# 01.2's windows: 55 tokens sharing 25, so each steps 30. Chosen so that no shortcut by division
+# (tokens / step rounded up, down or to the nearest, tokens / size) gives the chunker's counts on
+# both renderings (at 60/20, round(tokens / 40) happened to give them).
+WINDOW, SHARED = 55, 25
 
 
 def _token_windows(
@@ -103,9 +103,8 @@ def _word_windows(size: int = WINDOW, overlap: int = SHARED) -> tuple[int, ...]:
     return tuple(counts)
 
 
-def _by_division(rounding: Callable[[float], int]) -> tuple[int, ...]:
+def _by_division(rounding: Callable[[float], int], step: int = WINDOW - SHARED) -> tuple[int, ...]:
     """Counts from the document's cl100k length divided by the step, instead of cutting."""
-    step = WINDOW - SHARED
     return tuple(rounding(cl100k(load_document(n).text) / step) for n in ("manual", "manual_en"))
 
 
@@ -127,8 +126,10 @@ def _token_window_misses() -> dict[Any, str]:
         "for the second",
         (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
         "first",
-        _by_division(math.ceil): f"that is tokens / {step}, rounded up: it counts a window at "
-        "every step, but the chunker stops once a window reaches the end of the text; cut the "
+        _by_division(round, WINDOW): f"that is tokens / {WINDOW}: a division ignores the "
+        f"overlap (each window steps {step}) and the loop's stop; cut the documents",
+        _by_division(math.ceil): f"that is tokens / {step}, rounded up (or to the nearest): it "
+        "counts a window at every step, but the chunker stops once a window reaches the end of the text; cut the "
         "documents and count the chunks",
         _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
         "window loop; cut the documents and count the chunks",
