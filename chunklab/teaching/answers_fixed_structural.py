@@ -129,8 +129,8 @@ def _token_window_misses() -> dict[Any, str]:
         _by_division(round, WINDOW): f"that is tokens / {WINDOW}: a division ignores the "
         f"overlap (each window steps {step}) and the loop's stop; cut the documents",
         _by_division(math.ceil): f"that is tokens / {step}, rounded up (or to the nearest): it "
-        "counts a window at every step, but the chunker stops once a window reaches the end of the text; cut the "
-        "documents and count the chunks",
+        "counts a window at every step, but the chunker stops once a window reaches the end of "
+        "the text; cut the documents and count the chunks",
         _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
         "window loop; cut the documents and count the chunks",
     }
