@@ -252,7 +252,8 @@ def _size_joining_row(name: str = "manual_en", repack: bool = True) -> tuple[int
 def _row_size_misses() -> dict[Any, str]:
     return {
         _size_joining_row("manual"): f"that is the Portuguese manual's answer (its "
-        f"{ROW_ASKED['manual']} row): cut manual_en, the English rendering",
+        f"{ROW_ASKED['manual']} row), or one step of 10 too far: cut manual_en, the English "
+        "rendering, and stop at the first size where the Noise row meets the header",
         _size_joining_row(repack=False): "that is where the whole table block fits in one chunk "
         "(its length rounded up, and all that repack=False can do, since each table line is then "
         "a piece of its own); with repack=True the Noise row meets the header sooner",
