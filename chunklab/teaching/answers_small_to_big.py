@@ -315,7 +315,8 @@ def _s2b_won_at_2400() -> int:
 
 def _s2b_won_hints() -> dict[Any, str]:
     """03d.1's slips: the other direction (lost), the notebook's lengths, WordLlama, the ties,
-    won minus lost, every question small-to-big's block answers, or the direct block's."""
+    won minus lost, won plus lost, every question small-to-big's block answers, or the direct
+    block's."""
     won, lost, tied = _won_lost_tied("bm25", 2400)
     direct, s2b = _blocks_run("bm25", 2400)
     ask = (
@@ -330,6 +331,7 @@ def _s2b_won_hints() -> dict[Any, str]:
         ),
         (tied, "the ties: both blocks hold the answer, or neither"),
         (won - lost, "won minus lost"),
+        (won + lost, "won plus lost: every question where the two blocks differ, either way"),
         (
             int(sum(s2b)),
             "every question whose small-to-big block holds the answer, the direct one's too",
