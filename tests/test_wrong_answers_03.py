@@ -91,6 +91,21 @@ def first_seen_parents(hits, parent_of, most):  # best child kept, parents in fi
     return [(p, *best[p]) for p in dict.fromkeys(parent_of[c] for c, _ in hits)][:most]
 
 
+def first_child_then_sorted(hits, parent_of, most):  # first-seen child kept, then parents sorted
+    first = {}
+    for c, s in hits:
+        first.setdefault(parent_of[c], (c, s))
+    return [(p, *first[p]) for p in sorted(first, key=lambda p: -first[p][1])][:most]
+
+
+def whole_list_reversed(hits, parent_of, most):
+    return list(reversed(lift(hits, parent_of, most)))
+
+
+def reversed_then_cut(hits, parent_of, most):
+    return list(reversed(lift(hits, parent_of, 99)))[:most]
+
+
 def hits_cut_first(hits, parent_of, most):
     return lift(sorted(hits, key=lambda h: -h[1])[:most], parent_of, most)
 
@@ -117,6 +132,9 @@ WRONG_03_2 = [
     (worst_child_carried, "not its worst"),
     (last_child_carried, "best child"),
     (first_seen_parents, "ordered the parents by first appearance"),
+    (first_child_then_sorted, "you kept the first child seen for each parent"),
+    (whole_list_reversed, "your list is worst first"),
+    (reversed_then_cut, "kept the worst parents"),
     (hits_cut_first, "before the lift"),
     (child_ids_first, "return parent ids"),
     (parent_ids_only, "a tuple (parent_id, child_id, score)"),

@@ -12,13 +12,16 @@ from chunklab.teaching.selfcheck import verdict_for
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import filtered_top_k  # noqa: E402
 
-# --- 03c.1: the smallest fetch factor that reaches the expense child for the Tokyo question ------
+# --- 03c.1: the smallest fetch factor that reaches the expense child for the trip question -------
 
 WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order
-    (2, "the question the cell above asks"),  # the notebook's own question, the example
+    (2, "another question"),  # a question about submitting expenses
     (3, "the notebook's factor"),  # the factor the notebook ran
-    (11, "ranks it deeper than 11"),  # one short
+    (5, "ranks it deeper than 5"),  # one short
+    (7, "a smaller one already does"),  # one too many
+    (9, "share a word with the question"),  # every child that scores
+    (12, "notebook 03's Tokyo question"),  # the question the notebook ran
     (13, "every child"),
 ]
 
@@ -39,7 +42,7 @@ def test_03c_1_accepts_the_factor_found_by_fetching():
         load_document("travel_policy")
     )
     section = {c.chunk_id: c.metadata.get("section") for c in children}
-    question = "What is the daily limit in Tokyo for a 45 day trip?"
+    question = "What do I need for a trip to Tokyo?"
     factor = next(
         f
         for f in range(1, len(children) + 1)

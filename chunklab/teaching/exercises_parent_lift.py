@@ -90,6 +90,26 @@ def _first_seen_order(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *best[p]) for p in order][:max_parents]
 
 
+def _first_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: each parent keeps the first of its children in the list as given, then the parents
+    are sorted by that child's score: the order follows the wrong child too."""
+    first: dict[str, Hit] = {}
+    for child, score in hits:
+        first.setdefault(parent_of[child], (child, score))
+    order = sorted(first, key=lambda p: -first[p][1])
+    return [(p, *first[p]) for p in order][:max_parents]
+
+
+def _reversed_list(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: the right parents and children, handed back worst first."""
+    return lift_expected(hits, parent_of, max_parents)[::-1]
+
+
+def _reversed_then_cut(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: every parent lifted, listed worst first, then cut: the worst parents are kept."""
+    return lift_expected(hits, parent_of, 10**6)[::-1][:max_parents]
+
+
 def _cut_before_lift(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: keeps the best `max_parents` hits, then lifts them: two of them may share a parent."""
     best = sorted(hits, key=lambda hit: -hit[1])[:max_parents]
@@ -119,6 +139,17 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         _first_seen_order,
         "you ordered the parents by first appearance in the hits: order them by their best "
         "child's score, best first",
+    ),
+    (
+        _first_child_then_sorted,
+        "you kept the first child seen for each parent, not its best-scoring one, then sorted "
+        "the parents by that child's score: keep each parent's best child",
+    ),
+    (_reversed_list, "your list is worst first: the parent of the best child comes first"),
+    (
+        _reversed_then_cut,
+        "your list is worst first, so the cut to max_parents kept the worst parents: "
+        "sort best first, then cut",
     ),
     (
         _cut_before_lift,
