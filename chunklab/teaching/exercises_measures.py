@@ -113,7 +113,7 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
         return "neither holds any character: the answer is 0.0 when neither holds any"
     kept = _iou_gold_repeats_kept(retrieved, gold)
     if kept != scores["char_iou"] and _is(got, kept):
-        return "a gold character listed twice counts once: make the gold a set of characters too"
+        return "a gold character listed twice counts once: merge the gold spans too"
     both = scores["char_iou"] * 2 / (1 + scores["char_iou"])  # Dice from IoU: 2J / (1 + J)
     if both != scores["char_iou"] and _is(got, both):
         return (
