@@ -109,10 +109,8 @@ def linearize_budget_from_which_gds_copy_keeps_rows() -> int:
 
 def _gds_copy_blind_budgets() -> int:
     """How many budgets from 30 to 130 leave 0 orphans on the GDS copy yet a row not kept."""
-    return sum(
-        _linearize_losses("sensitive_code", b)[0] == 0 and _linearize_losses("sensitive_code", b)[1] > 0
-        for b in range(30, 131)
-    )
+    losses = [_linearize_losses("sensitive_code", b) for b in range(30, 131)]
+    return sum(left == 0 and apart > 0 for left, apart in losses)
 
 
 def gds_copy_budget_and_blind_count() -> tuple[int, int]:
