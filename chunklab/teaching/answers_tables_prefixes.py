@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.series import data_dir, list_documents, load_document
@@ -184,33 +183,6 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     )
 
 
-def _article_paths(fixed: bool = False) -> list[str]:
-    return [c.metadata["path"] for c in article_path_chunks(load_document("manual"), fixed=fixed)]
-
-
-def _article_paths_nesting_a_sibling() -> int:
-
-    return sum(1 for path in _article_paths() if path.count(". ") > 1)
-
-
-def _article_paths_misses() -> dict[Any, str]:
-    printed = len(_article_paths()[2:4])  # section 2 prints the third and fourth chunks' paths
-    return {
-        printed: "that counts the paths section 2 prints; count every chunk of "
-        f"article_path_chunks(manual), all {len(_article_paths())} of them",
-        sum(1 for path in _article_paths(fixed=True) if path.count(". ") > 1): "that is the "
-        "fixed version's count; the question is about the article's, bug included",
-        len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
-        "sections or more",
-        sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
-        "at least one numbered section; the question asks for more than one (a section nested "
-        "under another)",
-        sum(1 for path in _article_paths() if path.count(". ") == 2): "that counts the paths "
-        "with exactly two numbered sections; 'more than one' also takes the deeper paths, where "
-        "three or four numbered sections nest",
-    }
-
-
 def prefix_cost_on_policy(
     k: int = 5, max_tokens: int = 100, mode: str = "path", documents: tuple[str, ...] = ()
 ) -> float:
@@ -264,9 +236,8 @@ def _added_tokens_misses() -> dict[Any, str]:
             "of the body. Inside the budget it takes the body's room; pair each query's "
             "tokens_to_model, path against none"
         )
-        # a figure that is also another slip's leads with that slip (the retriever, say)
-        earlier = misses.get(ceiling)
-        misses[ceiling] = f"{earlier}; it is also {told}" if earlier else f"that is {told}"
+        # a figure that is also another slip's (the retriever, say) keeps that slip's hint alone
+        misses.setdefault(ceiling, f"that is {told}")
     documents = {name: load_document(name) for name in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
     asked = tuple(sorted({q.document for q in questions}))
@@ -303,13 +274,11 @@ def _added_tokens_misses() -> dict[Any, str]:
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
     "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
-    "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
     "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
     "05.2": Form(misses=_policy_size_misses),
-    "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_added_tokens_misses),
 }
 
