@@ -153,6 +153,17 @@ def column_value(header: str, row: str) -> str:
     return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
+def heading_paths(headings: list[str]) -> list[str]:
+    """06.1: each heading's path from the top, the stack cut back to the heading's level."""
+    path: list[str] = []
+    out = []
+    for heading in headings:
+        level = len(heading) - len(heading.lstrip("#"))  # only the leading marks: "## C# notes"
+        path = path[: level - 1] + [heading.lstrip("#").strip()]
+        out.append(" > ".join(path))
+    return out
+
+
 def fixed_path_chunks(text: str) -> list[str]:
     """06.3: the article's path chunks with the level taken from the number's depth."""
     import re

@@ -114,6 +114,15 @@ def _column_value_keeping_pipes(header, row):
     return f"{header} {row}"
 
 
+def _heading_paths_keeping_siblings(headings):  # stack[: level], one level too long
+    path, out = [], []
+    for heading in headings:
+        level = len(heading) - len(heading.lstrip("#"))
+        path = path[:level] + [heading.lstrip("#").strip()]
+        out.append(" > ".join(path))
+    return out
+
+
 def _path_chunks_with_the_articles_bug(text):
     title, stack, out = text.splitlines()[0].strip(), [], []
     for paragraph in (p.strip() for p in text.split("\n\n") if p.strip()):
@@ -205,6 +214,7 @@ WRONG = {
     "04c.1": _threshold_from_the_similarities,
     "05.1": _column_value_keeping_pipes,
     "05b.1": _column_groups_without_the_name,
+    "06.1": _heading_paths_keeping_siblings,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "07b.1": _iou_without_merging,

@@ -47,22 +47,27 @@ def test_05b_1_accepts_the_greedy_groups():
     assert verdict("05b.1", column_groups).passed
 
 
-def test_05b_2_names_the_first_zero_and_the_other_slips():
-    """Linearize mode on the series' copy of the GDS page: its first zero (orphans come back
-    after it), one short, the figure section 1 prints for the other GDS file, and a larger budget
-    each get the hint for their slip; the right budget is the copy's widest pair."""
+def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips():
+    """Linearize mode on the series' copy of the GDS page: (the budget from which on, how many
+    budgets show 0 orphans with a row not kept). The orphans-only method gets the budget right
+    and the count 0, and is refused; so are the first zero, one short, the other GDS file's
+    figure, rows mode's budget and a larger budget, each with the hint for its slip."""
     from chunklab.documents.series import load_document
     from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
 
-    right = selfcheck.SOLUTIONS["05b.2"][1]()
-    assert selfcheck.verdict_for("05b.2", right).endswith("correct.")
+    right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
+    assert selfcheck.verdict_for("05b.2", (right, blind)).endswith("correct.")
     assert right == answers._widest_pair_tokens(load_document("sensitive_code"))
+    assert blind > 0
+    assert "what orphans alone say" in selfcheck.verdict_for("05b.2", (right, 0))
     first_zero = min(
         b for b in range(8, 131) if answers._linearize_losses("sensitive_code", b)[0] == 0
     )
     assert first_zero < right - 1
-    assert "first zero" in selfcheck.verdict_for("05b.2", first_zero)
-    assert "off by one" in selfcheck.verdict_for("05b.2", right - 1)
-    assert "series' copy differs" in selfcheck.verdict_for("05b.2", 68)
-    assert "smaller budget also" in selfcheck.verdict_for("05b.2", right + 1)
+    assert "first zero" in selfcheck.verdict_for("05b.2", (first_zero, blind))
+    assert "off by one" in selfcheck.verdict_for("05b.2", (right - 1, blind))
+    assert "series' copy differs" in selfcheck.verdict_for("05b.2", (68, blind))
+    assert "smaller budget also" in selfcheck.verdict_for("05b.2", (right + 1, blind))
+    assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
+    assert "two ints" in selfcheck.verdict_for("05b.2", right)

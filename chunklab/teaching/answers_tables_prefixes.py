@@ -13,7 +13,6 @@ from functools import lru_cache
 from typing import Any
 
 from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.series import data_dir, list_documents, load_document
@@ -101,65 +100,87 @@ def _linearize_losses(name: str, max_tokens: int) -> tuple[int, int]:
 
 
 def linearize_budget_from_which_gds_copy_keeps_rows() -> int:
-    """05b.2: the budget from which linearize mode orphans no row and keeps every row whole with
-    its header on the series' copy of the GDS page, up to 130 tokens. Its first zero comes earlier,
-    the trap section 1 names."""
+    """The budget from which linearize mode orphans no row and keeps every row whole with its
+    header on the series' copy of the GDS page, up to 130 tokens. Its first zero comes earlier,
+    the trap notebook 05b's section 1 names."""
     return max(b for b in range(8, 131) if any(_linearize_losses("sensitive_code", b))) + 1
 
 
-def _gds_copy_misses() -> dict[Any, str]:
+def _gds_copy_blind_budgets() -> int:
+    """How many budgets from 30 to 130 leave 0 orphans on the GDS copy yet a row not kept."""
+    losses = [_linearize_losses("sensitive_code", b) for b in range(30, 131)]
+    return sum(left == 0 and apart > 0 for left, apart in losses)
+
+
+def gds_copy_budget_and_blind_count() -> tuple[int, int]:
+    """05b.2: (the budget from which on, the budgets with 0 orphans and a row not kept)."""
+    return linearize_budget_from_which_gds_copy_keeps_rows(), _gds_copy_blind_budgets()
+
+
+@lru_cache(maxsize=256)
+def _rows_mode_losses(name: str, max_tokens: int) -> tuple[int, int]:
+    """(orphans, rows not kept) of rows mode, the default, on a series document."""
+    doc = load_document(name)
+    chunks = MarkdownChunker(max_tokens=max_tokens).split(doc)
+    apart = sum(
+        not any(t.header in c.text and row in c.text for c in chunks)
+        for t in find_tables(doc.text)
+        for row in t.rows
+    )
+    return orphans(chunks, doc), apart
+
+
+def _budget_slips() -> dict[int, str]:
+    """Why each wrong first number is wrong: a budget that still loses a row, a first zero, a
+    budget past the answer, another file's or another mode's figure."""
     right = linearize_budget_from_which_gds_copy_keeps_rows()
-    misses: dict[Any, str] = {}
+    slips: dict[int, str] = {}
     for budget in range(8, right - 1):
         left, apart = _linearize_losses("sensitive_code", budget)
-        misses[budget] = (
+        slips[budget] = (
             f"at that budget {left} orphan(s) remain and {apart} row(s) are not kept"
             if left
             else "no orphan there, but orphans come back at a larger budget: that is a first zero, "
             "not the budget from which on none is left (section 1's trap); sweep past it"
         )
     for budget in range(right + 1, 131):
-        misses[budget] = (
+        slips[budget] = (
             "none left there, but a smaller budget also leaves none: sweep every budget upward, "
             "one token at a time, and answer the first from which on none is left"
         )
-    misses[68] = (
+    rows_from = max(b for b in range(8, 131) if any(_rows_mode_losses("sensitive_code", b))) + 1
+    slips[rows_from] = (
+        "that is rows mode's budget (MarkdownChunker's default table_mode); the question asks "
+        "table_mode='linearize'"
+    )
+    slips[68] = (
         "that is section 1's figure for the GDS file it reads; the series' copy differs: sweep "
         "load_document('sensitive_code') itself"
     )
-    misses[right - 1] = (
+    slips[right - 1] = (
         "off by one: at that budget a row is still orphaned or not kept; answer the first budget "
         "from which on none is"
     )
-    misses.pop(right, None)
-    return misses
+    slips.pop(right, None)
+    return slips
 
 
-def _article_paths(fixed: bool = False) -> list[str]:
-    return [c.metadata["path"] for c in article_path_chunks(load_document("manual"), fixed=fixed)]
-
-
-def _article_paths_nesting_a_sibling() -> int:
-
-    return sum(1 for path in _article_paths() if path.count(". ") > 1)
-
-
-def _article_paths_misses() -> dict[Any, str]:
-    printed = len(_article_paths()[2:4])  # section 2 prints the third and fourth chunks' paths
-    return {
-        printed: "that counts the paths section 2 prints; count every chunk of "
-        f"article_path_chunks(manual), all {len(_article_paths())} of them",
-        sum(1 for path in _article_paths(fixed=True) if path.count(". ") > 1): "that is the "
-        "fixed version's count; the question is about the article's, bug included",
-        len(_article_paths()): "that is every chunk; count those whose path holds two numbered "
-        "sections or more",
-        sum(1 for path in _article_paths() if path.count(". ") >= 1): "that counts the paths with "
-        "at least one numbered section; the question asks for more than one (a section nested "
-        "under another)",
-        sum(1 for path in _article_paths() if path.count(". ") == 2): "that counts the paths "
-        "with exactly two numbered sections; 'more than one' also takes the deeper paths, where "
-        "three or four numbered sections nest",
-    }
+def _gds_copy_hint(answer: Any, solution: Any) -> str:
+    """05b.2: name the slip in whichever of the two numbers is wrong."""
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
+        return "answer two ints, (from which budget on, how many budgets hide a split row)"
+    budget, blind = answer
+    if budget != solution[0]:
+        return _budget_slips().get(budget, "sweep every budget from 30 to 130 in linearize mode")
+    if blind == 0:
+        return (
+            "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At "
+            "each budget count the rows no chunk holds whole beside their header as well"
+        )
+    return (
+        "count the budgets from 30 to 130 where orphans() gives 0 and a row is still not kept "
+        "whole beside its header"
+    )
 
 
 def prefix_cost_on_policy(
@@ -215,9 +236,8 @@ def _added_tokens_misses() -> dict[Any, str]:
             "of the body. Inside the budget it takes the body's room; pair each query's "
             "tokens_to_model, path against none"
         )
-        # a figure that is also another slip's leads with that slip (the retriever, say)
-        earlier = misses.get(ceiling)
-        misses[ceiling] = f"{earlier}; it is also {told}" if earlier else f"that is {told}"
+        # a figure that is also another slip's (the retriever, say) keeps that slip's hint alone
+        misses.setdefault(ceiling, f"that is {told}")
     documents = {name: load_document(name) for name in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
     asked = tuple(sorted({q.document for q in questions}))
@@ -253,15 +273,12 @@ def _added_tokens_misses() -> dict[Any, str]:
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
-    "05b.2": ("an int: max_tokens", linearize_budget_from_which_gds_copy_keeps_rows),
-    "06.1": ("an int: the number of chunks", _article_paths_nesting_a_sibling),
+    "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
     "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
     "05.2": Form(misses=_policy_size_misses),
-    "05b.2": Form(misses=_gds_copy_misses),
-    "06.1": Form(misses=_article_paths_misses),
     "06.2": Form(misses=_added_tokens_misses),
 }
 
@@ -276,4 +293,7 @@ def _near_added_tokens(answer: Any, solution: Any) -> str:
     return ""
 
 
-HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {"06.2": _near_added_tokens}
+HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {
+    "05b.2": _gds_copy_hint,
+    "06.2": _near_added_tokens,
+}

@@ -32,7 +32,7 @@ from chunklab.teaching.exercises_parents_windows import (
     check_merged_windows,
     check_parents_within,
 )
-from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks
+from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.exercises_thresholds import check_threshold_for
@@ -337,6 +337,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
+    "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own

@@ -1,4 +1,5 @@
-"""Notebook 06's coding exercise check: the article's path prefix with its level rule fixed.
+"""Notebook 06's coding exercise checks: the breadcrumb written by hand (06.1, at the end of this
+module), and the article's path prefix with its level rule fixed (06.3).
 
 The unseen documents have subsections ("2.1 Visual", "2.1. Visual", "2.1.3 …") and sections that
 climb back up after them, so only the rule itself passes: the level of a numbered title is the
@@ -168,6 +169,74 @@ def check_fixed_path_chunks(fn: Callable) -> int:
                 hint = "one chunk per paragraph, a title alone opens its section"
             raise NotYet(
                 f"on {short(text, 60)}: chunk {at} should be {should}, got {wrong} ({hint})"
+            )
+        cases += 1
+    return cases
+
+
+# 06.1: the breadcrumb alone. Headings skip back up, repeat a level, and hold a '#' in a title
+# (C#), so only the rule passes: a heading's level is its count of leading '#', and the path at a
+# heading keeps the level - 1 titles above it.
+HEADING_TITLES = ["Manual", "Escopo", "C# notes", "Frequência", "Tabela", "Anexos", "Visual"]
+
+
+def heading_paths_of(headings: list[str]) -> list[str]:
+    """The reference: each heading's path from the top, joined by ' > '."""
+    path: list[str] = []
+    out = []
+    for heading in headings:
+        level = len(heading) - len(heading.lstrip("#"))
+        path = path[: level - 1] + [heading.lstrip("#").strip()]
+        out.append(" > ".join(path))
+    return out
+
+
+def _heading_lists(rng: random.Random) -> list[list[str]]:
+    probes = [["# A", "## B", "## C"], ["# A", "## B", "### C", "## D"], ["# A", "## B", "## C# x"]]
+    for _ in range(20):
+        levels, headings = [1], []
+        for _ in range(rng.randint(3, 8)):
+            levels.append(rng.randint(1, levels[-1] + 1) if levels[-1] < 4 else rng.randint(1, 4))
+        for level in levels:
+            headings.append("#" * level + " " + rng.choice(HEADING_TITLES))
+        probes.append(headings)
+    return probes
+
+
+def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> str:
+    """Name the rule a wrong path broke."""
+    at = next(i for i, (g, e) in enumerate(zip(got, expected, strict=False)) if g != e)
+    have, want = str(got[at]).split(" > "), expected[at].split(" > ")
+    if any("#" in part and "#" not in headings[at].lstrip("#") for part in have) or any(
+        part != part.strip() for part in have
+    ):
+        return "write each title without its leading '#' marks and the space after them"
+    if "#" in headings[at].lstrip("#") and len(have) != len(want):
+        return f"{headings[at]!r}: count only the leading '#' marks; a title may hold a '#' itself"
+    if len(have) > len(want) and have[: len(want) - 1] == want[:-1]:
+        return (
+            "a heading keeps a sibling or a deeper heading in front of it: cut the path back to "
+            "the L - 1 titles above a level-L heading, path[: level - 1], before adding its own "
+            "(not path[: level], and not a path that only grows)"
+        )
+    if len(have) < len(want):
+        return "a heading at level L keeps the L - 1 titles above it; the path lost one"
+    return f"the path at {headings[at]!r} should be {expected[at]!r}"
+
+
+def check_heading_paths(fn: Callable) -> int:
+    """06.1: `heading_paths(headings)` on heading lists it has not seen."""
+    cases = 0
+    for headings in _heading_lists(random.Random(61)):
+        expected = heading_paths_of(headings)
+        got = list(fn(list(headings)))
+        if len(got) != len(expected):
+            raise NotYet(f"on {headings}: {len(got)} paths for {len(expected)} headings (one each)")
+        if got != expected:
+            at = next(i for i, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e)
+            raise NotYet(
+                f"on {headings}: path {at} should be {expected[at]!r}, got {got[at]!r} "
+                f"({_heading_slip(headings, got, expected)})"
             )
         cases += 1
     return cases
