@@ -289,6 +289,14 @@ def _pair_misses() -> dict[object, str]:
                 "the verdict needs both the paired interval to exclude 0 and the sign test "
                 f"p < 0.05: here p = {at_400.p_value:.4f}"
             )
+    off_by_one = (
+        "one question off: won counts the questions whose complete@5 is higher for the tree, "
+        "lost those where it is lower, and a tie (the same score) goes in neither"
+    )
+    for near in ((won + 1, lost), (won - 1, lost), (won, lost + 1), (won, lost - 1)):
+        misses.setdefault((*near, verdict), off_by_one)
+    for cased in (verdict.upper(), verdict.capitalize(), verdict.title()):
+        misses.setdefault((won, lost, cased), "write the verdict as compare prints it, in lower case")
     misses.pop((won, lost, verdict), None)
     return misses
 
