@@ -295,8 +295,9 @@ def _pair_misses() -> dict[object, str]:
     )
     for near in ((won + 1, lost), (won - 1, lost), (won, lost + 1), (won, lost - 1)):
         misses.setdefault((*near, verdict), off_by_one)
+    cases = "write the verdict as compare prints it, in lower case"
     for cased in (verdict.upper(), verdict.capitalize(), verdict.title()):
-        misses.setdefault((won, lost, cased), "write the verdict as compare prints it, in lower case")
+        misses.setdefault((won, lost, cased), cases)
     misses.pop((won, lost, verdict), None)
     return misses
 
