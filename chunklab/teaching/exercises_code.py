@@ -280,7 +280,7 @@ def _pair_misses() -> dict[object, str]:
     for word in ("grows", "shrinks"):
         misses[(word, bm25_pair(400)[1])] = trend
     misses[(at_200.won, at_200.lost, at_200.verdict)] = (
-        "those are the counts at 200 tokens: set BUDGET = 400 and run every cell again"
+        "those are the counts at 200 tokens: cut the corpus again with experiment_cuts(400)"
     )
     misses[(lost, won, verdict)] = "won counts the questions where the tree scores higher"
     for other in ("better", "worse", "no difference shown"):
