@@ -207,6 +207,8 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         (at_200.won, at_200.lost, at_200.verdict): "those are the counts at 200 tokens",
         (lost, won, verdict): "won counts the questions where the tree scores higher",
         (won, lost, other): "the verdict needs both the paired interval to exclude 0",
+        (won + 1, lost, verdict): "one question off",
+        (won, lost, verdict.upper()): "as compare prints it, in lower case",
     }
     for answer, why in slips.items():
         selfcheck.check("11.3", answer)

@@ -12,9 +12,8 @@ the notebook can print the condition that could have failed beside the verdict i
 `verdict_table` lays every comparison drawn out as one small table, its verdict at 95% and at the
 corrected level.
 
-Also here: where the notebook's ``ast`` sketch and the library part ways on a file (the next
-statement after their first different piece), and the article's "200 characters" measured as
-words, cl100k tokens and MiniLM word pieces.
+Also here: the article's "200 characters" measured as words, cl100k tokens and MiniLM word
+pieces, as one table (the notebook states its claims on it in the cell).
 """
 
 from __future__ import annotations
@@ -30,7 +29,6 @@ from chunklab.teaching.claims import Claim, Comparison, claim
 from chunklab.tokens.counters import cl100k
 
 Table = Mapping[tuple[str, str], Comparison]
-Span = tuple[int, int]
 Corrected = Mapping[tuple[str, str, str], Comparison]
 
 
@@ -40,30 +38,6 @@ def verdicts(table: Table, others: Sequence[str], retriever: str) -> str:
         f"{o}: {table[o, retriever].verdict} ({table[o, retriever].won}/{table[o, retriever].lost})"
         for o in others
     )
-
-
-def where_cuts_part(text: str, mine: list[Span], theirs: list[Span]) -> tuple[str, str] | None:
-    """Where two cuts of one file part ways: a line saying where each one's first different piece
-    ends and which statement comes next, and that statement's kind (``If``, ``Expr``, ...);
-    None if the cuts are the same."""
-    if mine == theirs:
-        return None
-    m, t = next((m, t) for m, t in zip([*mine, None], [*theirs, None], strict=False) if m != t)
-
-    def line(offset: int) -> int:
-        return text.count("\n", 0, offset) + 1
-
-    after = min(line(x[1]) for x in (m, t) if x)
-    node = min(
-        (n for n in ast.walk(ast.parse(text)) if isinstance(n, ast.stmt) and n.lineno > after),
-        key=lambda n: n.lineno,
-    )
-    kind = type(node).__name__
-    where = (
-        f"pieces end at line {line(m[1]) if m else '-'} (sketch) and "
-        f"{line(t[1]) if t else '-'} (library); next statement: {kind} at line {node.lineno}"
-    )
-    return where, kind
 
 
 def per_200_characters(texts: Mapping[str, str], pieces: Callable[[str], int]) -> pd.DataFrame:
@@ -79,40 +53,6 @@ def per_200_characters(texts: Mapping[str, str], pieces: Callable[[str], int]) -
             for label, text in texts.items()
         }
     ).T.round(1)
-
-
-def density_claims(per_200: pd.DataFrame, code: str, portuguese: str) -> list[Claim]:
-    """The article's "200 characters of code are 200 words", literally, and what survives of it:
-    code has fewer words per character than prose, cl100k tokens within English prose's range,
-    and more MiniLM pieces than any English text (rows ending "en)")."""
-    row, prose = per_200.loc[code], per_200.drop(code)
-    english = prose[prose.index.str.endswith("en)")]
-    ratio = row["MiniLM word pieces"] / english["MiniLM word pieces"]
-    tokens = english["cl100k tokens"]
-    return [
-        claim(
-            "code-200-chars-far-from-200-words",
-            "200 characters of code hold far fewer than the article's 200 words: under 150 words "
-            "and under 150 tokens",
-            holds=bool(row["words"] < 150 and row["cl100k tokens"] < 150),
-            evidence=f"{row['words']} words, {row['cl100k tokens']} cl100k tokens",
-        ),
-        claim(
-            "code-fewer-words-similar-cl100k",
-            "per character, code has fewer words than every prose document, its cl100k tokens lie "
-            "within the range of the English ones (and below the Portuguese manual's); MiniLM, the "
-            "model that embeds, reads more pieces of code than of any English document",
-            holds=bool(
-                (row["words"] < prose["words"]).all()
-                and tokens.min() <= row["cl100k tokens"] <= tokens.max()
-                and row["cl100k tokens"] < prose.loc[portuguese, "cl100k tokens"]
-                and (ratio > 1).all()
-            ),
-            evidence=f"code {row['words']} words / {row['cl100k tokens']} tokens; English prose "
-            f"{tokens.min()} to {tokens.max()} tokens; MiniLM pieces, code over English: "
-            f"{ratio.min():.2f} to {ratio.max():.2f}",
-        ),
-    ]
 
 
 def _survives(corrected: Corrected, measure: str, other: str, r: str = "minilm") -> bool:

@@ -280,7 +280,7 @@ def _pair_misses() -> dict[object, str]:
     for word in ("grows", "shrinks"):
         misses[(word, bm25_pair(400)[1])] = trend
     misses[(at_200.won, at_200.lost, at_200.verdict)] = (
-        "those are the counts at 200 tokens: set BUDGET = 400 and run every cell again"
+        "those are the counts at 200 tokens: cut the corpus again with experiment_cuts(400)"
     )
     misses[(lost, won, verdict)] = "won counts the questions where the tree scores higher"
     for other in ("better", "worse", "no difference shown"):
@@ -289,6 +289,15 @@ def _pair_misses() -> dict[object, str]:
                 "the verdict needs both the paired interval to exclude 0 and the sign test "
                 f"p < 0.05: here p = {at_400.p_value:.4f}"
             )
+    off_by_one = (
+        "one question off: won counts the questions whose complete@5 is higher for the tree, "
+        "lost those where it is lower, and a tie (the same score) goes in neither"
+    )
+    for near in ((won + 1, lost), (won - 1, lost), (won, lost + 1), (won, lost - 1)):
+        misses.setdefault((*near, verdict), off_by_one)
+    cases = "write the verdict as compare prints it, in lower case"
+    for cased in (verdict.upper(), verdict.capitalize(), verdict.title()):
+        misses.setdefault((won, lost, cased), cases)
     misses.pop((won, lost, verdict), None)
     return misses
 
