@@ -83,14 +83,39 @@ def test_04b_1_accepts_any_correct_reader():
     def by_split(reply):
         for line in reply.split("\n"):
             if "split_after:" in line:
-                rest = line.split("split_after:", 1)[1].replace(",", " ").split()
-                numbers = tuple(int(n) for n in rest)
+                rest = line.split("split_after:", 1)[1]
+                items = [item.strip() for item in rest.split(",")] if rest.strip() else []
+                if not all(item.isdigit() for item in items):
+                    raise ValueError(line)
+                numbers = tuple(int(n) for n in items)
                 if list(numbers) != sorted(set(numbers)):
                     raise ValueError(line)
                 return numbers
         raise ValueError(reply)
 
     assert verdict("04b.1", by_split).passed
+
+
+def commas_and_spaces_alike(reply):
+    """The slip a fresh reader found passing: split on commas and spaces, empty items dropped,
+    so `3 5`, `3,,5` and `3, 5,` all become [3, 5], a guess."""
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    rest = line.split("split_after:", 1)[1]
+    if not re.fullmatch(r"[\s\d,]*", rest):
+        raise ValueError(line)
+    numbers = [int(n) for n in re.split(r"[\s,]+", rest) if n]
+    if numbers != sorted(set(numbers)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_refuses_numbers_not_separated_by_single_commas():
+    result = verdict("04b.1", commas_and_spaces_alike)
+    assert not result.passed
+    assert "split_after: 3 5" in result.message, result.message
+    assert "separated by single commas" in result.message, result.message
 
 
 def test_04b_2_names_each_slip_and_accepts_a_list():

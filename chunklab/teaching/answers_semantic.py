@@ -277,6 +277,15 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
             "chunker.cuts(sims)",
         ),
         ((on_true, cuts), "the right answers in the wrong order: (cuts, on_true_changes)"),
+        (
+            (tuple(c - 1 for c in cuts), on_true),
+            "one gap early: gap i is after sentence i, not before it, as chunker.cuts(sims) "
+            "gives it",
+        ),
+        (
+            (tuple(reversed(cuts)), on_true),
+            "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives (ascending)",
+        ),
     ]
     slips.append(
         (
