@@ -284,7 +284,8 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
         ),
         (
             (tuple(reversed(cuts)), on_true),
-            "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives (ascending)",
+            "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives "
+            "(ascending)",
         ),
     ]
     slips.append(
