@@ -242,3 +242,20 @@ def test_04b_2_names_characters_counted_for_tokens():
     calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
     characters = sum(len(p) for p in answers_llm_cuts.sent_on_schedules())
     assert "counts characters" in selfcheck.verdict_for("04b.2", (calls, characters))
+
+
+def test_04b_2b_names_each_slip_of_the_re_sent_tokens():
+    """How many more prompt tokens the halfway stand-in sends than the pass with no cut: the
+    stand-in's total, the no-cut total, the sign, characters and the pieces alone are refused."""
+    from chunklab.teaching import answers_llm_cuts
+
+    right = selfcheck.SOLUTIONS["04b.2b"][1]()
+    assert right > 0
+    assert selfcheck.verdict_for("04b.2b", right).endswith("correct.")
+    calls, tokens = answers_llm_cuts.first_pass_on_schedules()
+    _, no_cut = answers_llm_cuts.first_pass_on_schedules(None)
+    assert "subtract" in selfcheck.verdict_for("04b.2b", tokens)
+    assert "no cut named" in selfcheck.verdict_for("04b.2b", no_cut)
+    assert "wrong sign" in selfcheck.verdict_for("04b.2b", -right)
+    hints = [selfcheck.verdict_for("04b.2b", a) for a in selfcheck.form("04b.2b").misses()]
+    assert any("characters" in h for h in hints) and any("instruction again" in h for h in hints)

@@ -20,7 +20,12 @@ from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.metrics import boundary_scores
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_llm_cuts import first_pass_misses, first_pass_on_schedules
+from chunklab.teaching.answers_llm_cuts import (
+    first_pass_misses,
+    first_pass_on_schedules,
+    resent_misses,
+    resent_on_schedules,
+)
 
 
 @lru_cache(maxsize=2)
@@ -317,6 +322,7 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
+    "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
     "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
 }
 
@@ -325,5 +331,6 @@ FORMS_SEMANTIC: dict[str, Form] = {
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
+    "04b.2b": Form(misses=resent_misses),
     "04c.2": Form(misses=_cuts_at_percentile_misses),
 }
