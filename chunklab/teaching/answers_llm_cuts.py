@@ -1,6 +1,7 @@
-"""Exercises 04b.2's and 04b.2b's answers, computed from the library, and the plausible wrong answers its refusal
-recognises: what `LLMChunker` sends over the 18F page (calls and prompt tokens) when a stand-in
-names one cut halfway through every call, so that the text after each cut is sent again.
+"""Exercises 04b.2's and 04b.2b's answers, computed from the library, and the plausible wrong
+answers their refusals recognise: what `LLMChunker` sends over the 18F page (calls and prompt
+tokens) when a stand-in names one cut halfway through every call, so that the text after each cut
+is sent again, and how many tokens that adds to the pass with no cut.
 
 Kept apart from `teaching.answers_semantic`, which registers it, so that file stays small. Reading
 this file gives the answer away: try first.
