@@ -115,6 +115,11 @@ def _wide_buffer_misses() -> dict[Any, str]:
         ),
         (wide_buffer_scores(embedder="minilm"), "that is MiniLM: use WordLlamaEmbedder()"),
         (
+            wide_buffer_scores(percentile=95),
+            "that is percentile 95 (LangChain's default): keep the library's percentile 80",
+        ),
+        (wide_buffer_scores(unit="line"), 'that cuts by lines: keep sentences (no unit="line")'),
+        (
             (round(right[0] * 100), round(right[1] * 100)),
             "give shares from 0 to 1, as boundary_scores prints them, not percentages",
         ),
