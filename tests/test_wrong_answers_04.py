@@ -181,6 +181,10 @@ def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
     assert one != right
     assert "buffer_size=1" in refusal("04.3b", one)
     assert "no buffer" in refusal("04.3b", answers_semantic.wide_buffer_scores(0))
+    assert "LangChain's default" in refusal(
+        "04.3b", answers_semantic.wide_buffer_scores(percentile=95)
+    )
+    assert "cuts by lines" in refusal("04.3b", answers_semantic.wide_buffer_scores(unit="line"))
 
 
 def _newline_join(texts, buffer_size):

@@ -83,14 +83,39 @@ def test_04b_1_accepts_any_correct_reader():
     def by_split(reply):
         for line in reply.split("\n"):
             if "split_after:" in line:
-                rest = line.split("split_after:", 1)[1].replace(",", " ").split()
-                numbers = tuple(int(n) for n in rest)
+                rest = line.split("split_after:", 1)[1]
+                items = [item.strip() for item in rest.split(",")] if rest.strip() else []
+                if not all(item.isdigit() for item in items):
+                    raise ValueError(line)
+                numbers = tuple(int(n) for n in items)
                 if list(numbers) != sorted(set(numbers)):
                     raise ValueError(line)
                 return numbers
         raise ValueError(reply)
 
     assert verdict("04b.1", by_split).passed
+
+
+def commas_and_spaces_alike(reply):
+    """The slip a fresh reader found passing: split on commas and spaces, empty items dropped,
+    so `3 5`, `3,,5` and `3, 5,` all become [3, 5], a guess."""
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    rest = line.split("split_after:", 1)[1]
+    if not re.fullmatch(r"[\s\d,]*", rest):
+        raise ValueError(line)
+    numbers = [int(n) for n in re.split(r"[\s,]+", rest) if n]
+    if numbers != sorted(set(numbers)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_refuses_numbers_not_separated_by_single_commas():
+    result = verdict("04b.1", commas_and_spaces_alike)
+    assert not result.passed
+    assert "split_after: 3 5" in result.message, result.message
+    assert "separated by single commas" in result.message, result.message
 
 
 def test_04b_2_names_each_slip_and_accepts_a_list():
@@ -217,3 +242,20 @@ def test_04b_2_names_characters_counted_for_tokens():
     calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
     characters = sum(len(p) for p in answers_llm_cuts.sent_on_schedules())
     assert "counts characters" in selfcheck.verdict_for("04b.2", (calls, characters))
+
+
+def test_04b_2b_names_each_slip_of_the_re_sent_tokens():
+    """How many more prompt tokens the halfway stand-in sends than the pass with no cut: the
+    stand-in's total, the no-cut total, the sign, characters and the pieces alone are refused."""
+    from chunklab.teaching import answers_llm_cuts
+
+    right = selfcheck.SOLUTIONS["04b.2b"][1]()
+    assert right > 0
+    assert selfcheck.verdict_for("04b.2b", right).endswith("correct.")
+    calls, tokens = answers_llm_cuts.first_pass_on_schedules()
+    _, no_cut = answers_llm_cuts.first_pass_on_schedules(None)
+    assert "subtract" in selfcheck.verdict_for("04b.2b", tokens)
+    assert "no cut named" in selfcheck.verdict_for("04b.2b", no_cut)
+    assert "wrong sign" in selfcheck.verdict_for("04b.2b", -right)
+    hints = [selfcheck.verdict_for("04b.2b", a) for a in selfcheck.form("04b.2b").misses()]
+    assert any("characters" in h for h in hints) and any("instruction again" in h for h in hints)

@@ -50,6 +50,10 @@ def test_04c_2_names_each_slip_and_accepts_the_answer():
     )
     shifted = (tuple(c + 1 for c in cuts), on_true)
     assert "gap i lies after sentence i" in selfcheck.verdict_for("04c.2", shifted)
+    early = (tuple(c - 1 for c in cuts), on_true)
+    assert "gap i is after sentence i, not before it" in selfcheck.verdict_for("04c.2", early)
+    backwards = (tuple(reversed(cuts)), on_true)
+    assert "keep the order chunker.cuts(sims) gives" in selfcheck.verdict_for("04c.2", backwards)
     assert "count again" in selfcheck.verdict_for("04c.2", (cuts, on_true - 1))
     assert on_true < len(cuts), "the asked percentile must put a cut off a true change"
     assert "not every cut lands on a true change" in selfcheck.verdict_for(

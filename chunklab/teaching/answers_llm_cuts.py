@@ -1,6 +1,7 @@
-"""Exercise 04b.2's answer, computed from the library, and the plausible wrong answers its refusal
-recognises: what `LLMChunker` sends over the 18F page (calls and prompt tokens) when a stand-in
-names one cut halfway through every call, so that the text after each cut is sent again.
+"""Exercises 04b.2's and 04b.2b's answers, computed from the library, and the plausible wrong
+answers their refusals recognise: what `LLMChunker` sends over the 18F page (calls and prompt
+tokens) when a stand-in names one cut halfway through every call, so that the text after each cut
+is sent again, and how many tokens that adds to the pass with no cut.
 
 Kept apart from `teaching.answers_semantic`, which registers it, so that file stays small. Reading
 this file gives the answer away: try first.
@@ -133,3 +134,36 @@ def first_pass_misses() -> dict[Any, str]:
         if answer != (calls, tokens):
             misses.setdefault(answer, hint)
     return misses
+
+
+def resent_on_schedules() -> int:
+    """04b.2b: the cl100k prompt tokens the halfway stand-in's pass sends beyond the pass with no
+    cut named: the pieces sent again after each cut, and the instruction of each extra call."""
+    return first_pass_on_schedules()[1] - first_pass_on_schedules(None)[1]
+
+
+def resent_misses() -> dict[Any, str]:
+    """Each slip computed by doing it: a total for the difference, the sign, characters, the
+    instruction of the extra calls left out."""
+    right = resent_on_schedules()
+    calls, tokens = first_pass_on_schedules()
+    no_cut_calls, no_cut_tokens = first_pass_on_schedules(None)
+    instruction = cl100k(SPLIT_PROMPT.format(first=1, pieces=""))
+    characters = sum(len(p) for p in sent_on_schedules()) - sum(
+        len(p) for p in sent_on_schedules(None)
+    )
+    slips = [
+        (tokens, "that is the stand-in's whole pass: subtract what the pass with no cut sends"),
+        (
+            no_cut_tokens,
+            "that is the pass with no cut named; the question asks what the stand-in sends "
+            "beyond it",
+        ),
+        (-right, "the right size, the wrong sign: the stand-in's pass sends more, not less"),
+        (characters, "that counts characters: count cl100k tokens, cl100k(prompt)"),
+        (
+            right - (calls - no_cut_calls) * instruction,
+            "those are the re-sent pieces alone; each extra call also sends the instruction again",
+        ),
+    ]
+    return {answer: hint for answer, hint in slips if answer != right}

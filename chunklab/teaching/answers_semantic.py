@@ -20,7 +20,12 @@ from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.metrics import boundary_scores
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_llm_cuts import first_pass_misses, first_pass_on_schedules
+from chunklab.teaching.answers_llm_cuts import (
+    first_pass_misses,
+    first_pass_on_schedules,
+    resent_misses,
+    resent_on_schedules,
+)
 
 
 @lru_cache(maxsize=2)
@@ -109,6 +114,11 @@ def _wide_buffer_misses() -> dict[Any, str]:
             'that is the optimal partition: keep the greedy rule (no partition="optimal")',
         ),
         (wide_buffer_scores(embedder="minilm"), "that is MiniLM: use WordLlamaEmbedder()"),
+        (
+            wide_buffer_scores(percentile=95),
+            "that is percentile 95 (LangChain's default): keep the library's percentile 80",
+        ),
+        (wide_buffer_scores(unit="line"), 'that cuts by lines: keep sentences (no unit="line")'),
         (
             (round(right[0] * 100), round(right[1] * 100)),
             "give shares from 0 to 1, as boundary_scores prints them, not percentages",
@@ -277,6 +287,16 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
             "chunker.cuts(sims)",
         ),
         ((on_true, cuts), "the right answers in the wrong order: (cuts, on_true_changes)"),
+        (
+            (tuple(c - 1 for c in cuts), on_true),
+            "one gap early: gap i is after sentence i, not before it, as chunker.cuts(sims) "
+            "gives it",
+        ),
+        (
+            (tuple(reversed(cuts)), on_true),
+            "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives "
+            "(ascending)",
+        ),
     ]
     slips.append(
         (
@@ -307,6 +327,7 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
+    "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
     "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
 }
 
@@ -315,5 +336,6 @@ FORMS_SEMANTIC: dict[str, Form] = {
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
+    "04b.2b": Form(misses=resent_misses),
     "04c.2": Form(misses=_cuts_at_percentile_misses),
 }

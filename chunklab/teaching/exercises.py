@@ -235,6 +235,9 @@ _REPLIES_04B = [
     "Pieces 2 and 9 are short.\nsplit_after: 4\nThen 11 and 12 follow.",
     "split_after: 3.5",
     "split_after: 3, five",
+    "split_after: 3 5",
+    "split_after: 3,,5",
+    "split_after: 3, 5,",
 ]
 
 
@@ -257,6 +260,11 @@ def _refusal_slip(reply: str) -> str:
         return (
             "the line holds something other than whole numbers and commas; "
             "picking out its digits is a guess, raise instead"
+        )
+    if line.strip() and not all(item.strip().isdigit() for item in line.split(",")):
+        return (
+            "numbers must be separated by single commas; an empty or space-separated item "
+            "is unreadable: raise"
         )
     numbers = [int(n) for n in re.findall(r"\d+", line)]
     if len(set(numbers)) < len(numbers):
