@@ -40,7 +40,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         "200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",
         "92": "a value of the manual's table, quoted from notebook 01",
         "100": "the token budget `real_strategies` uses (its default `max_tokens=100`), a setting",
-        "60": "the tighter budget of notebook 05's orphan table, quoted from there",
         "80": "the semantic cut's default percentile (notebook 04's relative rule), a setting",
     },
     "09": {
