@@ -19,7 +19,7 @@ from chunklab.chunkers.registry import build
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
-from chunklab.embeddings.late import late_chunk_vectors
+from chunklab.embeddings.late import late_chunk_vectors, token_vectors
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.evaluation.article import ARTICLE_STRATEGIES
 from chunklab.evaluation.experiment import real_strategies, run_experiment
@@ -258,6 +258,17 @@ def _schedule_alone_and_late(
     return alone, late_chunk_vectors(minilm, doc.text, spans)
 
 
+@lru_cache(maxsize=None)
+def _schedule_late_unscaled(size: int = 200) -> np.ndarray:
+    """09b.2's late chunks pooled, never scaled to length 1: dot products, not cosines."""
+    doc = load_document("work_schedules")
+    chunker = build("fixed", size=size, overlap=0, unit="tokens")
+    spans = [(c.start, c.end) for c in chunker.split(doc)]
+    tokens = token_vectors(MiniLMEmbedder(), doc.text)
+    bounds = [np.searchsorted(tokens.offsets[:, 0], span) for span in spans]
+    return np.array([tokens.vectors[first:last].mean(axis=0) for first, last in bounds])
+
+
 def _schedule_pairwise_alone_and_late() -> tuple[float, float]:
     """09b.2: section 2's measure on the work-schedules page, 200-token windows, no overlap."""
     alone, late = _schedule_alone_and_late(200, "tokens")
@@ -297,6 +308,12 @@ def _pairwise_misses() -> dict[Any, str]:
     ):
         a, b = _schedule_alone_and_late(size, unit, name)
         misses.setdefault((round(_mean_pairwise(a), 2), round(_mean_pairwise(b), 2)), why)
+    unscaled = (right[0], round(_mean_pairwise(_schedule_late_unscaled()), 2))
+    misses.setdefault(
+        unscaled,
+        "your late vectors are means never scaled to length 1, so their dot products are not "
+        "cosines: scale each to length 1",
+    )
     misses.pop(right, None)
     return misses
 
