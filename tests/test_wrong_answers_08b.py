@@ -49,6 +49,19 @@ def last_line_of_every_page(pages):
     return list(lasts) if len(lasts) == 1 and len(pages) > 1 else []
 
 
+def first_page_against_the_last(pages):
+    if len(pages) < 2:
+        return []
+    return list(dict.fromkeys(line for line in pages[0] if line in pages[-1]))
+
+
+def each_pages_first_and_last_lines(pages):
+    if len(pages) < 2 or not all(pages):
+        return []
+    ends = dict.fromkeys(pages[0][:1] + pages[0][-1:])
+    return [line for line in ends if all(line in page[:1] + page[-1:] for page in pages)]
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
@@ -58,6 +71,8 @@ def last_line_of_every_page(pages):
         (sorted_lines, "are sorted"),
         (in_the_last_pages_order, "the last page's order"),
         (last_line_of_every_page, "every page, in the first page's order"),
+        (first_page_against_the_last, "the first page with the last only"),
+        (each_pages_first_and_last_lines, "first and last lines only"),
     ],
 )
 def test_08b_1_refuses_with_a_hint(fn, hint):

@@ -214,6 +214,7 @@ def test_09b_2_names_the_mistake_of_each_known_wrong_pair(capsys):
 
     misses = FORMS_EXPERIMENTS["09b.2"].misses()
     assert len(misses) >= 4  # order, the diagonal, characters, 40-token windows, the policy
+    assert any("never scaled to length 1" in why for why in misses.values())  # dot products
     for answer, why in misses.items():
         selfcheck.check("09b.2", list(answer))
         out = capsys.readouterr().out

@@ -12,20 +12,21 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-import numpy as np
-
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.registry import build
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.documents.series import data_dir, list_documents, load_document
-from chunklab.embeddings.late import late_chunk_vectors
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.evaluation.article import ARTICLE_STRATEGIES
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
+from chunklab.teaching.answers_late_chunking import (
+    pairwise_misses,
+    schedule_pairwise_alone_and_late,
+)
 from chunklab.tokens.counters import cl100k
 
 KS = (1, 3, 5)  # the depths of notebook 07's `rows`
@@ -241,66 +242,6 @@ def _pdf_afterword() -> str:
     )
 
 
-def _mean_pairwise(vectors: np.ndarray, diagonal: bool = False) -> float:
-    """Mean cosine over every pair of distinct chunks (or over all pairs, each with itself too)."""
-    sims = vectors @ vectors.T
-    return float(sims.mean() if diagonal else sims[~np.eye(len(vectors), dtype=bool)].mean())
-
-
-@lru_cache(maxsize=None)  # the answer and each refusal's variant embed the page once per setting
-def _schedule_alone_and_late(
-    size: int, unit: str, name: str = "work_schedules"
-) -> tuple[np.ndarray, np.ndarray]:
-    doc = load_document(name)
-    spans = [(c.start, c.end) for c in build("fixed", size=size, overlap=0, unit=unit).split(doc)]
-    minilm = MiniLMEmbedder()
-    alone = minilm.embed_documents([doc.text[a:b] for a, b in spans])
-    return alone, late_chunk_vectors(minilm, doc.text, spans)
-
-
-def _schedule_pairwise_alone_and_late() -> tuple[float, float]:
-    """09b.2: section 2's measure on the work-schedules page, 200-token windows, no overlap."""
-    alone, late = _schedule_alone_and_late(200, "tokens")
-    return round(_mean_pairwise(alone), 2), round(_mean_pairwise(late), 2)
-
-
-def _pairwise_misses() -> dict[Any, str]:
-    right = _schedule_pairwise_alone_and_late()
-    alone, late = _schedule_alone_and_late(200, "tokens")
-    misses: dict[Any, str] = {
-        (right[1], right[0]): "the pair is (alone, late), in that order",
-        (round(_mean_pairwise(alone, True), 2), round(_mean_pairwise(late, True), 2)): (
-            "that mean counts each chunk with itself (the diagonal, all 1); "
-            "take distinct pairs only"
-        ),
-    }
-    for size, unit, name, why in (
-        (
-            200,
-            "chars",
-            "work_schedules",
-            "windows of 200 characters (build's default unit); "
-            'the exercise asks tokens (unit="tokens")',
-        ),
-        (
-            40,
-            "tokens",
-            "work_schedules",
-            "that is with section 2's 40-token windows; the exercise asks size=200",
-        ),
-        (
-            40,
-            "tokens",
-            "travel_policy",
-            "that is section 2's travel policy; the exercise asks the work-schedules page",
-        ),
-    ):
-        a, b = _schedule_alone_and_late(size, unit, name)
-        misses.setdefault((round(_mean_pairwise(a), 2), round(_mean_pairwise(b), 2)), why)
-    misses.pop(right, None)
-    return misses
-
-
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
 AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 
@@ -309,7 +250,7 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
-    "09b.2": ("a pair (alone, late), two decimals", _schedule_pairwise_alone_and_late),
+    "09b.2": ("a pair (alone, late), two decimals", schedule_pairwise_alone_and_late),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
@@ -317,7 +258,7 @@ FORMS_EXPERIMENTS: dict[str, Form] = {
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
-    "09b.2": Form(decimals=2, misses=_pairwise_misses),
+    "09b.2": Form(decimals=2, misses=pairwise_misses),
 }
 
 

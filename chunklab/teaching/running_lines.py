@@ -76,6 +76,18 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "your lines are sorted: give them in the order of the first page": sorted(every)
         if len(pages) >= 2
         else [],
+        "you compared the first page with the last only: a running line is on every page": list(
+            dict.fromkeys(line for line in pages[0] if line in pages[-1])
+        )
+        if len(pages) >= 2
+        else [],
+        "you looked at each page's first and last lines only: a running line may stand anywhere": [
+            line
+            for line in dict.fromkeys(pages[0][:1] + pages[0][-1:])
+            if all(line in page[:1] + page[-1:] for page in pages)
+        ]
+        if len(pages) >= 2 and all(pages)
+        else [],
     }
 
 
