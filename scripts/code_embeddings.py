@@ -13,14 +13,11 @@ SHA-256 of both files, for data/SOURCES.md. A text already in the store keeps it
 
 from __future__ import annotations
 
-import hashlib
 import sys
-
-import numpy as np
 
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.stored import StoredEmbedder, VectorStore, text_key
+from chunklab.embeddings.stored import store_texts
 from chunklab.teaching.code_search import BUDGET, SIZE_MATCHED, corpus, cut_corpus, experiment_cuts
 
 
@@ -36,25 +33,10 @@ def main() -> int:
     for budget in SIZE_MATCHED:  # the size-matched baseline: whole lines packed to fewer tokens
         for p in cut_corpus(files, experiment_cuts(budget)["lines packed"]):
             texts.setdefault(p.text, f"lines packed at {budget}: {p.uri} {p.start} {p.end}")
-    model = MiniLMEmbedder()
     stem = folder / "embeddings" / "minilm"
-    embedder: MiniLMEmbedder | StoredEmbedder = model
-    if stem.with_suffix(".tsv").exists() and "--fresh" not in sys.argv:
-        embedder = StoredEmbedder(model, VectorStore.load(stem))
-    ordered = sorted(texts, key=text_key)
-    vectors = embedder.embed_documents(ordered)
-    store = VectorStore(
-        model.name,
-        model.model_hash,
-        [text_key(t) for t in ordered],
-        [texts[t] for t in ordered],
-        np.asarray(vectors),
-    )
-    store.save(stem)
-    print(f"{len(ordered)} texts stored at {stem}")
-    for suffix in (".tsv", ".npy"):
-        path = stem.with_suffix(suffix)
-        print(f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
+        print(line)
+    print(f"{len(texts)} texts stored at {stem}")
     return 0
 
 

@@ -13,15 +13,12 @@ already in the store keeps its stored vector; `--fresh` embeds all.
 
 from __future__ import annotations
 
-import hashlib
 import sys
-
-import numpy as np
 
 from chunklab import list_documents, load_document
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.stored import StoredEmbedder, VectorStore, text_key
+from chunklab.embeddings.stored import store_texts
 from chunklab.evaluation.experiment import real_strategies
 from chunklab.evaluation.questions import load_question_file
 from chunklab.teaching.matched_windows import token_windows
@@ -42,25 +39,10 @@ def main() -> int:
         for name, doc in documents.items():
             for c in prepare(doc).searched:
                 texts.setdefault(c.text, f"{label}: {name} {c.start} {c.end}")
-    model = MiniLMEmbedder()
     stem = data_dir() / "experiment" / "embeddings" / "minilm"
-    embedder: MiniLMEmbedder | StoredEmbedder = model
-    if stem.with_suffix(".tsv").exists() and "--fresh" not in sys.argv:
-        embedder = StoredEmbedder(model, VectorStore.load(stem))
-    ordered = sorted(texts, key=text_key)
-    vectors = embedder.embed_documents(ordered)
-    store = VectorStore(
-        model.name,
-        model.model_hash,
-        [text_key(t) for t in ordered],
-        [texts[t] for t in ordered],
-        np.asarray(vectors),
-    )
-    store.save(stem)
-    print(f"{len(ordered)} texts stored at {stem}")
-    for suffix in (".tsv", ".npy"):
-        path = stem.with_suffix(suffix)
-        print(f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
+        print(line)
+    print(f"{len(texts)} texts stored at {stem}")
     return 0
 
 

@@ -9,21 +9,18 @@ SHA-256 (`chunklab.embeddings.stored`): a text not in the store is embedded live
 that falls behind a chunker costs time, never a wrong vector. It prints the SHA-256 of both
 files, for data/SOURCES.md.
 
-    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/late_embeddings.py
+    OPENBLAS_NUM_THREADS=1 .venv/bin/python scripts/late_embeddings.py [--fresh]
 """
 
 from __future__ import annotations
 
-import hashlib
 import sys
-
-import numpy as np
 
 from chunklab import list_documents, load_document
 from chunklab.chunkers.registry import build
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.embeddings.stored import VectorStore, text_key
+from chunklab.embeddings.stored import store_texts
 from chunklab.evaluation.questions import load_question_file
 
 
@@ -42,22 +39,10 @@ def main() -> int:
             for c in chunker.split(doc):
                 texts.setdefault(c.text, f"{label}: {name} {c.start} {c.end}")
                 texts.setdefault(doc.text[c.start : c.end], f"{name} {c.start} {c.end}")
-    model = MiniLMEmbedder()
-    ordered = sorted(texts, key=text_key)
-    vectors = model.embed_documents(ordered)
     stem = data_dir() / "late" / "embeddings" / "minilm"
-    store = VectorStore(
-        model.name,
-        model.model_hash,
-        [text_key(t) for t in ordered],
-        [texts[t] for t in ordered],
-        np.asarray(vectors),
-    )
-    store.save(stem)
-    print(f"{len(ordered)} texts stored at {stem}")
-    for suffix in (".tsv", ".npy"):
-        path = stem.with_suffix(suffix)
-        print(f"{path.name} {hashlib.sha256(path.read_bytes()).hexdigest()}")
+    for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
+        print(line)
+    print(f"{len(texts)} texts stored at {stem}")
     return 0
 
 

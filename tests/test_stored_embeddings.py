@@ -16,6 +16,7 @@ from chunklab.embeddings.stored import (
     StaleStore,
     StoredEmbedder,
     VectorStore,
+    store_texts,
     text_key,
 )
 from chunklab.evaluation.benchmark_rows import store_stem
@@ -76,6 +77,23 @@ def test_strict_refuses_a_text_not_stored_and_another_models_store_is_refused(tm
         strict.embed_documents(["alpha", "gamma"])
     with pytest.raises(StaleStore, match="make embeddings"):
         StoredEmbedder(Counting(), small_store(tmp_path, model_hash="b" * 64))
+
+
+def test_store_texts_keeps_stored_vectors_writes_the_same_bytes_and_fresh_embeds_all(tmp_path):
+    stem = tmp_path / "made"
+    texts = {"beta": "c 6 10", "alpha": "c 0 5", "gamma": "c 11 16"}
+    first = Counting()
+    sums = store_texts(first, texts, stem)
+    assert sorted(first.asked) == ["alpha", "beta", "gamma"]
+    assert sums[0].startswith("made.tsv ") and sums[1].startswith("made.npy ")
+    again = Counting()
+    assert store_texts(again, dict(reversed(list(texts.items()))), stem) == sums
+    assert again.asked == []  # every text already stored by this model: nothing embedded live
+    fresh = Counting()
+    store_texts(fresh, texts, stem, fresh=True)
+    assert sorted(fresh.asked) == ["alpha", "beta", "gamma"]
+    stored = VectorStore.load(stem)
+    assert stored.vectors[stored.row[text_key("gamma")]].tolist() == [5.0, 1.0, 0.0]
 
 
 def test_the_store_round_trips_byte_for_byte_and_a_damaged_index_is_named(tmp_path):

@@ -115,3 +115,24 @@ class StoredEmbedder:
 
     def embed_query(self, text: str) -> np.ndarray:
         return self.embed_documents([text])[0]
+
+
+def store_texts(live: Any, texts: dict[str, str], stem: Path, fresh: bool = False) -> list[str]:
+    """Embed `texts` (text -> where it comes from) and write them as the store `stem`.
+
+    Why one function: every stored set (code search, 07b's check, 09b's baseline) is made the same
+    way, and a second copy of this is where two stores would drift apart. Rows are sorted by text
+    hash, so the same texts give the same files byte for byte. A text already in an existing store
+    by the same model keeps its vector unless `fresh`. Returns the two files' SHA-256 lines, for
+    data/SOURCES.md."""
+    embedder: Any = live
+    if stem.with_suffix(".tsv").exists() and not fresh:
+        embedder = StoredEmbedder(live, VectorStore.load(stem))
+    ordered = sorted(texts, key=text_key)
+    vectors = np.asarray(embedder.embed_documents(ordered))
+    keys, sources = [text_key(t) for t in ordered], [texts[t] for t in ordered]
+    VectorStore(live.name, live.model_hash, keys, sources, vectors).save(stem)
+    return [
+        f"{stem.with_suffix(s).name} {hashlib.sha256(stem.with_suffix(s).read_bytes()).hexdigest()}"
+        for s in (".tsv", ".npy")
+    ]
