@@ -25,3 +25,12 @@ def test_a_four_to_nothing_rule_does_not_hold():
     book = RuleBook()
     assert not book.rule("four-none", "1. Four is not enough", [four], holds=four.better).holds
     assert book.frame().loc["1", "p"] == 0.125
+
+
+def test_a_verdict_picked_among_three_is_coloured_by_the_corrected_test():
+    six = compare([1] * 6 + [0] * 4, [0] * 10, show=False)  # 6 won, 0 lost: p = 0.0312
+    book = RuleBook()
+    book.rule("six-none", "1. Six of ten", [six, six], holds=six.better, searched=[1, 3])
+    assert six.better
+    assert book.frame()["corrected"].tolist() == ["better", "no difference shown"]
+    assert book.corrected == ["better", "no difference shown"]

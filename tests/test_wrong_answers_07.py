@@ -406,6 +406,27 @@ def test_07b_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
     assert "sort the spans before merging" in message and " comes after (" in message, message
 
 
+def _iou_merged_without_max(retrieved, gold):
+    def merged(spans):
+        out = []
+        for a, b in sorted(spans):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], b)  # the slip: not max(out[-1][1], b)
+            else:
+                out.append((a, b))
+        return out
+
+    r, g = merged(retrieved), merged(gold)
+    both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+    return both / either if either else 0.0
+
+
+def test_07b_1_names_a_merge_that_forgets_max():
+    message = verdict("07b.1", _iou_merged_without_max).message
+    assert "must not shorten it" in message and "max(end, previous_end)" in message, message
+
+
 @pytest.mark.xdist_group("exercise-07.2")
 def test_07_2_names_fact_recall_and_a_missing_id():
     """A list built on `fact_recall` below 1 is told so; a list one id short is told an id is

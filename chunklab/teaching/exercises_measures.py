@@ -138,12 +138,36 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
     either = sum(b - a for a, b in retrieved) + sum(d - c for c, d in gold) - shared
     if either and _is(got, shared / either):
         return "a character retrieved twice counts once: merge overlapping spans first"
+    if _is(got, _iou_merged_without_max(retrieved, gold)) and not _is(got, scores["char_iou"]):
+        return (
+            "a span inside the previous one must not shorten it: when merging, keep "
+            "max(end, previous_end)"
+        )
     unsorted = _iou_merged_unsorted(retrieved, gold)
     if unsorted != scores["char_iou"] and _is(got, unsorted):
         pair = _first_out_of_order(retrieved) or _first_out_of_order(gold)
         if pair:
             return f"sort the spans before merging: {pair[0]} comes after {pair[1]}"
     return "shared characters / characters in either, each character counted once"
+
+
+def _iou_merged_without_max(retrieved: list, gold: list) -> float:
+    """IoU from a merge that sets the merged end to the new span's end instead of the larger of
+    the two: a span inside the previous one then cuts the merged span short."""
+
+    def merge(spans: list) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b in sorted(spans):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+        return out
+
+    r, g = merge(retrieved), merge(gold)
+    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - shared
+    return shared / either if either else 0.0
 
 
 def _merged_in_given_order(spans: list) -> list[tuple[int, int]]:
@@ -195,6 +219,7 @@ def check_char_iou(fn: Callable) -> int:
     # IoU, recall, precision, Dice, repeated gold kept, end included: six values apart here
     fixed += [([(0, 4)], [(2, 7), (3, 7)])]
     fixed += [([(0, 4)], [(2, 6), (2, 6)])]  # a gold span listed twice
+    fixed += [([(0, 10), (2, 5)], [(0, 10)])]  # a span inside the previous one
     randoms = [(_spans(rng, rng.randint(0, 4)), _spans(rng, rng.randint(0, 3))) for _ in range(60)]
     for retrieved, gold in fixed + randoms:
         got = _call(fn, list(retrieved), list(gold), hint="0.0 when neither holds any character")

@@ -1,8 +1,7 @@
 """The experiment's figures (notebook 07), the series' map (`pipeline_diagram`, notebook 01), and
 `legend_outside`, the one place every figure of the series puts its legend: beside the panels,
 never over a point. With `report`, the only modules that import matplotlib (and pandas); `report`
-re-exports these, so notebooks call `report.plot_*` and `report.pipeline_diagram`.
-"""
+re-exports these, so notebooks call `report.plot_*` and `report.pipeline_diagram`."""
 
 from __future__ import annotations
 
@@ -351,15 +350,16 @@ def plot_code_cuts(
     return fig
 
 
-def plot_comparisons(comparisons: list, title: str, wider: list | None = None, by_wider=False):
-    """Paired comparisons as a forest plot (notebooks 10 and 11): one row per `Comparison`
-    (`claims.compare`), its mean difference as a dot and its paired interval as a bar, with a line
-    at 0: a bar that crosses 0 is "no difference shown" at a glance. `wider`, the same comparisons
-    corrected, is a thin line (the x label names both levels); `by_wider` colours by its verdict."""
+def plot_comparisons(comparisons: list, title: str, wider=None, by_wider=False, verdicts=None):
+    """Paired comparisons as a forest plot: one row per `Comparison` (`claims.compare`), its mean
+    difference as a dot and its paired interval as a bar, with a line at 0: a bar that crosses 0 is
+    "no difference shown" at a glance. `wider`, the same comparisons corrected, is a thin line;
+    `by_wider` colours by its verdict, `verdicts` (one per row) colours by a given verdict."""
     fig, ax = plt.subplots(figsize=(8, 0.32 * len(comparisons) + 1.2))
     colours = {"better": "tab:green", "worse": "tab:red", "no difference shown": "0.45"}
     for row, c in enumerate(comparisons):
-        colour = colours[wider[row].verdict if by_wider and wider else c.verdict]
+        told = wider[row].verdict if by_wider and wider else c.verdict
+        colour = colours[verdicts[row] if verdicts else told]
         if wider is not None:
             ax.plot([wider[row].low, wider[row].high], [row, row], color="0.3", linewidth=0.8)
         ax.plot([c.low, c.high], [row, row], color=colour, linewidth=2.2)

@@ -24,13 +24,26 @@ class RuleBook:
     def __init__(self) -> None:
         self.rows: list[dict[str, object]] = []
         self.compared: list[Comparison] = []  # each row's comparison, its label led by the rule
+        self.corrected: list[str] = []  # each row's verdict at 0.05 / the comparisons searched
 
     def rule(
-        self, name: str, statement: str, comparisons: Sequence[Comparison], holds: bool
+        self,
+        name: str,
+        statement: str,
+        comparisons: Sequence[Comparison],
+        holds: bool,
+        searched: Sequence[int] | None = None,
     ) -> Claim:
         """Print the rule as a claim (`statement` starts with its number, "3. ..."), with the count
-        of its comparisons' verdicts as evidence, and keep each comparison as a row."""
+        of its comparisons' verdicts as evidence, and keep each comparison as a row. `searched`
+        gives, per comparison, how many comparisons its verdict was picked among (1 when it is
+        not a pick): the row's corrected verdict asks its sign test for p < 0.05 / that number."""
         number = statement.split(".")[0]
+        among = list(searched) if searched is not None else [1] * len(comparisons)
+        corrected = [
+            c.verdict if c.p_value < c.alpha / n else "no difference shown"
+            for c, n in zip(comparisons, among, strict=True)
+        ]
         self.rows.extend(
             {
                 "rule": number,
@@ -41,9 +54,12 @@ class RuleBook:
                 "p": round(c.p_value, 3),
                 "interval": f"[{signed(c.low)}, {signed(c.high)}]",
                 "verdict": c.verdict,
+                "searched": n,
+                "corrected": verdict,
             }
-            for c in comparisons
+            for c, n, verdict in zip(comparisons, among, corrected, strict=True)
         )
+        self.corrected.extend(corrected)
         self.compared.extend(replace(c, a=f"{number}. {c.a}") for c in comparisons)
         told = [c.verdict for c in comparisons]
         return claim(
@@ -60,8 +76,13 @@ class RuleBook:
 
     def figure(self, title: str):
         """The same comparisons as a forest plot, one bar per row led by its rule's number: a bar
-        that crosses 0 is "no difference shown", read faster than a table of intervals."""
-        return plot_comparisons(self.compared, title)
+        that crosses 0 is "no difference shown", read faster than a table of intervals. Each bar is
+        coloured by its corrected verdict, so a pick among several is not painted as shown."""
+        return plot_comparisons(
+            self.compared,
+            f"{title}\ncoloured at 0.05 / the comparisons each was picked among",
+            verdicts=self.corrected,
+        )
 
 
 def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.DataFrame:
