@@ -63,7 +63,8 @@ def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
     result = verdict("06.3", WRONG[name])
     assert not result.passed, name
     assert re.search(
-        r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]|did not read",
+        r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]"
+        r"|did not read",
         result.message,
     )
 

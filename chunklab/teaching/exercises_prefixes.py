@@ -120,8 +120,8 @@ def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
             re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
         )
     if slip.startswith("your pattern did not read"):
-        written = got_path.split(" > ")
-        return any(_parts(e) > 1 and e not in written for e in _path(expected_chunk).split(" > ")[1:])
+        written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
+        return any(_parts(entry) > 1 and entry not in written for entry in wanted)
     return True
 
 

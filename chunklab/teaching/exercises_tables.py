@@ -164,7 +164,9 @@ def check_column_groups(fn: Callable) -> int:
     columns a group, every other column once and in order, as few groups as can be."""
     cases = 0
     # the one-column table last, so each slip first meets a case that names it
-    for n_columns, width in [(n, w) for w in range(2, 7) for n in range(2, 16)] + [(1, w) for w in range(2, 7)]:
+    widths = range(2, 7)
+    cases_in_order = [(n, w) for w in widths for n in range(2, 16)] + [(1, w) for w in widths]
+    for n_columns, width in cases_in_order:
         got = fn(n_columns, width)
         slip = _group_slip(got, n_columns, width)
         if slip == "shape":
