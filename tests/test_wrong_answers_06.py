@@ -63,7 +63,8 @@ def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
     result = verdict("06.3", WRONG[name])
     assert not result.passed, name
     assert re.search(
-        r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]",
+        r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]"
+        r"|did not read",
         result.message,
     )
 
@@ -177,3 +178,9 @@ def test_06_3_names_a_number_rewritten_with_a_dot():
     result = verdict("06.3", with_dot)
     assert "keep the number as written" in result.message, result.message
     assert "sits at level" not in result.message
+
+
+def test_06_3_names_a_subsection_title_left_in_the_body():
+    for name in ("depth, article's pattern", "hard-coded level 1"):
+        message = verdict("06.3", WRONG[name]).message
+        assert "did not read '1.1 Registro' as a title" in message, (name, message)

@@ -84,6 +84,11 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "'30 dias. B.' is text, not a title: a title's number needs a dot ('2.', '2.1', "
             "'2.1.'), and '30' has none"
         )
+    if _title_left_in_body(fn):
+        return (
+            "your pattern did not read '1.1 Registro' as a title: a number of two parts with no "
+            "trailing dot is a title too"
+        )
     third = _paths_of(fn, SIBLINGS)[-1:]
     if third == ["PROBE > 1. Um > 3. Tres"] and _paths_of(fn, SUBSECTIONS)[-1:] == [
         "PROBE > 1. Um > 1.2 Outra"
@@ -93,6 +98,15 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "['2', ''], so drop the empty part (or the trailing dot) before counting"
         )
     return None
+
+
+def _title_left_in_body(fn: Callable | None) -> bool:
+    """Whether the subsection probe's "1.1 Sub" stayed in a chunk's text instead of its path."""
+    try:
+        chunks = [str(chunk) for chunk in fn(SUBSECTIONS)] if fn else []
+    except Exception:  # the learner's function may fail on a probe: then the probe says nothing
+        return False
+    return any("1.1 Sub" in chunk.partition("\n")[2] for chunk in chunks)
 
 
 def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
@@ -105,6 +119,9 @@ def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
         return bool(re.match(r"\d+\s", body)) or any(
             re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
         )
+    if slip.startswith("your pattern did not read"):
+        written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
+        return any(_parts(entry) > 1 and entry not in written for entry in wanted)
     return True
 
 
