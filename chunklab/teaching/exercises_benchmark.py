@@ -129,6 +129,8 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "compares with the excerpt end itself, start <= excerpt end": _short_of_end(
             excerpts, windows
         ),
+        "you clipped the excerpts at `length`: don't clip excerpts, only the last window stops "
+        "at `length`": _omega_over([(s, min(e, length)) for s, e in excerpts], windows),
     }
 
 

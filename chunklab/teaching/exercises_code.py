@@ -242,8 +242,8 @@ CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
 }
 
 
-def bm25_pair(budget: int) -> tuple[Comparison, int]:
-    """At `budget`: the tree against lines packed on complete@5 with BM25, question by question,
+def bm25_pair(budget: int, metric: str = "complete@5") -> tuple[Comparison, int]:
+    """At `budget`: the tree against lines packed on `metric` with BM25, question by question,
     and how many gold functions are longer than the budget."""
     files, questions = corpus(data_dir() / "code" / "toolz")
     cuts = experiment_cuts(budget)
@@ -252,8 +252,8 @@ def bm25_pair(budget: int) -> tuple[Comparison, int]:
         for label in ("chunklab code", "lines packed")
     }
     pair = compare(
-        found["chunklab code"]["complete@5"],
-        found["lines packed"]["complete@5"],
+        found["chunklab code"][metric],
+        found["lines packed"][metric],
         a="chunklab code (bm25)",
         b="lines packed",
         show=False,
@@ -283,6 +283,12 @@ def _pair_misses() -> dict[object, str]:
         "those are the counts at 200 tokens: cut the corpus again with experiment_cuts(400)"
     )
     misses[(lost, won, verdict)] = "won counts the questions where the tree scores higher"
+    recall = bm25_pair(400, "recall@5")[0]
+    for any_verdict in ("better", "worse", "no difference shown"):
+        misses.setdefault(
+            (recall.won, recall.lost, any_verdict),
+            "that is recall@5; the exercise pairs complete@5",
+        )
     for other in ("better", "worse", "no difference shown"):
         if other != verdict:
             misses[(won, lost, other)] = (
