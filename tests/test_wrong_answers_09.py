@@ -148,7 +148,7 @@ WRONG_POOL = {
     _span_wholly_inside: "one that starts inside the span and ends after end still counts",
     _span_no_zeros: "return a vector of zeros",
     _span_including_end: "end is excluded",
-    _span_by_overlap: "not by any overlap",
+    _span_by_overlap: "nor by any overlap",
     _span_not_scaled: "scale the mean to length 1",
 }
 

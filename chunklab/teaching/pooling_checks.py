@@ -133,7 +133,7 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
         return "no token starts in the span: return a vector of zeros, not the mean of nothing"
     # tested before the by-last rule: on many spans an overlap picks the same tokens as that rule
     if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
-        return "a token belongs by its first character, not by any overlap"
+        return "a token belongs by its first character, not by its last one nor by any overlap"
     by_last = (
         (offsets[:, 1] > start) & (offsets[:, 1] <= end),
         (offsets[:, 1] >= start) & (offsets[:, 1] < end),
