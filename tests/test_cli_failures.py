@@ -202,8 +202,13 @@ def test_sigterm_inside_a_commit_lands_after_it_as_terminated():
 
 
 # The experiment runs in a few seconds: the measuring step is made slow, so the signal lands in it.
+# A process started in the background by a shell without job control (`make test &` in a script,
+# a CI step run that way) inherits SIGINT *ignored*, and Python then sets no KeyboardInterrupt
+# handler: the Ctrl-C this test sends would never arrive. A terminal's Ctrl-C always finds
+# Python's default handler, so the child restores it first; the test stays about the CLI.
 SLOW_EXPERIMENT = """
-import sys, time
+import signal, sys, time
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from chunklab.cli import main
 from chunklab.evaluation import experiment
 
