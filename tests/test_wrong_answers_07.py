@@ -385,20 +385,29 @@ def test_07b_1_names_dice_and_repeated_gold_apart_from_recall(wrong, named):
     assert "recall" not in result.message, result.message
 
 
-def _iou_merged_without_sorting(retrieved, gold):
-    def merged(spans):
-        out = []
-        for a, b in spans:  # the slip: no sorted(spans)
-            if out and a <= out[-1][1]:
-                out[-1] = (out[-1][0], max(out[-1][1], b))
-            else:
-                out.append((a, b))
-        return out
+def _iou_after(merged):
+    """IoU of the spans as `merged` leaves them: each slip below changes only the merge."""
 
-    r, g = merged(retrieved), merged(gold)
-    both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
-    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
-    return both / either if either else 0.0
+    def iou(retrieved, gold):
+        r, g = merged(retrieved), merged(gold)
+        both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+        either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+        return both / either if either else 0.0
+
+    return iou
+
+
+def _merged_without_sorting(spans):
+    out = []
+    for a, b in spans:  # the slip: no sorted(spans)
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
+    return out
+
+
+_iou_merged_without_sorting = _iou_after(_merged_without_sorting)
 
 
 def test_07b_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
@@ -406,20 +415,17 @@ def test_07b_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
     assert "sort the spans before merging" in message and " comes after (" in message, message
 
 
-def _iou_merged_without_max(retrieved, gold):
-    def merged(spans):
-        out = []
-        for a, b in sorted(spans):
-            if out and a <= out[-1][1]:
-                out[-1] = (out[-1][0], b)  # the slip: not max(out[-1][1], b)
-            else:
-                out.append((a, b))
-        return out
+def _merged_without_max(spans):
+    out = []
+    for a, b in sorted(spans):
+        if out and a <= out[-1][1]:
+            out[-1] = (out[-1][0], b)  # the slip: not max(out[-1][1], b)
+        else:
+            out.append((a, b))
+    return out
 
-    r, g = merged(retrieved), merged(gold)
-    both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
-    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
-    return both / either if either else 0.0
+
+_iou_merged_without_max = _iou_after(_merged_without_max)
 
 
 def test_07b_1_names_a_merge_that_forgets_max():
