@@ -53,11 +53,11 @@ def _why_parents(
         )
     if got == expected[:-1] and sum(tokens[p] for p in expected) == budget:
         return "a parent that fills the budget exactly still fits (total <= budget)"
-    if sorted(got) == sorted(expected):
-        return "the right parents in the wrong order: keep the rank order of their best child"
     for slip, why in PARENT_SLIPS:
         if got == slip(ranked, parent_of, tokens, budget):
             return why
+    if sorted(got) == sorted(expected):
+        return "the right parents in the wrong order: keep the rank order of their best child"
     return "not the parents expected"
 
 
@@ -96,7 +96,27 @@ def _smallest_first(ranked, parent_of, tokens, budget) -> list[str]:
     return parents_expected(by_size, {p: p for p in by_size}, tokens, budget)
 
 
+def _children_sorted_by_id(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: sorts the child ids first, so the ids' alphabet replaces the rank order."""
+    return parents_expected(sorted(ranked), parent_of, tokens, budget)
+
+
+def _worst_first(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: walks the ranking from its end, as if the list were worst first."""
+    return parents_expected(ranked[::-1], parent_of, tokens, budget)
+
+
 PARENT_SLIPS = [  # (a plausible wrong method, the slip it makes, in words)
+    (
+        _children_sorted_by_id,
+        "you sorted the child ids: ranked_children is already best first, and an id's place "
+        "in the alphabet says nothing about its rank",
+    ),
+    (
+        _worst_first,
+        "you walked the ranking from its end: ranked_children comes best first, so start at "
+        "ranked_children[0]",
+    ),
     (
         _budget_before_repeat,
         "a parent already handed over costs nothing: skip repeats before testing the budget",
@@ -126,6 +146,8 @@ PARENT_CASES = [  # (ranked children, child -> parent, parent -> tokens, budget)
     (["a", "b", "c"], {"a": "P", "b": "P", "c": "Q"}, {"P": 30, "Q": 50}, 100),
     # a repeat tested against the budget would stop the loop: P, P, Q within 100 is P and Q
     (["a", "b", "c"], {"a": "P", "b": "P", "c": "Q"}, {"P": 60, "Q": 30}, 100),
+    # ids out of alphabetical order: the rank, not the id, decides (sorted ids would give Q, P, R)
+    (["m", "c", "x"], {"m": "P", "c": "Q", "x": "R"}, {"P": 40, "Q": 30, "R": 50}, 90),
 ]
 
 
@@ -133,7 +155,8 @@ def check_parents_within(fn: Callable) -> int:
     rng, cases = random.Random(3), []
     for _ in range(40):
         tokens = {f"p{k}": rng.randint(5, 120) for k in range(rng.randint(1, 6))}
-        pairs = [(f"c{k}", rng.choice(list(tokens))) for k in range(rng.randint(1, 10))]
+        names = rng.sample(range(10, 100), rng.randint(1, 10))  # rank order is not the ids' order
+        pairs = [(f"c{k}", rng.choice(list(tokens))) for k in names]
         budget = rng.choice([0, 50, 120, 200, 400])
         cases.append(([c for c, _ in pairs], dict(pairs), tokens, budget))
     for ranked, parent_of, tokens, budget in [*PARENT_CASES, *cases]:
