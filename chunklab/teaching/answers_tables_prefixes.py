@@ -285,6 +285,12 @@ FORMS_TABLES_PREFIXES: dict[str, Form] = {
 
 def _near_added_tokens(answer: Any, solution: Any) -> str:
     """06.2: an answer near the right one is usually a slip in the pairing or the filter."""
+    if (
+        isinstance(answer, (int, float))
+        and float(answer).is_integer()
+        and 0 < abs(answer - solution) < 1
+    ):
+        return "that is the mean rounded to a whole number; the question asks one decimal"
     if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * abs(solution):
         return (
             "close, but not it: for each of the travel policy's questions take tokens_to_model "
