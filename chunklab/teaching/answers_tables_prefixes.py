@@ -170,6 +170,8 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
         return "answer two ints, (from which budget on, how many budgets hide a split row)"
     budget, blind = answer
+    if (blind, budget) == tuple(solution) and budget != blind:
+        return "the two numbers are swapped: the budget first, then the count of budgets"
     if budget != solution[0]:
         return _budget_slips().get(budget, "sweep every budget from 30 to 130 in linearize mode")
     if blind == 0:
