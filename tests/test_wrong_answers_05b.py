@@ -71,6 +71,7 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     assert "smaller budget also" in selfcheck.verdict_for("05b.2", (right + 1, blind))
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
+    assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
 
 
 def test_05b_1_pairs_get_their_own_hint_before_the_one_column_case():

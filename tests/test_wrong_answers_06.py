@@ -3,6 +3,7 @@ accept every correct form (issue 29, item 3). 06.3's unseen documents reach leve
 so a hard-coded level, the article's value rule, an off-by-one stack or a pattern that never
 reads "2.1" all fail."""
 
+import math
 import re
 
 import pytest
@@ -149,6 +150,13 @@ def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of
 def test_06_2_names_a_near_miss():
     right = selfcheck.SOLUTIONS["06.2"][1]()
     assert "close, but not" in selfcheck.verdict_for("06.2", round(right * 1.1, 1))
+
+
+def test_06_2_names_a_whole_number_as_a_rounding_slip():
+    """The mean is 16.5 on today's data: 16 and 17 are the rounding slip, not a near miss."""
+    right = selfcheck.SOLUTIONS["06.2"][1]()
+    for whole in {math.floor(right), math.ceil(right)} - {right}:
+        assert "one decimal" in selfcheck.verdict_for("06.2", whole), whole
 
 
 def test_06_3_names_a_trailing_dot_counted_as_a_part():

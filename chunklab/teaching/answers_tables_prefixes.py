@@ -170,6 +170,8 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
         return "answer two ints, (from which budget on, how many budgets hide a split row)"
     budget, blind = answer
+    if (blind, budget) == tuple(solution) and budget != blind:
+        return "the two numbers are swapped: the budget first, then the count of budgets"
     if budget != solution[0]:
         return _budget_slips().get(budget, "sweep every budget from 30 to 130 in linearize mode")
     if blind == 0:
@@ -285,6 +287,12 @@ FORMS_TABLES_PREFIXES: dict[str, Form] = {
 
 def _near_added_tokens(answer: Any, solution: Any) -> str:
     """06.2: an answer near the right one is usually a slip in the pairing or the filter."""
+    if (
+        isinstance(answer, (int, float))
+        and float(answer).is_integer()
+        and 0 < abs(answer - solution) < 1
+    ):
+        return "that is the mean rounded to a whole number; the question asks one decimal"
     if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * abs(solution):
         return (
             "close, but not it: for each of the travel policy's questions take tokens_to_model "
