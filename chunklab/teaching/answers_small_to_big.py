@@ -190,10 +190,13 @@ def _forward_window_hints() -> dict[Any, str]:
         "that counts characters (len); the question asks cl100k tokens"
     )
     _, _, spans, i = _t03_hit()
-    hints.setdefault(_t03_window(0, len(spans) - 1 - i)[1], (
-        "that window runs from the hit to the document's end; window() clips there, so the "
-        "last sentence is the first one after the hit that brings step 5 in, not the last one"
-    ))
+    hints.setdefault(
+        _t03_window(0, len(spans) - 1 - i)[1],
+        (
+            "that window runs from the hit to the document's end; window() clips there, so the "
+            "last sentence is the first one after the hit that brings step 5 in, not the last one"
+        ),
+    )
     hints.pop(_forward_window_tokens(), None)
     return hints
 
