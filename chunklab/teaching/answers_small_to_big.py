@@ -197,6 +197,13 @@ def _forward_window_hints() -> dict[Any, str]:
             "last sentence is the first one after the hit that brings step 5 in, not the last one"
         ),
     )
+    doc, _, _, _ = _t03_hit()
+    early = COUNTERS["cl100k"](doc.text[spans[i][0] - 1 : spans[i + a][1]])
+    hints.setdefault(
+        early,
+        "your slice starts a character early, on the line break before the hit; start it at the "
+        "hit's own start, spans[i][0]",
+    )
     hints.pop(_forward_window_tokens(), None)
     return hints
 
