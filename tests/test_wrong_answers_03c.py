@@ -98,9 +98,14 @@ def _ties_reversed(scores, passes, k):  # best first, but the larger id first on
     ]
 
 
+def _id_only(scores, passes, k):  # sorted by id, the score forgotten
+    return sorted(i for i in scores if i in passes)[:k]
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
+        (_id_only, "sorted the passing ids by id alone"),
         (_rank_then_filter, "filtered after"),
         (_reverse_order, "wrong order"),
         (_unfiltered, "fails the filter"),

@@ -189,8 +189,26 @@ def _forward_window_hints() -> dict[Any, str]:
     hints[_t03_window(0, a, "characters")[1]] = (
         "that counts characters (len); the question asks cl100k tokens"
     )
+    for tokens, hint in _forward_window_overreach_hints(a).items():
+        hints.setdefault(tokens, hint)
     hints.pop(_forward_window_tokens(), None)
     return hints
+
+
+def _forward_window_overreach_hints(a: int) -> dict[int, str]:
+    """03b.1's slips past the right window's edges: run on to the document's end, or the slice
+    started a character early, on the line break before the hit."""
+    doc, _, spans, i = _t03_hit()
+    return {
+        _t03_window(0, len(spans) - 1 - i)[1]: (
+            "that window runs from the hit to the document's end; window() clips there, so the "
+            "last sentence is the first one after the hit that brings step 5 in, not the last one"
+        ),
+        COUNTERS["cl100k"](doc.text[spans[i][0] - 1 : spans[i + a][1]]): (
+            "your slice starts a character early, on the line break before the hit; start it at "
+            "the hit's own start, spans[i][0]"
+        ),
+    }
 
 
 EXPENSES = {"section": "Travel Policy > Expense Reporting"}

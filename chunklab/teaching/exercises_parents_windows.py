@@ -323,6 +323,11 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
         )
     if len(got) > k:
         return f"you returned {len(got)} ids, more than k = {k}: keep only the k best"
+    if got == sorted(i for i in scores if i in passes)[:k]:
+        return (
+            "you sorted the passing ids by id alone: sort by score, best first, and let the id "
+            "only break ties (sort by (-score, id))"
+        )
     if [scores.get(i) for i in got] == [scores[i] for i in expected] and got != expected:
         return "ties: among equal scores the smaller id comes first (sort by (-score, id))"
     if sorted(got) == sorted(expected):
