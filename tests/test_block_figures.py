@@ -20,5 +20,6 @@ def test_only_the_lines_that_differ_are_outlined():
     assert len(outlines) == 2  # the title and its underline; "Meals." and the blank line agree
     assert sorted(round(p.get_y() + p.get_height() / 2, 1) for p in outlines) == [-1.6, -0.6]
     written = [t.get_text() for t in ax.texts]
-    assert written == [kind for pair in zip(sketch, chunklab) for kind in pair if kind] + ["-", "-"]
+    cells = [kind for pair in zip(sketch, chunklab, strict=True) for kind in pair]
+    assert written == [kind or "-" for kind in cells]
     plt.close(figure)
