@@ -92,9 +92,10 @@ Evaluation (`evaluation/`)
 - `evaluation.bootstrap`: bootstrap intervals of a mean over questions (10)
 
 The notebooks' helpers (`teaching/`)
-- `teaching.report`: tables and plots (with `teaching.figures`, the only modules that import
-  pandas/matplotlib)
+- `teaching.report`: tables and plots (with `teaching.figures` and `teaching.block_figures`, the
+  only modules that import pandas/matplotlib)
 - `teaching.figures`: the experiment's figures (07), the pipeline map (01), legends beside panels
+- `teaching.block_figures`: the block holding each line of a small input, two parsers side by side
 - `teaching.cuts`: where the cuts fall, each chunk's span coloured (`report.show_cuts`)
 - `teaching.selfcheck`: a notebook's claims re-computed from the library
 - `teaching.fact_matching`: one chunk holding every fact a question needs (whole words)

@@ -1,9 +1,11 @@
 """The notebooks' helpers: pictures and tables, self-checks, and the exercises' checks.
 
-- `report`:    tables and plots (with `figures`, the only modules that import pandas and
-  matplotlib).
+- `report`:    tables and plots (with `figures` and `block_figures`, the only modules that import
+  pandas and matplotlib).
 - `figures`:   the experiment's figures and the pipeline map (re-exported by `report`), every
   legend outside the data.
+- `block_figures`: which block holds each line of a small input, two parsers side by side
+  (companion 02b).
 - `cuts`:      where the cuts fall: a document with each chunk's span coloured (HTML and text).
 - `selfcheck`: `check(...)`: a notebook's claims re-computed from the library.
 - `claims`:    `claim(...)`, a conclusion printed with its evidence and verdict, and
