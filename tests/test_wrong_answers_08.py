@@ -237,3 +237,20 @@ def test_08_2_names_another_budget(capsys):
         selfcheck.check("08.2", wrong)
         out = capsys.readouterr().out
         assert ": correct" not in out and "another budget" in out, out
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_each_wrong_budget_and_accepts_the_right_one(capsys):
+    """Another format, the addresses kept, the underlines blanked too, the table's own tokens and
+    one off each side: each refused with its own reason; the smallest whole budget accepted."""
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+
+    right = selfcheck.SOLUTIONS["08b.2"][1]()
+    misses = FORMS_EXPERIMENTS["08b.2"].misses()
+    assert {right - 1, right + 1} <= set(misses) and len(misses) >= 6
+    for answer, why in misses.items():
+        selfcheck.check("08b.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 08b.2: correct" not in out and why in out, out
+    selfcheck.check("08b.2", right)
+    assert "Exercise 08b.2: correct" in capsys.readouterr().out

@@ -29,6 +29,8 @@
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
+- `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's
+  field table is one chunk) and the wrong budgets it names.
 - `retriever_checks`: notebook 10b's exercises (rank fusion by hand; BM25 against MiniLM on
   another cut) and their slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.

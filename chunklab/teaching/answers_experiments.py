@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 07, 08, 09 and 09b: each expected answer computed from the
+"""The answer exercises of notebooks 07, 08, 08b, 09 and 09b: each expected answer computed from the
 library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
 order, the right count for the wrong setting, the reverse of what was asked), with why.
 
@@ -27,6 +27,7 @@ from chunklab.teaching.answers_late_chunking import (
     pairwise_misses,
     schedule_pairwise_alone_and_late,
 )
+from chunklab.teaching.answers_split_table import split_table_misses, word_table_whole
 from chunklab.tokens.counters import cl100k
 
 KS = (1, 3, 5)  # the depths of notebook 07's `rows`
@@ -152,7 +153,8 @@ def _pdf_misses() -> dict[Any, str]:
         misses.setdefault(
             (chunks + off, orphan_count),
             f"the chunk count is {'one too few' if off < 0 else 'one too many'}: count every chunk "
-            "MarkdownChunker(max_tokens=60).split returns for the PDF read by read_document",
+            "MarkdownChunker(max_tokens=60).split returns for the PDF read by read_document, "
+            "and check the budget is 60",
         )
         misses.setdefault(
             (chunks, orphan_count + off),
@@ -250,6 +252,7 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
+    "08b.2": ("an integer, a budget in cl100k tokens", word_table_whole),
     "09b.2": ("a pair (alone, late), two decimals", schedule_pairwise_alone_and_late),
 }
 
@@ -258,6 +261,7 @@ FORMS_EXPERIMENTS: dict[str, Form] = {
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
+    "08b.2": Form(misses=split_table_misses),
     "09b.2": Form(decimals=2, misses=pairwise_misses),
 }
 

@@ -48,6 +48,15 @@ def _schedule_late_unscaled(size: int = 200) -> np.ndarray:
     return np.array([tokens.vectors[first:last].mean(axis=0) for first, last in bounds])
 
 
+@lru_cache(maxsize=None)
+def _schedule_late_without_overlap(size: int = 200) -> np.ndarray:
+    """09b.2's late chunks read in windows that do not overlap: an edge token loses context."""
+    doc = load_document("work_schedules")
+    chunker = build("fixed", size=size, overlap=0, unit="tokens")
+    spans = [(c.start, c.end) for c in chunker.split(doc)]
+    return late_chunk_vectors(MiniLMEmbedder(), doc.text, spans, overlap=0)
+
+
 def schedule_pairwise_alone_and_late() -> tuple[float, float]:
     """09b.2: section 2's measure on the work-schedules page, 200-token windows, no overlap."""
     alone, late = _schedule_alone_and_late(200, "tokens")
@@ -92,6 +101,11 @@ def pairwise_misses() -> dict[Any, str]:
         unscaled,
         "your late vectors are means never scaled to length 1, so their dot products are not "
         "cosines: scale each to length 1",
+    )
+    misses.setdefault(
+        (right[0], round(_mean_pairwise(_schedule_late_without_overlap()), 2)),
+        "your windows do not overlap, so a token at a window's edge is read with context on one "
+        "side only: read windows that overlap by 64 pieces, as late_chunk_vectors does",
     )
     misses.pop(right, None)
     return misses

@@ -1,0 +1,85 @@
+"""Exercise 08b.2's answer: the smallest budget at which the Word file's field table, its link
+addresses removed, is one chunk again, and the wrong answers a refusal names.
+
+Why a budget and not a token count: the chunk holds the table under its breadcrumb, so the
+smallest budget that keeps it whole is found by cutting at each budget, not by adding up the
+table's tokens. Each plausible slip (another format, the addresses kept, the underlines removed
+too, the table alone, one off) gives its own budget, computed here, never typed in.
+Registered in `selfcheck` by `answers_experiments`. Reading this file gives the answer away.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from typing import Any
+
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.contracts import Document
+from chunklab.documents.reading import read_document
+from chunklab.documents.series import data_dir
+from chunklab.tokens.counters import cl100k
+
+PAGE = "gdsway-managing-sensitive-information"  # notebook 08's GDS Way page
+HEADER = "| Field | Value |"
+BUDGETS = range(120, 301)  # every budget tried; the formats' answers lie between
+
+
+def without_address(doc: Document) -> Document:
+    """Each table row's link written [text] instead of [text](https://…), as companion 08b does."""
+    text = re.sub(r"(?m)^\|.*$", lambda row: re.sub(r"\]\(https://[^)]*\)", "]", row[0]), doc.text)
+    return doc.model_copy(update={"text": text})
+
+
+def without_setext(doc: Document) -> Document:
+    """A line of dashes under a paragraph (not a table row) made blank: no underlined heading."""
+    text = re.sub(r"(?m)^([^|\n].*)\n-{3,}[ \t]*$", r"\1\n", doc.text)
+    return doc.model_copy(update={"text": text})
+
+
+def _read(kind: str) -> Document:
+    path = data_dir() / f"{PAGE}.md" if kind == "md" else data_dir() / "formats" / f"{PAGE}.{kind}"
+    return read_document(path, doc_id="sensitive_code")
+
+
+def pieces(doc: Document, budget: int) -> int:
+    """How many chunks hold the table's header: the chunker repeats it in every piece."""
+    return sum(HEADER in c.text for c in MarkdownChunker(max_tokens=budget).split(doc))
+
+
+def smallest_whole(doc: Document) -> int:
+    """The smallest budget from which on the table is one chunk (checked at every budget up)."""
+    counts = [pieces(doc, b) for b in BUDGETS]
+    return next(b for i, b in enumerate(BUDGETS) if all(n == 1 for n in counts[i:]))
+
+
+@lru_cache(maxsize=None)
+def word_table_whole() -> int:
+    """08b.2: Word's file, its table's link addresses removed."""
+    return smallest_whole(without_address(_read("docx")))
+
+
+def split_table_misses() -> dict[Any, str]:
+    right = word_table_whole()
+    docx = without_address(_read("docx"))
+    table = docx.text[docx.text.index(HEADER) :].splitlines()
+    end = next(i for i, line in enumerate(table) if not line.startswith("|"))
+    table_alone = "\n".join(table[:end])
+    misses: dict[Any, str] = {
+        smallest_whole(_read("docx")): "that is with the link addresses still in the rows; "
+        "cut without_address(gds['docx'])",
+        smallest_whole(without_setext(docx)): "that is with the underlined code headings blanked "
+        "too (without_setext); the exercise removes only the addresses",
+        smallest_whole(without_address(_read("html"))): "that is the HTML's file; the exercise "
+        "asks for the Word file's",
+        smallest_whole(_read("md")): "that is the Markdown source's; the exercise asks for the "
+        "Word file's",
+        smallest_whole(_read("pdf")): "that is the PDF's; the exercise asks for the Word file's",
+        cl100k(table_alone): "that is the table's own tokens; each piece also carries its "
+        "breadcrumb, so cut at each budget and look",
+        right - 1: "at that budget the table is still cut in two; the answer is the smallest "
+        "budget at which it is one chunk",
+        right + 1: "the table is already one chunk a token lower",
+    }
+    misses.pop(right, None)
+    return misses
