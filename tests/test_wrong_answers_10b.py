@@ -130,6 +130,7 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
     assert len(misses) >= 5 and right not in misses
     # the cut paired instead of the retriever is named
     assert any("two cuts under BM25" in why for why in misses.values())
+    assert any("the cut changed too" in why for why in misses.values())  # the wrong baseline
     for answer, why in misses.items():
         selfcheck.check("10b.2", answer)
         out = capsys.readouterr().out
