@@ -144,3 +144,13 @@ def test_10b_2_accepts_the_right_pair_as_a_tuple_or_a_list(capsys):
     for answer in ((won, lost), [won, lost]):
         selfcheck.check("10b.2", answer)
         assert "Exercise 10b.2: correct" in capsys.readouterr().out
+
+
+def test_10b_2_answers_its_question_once_right(capsys):
+    """The right pair is told the verdict it leads to: whether BM25's lead holds on this cut."""
+    from chunklab.teaching import selfcheck
+
+    selfcheck.check("10b.2", selfcheck.SOLUTIONS["10b.2"][1]())
+    out = capsys.readouterr().out
+    assert f"{selfcheck.SOLUTIONS['10b.2'][1]()[0]} won" in out
+    assert "lead is not shown" in out or "lead holds" in out, out

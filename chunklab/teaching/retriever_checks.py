@@ -228,6 +228,24 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
     return misses
 
 
+def _bm25_on_markdown_150_afterword() -> str:
+    """10b.2, once right: the prompt's question (does BM25's lead hold on another cut?), answered
+    by `compare`'s verdict on the pair."""
+    minilm = _minilm_cut("markdown 150")
+    bm25 = rescore(minilm, bm25_ranker())
+    paired = compare(bm25.scores["recall"], minilm.scores["recall"], show=False)
+    if paired.better:
+        return f"{paired.brief()}: the lead holds on markdown 150's chunks too."
+    return (
+        f"{paired.brief()}: on markdown 150's chunks the lead is not shown, so section 2's "
+        "claim stands for Recursive 200/0's chunks only."
+    )
+
+
+# exercise -> what a right answer is told besides "correct": the prompt's own question, answered
+AFTERWORDS_RETRIEVERS: dict[str, Callable[[], str]] = {"10b.2": _bm25_on_markdown_150_afterword}
+
+
 SOLUTIONS_RETRIEVERS: dict[str, tuple[str, Callable[[], Any]]] = {
     "10b.2": ("a pair of integers (won, lost)", _bm25_on_markdown_150),
 }
