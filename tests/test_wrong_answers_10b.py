@@ -130,6 +130,7 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
     assert len(misses) >= 5 and right not in misses
     # the cut paired instead of the retriever is named
     assert any("two cuts under BM25" in why for why in misses.values())
+    assert any("the cut changed too" in why for why in misses.values())  # the wrong baseline
     for answer, why in misses.items():
         selfcheck.check("10b.2", answer)
         out = capsys.readouterr().out
@@ -143,3 +144,13 @@ def test_10b_2_accepts_the_right_pair_as_a_tuple_or_a_list(capsys):
     for answer in ((won, lost), [won, lost]):
         selfcheck.check("10b.2", answer)
         assert "Exercise 10b.2: correct" in capsys.readouterr().out
+
+
+def test_10b_2_answers_its_question_once_right(capsys):
+    """The right pair is told the verdict it leads to: whether BM25's lead holds on this cut."""
+    from chunklab.teaching import selfcheck
+
+    selfcheck.check("10b.2", selfcheck.SOLUTIONS["10b.2"][1]())
+    out = capsys.readouterr().out
+    assert f"{selfcheck.SOLUTIONS['10b.2'][1]()[0]} won" in out
+    assert "lead is not shown" in out or "lead holds" in out, out

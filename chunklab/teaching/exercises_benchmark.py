@@ -179,7 +179,7 @@ def _which_slip(
         for words, slipped in _slips(excerpts, size, length).items()
         if abs(slipped - expected) > 1e-9 and abs(value - slipped) <= 1e-9
     ]
-    if len(matched) > 1 and fn is not None:  # none made on every case: a slip not listed here
+    if fn is not None:  # only a slip made on every case is named; none: a slip not listed here
         matched = [words for words in matched if _made_everywhere(fn, words)]
     if matched:
         return "; or ".join(matched)

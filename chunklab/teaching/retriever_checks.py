@@ -192,6 +192,16 @@ def _bm25_cut_against_cut() -> tuple[int, int]:
     return paired.won, paired.lost
 
 
+def _bm25_against_another_cut() -> tuple[int, int]:
+    """The slip of the wrong baseline: BM25 on markdown 150 against MiniLM on Recursive 200/0,
+    recall (the retriever and the cut both changed)."""
+    bm25 = rescore(_minilm_cut("markdown 150"), bm25_ranker())
+    paired = compare(
+        bm25.scores["recall"], _minilm_cut("Recursive 200/0").scores["recall"], show=False
+    )
+    return paired.won, paired.lost
+
+
 def _bm25_on_markdown_150() -> tuple[int, int]:
     """10b.2: BM25 against MiniLM on markdown 150's chunks, recall, (won, lost)."""
     return _won_lost("markdown 150")
@@ -209,11 +219,31 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         _won_lost("markdown 150", metric="iou"): "that pairs IoU: the exercise asks recall",
         _bm25_cut_against_cut(): "that pairs two cuts under BM25 (markdown 150 against Recursive "
         "200/0): the exercise holds the cut, markdown 150, and pairs BM25 against MiniLM",
-        (0, 0): "precision-Ω belongs to the cut, so both retrievers tie on every question: pair "
-        "recall",
+        _bm25_against_another_cut(): "that pairs BM25 on markdown 150 against MiniLM on Recursive "
+        "200/0, so the cut changed too: pair both retrievers on markdown 150's chunks",
+        (0, 0): "both retrievers tie on every question: you paired a measure of the cut alone "
+        "(notebook 10's precision-Ω, which no retriever moves); pair recall",
     }
     misses.pop(right, None)
     return misses
+
+
+def _bm25_on_markdown_150_afterword() -> str:
+    """10b.2, once right: the prompt's question (does BM25's lead hold on another cut?), answered
+    by `compare`'s verdict on the pair."""
+    minilm = _minilm_cut("markdown 150")
+    bm25 = rescore(minilm, bm25_ranker())
+    paired = compare(bm25.scores["recall"], minilm.scores["recall"], show=False)
+    if paired.better:
+        return f"{paired.brief()}: the lead holds on markdown 150's chunks too."
+    return (
+        f"{paired.brief()}: on markdown 150's chunks the lead is not shown, so section 2's "
+        "claim stands for Recursive 200/0's chunks only."
+    )
+
+
+# exercise -> what a right answer is told besides "correct": the prompt's own question, answered
+AFTERWORDS_RETRIEVERS: dict[str, Callable[[], str]] = {"10b.2": _bm25_on_markdown_150_afterword}
 
 
 SOLUTIONS_RETRIEVERS: dict[str, tuple[str, Callable[[], Any]]] = {

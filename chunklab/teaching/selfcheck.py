@@ -33,7 +33,11 @@ from chunklab.teaching.answers_tables_prefixes import (
 from chunklab.teaching.exercises import CHECKS, verdict
 from chunklab.teaching.exercises_benchmark import FORMS_BENCHMARK, SOLUTIONS_BENCHMARK
 from chunklab.teaching.exercises_code import FORMS_CODE, SOLUTIONS_CODE
-from chunklab.teaching.retriever_checks import FORMS_RETRIEVERS, SOLUTIONS_RETRIEVERS
+from chunklab.teaching.retriever_checks import (
+    AFTERWORDS_RETRIEVERS,
+    FORMS_RETRIEVERS,
+    SOLUTIONS_RETRIEVERS,
+)
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -119,7 +123,7 @@ def verdict_for(exercise: str, answer: Any) -> str:
     how = _remembering(form(exercise))
     wrong = judge(answer, solution := _remembered(solve), how)
     if wrong is None:
-        afterword = AFTERWORDS_EXPERIMENTS.get(exercise)
+        afterword = {**AFTERWORDS_EXPERIMENTS, **AFTERWORDS_RETRIEVERS}.get(exercise)
         return f"Exercise {exercise}: correct." + (f" {afterword()}" if afterword else "")
     why = known_miss(answer, how)
     if why is None and exercise in HINTS:
