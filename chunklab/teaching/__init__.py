@@ -68,7 +68,7 @@
 - `exercises_tables`, `exercises_prefixes`: notebook 05's and 06's checks, in `exercises`.
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
-  cut and printed with its tokens per query; the size matched to that cut's tokens.
+  cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 
 May import everything below it; nothing in the library imports it.
 """
