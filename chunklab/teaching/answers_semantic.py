@@ -290,6 +290,13 @@ def cuts_at_percentile(
     return cuts, len(set(cuts) & true_gaps)
 
 
+def _most_similar_gaps(count: int) -> tuple[int, ...]:
+    """MiniLM's `count` most similar gaps on the topics document, in ascending order: the
+    reverse-sort slip of 04c.2 (the rule cuts the least similar)."""
+    _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
+    return tuple(sorted(int(i) for i in np.argsort(sims)[-count:]))
+
+
 def _cuts_at_percentile_misses() -> dict[Any, str]:
     right = cuts_at_percentile()
     cuts, on_true = right
@@ -327,6 +334,16 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
             "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives "
             "(ascending)",
         ),
+    ]
+    most_similar = _most_similar_gaps(len(cuts))
+    slips += [
+        (
+            (gaps, n),
+            "those are the most similar gaps (the highest similarities, a reverse sort); the rule "
+            "cuts the least similar: the distances (1 - similarity) above the percentile",
+        )
+        for gaps in (most_similar, tuple(reversed(most_similar)))
+        for n in range(len(cuts) + 1)
     ]
     slips.append(
         (
