@@ -123,6 +123,16 @@ def first_pass_misses() -> dict[Any, str]:
         ),
         ((1, tokens), "the tokens are right, but they do not fit one call: count the prompts"),
         (
+            (calls, tokens - cl100k(sent[0])),
+            "those tokens leave out the first prompt: sum over every prompt the stand-in was "
+            "sent, the first included",
+        ),
+        (
+            (calls - 1, tokens - cl100k(sent[0])),
+            "that leaves out the first prompt, in the calls and in the tokens: count every "
+            "prompt in sent, the first included",
+        ),
+        (
             (calls, sum(cl100k(piece.text) for piece in LLMChunker(_no_model).pieces(page))),
             "that counts the page's pieces once each; each prompt also holds the instruction and "
             "the tags, and the pieces after each cut are sent again",
@@ -164,6 +174,16 @@ def resent_misses() -> dict[Any, str]:
         (
             right - (calls - no_cut_calls) * instruction,
             "those are the re-sent pieces alone; each extra call also sends the instruction again",
+        ),
+        (
+            (calls - no_cut_calls) * instruction,
+            "that is only the instruction of each extra call; the pieces sent again after each "
+            "cut count too: subtract the two passes' prompt tokens",
+        ),
+        (
+            tokens - cl100k(load_document("work_schedules").text),
+            "that subtracts the page's own tokens; subtract the pass with no cut named, "
+            "prompts(page), which holds the instruction and the tags too",
         ),
     ]
     return {answer: hint for answer, hint in slips if answer != right}
