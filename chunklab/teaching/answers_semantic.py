@@ -290,16 +290,20 @@ def cuts_at_percentile(
     return cuts, len(set(cuts) & true_gaps)
 
 
-def _most_similar_gaps(count: int) -> tuple[int, ...]:
-    """MiniLM's `count` most similar gaps on the topics document, in ascending order: the
-    reverse-sort slip of 04c.2 (the rule cuts the least similar)."""
+def _most_similar_slips(count: int) -> list[tuple[Any, str]]:
+    """MiniLM's `count` most similar gaps on the topics document, in either order, with any count
+    of true changes: the reverse-sort slip of 04c.2 (the rule cuts the least similar)."""
     _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
-    return tuple(sorted(int(i) for i in np.argsort(sims)[-count:]))
+    most = tuple(sorted(int(i) for i in np.argsort(sims)[-count:]))
+    hint = (
+        "those are the most similar gaps (the highest similarities, a reverse sort); the rule "
+        "cuts the least similar: the distances (1 - similarity) above the percentile"
+    )
+    return [((gaps, n), hint) for gaps in (most, most[::-1]) for n in range(count + 1)]
 
 
 def _cuts_at_percentile_misses() -> dict[Any, str]:
-    right = cuts_at_percentile()
-    cuts, on_true = right
+    cuts, on_true = right = cuts_at_percentile()
     units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
     slips: list[tuple[Any, str]] = [
         (
@@ -335,16 +339,7 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
             "(ascending)",
         ),
     ]
-    most_similar = _most_similar_gaps(len(cuts))
-    slips += [
-        (
-            (gaps, n),
-            "those are the most similar gaps (the highest similarities, a reverse sort); the rule "
-            "cuts the least similar: the distances (1 - similarity) above the percentile",
-        )
-        for gaps in (most_similar, tuple(reversed(most_similar)))
-        for n in range(len(cuts) + 1)
-    ]
+    slips += _most_similar_slips(len(cuts))
     slips.append(
         (
             (cuts, len(cuts)),
