@@ -7,7 +7,7 @@ ones come from the library, so nothing here is typed in."""
 
 import pytest
 
-from chunklab.chunkers.semantic import with_neighbours
+from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
 from chunklab.teaching import answers_semantic, selfcheck
 from chunklab.teaching.exercises import verdict
 
@@ -177,14 +177,47 @@ def test_04_3_says_when_the_function_changed_its_input():
 def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
     right = selfcheck.SOLUTIONS["04.3b"][1]()
     assert selfcheck.verdict_for("04.3b", list(right)).endswith("correct.")
-    one = answers_semantic.wide_buffer_scores(1)
+    one = answers_semantic.wide_buffer_gaps(1)
     assert one != right
     assert "buffer_size=1" in refusal("04.3b", one)
-    assert "no buffer" in refusal("04.3b", answers_semantic.wide_buffer_scores(0))
+    assert "no buffer" in refusal("04.3b", answers_semantic.wide_buffer_gaps(0))
     assert "LangChain's default" in refusal(
-        "04.3b", answers_semantic.wide_buffer_scores(percentile=95)
+        "04.3b", answers_semantic.wide_buffer_gaps(percentile=95)
     )
-    assert "cuts by lines" in refusal("04.3b", answers_semantic.wide_buffer_scores(unit="line"))
+
+
+@pytest.mark.xdist_group("exercise-04.3b")
+def test_04_3b_refuses_the_optimal_partition_and_the_scores():
+    """Buffer 3 scores (0.00, 0.00) with the greedy rule and with the optimal partition alike, so
+    the exercise asks the gaps: the wrong method now gives a wrong answer, named."""
+    assert answers_semantic.wide_buffer_scores() == answers_semantic.wide_buffer_scores(
+        partition="optimal"
+    )
+    optimal = answers_semantic.wide_buffer_gaps(partition="optimal")
+    assert optimal != selfcheck.SOLUTIONS["04.3b"][1]()
+    assert "optimal partition" in refusal("04.3b", optimal)
+    assert "(precision, recall)" in refusal("04.3b", answers_semantic.wide_buffer_scores())
+
+
+@pytest.mark.xdist_group("exercise-04.3b")
+def test_04_3b_answer_is_what_the_learners_buffer_and_breakpoints_give():
+    """The answer the learner builds by hand (04.3's buffer, section 1's cosine and percentile
+    rule) equals the library's, so a correct from-scratch route is accepted."""
+    import numpy as np
+
+    from chunklab.documents.series import load_document
+    from chunklab.embeddings.static import WordLlamaEmbedder
+
+    text = load_document("topics").text
+    units, _ = SemanticChunker(embedder=WordLlamaEmbedder()).similarities(load_document("topics"))
+    vectors = WordLlamaEmbedder().embed_documents(with_neighbours([text[a:b] for a, b in units], 3))
+    cosines = [
+        float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        for u, v in zip(vectors, vectors[1:], strict=False)
+    ]
+    distances = np.array([1 - s for s in cosines])
+    gaps = [i for i, d in enumerate(distances) if d > np.percentile(distances, 80)]
+    assert selfcheck.verdict_for("04.3b", gaps).endswith("correct.")
 
 
 def _newline_join(texts, buffer_size):

@@ -259,3 +259,31 @@ def test_04b_2b_names_each_slip_of_the_re_sent_tokens():
     assert "wrong sign" in selfcheck.verdict_for("04b.2b", -right)
     hints = [selfcheck.verdict_for("04b.2b", a) for a in selfcheck.form("04b.2b").misses()]
     assert any("characters" in h for h in hints) and any("instruction again" in h for h in hints)
+
+
+def test_04b_2_names_the_first_prompt_left_out():
+    """Summing every prompt but the first is a predictable slip: its own hint, not a generic
+    'item 2 is not right'."""
+    from chunklab.teaching import answers_llm_cuts
+    from chunklab.tokens.counters import cl100k
+
+    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
+    first = cl100k(answers_llm_cuts.sent_on_schedules()[0])
+    assert "leave out the first prompt" in selfcheck.verdict_for("04b.2", (calls, tokens - first))
+    assert "leaves out the first prompt" in selfcheck.verdict_for(
+        "04b.2", (calls - 1, tokens - first)
+    )
+
+
+def test_04b_2b_names_the_instructions_alone_and_the_page_subtracted():
+    from chunklab.chunkers.llm import SPLIT_PROMPT
+    from chunklab.documents.series import load_document
+    from chunklab.teaching import answers_llm_cuts
+    from chunklab.tokens.counters import cl100k
+
+    calls, tokens = answers_llm_cuts.first_pass_on_schedules()
+    no_cut_calls, _ = answers_llm_cuts.first_pass_on_schedules(None)
+    instructions = (calls - no_cut_calls) * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))
+    assert "only the instruction" in selfcheck.verdict_for("04b.2b", instructions)
+    page = cl100k(load_document("work_schedules").text)
+    assert "page's own tokens" in selfcheck.verdict_for("04b.2b", tokens - page)

@@ -4,6 +4,7 @@ and accepts any threshold that makes the percentile rule's cuts."""
 import numpy as np
 import pytest
 
+from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -72,3 +73,21 @@ def test_04c_2_depends_on_the_model_not_only_on_the_rule():
     )
     assert len(minilm[0]) == len(wordllama[0])
     assert minilm[0] != wordllama[0]
+
+
+def test_04c_2_names_the_most_similar_gaps():
+    """The predictable reverse-sort slip (the three highest similarities) gets its own hint,
+    whatever count goes with it, not a list of wrong items."""
+    import numpy as np
+
+    from chunklab.chunkers.semantic import SemanticChunker
+    from chunklab.documents.series import load_document
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    cuts, _ = selfcheck.SOLUTIONS["04c.2"][1]()
+    _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
+    most = sorted(int(i) for i in np.argsort(sims)[-len(cuts) :])
+    assert set(most) != set(cuts)
+    for n in (0, len(cuts)):
+        line = selfcheck.verdict_for("04c.2", (most, n))
+        assert "most similar gaps" in line and "least similar" in line, line

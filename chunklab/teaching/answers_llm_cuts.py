@@ -75,9 +75,25 @@ def _miscounted(calls: int, tokens: int, sent: list[str], page_text: str) -> lis
     ]
 
 
+def _first_prompt_left_out(calls: int, tokens: int, sent: list[str]) -> list[tuple[Any, str]]:
+    """Every prompt summed but the first, with its call counted or not."""
+    rest = tokens - cl100k(sent[0])
+    return [
+        (
+            (calls, rest),
+            "those tokens leave out the first prompt: sum over every prompt the stand-in was "
+            "sent, the first included",
+        ),
+        (
+            (calls - 1, rest),
+            "that leaves out the first prompt, in the calls and in the tokens: count every "
+            "prompt in sent, the first included",
+        ),
+    ]
+
+
 def first_pass_misses() -> dict[Any, str]:
-    """Each slip computed by doing it: no cut named, another share, the page's own tokens,
-    pieces for calls, the order."""
+    """Each slip computed by doing it: no cut, another share, the page's tokens, the order."""
     calls, tokens = first_pass_on_schedules()
     page = load_document("work_schedules")
     pieces = len(LLMChunker(_no_model).pieces(page))
@@ -128,7 +144,9 @@ def first_pass_misses() -> dict[Any, str]:
             "the tags, and the pieces after each cut are sent again",
         ),
     ]
-    slips += _miscounted(calls, tokens, sent, page.text)
+    slips += _miscounted(calls, tokens, sent, page.text) + _first_prompt_left_out(
+        calls, tokens, sent
+    )
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (calls, tokens):
@@ -164,6 +182,16 @@ def resent_misses() -> dict[Any, str]:
         (
             right - (calls - no_cut_calls) * instruction,
             "those are the re-sent pieces alone; each extra call also sends the instruction again",
+        ),
+        (
+            (calls - no_cut_calls) * instruction,
+            "that is only the instruction of each extra call; the pieces sent again after each "
+            "cut count too: subtract the two passes' prompt tokens",
+        ),
+        (
+            tokens - cl100k(load_document("work_schedules").text),
+            "that subtracts the page's own tokens; subtract the pass with no cut named, "
+            "prompts(page), which holds the instruction and the tags too",
         ),
     ]
     return {answer: hint for answer, hint in slips if answer != right}

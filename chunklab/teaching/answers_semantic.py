@@ -86,9 +86,8 @@ def _stdevs_misses() -> dict[Any, str]:
 
 
 def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
-    """04.3b: (precision, recall) of the greedy rule with a wider buffer on the topics document
-    (3: buffer 2 scores as buffer 1, whose row the notebook prints); `options` vary it to name
-    the slips."""
+    """(precision, recall) of the greedy rule with a buffer on the topics document; the
+    notebook's prose reads it after 04.3b, whose answer is the gaps (`wide_buffer_gaps`)."""
     chosen = {"wordllama": WordLlamaEmbedder, "minilm": MiniLMEmbedder}[
         options.pop("embedder", "wordllama")
     ]()
@@ -99,30 +98,61 @@ def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, flo
     return scored["precision"], scored["recall"]
 
 
+def wide_buffer_gaps(buffer_size: int = 3, **options: Any) -> tuple[int, ...]:
+    """04.3b: the gaps section 1's percentile-80 rule cuts when each sentence is embedded with
+    `buffer_size` neighbours each side (gap i lies after sentence i). Asked as gaps, not as
+    (precision, recall): buffer 3 scores (0.00, 0.00), which a learner could guess from the
+    printed 0.80 -> 0.40 pattern, and which the optimal partition scores too. A chunker run with
+    ``partition="optimal"`` has no greedy cuts: its gaps are read off its chunk starts."""
+    chosen = {"wordllama": WordLlamaEmbedder, "minilm": MiniLMEmbedder}[
+        options.pop("embedder", "wordllama")
+    ]()
+    chunker = SemanticChunker(embedder=chosen, buffer_size=buffer_size, **options)
+    topics = load_document("topics")
+    units, sims = chunker.similarities(topics)
+    if options.get("partition") != "optimal":
+        return tuple(int(c) for c in chunker.cuts(sims))
+    starts = [a for a, _ in units]
+    return tuple(starts.index(c.start) - 1 for c in chunker.split(topics)[1:])
+
+
 def _wide_buffer_misses() -> dict[Any, str]:
-    right = wide_buffer_scores()
+    right = wide_buffer_gaps()
+    units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
     slips: list[tuple[Any, str]] = [
-        (wide_buffer_scores(0), "that is no buffer at all: pass buffer_size=3"),
+        (wide_buffer_gaps(0), "those are section 1's gaps, no buffer: embed buffered(..., 3)"),
         (
-            wide_buffer_scores(1),
-            "that is buffer_size=1, companion 04c's section 3 row (and buffer_size=2's): "
-            "pass buffer_size=3",
+            wide_buffer_gaps(1),
+            "that is buffer_size=1 (companion 04c's section 3 row): embed buffered(..., 3)",
         ),
-        (wide_buffer_scores(4), "that is buffer_size=4: the question asks buffer_size=3"),
+        (wide_buffer_gaps(2), "that is buffer_size=2: embed buffered(..., 3)"),
+        (wide_buffer_gaps(4), "that is buffer_size=4: the question asks 3"),
         (
-            wide_buffer_scores(partition="optimal"),
-            'that is the optimal partition: keep the greedy rule (no partition="optimal")',
+            wide_buffer_gaps(partition="optimal"),
+            "those are the optimal partition's cuts: apply section 1's breakpoints (the greedy "
+            "rule, percentile 80) to the buffered cosines",
         ),
-        (wide_buffer_scores(embedder="minilm"), "that is MiniLM: use WordLlamaEmbedder()"),
+        (wide_buffer_gaps(embedder="minilm"), "that is MiniLM: embed with WordLlamaEmbedder()"),
         (
-            wide_buffer_scores(percentile=95),
-            "that is percentile 95 (LangChain's default): keep the library's percentile 80",
+            wide_buffer_gaps(percentile=95),
+            "that is percentile 95 (LangChain's default): keep breakpoints' percentile 80",
         ),
-        (wide_buffer_scores(unit="line"), 'that cuts by lines: keep sentences (no unit="line")'),
         (
-            (round(right[0] * 100), round(right[1] * 100)),
-            "give shares from 0 to 1, as boundary_scores prints them, not percentages",
+            tuple(c + 1 for c in right),
+            "those number the sentences that open each new chunk; a gap i lies after sentence i, "
+            "as breakpoints returns it",
         ),
+        (
+            tuple(units[c + 1][0] for c in right),
+            "those are character offsets of the new chunks; the question asks the gap numbers "
+            "breakpoints returns",
+        ),
+        (
+            wide_buffer_scores(),
+            "that is (precision, recall); the question asks the gaps breakpoints cuts (a list "
+            "of ints): score them after",
+        ),
+        (tuple(reversed(right)), "the right gaps in the wrong order: keep breakpoints' order"),
     ]
     misses: dict[Any, str] = {}
     for answer, hint in slips:
@@ -260,9 +290,20 @@ def cuts_at_percentile(
     return cuts, len(set(cuts) & true_gaps)
 
 
+def _most_similar_slips(count: int) -> list[tuple[Any, str]]:
+    """MiniLM's `count` most similar gaps on the topics document, in either order, with any count
+    of true changes: the reverse-sort slip of 04c.2 (the rule cuts the least similar)."""
+    _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
+    most = tuple(sorted(int(i) for i in np.argsort(sims)[-count:]))
+    hint = (
+        "those are the most similar gaps (the highest similarities, a reverse sort); the rule "
+        "cuts the least similar: the distances (1 - similarity) above the percentile"
+    )
+    return [((gaps, n), hint) for gaps in (most, most[::-1]) for n in range(count + 1)]
+
+
 def _cuts_at_percentile_misses() -> dict[Any, str]:
-    right = cuts_at_percentile()
-    cuts, on_true = right
+    cuts, on_true = right = cuts_at_percentile()
     units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
     slips: list[tuple[Any, str]] = [
         (
@@ -298,6 +339,7 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
             "(ascending)",
         ),
     ]
+    slips += _most_similar_slips(len(cuts))
     slips.append(
         (
             (cuts, len(cuts)),
@@ -325,7 +367,7 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
 SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
-    "04.3b": ("a tuple (precision, recall), two decimals", wide_buffer_scores),
+    "04.3b": ("a list of gap numbers (ints), as breakpoints returns them", wide_buffer_gaps),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
     "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
     "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
@@ -334,7 +376,7 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=_stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
-    "04.3b": Form(decimals=2, misses=_wide_buffer_misses),
+    "04.3b": Form(misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),
     "04b.2b": Form(misses=resent_misses),
     "04c.2": Form(misses=_cuts_at_percentile_misses),

@@ -1,0 +1,60 @@
+"""Sectioned pages with their headings removed, the test a skeptic runs on a semantic cut: each
+section's first character is a true topic start that nothing on the page marks any more, so a cut
+there is found, not read off a heading; and the chance floor, as many cuts at random sentence
+starts.
+
+Used by notebook 04 (retrieval on the headless pages) and companion 04c (where the cuts fall).
+"""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.contracts import Document
+from chunklab.documents.series import load_document
+
+
+def without_headings(name: str) -> tuple[Document, list[int]]:
+    """The document with its heading lines removed, and where each section's text now starts
+    (the first non-blank character after the heading): the true starts a cut should find."""
+    kept, starts, at = [], [], 0
+    for line in load_document(name).text.splitlines(keepends=True):
+        if re.match(r"#{1,6} ", line):
+            starts.append(at)  # the section's text follows here
+        else:
+            kept.append(line)
+            at += len(line)
+    text = "".join(kept)
+    section_starts = sorted({len(text) - len(text[s:].lstrip()) for s in starts} - {len(text)})
+    page = Document(doc_id=f"{name}-headless", uri=f"urn:{name}-headless", title="", text=text)
+    return page, section_starts
+
+
+def highest_percentile_with(chunker: SemanticChunker, sims: np.ndarray, cuts: int) -> int:
+    """The highest percentile at which `chunker` cuts at least `cuts` times on these
+    similarities: the semantic cut made to cut as often as a baseline, so that hits compare."""
+    return next(
+        p
+        for p in range(99, 0, -1)
+        if len(chunker.model_copy(update={"percentile": p}).cuts(sims)) >= cuts
+    )
+
+
+def random_hits(
+    units: list[tuple[int, int]],
+    section_starts: list[int],
+    cuts: int,
+    draws: int = 10_000,
+    seed: int = 0,
+) -> np.ndarray:
+    """Hits on section starts when `cuts` chunk starts are placed at random sentence starts, once
+    per draw (seeded: the same floor in every process). A page opening with a blank line starts
+    its first chunk after it, for every cut, random ones included."""
+    opening = {units[0][0]} - {0}
+    starts = np.array([a for a, _ in units[1:]])  # each gap opens the sentence after it
+    order = np.random.default_rng(seed).random((draws, len(starts))).argsort(axis=1)
+    picks = order[:, : cuts - len(opening)]
+    return np.isin(starts[picks], section_starts).sum(axis=1) + len(opening & set(section_starts))
