@@ -148,6 +148,9 @@ def test_05_2_accepts_the_size_and_names_the_orphan_count_slip():
     line = selfcheck.verdict_for("05.2", min(blind))
     assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
     assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
+    # size 1, the first size at which orphans() reads 0: the slip the prompt warns of, named too
+    assert answers_tables_prefixes.policy_linearized_at(1)[1] == 0
+    assert "orphans() reports 0" in selfcheck.verdict_for("05.2", 1)
 
 
 @pytest.mark.xdist_group("exercise-05.2")

@@ -145,6 +145,8 @@ def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of
     assert "bm25's figure" in selfcheck.verdict_for("06.2", round(bm25, 1))
     one = answers_tables_prefixes.added_tokens_on_policy(k=1)[0]
     assert "that is k=1" in selfcheck.verdict_for("06.2", round(one, 1))
+    five = answers_tables_prefixes.added_tokens_on_policy(k=5)[0]
+    assert "that is k=5" in selfcheck.verdict_for("06.2", round(five, 1))
 
 
 def test_06_2_names_a_near_miss():
