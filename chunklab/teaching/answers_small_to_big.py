@@ -251,6 +251,11 @@ def _fetch_factor_hints() -> dict[Any, str]:
         "this question, so fetch more"
         for f in range(1, answer)
     }
+    hints[answer - 1] = (
+        f"fetching {answer - 1} for k = 1 keeps no expense child: BM25 ranks it deeper than "
+        f"{answer - 1}. If you counted the {answer - 1} failing children above it, the fetch "
+        "must reach one deeper, to the passing child itself"
+    )
     hints[3] = (
         "that is the notebook's factor, which finds nothing for this question: the expense "
         "child ranks deeper; the question asks the smallest factor that reaches it"

@@ -301,7 +301,7 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
     short_by = len(expected) - len(got)
     if short_by > 0 and got == [i for i in ranked[: 10 * k] if i in passes][:k]:
         return (
-            "the passing chunk ranks below the first 10 k: taking the top k, or fetching a few "
+            "the passing chunk ranks below the first 10 × k: taking the top k, or fetching a few "
             "times k, before filtering misses it, in silence; filter first, then rank"
         )
     if got == [i for i in ranked_first if i in passes]:
