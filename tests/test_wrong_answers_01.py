@@ -151,6 +151,17 @@ def ends_on_the_break(text, size):  # off by one: the break goes to the next win
     return spans
 
 
+def skips_the_break(text, size):  # ends at the break and starts the next window after it
+    spans, start = [], 0
+    while start < len(text):
+        stop, after = min(start + size, len(text)), None
+        if stop < len(text) and (k := text.rfind("\n", start, stop)) > start:
+            stop, after = k, k + 1
+        spans.append((start, stop))
+        start = stop if after is None else after
+    return spans
+
+
 def snaps_the_last_window(text, size):
     spans, start = [], 0
     while start < len(text):
@@ -190,6 +201,7 @@ WRONG = [
     no_line_snap,
     first_break,
     ends_on_the_break,
+    skips_the_break,
     snaps_the_last_window,
     one_past_the_window,
     with_overlap,
@@ -278,6 +290,7 @@ def snaps_the_last_window(text, size):  # the last window ends at its last break
         (no_line_snap, "never look for a line break"),
         (first_break, "FIRST line break"),
         (ends_on_the_break, "just before the line break"),
+        (skips_the_break, "is in no window"),
         (one_past_size, "longer than size"),
         (snaps_the_last_window, "the last window too"),
     ],
@@ -285,12 +298,13 @@ def snaps_the_last_window(text, size):  # the last window ends at its last break
         "no_line_snap",
         "first_break",
         "ends_on_the_break",
+        "skips_the_break",
         "one_past_size",
         "snaps_the_last_window",
     ],
 )
 def test_01_4_names_the_common_slips(wrong, slip):
     """A plain window that never looks for a break, the first line break instead of the last,
-    the newline left out of the window, a window one character longer than size, and the rule
-    applied to the last window."""
+    the newline left out of the window or skipped between two windows, a window one character
+    longer than size, and the rule applied to the last window."""
     assert slip in verdict("01.4", wrong).message

@@ -13,9 +13,9 @@ import pytest
 from conftest import ROOT
 
 from chunklab import cl100k, load_document
+from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
-from chunklab.tokens.counters import approx_tokens
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import closes_fence  # noqa: E402
@@ -258,15 +258,24 @@ def test_02_2_accepts_a_tuple_or_a_list(capsys):
     assert said("02.2", [size, rows], capsys).endswith("correct.\n")
 
 
-def test_02b_2_refuses_each_wrong_budget_naming_its_mistake(capsys):
-    budget = SOLUTIONS["02b.2"][1]()
+def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
+    kind, blocks = SOLUTIONS["02b.2"][1]()
+    plain = len(parse_blocks(load_document("manual").text))  # the manual before the blank line
+    structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
+    assert (kind, blocks) != ("list", plain), "the blank line must change what the parser finds"
     for wrong, hint in [
-        (budget - 1, "Desalinhamento is in no chunk with the header row"),
-        (SOLUTIONS["02b.2"][1]("manual_en"), "English manual's budget"),
-        (budget + 1, "find the smallest"),
-        (str(budget), "answer an int"),
-        (SOLUTIONS["02b.2"][1](counter=approx_tokens), "approx_tokens"),
+        (("list", plain), "before the change"),
+        (("list", blocks), "no lazy continuation"),
+        (("paragraph", blocks), "no lazy continuation"),
+        ((kind, blocks - 1), "opens a list of its own"),
+        ((kind, blocks + 1), "not the numbered items"),
+        ((kind, structured), "structured manual"),
+        ((kind.title(), blocks), "lower case"),
+        ((blocks, kind), "kind first"),
+        ((kind, str(blocks)), "an int"),
+        (kind, "answer a pair"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
-    assert said("02b.2", budget, capsys).endswith("correct.\n")
+    assert said("02b.2", (kind, blocks), capsys).endswith("correct.\n")
+    assert said("02b.2", [kind, blocks], capsys).endswith("correct.\n")

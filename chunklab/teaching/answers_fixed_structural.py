@@ -1,5 +1,5 @@
 """The answer exercises of notebooks 01, 02 and 02b (fixed windows, structural cuts, the block
-parser's budget): each expected answer computed from the library when asked, and the plausible
+parser): each expected answer computed from the library when asked, and the plausible
 wrong answers each refusal recognises, with why. Those of 03, 03b and 03c (small-to-big, windows,
 filters) are `teaching.answers_small_to_big`.
 
@@ -15,13 +15,12 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
-from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.structural import StructuralChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
-from chunklab.parsing.blocks import with_explicit_headings
+from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.answers import Form
-from chunklab.tokens.counters import approx_tokens, cl100k
+from chunklab.tokens.counters import cl100k
 
 
 def _split_lines_at(name: str, size: int, overlap: int) -> int:
@@ -260,43 +259,18 @@ def _row_size_misses() -> dict[Any, str]:
     }
 
 
-def _rows_without_header(
-    name: str, budget: int, explicit: bool = True, counter: Callable[[str], int] = cl100k
-) -> list[str]:
-    """02b.2: the first cell of each data row that no chunk holds with the header row."""
-    doc = load_document(name)
-    doc = with_explicit_headings(doc) if explicit else doc
-    header = HEADER_ROWS[name]
-    rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
-    chunks = MarkdownChunker(max_tokens=budget, count_tokens=counter).split(doc)
-    return [
-        row.split("|")[1].strip()
-        for row in rows
-        if not any(row in c.text and header in c.text for c in chunks)
-    ]
+# 02b.2: the blank line that ends item 3's paragraph before the manual's table, so its rows are no
+# longer lazy continuation lines of that item.
+BLANK_BEFORE_TABLE = ("tolerância\n|", "tolerância\n\n|")
 
 
-@functools.cache
-def _budget_keeping_every_row_with_header(
-    name: str = "manual", explicit: bool = True, counter: Callable[[str], int] = cl100k
-) -> int:
-    for budget in range(8, 400):
-        if not _rows_without_header(name, budget, explicit, counter):
-            return budget
-    raise AssertionError("no budget below 400 keeps every row with the header")
-
-
-def _rows_budget_misses() -> dict[Any, str]:
-    return {
-        _budget_keeping_every_row_with_header("manual_en"): "that is the English manual's budget "
-        "(notebook 02's): the exercise asks the Portuguese manual, whose words cost more tokens",
-        _budget_keeping_every_row_with_header(explicit=False): "that is the manual without "
-        "explicit headings, where the table is list text and never split by rows: apply "
-        "with_explicit_headings first",
-        _budget_keeping_every_row_with_header(counter=approx_tokens): "that is the budget "
-        "counted with approx_tokens, the sketch's rule of thumb; max_tokens counts cl100k tokens, "
-        "MarkdownChunker's default counter",
-    }
+def _kind_and_blocks() -> tuple[str, int]:
+    """02b.2: the kind of the block that holds the header row once the blank line is in, and how
+    many blocks `parse_blocks` then finds."""
+    text = load_document("manual").text.replace(*BLANK_BEFORE_TABLE)
+    blocks = parse_blocks(text)
+    header = text.index(HEADER_ROWS["manual"])
+    return next(b.kind for b in blocks if b.start <= header < b.end), len(blocks)
 
 
 def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
@@ -328,18 +302,45 @@ def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
     )
 
 
-def _rows_budget_hint(answer: Any, solution: int) -> str:
-    """02b.2: at the learner's budget, is a row still without the header, or does less do?"""
-    if not isinstance(answer, int) or isinstance(answer, bool) or not 8 <= answer <= 400:
-        return "answer an int, a max_tokens between 8 and 400"
-    bare = _rows_without_header("manual", answer)
-    if bare:
-        verb = "is" if len(bare) == 1 else "are each"
-        return f"at max_tokens={answer}, {', '.join(bare)} {verb} in no chunk with the header row"
-    return (
-        f"every row shares a chunk with the header at max_tokens={answer}, and at a smaller "
-        "budget too: find the smallest"
-    )
+def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
+    """02b.2: which half of (kind, blocks) is wrong, and the slip that most often gives it."""
+    if not (isinstance(answer, tuple | list) and len(answer) == 2):
+        return "answer a pair (kind, blocks): a str and an int"
+    kind, count = answer
+    if isinstance(kind, int) and isinstance(count, str):
+        return "kind first, then the count: (kind, blocks)"
+    if not isinstance(kind, str):
+        return "kind is the name parse_blocks gives the block, a str such as 'paragraph'"
+    if not isinstance(count, int) or isinstance(count, bool):
+        return "blocks is a count, an int"
+    plain = len(parse_blocks(load_document("manual").text))
+    if kind == "list" and count == plain:
+        return (
+            f"({kind!r}, {count}) is the manual before the change: add the blank line "
+            "(text.replace) and run parse_blocks on the new text"
+        )
+    if kind.strip().lower() == solution[0] and kind != solution[0]:
+        return "write the kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
+    if kind != solution[0]:
+        return (
+            "after a blank line, a line that starts at the margin is no lazy continuation, and "
+            "it is not indented enough to stay inside list item 3: print the kind of the block "
+            "whose span holds the header row"
+        )
+    structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
+    if count == structured:
+        return "that counts the structured manual's blocks: the exercise changes the plain manual"
+    if count == solution[1] - 1:
+        return (
+            "the table ends the first list, so 4. Registro below it opens a list of its own, "
+            "another block: count it too"
+        )
+    if count > solution[1]:
+        return (
+            "count parse_blocks' blocks, not the numbered items: items 1 to 3 stay in one "
+            "list block"
+        )
+    return "count every block parse_blocks returns on the changed text, the title's paragraph too"
 
 
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -347,7 +348,7 @@ SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "02.2": ("a pair (size, rows), a tuple or a list", _size_joining_row),
-    "02b.2": ("an int: max_tokens", _budget_keeping_every_row_with_header),
+    "02b.2": ("a pair (kind, blocks)", _kind_and_blocks),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -355,12 +356,11 @@ HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01.3": _size_hint,
     "02.2": _row_size_hint,
-    "02b.2": _rows_budget_hint,
+    "02b.2": _kind_and_blocks_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {
     "02.2": Form(misses=_row_size_misses),
-    "02b.2": Form(misses=_rows_budget_misses),
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
     "01.3": Form(misses=_size_misses),

@@ -97,6 +97,13 @@ def _line_window_slip(spans: list, text: str, size: int) -> str:
             f" (window {longer[0]} is {b - a} characters, longer than size={size}: look for the "
             "line break inside text[start:start + size] only)"
         )
+    pairs = zip(spans, spans[1:], strict=False)
+    skipped = [b for (_, b), (c, _) in pairs if c == b + 1 and b < len(text) and text[b] == "\n"]
+    if skipped:  # ends at the break and starts the next window after it: the newline is lost
+        return (
+            f" (the line break at {skipped[0]} is in no window: end each window after the line "
+            "break (k + 1), so the newline is inside a chunk and no character is lost)"
+        )
     if spans == [(a, min(a + size, len(text))) for a in range(0, len(text), size)]:
         return (
             " (your windows never look for a line break: end each window but the last right "
