@@ -287,3 +287,17 @@ def test_04b_2b_names_the_instructions_alone_and_the_page_subtracted():
     assert "only the instruction" in selfcheck.verdict_for("04b.2b", instructions)
     page = cl100k(load_document("work_schedules").text)
     assert "page's own tokens" in selfcheck.verdict_for("04b.2b", tokens - page)
+
+
+def test_04b_2_the_wrong_document_is_named():
+    """A fresh reader ran the stand-in on the topics document, not the 18F page, and got a
+    generic hint: the answer it gives is refused naming the document."""
+    from chunklab.chunkers.llm import LLMChunker
+    from chunklab.documents.series import load_document
+    from chunklab.teaching.answers_llm_cuts import last_cut_at
+    from chunklab.tokens.counters import cl100k
+
+    sent: list[str] = []
+    LLMChunker(last_cut_at(0.5, sent)).split(load_document("topics"))
+    wrong = (len(sent), sum(cl100k(p) for p in sent))
+    assert "topics document" in selfcheck.verdict_for("04b.2", wrong)

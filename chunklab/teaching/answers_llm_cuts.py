@@ -92,6 +92,19 @@ def _first_prompt_left_out(calls: int, tokens: int, sent: list[str]) -> list[tup
     ]
 
 
+def _wrong_document() -> list[tuple[Any, str]]:
+    """The same passes run on section 4's topics document instead of the 18F page."""
+    topics = load_document("topics")
+    sent: list[str] = []
+    LLMChunker(last_cut_at(0.5, sent)).split(topics)
+    hint = 'that is the topics document; load work_schedules: load_document("work_schedules")'
+    no_cut = LLMChunker(_no_model).prompts(topics)
+    return [
+        ((len(sent), sum(cl100k(p) for p in sent)), hint),
+        ((len(no_cut), sum(cl100k(p) for p in no_cut)), hint),
+    ]
+
+
 def first_pass_misses() -> dict[Any, str]:
     """Each slip computed by doing it: no cut, another share, the page's tokens, the order."""
     calls, tokens = first_pass_on_schedules()
@@ -147,6 +160,7 @@ def first_pass_misses() -> dict[Any, str]:
     slips += _miscounted(calls, tokens, sent, page.text) + _first_prompt_left_out(
         calls, tokens, sent
     )
+    slips += _wrong_document()
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (calls, tokens):

@@ -3,7 +3,7 @@ section's first character is a true topic start that nothing on the page marks a
 there is found, not read off a heading; and the chance floor, as many cuts at random sentence
 starts.
 
-Used by notebook 04 (retrieval on the headless pages) and companion 04c (where the cuts fall).
+Used by notebook 04 (where the cuts fall, and retrieval on the headless pages).
 """
 
 from __future__ import annotations
