@@ -343,9 +343,9 @@ def _s2b_won_at_2400() -> int:
 
 
 def _s2b_won_hints() -> dict[Any, str]:
-    """03d.1's slips: the other direction (lost), the notebook's lengths, WordLlama, the ties,
-    won minus lost, won plus lost, every question small-to-big's block answers, or the direct
-    block's."""
+    """03d.1's slips: one off, the other direction (lost), the notebook's lengths, WordLlama,
+    the ties, won minus lost, won plus lost, every question small-to-big's block answers, or the
+    direct block's."""
     won, lost, tied = _won_lost_tied("bm25", 2400)
     direct, s2b = _blocks_run("bm25", 2400)
     ask = (
@@ -353,7 +353,13 @@ def _s2b_won_hints() -> dict[Any, str]:
         "small-to-big's block holds the answer"
     )
     hints: dict[Any, list[str]] = {}
+    off_by_one = (
+        "one off: count each question where small-to-big's block holds the answer and the "
+        "direct block does not, once"
+    )
     for answer, where in [
+        (won - 1, off_by_one),
+        (won + 1, off_by_one),
         (
             lost,
             "the questions small-to-big lost (the direct block holds the answer, its block not)",
