@@ -11,7 +11,7 @@ def test_a_rule_counts_its_verdicts_and_keeps_its_rows(capsys):
     made = book.rule("x-first", "2. Prefer x", [ahead, tied], holds=ahead.better)
     printed = capsys.readouterr().out
     assert made.holds and "claim x-first: HOLDS." in printed
-    assert "rule 2 below: 1 better, 0 worse, 1 no difference shown" in printed
+    assert "rule 2 below, each row at 0.05 / its searched: 1 better, 0 worse, 1 no difference shown" in printed
     frame = book.frame()
     assert list(frame.index) == ["2", "2"]
     assert frame["verdict"].tolist() == ["better", "no difference shown"]
@@ -34,3 +34,9 @@ def test_a_verdict_picked_among_three_is_coloured_by_the_corrected_test():
     assert six.better
     assert book.frame()["corrected"].tolist() == ["better", "no difference shown"]
     assert book.corrected == ["better", "no difference shown"]
+
+
+def test_a_rule_counts_its_corrected_verdicts_not_the_raw_ones(capsys):
+    six = compare([1] * 6 + [0] * 4, [0] * 10, show=False)  # better at 0.05, not at 0.05 / 3
+    RuleBook().rule("six-twice", "1. Six of ten", [six, six], holds=True, searched=[3, 3])
+    assert "2 no difference shown" in capsys.readouterr().out
