@@ -192,8 +192,8 @@ def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
 
 
 def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> float:
-    """07b.1: characters in both / characters in either, each character counted once: each side's
-    spans sorted and merged, then the overlaps of the merged spans added up (no set of positions)."""
+    """07b.1: characters in both / characters in either, each character counted once: each
+    side's spans sorted and merged, then the overlaps of the merged spans added up."""
 
     def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         out: list[tuple[int, int]] = []

@@ -246,7 +246,9 @@ def _check_iou_on_long_spans(fn: Callable) -> int:
     spent = time.process_time() - started
     expected = char_scores(retrieved, gold)["char_iou"]
     if not _is(got, expected):
-        raise NotYet(f"retrieved {retrieved}, gold {gold}: expected {expected:.6g}, got {short(got)}")
+        raise NotYet(
+            f"retrieved {retrieved}, gold {gold}: expected {expected:.6g}, got {short(got)}"
+        )
     if spent > 0.05:
         raise NotYet(
             f"retrieved {retrieved}, gold {gold}: right, but it took {spent:.2f} s of CPU "

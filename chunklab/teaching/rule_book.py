@@ -35,7 +35,8 @@ class RuleBook:
         searched: Sequence[int] | None = None,
     ) -> Claim:
         """Print the rule as a claim (`statement` starts with its number, "3. ..."), with the count
-        of its comparisons' corrected verdicts as evidence (the threshold the rule reads them at), and keep each comparison as a row. `searched`
+        of its comparisons' corrected verdicts as evidence (read at the rule's own threshold), and
+        keep each comparison as a row. `searched`
         gives, per comparison, how many comparisons its verdict was picked among (1 when it is
         not a pick): the row's corrected verdict asks its sign test for p < 0.05 / that number."""
         number = statement.split(".")[0]
@@ -61,7 +62,7 @@ class RuleBook:
         )
         self.corrected.extend(corrected)
         self.compared.extend(replace(c, a=f"{number}. {c.a}") for c in comparisons)
-        # the count reads each row as the rule reads it: at 0.05 / the comparisons it was picked among
+        # each row counted as the rule reads it: at 0.05 / the comparisons it was picked among
         return claim(
             name,
             statement,
