@@ -41,3 +41,18 @@ def test_a_rule_counts_its_corrected_verdicts_not_the_raw_ones(capsys):
     six = compare([1] * 6 + [0] * 4, [0] * 10, show=False)  # better at 0.05, not at 0.05 / 3
     RuleBook().rule("six-twice", "1. Six of ten", [six, six], holds=True, searched=[3, 3])
     assert "2 no difference shown" in capsys.readouterr().out
+
+
+def test_row_evidence_names_the_cuts_without_orphans_and_counts_the_prose_cuts():
+    import pandas as pd
+
+    from chunklab.teaching.rule_book import row_evidence, won_lost
+
+    ahead = compare([1] * 8 + [0] * 4, [0] * 12, a="x", b="y", show=False)
+    prose = pd.DataFrame({"a": [1, 1], "b": [1, 0]})  # two questions: cut a answers both, b one
+    orphans = pd.Series({"structural+": 6, "markdown": 0, "linearized": 0})
+    lines = row_evidence(prose, [ahead], orphans, ahead)
+    assert lines["running prose, no tables"] == "topics: 1 of 2 cuts answer all 2 questions"
+    tables = lines["documents with tables"]
+    assert tables.startswith("orphans: linearized, markdown none; structural+ 6.")
+    assert won_lost({"bm25": ahead}) == "bm25 8-0 (p 0.00781)"

@@ -104,3 +104,27 @@ def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.Data
             f"{row['still breaks']}\n   evidence: {row['evidence']}"
         )
     return decisions
+
+
+def won_lost(labelled: dict[str, Comparison]) -> str:
+    """One family's comparisons as ``label won-lost (p ...)``, joined: a claim's evidence."""
+    return ", ".join(
+        f"{label} {c.won}-{c.lost} (p {c.p_value:.3g})" for label, c in labelled.items()
+    )
+
+
+def row_evidence(
+    prose: pd.DataFrame, headed: Sequence[Comparison], orphans: pd.Series, on_tables: Comparison
+) -> dict[str, str]:
+    """The evidence line of each measured row of the decision table: how many cuts answer every
+    question of the prose document (`prose`: question x cut), the comparisons on the documents
+    with headings, and the orphans each cut leaves with the table questions' comparison. Why a
+    helper: the strings are bookkeeping; the notebook keeps the comparisons in view."""
+    none = ", ".join(sorted(orphans.index[orphans == 0]))
+    return {
+        "running prose, no tables": f"topics: {(prose.min() == 1).sum()} of {prose.shape[1]} cuts "
+        f"answer all {len(prose)} questions",
+        "manual, standard, contract": " ".join(c.line() + "." for c in headed),
+        "documents with tables": f"orphans: {none} none; structural+ {orphans['structural+']}. "
+        f"The table questions: {on_tables.line()}",
+    }
