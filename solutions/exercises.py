@@ -192,10 +192,22 @@ def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
 
 
 def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> float:
-    """07b.1: characters in both / characters in either, each character counted once."""
-    r = {i for a, b in retrieved for i in range(a, b)}
-    g = {i for a, b in gold for i in range(a, b)}
-    return len(r & g) / len(r | g) if r | g else 0.0
+    """07b.1: characters in both / characters in either, each character counted once: each
+    side's spans sorted and merged, then the overlaps of the merged spans added up."""
+
+    def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b in sorted(spans):
+            if out and a <= out[-1][1]:
+                out[-1] = (out[-1][0], max(out[-1][1], b))
+            else:
+                out.append((a, b))
+        return out
+
+    r, g = merged(retrieved), merged(gold)
+    both = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+    return both / either if either else 0.0
 
 
 def complete_not_reached(rows, strategy: str, retriever: str, k: int) -> list[str]:

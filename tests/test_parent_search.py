@@ -62,3 +62,11 @@ def test_block_groups_nests_every_child_in_the_block_that_holds_its_start():
     holder = [by_id[block_of[c.chunk_id]] for c in pieces]
     assert all(b.start <= c.start < b.end for b, c in zip(holder, pieces, strict=True))
     assert len(set(block_of.values())) == 2
+
+
+def test_whole_sections_hands_over_what_it_searches():
+    from chunklab import load_document
+    from chunklab.teaching.parent_search import whole_sections
+
+    prepared = whole_sections(load_document("manual_md"))
+    assert prepared.searched and all(prepared.handed[c.chunk_id] is c for c in prepared.searched)

@@ -11,7 +11,8 @@ def test_a_rule_counts_its_verdicts_and_keeps_its_rows(capsys):
     made = book.rule("x-first", "2. Prefer x", [ahead, tied], holds=ahead.better)
     printed = capsys.readouterr().out
     assert made.holds and "claim x-first: HOLDS." in printed
-    assert "rule 2 below: 1 better, 0 worse, 1 no difference shown" in printed
+    counted = "each row at 0.05 / its searched: 1 better, 0 worse, 1 no difference shown"
+    assert counted in printed
     frame = book.frame()
     assert list(frame.index) == ["2", "2"]
     assert frame["verdict"].tolist() == ["better", "no difference shown"]
@@ -34,3 +35,24 @@ def test_a_verdict_picked_among_three_is_coloured_by_the_corrected_test():
     assert six.better
     assert book.frame()["corrected"].tolist() == ["better", "no difference shown"]
     assert book.corrected == ["better", "no difference shown"]
+
+
+def test_a_rule_counts_its_corrected_verdicts_not_the_raw_ones(capsys):
+    six = compare([1] * 6 + [0] * 4, [0] * 10, show=False)  # better at 0.05, not at 0.05 / 3
+    RuleBook().rule("six-twice", "1. Six of ten", [six, six], holds=True, searched=[3, 3])
+    assert "2 no difference shown" in capsys.readouterr().out
+
+
+def test_row_evidence_names_the_cuts_without_orphans_and_counts_the_prose_cuts():
+    import pandas as pd
+
+    from chunklab.teaching.rule_book import row_evidence, won_lost
+
+    ahead = compare([1] * 8 + [0] * 4, [0] * 12, a="x", b="y", show=False)
+    prose = pd.DataFrame({"a": [1, 1], "b": [1, 0]})  # two questions: cut a answers both, b one
+    orphans = pd.Series({"structural+": 6, "markdown": 0, "linearized": 0})
+    lines = row_evidence(prose, [ahead], orphans, ahead)
+    assert lines["running prose, no tables"] == "topics: 1 of 2 cuts answer all 2 questions"
+    tables = lines["documents with tables"]
+    assert tables.startswith("orphans: linearized, markdown none; structural+ 6.")
+    assert won_lost({"bm25": ahead}) == "bm25 8-0 (p 0.00781)"

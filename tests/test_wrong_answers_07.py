@@ -444,3 +444,14 @@ def test_07_2_names_fact_recall_and_a_missing_id():
             assert "`fact_recall`" in message and f"k={k}" in message, message
     message = selfcheck.verdict_for("07.2", right[1:])
     assert "an id is missing" in message and "every question" not in message, message
+
+
+def test_07b_1_refuses_a_set_of_positions_on_long_spans_naming_it():
+    def by_set(retrieved, gold):  # right on every small case; a set of a million positions
+        r = {i for a, b in retrieved for i in range(a, b)}
+        g = {i for a, b in gold for i in range(a, b)}
+        return len(r & g) / len(r | g) if r | g else 0.0
+
+    result = verdict("07b.1", by_set)
+    assert not result.passed
+    assert "a set of character positions is too large" in result.message, result.message

@@ -12,6 +12,7 @@ exercise's rule where it does not.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -230,7 +231,31 @@ def check_char_iou(fn: Callable) -> int:
                 f"({_iou_hint(retrieved, gold, got)})"
             )
         cases += 1
-    return cases
+    return cases + _check_iou_on_long_spans(fn)
+
+
+HUGE_SPAN = 1_000_000  # characters: a set of positions costs a second or so; merging, microseconds
+
+
+def _check_iou_on_long_spans(fn: Callable) -> int:
+    """One case with spans of a million characters, timed in CPU seconds (not wall time, so a busy
+    machine does not fail a right answer): the exercise asks for IoU without a set of positions."""
+    retrieved, gold = [(0, HUGE_SPAN)], [(5, HUGE_SPAN + 5)]
+    started = time.process_time()
+    got = _call(fn, list(retrieved), list(gold))
+    spent = time.process_time() - started
+    expected = char_scores(retrieved, gold)["char_iou"]
+    if not _is(got, expected):
+        raise NotYet(
+            f"retrieved {retrieved}, gold {gold}: expected {expected:.6g}, got {short(got)}"
+        )
+    if spent > 0.05:
+        raise NotYet(
+            f"retrieved {retrieved}, gold {gold}: right, but it took {spent:.2f} s of CPU "
+            "(a set of character positions is too large here: merge the spans and add up their "
+            "lengths)"
+        )
+    return 1
 
 
 # --- 07b.2: the questions a strategy completes without reaching -----------------------------------

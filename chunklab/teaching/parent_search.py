@@ -1,8 +1,8 @@
 """Two ways to find a parent, run on the same questions: search the parents themselves, or search
 their children and hand over the best child's parent (small-to-big at k = 1). Plus the children
 alone at a budget of several children, judged on the character spans they cover, or filling the
-tokens of the section small-to-big hands over; and fixed-size blocks as parents for a corpus
-without headings.
+tokens of the section small-to-big hands over; fixed-size blocks as parents for a corpus
+without headings; and `whole_sections`, small-to-big's parents searched directly (notebook 07).
 
 Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of
 child hits reused while only the parents change), not the idea being tested.
@@ -14,7 +14,9 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.contracts import Chunk, Document
+from chunklab.evaluation.experiment import Prepared
 
 # per document: its parents, its children, each child's parent id, its (question, text) pairs
 Group = tuple[Sequence[Chunk], Sequence[Chunk], dict[str, str], Sequence[tuple[Any, str]]]
@@ -112,3 +114,11 @@ def same_budget(
             alone.append(judge(q, handed))
             tokens.append((count(section), count(handed)))
     return s2b, alone, tokens
+
+
+def whole_sections(document: Document) -> Prepared:
+    """Small-to-big's own parents (Markdown sections within 100 tokens, heading path in front)
+    searched directly: what is ranked is what is handed over. The baseline a skeptic runs against
+    small-to-big's lead (notebook 07): is it the children's search, or only the whole sections?"""
+    parents = MarkdownChunker(max_tokens=100, prefix="path").parents(document)
+    return Prepared(parents, {p.chunk_id: p for p in parents})

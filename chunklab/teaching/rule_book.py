@@ -35,7 +35,8 @@ class RuleBook:
         searched: Sequence[int] | None = None,
     ) -> Claim:
         """Print the rule as a claim (`statement` starts with its number, "3. ..."), with the count
-        of its comparisons' verdicts as evidence, and keep each comparison as a row. `searched`
+        of its comparisons' corrected verdicts as evidence (read at the rule's own threshold), and
+        keep each comparison as a row. `searched`
         gives, per comparison, how many comparisons its verdict was picked among (1 when it is
         not a pick): the row's corrected verdict asks its sign test for p < 0.05 / that number."""
         number = statement.split(".")[0]
@@ -61,13 +62,14 @@ class RuleBook:
         )
         self.corrected.extend(corrected)
         self.compared.extend(replace(c, a=f"{number}. {c.a}") for c in comparisons)
-        told = [c.verdict for c in comparisons]
+        # each row counted as the rule reads it: at 0.05 / the comparisons it was picked among
         return claim(
             name,
             statement,
             holds=holds,
-            evidence=f"rule {number} below: {told.count('better')} better, "
-            f"{told.count('worse')} worse, {told.count('no difference shown')} no difference shown",
+            evidence=f"rule {number} below, each row at 0.05 / its searched: "
+            f"{corrected.count('better')} better, {corrected.count('worse')} worse, "
+            f"{corrected.count('no difference shown')} no difference shown",
         )
 
     def frame(self) -> pd.DataFrame:
@@ -102,3 +104,27 @@ def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.Data
             f"{row['still breaks']}\n   evidence: {row['evidence']}"
         )
     return decisions
+
+
+def won_lost(labelled: dict[str, Comparison]) -> str:
+    """One family's comparisons as ``label won-lost (p ...)``, joined: a claim's evidence."""
+    return ", ".join(
+        f"{label} {c.won}-{c.lost} (p {c.p_value:.3g})" for label, c in labelled.items()
+    )
+
+
+def row_evidence(
+    prose: pd.DataFrame, headed: Sequence[Comparison], orphans: pd.Series, on_tables: Comparison
+) -> dict[str, str]:
+    """The evidence line of each measured row of the decision table: how many cuts answer every
+    question of the prose document (`prose`: question x cut), the comparisons on the documents
+    with headings, and the orphans each cut leaves with the table questions' comparison. Why a
+    helper: the strings are bookkeeping; the notebook keeps the comparisons in view."""
+    none = ", ".join(sorted(orphans.index[orphans == 0]))
+    return {
+        "running prose, no tables": f"topics: {(prose.min() == 1).sum()} of {prose.shape[1]} cuts "
+        f"answer all {len(prose)} questions",
+        "manual, standard, contract": " ".join(c.line() + "." for c in headed),
+        "documents with tables": f"orphans: {none} none; structural+ {orphans['structural+']}. "
+        f"The table questions: {on_tables.line()}",
+    }
