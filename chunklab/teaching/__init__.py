@@ -71,6 +71,8 @@
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
+- `best_part`: a chunk longer than the embedder reads, cut where it stops and scored by its best
+  part (multi-vector scoring), each later part embedded once.
 
 May import everything below it; nothing in the library imports it.
 """

@@ -1,0 +1,29 @@
+"""Multi-vector scoring (notebook 09): a long text's parts cover it whole, each within what MiniLM
+reads; a chunk's best-part score is its own for a short text and at least its own for a long one."""
+
+import numpy as np
+
+from chunklab.documents.series import load_document
+from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.retrieval.retrievers import DenseRetriever
+from chunklab.teaching.best_part import BestPartScorer, parts
+
+
+def test_parts_cover_the_text_each_read_whole():
+    minilm = MiniLMEmbedder()
+    text = load_document("work_schedules").text[:6000]
+    pieces = parts(minilm, text)
+    assert len(pieces) > 1 and "".join(pieces) == text
+    assert all(minilm.read_until(p) == len(p) for p in pieces)  # nothing past the read limit
+
+
+def test_best_part_is_own_score_for_a_short_text_and_no_lower_for_a_long_one():
+    minilm = MiniLMEmbedder()
+    scorer = BestPartScorer(minilm, DenseRetriever(minilm))
+    query = minilm.embed_documents(["how are overtime hours paid"])[0]
+    short = "Overtime is paid at one and a half times the hourly rate."
+    assert scorer.chunk_score(0.25, short, query) == 0.25  # one part: the chunk's own score
+    long = load_document("work_schedules").text[:6000]
+    own = float(minilm.embed_documents([long])[0] @ query)
+    assert scorer.chunk_score(own, long, query) >= own
+    assert len(scorer.part_vectors) == len(parts(minilm, long)) - 1 and np.isfinite(own)
