@@ -161,9 +161,15 @@ def first_pass_misses() -> dict[Any, str]:
         calls, tokens, sent
     )
     slips += _wrong_document()
+    return _wrong_only(slips, (calls, tokens))
+
+
+def _wrong_only(slips: list, right: Any) -> dict[Any, str]:
+    """The slips as answer -> hint, dropping one that happens to equal the right answer (a hint
+    must never refuse it) and keeping the first hint where two slips give the same answer."""
     misses: dict[Any, str] = {}
     for answer, hint in slips:
-        if answer != (calls, tokens):
+        if answer != right:
             misses.setdefault(answer, hint)
     return misses
 
