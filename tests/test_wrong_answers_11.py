@@ -202,8 +202,8 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
     at_200 = bm25_pair(200)[0]
     other = "better" if verdict != "better" else "no difference shown"
     slips = {
-        ("grows", bm25_pair(400)[1]): 'two "no difference" verdicts are not a trend',
-        "shrinks": 'two "no difference" verdicts are not a trend',
+        ("grows", bm25_pair(400)[1]): "a direction read from two means is not a trend",
+        "shrinks": "a direction read from two means is not a trend",
         (at_200.won, at_200.lost, at_200.verdict): "those are the counts at 200 tokens",
         (lost, won, verdict): "won counts the questions where the tree scores higher",
         (won, lost, other): "the verdict needs both the paired interval to exclude 0",
@@ -214,5 +214,7 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         selfcheck.check("11.3", answer)
         out = capsys.readouterr().out
         assert "correct." not in out and why in out, out
+    selfcheck.check("11.3", "grows")  # the hint must not give away the verdict it asks for
+    assert f'"{verdict}"' not in capsys.readouterr().out
     selfcheck.check("11.3", (won, lost, verdict))
     assert "Exercise 11.3: correct." in capsys.readouterr().out
