@@ -115,7 +115,8 @@ def _marks(heading):
 def test_06_1_accepts_the_rule_and_names_each_slip():
     """The breadcrumb written by hand: any correct rule passes; a stack cut one level too long,
     a path that only grows, '#' counted anywhere in the line, and a title left with its '#'
-    marks are each refused with the hint for that slip."""
+    marks, and a title stripped of '#' at both ends, are each refused with the hint for
+    that slip."""
     assert verdict("06.1", _paths(_marks)).passed
     by_split = _paths(lambda h: len(h.partition(" ")[0]), title_of=lambda h: h.partition(" ")[2])
     assert verdict("06.1", by_split).passed
@@ -125,6 +126,8 @@ def test_06_1_accepts_the_rule_and_names_each_slip():
     assert "only the leading '#'" in verdict("06.1", _paths(lambda h: h.count("#"))).message
     raw = _paths(_marks, title_of=lambda h: h)
     assert "without its leading '#'" in verdict("06.1", raw).message
+    both_ends = _paths(_marks, title_of=lambda h: h.strip("#").strip())  # 'C#' loses its '#'
+    assert "strip('#') also eats a '#' that ends a title" in verdict("06.1", both_ends).message
 
 
 @pytest.mark.xdist_group("exercise-06.2")

@@ -209,7 +209,12 @@ def heading_paths_of(headings: list[str]) -> list[str]:
 
 
 def _heading_lists(rng: random.Random) -> list[list[str]]:
-    probes = [["# A", "## B", "## C"], ["# A", "## B", "### C", "## D"], ["# A", "## B", "## C# x"]]
+    probes = [
+        ["# A", "## B", "## C"],
+        ["# A", "## B", "### C", "## D"],
+        ["# A", "## B", "## C# x"],
+        ["# A", "## C#"],
+    ]
     for _ in range(20):
         levels, headings = [1], []
         for _ in range(rng.randint(3, 8)):
@@ -238,6 +243,11 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
         )
     if len(have) < len(want):
         return "a heading at level L keeps the L - 1 titles above it; the path lost one"
+    if have[-1] != want[-1] and have[-1] == want[-1].rstrip("#").strip():
+        return (
+            "remove only the leading '#' marks (lstrip): strip('#') also eats a '#' that ends "
+            "a title, as in 'C#'"
+        )
     return f"the path at {headings[at]!r} should be {expected[at]!r}"
 
 
