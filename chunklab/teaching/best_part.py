@@ -29,18 +29,23 @@ def parts(embedder: MiniLMEmbedder, text: str) -> list[str]:
 
 
 class BestPartScorer:
-    """Top-1 search where each chunk scores its best part; each later part is embedded once."""
+    """Top-1 search where each chunk scores its best part; each chunk is cut into parts, and each
+    later part embedded, once (a chunk is scored again for every question on its document)."""
 
     def __init__(self, embedder: MiniLMEmbedder, dense: DenseRetriever) -> None:
         self.embedder, self.dense = embedder, dense
+        self.later_parts: dict[str, list[str]] = {}
         self.part_vectors: dict[str, np.ndarray] = {}
 
     def chunk_score(self, own_score: float, text: str, query: np.ndarray) -> float:
         """The best score over the parts; the first part's is the chunk's own (MiniLM's own)."""
-        later = parts(self.embedder, text)[1:]
-        new = [p for p in later if p not in self.part_vectors]
-        if new:
-            self.part_vectors.update(zip(new, self.embedder.embed_documents(new), strict=True))
+        if text not in self.later_parts:
+            later = parts(self.embedder, text)[1:]
+            new = [p for p in later if p not in self.part_vectors]
+            if new:
+                self.part_vectors.update(zip(new, self.embedder.embed_documents(new), strict=True))
+            self.later_parts[text] = later
+        later = self.later_parts[text]
         return max([own_score] + [float(self.part_vectors[p] @ query) for p in later])
 
     def top1(
@@ -56,10 +61,9 @@ class BestPartScorer:
             chunks = chunker.split(documents[q.document])
             own = {h.ref_id: h.score for h in self.dense.rank(q.question, chunks, len(chunks))}
             query = self.dense.query_vector(q.question)  # None: no known word, no part scores
-            score = self.chunk_score
-            scores = [
-                own[c.chunk_id] if query is None else score(own[c.chunk_id], c.text, query)
-                for c in chunks
-            ]
+            if query is None:
+                scores = [own[c.chunk_id] for c in chunks]
+            else:
+                scores = [self.chunk_score(own[c.chunk_id], c.text, query) for c in chunks]
             found[q.id] = int(has_facts(chunks[int(np.argmax(scores))].text, q.facts))
         return found

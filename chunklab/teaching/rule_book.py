@@ -36,9 +36,9 @@ class RuleBook:
     ) -> Claim:
         """Print the rule as a claim (`statement` starts with its number, "3. ..."), with the count
         of its comparisons' corrected verdicts as evidence (read at the rule's own threshold), and
-        keep each comparison as a row. `searched`
-        gives, per comparison, how many comparisons its verdict was picked among (1 when it is
-        not a pick): the row's corrected verdict asks its sign test for p < 0.05 / that number."""
+        keep each comparison as a row. `searched` gives, per comparison, how many comparisons its
+        verdict was picked among (1 when it is not a pick): the row's corrected verdict asks its
+        sign test for p < 0.05 / that number."""
         number = statement.split(".")[0]
         among = list(searched) if searched is not None else [1] * len(comparisons)
         corrected = [
