@@ -32,7 +32,7 @@ from chunklab.evaluation.stored_cuts import stored_cut
 from chunklab.retrieval.retrievers import reciprocal_rank_fusion
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
-from chunklab.teaching.claims import compare
+from chunklab.teaching.claims import Comparison, compare
 
 Rankings = list[list[str]]
 
@@ -175,11 +175,17 @@ def _minilm_cut(label: str) -> Result:
     return evaluate(cut, dense(stored_minilm(strict=True)), k=5)
 
 
-def _won_lost(label: str, ranker: str = "bm25", metric: str = "recall") -> tuple[int, int]:
-    """Questions won and lost on `metric` by `ranker` against MiniLM, on `label`'s chunks."""
+@cache  # the 10b.2 check and its afterword read the same pair
+def _against_minilm(label: str, ranker: str = "bm25", metric: str = "recall") -> Comparison:
+    """`ranker` paired against MiniLM on `metric`, on `label`'s chunks."""
     minilm = _minilm_cut(label)
     other = rescore(minilm, bm25_ranker() if ranker == "bm25" else hybrid_ranker(stored_minilm()))
-    paired = compare(other.scores[metric], minilm.scores[metric], show=False)
+    return compare(other.scores[metric], minilm.scores[metric], show=False)
+
+
+def _won_lost(label: str, ranker: str = "bm25", metric: str = "recall") -> tuple[int, int]:
+    """Questions won and lost on `metric` by `ranker` against MiniLM, on `label`'s chunks."""
+    paired = _against_minilm(label, ranker, metric)
     return paired.won, paired.lost
 
 
@@ -231,9 +237,7 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
 def _bm25_on_markdown_150_afterword() -> str:
     """10b.2, once right: the prompt's question (does BM25's lead hold on another cut?), answered
     by `compare`'s verdict on the pair."""
-    minilm = _minilm_cut("markdown 150")
-    bm25 = rescore(minilm, bm25_ranker())
-    paired = compare(bm25.scores["recall"], minilm.scores["recall"], show=False)
+    paired = _against_minilm("markdown 150")
     if paired.better:
         return f"{paired.brief()}: the lead holds on markdown 150's chunks too."
     return (
