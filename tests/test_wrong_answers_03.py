@@ -36,6 +36,7 @@ WRONG_03_1 = [
     (420, "with the log-count scorer"),  # the scorer of section 2's worked example
     (153, "at k = 1"),
     (549, "at k = 3"),
+    (773, "at k = 4"),  # the k of section 4's cost table, not the exercise's
     (351, "cut by the word-based counter"),
     (412, "counted by approx_tokens"),
     (300, "the prompt's example"),  # the form shown in the prompt, copied
@@ -266,6 +267,17 @@ def children_sorted(children, parent_of, tokens, budget):
     )  # the ids' order, not the rank
 
 
+def stop_at_repeat(children, parent_of, tokens, budget):
+    chosen, spent = [], 0
+    for child in children:
+        parent = parent_of[child]
+        if parent in chosen or spent + tokens[parent] > budget:  # a repeat ends the loop
+            break
+        chosen.append(parent)
+        spent += tokens[parent]
+    return chosen
+
+
 def worst_first(children, parent_of, tokens, budget):
     return parents_within(children[::-1], parent_of, tokens, budget)  # the ranking read backwards
 
@@ -273,6 +285,7 @@ def worst_first(children, parent_of, tokens, budget):
 WRONG_03_3 = [
     (children_sorted, "you sorted the child ids"),
     (worst_first, "walked the ranking from its end"),
+    (stop_at_repeat, "stopped at the first repeated parent"),
     (budget_before_repeat, "skip repeats before testing the budget"),
     (repeat_counted, "counted a repeated parent's tokens again"),
     (smallest_first, "took the smallest parents first"),

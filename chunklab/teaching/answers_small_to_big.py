@@ -70,7 +70,7 @@ def _bm25_children_read_at_k2() -> int:
 
 def _tokens_read_hints() -> dict[Any, str]:
     """03.1's wrong inputs, each computed by its own run: the notebook's 45-token children, the
-    parents, the log-count scorer, the neighbouring k, the word-based counter for the cut or for
+    parents, the log-count scorer, the neighbouring k (and k = 4), the word-based counter for the cut or for
     the count, and the prompt's example."""
     hints: dict[Any, list[str]] = {}
     for answer, where in [
@@ -79,6 +79,7 @@ def _tokens_read_hints() -> dict[Any, str]:
         (_tokens_read("logcount"), "with the log-count scorer"),
         (_tokens_read(k=1), "at k = 1"),
         (_tokens_read(k=3), "at k = 3"),
+        (_tokens_read(k=4), "at k = 4"),
         (
             _tokens_read("logcount", max_tokens=45),
             "with the log-count scorer and the notebook's 45-token children",

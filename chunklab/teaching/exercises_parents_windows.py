@@ -89,6 +89,19 @@ def _repeat_counted(ranked, parent_of, tokens, budget) -> list[str]:
     return chosen
 
 
+def _stop_at_repeat(ranked, parent_of, tokens, budget) -> list[str]:
+    """Wrong: ends the loop at the first repeated parent instead of skipping it."""
+    chosen: list[str] = []
+    spent = 0
+    for child in ranked:
+        parent = parent_of[child]
+        if parent in chosen or spent + tokens[parent] > budget:
+            break
+        chosen.append(parent)
+        spent += tokens[parent]
+    return chosen
+
+
 def _smallest_first(ranked, parent_of, tokens, budget) -> list[str]:
     """Wrong: fills the budget with the smallest parents first, dropping the rank order."""
     unique = list(dict.fromkeys(parent_of[c] for c in ranked))
@@ -124,6 +137,11 @@ PARENT_SLIPS = [  # (a plausible wrong method, the slip it makes, in words)
     (
         _repeat_counted,
         "you counted a repeated parent's tokens again: a parent handed over once costs once",
+    ),
+    (
+        _stop_at_repeat,
+        "you stopped at the first repeated parent: a repeat is skipped (it is already handed "
+        "over), and the loop goes on to the next child",
     ),
     (
         _smallest_first,
