@@ -70,8 +70,8 @@ def _bm25_children_read_at_k2() -> int:
 
 def _tokens_read_hints() -> dict[Any, str]:
     """03.1's wrong inputs, each computed by its own run: the notebook's 45-token children, the
-    parents, the log-count scorer, the neighbouring k (and k = 4), the word-based counter for the cut or for
-    the count, and the prompt's example."""
+    parents, the log-count scorer, the neighbouring k and k = 4, the word-based counter for the cut
+    or for the count, and the prompt's example."""
     hints: dict[Any, list[str]] = {}
     for answer, where in [
         (_tokens_read(max_tokens=45), "with the notebook's 45-token children"),
