@@ -2,7 +2,7 @@
 
 from chunklab.contracts import Chunk
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.excerpt_inside import answer_inside, top_chunks
+from chunklab.teaching.excerpt_inside import answer_inside, answer_inside_merged, top_chunks
 
 
 def _piece(i: int, start: int, end: int, text: str = "x") -> Chunk:
@@ -17,6 +17,16 @@ def test_an_excerpt_inside_one_piece_counts():
 
 def test_an_excerpt_split_across_two_touching_pieces_does_not():
     assert answer_inside([_piece(0, 0, 10), _piece(1, 10, 20)], [(5, 15)]) == 0
+
+
+def test_merged_an_excerpt_across_two_overlapping_pieces_counts():
+    overlapping = [_piece(0, 0, 12), _piece(1, 8, 20)]
+    assert answer_inside(overlapping, [(5, 15)]) == 0
+    assert answer_inside_merged(overlapping, [(5, 15)]) == 1
+
+
+def test_merged_a_gap_between_pieces_still_cuts_the_excerpt():
+    assert answer_inside_merged([_piece(0, 0, 10), _piece(1, 11, 20)], [(5, 15)]) == 0
 
 
 def test_every_excerpt_must_be_inside():

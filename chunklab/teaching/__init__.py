@@ -18,8 +18,8 @@
   wrong answer.
 - `exercises_parents_windows`: the checks of notebooks 03, 03b and 03c (parents within a budget,
   merged windows, filter then rank).
-- `excerpt_inside`: is a benchmark answer whole inside one piece handed over (companion 03b's
-  stricter test), and the top k chunks themselves.
+- `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
+  stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from chunklab.contracts import Chunk
+from chunklab.evaluation.chroma import union
 from chunklab.retrieval.retrievers import Retriever
 
 
@@ -18,6 +19,14 @@ def answer_inside(handed: Sequence[Chunk], excerpts: Iterable[tuple[int, int]]) 
     """1 when every (start, end) excerpt lies inside one piece handed over, else 0 (a score
     per question, for `compare`)."""
     return int(all(any(p.start <= a and b <= p.end for p in handed) for a, b in excerpts))
+
+
+def answer_inside_merged(handed: Sequence[Chunk], excerpts: Iterable[tuple[int, int]]) -> int:
+    """`answer_inside` for the pieces merged first: overlapping or touching pieces are joined
+    into one stretch of the document, as they are handed over when each stretch goes once. An
+    excerpt that two overlapping windows each cut off can lie inside their merged stretch."""
+    runs = union((p.start, p.end) for p in handed)
+    return int(all(any(start <= a and b <= end for start, end in runs) for a, b in excerpts))
 
 
 def top_chunks(retriever: Retriever, question: str, chunks: Sequence[Chunk], k: int) -> list[Chunk]:
