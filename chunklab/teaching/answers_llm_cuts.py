@@ -161,6 +161,13 @@ def first_pass_misses() -> dict[Any, str]:
         calls, tokens, sent
     )
     slips += _wrong_document()
+    slips.append(
+        (
+            (calls, resent_on_schedules()),
+            "that second number is 04b.2b's answer, the extra tokens beyond the pass with no cut; "
+            "04b.2 asks for every prompt token the stand-in was sent",
+        )
+    )
     return _wrong_only(slips, (calls, tokens))
 
 
