@@ -83,8 +83,9 @@ def _stdevs_misses() -> dict[Any, str]:
         else:  # the count is not printed: it would let a guess walk to the answer unrun
             misses[stdevs] = (
                 f"not the smallest stdevs at which MiniLM's rule makes exactly {asked} cuts: "
-                'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), the rule\'s own cuts (not '
-                "the chunks, which the token budget can add to), at each multiple of 0.25 from 0"
+                'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), '
+                "the rule's own cuts (not the chunks, which the token budget can add to), at each "
+                "multiple of 0.25 from 0"
             )
     return misses
 
