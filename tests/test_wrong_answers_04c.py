@@ -103,3 +103,11 @@ def test_04c_2_names_another_models_gaps_whatever_count_beside_them():
         for n in range(len(gaps) + 1):
             line = selfcheck.verdict_for("04c.2", (list(gaps), n))
             assert f"gaps are {name}'s" in line and "MiniLMEmbedder()" in line, line
+
+
+def test_04c_2_names_percentile_80s_gaps_whatever_count_beside_them():
+    from chunklab.teaching import answers_semantic, selfcheck
+
+    gaps, _ = answers_semantic.cuts_at_percentile(percentile=80)
+    for n in range(len(gaps) + 1):
+        assert "percentile 80's gaps" in selfcheck.verdict_for("04c.2", (list(gaps), n))

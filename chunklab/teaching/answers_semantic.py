@@ -308,8 +308,8 @@ def _most_similar_slips(count: int) -> list[tuple[Any, str]]:
 
 
 def _other_model_slips() -> list[tuple[Any, str]]:
-    """WordLlama's or the hash's gaps at 04c.2's percentile, with any count of true changes: the
-    gaps name the slip (another model) whatever count a learner puts beside them."""
+    """WordLlama's or the hash's gaps at 04c.2's percentile, or MiniLM's at percentile 80, with
+    any count of true changes: the gaps name the slip whatever count a learner puts beside them."""
     slips: list[tuple[Any, str]] = []
     for other, name in (("wordllama", "WordLlama"), ("hash", "the hash")):
         gaps, _ = cuts_at_percentile(other)
@@ -319,7 +319,9 @@ def _other_model_slips() -> list[tuple[Any, str]]:
             "MiniLMEmbedder()"
         )
         slips += [((gaps, n), hint) for n in range(len(gaps) + 1)]
-    return slips
+    gaps, _ = cuts_at_percentile(percentile=80)  # MiniLM, the wrong percentile
+    hint = f"those are percentile 80's gaps: set percentile={_PERCENTILE_ASKED}"
+    return slips + [((gaps, n), hint) for n in range(len(gaps) + 1)]
 
 
 def _cuts_at_percentile_misses() -> dict[Any, str]:
