@@ -301,3 +301,10 @@ def test_04b_2_the_wrong_document_is_named():
     LLMChunker(last_cut_at(0.5, sent)).split(load_document("topics"))
     wrong = (len(sent), sum(cl100k(p) for p in sent))
     assert "topics document" in selfcheck.verdict_for("04b.2", wrong)
+
+
+def test_04b_2_names_04b_2bs_answer_in_its_slot():
+    """(calls, the extra tokens) puts 04b.2b's answer where 04b.2 asks the whole pass."""
+    calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
+    extra = selfcheck.SOLUTIONS["04b.2b"][1]()
+    assert "04b.2b's answer" in selfcheck.verdict_for("04b.2", (calls, extra))

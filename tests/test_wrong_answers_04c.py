@@ -43,7 +43,7 @@ def test_04c_2_names_each_slip_and_accepts_the_answer():
     cuts, on_true = right
     assert selfcheck.verdict_for("04c.2", right).endswith("correct.")
     assert selfcheck.verdict_for("04c.2", (list(cuts), on_true)).endswith("correct.")
-    assert "WordLlama's set" in selfcheck.verdict_for(
+    assert "gaps are WordLlama's" in selfcheck.verdict_for(
         "04c.2", answers_semantic.cuts_at_percentile("wordllama")
     )
     assert "percentile 80" in selfcheck.verdict_for(
@@ -91,3 +91,23 @@ def test_04c_2_names_the_most_similar_gaps():
     for n in (0, len(cuts)):
         line = selfcheck.verdict_for("04c.2", (most, n))
         assert "most similar gaps" in line and "least similar" in line, line
+
+
+def test_04c_2_names_another_models_gaps_whatever_count_beside_them():
+    """WordLlama's gaps with MiniLM's count (or any count) name the model, not a list of wrong
+    items: the round-8 reader got "items 1 and 2 of 3 are not right" for them."""
+    from chunklab.teaching import answers_semantic, selfcheck
+
+    for model, name in (("wordllama", "WordLlama"), ("hash", "the hash")):
+        gaps, _ = answers_semantic.cuts_at_percentile(model)
+        for n in range(len(gaps) + 1):
+            line = selfcheck.verdict_for("04c.2", (list(gaps), n))
+            assert f"gaps are {name}'s" in line and "MiniLMEmbedder()" in line, line
+
+
+def test_04c_2_names_percentile_80s_gaps_whatever_count_beside_them():
+    from chunklab.teaching import answers_semantic, selfcheck
+
+    gaps, _ = answers_semantic.cuts_at_percentile(percentile=80)
+    for n in range(len(gaps) + 1):
+        assert "percentile 80's gaps" in selfcheck.verdict_for("04c.2", (list(gaps), n))

@@ -160,8 +160,17 @@ def first_pass_misses() -> dict[Any, str]:
     slips += _miscounted(calls, tokens, sent, page.text) + _first_prompt_left_out(
         calls, tokens, sent
     )
-    slips += _wrong_document()
+    slips += _wrong_document() + [_next_exercises_answer(calls)]
     return _wrong_only(slips, (calls, tokens))
+
+
+def _next_exercises_answer(calls: int) -> tuple[Any, str]:
+    """04b.2b's answer (the extra tokens) put in 04b.2's slot for the whole pass."""
+    return (
+        (calls, resent_on_schedules()),
+        "that second number is 04b.2b's answer, the extra tokens beyond the pass with no cut; "
+        "04b.2 asks for every prompt token the stand-in was sent",
+    )
 
 
 def _wrong_only(slips: list, right: Any) -> dict[Any, str]:

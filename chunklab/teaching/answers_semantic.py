@@ -80,8 +80,13 @@ def _stdevs_misses() -> dict[Any, str]:
             )
         elif cuts == asked and stdevs > right:
             misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
-        else:
-            misses[stdevs] = f"at that stdevs MiniLM makes {cuts} cut(s), not {asked}"
+        else:  # the count is not printed: it would let a guess walk to the answer unrun
+            misses[stdevs] = (
+                f"not the smallest stdevs at which MiniLM's rule makes exactly {asked} cuts: "
+                'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), '
+                "the rule's own cuts (not the chunks, which the token budget can add to), at each "
+                "multiple of 0.25 from 0"
+            )
     return misses
 
 
@@ -302,17 +307,27 @@ def _most_similar_slips(count: int) -> list[tuple[Any, str]]:
     return [((gaps, n), hint) for gaps in (most, most[::-1]) for n in range(count + 1)]
 
 
+def _other_model_slips() -> list[tuple[Any, str]]:
+    """WordLlama's or the hash's gaps at 04c.2's percentile, or MiniLM's at percentile 80, with
+    any count of true changes: the gaps name the slip whatever count a learner puts beside them."""
+    slips: list[tuple[Any, str]] = []
+    for other, name in (("wordllama", "WordLlama"), ("hash", "the hash")):
+        gaps, _ = cuts_at_percentile(other)
+        hint = (
+            f"those gaps are {name}'s at percentile {_PERCENTILE_ASKED}: every model makes as "
+            "many cuts (the rule fixes the count), but the model chooses which gaps: use "
+            "MiniLMEmbedder()"
+        )
+        slips += [((gaps, n), hint) for n in range(len(gaps) + 1)]
+    gaps, _ = cuts_at_percentile(percentile=80)  # MiniLM, the wrong percentile
+    hint = f"those are percentile 80's gaps: set percentile={_PERCENTILE_ASKED}"
+    return slips + [((gaps, n), hint) for n in range(len(gaps) + 1)]
+
+
 def _cuts_at_percentile_misses() -> dict[Any, str]:
     cuts, on_true = right = cuts_at_percentile()
     units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
-    slips: list[tuple[Any, str]] = [
-        (
-            cuts_at_percentile("wordllama"),
-            f"that is WordLlama's set: at percentile {_PERCENTILE_ASKED} every model makes "
-            f"{len(cuts)} cuts (the rule fixes the count), but the model chooses which gaps: "
-            "use MiniLMEmbedder()",
-        ),
-        (cuts_at_percentile("hash"), "that is the hashing embedder's set: use MiniLMEmbedder()"),
+    slips: list[tuple[Any, str]] = _other_model_slips() + [
         (
             cuts_at_percentile(percentile=80),
             f"that is percentile 80's set: set percentile={_PERCENTILE_ASKED}",
