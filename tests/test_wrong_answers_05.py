@@ -1,7 +1,8 @@
 """Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
 dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
-without outer pipes; 05.2 refuses the size where the orphan count, not the rows kept, reaches 0."""
+without outer pipes; 05.2 refuses the size where the orphan count, not the rows kept, reaches
+0, and a count of blind sizes taken from orphans alone."""
 
 import re
 
@@ -137,29 +138,35 @@ def test_05_1_names_cells_left_unstripped():
 
 
 @pytest.mark.xdist_group("exercise-05.2")  # with its selfcheck test: one worker, one solve
-def test_05_2_accepts_the_size_and_names_the_orphan_count_slip():
-    """The travel policy's table: orphans reach 0 at a smaller size than rows kept do, and that
-    size, the answer the orphan count gives, is refused as the count's blind spot."""
-    right = selfcheck.SOLUTIONS["05.2"][1]()
-    assert selfcheck.verdict_for("05.2", right).endswith("correct.")
-    assert selfcheck.verdict_for("05.2", float(right)).endswith("correct.")
+def test_05_2_accepts_the_pair_and_names_the_orphan_count_slip():
+    """The travel policy's table: orphans reach 0 at a smaller size than rows kept do; that size,
+    the answer the orphan count gives, is refused as the count's blind spot, and so is a count of
+    blind sizes taken from orphans alone (0)."""
+    right, blind_count = selfcheck.SOLUTIONS["05.2"][1]()
+    assert blind_count > 0, "some size from 60 to 300 reads 0 orphans while a row is lost"
+    assert selfcheck.verdict_for("05.2", (right, blind_count)).endswith("correct.")
+    assert selfcheck.verdict_for("05.2", [float(right), float(blind_count)]).endswith("correct.")
     blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
     assert blind, "the orphan count reaches 0 before the rows are kept"
-    line = selfcheck.verdict_for("05.2", min(blind))
+    line = selfcheck.verdict_for("05.2", (min(blind), blind_count))
     assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
-    assert "where an int is asked" in selfcheck.verdict_for("05.2", str(right))
+    assert "what orphans alone say" in selfcheck.verdict_for("05.2", (right, 0))
+    assert "two ints" in selfcheck.verdict_for("05.2", right)  # the old one-number answer
+    assert "swapped" in selfcheck.verdict_for("05.2", (blind_count, right))
     # size 1, the first size at which orphans() reads 0: the slip the prompt warns of, named too
     assert answers_tables_prefixes.policy_linearized_at(1)[1] == 0
-    assert "orphans() reports 0" in selfcheck.verdict_for("05.2", 1)
+    assert "orphans() reports 0" in selfcheck.verdict_for("05.2", (1, blind_count))
 
 
 @pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_the_newline_the_tokens_and_a_size_too_large():
-    right = selfcheck.SOLUTIONS["05.2"][1]()
-    assert "newline" in selfcheck.verdict_for("05.2", right - 1)
-    assert "smaller size" in selfcheck.verdict_for("05.2", right + 1)
-    assert "cloud.gov" in selfcheck.verdict_for("05.2", 197)
+def test_05_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
+    right, blind_count = selfcheck.SOLUTIONS["05.2"][1]()
+    assert "newline" in selfcheck.verdict_for("05.2", (right - 1, blind_count))
+    assert "smaller size" in selfcheck.verdict_for("05.2", (right + 1, blind_count))
+    assert "cloud.gov" in selfcheck.verdict_for("05.2", (197, blind_count))
     doc = answers_tables_prefixes.load_document("travel_policy")
     (table,) = answers_tables_prefixes.find_tables(doc.text)
     tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
-    assert "counts characters" in selfcheck.verdict_for("05.2", tokens)
+    assert "counts characters" in selfcheck.verdict_for("05.2", (tokens, blind_count))
+    losing = sum(answers_tables_prefixes.policy_linearized_at(s)[0] > 0 for s in range(60, 301))
+    assert "every size that loses a row" in selfcheck.verdict_for("05.2", (right, losing))

@@ -42,6 +42,20 @@ def linearized_size_keeping_policy_rows() -> int:
     return max(s for s in range(10, 301) if policy_linearized_at(s)[0]) + 1
 
 
+def _policy_blind_sizes() -> list[int]:
+    """The sizes from 60 to 300 at which orphans() reads 0 on the travel policy while a row is
+    not kept whole beside its header."""
+    return [
+        s for s in range(60, 301) if policy_linearized_at(s)[0] and not policy_linearized_at(s)[1]
+    ]
+
+
+def policy_size_and_blind_count() -> tuple[int, int]:
+    """05.2: (the size from which on every row is kept, the sizes from 60 to 300 whose 0 orphans
+    hide a lost row). The first number is section 4's prediction; the second needs rows counted."""
+    return linearized_size_keeping_policy_rows(), len(_policy_blind_sizes())
+
+
 def _widest_pair_tokens(doc: Document) -> int:
     """A document's widest breadcrumb + header + row, in tokens, as linearize mode writes them."""
     sections = MarkdownChunker(max_tokens=2000).split(doc)
@@ -84,6 +98,35 @@ def _policy_size_misses() -> dict[Any, str]:
             "from which no row is lost",
         )
     return misses
+
+
+def _policy_hint(answer: Any, solution: Any) -> str:
+    """05.2: name the slip in whichever of the two numbers is wrong."""
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
+        return "answer two ints, (from which size on, how many sizes hide a lost row)"
+    size, blind = answer
+    if (blind, size) == tuple(solution) and size != blind:
+        return "the two numbers are swapped: the size first, then the count of sizes"
+    if size != solution[0]:
+        return _policy_size_misses().get(size, "sweep every size up to 300 with row_fates")
+    lost_sizes = [s for s in range(60, 301) if policy_linearized_at(s)[0]]
+    slips = {
+        0: "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At each "
+        "size count the rows no chunk holds whole beside their header as well",
+        len(lost_sizes): "that counts every size that loses a row; count only those where "
+        "orphans() also reads 0",
+        sum(not policy_linearized_at(s)[1] for s in range(60, 301)): "that counts every size "
+        "with 0 orphans; count only those where a row is still lost",
+        sum(
+            policy_linearized_at(s)[0] > 0 and not policy_linearized_at(s)[1] for s in range(1, 301)
+        ): "that counts sizes under 60 too; the question asks the sizes from 60 to 300",
+    }
+    slips.pop(solution[1], None)
+    return slips.get(
+        blind,
+        "count the sizes from 60 to 300 where orphans() gives 0 and a row is still not kept "
+        "whole beside its header",
+    )
 
 
 @lru_cache(maxsize=1024)
@@ -276,13 +319,12 @@ def _added_tokens_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05.2": ("an int: size, in characters", linearized_size_keeping_policy_rows),
+    "05.2": ("two ints: (size, sizes)", policy_size_and_blind_count),
     "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
     "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {
-    "05.2": Form(misses=_policy_size_misses),
     "06.2": Form(misses=_added_tokens_misses),
 }
 
@@ -304,6 +346,7 @@ def _near_added_tokens(answer: Any, solution: Any) -> str:
 
 
 HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {
+    "05.2": _policy_hint,
     "05b.2": _gds_copy_hint,
     "06.2": _near_added_tokens,
 }
