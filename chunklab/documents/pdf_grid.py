@@ -2,9 +2,10 @@
 the columns its rows line up in.
 
 Browsers and most writers draw a table's cell borders as thin paths: a horizontal rule is a path
-at most 2 points high, a vertical one at most 2 points wide (a stroked rectangle counts as its
-four sides). Rules that touch form one grid; a grid of at least two cells is a table, its rows
-and columns between the rules, each word in the cell its middle falls in. Reading the page's path
+at most 2 points high, a vertical one at most 2 points wide, give or take a hundredth: PDFium's
+float32 bounds measure a 2-point rule as 2.00003 at some heights, and a strict test dropped it (a
+stroked rectangle counts as its four sides). Rules that touch form one grid; a grid of at least
+two cells is a table, its rows and columns between the rules, each word in the cell its middle falls in. Reading the page's path
 objects through pypdfium2 costs microseconds, where finding tables through pdfplumber meant
 reading every character with pdfminer first. A page with more than `MAX_RULES` thin paths (a
 chart, a drawing) is not searched (the caller says so in a warning).
@@ -34,6 +35,7 @@ class _Rule(NamedTuple):
 
 
 THIN = 2.0
+SLACK = 0.01  # PDFium's bounds come back as float32 sums: a 2-point rule can measure 2.00003
 TOUCH = 2.0
 MAX_RULES = 600
 
@@ -72,9 +74,9 @@ def _rules(page, turn: Turn) -> tuple[list[_Rule], list[tuple[float, float, floa
         width, tall = x1 - x0, yb - ya
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             pictures.append((x0, ya, x1, yb))
-        elif tall <= THIN and width > 2 * THIN:
+        elif tall <= THIN + SLACK and width > 2 * THIN:
             rules.append(_Rule(True, (ya + yb) / 2, x0, x1))
-        elif width <= THIN and tall > 2 * THIN:
+        elif width <= THIN + SLACK and tall > 2 * THIN:
             rules.append(_Rule(False, (x0 + x1) / 2, ya, yb))
         elif width > 2 * THIN and tall > 2 * THIN and _stroked_rectangle(obj, pdfium_c):
             rules += [_Rule(True, ya, x0, x1), _Rule(True, yb, x0, x1)]
