@@ -5,8 +5,8 @@ Browsers and most writers draw a table's cell borders as thin paths: a horizonta
 at most 2 points high, a vertical one at most 2 points wide, give or take a hundredth: PDFium's
 float32 bounds measure a 2-point rule as 2.00003 at some heights, and a strict test dropped it (a
 stroked rectangle counts as its four sides). Rules that touch form one grid; a grid of at least
-two cells is a table, its rows and columns between the rules, each word in the cell its middle falls in. Reading the page's path
-objects through pypdfium2 costs microseconds, where finding tables through pdfplumber meant
+two cells is a table, its rows and columns between the rules, each word in the cell its middle
+falls in. Reading the page's path objects through pypdfium2 costs microseconds, where finding tables through pdfplumber meant
 reading every character with pdfminer first. A page with more than `MAX_RULES` thin paths (a
 chart, a drawing) is not searched (the caller says so in a warning).
 
