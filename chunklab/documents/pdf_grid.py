@@ -1,14 +1,14 @@
 """Tables in a PDF page: the grid its rules draw and the words in each cell, or, without rules,
 the columns its rows line up in.
 
-Browsers and most writers draw a table's cell borders as thin paths: a horizontal rule is a path
-at most 2 points high, a vertical one at most 2 points wide, give or take a hundredth: PDFium's
+Browsers and most writers draw a table's cell borders as thin paths: a horizontal rule is a path at
+most 2 points high, a vertical one at most 2 points wide, give or take a hundredth: PDFium's
 float32 bounds measure a 2-point rule as 2.00003 at some heights, and a strict test dropped it (a
-stroked rectangle counts as its four sides). Rules that touch form one grid; a grid of at least
-two cells is a table, its rows and columns between the rules, each word in the cell its middle
-falls in. Reading the page's path objects through pypdfium2 costs microseconds, where finding tables through pdfplumber meant
-reading every character with pdfminer first. A page with more than `MAX_RULES` thin paths (a
-chart, a drawing) is not searched (the caller says so in a warning).
+stroked rectangle counts as its four sides). Rules that touch form one grid; a grid of at least two
+cells is a table, its rows and columns between the rules, each word in the cell its middle falls
+in. Reading the page's path objects through pypdfium2 costs microseconds, where finding tables
+through pdfplumber meant reading every character with pdfminer first. A page with more than
+`MAX_RULES` thin paths (a chart, a drawing) is not searched (the caller says so in a warning).
 
 Pictures and frames (rules that close one box, too few cells for a table) of a figure's size are
 handed on as empty fragments (`_figure`), so the reading order keeps a drawing's labels in place.
