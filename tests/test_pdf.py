@@ -227,3 +227,12 @@ def test_a_rule_pdfium_measures_a_hair_over_two_points_still_counts():
         "| Contract logistics 30 min.",
     ]
     assert "| Contract logistics 30 min. | The contracting officer goes over" in day_1
+
+
+def test_a_title_over_pages_of_tables_stays_a_heading():
+    """Once the agenda's rows are in tables, its large title is the only text outside them; if the
+    body's size were counted outside tables only, the title would be the body and no heading. A
+    table's cells count toward the body's size."""
+    agenda = convert(FORMATS / "18f-sample-kickoff-agenda.pdf").markdown
+    outside = [line for line in agenda.splitlines() if line.strip() and not line.startswith("|")]
+    assert outside == ["# Sample kick-off week agenda"]

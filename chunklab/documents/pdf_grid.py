@@ -147,6 +147,16 @@ def _cell_rows(ys: list[float], xs: list[float], words: list[Word]) -> tuple[lis
     return [[" ".join(cell) for cell in row] for row in cells], outside
 
 
+def text_size(words: Sequence[Word]) -> float:
+    """The size most of the words' characters are set in (0.0 for none): a table's, so the body's
+    size is counted over its cells too, and a page of tables under one large title keeps the
+    title a heading."""
+    sizes: dict[float, int] = {}
+    for w in words:
+        sizes[w.size] = sizes.get(w.size, 0) + len(w.text)
+    return min(sizes, key=lambda s: (-sizes[s], s)) if sizes else 0.0
+
+
 def table_markdown(rows: Sequence[Sequence[str | None]]) -> str:
     """Rows of cells as a Markdown pipe table, the first row its header; empty rows dropped."""
 
@@ -179,10 +189,13 @@ def ruled_tables(page, turn: Turn, words: list[Word]) -> tuple[list[Fragment], l
             figures.append(_figure((xs[0], ys[0], xs[1], ys[1]), turn))
         if len(ys) < 2 or len(xs) < 2 or (len(ys) - 1) * (len(xs) - 1) < 2:
             continue
-        rows, words = _cell_rows(ys, xs, words)
+        rows, outside = _cell_rows(ys, xs, words)
         markdown = table_markdown(rows)
         if markdown:
-            tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], 0.0, "", markdown))
+            left = set(map(id, outside))
+            size = text_size([w for w in words if id(w) not in left])
+            tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], size, "", markdown))
+        words = outside
     return tables + [f for f in figures if f], words, False
 
 
@@ -286,7 +299,8 @@ def aligned_tables(lines: list[Line]) -> list[Line]:
             markdown = table_markdown([header, *rows])
             box = (min(f.x0 for f in frags), max(f.x1 for f in frags))
             top, bottom = min(f.top for f in frags), max(f.bottom for f in frags)
-            out.append([Fragment(box[0], box[1], top, bottom, 0.0, "", markdown)])
+            size = text_size([w for f in frags for w in f.words])
+            out.append([Fragment(box[0], box[1], top, bottom, size, "", markdown)])
             i = j
         else:
             out.append(lines[i])
