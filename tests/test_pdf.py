@@ -211,3 +211,28 @@ def test_the_real_pdfs_are_the_files_sources_names():
         assert hashlib.sha256((FORMATS / name).read_bytes()).hexdigest() == digest, name
     for name in (*COLUMNS, REAL_COLUMNS):
         assert f"formats/{name}" in sources, name
+
+
+def test_a_rule_pdfium_measures_a_hair_over_two_points_still_counts():
+    """The kick-off agenda draws each row rule 2 points thick; PDFium gives two of Day 1's as
+    2.00003 points (float32 bounds). Without the slack they were not rules, the grid ended under
+    the header, and the day's two sessions came back as loose lines, each apart from its purpose."""
+    agenda = convert(FORMATS / "18f-sample-kickoff-agenda.pdf").markdown
+    day_1 = agenda[agenda.index("| Day 1 |") : agenda.index("| Day 2 |")]
+    rows = [line for line in day_1.splitlines() if line.startswith("| ")]
+    assert [row.split(" | ")[0] for row in rows] == [
+        "| Day 1",
+        "| Session",
+        "| Introduction 60 min.",
+        "| Contract logistics 30 min.",
+    ]
+    assert "| Contract logistics 30 min. | The contracting officer goes over" in day_1
+
+
+def test_a_title_over_pages_of_tables_stays_a_heading():
+    """Once the agenda's rows are in tables, its large title is the only text outside them; if the
+    body's size were counted outside tables only, the title would be the body and no heading. A
+    table's cells count toward the body's size."""
+    agenda = convert(FORMATS / "18f-sample-kickoff-agenda.pdf").markdown
+    outside = [line for line in agenda.splitlines() if line.strip() and not line.startswith("|")]
+    assert outside == ["# Sample kick-off week agenda"]

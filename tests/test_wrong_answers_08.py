@@ -248,6 +248,10 @@ def test_08b_2_names_each_wrong_budget_and_accepts_the_right_one(capsys):
     right = selfcheck.SOLUTIONS["08b.2"][1]()
     misses = FORMS_EXPERIMENTS["08b.2"].misses()
     assert {right - 1, right + 1} <= set(misses) and len(misses) >= 6
+    # the two guesses a learner makes without cutting: section 3's own budget, and the two pieces'
+    # tokens added up (the header and breadcrumb counted twice); each named, never "not right"
+    named = ("section 3's budget", "adds up the two")
+    assert all(any(slip in why for why in misses.values()) for slip in named)
     for answer, why in misses.items():
         selfcheck.check("08b.2", answer)
         out = capsys.readouterr().out

@@ -185,7 +185,7 @@ def _page_lines(number: int, runs: list[Run]) -> list[_Line]:
             continue
         if line[0].table:
             f = line[0]
-            lines.append(_Line(number, f.x0, f.x1, f.top, f.bottom, 0.0, 0.0, f.table, True))
+            lines.append(_Line(number, f.x0, f.x1, f.top, f.bottom, f.size, 0.0, f.table, True))
             continue
         sizes: Counter[float] = Counter()
         for f in line:
@@ -301,7 +301,10 @@ def _pdf_lines_markdown(lines: list[_Line]) -> str:
     chars: Counter[float] = Counter()
     weights: Counter[float] = Counter()
     for line in lines:
-        if not line.table and not line.figure:
+        if line.table and line.size:  # a table's cells count toward the body's size, not its weight
+            cells = re.sub(r"(?m)^\|[-| ]*\|$", "", line.text)  # the separator row is no text
+            chars[line.size] += len(re.sub(r"[|\s]", "", cells))
+        elif not line.table and not line.figure:
             chars[line.size] += len(line.text)
             weights[line.weight] += len(line.text)
     level = _levels(chars)

@@ -1,13 +1,14 @@
 """Tables in a PDF page: the grid its rules draw and the words in each cell, or, without rules,
 the columns its rows line up in.
 
-Browsers and most writers draw a table's cell borders as thin paths: a horizontal rule is a path
-at most 2 points high, a vertical one at most 2 points wide (a stroked rectangle counts as its
-four sides). Rules that touch form one grid; a grid of at least two cells is a table, its rows
-and columns between the rules, each word in the cell its middle falls in. Reading the page's path
-objects through pypdfium2 costs microseconds, where finding tables through pdfplumber meant
-reading every character with pdfminer first. A page with more than `MAX_RULES` thin paths (a
-chart, a drawing) is not searched (the caller says so in a warning).
+Browsers and most writers draw a table's cell borders as thin paths: a horizontal rule is a path at
+most 2 points high, a vertical one at most 2 points wide, give or take a hundredth: PDFium's
+float32 bounds measure a 2-point rule as 2.00003 at some heights, and a strict test dropped it (a
+stroked rectangle counts as its four sides). Rules that touch form one grid; a grid of at least two
+cells is a table, its rows and columns between the rules, each word in the cell its middle falls
+in. Reading the page's path objects through pypdfium2 costs microseconds, where finding tables
+through pdfplumber meant reading every character with pdfminer first. A page with more than
+`MAX_RULES` thin paths (a chart, a drawing) is not searched (the caller says so in a warning).
 
 Pictures and frames (rules that close one box, too few cells for a table) of a figure's size are
 handed on as empty fragments (`_figure`), so the reading order keeps a drawing's labels in place.
@@ -34,6 +35,7 @@ class _Rule(NamedTuple):
 
 
 THIN = 2.0
+SLACK = 0.01  # PDFium's bounds come back as float32 sums: a 2-point rule can measure 2.00003
 TOUCH = 2.0
 MAX_RULES = 600
 
@@ -72,9 +74,9 @@ def _rules(page, turn: Turn) -> tuple[list[_Rule], list[tuple[float, float, floa
         width, tall = x1 - x0, yb - ya
         if kind == pdfium_c.FPDF_PAGEOBJ_IMAGE:
             pictures.append((x0, ya, x1, yb))
-        elif tall <= THIN and width > 2 * THIN:
+        elif tall <= THIN + SLACK and width > 2 * THIN:
             rules.append(_Rule(True, (ya + yb) / 2, x0, x1))
-        elif width <= THIN and tall > 2 * THIN:
+        elif width <= THIN + SLACK and tall > 2 * THIN:
             rules.append(_Rule(False, (x0 + x1) / 2, ya, yb))
         elif width > 2 * THIN and tall > 2 * THIN and _stroked_rectangle(obj, pdfium_c):
             rules += [_Rule(True, ya, x0, x1), _Rule(True, yb, x0, x1)]
@@ -145,6 +147,16 @@ def _cell_rows(ys: list[float], xs: list[float], words: list[Word]) -> tuple[lis
     return [[" ".join(cell) for cell in row] for row in cells], outside
 
 
+def text_size(words: Sequence[Word]) -> float:
+    """The size most of the words' characters are set in (0.0 for none): a table's, so the body's
+    size is counted over its cells too, and a page of tables under one large title keeps the
+    title a heading."""
+    sizes: dict[float, int] = {}
+    for w in words:
+        sizes[w.size] = sizes.get(w.size, 0) + len(w.text)
+    return min(sizes, key=lambda s: (-sizes[s], s)) if sizes else 0.0
+
+
 def table_markdown(rows: Sequence[Sequence[str | None]]) -> str:
     """Rows of cells as a Markdown pipe table, the first row its header; empty rows dropped."""
 
@@ -177,10 +189,13 @@ def ruled_tables(page, turn: Turn, words: list[Word]) -> tuple[list[Fragment], l
             figures.append(_figure((xs[0], ys[0], xs[1], ys[1]), turn))
         if len(ys) < 2 or len(xs) < 2 or (len(ys) - 1) * (len(xs) - 1) < 2:
             continue
-        rows, words = _cell_rows(ys, xs, words)
+        rows, outside = _cell_rows(ys, xs, words)
         markdown = table_markdown(rows)
         if markdown:
-            tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], 0.0, "", markdown))
+            left = set(map(id, outside))
+            size = text_size([w for w in words if id(w) not in left])
+            tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], size, "", markdown))
+        words = outside
     return tables + [f for f in figures if f], words, False
 
 
@@ -284,7 +299,8 @@ def aligned_tables(lines: list[Line]) -> list[Line]:
             markdown = table_markdown([header, *rows])
             box = (min(f.x0 for f in frags), max(f.x1 for f in frags))
             top, bottom = min(f.top for f in frags), max(f.bottom for f in frags)
-            out.append([Fragment(box[0], box[1], top, bottom, 0.0, "", markdown)])
+            size = text_size([w for f in frags for w in f.words])
+            out.append([Fragment(box[0], box[1], top, bottom, size, "", markdown)])
             i = j
         else:
             out.append(lines[i])

@@ -23,6 +23,7 @@ from chunklab.tokens.counters import cl100k
 PAGE = "gdsway-managing-sensitive-information"  # notebook 08's GDS Way page
 HEADER = "| Field | Value |"
 BUDGETS = range(120, 301)  # every budget tried; the formats' answers lie between
+SECTION_BUDGET = 200  # the budget companion 08b's section 3 cuts at, where the table is in two
 
 
 def without_address(doc: Document) -> Document:
@@ -44,7 +45,12 @@ def _read(kind: str) -> Document:
 
 def pieces(doc: Document, budget: int) -> int:
     """How many chunks hold the table's header: the chunker repeats it in every piece."""
-    return sum(HEADER in c.text for c in MarkdownChunker(max_tokens=budget).split(doc))
+    return len(_pieces_at(doc, budget))
+
+
+def _pieces_at(doc: Document, budget: int) -> list:
+    """The chunks holding the table's header at one budget."""
+    return [c for c in MarkdownChunker(max_tokens=budget).split(doc) if HEADER in c.text]
 
 
 def smallest_whole(doc: Document) -> int:
@@ -77,6 +83,11 @@ def split_table_misses() -> dict[Any, str]:
         smallest_whole(_read("pdf")): "that is the PDF's; the exercise asks for the Word file's",
         cl100k(table_alone): "that is the table's own tokens; each piece also carries its "
         "breadcrumb, so cut at each budget and look",
+        SECTION_BUDGET: "that is section 3's budget, where the table is still cut in two; try "
+        "larger budgets until it is one chunk",
+        sum(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET)): "that adds up the two "
+        "pieces' tokens, but each piece repeats the header and the breadcrumb, so one chunk needs "
+        "less than their sum; cut at each budget and look",
         right - 1: "at that budget the table is still cut in two; the answer is the smallest "
         "budget at which it is one chunk",
         right + 1: "the table is already one chunk a token lower",
