@@ -451,3 +451,21 @@ def test_07b_1_refuses_a_set_of_positions_on_long_spans_naming_it():
     result = verdict("07b.1", by_set)
     assert not result.passed
     assert "a set of character positions is too large" in result.message, result.message
+
+
+def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
+    """A mask of a million flags is fast on any machine: the check counts bytes, not seconds."""
+
+    def by_mask(retrieved, gold):
+        size = max([b for _, b in retrieved + gold], default=0)
+        r, g = np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+        for a, b in retrieved:
+            r[a:b] = True
+        for a, b in gold:
+            g[a:b] = True
+        either = int((r | g).sum())
+        return int((r & g).sum()) / either if either else 0.0
+
+    result = verdict("07b.1", by_mask)
+    assert not result.passed
+    assert "it allocated" in result.message and "MB" in result.message, result.message
