@@ -11,7 +11,7 @@ def test_a_rule_counts_its_verdicts_and_keeps_its_rows(capsys):
     made = book.rule("x-first", "2. Prefer x", [ahead, tied], holds=ahead.better)
     printed = capsys.readouterr().out
     assert made.holds and "claim x-first: HOLDS." in printed
-    counted = "each row at 0.05 / its searched: 1 better, 0 worse, 1 no difference shown"
+    counted = "each row at its printed level: 1 better, 0 worse, 1 no difference shown"
     assert counted in printed
     frame = book.frame()
     assert list(frame.index) == ["2", "2"]
@@ -56,3 +56,11 @@ def test_row_evidence_names_the_cuts_without_orphans_and_counts_the_prose_cuts()
     tables = lines["documents with tables"]
     assert tables.startswith("orphans: linearized, markdown none; structural+ 6.")
     assert won_lost({"bm25": ahead}) == "bm25 8-0 (p 0.00781)"
+
+
+def test_a_row_made_at_a_family_level_is_read_at_that_level():
+    six = compare([1] * 6 + [0] * 4, [0] * 10, show=False, level=100 - 5 / 3)  # p = 0.0312 > 0.0167
+    book = RuleBook()
+    book.rule("six-at-three", "1. Six of ten, among three", [six], holds=not six.better)
+    assert book.frame()["level"].tolist() == ["98.33%"]
+    assert book.corrected == ["no difference shown"] and "searched" not in book.frame()

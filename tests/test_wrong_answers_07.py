@@ -451,3 +451,32 @@ def test_07b_1_refuses_a_set_of_positions_on_long_spans_naming_it():
     result = verdict("07b.1", by_set)
     assert not result.passed
     assert "a set of character positions is too large" in result.message, result.message
+
+
+def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
+    """A mask of a million flags is fast on any machine: the check counts bytes, not seconds."""
+
+    def by_mask(retrieved, gold):
+        size = max([b for _, b in retrieved + gold], default=0)
+        r, g = np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+        for a, b in retrieved:
+            r[a:b] = True
+        for a, b in gold:
+            g[a:b] = True
+        either = int((r | g).sum())
+        return int((r & g).sum()) / either if either else 0.0
+
+    result = verdict("07b.1", by_mask)
+    assert not result.passed
+    assert "it allocated" in result.message and "MB" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
+    from chunklab.teaching.answers_paired import paired_in_family
+
+    won, lost, verdict = paired_in_family()
+    assert selfcheck.verdict_for("07.3", (won, lost, verdict)).endswith("correct.")
+    assert "verdict at 0.05" in selfcheck.verdict_for("07.3", (won, lost, "better"))
+    assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", (lost, won, verdict))
+    assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, "not shown"))

@@ -50,6 +50,8 @@
   breadcrumb rewritten, and the title handed at answer time instead of indexed.
 - `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they
   know.
+- `answers_paired`: exercise 07.3's answer (one paired comparison read inside its family of
+  three retrievers) and the wrong answers it names, registered by `answers_experiments`.
 - `answers_late_chunking`: exercise 09b.2's answer (mean cosine between two chunks, alone and
   late, on a longer page) and the wrong pairs it names, registered by `answers_experiments`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into

@@ -27,6 +27,7 @@ from chunklab.teaching.answers_late_chunking import (
     pairwise_misses,
     schedule_pairwise_alone_and_late,
 )
+from chunklab.teaching.answers_paired import paired_hint, paired_in_family, paired_misses
 from chunklab.teaching.answers_split_table import split_table_misses, word_table_whole
 from chunklab.tokens.counters import cl100k
 
@@ -250,6 +251,7 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
+    "07.3": ("a tuple (won, lost, verdict)", paired_in_family),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", word_table_whole),
@@ -259,6 +261,7 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_EXPERIMENTS: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
+    "07.3": Form(misses=paired_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split_table_misses),
@@ -342,4 +345,7 @@ def unanswerable_by_other_strategies() -> set[str]:
     return {q for name in real_strategies() if name != "fixed_size" for q in unanswerable(name)}
 
 
-HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {"07.2": _unanswerable_hint}
+HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {
+    "07.2": _unanswerable_hint,
+    "07.3": paired_hint,
+}

@@ -12,7 +12,7 @@ exercise's rule where it does not.
 from __future__ import annotations
 
 import random
-import time
+import tracemalloc
 from collections.abc import Callable
 from typing import Any
 
@@ -234,26 +234,38 @@ def check_char_iou(fn: Callable) -> int:
     return cases + _check_iou_on_long_spans(fn)
 
 
-HUGE_SPAN = 1_000_000  # characters: a set of positions costs a second or so; merging, microseconds
+HUGE_SPAN = 1_000_000  # characters: a set of their positions holds hundreds of megabytes
+MEMORY_LIMIT = 100_000  # bytes an answer may allocate there; merging two spans takes a few hundred
 
 
 def _check_iou_on_long_spans(fn: Callable) -> int:
-    """One case with spans of a million characters, timed in CPU seconds (not wall time, so a busy
-    machine does not fail a right answer): the exercise asks for IoU without a set of positions."""
+    """One case with spans of a million characters, refused by the memory the answer allocates
+    (tracemalloc's peak), not by its time: bytes allocated are the same on a fast machine and a
+    slow one, and a set of a million positions (or a mask of a million flags) is over thirty
+    times the limit, while merging the spans stays a hundred times under it. The exercise asks for
+    IoU without a set of positions."""
     retrieved, gold = [(0, HUGE_SPAN)], [(5, HUGE_SPAN + 5)]
-    started = time.process_time()
-    got = _call(fn, list(retrieved), list(gold))
-    spent = time.process_time() - started
+    already = tracemalloc.is_tracing()
+    if not already:
+        tracemalloc.start()
+    before = tracemalloc.get_traced_memory()[0]
+    tracemalloc.reset_peak()
+    try:
+        got = _call(fn, list(retrieved), list(gold))
+        allocated = tracemalloc.get_traced_memory()[1] - before
+    finally:
+        if not already:
+            tracemalloc.stop()
     expected = char_scores(retrieved, gold)["char_iou"]
     if not _is(got, expected):
         raise NotYet(
             f"retrieved {retrieved}, gold {gold}: expected {expected:.6g}, got {short(got)}"
         )
-    if spent > 0.05:
+    if allocated > MEMORY_LIMIT:
         raise NotYet(
-            f"retrieved {retrieved}, gold {gold}: right, but it took {spent:.2f} s of CPU "
-            "(a set of character positions is too large here: merge the spans and add up their "
-            "lengths)"
+            f"retrieved {retrieved}, gold {gold}: right, but it allocated {allocated / 1e6:.1f} MB "
+            f"(the limit is {MEMORY_LIMIT / 1e6:.1f} MB): a set of character positions is too "
+            "large here: merge the spans and add up their lengths"
         )
     return 1
 

@@ -59,9 +59,11 @@ def window_sweep(
     sizes: Sequence[int],
     k: int = 3,
     name: str = "markdown+path",
+    level: float = 95.0,
 ) -> list[WindowPoint]:
     """Windows at every size in `sizes`, each compared with `reference` (question id -> the
-    other cut's `complete` at the same k with the same retriever), question by question."""
+    other cut's `complete` at the same k with the same retriever), question by question, at
+    `level` (raised when the sizes are one family of comparisons, as `compare`'s)."""
     rows = run_experiment(
         documents,
         questions,
@@ -75,7 +77,14 @@ def window_sweep(
     for size in sizes:
         mine = {r["question"]: r for r in rows if r["strategy"] == str(size)}
         scores = [float(mine[i]["complete"]) for i in ids]
-        made = compare([reference[i] for i in ids], scores, a=name, b=f"windows {size}", show=False)
+        made = compare(
+            [reference[i] for i in ids],
+            scores,
+            a=name,
+            b=f"windows {size}",
+            show=False,
+            level=level,
+        )
         tokens = sum(mine[i]["tokens_to_model"] for i in ids) / len(ids)
         points.append(WindowPoint(size, tokens, made))
     return points
@@ -94,13 +103,14 @@ def walk_to(
     target: float,
     k: int = 3,
     name: str = "markdown+path",
+    level: float = 95.0,
 ) -> list[WindowPoint]:
     """Every window size from the smallest whose k windows could hold `target` tokens (k windows
     of s tokens hold at most k * s) upward, until two sizes in a row hand over more than `target`:
     the range that must hold the size matched to `target`, run whole."""
     size, points, over = math.ceil(target / k), [], 0
     while over < 2:
-        point = window_sweep(documents, questions, reference, retriever, [size], k, name)[0]
+        point = window_sweep(documents, questions, reference, retriever, [size], k, name, level)[0]
         points.append(point)
         over = over + 1 if point.tokens > target else 0
         size += 1

@@ -38,28 +38,30 @@ class RuleBook:
         of its comparisons' corrected verdicts as evidence (read at the rule's own threshold), and
         keep each comparison as a row. `searched` gives, per comparison, how many comparisons its
         verdict was picked among (1 when it is not a pick): the row's corrected verdict asks its
-        sign test for p < 0.05 / that number."""
+        sign test for p < 0.05 / that number. Without `searched`, each row is read at the level
+        its comparison was made at (`compare(..., level=100 - 5 / m)` for a pick among m), so the
+        printed line, the row and the bar's colour give one verdict."""
         number = statement.split(".")[0]
         among = list(searched) if searched is not None else [1] * len(comparisons)
         corrected = [
             c.verdict if c.p_value < c.alpha / n else "no difference shown"
             for c, n in zip(comparisons, among, strict=True)
         ]
-        self.rows.extend(
-            {
+        for c, n, verdict in zip(comparisons, among, corrected, strict=True):
+            row: dict[str, object] = {
                 "rule": number,
                 "a": c.a,
                 "b": c.b,
                 "won": c.won,
                 "lost": c.lost,
                 "p": round(c.p_value, 3),
+                "level": f"{c.level:.4g}%",
                 "interval": f"[{signed(c.low)}, {signed(c.high)}]",
                 "verdict": c.verdict,
-                "searched": n,
-                "corrected": verdict,
             }
-            for c, n, verdict in zip(comparisons, among, corrected, strict=True)
-        )
+            if searched is not None:
+                row |= {"searched": n, "corrected": verdict}
+            self.rows.append(row)
         self.corrected.extend(corrected)
         self.compared.extend(replace(c, a=f"{number}. {c.a}") for c in comparisons)
         # each row counted as the rule reads it: at 0.05 / the comparisons it was picked among
@@ -67,8 +69,9 @@ class RuleBook:
             name,
             statement,
             holds=holds,
-            evidence=f"rule {number} below, each row at 0.05 / its searched: "
-            f"{corrected.count('better')} better, {corrected.count('worse')} worse, "
+            evidence=f"rule {number} below, each row at "
+            + ("0.05 / its searched: " if searched is not None else "its printed level: ")
+            + f"{corrected.count('better')} better, {corrected.count('worse')} worse, "
             f"{corrected.count('no difference shown')} no difference shown",
         )
 
@@ -82,7 +85,8 @@ class RuleBook:
         coloured by its corrected verdict, so a pick among several is not painted as shown."""
         return plot_comparisons(
             self.compared,
-            f"{title}\ncoloured at 0.05 / the comparisons each was picked among",
+            f"{title}\ncoloured by each row's verdict at 0.05 / the comparisons it was picked "
+            "among",
             verdicts=self.corrected,
         )
 

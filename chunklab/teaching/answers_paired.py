@@ -1,0 +1,81 @@
+"""Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
+refusal names (the verdict at 0.05 where the pick among three retrievers asks 0.05 / 3; the two
+cuts' unpaired totals given as won and lost; the pair the other way round; another retriever).
+
+Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
+says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
+answer away: try first.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from chunklab.documents.series import data_dir, list_documents, load_document
+from chunklab.evaluation.experiment import real_strategies, run_experiment
+from chunklab.evaluation.questions import load_question_file
+from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.teaching.claims import compare
+
+PAIR = ("markdown-lin", "fixed_size")  # a and b, in the prompt's order
+RETRIEVER = "hybrid"
+AMONG_THREE = 100 - 5 / 3  # the pick among notebook 07's three retrievers
+
+
+@lru_cache(maxsize=None)
+def _complete(retriever: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Each cut's `complete` at k = 3 with `retriever`, one score per question, in order."""
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    strategies = {name: real_strategies()[name] for name in PAIR}
+    rows = run_experiment(
+        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(3,), progress=False
+    )
+    score = {(r["strategy"], r["question"]): float(r["complete"]) for r in rows}
+    a, b = (tuple(score[name, q.id] for q in questions) for name in PAIR)
+    return a, b
+
+
+def _read(retriever: str, level: float) -> tuple[int, int, str]:
+    a, b = _complete(retriever)
+    made = compare(a, b, show=False, level=level)
+    return made.won, made.lost, made.verdict
+
+
+def paired_in_family() -> tuple[int, int, str]:
+    """markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3."""
+    return _read(RETRIEVER, AMONG_THREE)
+
+
+def paired_misses() -> dict[Any, str]:
+    """The plausible wrong answers, each with the slip it is (computed, never typed in)."""
+    won, lost, verdict = paired_in_family()
+    a, b = _complete(RETRIEVER)
+    misses: dict[Any, str] = {}
+    for other in ("bm25", "wordllama"):
+        misses[_read(other, AMONG_THREE)] = f"that is with {other}; the exercise asks the hybrid"
+    for word in ("better", "worse", "no difference shown"):
+        misses[(lost, won, word)] = (
+            "that is fixed_size against markdown-lin: a is markdown-lin, so won counts the "
+            "questions markdown-lin completes and fixed_size does not"
+        )
+        misses[(int(sum(a)), int(sum(b)), word)] = (
+            "those are the two cuts' totals, unpaired: won and lost count questions, the ones "
+            "only one of the two completes"
+        )
+    at_005 = _read(RETRIEVER, 95.0)
+    if at_005 != (won, lost, verdict):
+        misses[at_005] = (
+            "that is the verdict at 0.05: which retriever shows a lead is a pick among three, so "
+            "read it at 0.05 / 3: compare(..., level=100 - 5 / 3)"
+        )
+    return misses
+
+
+def paired_hint(answer: Any, solution: Any) -> str:
+    """07.3: a verdict that is not one of compare's three words."""
+    words = ("better", "worse", "no difference shown")
+    if isinstance(answer, (list, tuple)) and len(answer) == 3 and answer[2] not in words:
+        return f"the verdict is one of compare's words: {', '.join(map(repr, words))}"
+    return ""
