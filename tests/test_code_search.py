@@ -17,9 +17,11 @@ from chunklab.teaching.code_search import (
     first_sentence,
     functions_cut,
     line_recall,
+    minilm_budget_cuts,
     strip_docstrings,
     text_splitter,
 )
+from chunklab.tokens.wordpiece import minilm_pieces
 
 SOURCE = '''"""A module docstring stays: it is no function's."""
 import functools
@@ -111,3 +113,15 @@ def test_the_stored_vectors_are_the_models_and_hold_every_question():
     live = model.embed_documents(sample)
     stored = store.vectors[[store.row[text_key(t)] for t in sample]].astype(np.float32)
     assert np.abs(live - stored).max() < 2e-3  # float16 storage, nothing more
+
+
+def test_a_budget_in_minilm_pieces_keeps_every_blind_chunk_within_the_read_limit():
+    line = "def f{}(x):\n    return x + 1  # a line of a function\n"
+    source = "\n".join(line.format(i) for i in range(60))
+    cuts = minilm_budget_cuts(60)
+    for label in ("fixed tokens", "lines packed"):
+        pieces = cuts[label]("m.py", source)
+        assert len(pieces) > 1, label  # the file is longer than one budget: it is cut
+        assert all(minilm_pieces(p.text) <= 62 for p in pieces), label  # the budget, not cl100k's
+    tree = cuts["chunklab code"]("m.py", source)
+    assert all(p.text.startswith("m.py") for p in tree)  # the tree's chunks carry their breadcrumb
