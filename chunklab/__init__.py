@@ -133,6 +133,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
+- `teaching.code_cut_sizes`: the chunk sizes of each cut of the code, and chunks over budget (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query

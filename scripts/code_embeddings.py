@@ -1,7 +1,8 @@
 """Store the MiniLM vectors of notebook 11's code-search experiment: data/code/embeddings/minilm.*
 
 Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of every cut in
-`chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`) on the
+`chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`, and
+`minilm_budget_cuts`, the budget counted in MiniLM's own pieces) on the
 corpus in data/code/toolz/, and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
@@ -18,7 +19,14 @@ import sys
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import store_texts
-from chunklab.teaching.code_search import BUDGET, SIZE_MATCHED, corpus, cut_corpus, experiment_cuts
+from chunklab.teaching.code_search import (
+    BUDGET,
+    SIZE_MATCHED,
+    corpus,
+    cut_corpus,
+    experiment_cuts,
+    minilm_budget_cuts,
+)
 
 
 def main() -> int:
@@ -33,6 +41,9 @@ def main() -> int:
     for budget in SIZE_MATCHED:  # the size-matched baseline: whole lines packed to fewer tokens
         for p in cut_corpus(files, experiment_cuts(budget)["lines packed"]):
             texts.setdefault(p.text, f"lines packed at {budget}: {p.uri} {p.start} {p.end}")
+    for label, splitter in minilm_budget_cuts(BUDGET).items():  # the budget in MiniLM's own pieces
+        for p in cut_corpus(files, splitter):
+            texts.setdefault(p.text, f"{label}, {BUDGET} MiniLM pieces: {p.uri} {p.start} {p.end}")
     stem = folder / "embeddings" / "minilm"
     for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
         print(line)

@@ -2,6 +2,7 @@
 (`chunklab.teaching.code_search`, notebook 11)."""
 
 import ast
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import VectorStore, text_key
+from chunklab.teaching.code_cut_sizes import cut_sizes, over_budget
 from chunklab.teaching.code_search import (
     Piece,
     code_lines,
@@ -17,9 +19,11 @@ from chunklab.teaching.code_search import (
     first_sentence,
     functions_cut,
     line_recall,
+    minilm_budget_cuts,
     strip_docstrings,
     text_splitter,
 )
+from chunklab.tokens.wordpiece import minilm_pieces
 
 SOURCE = '''"""A module docstring stays: it is no function's."""
 import functools
@@ -111,3 +115,39 @@ def test_the_stored_vectors_are_the_models_and_hold_every_question():
     live = model.embed_documents(sample)
     stored = store.vectors[[store.row[text_key(t)] for t in sample]].astype(np.float32)
     assert np.abs(live - stored).max() < 2e-3  # float16 storage, nothing more
+
+
+def test_a_budget_in_minilm_pieces_keeps_every_blind_chunk_within_the_read_limit():
+    line = "def f{}(x):\n    return x + 1  # a line of a function\n"
+    source = "\n".join(line.format(i) for i in range(60))
+    cuts = minilm_budget_cuts(60)
+    for label in ("fixed tokens", "lines packed"):
+        pieces = cuts[label]("m.py", source)
+        assert len(pieces) > 1, label  # the file is longer than one budget: it is cut
+        assert all(minilm_pieces(p.text) <= 62 for p in pieces), label  # the budget, not cl100k's
+    tree = cuts["chunklab code"]("m.py", source)
+    assert all(p.text.startswith("m.py") for p in tree)  # the tree's chunks carry their breadcrumb
+
+
+def test_cut_sizes_counts_chunks_over_the_budget_and_the_read_limit():
+    long = "word " * 300  # about 300 cl100k tokens and 302 pieces by the counter below
+    pieces = [Piece("m.py", 0, 10, "x" * 10), Piece("m.py", 10, 1510, long)]
+    asked = [
+        SimpleNamespace(uri="m.py", start=12, end=15),
+        SimpleNamespace(uri="m.py", start=0, end=5),
+    ]
+    table = cut_sizes({"cut": pieces}, asked, budget=50, count_pieces=lambda t: len(t.split()) + 2)
+    row = table.loc["cut"]
+    assert (row["chunks"], row["over the budget"], row["over MiniLM's 256"]) == (2, 1, 1)
+    assert row["gold in a cut-off chunk"] == 1  # the first question's span lies in the long chunk
+
+
+def test_over_budget_names_a_string_literal_and_the_short_chunk_before_it():
+    source = 'f.__doc__ = """' + "a long docstring " * 40 + '"""\n'
+    split = source.index('"""')
+    cut = [
+        Piece("m.py", 0, split, "m.py\n\n" + source[:split]),
+        Piece("m.py", split, len(source), "m.py\n\n" + source[split:]),
+    ]
+    lines = over_budget(cut, {"m.py": source}, budget=20)
+    assert "one string literal" in lines[0] and "the chunk before it: 'f.__doc__ = '" in lines[1]

@@ -62,6 +62,8 @@
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token
   budget, and their chunks located in the source.
+- `code_cut_sizes`: how big each cut of the code's chunks are (budget, MiniLM's read limit, the
+  questions whose function a chunk cut off), and why a chunk passes its budget.
 - `code_search_claims`: the code-search experiment's conclusions, each a condition on its paired
   comparisons, each condition readable back from the source, and every comparison as one verdict
   table; where a sketch's cut and the library's part ways; words, tokens and word pieces per

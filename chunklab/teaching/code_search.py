@@ -28,6 +28,7 @@ from typing import Any
 
 from chunklab.chunkers.code import CodeChunker
 from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.contracts import Chunk, Document
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import StoredEmbedder, VectorStore
@@ -38,6 +39,7 @@ from chunklab.teaching.code_peers import (
     llama_index_splitter,
     locate_in_order,
 )
+from chunklab.tokens.wordpiece import minilm_pieces
 
 Span = tuple[int, int]
 MIN_QUESTION_WORDS = 3  # CodeSearchNet drops docstrings shorter than three tokens
@@ -316,6 +318,24 @@ def experiment_cuts(budget: int) -> dict[str, Splitter]:
         "Chonkie CodeChunker": text_splitter(chonkie_splitter(budget)),
         "chunklab code": chunker_splitter(code),
         "chunklab code, no breadcrumb": chunker_splitter(code, crumb=False),
+    }
+
+
+def minilm_budget_cuts(budget: int) -> dict[str, Splitter]:
+    """The two cuts blind to structure and the syntax tree at `budget` MiniLM word pieces, [CLS]
+    and [SEP] included, instead of cl100k tokens: a budget in the embedder's own unit, so no chunk
+    within it runs past MiniLM's read limit of 256 pieces (the check on the cl100k budget's
+    advantage for the tree, which leaves more of the blind cuts' chunks read only in part)."""
+    code = CodeChunker(max_tokens=budget, count_tokens=minilm_pieces)
+    windows = TokenTextChunker(size=budget, overlap=0, length="minilm")
+
+    def fixed(uri: str, source: str) -> list[Piece]:
+        return [Piece(uri, a, b, source[a:b]) for a, b, _ in windows.spans(source)]
+
+    return {
+        "fixed tokens": fixed,
+        "lines packed": chunker_splitter(code, crumb=False, as_text=True),
+        "chunklab code": chunker_splitter(code),
     }
 
 
