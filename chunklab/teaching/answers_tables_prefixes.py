@@ -100,13 +100,23 @@ def _policy_size_misses() -> dict[Any, str]:
     return misses
 
 
+def _pair_shape_hint(answer: Any, solution: Any, unit: str) -> str:
+    """05.2 and 05b.2 ask the same pair, (from which `unit` on, how many `unit`s hide a lost
+    row): the hint when the answer is not such a pair, or is the right pair swapped; "" else."""
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
+        return f"answer two ints, (from which {unit} on, how many {unit}s hide a lost row)"
+    first, count = answer
+    if (count, first) == tuple(solution) and first != count:
+        return f"the two numbers are swapped: the {unit} first, then the count of {unit}s"
+    return ""
+
+
 def _policy_hint(answer: Any, solution: Any) -> str:
     """05.2: name the slip in whichever of the two numbers is wrong."""
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return "answer two ints, (from which size on, how many sizes hide a lost row)"
+    shape = _pair_shape_hint(answer, solution, "size")
+    if shape:
+        return shape
     size, blind = answer
-    if (blind, size) == tuple(solution) and size != blind:
-        return "the two numbers are swapped: the size first, then the count of sizes"
     if size != solution[0]:
         return _policy_size_misses().get(size, "sweep every size up to 300 with row_fates")
     lost_sizes = [s for s in range(60, 301) if policy_linearized_at(s)[0]]
@@ -210,11 +220,10 @@ def _budget_slips() -> dict[int, str]:
 
 def _gds_copy_hint(answer: Any, solution: Any) -> str:
     """05b.2: name the slip in whichever of the two numbers is wrong."""
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return "answer two ints, (from which budget on, how many budgets hide a split row)"
+    shape = _pair_shape_hint(answer, solution, "budget")
+    if shape:
+        return shape
     budget, blind = answer
-    if (blind, budget) == tuple(solution) and budget != blind:
-        return "the two numbers are swapped: the budget first, then the count of budgets"
     if budget != solution[0]:
         return _budget_slips().get(budget, "sweep every budget from 30 to 130 in linearize mode")
     if blind == 0:
