@@ -100,15 +100,27 @@ def _policy_size_misses() -> dict[Any, str]:
     return misses
 
 
+def _pair_hint(
+    answer: Any, solution: Any, unit: str, misses: Callable[[], dict], sweep: str
+) -> str:
+    """05.2 and 05b.2 ask the same pair, (from which `unit` on, how many `unit`s hide a lost
+    row): the hint when the answer is no such pair, the right pair swapped, or its first number
+    wrong (named by `misses`, else `sweep`); "" when the first number is right."""
+    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
+        return f"answer two ints, (from which {unit} on, how many {unit}s hide a lost row)"
+    first, count = answer
+    if (count, first) == tuple(solution) and first != count:
+        return f"the two numbers are swapped: the {unit} first, then the count of {unit}s"
+    return misses().get(first, sweep) if first != solution[0] else ""
+
+
 def _policy_hint(answer: Any, solution: Any) -> str:
     """05.2: name the slip in whichever of the two numbers is wrong."""
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return "answer two ints, (from which size on, how many sizes hide a lost row)"
-    size, blind = answer
-    if (blind, size) == tuple(solution) and size != blind:
-        return "the two numbers are swapped: the size first, then the count of sizes"
-    if size != solution[0]:
-        return _policy_size_misses().get(size, "sweep every size up to 300 with row_fates")
+    sweep = "sweep every size up to 300 with row_fates"
+    hint = _pair_hint(answer, solution, "size", _policy_size_misses, sweep)
+    if hint:
+        return hint
+    blind = answer[1]
     lost_sizes = [s for s in range(60, 301) if policy_linearized_at(s)[0]]
     slips = {
         0: "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At each "
@@ -210,14 +222,11 @@ def _budget_slips() -> dict[int, str]:
 
 def _gds_copy_hint(answer: Any, solution: Any) -> str:
     """05b.2: name the slip in whichever of the two numbers is wrong."""
-    if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return "answer two ints, (from which budget on, how many budgets hide a split row)"
-    budget, blind = answer
-    if (blind, budget) == tuple(solution) and budget != blind:
-        return "the two numbers are swapped: the budget first, then the count of budgets"
-    if budget != solution[0]:
-        return _budget_slips().get(budget, "sweep every budget from 30 to 130 in linearize mode")
-    if blind == 0:
+    sweep = "sweep every budget from 30 to 130 in linearize mode"
+    hint = _pair_hint(answer, solution, "budget", _budget_slips, sweep)
+    if hint:
+        return hint
+    if answer[1] == 0:
         return (
             "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At "
             "each budget count the rows no chunk holds whole beside their header as well"
