@@ -313,6 +313,12 @@ def _added_tokens_misses() -> dict[Any, str]:
     misses[round(over_all, 1)] = (
         "that is over all 43 questions; the question asks the travel policy's questions alone"
     )
+    for name in ("bm25", "wordllama"):  # the other retrievers' figures, over every question
+        misses.setdefault(
+            round(added_tokens_on_policy(name)[1], 1),
+            f"that is {name}'s figure over all {len(questions)} questions; the question asks the "
+            "hybrid's, over the travel policy's questions alone",
+        )
     misses[round(whole, 1)] = (
         "that is the path's whole context; the question asks what it adds over no prefix"
     )
