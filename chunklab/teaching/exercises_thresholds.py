@@ -28,8 +28,8 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
         "that is a non-linear percentile method (higher, or nearest rounding up), a distance above "
         "the cut-off: the rule reads the default (linear) percentile": 1
         - np.percentile(1 - sims, percentile, method="higher"),
-        "that is a non-linear percentile method (lower, or nearest rounding down), a distance below "
-        "the cut-off: the rule reads the default (linear) percentile": 1
+        "that is a non-linear percentile method (lower, or nearest rounding down), a distance "
+        "below the cut-off: the rule reads the default (linear) percentile": 1
         - np.percentile(1 - sims, percentile, method="lower"),
         "that reads percentile p / 100: np.percentile takes the percentile itself (80, not 0.8)": 1
         - np.percentile(1 - sims, percentile / 100),
