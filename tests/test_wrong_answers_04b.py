@@ -118,6 +118,28 @@ def test_04b_1_refuses_numbers_not_separated_by_single_commas():
     assert "separated by single commas" in result.message, result.message
 
 
+def comma_and_space_only(reply):
+    """The slip a fresh reader found passing: split on ", " only, so the readable `3,5` fails."""
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    rest = line.split("split_after:", 1)[1].strip()
+    items = rest.split(", ") if rest else []
+    if not all(item.isdigit() for item in items):
+        raise ValueError(line)
+    numbers = [int(n) for n in items]
+    if numbers != sorted(set(numbers)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_refuses_a_reader_that_needs_a_space_after_each_comma():
+    result = verdict("04b.1", comma_and_space_only)
+    assert not result.passed
+    assert "split_after: 3,5" in result.message, result.message
+    assert "spaces around them optional" in result.message, result.message
+
+
 def test_04b_2_names_each_slip_and_accepts_a_list():
 
     right = selfcheck.SOLUTIONS["04b.2"][1]()

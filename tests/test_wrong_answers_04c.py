@@ -16,7 +16,9 @@ from chunklab.teaching.exercises import verdict
         (lambda sims, p: 0.6, "read the value off these similarities"),
         (lambda sims, p: [0.5], "return one number"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p / 100)), "percentile p / 100"),
-        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), 'method="lower"'),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), "(lower, or"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="higher")), "(higher, or"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="nearest")), "non-linear"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p)) + 1e-9, "a hair away"),
     ],
 )

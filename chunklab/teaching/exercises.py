@@ -245,6 +245,8 @@ _REPLIES_04B = [
     "split_after: 3 5",
     "split_after: 3,,5",
     "split_after: 3, 5,",
+    "split_after: 3,5",
+    "split_after: 3 , 5",
 ]
 
 
@@ -318,7 +320,9 @@ def _check_piece_numbers(fn: Callable) -> int:
                 why = ": " + _refusal_slip(reply)
             if got is ValueError and expected is not ValueError:
                 why = ": this reply is readable; read each whole number (10 is one, not 1 and 0)"
-                if re.search(r"split_after:\d", reply):
+                if re.search(r"\d,\d|\d ,", reply):
+                    why = ": this reply is readable; single commas, spaces around them optional"
+                elif re.search(r"split_after:\d", reply):
                     why = ": this reply is readable; the space after the colon is optional"
                 elif expected == []:
                     why = ": a split_after: line with no numbers means no cut: return []"

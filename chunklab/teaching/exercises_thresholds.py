@@ -25,10 +25,12 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
         ),
         "that is percentile p + 1 of the distances: read percentile p itself": 1
         - np.percentile(1 - sims, percentile + 1),
-        'that is method="higher", a distance above the cut-off: the rule reads the default '
-        "(linear) percentile": 1 - np.percentile(1 - sims, percentile, method="higher"),
-        'that is method="lower", a distance below the cut-off: the rule reads the default '
-        "(linear) percentile": 1 - np.percentile(1 - sims, percentile, method="lower"),
+        "that is a non-linear percentile method (higher, or nearest rounding up), a distance above "
+        "the cut-off: the rule reads the default (linear) percentile": 1
+        - np.percentile(1 - sims, percentile, method="higher"),
+        "that is a non-linear percentile method (lower, or nearest rounding down), a distance "
+        "below the cut-off: the rule reads the default (linear) percentile": 1
+        - np.percentile(1 - sims, percentile, method="lower"),
         "that reads percentile p / 100: np.percentile takes the percentile itself (80, not 0.8)": 1
         - np.percentile(1 - sims, percentile / 100),
     }
