@@ -62,6 +62,15 @@ def each_pages_first_and_last_lines(pages):
     return [line for line in ends if all(line in page[:1] + page[-1:] for page in pages)]
 
 
+def stripped_lines(pages):
+    if len(pages) < 2:
+        return []
+    common = {line.strip() for line in pages[0]}.intersection(
+        *({line.strip() for line in page} for page in pages[1:])
+    )
+    return list(dict.fromkeys(line.strip() for line in pages[0] if line.strip() in common))
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
@@ -73,6 +82,7 @@ def each_pages_first_and_last_lines(pages):
         (last_line_of_every_page, "every page, in the first page's order"),
         (first_page_against_the_last, "the first page with the last only"),
         (each_pages_first_and_last_lines, "first and last lines only"),
+        (stripped_lines, "you stripped the lines"),
     ],
 )
 def test_08b_1_refuses_with_a_hint(fn, hint):

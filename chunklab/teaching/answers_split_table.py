@@ -78,6 +78,8 @@ def split_table_misses() -> dict[Any, str]:
         "too (without_setext); the exercise removes only the addresses",
         smallest_whole(without_address(_read("html"))): "that is the HTML's file; the exercise "
         "asks for the Word file's",
+        smallest_whole(_read("html")): "that is the HTML file with its link addresses; the "
+        "exercise asks for the Word file's, its addresses removed",
         smallest_whole(_read("md")): "that is the Markdown source's; the exercise asks for the "
         "Word file's",
         smallest_whole(_read("pdf")): "that is the PDF's; the exercise asks for the Word file's",

@@ -39,6 +39,7 @@ def _cases() -> list[list[list[str]]]:
             ["Zeta head", "text", "Alpha foot"],
             ["Alpha foot", "more", "Zeta head"],
         ],  # first page's order
+        [["Page foot ", "a"], ["Page foot", "b"]],  # a trailing space: not the same line
     ]
     rng = np.random.default_rng(8)
     vocabulary = [f"line {i}" for i in range(12)]
@@ -78,6 +79,15 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         else [],
         "you compared the first page with the last only: a running line is on every page": list(
             dict.fromkeys(line for line in pages[0] if line in pages[-1])
+        )
+        if len(pages) >= 2
+        else [],
+        "you stripped the lines: compare them as given, a trailing space makes another line": list(
+            dict.fromkeys(
+                line.strip()
+                for line in pages[0]
+                if all(line.strip() in {x.strip() for x in page} for page in pages[1:])
+            )
         )
         if len(pages) >= 2
         else [],
