@@ -284,9 +284,21 @@ def snaps_the_last_window(text, size):  # the last window ends at its last break
     return _line_windows_by(text, size, 0, True)
 
 
+def ends_at_the_break_unless_first(text, size):  # on the break, but past one that opens the window
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop)) >= start:
+            stop = k if k > start else k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
 @pytest.mark.parametrize(
     ("wrong", "slip"),
     [
+        (ends_at_the_break_unless_first, "ends on the line break"),
         (no_line_snap, "never look for a line break"),
         (first_break, "FIRST line break"),
         (ends_on_the_break, "just before the line break"),
@@ -295,6 +307,7 @@ def snaps_the_last_window(text, size):  # the last window ends at its last break
         (snaps_the_last_window, "the last window too"),
     ],
     ids=[
+        "ends_at_the_break_unless_first",
         "no_line_snap",
         "first_break",
         "ends_on_the_break",
