@@ -135,6 +135,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
 - `teaching.code_cut_sizes`: the chunk sizes of each cut of the code, and chunks over budget (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
+- `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
+  into piece numbers
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them

@@ -72,6 +72,8 @@
   folded): the count notebooks 01 and 02 read.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.
 - `exercises_tables`, `exercises_prefixes`: notebook 05's and 06's checks, in `exercises`.
+- `exercises_llm_reply`: companion 04b's check (a model's `split_after` reply read into piece
+  numbers).
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.

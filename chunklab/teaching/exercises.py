@@ -19,12 +19,12 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from chunklab.chunkers.llm import split_after
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_lift import check_lift
 from chunklab.teaching.exercises_parents_windows import (
@@ -237,113 +237,6 @@ def _check_buffered(fn: Callable) -> int:
     return cases
 
 
-# --- 04b.1: reading a model's split_after reply -------------------------------------------------
-
-_REPLIES_04B = [
-    "split_after: 3, 5",
-    "Sure, here you go.\nsplit_after: 2, 4, 9",
-    "split_after:7",
-    "Pieces 1 to 4 are about leave.\nsplit_after: 4, 8",
-    "split_after: 10, 12, 31",
-    "split_after:",
-    "split_after: 5, 3",
-    "I would cut after piece 3.",
-    "split_after: 3, 3",
-    "split_after: 3\nPiece 7 is long, so I kept it whole.",
-    "Pieces 2 and 9 are short.\nsplit_after: 4\nThen 11 and 12 follow.",
-    "split_after: 3.5",
-    "split_after: 3, five",
-    "split_after: 3 5",
-    "split_after: 3,,5",
-    "split_after: 3, 5,",
-    "split_after: 3,5",
-    "split_after: 3 , 5",
-]
-
-
-def _piece_numbers_slip(reply: str, got: Any) -> str:
-    """What a wrong reader most likely did, named: numbers read past the line, or before it."""
-    after = reply.split("split_after:", 1)[1] if "split_after:" in reply else ""
-    if got == [int(n) for n in re.findall(r"\d+", after)]:
-        return "only the split_after: line counts, not the lines that follow it"
-    if got == [int(n) for n in re.findall(r"\d+", reply)]:
-        return "only the split_after: line counts, not numbers elsewhere in the reply"
-    return "read the numbers of the split_after: line alone"
-
-
-def _refusal_slip(reply: str) -> str:
-    """Why the reply must be refused, named by the slip that let it through."""
-    if "split_after:" not in reply:
-        return "the reply has no split_after: line; raise, never return an empty list"
-    line = reply.split("split_after:", 1)[1].splitlines()[0]
-    if not re.fullmatch(r"[\s\d,]*", line):
-        return (
-            "the line holds something other than whole numbers and commas; "
-            "picking out its digits is a guess, raise instead"
-        )
-    if line.strip() and not all(item.strip().isdigit() for item in line.split(",")):
-        return (
-            "numbers must be separated by single commas; an empty or space-separated item "
-            "is unreadable: raise"
-        )
-    numbers = [int(n) for n in re.findall(r"\d+", line)]
-    if len(set(numbers)) < len(numbers):
-        return "a number is repeated: a repeat is out of order too (strictly ascending), raise"
-    return "the numbers are out of order: raise, never sort them into order (that is a guess)"
-
-
-def _check_piece_numbers(fn: Callable) -> int:
-    """By the library's reader (`chunkers.llm.split_after`, with no window bound): the numbers
-    on the `split_after:` line, strictly ascending; a reply without that line, out of order or
-    with a number repeated, raises."""
-    code = getattr(fn, "__code__", None)
-    if "split_after" in (*getattr(code, "co_names", ()), *getattr(code, "co_freevars", ())):
-        raise NotYet(
-            "your function calls the library's split_after: the exercise is to write that "
-            "reading yourself (find the line, take its numbers, check their order)"
-        )
-    rng, cases = random.Random(41), 0
-    replies = list(_REPLIES_04B)
-    for _ in range(20):
-        numbers = sorted(rng.sample(range(1, 40), rng.randint(1, 5)))
-        prefix = rng.choice(["", "Here are the cuts.\n", "Read 12 pieces.\n"])
-        replies.append(
-            prefix + "split_after:" + rng.choice([" ", ""]) + ", ".join(map(str, numbers))
-        )
-    for reply in replies:
-        try:
-            expected: Any = split_after(reply, 0, 10**9)
-        except ValueError:
-            expected = ValueError
-        try:
-            got: Any = [int(n) for n in fn(reply)]
-        except ValueError:
-            got = ValueError
-        if got != expected:
-            should = "a ValueError" if expected is ValueError else str(expected)
-            said = "a ValueError" if got is ValueError else short(got)
-            why = (
-                ""
-                if expected is ValueError or got is ValueError
-                else ": " + _piece_numbers_slip(reply, got)
-            )
-            if expected is ValueError and got is not ValueError:
-                why = ": " + _refusal_slip(reply)
-            if got is ValueError and expected is not ValueError:
-                why = ": this reply is readable; read each whole number (10 is one, not 1 and 0)"
-                if re.search(r"\d,\d|\d ,", reply):
-                    why = ": this reply is readable; single commas, spaces around them optional"
-                elif re.search(r"split_after:\d", reply):
-                    why = ": this reply is readable; the space after the colon is optional"
-                elif expected == []:
-                    why = ": a split_after: line with no numbers means no cut: return []"
-                elif not reply.startswith("split_after:"):
-                    why = ": the line may follow other text: search every line of the reply"
-            raise NotYet(f"reply={reply!r}: expected {should}, got {said}{why}")
-        cases += 1
-    return cases
-
-
 CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
@@ -363,7 +256,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
-    "04b.1": ("piece_numbers(reply) -> list of int", _check_piece_numbers),
+    "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
