@@ -141,6 +141,18 @@ def omega_short_of_the_end(excerpts, size, length):
     return len(wanted & seen) / len(seen | wanted) if seen else 0.0
 
 
+def omega_windows_one_too_long(excerpts, size, length):
+    """Each window taken as (start, end + 1): one character too long, in the meet test too."""
+    meeting = [
+        (a, b + 1)
+        for a, b in windows(size, length)
+        if any(a <= e and b + 1 >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
 WRONG_10 = {"10.1": omega_strict_overlap}
 
 
@@ -160,6 +172,7 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_from_the_library, "calls chunklab.evaluation.chroma.precision_omega"),
         (omega_inclusive_end, "include their end character"),
         (omega_short_of_the_end, "excerpt's last character"),
+        (omega_windows_one_too_long, "(start, end + 1)"),
     ],
 )
 def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):

@@ -131,17 +131,19 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
     # the cut paired instead of the retriever is named
     assert any("two cuts under BM25" in why for why in misses.values())
     assert any("the cut changed too" in why for why in misses.values())  # the wrong baseline
+    # the right counts with a wrong verdict: the verdict needs the interval and the sign test
+    assert any(a[:2] == right[:2] and "the verdict not" in why for a, why in misses.items())
     for answer, why in misses.items():
         selfcheck.check("10b.2", answer)
         out = capsys.readouterr().out
         assert "Exercise 10b.2: correct" not in out and why in out, out
 
 
-def test_10b_2_accepts_the_right_pair_as_a_tuple_or_a_list(capsys):
+def test_10b_2_accepts_the_right_triple_as_a_tuple_or_a_list(capsys):
     from chunklab.teaching import selfcheck
 
-    won, lost = selfcheck.SOLUTIONS["10b.2"][1]()
-    for answer in ((won, lost), [won, lost]):
+    won, lost, verdict = selfcheck.SOLUTIONS["10b.2"][1]()
+    for answer in ((won, lost, verdict), [won, lost, verdict]):
         selfcheck.check("10b.2", answer)
         assert "Exercise 10b.2: correct" in capsys.readouterr().out
 

@@ -10,8 +10,8 @@ library's `chroma.precision_omega` on the same windows. A wrong answer that matc
 predictable slips (touching windows left out, the whole document as denominator, excerpt characters
 counted twice, a last window past the end or dropped, the meeting windows without the excerpts
 (the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage,
-windows that include their end character, a meet test against the excerpt's last character) is
-told which slip it made.
+windows that include their end character, windows taken as (start, end + 1), a meet test
+against the excerpt's last character) is told which slip it made.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
@@ -131,6 +131,10 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         ),
         "you clipped the excerpts at `length`: don't clip excerpts, only the last window stops "
         "at `length`": _omega_over([(s, min(e, length)) for s, e in excerpts], windows),
+        "your windows are (start, end + 1), one character too long, in the meet test and the "
+        "count: a window is [start, end), so (0, size), (size, 2 * size), ...": _omega_over(
+            excerpts, [(a, b + 1) for a, b in windows]
+        ),
     }
 
 

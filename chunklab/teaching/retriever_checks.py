@@ -11,7 +11,9 @@ ranking read from its end. A wrong
 answer that matches one is told which.
 
 10b.2 asks whether BM25's lead over MiniLM holds on another cut: on markdown 150's chunks, the
-questions BM25 wins and loses on recall, `(won, lost)`. The refusals name the likely slips: the
+questions BM25 wins and loses on recall and `compare`'s verdict at 95%, `(won, lost, verdict)`, so
+the learner, not the check, answers the prompt's question. The refusals name the likely slips: a
+verdict read from the interval or the counts alone (the verdict needs both), the
 pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
 or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut),
 and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25).
@@ -208,14 +210,20 @@ def _bm25_against_another_cut() -> tuple[int, int]:
     return paired.won, paired.lost
 
 
-def _bm25_on_markdown_150() -> tuple[int, int]:
-    """10b.2: BM25 against MiniLM on markdown 150's chunks, recall, (won, lost)."""
-    return _won_lost("markdown 150")
+_VERDICTS = ("better", "worse", "no difference shown")
+
+
+def _bm25_on_markdown_150() -> tuple[int, int, str]:
+    """10b.2: BM25 against MiniLM on markdown 150's chunks, recall, (won, lost, verdict) at 95%."""
+    paired = _against_minilm("markdown 150")
+    return paired.won, paired.lost, paired.verdict
 
 
 def _bm25_on_markdown_150_misses() -> dict[Any, str]:
-    right = _bm25_on_markdown_150()
-    misses: dict[Any, str] = {
+    """Each wrong pair below with any verdict, and the right pair with a wrong verdict."""
+    paired = _against_minilm("markdown 150")
+    right = (paired.won, paired.lost)
+    pairs: dict[tuple[int, int], str] = {
         (right[1], right[0]): "the pair is (won, lost) for BM25: you gave MiniLM's",
         _won_lost("Recursive 200/0"): "that is Recursive 200/0's pair, printed in section 2: the "
         "exercise asks markdown 150's chunks",
@@ -230,7 +238,14 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         (0, 0): "both retrievers tie on every question: you paired a measure of the cut alone "
         "(notebook 10's precision-Ω, which no retriever moves); pair recall",
     }
-    misses.pop(right, None)
+    pairs.pop(right, None)
+    misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
+    for word in _VERDICTS:
+        if word != paired.verdict:
+            misses[(*right, word)] = (
+                "the pair is right, the verdict not: compare says 'better' only when the paired "
+                "interval excludes 0 and the sign test gives p < 0.05; read both on its line"
+            )
     return misses
 
 
@@ -251,6 +266,9 @@ AFTERWORDS_RETRIEVERS: dict[str, Callable[[], str]] = {"10b.2": _bm25_on_markdow
 
 
 SOLUTIONS_RETRIEVERS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "10b.2": ("a pair of integers (won, lost)", _bm25_on_markdown_150),
+    "10b.2": (
+        "a triple (won, lost, verdict): two integers and compare's verdict at 95%",
+        _bm25_on_markdown_150,
+    ),
 }
 FORMS_RETRIEVERS: dict[str, Form] = {"10b.2": Form(misses=_bm25_on_markdown_150_misses)}
