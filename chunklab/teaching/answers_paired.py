@@ -1,6 +1,7 @@
 """Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
 refusal names (the verdict at 0.05 where the pick among three retrievers asks 0.05 / 3; the two
-cuts' unpaired totals given as won and lost; the pair the other way round; another retriever).
+cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
+`markdown` in place of `markdown-lin`; k = 1 in place of 3).
 
 Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
@@ -24,21 +25,25 @@ AMONG_THREE = 100 - 5 / 3  # the pick among notebook 07's three retrievers
 
 
 @lru_cache(maxsize=None)
-def _complete(retriever: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Each cut's `complete` at k = 3 with `retriever`, one score per question, in order."""
+def _complete(
+    retriever: str, pair: tuple[str, str] = PAIR, k: int = 3
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Each cut's `complete` at `k` with `retriever`, one score per question, in order."""
     docs = {n: load_document(n) for n in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {name: real_strategies()[name] for name in PAIR}
+    strategies = {name: real_strategies()[name] for name in pair}
     rows = run_experiment(
-        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(3,), progress=False
+        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(k,), progress=False
     )
     score = {(r["strategy"], r["question"]): float(r["complete"]) for r in rows}
-    a, b = (tuple(score[name, q.id] for q in questions) for name in PAIR)
+    a, b = (tuple(score[name, q.id] for q in questions) for name in pair)
     return a, b
 
 
-def _read(retriever: str, level: float) -> tuple[int, int, str]:
-    a, b = _complete(retriever)
+def _read(
+    retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = 3
+) -> tuple[int, int, str]:
+    a, b = _complete(retriever, pair, k)
     made = compare(a, b, show=False, level=level)
     return made.won, made.lost, made.verdict
 
@@ -53,6 +58,15 @@ def paired_misses() -> dict[Any, str]:
     won, lost, verdict = paired_in_family()
     a, b = _complete(RETRIEVER)
     misses: dict[Any, str] = {}
+    plain, at_one = (
+        _read(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size")),
+        _read(RETRIEVER, AMONG_THREE, k=1),
+    )
+    for word in ("better", "worse", "no difference shown"):
+        misses[(*plain[:2], word)] = (
+            "that is `markdown`; the exercise asks `markdown-lin`, the linearizing cut"
+        )
+        misses[(*at_one[:2], word)] = "that is k=1; the exercise reads `complete` at k=3"
     for other in ("bm25", "wordllama"):
         misses[_read(other, AMONG_THREE)] = f"that is with {other}; the exercise asks the hybrid"
     for word in ("better", "worse", "no difference shown"):
