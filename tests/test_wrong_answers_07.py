@@ -474,10 +474,10 @@ def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
 
 @pytest.mark.xdist_group("exercise-07.2")
 def test_07_3_names_markdown_in_place_of_markdown_lin_and_k_1():
-    from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, _read
+    from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
-    plain = _read(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size"))
-    at_one = _read(RETRIEVER, AMONG_THREE, k=1)
+    plain = read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size"))
+    at_one = read_pair(RETRIEVER, AMONG_THREE, k=1)
     assert "that is `markdown`" in selfcheck.verdict_for("07.3", plain)
     assert "that is k=1" in selfcheck.verdict_for("07.3", at_one)
 

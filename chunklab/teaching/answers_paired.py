@@ -40,9 +40,11 @@ def _complete(
     return a, b
 
 
-def _read(
+def read_pair(
     retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = 3
 ) -> tuple[int, int, str]:
+    """Won, lost and verdict of `pair` at `k` with `retriever`, read at `level`: the right answer
+    and each plausible slip (another cut, retriever, k or level) come from this one reading."""
     a, b = _complete(retriever, pair, k)
     made = compare(a, b, show=False, level=level)
     return made.won, made.lost, made.verdict
@@ -50,7 +52,7 @@ def _read(
 
 def paired_in_family() -> tuple[int, int, str]:
     """markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3."""
-    return _read(RETRIEVER, AMONG_THREE)
+    return read_pair(RETRIEVER, AMONG_THREE)
 
 
 def paired_misses() -> dict[Any, str]:
@@ -59,8 +61,8 @@ def paired_misses() -> dict[Any, str]:
     a, b = _complete(RETRIEVER)
     misses: dict[Any, str] = {}
     plain, at_one = (
-        _read(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size")),
-        _read(RETRIEVER, AMONG_THREE, k=1),
+        read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size")),
+        read_pair(RETRIEVER, AMONG_THREE, k=1),
     )
     for word in ("better", "worse", "no difference shown"):
         misses[(*plain[:2], word)] = (
@@ -68,7 +70,7 @@ def paired_misses() -> dict[Any, str]:
         )
         misses[(*at_one[:2], word)] = "that is k=1; the exercise reads `complete` at k=3"
     for other in ("bm25", "wordllama"):
-        misses[_read(other, AMONG_THREE)] = f"that is with {other}; the exercise asks the hybrid"
+        misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
     for word in ("better", "worse", "no difference shown"):
         misses[(lost, won, word)] = (
             "that is fixed_size against markdown-lin: a is markdown-lin, so won counts the "
@@ -78,7 +80,7 @@ def paired_misses() -> dict[Any, str]:
             "those are the two cuts' totals, unpaired: won and lost count questions, the ones "
             "only one of the two completes"
         )
-    at_005 = _read(RETRIEVER, 95.0)
+    at_005 = read_pair(RETRIEVER, 95.0)
     if at_005 != (won, lost, verdict):
         misses[at_005] = (
             "that is the verdict at 0.05: which retriever shows a lead is a pick among three, so "
