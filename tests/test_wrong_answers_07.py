@@ -153,6 +153,7 @@ def test_07_2_names_another_cut_the_article_set_and_an_empty_list(capsys):
     # structural+'s list, the article's ten questions, and nothing at all: each gets its own hint
     cases = {
         tuple(answers_experiments.unanswerable("structural+")): "that is structural+'s list",
+        tuple(answers_experiments.unanswerable("markdown")): "that is markdown's list",
         tuple(answers_experiments.article_fixed_unanswerable()): "the article's ten questions",
         (): "an empty list",
     }
@@ -472,6 +473,35 @@ def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
 
 
 @pytest.mark.xdist_group("exercise-07.2")
+def test_07_3_names_markdown_in_place_of_markdown_lin_and_k_1():
+    from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
+
+    plain = read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size"))
+    at_one = read_pair(RETRIEVER, AMONG_THREE, k=1)
+    assert "that is `markdown`" in selfcheck.verdict_for("07.3", plain)
+    assert "that is k=1" in selfcheck.verdict_for("07.3", at_one)
+
+
+def _iou_gold_unmerged(retrieved, gold):
+    r = _merged_without_sorting(sorted(retrieved))
+    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in gold)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in gold) - shared
+    return shared / either if either else 0.0
+
+
+def _iou_union_as_sum(retrieved, gold):
+    r, g = _merged_without_sorting(sorted(retrieved)), _merged_without_sorting(sorted(gold))
+    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g)
+    return shared / either if either else 0.0
+
+
+def test_07b_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
+    assert "merge the gold spans too" in verdict("07b.1", _iou_gold_unmerged).message
+    message = verdict("07b.1", _iou_union_as_sum).message
+    assert "subtract the shared characters once" in message, message
+
+
 def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
     from chunklab.teaching.answers_paired import paired_in_family
 

@@ -59,6 +59,10 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         misses[tuple(unanswerable(other))] = (
             f"that is {other}'s list; the exercise asks about fixed_size"
         )
+    misses.setdefault(  # the cut notebook 07 leads with: the wrong cut, not a missing id
+        tuple(unanswerable("markdown")),
+        "that is markdown's list; the exercise asks about fixed_size",
+    )
     misses[tuple(article_fixed_unanswerable())] = (
         "those are the article's ten questions (load_questions('manual')); the exercise asks "
         "about the 43 questions of the real version, in `rows`"

@@ -1,6 +1,7 @@
 """Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
 refusal names (the verdict at 0.05 where the pick among three retrievers asks 0.05 / 3; the two
-cuts' unpaired totals given as won and lost; the pair the other way round; another retriever).
+cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
+`markdown` in place of `markdown-lin`; k = 1 in place of 3).
 
 Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
@@ -24,28 +25,34 @@ AMONG_THREE = 100 - 5 / 3  # the pick among notebook 07's three retrievers
 
 
 @lru_cache(maxsize=None)
-def _complete(retriever: str) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Each cut's `complete` at k = 3 with `retriever`, one score per question, in order."""
+def _complete(
+    retriever: str, pair: tuple[str, str] = PAIR, k: int = 3
+) -> tuple[tuple[float, ...], tuple[float, ...]]:
+    """Each cut's `complete` at `k` with `retriever`, one score per question, in order."""
     docs = {n: load_document(n) for n in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
-    strategies = {name: real_strategies()[name] for name in PAIR}
+    strategies = {name: real_strategies()[name] for name in pair}
     rows = run_experiment(
-        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(3,), progress=False
+        docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(k,), progress=False
     )
     score = {(r["strategy"], r["question"]): float(r["complete"]) for r in rows}
-    a, b = (tuple(score[name, q.id] for q in questions) for name in PAIR)
+    a, b = (tuple(score[name, q.id] for q in questions) for name in pair)
     return a, b
 
 
-def _read(retriever: str, level: float) -> tuple[int, int, str]:
-    a, b = _complete(retriever)
+def read_pair(
+    retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = 3
+) -> tuple[int, int, str]:
+    """Won, lost and verdict of `pair` at `k` with `retriever`, read at `level`: the right answer
+    and each plausible slip (another cut, retriever, k or level) come from this one reading."""
+    a, b = _complete(retriever, pair, k)
     made = compare(a, b, show=False, level=level)
     return made.won, made.lost, made.verdict
 
 
 def paired_in_family() -> tuple[int, int, str]:
     """markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3."""
-    return _read(RETRIEVER, AMONG_THREE)
+    return read_pair(RETRIEVER, AMONG_THREE)
 
 
 def paired_misses() -> dict[Any, str]:
@@ -53,8 +60,17 @@ def paired_misses() -> dict[Any, str]:
     won, lost, verdict = paired_in_family()
     a, b = _complete(RETRIEVER)
     misses: dict[Any, str] = {}
+    plain, at_one = (
+        read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size")),
+        read_pair(RETRIEVER, AMONG_THREE, k=1),
+    )
+    for word in ("better", "worse", "no difference shown"):
+        misses[(*plain[:2], word)] = (
+            "that is `markdown`; the exercise asks `markdown-lin`, the linearizing cut"
+        )
+        misses[(*at_one[:2], word)] = "that is k=1; the exercise reads `complete` at k=3"
     for other in ("bm25", "wordllama"):
-        misses[_read(other, AMONG_THREE)] = f"that is with {other}; the exercise asks the hybrid"
+        misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
     for word in ("better", "worse", "no difference shown"):
         misses[(lost, won, word)] = (
             "that is fixed_size against markdown-lin: a is markdown-lin, so won counts the "
@@ -64,7 +80,7 @@ def paired_misses() -> dict[Any, str]:
             "those are the two cuts' totals, unpaired: won and lost count questions, the ones "
             "only one of the two completes"
         )
-    at_005 = _read(RETRIEVER, 95.0)
+    at_005 = read_pair(RETRIEVER, 95.0)
     if at_005 != (won, lost, verdict):
         misses[at_005] = (
             "that is the verdict at 0.05: which retriever shows a lead is a pick among three, so "

@@ -149,6 +149,19 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
         pair = _first_out_of_order(retrieved) or _first_out_of_order(gold)
         if pair:
             return f"sort the spans before merging: {pair[0]} comes after {pair[1]}"
+    return _iou_half_merged_hint(retrieved, gold, got)
+
+
+def _iou_half_merged_hint(retrieved: list, gold: list, got: Any) -> str:
+    """Two slips of a merge-based answer: the gold spans left unmerged; the union taken as a sum."""
+    r, g = _merged_in_given_order(sorted(retrieved)), _merged_in_given_order(sorted(gold))
+    for spans, gold_merged in ((g, True), (gold, False)):
+        shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in spans)
+        total = sum(b - a for a, b in r) + sum(d - c for c, d in spans)
+        if gold_merged and total and shared and _is(got, shared / total):
+            return "either = |retrieved| + |gold| - both: subtract the shared characters once"
+        if not gold_merged and total - shared and _is(got, shared / (total - shared)):
+            return "the retrieved spans are merged, the gold ones not: merge the gold spans too"
     return "shared characters / characters in either, each character counted once"
 
 

@@ -95,7 +95,8 @@ def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.Data
     """The article's decision table by kind of document, each row with the evidence this run gives
     it, printed three lines a row. Why: a row's strategy is only as good as the questions behind
     it, so the evidence is printed next to it, "not measured in this notebook" where there is
-    none, and `decided` replaces a row's strategy where its evidence decides nothing."""
+    none, and `decided` replaces a row's strategy where its evidence decides nothing. The unit and
+    what still breaks are the article's words, marked as such: no output here measures them."""
     decisions = decision_frame()
     for kind, strategy in decided.items():
         decisions.loc[kind, "strategy"] = strategy
@@ -104,8 +105,8 @@ def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.Data
     ]
     for kind, row in decisions.iterrows():
         print(
-            f"{kind}: {row['strategy']}\n   unit: {row['unit']}; still breaks: "
-            f"{row['still breaks']}\n   evidence: {row['evidence']}"
+            f"{kind}: {row['strategy']}\n   the article's, not measured: unit: {row['unit']}; "
+            f"still breaks: {row['still breaks']}\n   evidence: {row['evidence']}"
         )
     return decisions
 
