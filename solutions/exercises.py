@@ -263,6 +263,31 @@ def pool_span(offsets, vectors, start, end):
     return mean / np.linalg.norm(mean)
 
 
+def late_vectors(text, spans):
+    """09b.2: read the text in windows of 254 pieces overlapping by 64, keep each piece from the
+    window where it sits furthest from an edge (a tie: the later), pool each span (09b.1)."""
+    import numpy as np
+
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    minilm = MiniLMEmbedder()
+    encoding = minilm.encoding(text)
+    cls, pieces, sep = encoding.ids[0], encoding.ids[1:-1], encoding.ids[-1]
+    offsets = encoding.offsets[1:-1]
+    width, step = minilm.max_tokens - 2, minilm.max_tokens - 2 - 64
+    starts = [*range(0, max(len(pieces) - width, 0), step), max(len(pieces) - width, 0)]
+    vectors = np.zeros((len(pieces), minilm.dim))
+    margin = np.full(len(pieces), -1)
+    for first in starts:
+        end = min(first + width, len(pieces))
+        read = minilm.read([cls, *pieces[first:end], sep])[1:-1]
+        for piece in range(first, end):
+            here = min(piece - first, end - 1 - piece)
+            if here >= margin[piece]:
+                vectors[piece], margin[piece] = read[piece - first], here
+    return np.array([pool_span(offsets, vectors, start, end) for start, end in spans])
+
+
 def running_lines(pages):
     """08b.1: the lines found on every page, in the first page's order, each once; none below two
     pages (one page cannot tell a running head or foot from the text)."""

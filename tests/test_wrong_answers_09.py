@@ -200,22 +200,71 @@ def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):
         assert ": correct" not in out and why in out, out
 
 
-def test_09b_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
-    alone, late = selfcheck.SOLUTIONS["09b.2"][1]()
-    for answer in [(late, alone), (alone, alone), (0.28, 0.64), (0, 0)]:
-        selfcheck.check("09b.2", answer)
-        assert ": correct" not in capsys.readouterr().out
-    selfcheck.check("09b.2", (alone, late))
-    assert ": correct." in capsys.readouterr().out
+def _late_by_library(text, spans):
+    from chunklab.embeddings.late import late_chunk_vectors
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    return late_chunk_vectors(MiniLMEmbedder(), text, spans)
 
 
-def test_09b_2_names_the_mistake_of_each_known_wrong_pair(capsys):
-    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+def _late_without_overlap(text, spans):
+    from chunklab.embeddings.late import late_chunk_vectors
+    from chunklab.embeddings.minilm import MiniLMEmbedder
 
-    misses = FORMS_EXPERIMENTS["09b.2"].misses()
-    assert len(misses) >= 4  # order, the diagonal, characters, 40-token windows, the policy
-    assert any("never scaled to length 1" in why for why in misses.values())  # dot products
-    for answer, why in misses.items():
-        selfcheck.check("09b.2", list(answer))
-        out = capsys.readouterr().out
-        assert "Exercise 09b.2: correct" not in out and why in out, out
+    return late_chunk_vectors(MiniLMEmbedder(), text, spans, overlap=0)
+
+
+def _each_chunk_alone(text, spans):
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    return MiniLMEmbedder().embed_documents([text[a:b] for a, b in spans])
+
+
+def test_09b_2_refuses_a_call_into_the_library_and_accepts_the_from_scratch_reading():
+    result = verdict("09b.2", _late_by_library)
+    assert not result.passed and "calls chunklab.embeddings.late" in result.message, result.message
+    # imported under another name, the call is still seen
+    result = verdict("09b.2", _late_without_overlap)
+    assert not result.passed and "late_chunk_vectors" in result.message, result.message
+    for right in (solutions.late_vectors, _from_scratch()):  # the slips' helper, without a slip
+        result = verdict("09b.2", right)
+        assert result.passed, result.message
+
+
+def test_09b_2_names_each_chunk_embedded_alone():
+    result = verdict("09b.2", _each_chunk_alone)
+    assert not result.passed and "each chunk embedded alone" in result.message, result.message
+
+
+def _from_scratch(overlap=64, scale=True):
+    """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
+    the means scaled to length 1."""
+
+    def late_vectors(text, spans):
+        from chunklab.embeddings.minilm import MiniLMEmbedder
+
+        minilm = MiniLMEmbedder()
+        encoding = minilm.encoding(text)
+        ids, offsets = encoding.ids, np.array(encoding.offsets[1:-1])
+        width = minilm.max_tokens - 2
+        vectors, margin = np.zeros((len(ids) - 2, minilm.dim)), np.full(len(ids) - 2, -1)
+        starts = [*range(0, len(ids) - 2 - width, width - overlap), len(ids) - 2 - width]
+        for first in starts:
+            read = minilm.read([ids[0], *ids[1 + first : 1 + first + width], ids[-1]])[1:-1]
+            for piece in range(first, first + width):
+                here = min(piece - first, first + width - 1 - piece)
+                if here >= margin[piece]:
+                    vectors[piece], margin[piece] = read[piece - first], here
+        means = [vectors[(offsets[:, 0] >= a) & (offsets[:, 0] < b)].mean(axis=0) for a, b in spans]
+        return np.array([m / np.linalg.norm(m) if scale else m for m in means])
+
+    return late_vectors
+
+
+@pytest.mark.parametrize(
+    "slip, named",
+    [({"overlap": 0}, "do not overlap"), ({"scale": False}, "never scaled to length 1")],
+)
+def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
+    result = verdict("09b.2", _from_scratch(**slip))
+    assert not result.passed and named in result.message, result.message

@@ -52,8 +52,9 @@
   know.
 - `answers_paired`: exercise 07.3's answer (one paired comparison read inside its family of
   three retrievers) and the wrong answers it names, registered by `answers_experiments`.
-- `answers_late_chunking`: exercise 09b.2's answer (mean cosine between two chunks, alone and
-  late, on a longer page) and the wrong pairs it names, registered by `answers_experiments`.
+- `answers_late_chunking`: exercise 09b.2's check (late chunking written from the model's
+  reading, refused when it calls `chunklab.embeddings.late`) and the slips it names, registered
+  by `exercises_measures`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
   `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into

@@ -23,10 +23,6 @@ from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_late_chunking import (
-    pairwise_misses,
-    schedule_pairwise_alone_and_late,
-)
 from chunklab.teaching.answers_paired import paired_hint, paired_in_family, paired_misses
 from chunklab.teaching.answers_split_table import split_table_misses, word_table_whole
 from chunklab.tokens.counters import cl100k
@@ -259,7 +255,6 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", word_table_whole),
-    "09b.2": ("a pair (alone, late), two decimals", schedule_pairwise_alone_and_late),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
@@ -269,7 +264,6 @@ FORMS_EXPERIMENTS: dict[str, Form] = {
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split_table_misses),
-    "09b.2": Form(decimals=2, misses=pairwise_misses),
 }
 
 

@@ -1,14 +1,17 @@
-"""Exercise 09b.2's answer: companion 09b's mean cosine between two chunks, alone and
-late-chunked, on a longer page (the work-schedules page in 200-token windows), and the wrong
-pairs a refusal names (the pair swapped, the diagonal counted, another window or page, late
-means never scaled to length 1).
+"""Exercise 09b.2's check: `late_vectors(text, spans)` written from the model's own reading
+(`minilm.encoding`, `minilm.read`), run on a page other than the exercise's, compared with
+chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embeddings.late`
+itself. Each plausible slip (the windows not overlapping, the means never scaled to length 1,
+each chunk embedded alone) is computed here and named in the hint.
 
-Kept apart from `teaching.answers_experiments`, which registers it in `SOLUTIONS_EXPERIMENTS`
-and `FORMS_EXPERIMENTS`. Reading this file gives the answer away: try first.
+Registered by `exercises_measures` in `CHECKS_MEASURES`.
 """
 
 from __future__ import annotations
 
+import inspect
+import sys
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -16,96 +19,92 @@ import numpy as np
 
 from chunklab.chunkers.registry import build
 from chunklab.documents.series import load_document
-from chunklab.embeddings.late import late_chunk_vectors, token_vectors
+from chunklab.embeddings import late
 from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.teaching.checking import NotYet
+
+# its opening is read in 4 windows: the overlap and the rule that keeps a piece both matter
+FRESH_PAGE = "sensitive_code"
 
 
-def _mean_pairwise(vectors: np.ndarray, diagonal: bool = False) -> float:
-    """Mean cosine over every pair of distinct chunks (or over all pairs, each with itself too)."""
-    sims = vectors @ vectors.T
-    return float(sims.mean() if diagonal else sims[~np.eye(len(vectors), dtype=bool)].mean())
+class _ReachedLate(Exception):
+    """Raised by the profile hook at the first call into `chunklab.embeddings.late`."""
 
 
-@lru_cache(maxsize=None)  # the answer and each refusal's variant embed the page once per setting
-def _schedule_alone_and_late(
-    size: int, unit: str, name: str = "work_schedules"
-) -> tuple[np.ndarray, np.ndarray]:
-    doc = load_document(name)
-    spans = [(c.start, c.end) for c in build("fixed", size=size, overlap=0, unit=unit).split(doc)]
+def _calls_into_late(fn: Callable, *args: Any) -> tuple[Any, str]:
+    """Run fn, stopping it at its first call into `chunklab.embeddings.late` (however it was
+    imported: a profile hook sees each call by the file its code lives in) and naming it."""
+    late_file = inspect.getsourcefile(late)
+
+    def watch(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code.co_filename == late_file:
+            raise _ReachedLate(frame.f_code.co_name)
+
+    previous = sys.getprofile()
+    sys.setprofile(watch)
+    try:
+        return fn(*args), ""
+    except _ReachedLate as reached:
+        return None, str(reached)
+    finally:
+        sys.setprofile(previous)
+
+
+@lru_cache(maxsize=None)
+def _fresh_case() -> tuple[str, tuple[tuple[int, int], ...], np.ndarray]:
+    """The first 600 or so pieces of another page (four windows), its 200-token chunks and the
+    library's late vectors for them."""
+    doc = load_document(FRESH_PAGE)
+    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)[:4]
+    text = doc.text[: chunks[-1].end]
+    spans = tuple((c.start, c.end) for c in chunks)
+    return text, spans, late.late_chunk_vectors(MiniLMEmbedder(), text, list(spans))
+
+
+@lru_cache(maxsize=None)
+def _slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarray, str]]:
     minilm = MiniLMEmbedder()
-    alone = minilm.embed_documents([doc.text[a:b] for a, b in spans])
-    return alone, late_chunk_vectors(minilm, doc.text, spans)
-
-
-@lru_cache(maxsize=None)
-def _schedule_late_unscaled(size: int = 200) -> np.ndarray:
-    """09b.2's late chunks pooled, never scaled to length 1: dot products, not cosines."""
-    doc = load_document("work_schedules")
-    chunker = build("fixed", size=size, overlap=0, unit="tokens")
-    spans = [(c.start, c.end) for c in chunker.split(doc)]
-    tokens = token_vectors(MiniLMEmbedder(), doc.text)
-    bounds = [np.searchsorted(tokens.offsets[:, 0], span) for span in spans]
-    return np.array([tokens.vectors[first:last].mean(axis=0) for first, last in bounds])
-
-
-@lru_cache(maxsize=None)
-def _schedule_late_without_overlap(size: int = 200) -> np.ndarray:
-    """09b.2's late chunks read in windows that do not overlap: an edge token loses context."""
-    doc = load_document("work_schedules")
-    chunker = build("fixed", size=size, overlap=0, unit="tokens")
-    spans = [(c.start, c.end) for c in chunker.split(doc)]
-    return late_chunk_vectors(MiniLMEmbedder(), doc.text, spans, overlap=0)
-
-
-def schedule_pairwise_alone_and_late() -> tuple[float, float]:
-    """09b.2: section 2's measure on the work-schedules page, 200-token windows, no overlap."""
-    alone, late = _schedule_alone_and_late(200, "tokens")
-    return round(_mean_pairwise(alone), 2), round(_mean_pairwise(late), 2)
-
-
-def pairwise_misses() -> dict[Any, str]:
-    right = schedule_pairwise_alone_and_late()
-    alone, late = _schedule_alone_and_late(200, "tokens")
-    misses: dict[Any, str] = {
-        (right[1], right[0]): "the pair is (alone, late), in that order",
-        (round(_mean_pairwise(alone, True), 2), round(_mean_pairwise(late, True), 2)): (
-            "that mean counts each chunk with itself (the diagonal, all 1); "
-            "take distinct pairs only"
-        ),
-    }
-    for size, unit, name, why in (
+    tokens = late.token_vectors(minilm, text)
+    starts = tokens.offsets[:, 0]
+    bounds = [np.searchsorted(starts, span) for span in spans]
+    unscaled = np.array([tokens.vectors[a:b].mean(axis=0) for a, b in bounds])
+    return [
         (
-            200,
-            "chars",
-            "work_schedules",
-            "windows of 200 characters (build's default unit); "
-            'the exercise asks tokens (unit="tokens")',
+            late.late_chunk_vectors(minilm, text, list(spans), overlap=0),
+            "your windows do not overlap, so a piece at a window's edge is read with context on "
+            "one side only: windows of 254 pieces overlapping by 64, as section 1 read them",
         ),
+        (unscaled, "your means are never scaled to length 1: scale each to length 1"),
         (
-            40,
-            "tokens",
-            "work_schedules",
-            "that is with section 2's 40-token windows; the exercise asks size=200",
+            minilm.embed_documents([text[a:b] for a, b in spans]),
+            "that is each chunk embedded alone: read the whole text, then pool each span",
         ),
-        (
-            40,
-            "tokens",
-            "travel_policy",
-            "that is section 2's travel policy; the exercise asks the work-schedules page",
-        ),
-    ):
-        a, b = _schedule_alone_and_late(size, unit, name)
-        misses.setdefault((round(_mean_pairwise(a), 2), round(_mean_pairwise(b), 2)), why)
-    unscaled = (right[0], round(_mean_pairwise(_schedule_late_unscaled()), 2))
-    misses.setdefault(
-        unscaled,
-        "your late vectors are means never scaled to length 1, so their dot products are not "
-        "cosines: scale each to length 1",
-    )
-    misses.setdefault(
-        (right[0], round(_mean_pairwise(_schedule_late_without_overlap()), 2)),
-        "your windows do not overlap, so a token at a window's edge is read with context on one "
-        "side only: read windows that overlap by 64 pieces, as late_chunk_vectors does",
-    )
-    misses.pop(right, None)
-    return misses
+    ]
+
+
+def check_late_vectors(fn: Callable) -> int:
+    text, spans, want = _fresh_case()
+    got, reached = _calls_into_late(fn, text, list(spans))
+    if reached:
+        raise NotYet(
+            f"your function calls chunklab.embeddings.late ({reached}): "
+            "the exercise is to read the windows yourself with minilm.encoding and minilm.read, "
+            "and pool each span as in 09b.1"
+        )
+    try:
+        got = np.asarray(got, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise NotYet(f"expected an array of shape {want.shape}, one row per span") from None
+    if got.shape != want.shape:
+        raise NotYet(f"expected an array of shape {want.shape}, one row per span; got {got.shape}")
+    if not np.allclose(got, want, atol=1e-4):
+        hint = next(
+            (why for wrong, why in _slips(text, spans) if np.allclose(got, wrong, atol=1e-4)),
+            "each piece is kept from the window where it sits furthest from an edge (a tie: the "
+            "later window); a span pools the pieces whose first character is in it",
+        )
+        raise NotYet(
+            f"on the {FRESH_PAGE} page's opening, {len(spans)} spans of 200 tokens: "
+            f"not late_chunk_vectors' vectors ({hint})"
+        )
+    return len(spans)

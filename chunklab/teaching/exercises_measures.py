@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from chunklab.evaluation.metrics import char_scores, reciprocal_rank
+from chunklab.teaching.answers_late_chunking import check_late_vectors
 from chunklab.teaching.checking import NotYet, short
 from chunklab.teaching.page_lines import check_lines_as_markdown
 from chunklab.teaching.pooling_checks import check_masked_mean, check_pool_span
@@ -393,4 +394,5 @@ CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),
     "09b.1": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),
+    "09b.2": ("late_vectors(text, spans) -> array (spans, dimensions)", check_late_vectors),
 }
