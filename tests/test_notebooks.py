@@ -73,6 +73,33 @@ def test_template_parts_in_order(path):
     )
 
 
+def heading_jumps(markdown_cells: list[str]) -> list[str]:
+    """Headings that skip a level after the one before (## then ####), fenced code left out: the
+    website's build (MyST under -W) refuses them, and only `make site-check` would say so."""
+    jumps, previous, fenced = [], 0, False
+    for line in "\n".join(markdown_cells).split("\n"):
+        if line.startswith("```"):
+            fenced = not fenced
+        heading = None if fenced else re.match(r"(#{1,6}) ", line)
+        if heading:
+            level = len(heading.group(1))
+            if previous and level > previous + 1:
+                jumps.append(line)
+            previous = level
+    return jumps
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_heading_skips_a_level(path):
+    cells = [source(c) for c in load(path)["cells"] if c["cell_type"] == "markdown"]
+    assert heading_jumps(cells) == [], f"headings that skip a level: {heading_jumps(cells)}"
+
+
+def test_a_skipped_heading_level_is_found():
+    assert heading_jumps(["## Section\n\ntext", "#### Deeper at once"]) == ["#### Deeper at once"]
+    assert heading_jumps(["## Section", "```\n#### a comment in code\n```", "### Sub"]) == []
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_links_resolve(path):
     text = "\n".join(source(c) for c in load(path)["cells"] if c["cell_type"] == "markdown")
