@@ -236,9 +236,10 @@ def test_09b_2_names_each_chunk_embedded_alone():
     assert not result.passed and "each chunk embedded alone" in result.message, result.message
 
 
-def _from_scratch(overlap=64, scale=True):
+def _from_scratch(overlap=64, scale=True, later=True, moved=True, edge=0, first_only=False):
     """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
-    the means scaled to length 1."""
+    the means scaled to length 1, a tie kept from the later window, the last window moved back,
+    the character a piece is kept by (edge 0 its first, 1 its last), only the first window read."""
 
     def late_vectors(text, spans):
         from chunklab.embeddings.minilm import MiniLMEmbedder
@@ -246,24 +247,37 @@ def _from_scratch(overlap=64, scale=True):
         minilm = MiniLMEmbedder()
         encoding = minilm.encoding(text)
         ids, offsets = encoding.ids, np.array(encoding.offsets[1:-1])
-        width = minilm.max_tokens - 2
-        vectors, margin = np.zeros((len(ids) - 2, minilm.dim)), np.full(len(ids) - 2, -1)
-        starts = [*range(0, len(ids) - 2 - width, width - overlap), len(ids) - 2 - width]
-        for first in starts:
-            read = minilm.read([ids[0], *ids[1 + first : 1 + first + width], ids[-1]])[1:-1]
-            for piece in range(first, first + width):
-                here = min(piece - first, first + width - 1 - piece)
-                if here >= margin[piece]:
+        n, width = len(ids) - 2, minilm.max_tokens - 2
+        vectors, margin = np.zeros((n, minilm.dim)), np.full(n, -1)
+        starts = [*range(0, n - width, width - overlap), n - width]
+        if not moved:
+            starts = list(range(0, n, width - overlap))
+        for first in starts[:1] if first_only else starts:
+            end = min(first + width, n)
+            read = minilm.read([ids[0], *ids[1 + first : 1 + end], ids[-1]])[1:-1]
+            for piece in range(first, end):
+                here = min(piece - first, end - 1 - piece)
+                if here > margin[piece] or (later and here == margin[piece]):
                     vectors[piece], margin[piece] = read[piece - first], here
-        means = [vectors[(offsets[:, 0] >= a) & (offsets[:, 0] < b)].mean(axis=0) for a, b in spans]
-        return np.array([m / np.linalg.norm(m) if scale else m for m in means])
+        at = offsets[:, 1] - 1 if edge else offsets[:, 0]
+        means = [vectors[(at >= a) & (at < b)].mean(axis=0) for a, b in spans]
+        with np.errstate(invalid="ignore"):  # first_only: a span past the read is all zeros
+            return np.array([m / np.linalg.norm(m) if scale else m for m in means])
 
     return late_vectors
 
 
 @pytest.mark.parametrize(
     "slip, named",
-    [({"overlap": 0}, "do not overlap"), ({"scale": False}, "never scaled to length 1")],
+    [
+        ({"overlap": 0}, "do not overlap"),
+        ({"scale": False}, "never scaled to length 1"),
+        ({"edge": 1}, "kept a piece by its last character"),
+        ({"later": False}, "on a tie you kept the earlier window"),
+        ({"moved": False}, "move it back"),
+        ({"overlap": 32}, "overlap by 32 pieces"),
+        ({"first_only": True}, "read only the first 254 pieces"),
+    ],
 )
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
     result = verdict("09b.2", _from_scratch(**slip))

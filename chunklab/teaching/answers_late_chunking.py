@@ -1,8 +1,10 @@
 """Exercise 09b.2's check: `late_vectors(text, spans)` written from the model's own reading
 (`minilm.encoding`, `minilm.read`), run on a page other than the exercise's, compared with
 chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embeddings.late`
-itself. Each plausible slip (the windows not overlapping, the means never scaled to length 1,
-each chunk embedded alone) is computed here and named in the hint.
+itself. Each plausible slip (the windows not overlapping or overlapping by another number, the
+means never scaled to length 1, each chunk embedded alone, a piece kept by its last character, a
+tie kept from the earlier window, the last window not moved back, only the first window read) is
+computed here and named in the hint.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
 """
@@ -23,7 +25,7 @@ from chunklab.embeddings import late
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.teaching.checking import NotYet
 
-# its opening is read in 4 windows: the overlap and the rule that keeps a piece both matter
+# its opening is read in several windows: the overlap and the rule that keeps a piece both matter
 FRESH_PAGE = "sensitive_code"
 
 
@@ -52,13 +54,76 @@ def _calls_into_late(fn: Callable, *args: Any) -> tuple[Any, str]:
 
 @lru_cache(maxsize=None)
 def _fresh_case() -> tuple[str, tuple[tuple[int, int], ...], np.ndarray]:
-    """The first 600 or so pieces of another page (four windows), its 200-token chunks and the
-    library's late vectors for them."""
-    doc = load_document(FRESH_PAGE)
+    """The opening of another page, its first four 200-token chunks, the same spans moved on one
+    character (edges inside a word, so a piece kept by its last character differs), and the
+    library's late vectors for them. The text runs on a few characters, until one piece sits as
+    far from both edges of the last two windows (a tie, which the later window must win)."""
+    doc, minilm = load_document(FRESH_PAGE), MiniLMEmbedder()
     chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)[:4]
-    text = doc.text[: chunks[-1].end]
-    spans = tuple((c.start, c.end) for c in chunks)
-    return text, spans, late.late_chunk_vectors(MiniLMEmbedder(), text, list(spans))
+    end = chunks[-1].end + 1
+    while True:
+        pieces = len(minilm.encoding(doc.text[:end]).ids) - 2
+        reads = late.windows(pieces, minilm.max_tokens - 2, 64)
+        if len(reads) > 1 and (reads[-2][1] + reads[-1][0]) % 2:  # the overlap's middle: a piece
+            break
+        end += 1
+    text = doc.text[:end]
+    spans = tuple((c.start, c.end) for c in chunks) + tuple(
+        (c.start + 1, c.end + 1) for c in chunks
+    )
+    return text, spans, late.late_chunk_vectors(minilm, text, list(spans))
+
+
+def _stitched(text: str, starts: list[int], width: int, later: bool = True) -> late.TokenVectors:
+    """Each piece's reading, windows of `width` pieces from `starts` (cut at the text's end), the
+    piece kept from the window where it sits furthest from an edge (a tie: later, or earlier)."""
+    minilm = MiniLMEmbedder()
+    encoding = minilm.encoding(text)
+    ids, offsets = encoding.ids[1:-1], np.array(encoding.offsets[1:-1], dtype=np.int64)
+    vectors, margin = np.zeros((len(ids), minilm.dim)), np.full(len(ids), -1)
+    for first in starts:
+        end = min(first + width, len(ids))
+        read = minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[1:-1]
+        for piece in range(first, end):
+            here = min(piece - first, end - 1 - piece)
+            if here > margin[piece] or (later and here == margin[piece]):
+                vectors[piece], margin[piece] = read[piece - first], here
+    return late.TokenVectors(vectors, offsets.reshape(-1, 2))
+
+
+def _by_last_character(tokens: late.TokenVectors, spans: tuple[tuple[int, int], ...]) -> np.ndarray:
+    ends = tokens.offsets[:, 1] - 1
+    means = [tokens.vectors[(ends >= a) & (ends < b)].mean(axis=0) for a, b in spans]
+    return np.array([m / np.linalg.norm(m) for m in means])
+
+
+def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarray, str]]:
+    """The windows placed or kept wrongly, each with its hint (numbers computed here)."""
+    minilm = MiniLMEmbedder()
+    width, overlap = minilm.max_tokens - 2, 64
+    n = len(minilm.encoding(text).ids) - 2
+    right = [first for first, _ in late.windows(n, width, overlap)]
+    unmoved = list(range(0, n, width - overlap))
+    out = [
+        (
+            late.pool_spans(_stitched(text, right, width, later=False), spans),
+            "on a tie you kept the earlier window's reading: a piece as far from both edges keeps "
+            "the later window's",
+        ),
+        (
+            late.pool_spans(_stitched(text, unmoved, width), spans),
+            f"your last window starts at piece {unmoved[-1]} and holds {n - unmoved[-1]} pieces: "
+            f"move it back to start at {right[-1]} ({n} - {width}), so it ends with the last piece",
+        ),
+        (
+            late.pool_spans(_stitched(text, [0], width), spans),
+            f"you read only the first {width} pieces of {n}: read the rest in more windows",
+        ),
+    ]
+    for wrong in (32, 128):  # 0: named in _slips
+        read = late.late_chunk_vectors(minilm, text, list(spans), overlap=wrong)
+        out.append((read, f"your windows overlap by {wrong} pieces, not {overlap}"))
+    return out
 
 
 @lru_cache(maxsize=None)
@@ -79,6 +144,12 @@ def _slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarr
             minilm.embed_documents([text[a:b] for a, b in spans]),
             "that is each chunk embedded alone: read the whole text, then pool each span",
         ),
+        (
+            _by_last_character(tokens, spans),
+            "you kept a piece by its last character: a span pools the pieces whose FIRST "
+            "character is in it (09b.1), which differs when a span's edge falls inside a word",
+        ),
+        *_window_slips(text, spans),
     ]
 
 
@@ -99,12 +170,17 @@ def check_late_vectors(fn: Callable) -> int:
         raise NotYet(f"expected an array of shape {want.shape}, one row per span; got {got.shape}")
     if not np.allclose(got, want, atol=1e-4):
         hint = next(
-            (why for wrong, why in _slips(text, spans) if np.allclose(got, wrong, atol=1e-4)),
+            (
+                why
+                for wrong, why in _slips(text, spans)
+                if np.allclose(np.nan_to_num(got), wrong, atol=1e-4)  # a span left unread: 0s
+            ),
             "each piece is kept from the window where it sits furthest from an edge (a tie: the "
             "later window); a span pools the pieces whose first character is in it",
         )
         raise NotYet(
-            f"on the {FRESH_PAGE} page's opening, {len(spans)} spans of 200 tokens: "
+            f"on {len(spans)} spans of one page, {FRESH_PAGE}'s opening (200-token chunks, and "
+            "the same moved on one character): "
             f"not late_chunk_vectors' vectors ({hint})"
         )
     return len(spans)
