@@ -22,12 +22,12 @@ WRONG_03B_1 = [
     (197, "5 sentences on each side"),  # the window on both sides
     (128, "on the wrong side"),  # 5 before, none after
     (143, "the notebook's window, 3 sentences each side"),  # the example the section prints
-    (89, "counts words (approx_tokens)"),
+    (89, "the window's word count (approx_tokens), or the whole 'Visa and approvals' section's"),
     (5, "how many sentences after the hit"),  # the count, not the tokens
     (6, "how many sentences the window holds"),  # the window's sentence count, hit included
     (84, "includes the sentence before the hit"),  # one sentence before, as well
     (84, "joined the sentences with spaces"),  # the same count: the sentences joined by " "
-    (408, "counts characters"),  # len(text), not tokens
+    (408, "the window's characters (len)"),  # len(text), not tokens
     (69, "starts one sentence after the hit"),  # the sentence after the hit taken as the first
     (105, "to the document's end"),  # run on past step 5 to the policy's last sentence
     (80, "starts a character early"),  # sliced from the line break before the hit
@@ -40,9 +40,10 @@ def test_03b_1_refuses_with_a_hint(answer, hint):
     assert "not quite" in message and hint in message, message
 
 
-def test_03b_1_accepts_the_window_built_from_scratch():
-    """The learner's way: the hit's sentence, then one more after it until all facts are in."""
-    from chunklab import cl100k, load_document, load_questions
+def _window_from_scratch():
+    """The learner's way: the hit's sentence, then one more after it until all facts are in.
+    The policy and the window's (start, end) in it."""
+    from chunklab import load_document, load_questions
     from chunklab.evaluation.recall import fact_recall
     from chunklab.retrieval.retrievers import BM25Retriever
     from chunklab.retrieval.sentence_window import sentence_windows
@@ -58,7 +59,30 @@ def test_03b_1_accepts_the_window_built_from_scratch():
         for a in range(1, len(sentences) - i)
         if fact_recall(policy.text[start : sentences[i + a].end], t03.facts) == 1.0
     )
-    answer = cl100k(policy.text[start : sentences[i + after].end])
+    return policy, start, sentences[i + after].end
+
+
+def test_03b_1_names_the_whole_section_notebook_03_hands_over():
+    """A fresh reader's slip: the cl100k tokens of the section holding the hit, notebook 03's
+    parent. On the policy it equals the window's word count, so the hint names both."""
+    from chunklab import approx_tokens, cl100k
+    from chunklab.chunkers.markdown import MarkdownChunker
+
+    policy, start, end = _window_from_scratch()
+    parents = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).parents(policy)
+    (section,) = [p for p in parents if p.start <= start < p.end]
+    assert section.metadata["section"].endswith("Visa and approvals")
+    message = verdict_for("03b.1", cl100k(section.text))
+    assert "not quite" in message and "the whole 'Visa and approvals' section's cl100k" in message
+    both = cl100k(section.text) == approx_tokens(policy.text[start:end])
+    assert ("the window's word count" in message) == both, message
+
+
+def test_03b_1_accepts_the_window_built_from_scratch():
+    from chunklab import cl100k
+
+    policy, start, end = _window_from_scratch()
+    answer = cl100k(policy.text[start:end])
     assert verdict_for("03b.1", answer) == "Exercise 03b.1: correct."
     assert verdict_for("03b.1", float(answer)) == "Exercise 03b.1: correct."
 

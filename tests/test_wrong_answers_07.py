@@ -482,6 +482,19 @@ def test_07_3_names_markdown_in_place_of_markdown_lin_and_k_1():
     assert "that is k=1" in selfcheck.verdict_for("07.3", at_one)
 
 
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_3_names_the_path_twin_and_k_5():
+    """A fresh reader's two slips: the `+path` twin of markdown-lin, and reading at k = 5."""
+    from chunklab.teaching.answers_paired import AMONG_THREE, PAIR, RETRIEVER, read_pair
+
+    twin = read_pair(RETRIEVER, AMONG_THREE, (f"{PAIR[0]}+path", PAIR[1]))
+    at_five = read_pair(RETRIEVER, AMONG_THREE, k=5)
+    for answer, hint in [(twin, "that is `markdown-lin+path`"), (at_five, "that is k=5")]:
+        assert answer != selfcheck.SOLUTIONS["07.3"][1]()
+        message = selfcheck.verdict_for("07.3", answer)
+        assert "not quite" in message and hint in message, message
+
+
 def _iou_gold_unmerged(retrieved, gold):
     r = _merged_without_sorting(sorted(retrieved))
     shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in gold)

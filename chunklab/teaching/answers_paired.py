@@ -1,7 +1,7 @@
 """Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
 refusal names (the verdict at 0.05 where the pick among three retrievers asks 0.05 / 3; the two
 cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
-`markdown` in place of `markdown-lin`; k = 1 in place of 3).
+`markdown` or its `+path` twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
 Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
@@ -22,11 +22,12 @@ from chunklab.teaching.claims import compare
 PAIR = ("markdown-lin", "fixed_size")  # a and b, in the prompt's order
 RETRIEVER = "hybrid"
 AMONG_THREE = 100 - 5 / 3  # the pick among notebook 07's three retrievers
+K = 3  # the exercise reads `complete` at k = 3
 
 
 @lru_cache(maxsize=None)
 def _complete(
-    retriever: str, pair: tuple[str, str] = PAIR, k: int = 3
+    retriever: str, pair: tuple[str, str] = PAIR, k: int = K
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
     """Each cut's `complete` at `k` with `retriever`, one score per question, in order."""
     docs = {n: load_document(n) for n in list_documents()}
@@ -41,7 +42,7 @@ def _complete(
 
 
 def read_pair(
-    retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = 3
+    retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = K
 ) -> tuple[int, int, str]:
     """Won, lost and verdict of `pair` at `k` with `retriever`, read at `level`: the right answer
     and each plausible slip (another cut, retriever, k or level) come from this one reading."""
@@ -60,15 +61,27 @@ def paired_misses() -> dict[Any, str]:
     won, lost, verdict = paired_in_family()
     a, b = _complete(RETRIEVER)
     misses: dict[Any, str] = {}
-    plain, at_one = (
-        read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size")),
-        read_pair(RETRIEVER, AMONG_THREE, k=1),
-    )
-    for word in ("better", "worse", "no difference shown"):
-        misses[(*plain[:2], word)] = (
-            "that is `markdown`; the exercise asks `markdown-lin`, the linearizing cut"
-        )
-        misses[(*at_one[:2], word)] = "that is k=1; the exercise reads `complete` at k=3"
+    twin = f"{PAIR[0]}+path"
+    for (got_won, got_lost, _), hint in [
+        (
+            read_pair(RETRIEVER, AMONG_THREE, ("markdown", PAIR[1])),
+            f"that is `markdown`; the exercise asks `{PAIR[0]}`, the linearizing cut",
+        ),
+        (
+            read_pair(RETRIEVER, AMONG_THREE, (twin, PAIR[1])),
+            f"that is `{twin}`, the twin with the heading path written in front; the exercise "
+            f"asks `{PAIR[0]}`, no heading path",
+        ),
+        *[
+            (
+                read_pair(RETRIEVER, AMONG_THREE, k=k),
+                f"that is k={k}; the exercise reads `complete` at k={K}",
+            )
+            for k in (1, 5)
+        ],
+    ]:
+        for word in ("better", "worse", "no difference shown"):
+            misses[(got_won, got_lost, word)] = hint
     for other in ("bm25", "wordllama"):
         misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
     for word in ("better", "worse", "no difference shown"):
@@ -86,6 +99,7 @@ def paired_misses() -> dict[Any, str]:
             "that is the verdict at 0.05: which retriever shows a lead is a pick among three, so "
             "read it at 0.05 / 3: compare(..., level=100 - 5 / 3)"
         )
+    misses.pop((won, lost, verdict), None)  # a slip that happens to read the same is not one
     return misses
 
 

@@ -130,11 +130,8 @@ def _t03_space_joined(after: int) -> int:
 
 def _fewest_after() -> int:
     """The fewest sentences after t03's hit, none before, whose window holds all of t03's facts."""
-    return next(
-        a
-        for a in range(len(sentence_spans(load_document("travel_policy").text)))
-        if _t03_window(0, a)[0] == 1.0
-    )
+    spans = _t03_hit()[2]
+    return next(a for a in range(len(spans)) if _t03_window(0, a)[0] == 1.0)
 
 
 def _forward_window_tokens() -> int:
@@ -143,8 +140,8 @@ def _forward_window_tokens() -> int:
 
 def _forward_window_hints() -> dict[Any, str]:
     """03b.1's slips: one sentence short or too many, the window on both sides or on the wrong
-    side or starting one sentence late, the notebook's own 3 each side, words counted, the sentence
-    count given for tokens."""
+    side or starting one sentence late, the notebook's own 3 each side, the window's characters or
+    words or its whole section counted, the sentence count given for tokens."""
     a = _fewest_after()
     hints: dict[Any, str] = {}
     for after in range(a):
@@ -169,9 +166,16 @@ def _forward_window_hints() -> dict[Any, str]:
         "that is the notebook's window, 3 sentences each side, which holds 2 of the 3 facts; "
         "the question asks none before and as few after as hold all three"
     )
-    hints[_t03_window(0, a, "approx")[1]] = (
-        "that counts words (approx_tokens); the question asks cl100k tokens"
-    )
+    doc, _, spans, i = _t03_hit()  # the section holding the hit: notebook 03's parent
+    parents = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).parents(doc)
+    (parent,) = [p for p in parents if p.start <= spans[i][0] < p.end]
+    title, section = parent.metadata["section"].split(" > ")[-1], COUNTERS["cl100k"](parent.text)
+    whole, words = f"the whole {title!r} section's cl100k tokens", _t03_window(0, a, "approx")[1]
+    counted = {_t03_window(0, a, "characters")[1]: "the window's characters (len)"}
+    counted[words] = "the window's word count (approx_tokens)"
+    counted[section] = f"{counted[words]}, or {whole}" if section == words else whole
+    for tokens, what in counted.items():
+        hints[tokens] = f"that is {what}; the question asks the window's cl100k tokens"
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
     hints.setdefault(
         a + 1, f"{a + 1} is how many sentences the window holds; the question asks its tokens"
@@ -187,9 +191,6 @@ def _forward_window_hints() -> dict[Any, str]:
     joined = _t03_space_joined(a)
     spaces = "you joined the sentences with spaces: join nothing, take the slice policy.text[a:b]"
     hints[joined] = f"{hints[joined]}; or {spaces}" if joined in hints else spaces
-    hints[_t03_window(0, a, "characters")[1]] = (
-        "that counts characters (len); the question asks cl100k tokens"
-    )
     for tokens, hint in _forward_window_overreach_hints(a).items():
         hints.setdefault(tokens, hint)
     hints.pop(_forward_window_tokens(), None)
