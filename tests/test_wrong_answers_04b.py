@@ -13,52 +13,45 @@ def _line(reply):
     return next((line for line in reply.splitlines() if "split_after:" in line), None)
 
 
+def _after(reply):
+    """The text after 'split_after:' on the line that holds it; a reply without one is refused."""
+    line = _line(reply)
+    if line is None:
+        raise ValueError("no split_after: line")
+    return line.split("split_after:", 1)[1]
+
+
+def _in_order(numbers, repeats=False):
+    """The numbers, refused when out of order (or repeated, unless `repeats`)."""
+    if numbers != (sorted(numbers) if repeats else sorted(set(numbers))):
+        raise ValueError("out of order")
+    return numbers
+
+
 def every_number_in_the_reply(reply):
     return [int(n) for n in re.findall(r"\d+", reply)]
 
 
 def no_order_check(reply):
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    return [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
+    return [int(n) for n in re.findall(r"\d+", _after(reply))]
 
 
 def single_digits(reply):
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    numbers = [int(n) for n in re.findall(r"\d", line.split("split_after:")[1])]
-    if numbers != sorted(numbers):
-        raise ValueError("out of order")
-    return numbers
+    return _in_order([int(n) for n in re.findall(r"\d", _after(reply))], repeats=True)
 
 
 def empty_when_no_line(reply):
-    line = _line(reply)
-    if line is None:
+    if _line(reply) is None:
         return []
-    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
-    if numbers != sorted(numbers):
-        raise ValueError("out of order")
-    return numbers
+    return _in_order([int(n) for n in re.findall(r"\d+", _after(reply))], repeats=True)
 
 
 def sorting_instead_of_refusing(reply):
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    return sorted(int(n) for n in re.findall(r"\d+", line.split("split_after:")[1]))
+    return sorted(int(n) for n in re.findall(r"\d+", _after(reply)))
 
 
 def accepting_a_repeat(reply):
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
-    if numbers != sorted(numbers):
-        raise ValueError("out of order")
-    return numbers
+    return _in_order([int(n) for n in re.findall(r"\d+", _after(reply))], repeats=True)
 
 
 @pytest.mark.parametrize(
@@ -99,16 +92,10 @@ def test_04b_1_accepts_any_correct_reader():
 def commas_and_spaces_alike(reply):
     """The slip a fresh reader found passing: split on commas and spaces, empty items dropped,
     so `3 5`, `3,,5` and `3, 5,` all become [3, 5], a guess."""
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    rest = line.split("split_after:", 1)[1]
+    rest = _after(reply)
     if not re.fullmatch(r"[\s\d,]*", rest):
-        raise ValueError(line)
-    numbers = [int(n) for n in re.split(r"[\s,]+", rest) if n]
-    if numbers != sorted(set(numbers)):
-        raise ValueError("out of order")
-    return numbers
+        raise ValueError(_line(reply))
+    return _in_order([int(n) for n in re.split(r"[\s,]+", rest) if n])
 
 
 def test_04b_1_refuses_numbers_not_separated_by_single_commas():
@@ -120,17 +107,11 @@ def test_04b_1_refuses_numbers_not_separated_by_single_commas():
 
 def comma_and_space_only(reply):
     """The slip a fresh reader found passing: split on ", " only, so the readable `3,5` fails."""
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    rest = line.split("split_after:", 1)[1].strip()
+    rest = _after(reply).strip()
     items = rest.split(", ") if rest else []
     if not all(item.isdigit() for item in items):
-        raise ValueError(line)
-    numbers = [int(n) for n in items]
-    if numbers != sorted(set(numbers)):
-        raise ValueError("out of order")
-    return numbers
+        raise ValueError(_line(reply))
+    return _in_order([int(n) for n in items])
 
 
 def test_04b_1_refuses_a_reader_that_needs_a_space_after_each_comma():
@@ -165,10 +146,7 @@ def numbers_to_the_end_of_the_reply(reply):
     """The slip a fresh reader found passing: every number after 'split_after:', whatever line."""
     if "split_after:" not in reply:
         raise ValueError("no split_after: line")
-    numbers = [int(n) for n in re.findall(r"\d+", reply.split("split_after:", 1)[1])]
-    if numbers != sorted(set(numbers)):
-        raise ValueError("out of order")
-    return numbers
+    return _in_order([int(n) for n in re.findall(r"\d+", reply.split("split_after:", 1)[1])])
 
 
 def test_04b_1_names_numbers_read_past_the_line():
@@ -190,13 +168,7 @@ def test_04b_1_refuses_a_wrapper_of_the_library_reader():
 
 def digits_of_a_malformed_line(reply):
     """The slip that passed while the library read '3.5' as [3, 5]: digits picked from any line."""
-    line = _line(reply)
-    if line is None:
-        raise ValueError("no split_after: line")
-    numbers = [int(n) for n in re.findall(r"\d+", line.split("split_after:")[1])]
-    if numbers != sorted(set(numbers)):
-        raise ValueError("out of order")
-    return numbers
+    return _in_order([int(n) for n in re.findall(r"\d+", _after(reply))])
 
 
 def test_04b_1_refuses_digits_picked_from_a_malformed_line():
