@@ -133,18 +133,21 @@ def _positions(values: list[float]) -> list[float]:
     return merged
 
 
-def _cell_rows(ys: list[float], xs: list[float], words: list[Word]) -> tuple[list, list[Word]]:
-    """Each cell's text (rows of cells), and the words outside the grid."""
+def _cell_rows(
+    ys: list[float], xs: list[float], words: list[Word]
+) -> tuple[list, list[Word], list[Word]]:
+    """Each cell's text (rows of cells), the words inside the grid, and those outside it."""
     cells: list[list[list[str]]] = [[[] for _ in xs[1:]] for _ in ys[1:]]
-    outside = []
+    inside, outside = [], []
     for w in words:
         x, y = (w.x0 + w.x1) / 2, (w.top + w.bottom) / 2
         row, col = bisect_right(ys, y) - 1, bisect_right(xs, x) - 1
         if 0 <= row < len(ys) - 1 and 0 <= col < len(xs) - 1:
             cells[row][col].append(w.text)
+            inside.append(w)
         else:
             outside.append(w)
-    return [[" ".join(cell) for cell in row] for row in cells], outside
+    return [[" ".join(cell) for cell in row] for row in cells], inside, outside
 
 
 def text_size(words: Sequence[Word]) -> float:
@@ -189,13 +192,11 @@ def ruled_tables(page, turn: Turn, words: list[Word]) -> tuple[list[Fragment], l
             figures.append(_figure((xs[0], ys[0], xs[1], ys[1]), turn))
         if len(ys) < 2 or len(xs) < 2 or (len(ys) - 1) * (len(xs) - 1) < 2:
             continue
-        rows, outside = _cell_rows(ys, xs, words)
+        rows, inside, words = _cell_rows(ys, xs, words)
         markdown = table_markdown(rows)
         if markdown:
-            left = set(map(id, outside))
-            size = text_size([w for w in words if id(w) not in left])
+            size = text_size(inside)
             tables.append(Fragment(xs[0], xs[-1], ys[0], ys[-1], size, "", markdown))
-        words = outside
     return tables + [f for f in figures if f], words, False
 
 
