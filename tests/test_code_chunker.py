@@ -318,3 +318,31 @@ def test_any_prefix_of_a_real_file_cuts_exactly(path, fraction, max_tokens):
     source = source[: int(len(source) * fraction)]
     doc = document(path.name, source)
     check_cut(doc, CodeChunker(max_tokens=max_tokens).split(doc), max_tokens)
+
+
+def test_the_head_of_a_statement_stays_with_its_string_too_big_for_the_budget():
+    # toolz's functoolz.py assigns a long docstring in code: `is_partial_args.__doc__ = """...`.
+    # Opening that statement parted `is_partial_args.__doc__ =` from its string, a chunk of 13
+    # tokens that says nothing; no cut inside the statement brings the string within the budget.
+    words = " ".join(f"word{i}" for i in range(300))
+    for big in (f'f.__doc__ = """{words}"""\n', f"register(name, '''{words}''')\n"):
+        source = "def f():\n    return 1\n\n\n" + big + "y = 2\n"
+        doc = document("assigned.py", source)
+        chunks = CodeChunker(max_tokens=60).split(doc)
+        over = [c for c in chunks if c.metadata.get("over_budget")]
+        head = big.split("'''")[0].split('"""')[0]
+        assert len(over) == 1 and over[0].text.endswith(big.rstrip("\n")), over[0].text[:60]
+        assert not any(c.text.rstrip().endswith(head.rstrip()) for c in chunks if c is not over[0])
+        check_cut(doc, chunks, 60)
+
+
+def test_a_string_inside_a_body_still_lets_the_definition_open():
+    # the rule keeps simple statements whole, never a definition: a long function with a long
+    # docstring is still cut between its statements
+    words = " ".join(f"word{i}" for i in range(300))
+    body = "".join(f"    v{i} = compute({i})\n" for i in range(40))
+    source = f'def f():\n    """{words}"""\n{body}    return v0\n'
+    doc = document("body.py", source)
+    chunks = CodeChunker(max_tokens=60).split(doc)
+    assert len(chunks) > 3 and sum(bool(c.metadata.get("over_budget")) for c in chunks) == 1
+    check_cut(doc, chunks, 60)

@@ -20,7 +20,9 @@ What chunklab adds to cAST, each for a reason a reader of code would give:
   line separates them; a file's leading docstring, comments and imports are one unit.
 - Strings and comments are never opened: a string literal is cut nowhere. One that is too big
   for the budget alone is a chunk of its own, over the budget, marked `over_budget` in its
-  metadata: the only case a chunk may exceed `max_tokens`.
+  metadata: the only case a chunk may exceed `max_tokens`. A simple statement that holds one
+  (`f.__doc__ = '''...'''`, a call with it as an argument) is not opened either: no cut
+  inside it would bring it within the budget, and the statement's head belongs with its string.
 - Spans are exact: each chunk's code is `doc.text[start:end]`, and the chunks' spans, in order,
   cover every character of the file that is not white space.
 - A file with syntax errors still chunks: tree-sitter recovers around the error, and the chunks

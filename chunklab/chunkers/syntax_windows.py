@@ -289,7 +289,7 @@ class SyntaxCut:
         main_at = [i for i, n in enumerate(unit.nodes) if n.is_named and n.type not in attached]
         i = main_at[-1] if main_at else len(unit.nodes) - 1
         main = unit.nodes[i]
-        if is_atomic(main):
+        if is_atomic(main) or self._holds_string_too_big(main, scope):
             return None
         name = self.scope_name(main)
         inner = Scope((*scope.names, name), unit.start, unit.end) if name is not None else scope
@@ -308,6 +308,23 @@ class SyntaxCut:
             last = parts[-1]
             parts[-1] = Unit([*last.nodes, *after], last.start, unit.end)
         return parts, inner, main.type in self.language.bodies
+
+    def _holds_string_too_big(self, node: Any, scope: Scope) -> bool:
+        """Whether a simple statement (one holding no definition and no body) holds a string or
+        comment too big for the budget alone. No cut inside such a statement brings it within the
+        budget, and opening it would only part its head (`f.__doc__ =`, `call(`) from the string,
+        so it is kept whole, over the budget, as the string alone would be."""
+        found, stack = False, [node]
+        while stack:
+            n = stack.pop()
+            if n.type in self.language.bodies or self.scope_name(n) is not None:
+                return False  # something with statements inside: opened as usual
+            if is_atomic(n):
+                start, end = self.char(n.start_byte), self.char(n.end_byte)
+                found = found or (n.child_count > 0 and not self.fits(start, end, scope))
+                continue
+            stack.extend(n.children)
+        return found
 
     def _merge_adjacent(self, windows: list[Window]) -> list[Window]:
         """cAST's last step: neighbouring windows of one opened node merged while they fit."""
