@@ -58,9 +58,10 @@ def cut_sizes(
 
 
 def over_budget(cut: list[Piece], files: dict[str, str], budget: int) -> list[str]:
-    """Each chunk of `cut` over the `budget`, and why: one string literal or code, its lines, its
-    breadcrumb and the line it starts in; and the chunk just before it when that one is short
-    (under 60 characters: the start of a statement the chunk was split from)."""
+    """Each chunk of `cut` over the `budget`, and why: one string literal, one statement holding
+    one, or code; its lines, its breadcrumb and the line it starts in; and the chunk just before
+    it when that one is short (under 60 characters: the start of a statement the chunk was split
+    from)."""
     lines = []
     for before, x in zip(cut, cut[1:], strict=False):
         if cl100k(x.text) <= budget:
@@ -72,9 +73,18 @@ def over_budget(cut: list[Piece], files: dict[str, str], budget: int) -> list[st
             and isinstance(node[0], ast.Expr)
             and isinstance(node[0].value, ast.Constant)
         )
+        holds_string = len(node) == 1 and any(
+            isinstance(n, ast.Constant) and isinstance(n.value, str) for n in ast.walk(node[0])
+        )
         source = files[x.uri]
         first = source.count("\n", 0, x.start)  # the line the chunk starts in, counted from 0
-        kind = "one string literal" if one_string else "code"
+        kind = (
+            "one string literal"
+            if one_string
+            else "one statement holding a string literal"
+            if holds_string
+            else "code"
+        )
         crumb = x.text.split("\n", 1)[0]
         lines.append(
             f"  {x.uri} lines {first + 1}-{source.count(chr(10), 0, x.end) + 1}: "

@@ -1,9 +1,10 @@
 """The conclusions of the code-search experiment, each a condition on paired comparisons.
 
-The notebook on chunking code draws 36 paired comparisons of its syntax-tree cut against
-other cuts, one family, each at the level corrected for their number, and states its conclusions
-as claims over them. The conditions live here, one function per group of claims, so the notebook
-states each conclusion in one line and a reader can check every condition in one place. A
+The notebook on chunking code draws its paired comparisons of its syntax-tree cut against other
+cuts as one family, listed before any is drawn, each at the level corrected for their number, and
+states its conclusions as claims over them. The conditions live here, one function per group of
+claims, so the notebook states each conclusion in one line and a reader can check every condition
+in one place. A
 *table* maps ``(other cut, retriever)`` to the `Comparison` of chunklab's cut against that cut;
 ``drawn`` maps ``(measure, other cut, retriever)`` to every comparison of the family.
 
