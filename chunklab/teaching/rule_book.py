@@ -92,22 +92,25 @@ class RuleBook:
 
 
 def decision_table(evidence: dict[str, str], decided: dict[str, str]) -> pd.DataFrame:
-    """The article's decision table by kind of document, each row with the evidence this run gives
-    it, printed three lines a row. Why: a row's strategy is only as good as the questions behind
-    it, so the evidence is printed next to it, "not measured in this notebook" where there is
-    none, and `decided` replaces a row's strategy where its evidence decides nothing. The unit and
-    what still breaks are the article's words, marked as such: no output here measures them."""
+    """The article's decision table by kind of document, the rows this run measures, each with
+    its evidence, printed three lines a row. Why: a row's strategy is only as good as the
+    questions behind it, so only rows with evidence are printed in full; the article's other rows
+    are named on one line as not measured, never dressed as a result. `decided` replaces a row's
+    strategy where its evidence decides nothing. The unit and what still breaks are the article's
+    words, marked as such: no output here measures them."""
     decisions = decision_frame()
     for kind, strategy in decided.items():
         decisions.loc[kind, "strategy"] = strategy
-    decisions["evidence"] = [
-        evidence.get(kind, "not measured in this notebook") for kind in decisions.index
-    ]
+    unmeasured = [kind for kind in decisions.index if kind not in evidence]
+    decisions = decisions.drop(index=unmeasured)
+    decisions["evidence"] = [evidence[kind] for kind in decisions.index]
     for kind, row in decisions.iterrows():
         print(
             f"{kind}: {row['strategy']}\n   the article's, not measured: unit: {row['unit']}; "
             f"still breaks: {row['still breaks']}\n   evidence: {row['evidence']}"
         )
+    if unmeasured:
+        print("the article's rows not measured here, so not printed:", "; ".join(unmeasured))
     return decisions
 
 
