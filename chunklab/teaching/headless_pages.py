@@ -1,9 +1,11 @@
 """Sectioned pages with their headings removed, the test a skeptic runs on a semantic cut: each
 section's first character is a true topic start that nothing on the page marks any more, so a cut
 there is found, not read off a heading; and the chance floor, as many cuts at random sentence
-starts.
+starts; and the skeptic's first cut, a chunk at every blank line (`BlankLines`), the baseline a
+semantic cut must beat on such pages.
 
-Used by notebook 04 (where the cuts fall, and retrieval on the headless pages).
+Used by notebook 04 (`BlankLines` as a retrieval baseline) and its companion 04c (where the cuts
+fall, and retrieval, on the headless pages).
 """
 
 from __future__ import annotations
@@ -13,8 +15,33 @@ import re
 import numpy as np
 
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.contracts import Document
+from chunklab.contracts import Chunk, Document, span_chunks
 from chunklab.documents.series import load_document
+from chunklab.tokens.budget import SourceBudget
+from chunklab.tokens.counters import cl100k
+from chunklab.tokens.packing import SENTENCE_END, pack_spans, spans_between, word_spans
+
+PARAGRAPH = re.compile(r"[^\n]+(?:\n[^\n]+)*")  # a run of non-blank lines
+
+
+class BlankLines:
+    """The skeptic's cut: a chunk at every blank line, no model; a paragraph over the budget is
+    packed by sentences, then words, so it competes with other cuts at the same budget (a single
+    word longer than the budget, such as a long URL, stays whole)."""
+
+    def __init__(self, max_tokens: int = 100) -> None:
+        self.max_tokens = max_tokens
+
+    def split(self, doc: Document) -> list[Chunk]:
+        text, most = doc.text, self.max_tokens
+        budget, spans = SourceBudget(text, cl100k), []
+        for m in PARAGRAPH.finditer(text):
+            for a, b in pack_spans(spans_between(SENTENCE_END, text, *m.span()), most, budget):
+                if cl100k(text[a:b]) <= most:
+                    spans.append((a, b))
+                else:  # a sentence over the budget: runs of words that fit
+                    spans += pack_spans(word_spans(text, a, b), most, budget)
+        return span_chunks(doc, [(a, b, cl100k(text[a:b])) for a, b in spans], "blank lines")
 
 
 def without_headings(name: str) -> tuple[Document, list[int]]:
