@@ -40,7 +40,8 @@
 - `answers_llm_cuts`: exercise 04b.2's answer (what `LLMChunker` sends when a stand-in cuts
   halfway through every call: calls and prompt tokens) and the wrong answers it knows.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
-  the chance floor of as many cuts at random sentence starts (04, 04c).
+  the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
+  blank line (04, 04c).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
