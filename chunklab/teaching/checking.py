@@ -24,7 +24,7 @@ class Cases(NamedTuple):
     """What a check ran, said in its pass line where "cases it had not seen" would not be true
     (09b.2's cases are spans of one page the notebook also reads): how many, and what they were."""
 
-    count: int
+    how_many: int
     said: str
 
 

@@ -294,5 +294,6 @@ def verdict(exercise: str, fn: Any) -> Verdict:
             f"Exercise {exercise}: not yet: your function raised {type(error).__name__}: {message}",
         )
     if isinstance(cases, Cases):  # the check says what its cases were
-        return Verdict(True, f"Exercise {exercise}: correct on all {cases.count} cases: {cases.said}.")
+        said = f"correct on all {cases.how_many} cases: {cases.said}"
+        return Verdict(True, f"Exercise {exercise}: {said}.")
     return Verdict(True, f"Exercise {exercise}: correct on all {cases} cases it had not seen.")
