@@ -231,6 +231,15 @@ def test_09b_2_refuses_a_call_into_the_library_and_accepts_the_from_scratch_read
         assert result.passed, result.message
 
 
+def test_09b_2_pass_line_says_its_cases_are_spans_of_one_page_not_unseen_cases():
+    # the 8 spans open one page the notebook also reads: "cases it had not seen" would overstate
+    result = verdict("09b.2", solutions.late_vectors)
+    assert result.passed, result.message
+    assert "had not seen" not in result.message, result.message
+    said = "correct on all 8 cases: late_chunk_vectors' vectors for 8 spans of one page"
+    assert f"{said}, sensitive_code's opening" in result.message, result.message
+
+
 def test_09b_2_names_each_chunk_embedded_alone():
     result = verdict("09b.2", _each_chunk_alone)
     assert not result.passed and "each chunk embedded alone" in result.message, result.message

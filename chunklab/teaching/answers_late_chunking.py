@@ -23,7 +23,7 @@ from chunklab.chunkers.registry import build
 from chunklab.documents.series import load_document
 from chunklab.embeddings import late
 from chunklab.embeddings.minilm import MiniLMEmbedder
-from chunklab.teaching.checking import NotYet
+from chunklab.teaching.checking import Cases, NotYet
 
 # its opening is read in several windows: the overlap and the rule that keeps a piece both matter
 FRESH_PAGE = "sensitive_code"
@@ -153,7 +153,7 @@ def _slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarr
     ]
 
 
-def check_late_vectors(fn: Callable) -> int:
+def check_late_vectors(fn: Callable) -> Cases:
     text, spans, want = _fresh_case()
     got, reached = _calls_into_late(fn, text, list(spans))
     if reached:
@@ -183,4 +183,8 @@ def check_late_vectors(fn: Callable) -> int:
             "the same moved on one character): "
             f"not late_chunk_vectors' vectors ({hint})"
         )
-    return len(spans)
+    return Cases(
+        len(spans),
+        f"late_chunk_vectors' vectors for {len(spans)} spans of one page, {FRESH_PAGE}'s opening "
+        "(four 200-token chunks, and the same moved on one character)",
+    )

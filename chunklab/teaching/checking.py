@@ -20,6 +20,14 @@ class Verdict(NamedTuple):
     message: str
 
 
+class Cases(NamedTuple):
+    """What a check ran, said in its pass line where "cases it had not seen" would not be true
+    (09b.2's cases are spans of one page the notebook also reads): how many, and what they were."""
+
+    how_many: int
+    said: str
+
+
 class NotYet(Exception):
     """A case the learner's function got wrong; the message says which and how."""
 

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.semantic import with_neighbours
-from chunklab.teaching.checking import NotYet, Verdict, first_difference, short
+from chunklab.teaching.checking import Cases, NotYet, Verdict, first_difference, short
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
@@ -237,7 +237,7 @@ def _check_buffered(fn: Callable) -> int:
     return cases
 
 
-CHECKS: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
@@ -293,4 +293,7 @@ def verdict(exercise: str, fn: Any) -> Verdict:
             False,
             f"Exercise {exercise}: not yet: your function raised {type(error).__name__}: {message}",
         )
+    if isinstance(cases, Cases):  # the check says what its cases were
+        said = f"correct on all {cases.how_many} cases: {cases.said}"
+        return Verdict(True, f"Exercise {exercise}: {said}.")
     return Verdict(True, f"Exercise {exercise}: correct on all {cases} cases it had not seen.")

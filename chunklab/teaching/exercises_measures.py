@@ -20,7 +20,7 @@ import numpy as np
 
 from chunklab.evaluation.metrics import char_scores, reciprocal_rank
 from chunklab.teaching.answers_late_chunking import check_late_vectors
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import Cases, NotYet, short
 from chunklab.teaching.page_lines import check_lines_as_markdown
 from chunklab.teaching.pooling_checks import check_masked_mean, check_pool_span
 
@@ -384,7 +384,7 @@ def check_complete_not_reached(fn: Callable) -> int:
     return cases
 
 
-CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", check_reciprocal_rank),
     "07b.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
     "07b.2": (
