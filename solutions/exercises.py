@@ -23,6 +23,15 @@ def line_windows(text: str, size: int) -> list[tuple[int, int]]:
     return spans
 
 
+def sign_test_p(differences: list[float]) -> float:
+    """01b.1: the two-sided exact sign test over the decisive (non-zero) differences."""
+    import math
+
+    won, lost = sum(d > 0 for d in differences), sum(d < 0 for d in differences)
+    tail = sum(math.comb(won + lost, k) for k in range(min(won, lost) + 1)) / 2 ** (won + lost)
+    return min(1.0, 2 * tail)
+
+
 def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[tuple[int, int]]:
     """02.1: merge neighbouring spans while the merged slice has at most `budget` cl100k tokens."""
     from chunklab import cl100k

@@ -2,6 +2,7 @@
 (kept in solutions/, out of the learner's way) and rejects plausible wrong answers."""
 
 import json
+import math
 import re
 import sys
 
@@ -207,8 +208,15 @@ def _threshold_from_the_similarities(sims, percentile):  # the percentile of sim
     return float(np.percentile(sims, percentile))
 
 
+def _sign_test_counting_ties(differences):  # ties tossed as coins too
+    won = sum(d > 0 for d in differences)
+    n = len(differences)
+    return min(1.0, 2 * sum(math.comb(n, k) for k in range(min(won, n - won) + 1)) / 2**n)
+
+
 WRONG = {
     "01.4": _windows_without_line_snap,
+    "01b.1": _sign_test_counting_ties,
     "02.1": _repack_counting_pieces,
     "02b.1": _fence_closed_by_startswith,
     "03.2": _lift_in_the_order_given,

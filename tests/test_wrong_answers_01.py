@@ -321,3 +321,60 @@ def test_01_4_names_the_common_slips(wrong, slip):
     the newline left out of the window or skipped between two windows, a window one character
     longer than size, and the rule applied to the last window."""
     assert slip in verdict("01.4", wrong).message
+
+
+def _sign_p(won, lost, doubled=True, capped=True):
+    tail = sum(math.comb(won + lost, k) for k in range(min(won, lost) + 1)) / 2 ** (won + lost)
+    p = 2 * tail if doubled else tail
+    return min(1.0, p) if capped else p
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (  # every difference tossed, ties too
+            lambda d: _sign_p(sum(x > 0 for x in d), len(d) - sum(x > 0 for x in d)),
+            "ties carry no sign",
+        ),
+        (  # one tail only
+            lambda d: _sign_p(sum(x > 0 for x in d), sum(x < 0 for x in d), doubled=False),
+            "double it",
+        ),
+        (  # doubled without the cap: above 1 on an even split
+            lambda d: _sign_p(sum(x > 0 for x in d), sum(x < 0 for x in d), capped=False),
+            "at most 1",
+        ),
+        (  # only +1 and -1 counted: the 0.5s and 2s are lost
+            lambda d: _sign_p(d.count(1), d.count(-1)),
+            "count the signs",
+        ),
+    ],
+)
+def test_01b_1_refuses_each_sign_test_slip_naming_it(wrong, hint):
+    result = verdict("01b.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_01b_1_accepts_scipy_style_and_counting_answers():
+    from solutions.exercises import sign_test_p
+
+    assert verdict("01b.1", sign_test_p).passed
+    assert verdict("01b.1", lambda d: float(sign_test_p(list(np.sign(d))))).passed
+
+
+def test_01b_2_refuses_the_one_sided_the_no_loss_and_a_larger_count():
+    from chunklab.teaching.claims import sign_test
+
+    right = expected("01b.2")
+    assert sign_test(right, 1) < 0.05 <= sign_test(right - 1, 1)
+    one_sided = next(w for w in range(12) if sign_test(w, 1) / 2 < 0.05)
+    assert one_sided != right
+    refused("01b.2", one_sided, "one side's tail only")
+    no_loss = next(w for w in range(12) if sign_test(w, 0) < 0.05)
+    assert no_loss not in (right, one_sided)
+    refused("01b.2", no_loss, "the fewest with none lost")
+    refused("01b.2", right + 1, "fewer are too")
+    refused("01b.2", 12, "at most the 12 questions")
+    refused("01b.2", str(right), "a str")
+    for form in (right, float(right), np.int64(right)):
+        accepted("01b.2", form)

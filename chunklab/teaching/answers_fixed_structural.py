@@ -20,6 +20,7 @@ from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import chunks_with_all, split_lines
 from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.answers import Form
+from chunklab.teaching.claims import sign_test
 from chunklab.tokens.counters import cl100k
 
 
@@ -343,10 +344,37 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
     return "count every block parse_blocks returns on the changed text, the title's paragraph too"
 
 
+SIGN_QUESTIONS, SIGN_LOST = 12, 1  # 01b.2: twelve questions, one lost
+
+
+def _fewest_wins_called() -> int:
+    """01b.2: the fewest won questions, with SIGN_LOST lost, whose sign test gives p < 0.05."""
+    return next(w for w in range(SIGN_QUESTIONS) if sign_test(w, SIGN_LOST) < 0.05)
+
+
+def _fewest_wins_hint(answer: Any, solution: int) -> str:
+    """01b.2: the p the learner's count gives, two-sided, and the one-sided slip named."""
+    if not isinstance(answer, int) or isinstance(answer, bool) or answer < 0:
+        return ""
+    if answer + SIGN_LOST > SIGN_QUESTIONS:
+        return f"won and lost together are at most the {SIGN_QUESTIONS} questions"
+    p = sign_test(answer, SIGN_LOST)
+    if answer == next(w for w in range(SIGN_QUESTIONS) if sign_test(w, 0) < 0.05):
+        return f"that is the fewest with none lost; with {SIGN_LOST} lost, p = {p:.3g}"
+    if p >= 0.05 and p / 2 < 0.05:
+        return (
+            f"{answer} won, {SIGN_LOST} lost gives p = {p:.3g}: {p / 2:.3g} is one side's tail only"
+        )
+    if p >= 0.05:
+        return f"{answer} won, {SIGN_LOST} lost gives p = {p:.3g}, not below 0.05"
+    return f"{answer} wins are enough, but fewer are too: try {answer - 1}"
+
+
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
+    "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
     "02.2": ("a pair (size, rows), a tuple or a list", _size_joining_row),
     "02b.2": ("a pair (kind, blocks)", _kind_and_blocks),
 }
@@ -355,6 +383,7 @@ SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
 HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01.3": _size_hint,
+    "01b.2": _fewest_wins_hint,
     "02.2": _row_size_hint,
     "02b.2": _kind_and_blocks_hint,
 }

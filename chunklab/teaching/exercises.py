@@ -14,6 +14,7 @@ the entry point the notebooks use.
 
 from __future__ import annotations
 
+import math
 import random
 import re
 from collections.abc import Callable
@@ -21,6 +22,7 @@ from typing import Any
 
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import Cases, NotYet, Verdict, first_difference, short
+from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
@@ -38,6 +40,64 @@ from chunklab.teaching.exercises_tables import check_column_groups, check_column
 from chunklab.teaching.exercises_thresholds import check_threshold_for
 from chunklab.teaching.retriever_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
+
+# --- 01b.1: the sign test from the per-question differences ------------------------------------
+
+
+def _sign_slip(diffs: list[float], got: float) -> str:
+    """Name the predictable slip: ties counted as tosses, one side only, no cap at 1."""
+    won, lost, ties = (
+        sum(d > 0 for d in diffs),
+        sum(d < 0 for d in diffs),
+        sum(d == 0 for d in diffs),
+    )
+    n = won + lost
+    one_tail = sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n
+    with_ties = sum(math.comb(n + ties, k) for k in range(min(won, lost) + 1)) / 2 ** (n + ties)
+    tie_slips = [min(1.0, 2 * with_ties), sign_test(won + ties, lost), sign_test(won, lost + ties)]
+    if any(math.isclose(got, wrong) for wrong in tie_slips) and ties:
+        return "ties carry no sign: leave them out, neither tosses nor wins nor losses"
+    slips = {
+        "that is one side's tail: double it, since a split as uneven the other way counts too": (
+            one_tail
+        ),
+        "a p-value is a chance, at most 1: cap the doubled tail with min(1, ...)": 2 * one_tail,
+    }
+    return next((why for why, wrong in slips.items() if math.isclose(got, wrong)), "")
+
+
+def _check_sign_test(fn: Callable) -> int:
+    """Any function giving `claims.sign_test`'s p from the differences' signs passes."""
+    rng, cases = random.Random(11), 0
+    shapes = [
+        (6, 0, 4),
+        (0, 6, 4),
+        (5, 5, 0),
+        (3, 3, 4),
+        (8, 2, 0),
+        (2, 9, 5),
+        (0, 0, 3),
+        (4, 1, 7),
+    ]
+    for won, lost, tied in shapes + [
+        (rng.randint(0, 30), rng.randint(0, 30), rng.randint(0, 40)) for _ in range(12)
+    ]:
+        values = [rng.choice([1, 0.5, 0.25, 2]) for _ in range(won)]
+        values += [-rng.choice([1, 0.5, 0.25, 2]) for _ in range(lost)] + [0] * tied
+        rng.shuffle(values)
+        got = fn(list(values))
+        if not isinstance(got, (int, float)) or isinstance(got, bool):
+            raise NotYet(f"return one number, a p between 0 and 1, not {short(got)}")
+        right = sign_test(won, lost)
+        if not math.isclose(got, right, rel_tol=1e-9, abs_tol=1e-12):
+            slip = _sign_slip(values, float(got))
+            raise NotYet(
+                f"{won} won, {lost} lost, {tied} tied: your p is {got:.4g}, the sign test's "
+                f"{right:.4g}" + (f": {slip}" if slip else ": count the signs, not the values")
+            )
+        cases += 1
+    return cases
+
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -239,6 +299,7 @@ def _check_buffered(fn: Callable) -> int:
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
+    "01b.1": ("sign_test_p(differences) -> float", _check_sign_test),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
     "03.2": (
