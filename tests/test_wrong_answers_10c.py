@@ -61,7 +61,14 @@ def ends_at_the_next_piece(offsets, size, overlap):
 
 
 def ends_at_the_last_piece_start(offsets, size, overlap):
-    return [(a, offsets[[o[1] for o in offsets].index(b)][0]) for a, b in token_windows(offsets, size, overlap)]
+    spans, start, width = [], 0, size - 2
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        spans.append((offsets[start][0], offsets[end - 1][0]))
+        if end == len(offsets):
+            break
+        start += width - overlap
+    return spans
 
 
 def piece_indices(offsets, size, overlap):
@@ -98,7 +105,7 @@ def test_10c_1_refuses_each_wrong_method_and_names_its_slip(wrong, named):
 
 
 def windows_by_range(offsets, size, overlap):
-    """Another correct way: starts from range(), stopping at the first window that reaches the end."""
+    """Another correct way: starts from range(), stopping at the first window reaching the end."""
     width = size - 2
     spans = []
     for start in range(0, max(len(offsets), 1), width - overlap):
@@ -128,6 +135,7 @@ def test_10c_1_reference_gives_the_tokentext_ports_spans():
 def test_10c_2_refuses_the_plausible_wrong_values_naming_each_slip():
     """Each wrong value is cut here from the settings its slip names, so a hint attached to the
     wrong setting in the check fails this test."""
+
     def omega(size, overlap):
         chunker = TokenTextChunker(size=size, overlap=overlap, length="minilm")
         return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)

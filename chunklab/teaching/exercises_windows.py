@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import cache
+
 import numpy as np
 
 from chunklab.chunkers.fixed import char_windows
