@@ -118,6 +118,19 @@ def windows_by_range(offsets, size, overlap):
     return spans
 
 
+def windows_with_the_library(offsets, size, overlap):
+    from chunklab.chunkers.fixed import char_windows
+
+    return [
+        (offsets[i][0], offsets[j - 1][1]) for i, j in char_windows(len(offsets), size - 2, overlap)
+    ]
+
+
+def test_10c_1_refuses_the_librarys_windows():
+    result = verdict("10c.1", windows_with_the_library)
+    assert not result.passed and "without chunklab" in result.message, result.message
+
+
 @pytest.mark.parametrize("right", [token_windows, windows_by_range])
 def test_10c_1_accepts_any_correct_windows(right):
     result = verdict("10c.1", right)

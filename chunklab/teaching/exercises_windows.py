@@ -26,7 +26,7 @@ from chunklab.chunkers.fixed import char_windows
 from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, calls_to, short
 
 Spans = list[tuple[int, int]]
 
@@ -125,7 +125,13 @@ def check_token_windows(fn: Callable) -> int:
     for case in _window_cases():
         offsets, size, overlap = case
         expected = expected_windows(*case)
-        got = fn(list(offsets), size, overlap)
+        with calls_to(char_windows) as called:
+            got = fn(list(offsets), size, overlap)
+        if called:
+            raise NotYet(
+                "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks you "
+                "to step the windows yourself, without chunklab"
+            )
         try:
             spans = [(int(a), int(b)) for a, b in got]
         except (TypeError, ValueError):
