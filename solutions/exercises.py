@@ -382,3 +382,17 @@ def fuse(rankings, k):
         for rank, item in enumerate(ranking, start=1):
             fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
     return fused
+
+
+def token_windows(offsets, size, overlap):
+    """10c.1: windows of `size - 2` word pieces (the markers make up `size`), each starting
+    `overlap` pieces before the previous one ended, stopping once one reaches the last piece; a
+    window's span runs from its first piece's start to its last piece's end."""
+    windows, start, width = [], 0, size - 2
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        windows.append((offsets[start][0], offsets[end - 1][1]))
+        if end == len(offsets):
+            break
+        start += width - overlap
+    return windows

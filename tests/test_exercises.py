@@ -11,6 +11,7 @@ from conftest import NOTEBOOKS, ROOT, prefix
 from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_10b import WRONG_10B
+from test_wrong_answers_10c import WRONG_10C
 from test_wrong_answers_11 import WRONG_11
 
 from chunklab.teaching import selfcheck
@@ -241,6 +242,7 @@ WRONG = {
     "09b.2": _late_by_the_library,
     **WRONG_10,
     **WRONG_10B,
+    **WRONG_10C,
     **WRONG_11,
 }
 

@@ -58,6 +58,8 @@
   by `exercises_measures`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
   `exercises`.
+- `exercises_windows`: companion 10c's checks (windows of word pieces with an overlap, and
+  their precision-Ω with its known slips), joined into `exercises_benchmark`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`, and 11.3's answer with its known slips, joined into `selfcheck`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence

@@ -34,6 +34,7 @@ from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.exercises_windows import CHECKS_WINDOWS, FORMS_WINDOWS, SOLUTIONS_WINDOWS
 from chunklab.tokens.wordpiece import minilm_pieces
 
 
@@ -286,9 +287,11 @@ def _recursive_100_misses() -> dict[float, str]:
 
 SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
     "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),
+    **SOLUTIONS_WINDOWS,  # companion 10c's
 }
-FORMS_BENCHMARK: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses)}
+FORMS_BENCHMARK: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses), **FORMS_WINDOWS}
 
 CHECKS_BENCHMARK: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10.1": ("window_omega(excerpts, size, length) -> float", check_window_omega),
+    **CHECKS_WINDOWS,  # companion 10c's, in a module of their own
 }

@@ -1,0 +1,185 @@
+"""Exercise 10c.1's check: windows of MiniLM word pieces with an overlap, as character spans.
+
+The report's TokenText 250/125 row repeats half of each window in the next. `token_windows(offsets,
+size, overlap)` returns the windows the TokenText port cuts (`chunkers.tokentext` with
+length="minilm"): `size - 2` text pieces a window, since [CLS] and [SEP] make up the size, each
+starting `overlap` pieces before the previous one ended, stopping once one reaches the last piece.
+Kept apart from notebook 10's checks (`exercises_benchmark`) so each module stays small. The
+refusals name the slips a learner is likely to make: the markers not counted (or only one), the
+overlap ignored, a step of `size - overlap`, windows that keep stepping past the end, ends taken
+from the next piece's start or the last piece's start, and piece indices returned.
+
+10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
+of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size. The
+refusals name the slips: no overlap, 114 text pieces (the markers not
+counted), a share instead of a percentage, and the port's 250/125 row printed in the notebook.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from functools import cache
+
+import numpy as np
+
+from chunklab.chunkers.fixed import char_windows
+from chunklab.chunkers.tokentext import TokenTextChunker
+from chunklab.evaluation.benchmark import evaluate
+from chunklab.teaching.answers import Form
+from chunklab.teaching.checking import NotYet, calls_to, short
+
+Spans = list[tuple[int, int]]
+
+
+def _spans(offsets: Spans, pairs: list[tuple[int, int]]) -> Spans:
+    return [(offsets[i][0], offsets[j - 1][1]) for i, j in pairs if j > i]
+
+
+def _stepped(n: int, width: int, step: int, stop: bool = True) -> list[tuple[int, int]]:
+    """Windows of `width` pieces every `step`; `stop` False keeps stepping past the last piece
+    (the article's `split_by_size`, which can leave a window inside the one before)."""
+    if not stop:
+        return [(i, min(i + width, n)) for i in range(0, n, max(step, 1))]
+    pairs, start = [], 0
+    while start < n:
+        pairs.append((start, min(start + width, n)))
+        if start + width >= n:
+            break
+        start += max(step, 1)
+    return pairs
+
+
+def expected_windows(offsets: Spans, size: int, overlap: int) -> Spans:
+    """What `TokenTextChunker(length="minilm").spans` gives: `size - 2` text pieces a window."""
+    return _spans(offsets, list(char_windows(len(offsets), size - 2, overlap)))
+
+
+def _window_slips(offsets: Spans, size: int, overlap: int) -> dict[str, object]:
+    """What each predictable slip returns on one case -> the words that name it."""
+    n, width = len(offsets), size - 2
+    nexts = [
+        (offsets[i][0], offsets[j][0] if j < n else offsets[j - 1][1])
+        for i, j in char_windows(n, width, overlap)
+    ]
+    return {
+        "your windows hold `size` text pieces: [CLS] and [SEP] count in the size, so a window "
+        "holds size - 2 of the text's pieces": _spans(offsets, _stepped(n, size, size - overlap)),
+        "your windows hold size - 1 text pieces: both markers count, [CLS] and [SEP], so "
+        "size - 2": _spans(offsets, _stepped(n, size - 1, size - 1 - overlap)),
+        "your windows do not overlap: each starts `overlap` pieces before the previous one "
+        "ended, a step of size - 2 - overlap": _spans(offsets, _stepped(n, width, width)),
+        "your step is size - overlap: the window holds size - 2 text pieces, so the next starts "
+        "size - 2 - overlap pieces later": _spans(offsets, _stepped(n, width, size - overlap)),
+        "you kept stepping after a window reached the last piece: stop there, or the last "
+        "windows lie inside the one before": _spans(
+            offsets, _stepped(n, width, width - overlap, stop=False)
+        ),
+        "your windows end where the next piece starts: a window ends at its last piece's "
+        "end": nexts,
+        "your windows end at their last piece's start: take its end": [
+            (offsets[i][0], offsets[j - 1][0]) for i, j in char_windows(n, width, overlap)
+        ],
+        "those are piece indices: return character spans, from offsets[first][0] to "
+        "offsets[last][1]": list(char_windows(n, width, overlap)),
+    }
+
+
+def _window_cases() -> list[tuple[Spans, int, int]]:
+    """Hand-picked cases first (half a window repeated, a short last window, no pieces), then
+    random texts' offsets from a fixed seed."""
+    words = [(0, 3), (4, 9), (9, 12), (13, 20), (21, 22), (23, 30), (31, 35), (35, 36)]
+    cases = [(words, 6, 2), (words[:7], 5, 0), (words, 5, 1), ([], 6, 2), (words[:3], 10, 4)]
+    rng = np.random.default_rng(1010)
+    for _ in range(40):
+        n, size = int(rng.integers(1, 60)), int(rng.integers(4, 20))
+        gaps, lengths = rng.integers(0, 2, n), rng.integers(1, 8, n)
+        starts = np.cumsum(gaps + np.concatenate([[0], lengths[:-1]]))
+        offsets = [(int(a), int(a + b)) for a, b in zip(starts, lengths, strict=True)]
+        cases.append((offsets, size, int(rng.integers(0, size - 2))))
+    return cases
+
+
+def _named_slip(fn: Callable, got: object, case: tuple[Spans, int, int]) -> str:
+    """The slip `got` matches on this case and `fn` makes on every case, or the rule restated."""
+    right = expected_windows(*case)
+    matched = [w for w, slipped in _window_slips(*case).items() if slipped == got != right]
+    for words in list(matched):
+        for other in _window_cases():
+            try:
+                made = [tuple(s) for s in fn(list(other[0]), other[1], other[2])]
+            except Exception:  # noqa: BLE001 - a learner's function may raise anything
+                made = None
+            if made != _window_slips(*other)[words]:
+                matched.remove(words)
+                break
+    if matched:
+        return "; or ".join(matched)
+    return (
+        "a window holds size - 2 text pieces, the next starts size - 2 - overlap pieces later, "
+        "and the windows stop once one reaches the last piece"
+    )
+
+
+def check_token_windows(fn: Callable) -> int:
+    cases = 0
+    for case in _window_cases():
+        offsets, size, overlap = case
+        expected = expected_windows(*case)
+        with calls_to(char_windows) as called:
+            got = fn(list(offsets), size, overlap)
+        if called:
+            raise NotYet(
+                "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks you "
+                "to step the windows yourself, without chunklab"
+            )
+        try:
+            spans = [(int(a), int(b)) for a, b in got]
+        except (TypeError, ValueError):
+            spans = None
+        if spans != expected:
+            shown = spans if spans is not None else got
+            raise NotYet(
+                f"offsets {short(offsets, 60)}, size {size}, overlap {overlap}: expected "
+                f"{short(expected, 80)}, got {short(shown, 80)}: {_named_slip(fn, shown, case)}"
+            )
+        cases += 1
+    return cases
+
+
+@cache  # a cut of the five corpora each: seconds; one per setting, shared with the tests
+def window_omega_percent(size: int, overlap: int) -> float:
+    """Mean precision-Ω, in percent, of TokenText `size`/`overlap` in MiniLM pieces, two decimals
+    (cl100k windows are not a slip offered: their decoded text can cut a character in two, and
+    the benchmark then cannot find the chunk in its corpus)."""
+    chunker = TokenTextChunker(size=size, overlap=overlap, length="minilm")
+    return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
+
+
+def _half_overlap_omega() -> float:
+    """10c.2: windows of 114 MiniLM pieces, [CLS] and [SEP] included, 57 of them repeated."""
+    return window_omega_percent(114, 57)
+
+
+def _half_overlap_misses() -> dict[float, str]:
+    right = _half_overlap_omega()
+    misses = {
+        window_omega_percent(114, 0): "that is with no overlap: the exercise repeats 57 pieces "
+        "(overlap=57)",
+        window_omega_percent(116, 57): "that holds 114 text pieces a window: [CLS] and [SEP] "
+        "count in the 114 (size=114)",
+        round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
+        window_omega_percent(250, 125): "that is TokenText 250/125, printed in the notebook: "
+        "the exercise asks windows of 114 pieces",
+    }
+    misses.pop(right, None)
+    return misses
+
+
+SOLUTIONS_WINDOWS: dict[str, tuple[str, Callable[[], float]]] = {
+    "10c.2": ("a float, two decimals (a percentage)", _half_overlap_omega),
+}
+FORMS_WINDOWS: dict[str, Form] = {"10c.2": Form(misses=_half_overlap_misses)}
+
+CHECKS_WINDOWS: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "10c.1": ("token_windows(offsets, size, overlap) -> list", check_token_windows),
+}

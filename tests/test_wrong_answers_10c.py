@@ -1,0 +1,168 @@
+"""Exercise 10c.1 (windows of MiniLM word pieces with an overlap): each plausible wrong method is
+refused with its slip named, any correct way of writing the windows passes, and the reference
+solution gives the TokenText port's spans on a real text. Exercise 10c.2 (precision-Ω of those
+windows at 114/57): each plausible wrong setting is refused with its slip named."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab.chunkers.tokentext import TokenTextChunker
+from chunklab.evaluation.benchmark import evaluate
+from chunklab.teaching import selfcheck
+from chunklab.teaching.exercises import verdict
+from chunklab.tokens.wordpiece import minilm_tokenizer
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import token_windows  # noqa: E402
+
+
+def stepped(offsets, width, step, stop=True):
+    spans, start = [], 0
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        spans.append((offsets[start][0], offsets[end - 1][1]))
+        if stop and end == len(offsets):
+            break
+        start += step
+    return spans
+
+
+def windows_of_size_pieces(offsets, size, overlap):
+    return stepped(offsets, size, size - overlap)
+
+
+def windows_of_size_minus_one(offsets, size, overlap):
+    return stepped(offsets, size - 1, size - 1 - overlap)
+
+
+def windows_without_overlap(offsets, size, overlap):
+    return stepped(offsets, size - 2, size - 2)
+
+
+def step_of_size_minus_overlap(offsets, size, overlap):
+    return stepped(offsets, size - 2, size - overlap)
+
+
+def windows_past_the_end(offsets, size, overlap):
+    return stepped(offsets, size - 2, size - 2 - overlap, stop=False)
+
+
+def ends_at_the_next_piece(offsets, size, overlap):
+    spans, start, width = [], 0, size - 2
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        spans.append((offsets[start][0], offsets[end][0] if end < len(offsets) else offsets[-1][1]))
+        if end == len(offsets):
+            break
+        start += width - overlap
+    return spans
+
+
+def ends_at_the_last_piece_start(offsets, size, overlap):
+    spans, start, width = [], 0, size - 2
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        spans.append((offsets[start][0], offsets[end - 1][0]))
+        if end == len(offsets):
+            break
+        start += width - overlap
+    return spans
+
+
+def piece_indices(offsets, size, overlap):
+    pairs, start, width = [], 0, size - 2
+    while start < len(offsets):
+        end = min(start + width, len(offsets))
+        pairs.append((start, end))
+        if end == len(offsets):
+            break
+        start += width - overlap
+    return pairs
+
+
+WRONG_10C = {"10c.1": windows_without_overlap}
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (windows_of_size_pieces, "[CLS] and [SEP] count in the size"),
+        (windows_of_size_minus_one, "size - 1 text pieces"),
+        (windows_without_overlap, "do not overlap"),
+        (step_of_size_minus_overlap, "your step is size - overlap"),
+        (windows_past_the_end, "kept stepping"),
+        (ends_at_the_next_piece, "end where the next piece starts"),
+        (ends_at_the_last_piece_start, "last piece's start"),
+        (piece_indices, "piece indices"),
+    ],
+)
+def test_10c_1_refuses_each_wrong_method_and_names_its_slip(wrong, named):
+    result = verdict("10c.1", wrong)
+    assert not result.passed and named in result.message, result.message
+    assert "; or " not in result.message, result.message
+
+
+def windows_by_range(offsets, size, overlap):
+    """Another correct way: starts from range(), stopping at the first window reaching the end."""
+    width = size - 2
+    spans = []
+    for start in range(0, max(len(offsets), 1), width - overlap):
+        if start >= len(offsets):
+            break
+        end = min(start + width, len(offsets))
+        spans.append([offsets[start][0], offsets[end - 1][1]])  # lists, not tuples: also accepted
+        if end == len(offsets):
+            break
+    return spans
+
+
+def windows_with_the_library(offsets, size, overlap):
+    from chunklab.chunkers.fixed import char_windows
+
+    return [
+        (offsets[i][0], offsets[j - 1][1]) for i, j in char_windows(len(offsets), size - 2, overlap)
+    ]
+
+
+def test_10c_1_refuses_the_librarys_windows():
+    result = verdict("10c.1", windows_with_the_library)
+    assert not result.passed and "without chunklab" in result.message, result.message
+
+
+@pytest.mark.parametrize("right", [token_windows, windows_by_range])
+def test_10c_1_accepts_any_correct_windows(right):
+    result = verdict("10c.1", right)
+    assert result.passed, result.message
+
+
+def test_10c_1_reference_gives_the_tokentext_ports_spans():
+    text = "The report's TokenText 250/125 row repeats half of each window in the next one. " * 4
+    offsets = minilm_tokenizer().encode(text, add_special_tokens=False).offsets
+    port = TokenTextChunker(size=12, overlap=4, length="minilm")
+    assert token_windows(offsets, 12, 4) == [(a, b) for a, b, _ in port.spans(text)]
+
+
+@pytest.mark.xdist_group("exercise-10c.2")  # with its selfcheck test: one worker, one solve
+def test_10c_2_refuses_the_plausible_wrong_values_naming_each_slip():
+    """Each wrong value is cut here from the settings its slip names, so a hint attached to the
+    wrong setting in the check fails this test."""
+
+    def omega(size, overlap):
+        chunker = TokenTextChunker(size=size, overlap=overlap, length="minilm")
+        return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
+
+    right = omega(114, 57)
+    wrong = {
+        omega(114, 0): "no overlap",
+        omega(116, 57): "[CLS] and [SEP] count in the 114",
+        round(right / 100, 4): "a share",
+        omega(250, 125): "TokenText 250/125",
+    }
+    assert right not in wrong and len(wrong) == 4
+    for answer, slip in wrong.items():
+        line = selfcheck.verdict_for("10c.2", answer)
+        assert "not quite" in line and slip in line, line
+    for answer in (right, right + 0.003):  # any value that rounds to it
+        assert selfcheck.verdict_for("10c.2", answer).endswith("correct."), answer
