@@ -108,6 +108,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
+- `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.command_line`: the `chunklab` command run in a scratch folder, printed as typed (03e)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows

@@ -106,6 +106,13 @@ def filtered_top_k(scores: dict[str, float], passes: set[str], k: int) -> list[s
     return sorted(allowed, key=lambda i: (-scores[i], i))[:k]
 
 
+def chunk_again(stored: dict[str, str], now: dict[str, str]) -> list[str]:
+    """03e.1: the documents in the folder now that are new or whose fingerprint changed."""
+    return sorted(
+        doc_id for doc_id, fingerprint in now.items() if stored.get(doc_id) != fingerprint
+    )
+
+
 def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> str:
     """03d.2: the block sharing the most characters with the child; the earlier on a tie."""
     start, end = child

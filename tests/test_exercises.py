@@ -189,6 +189,10 @@ def _filter_after_ranking(scores, passes, k):  # the top k first, then the filte
     return [i for i in ranked if i in passes]
 
 
+def _chunk_again_ids_only(stored, now):  # new ids found, edited documents missed
+    return sorted(d for d in now if d not in stored)
+
+
 def _complete_not_reached_at_any_k(rows, strategy, retriever, k):  # the k filter forgotten
     mine = rows[(rows["strategy"] == strategy) & (rows["retriever"] == retriever)]
     return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
@@ -225,6 +229,7 @@ WRONG = {
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.2": _filter_after_ranking,
     "03d.2": _block_of_the_first_character,
+    "03e.1": _chunk_again_ids_only,
     "04.3": _buffer_one_side,
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,

@@ -24,6 +24,9 @@
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
+- `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
+  names.
+- `command_line`: the `chunklab` command run in a scratch folder, printed as typed (companion 03e).
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.

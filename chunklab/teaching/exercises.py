@@ -35,6 +35,7 @@ from chunklab.teaching.exercises_parents_windows import (
     check_parents_within,
 )
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
+from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.exercises_thresholds import check_threshold_for
@@ -316,6 +317,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     ),
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
+    "03e.1": ("chunk_again(stored, now) -> sorted list of doc ids", check_chunk_again),
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
