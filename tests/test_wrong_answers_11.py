@@ -7,6 +7,7 @@ import pytest
 from conftest import ROOT
 
 from chunklab.teaching.exercises import verdict
+from chunklab.teaching.exercises_code import check_merge_siblings, merged
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import functions_cut, merge_siblings  # noqa: E402
@@ -218,3 +219,11 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
     assert f'"{verdict}"' not in capsys.readouterr().out
     selfcheck.check("11.3", (won, lost, verdict))
     assert "Exercise 11.3: correct." in capsys.readouterr().out
+
+
+def test_11_1_accepts_groups_given_as_tuples():
+    # a group of indices as a tuple is the same answer as a list; only the content is checked
+    def as_tuples(sizes, budget):
+        return [tuple(g) for g in merged(sizes, budget)]
+
+    assert check_merge_siblings(as_tuples) > 0
