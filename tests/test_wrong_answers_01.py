@@ -362,6 +362,59 @@ def test_01b_1_accepts_scipy_style_and_counting_answers():
     assert verdict("01b.1", lambda d: float(sign_test_p(list(np.sign(d))))).passed
 
 
+def _sign_counts(d):
+    return sum(x > 0 for x in d), sum(x < 0 for x in d), sum(x == 0 for x in d)
+
+
+def _strict_tail(d):  # range(min(won, lost)): the observed split left out of the tail
+    won, lost, _ = _sign_counts(d)
+    if not won + lost:
+        return 1.0
+    tail = sum(math.comb(won + lost, k) for k in range(min(won, lost))) / 2 ** (won + lost)
+    return min(1.0, 2 * tail)
+
+
+def _ties_halved(d):  # half the ties to each side
+    won, lost, ties = _sign_counts(d)
+    return _sign_p(won + ties // 2, lost + ties - ties // 2)
+
+
+def _no_decisive_zero(d):  # p = 0 when nothing is won or lost
+    won, lost, _ = _sign_counts(d)
+    return 0.0 if not won + lost else _sign_p(won, lost)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_strict_tail, "leaves out the split you saw"),
+        (_ties_halved, "nor half each"),
+        (_no_decisive_zero, "p is 1, not 0"),
+    ],
+)
+def test_01b_1_names_the_strict_tail_the_halved_ties_and_the_empty_case(wrong, hint):
+    result = verdict("01b.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+    assert "count the signs" not in result.message
+
+
+def test_01_1_sampled_sweep_hint_points_below_not_between():
+    splits = [
+        len(
+            split_lines(
+                FixedSizeChunker(size=120, overlap=o).split(load_document("manual")),
+                load_document("manual"),
+            )
+        )
+        for o in range(120)
+    ]
+    sampled = min(o for o in range(0, 120, 10) if all(not splits[p] for p in range(o, 120, 10)))
+    right = expected("01.1")
+    assert right < sampled and all(not splits[o] for o in range(sampled, 120))
+    message = refused("01.1", sampled, "a smaller overlap between the multiples")
+    assert "still splits a line" not in message
+
+
 def test_01b_2_refuses_the_one_sided_the_no_loss_and_a_larger_count():
     from chunklab.teaching.claims import sign_test
 
@@ -373,7 +426,9 @@ def test_01b_2_refuses_the_one_sided_the_no_loss_and_a_larger_count():
     no_loss = next(w for w in range(12) if sign_test(w, 0) < 0.05)
     assert no_loss not in (right, one_sided)
     refused("01b.2", no_loss, "the fewest with none lost")
-    refused("01b.2", right + 1, "fewer are too")
+    for larger in (right + 1, right + 2):  # the hint asks for the fewest, never names a count
+        message = refused("01b.2", larger, "is it the fewest")
+        assert f"try {larger - 1}" not in message and f" {right}" not in message.split(":", 2)[-1]
     refused("01b.2", 12, "at most the 12 questions")
     refused("01b.2", str(right), "a str")
     for form in (right, float(right), np.int64(right)):

@@ -55,8 +55,8 @@ def _overlap_misses() -> dict[Any, str]:
     return {
         first_whole: f"at {first_whole} every line is whole, but a larger overlap splits one "
         "again: keeping lines whole is not a threshold, find where it holds for good",
-        _whole_from(splits, 10): "that is what a sweep over multiples of 10 shows; an overlap "
-        "between them still splits a line: sweep every overlap",
+        _whole_from(splits, 10): "that is what a sweep over multiples of 10 shows; from it on "
+        "lines stay whole, but a smaller overlap between the multiples too: sweep every overlap",
         next(o for o in range(0, len(splits), 10) if not splits[o]): "that is the first "
         "multiple of 10 with every line whole; overlaps above it split lines again",
         _whole_from(_splits(size=200)): "that is the answer at size 200 (section 3); the "
@@ -367,7 +367,7 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
         )
     if p >= 0.05:
         return f"{answer} won, {SIGN_LOST} lost gives p = {p:.3g}, not below 0.05"
-    return f"{answer} wins are enough, but fewer are too: try {answer - 1}"
+    return f"{answer} won gives p = {p:.3g}, below 0.05; is it the fewest? compute p for fewer"
 
 
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {

@@ -46,19 +46,29 @@ from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 
 def _sign_slip(diffs: list[float], got: float) -> str:
-    """Name the predictable slip: ties counted as tosses, one side only, no cap at 1."""
+    """Name the predictable slip: ties counted as tosses or split between the sides, one side
+    only, no cap at 1, the observed split left out of the tail, no guard for no decisive one."""
     won, lost, ties = (
         sum(d > 0 for d in diffs),
         sum(d < 0 for d in diffs),
         sum(d == 0 for d in diffs),
     )
     n = won + lost
+    if not n:
+        return "with no question won or lost, nothing points either way: p is 1, not 0"
     one_tail = sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n
     with_ties = sum(math.comb(n + ties, k) for k in range(min(won, lost) + 1)) / 2 ** (n + ties)
     tie_slips = [min(1.0, 2 * with_ties), sign_test(won + ties, lost), sign_test(won, lost + ties)]
+    tie_slips += [sign_test(won + h, lost + ties - h) for h in (ties // 2, ties - ties // 2)]
     if any(math.isclose(got, wrong) for wrong in tie_slips) and ties:
-        return "ties carry no sign: leave them out, neither tosses nor wins nor losses"
+        return (
+            "ties carry no sign: leave them out, neither tosses nor wins nor losses, nor half each"
+        )
+    strict = sum(math.comb(n, k) for k in range(min(won, lost))) / 2**n
     slips = {
+        "the tail leaves out the split you saw: count k = 0 to min(won, lost), both ends in": (
+            min(1.0, 2 * strict)
+        ),
         "that is one side's tail: double it, since a split as uneven the other way counts too": (
             one_tail
         ),
