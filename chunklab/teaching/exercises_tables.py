@@ -15,6 +15,7 @@ import random
 import re
 from collections.abc import Callable
 
+from chunklab.parsing.blocks import split_cells  # the skill 05.1 asks for, done for the learner
 from chunklab.teaching.checking import NotYet, short
 
 SEPARATORS = " \t\n;,."
@@ -114,8 +115,6 @@ LIBRARY_SPLIT_HINT = (
 
 def _calls_library_split(fn: Callable) -> bool:
     """True when fn (or a function defined inside it) names the library's own `split_cells`."""
-    from chunklab.parsing.blocks import split_cells  # the skill 05.1 asks for, done for you
-
     codes, names = [getattr(fn, "__code__", None)], set()
     while codes:
         code = codes.pop()
