@@ -170,3 +170,17 @@ def test_05_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts
     assert "counts characters" in selfcheck.verdict_for("05.2", (tokens, blind_count))
     losing = sum(answers_tables_prefixes.policy_linearized_at(s)[0] > 0 for s in range(60, 301))
     assert "every size that loses a row" in selfcheck.verdict_for("05.2", (right, losing))
+
+
+def test_05_1_refuses_the_library_split_cells_with_its_own_hint():
+    """`split_cells` is imported in the notebook's first cell: zipping its cells passes every
+    case without the skill the exercise asks for, so it is refused by name."""
+    from chunklab.parsing.blocks import split_cells
+
+    def column_value(header, row):
+        return "; ".join(
+            f"{h}: {v}" for h, v in zip(split_cells(header), split_cells(row), strict=False)
+        )
+
+    result = verdict("05.1", column_value)
+    assert not result.passed and "split_cells" in result.message, result.message

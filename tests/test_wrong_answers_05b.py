@@ -77,3 +77,14 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
 def test_05b_1_pairs_get_their_own_hint_before_the_one_column_case():
     message = verdict("05b.1", lambda n, w: [[0, c] for c in range(1, n)]).message
     assert "as few groups as possible" in message, message
+
+
+def test_05b_1_names_one_based_column_numbers():
+    """Numbering the columns from 1 (the first column as 1) is its own slip, named as such."""
+
+    def one_based(n_columns, width):
+        rest = list(range(2, n_columns + 1))
+        return [[1, *rest[i : i + width - 1]] for i in range(0, len(rest), width - 1)] or [[1]]
+
+    result = verdict("05b.1", one_based)
+    assert not result.passed and "numbered from 0" in result.message, result.message
