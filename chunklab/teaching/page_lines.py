@@ -1,7 +1,7 @@
 """Exercise 08.1: a PDF page's lines, each a (font size, text) pair, as Markdown; and the hints
 that name each plausible slip (sizes counted per line, per word or without spaces, a tie given to
-the larger size, no cap at level 6, lines joined by a newline, text stripped), with where the two
-texts first differ.
+the larger size, no cap at level 6, a size below the body's taken for a heading, lines joined by
+a newline, the last paragraph dropped, text stripped), with where the two texts first differ.
 
 The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
 `exercises_measures` because the hints are most of it.
@@ -19,7 +19,9 @@ from chunklab.teaching.checking import NotYet
 # --- 08.1: a PDF page's lines as Markdown ------------------------------------------------------
 
 
-def _render(lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True) -> str:
+def _render(
+    lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True, last: bool = True
+) -> str:
     blocks: list[str] = []
     paragraph: list[str] = []
     for size, text in lines:
@@ -31,7 +33,7 @@ def _render(lines: list[tuple[float, str]], levels: dict[float, int], join: bool
             paragraph.append(text)
         else:
             blocks.append(text)
-    blocks += [" ".join(paragraph)] if paragraph else []
+    blocks += [" ".join(paragraph)] if paragraph and last else []
     return "\n\n".join(blocks)
 
 
@@ -100,6 +102,16 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
             {s: min(6, n + 1) for s, n in levels.items()},
             "the largest heading size is level 1 (one #)",
         ),
+        (
+            {
+                s: min(6, n)
+                for n, s in enumerate(
+                    sorted((s for s in weight if s != per_character), reverse=True), start=1
+                )
+            },
+            "a size smaller than the body's is body text, not a heading: "
+            "only sizes above body * 1.05 are headings",
+        ),
     ]
     for level, hint in wrong:
         if got == _render(lines, level):
@@ -108,6 +120,8 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
                 if "weigh" in hint
                 else hint
             )
+    if got == _render(lines, levels, last=False):
+        return "the last run of body lines is a paragraph too: add it after the loop"
     if got == _render(lines, levels, join=False):
         return "consecutive body lines are one paragraph, joined by a single space"
     if got.replace("\n\n", "\0").replace("\n", " ") == _render(lines, levels).replace("\n\n", "\0"):
