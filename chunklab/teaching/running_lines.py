@@ -120,7 +120,7 @@ def _loose_hint(pages: list[list[str]], got: object) -> str:
     """A returned line not on every page as given, but on every page once case, inner spaces or
     digits are ignored, names that looser comparison."""
     try:
-        extra = [line for line in got if not all(line in page for page in pages)]  # type: ignore[union-attr]
+        extra = [line for line in got if not all(line in page for page in pages)]  # type: ignore[attr-defined]
     except TypeError:
         return ""
     for words, loose in LOOSE.items():
