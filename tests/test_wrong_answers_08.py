@@ -281,3 +281,13 @@ def test_08b_2_names_each_wrong_budget_and_accepts_the_right_one(capsys):
         assert "Exercise 08b.2: correct" not in out and why in out, out
     selfcheck.check("08b.2", right)
     assert "Exercise 08b.2: correct" in capsys.readouterr().out
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_the_header_alone_at_small_budgets(capsys):
+    """At 8 to 30 tokens exactly one chunk holds the Word table's header, while its rows lie in
+    other chunks: a learner scanning up from small budgets once got the generic hint there."""
+    for budget in (8, 20, 30):
+        selfcheck.check("08b.2", budget)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and "the rows lie in other chunks" in out, out
