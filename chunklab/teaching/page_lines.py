@@ -58,7 +58,8 @@ def _page(rng: random.Random) -> list[tuple[float, str]]:
     return lines
 
 
-def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
+def _wrong_levels(lines: list[tuple[float, str]]) -> list[tuple[dict[float, int], str]]:
+    """Each predictable slip in the body's size or the levels: the levels it gives, its hint."""
     weight = {size: sum(len(t) for s, t in lines if s == size) for size, _ in lines}
     words = {size: sum(len(t.split()) for s, t in lines if s == size) for size, _ in lines}
     ink = {size: sum(len(t.replace(" ", "")) for s, t in lines if s == size) for size, _ in lines}
@@ -71,7 +72,7 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
     per_character = min(weight, key=lambda size: (-weight[size], size))
     no_margin = sorted((s for s in weight if s > per_character), reverse=True)
     ascending = sorted(levels)  # the smallest heading size taken for level 1
-    wrong = [
+    wrong: list[tuple[dict[float, int], str]] = [
         (
             {s: min(6, n) for n, s in enumerate(no_margin, start=1)},
             "only sizes more than 5% above the body's are headings (size > body * 1.05), "
@@ -113,7 +114,12 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
             "only sizes above body * 1.05 are headings",
         ),
     ]
-    for level, hint in wrong:
+    return wrong
+
+
+def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
+    levels = heading_levels([size for size, text in lines for _ in text])
+    for level, hint in _wrong_levels(lines):
         if got == _render(lines, level):
             return (
                 f"the body's size is the most common per character: {hint}"
