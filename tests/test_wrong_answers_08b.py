@@ -1,6 +1,7 @@
 """Exercise 08b.1 (the lines repeated on every page): plausible wrong answers are refused, each
 told the slip it made, and the reference solution passes."""
 
+import re
 import sys
 
 import pytest
@@ -71,6 +72,23 @@ def stripped_lines(pages):
     return list(dict.fromkeys(line.strip() for line in pages[0] if line.strip() in common))
 
 
+def _compared_loosely(loose):
+    def running(pages):
+        if len(pages) < 2:
+            return []
+        common = {loose(line) for line in pages[0]}.intersection(
+            *({loose(line) for line in page} for page in pages[1:])
+        )
+        return list(dict.fromkeys(line for line in pages[0] if loose(line) in common))
+
+    return running
+
+
+ignoring_case = _compared_loosely(str.lower)
+inner_spaces_collapsed = _compared_loosely(lambda line: re.sub(r" +", " ", line))
+digits_masked = _compared_loosely(lambda line: re.sub(r"\d", "0", line))
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
@@ -83,6 +101,9 @@ def stripped_lines(pages):
         (first_page_against_the_last, "the first page with the last only"),
         (each_pages_first_and_last_lines, "first and last lines only"),
         (stripped_lines, "you stripped the lines"),
+        (ignoring_case, "ignoring case"),
+        (inner_spaces_collapsed, "collapsed the spaces"),
+        (digits_masked, "masked the digits"),
     ],
 )
 def test_08b_1_refuses_with_a_hint(fn, hint):

@@ -4,7 +4,8 @@ addresses removed, is one chunk again, and the wrong answers a refusal names.
 Why a budget and not a token count: the chunk holds the table under its breadcrumb, so the
 smallest budget that keeps it whole is found by cutting at each budget, not by adding up the
 table's tokens. Each plausible slip (another format, the addresses kept, the underlines removed
-too, the table alone, one off) gives its own budget, computed here, never typed in.
+too, the table alone, one off, a small budget where one chunk holds the header alone) gives
+its own budget, computed here, never typed in.
 Registered in `selfcheck` by `answers_experiments`. Reading this file gives the answer away.
 """
 
@@ -59,6 +60,28 @@ def smallest_whole(doc: Document) -> int:
     return next(b for i, b in enumerate(BUDGETS) if all(n == 1 for n in counts[i:]))
 
 
+def header_alone(doc: Document) -> list[int]:
+    """The small budgets at which exactly one chunk holds the header while the rows, too long to
+    sit beside it, lie in other chunks: counting header chunks alone says "one chunk" there."""
+    found: list[int] = []
+    for budget in range(1, BUDGETS.start):
+        try:
+            count = pieces(doc, budget)
+        except ValueError:  # a budget smaller than the chunker accepts
+            continue
+        if count == 1 and not all(row in _pieces_at(doc, budget)[0].text for row in _rows(doc)):
+            found.append(budget)
+        elif found:
+            break
+    return found
+
+
+def _rows(doc: Document) -> list[str]:
+    """The table's body rows, as lines of the converted text."""
+    table = doc.text[doc.text.index(HEADER) :].splitlines()
+    return table[2 : next(i for i, line in enumerate(table) if not line.startswith("|"))]
+
+
 @lru_cache(maxsize=None)
 def word_table_whole() -> int:
     """08b.2: Word's file, its table's link addresses removed."""
@@ -94,5 +117,11 @@ def split_table_misses() -> dict[Any, str]:
         "budget at which it is one chunk",
         right + 1: "the table is already one chunk a token lower",
     }
+    for budget in header_alone(docx):
+        misses[budget] = (
+            "at that budget one chunk holds the header, but the rows lie in other chunks without "
+            "it: the table is one chunk when the header's chunk holds every row, at that budget "
+            "and every one above it up to 300"
+        )
     misses.pop(right, None)
     return misses

@@ -1,7 +1,7 @@
 """Exercise 08.1: a PDF page's lines, each a (font size, text) pair, as Markdown; and the hints
 that name each plausible slip (sizes counted per line, per word or without spaces, a tie given to
-the larger size, no cap at level 6, lines joined by a newline, text stripped), with where the two
-texts first differ.
+the larger size, no cap at level 6, a size below the body's taken for a heading, lines joined by
+a newline, the last paragraph dropped, text stripped), with where the two texts first differ.
 
 The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
 `exercises_measures` because the hints are most of it.
@@ -19,7 +19,9 @@ from chunklab.teaching.checking import NotYet
 # --- 08.1: a PDF page's lines as Markdown ------------------------------------------------------
 
 
-def _render(lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True) -> str:
+def _render(
+    lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True, last: bool = True
+) -> str:
     blocks: list[str] = []
     paragraph: list[str] = []
     for size, text in lines:
@@ -31,7 +33,7 @@ def _render(lines: list[tuple[float, str]], levels: dict[float, int], join: bool
             paragraph.append(text)
         else:
             blocks.append(text)
-    blocks += [" ".join(paragraph)] if paragraph else []
+    blocks += [" ".join(paragraph)] if paragraph and last else []
     return "\n\n".join(blocks)
 
 
@@ -56,7 +58,8 @@ def _page(rng: random.Random) -> list[tuple[float, str]]:
     return lines
 
 
-def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
+def _wrong_levels(lines: list[tuple[float, str]]) -> list[tuple[dict[float, int], str]]:
+    """Each predictable slip in the body's size or the levels: the levels it gives, its hint."""
     weight = {size: sum(len(t) for s, t in lines if s == size) for size, _ in lines}
     words = {size: sum(len(t.split()) for s, t in lines if s == size) for size, _ in lines}
     ink = {size: sum(len(t.replace(" ", "")) for s, t in lines if s == size) for size, _ in lines}
@@ -69,7 +72,7 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
     per_character = min(weight, key=lambda size: (-weight[size], size))
     no_margin = sorted((s for s in weight if s > per_character), reverse=True)
     ascending = sorted(levels)  # the smallest heading size taken for level 1
-    wrong = [
+    wrong: list[tuple[dict[float, int], str]] = [
         (
             {s: min(6, n) for n, s in enumerate(no_margin, start=1)},
             "only sizes more than 5% above the body's are headings (size > body * 1.05), "
@@ -100,14 +103,31 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
             {s: min(6, n + 1) for s, n in levels.items()},
             "the largest heading size is level 1 (one #)",
         ),
+        (
+            {
+                s: min(6, n)
+                for n, s in enumerate(
+                    sorted((s for s in weight if s != per_character), reverse=True), start=1
+                )
+            },
+            "a size smaller than the body's is body text, not a heading: "
+            "only sizes above body * 1.05 are headings",
+        ),
     ]
-    for level, hint in wrong:
+    return wrong
+
+
+def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
+    levels = heading_levels([size for size, text in lines for _ in text])
+    for level, hint in _wrong_levels(lines):
         if got == _render(lines, level):
             return (
                 f"the body's size is the most common per character: {hint}"
                 if "weigh" in hint
                 else hint
             )
+    if got == _render(lines, levels, last=False):
+        return "the last run of body lines is a paragraph too: add it after the loop"
     if got == _render(lines, levels, join=False):
         return "consecutive body lines are one paragraph, joined by a single space"
     if got.replace("\n\n", "\0").replace("\n", " ") == _render(lines, levels).replace("\n\n", "\0"):
