@@ -523,3 +523,51 @@ def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
     assert "verdict at 0.05" in selfcheck.verdict_for("07.3", (won, lost, "better"))
     assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", (lost, won, verdict))
     assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, "not shown"))
+
+
+def test_07_1_integer_division_hint_names_only_that_slip():
+    """`1 // position` scores every position; its hint says integer division and nothing else."""
+    message = verdict("07.1", _rr_integer).message
+    assert "not integer division" in message and "top one" not in message, message
+
+
+def test_07_3_names_worse_for_a_pair_that_wins_more_than_it_loses():
+    from chunklab.teaching.answers_paired import paired_in_family
+
+    won, lost, _ = paired_in_family()
+    message = selfcheck.verdict_for("07.3", (won, lost, "worse"))
+    assert "'worse' would say markdown-lin completes fewer" in message, message
+
+
+def _filter_unique_array(rows, strategy, retriever, k):  # the right ids, as pandas' StringArray
+    chosen = rows[(rows.strategy == strategy) & (rows.retriever == retriever) & (rows.k == k)]
+    return chosen[(chosen.complete == 1) & (chosen.reached == 0)].question.sort_values().unique()
+
+
+def _filter_series(rows, strategy, retriever, k):  # the right ids, sorted, once, as a Series
+    chosen = rows[(rows.strategy == strategy) & (rows.retriever == retriever) & (rows.k == k)]
+    ids = chosen[(chosen.complete == 1) & (chosen.reached == 0)].question
+    return ids.drop_duplicates().sort_values().reset_index(drop=True)
+
+
+@pytest.mark.parametrize("wrong", [_filter_unique_array, _filter_series], ids=["unique", "series"])
+def test_07b_2_names_the_type_when_the_ids_are_right(wrong):
+    result = verdict("07b.2", wrong)
+    assert not result.passed
+    assert "the right ids, as a" in result.message and "each once" not in result.message, (
+        result.message
+    )
+
+
+def test_07b_1_names_a_mask_as_well_as_a_set():
+    def by_mask(retrieved, gold):
+        size = max([b for _, b in retrieved + gold], default=0)
+        r, g = np.zeros(size, dtype=bool), np.zeros(size, dtype=bool)
+        for a, b in retrieved:
+            r[a:b] = True
+        for a, b in gold:
+            g[a:b] = True
+        either = int((r | g).sum())
+        return int((r & g).sum()) / either if either else 0.0
+
+    assert "a mask of them" in verdict("07b.1", by_mask).message

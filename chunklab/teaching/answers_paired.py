@@ -11,6 +11,7 @@ answer away: try first.
 from __future__ import annotations
 
 from functools import lru_cache
+from numbers import Integral
 from typing import Any
 
 from chunklab.documents.series import data_dir, list_documents, load_document
@@ -108,4 +109,10 @@ def paired_hint(answer: Any, solution: Any) -> str:
     words = ("better", "worse", "no difference shown")
     if isinstance(answer, (list, tuple)) and len(answer) == 3 and answer[2] not in words:
         return f"the verdict is one of compare's words: {', '.join(map(repr, words))}"
+    if isinstance(answer, (list, tuple)) and len(answer) == 3 and answer[2] == "worse":
+        if all(isinstance(n, Integral) for n in answer[:2]) and answer[0] > answer[1]:
+            return (
+                "'worse' would say markdown-lin completes fewer questions, yet it wins more than "
+                "it loses: read the verdict `compare` prints"
+            )
     return ""

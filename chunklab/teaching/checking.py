@@ -7,6 +7,7 @@ live in a module of their own and still speak the same way to the learner.
 
 from __future__ import annotations
 
+import inspect
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -85,3 +86,11 @@ def calls_to(function: Callable) -> Iterator[list[int]]:
         yield calls
     finally:
         sys.setprofile(previous)
+
+
+def floors(fn: Callable) -> bool:
+    """Whether the learner's source divides with `//` (True when it cannot be read)."""
+    try:
+        return "//" in inspect.getsource(fn)
+    except (OSError, TypeError):
+        return True

@@ -20,7 +20,7 @@ import numpy as np
 
 from chunklab.evaluation.metrics import char_scores, reciprocal_rank
 from chunklab.teaching.answers_late_chunking import check_late_vectors
-from chunklab.teaching.checking import Cases, NotYet, short
+from chunklab.teaching.checking import Cases, NotYet, floors, short
 from chunklab.teaching.page_lines import check_lines_as_markdown
 from chunklab.teaching.pooling_checks import check_masked_mean, check_pool_span
 
@@ -45,7 +45,7 @@ def _call(fn: Callable, *args: Any, hint: str = EMPTY) -> Any:
 # --- 07.1: reciprocal rank ------------------------------------------------------------------------
 
 
-def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
+def _rr_hint(ranked: list[str], gold: set[str], got: Any, fn: Callable) -> str:
     positions = [n for n, ref in enumerate(ranked, start=1) if ref in gold]
     if not positions:
         return "no id is in gold, so the reciprocal rank is 0.0"
@@ -64,12 +64,9 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any) -> str:
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions) / len(positions)):
         return "that averages 1 / position over the ids in gold; use only the first one"
     if got == 0 and first > 1 and isinstance(got, (int, np.integer)) and not isinstance(got, bool):
-        # an integer 0: `1 // position`, or an int returned for the top hit only; both give this
-        return (
-            f"integer 0 for an id in gold at position {first}: the answer is 1/{first}, a float "
-            f"({1 / first:.3f}), so use float division, not integer division (1 // {first} is 0), "
-            "and score every position, not only the top one"
-        )
+        # an integer 0: `1 // position`, or an int for the top hit only; the source tells which
+        why = f"not integer division (1 // {first} is 0)" if floors(fn) else "not only the top one"
+        return f"integer 0 at position {first}: 1/{first} is {1 / first:.3f}, {why}"
     if _is(got, first) and first > 1:
         return f"that is the position itself ({first}); return 1 / position, here 1/{first}"
     if got == 0 and first > 3:
@@ -100,7 +97,7 @@ def check_reciprocal_rank(fn: Callable) -> int:
         if not _is(got, expected):
             raise NotYet(
                 f"ranked {ranked}, gold {sorted(gold)}: expected {expected:.4g}, got {short(got)} "
-                f"({_rr_hint(ranked, gold, got)})"
+                f"({_rr_hint(ranked, gold, got, fn)})"
             )
         cases += 1
     return cases
@@ -279,7 +276,7 @@ def _check_iou_on_long_spans(fn: Callable) -> int:
         raise NotYet(
             f"retrieved {retrieved}, gold {gold}: right, but it allocated {allocated / 1e6:.1f} MB "
             f"(the limit is {MEMORY_LIMIT / 1e6:.1f} MB): a set of character positions is too "
-            "large here: merge the spans and add up their lengths"
+            "large here, and so is a mask of them: merge the spans and add up their lengths"
         )
     return 1
 
@@ -348,6 +345,8 @@ def _filter_hint(rows: Any, strategy: str, retriever: str, k: int, got: Any) -> 
         ),
     ]
     expected = complete_not_reached(rows, strategy, retriever, k)
+    if not isinstance(got, list | tuple | set | frozenset) and _as_ids(got) == expected:
+        return f"the right ids, as a {type(got).__name__}: return a list (`.tolist()`)"
     if _as_ids(set(got) if isinstance(got, list | tuple) else got) == expected:
         return "return the ids sorted, each once"
     ids_got = _as_ids(got)
