@@ -262,3 +262,44 @@ def test_04_1_misses_never_print_minilms_cut_count():
     for n in range(int(right / 0.25)):
         line = refusal("04.1", n * 0.25)
         assert not re.search(r"makes \d+ cut", line), line
+
+
+def test_04_2_names_hits_over_chunks_and_a_percent():
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    _, on_true = answers_semantic._budgeted_counts()
+    assert "divides by the chunks" in refusal("04.2", (chunks, round((on_true - 1) / chunks, 2)))
+    assert "a percent" in refusal("04.2", (chunks, round(100 * precision)))
+
+
+def _deduplicated(texts, buffer_size):  # a window of distinct texts: wrong where a line repeats
+    out = []
+    for i in range(len(texts)):
+        window = texts[max(0, i - buffer_size) : i + buffer_size + 1]
+        out.append(" ".join(dict.fromkeys(window)))
+    return out
+
+
+def _by_value(texts, buffer_size):  # the position found with texts.index: the first repeat's
+    return [
+        " ".join(texts[max(0, texts.index(t) - buffer_size) : texts.index(t) + buffer_size + 1])
+        for t in texts
+    ]
+
+
+def _sliding(texts, buffer_size):  # a fixed-width window that slides at the edges
+    n, width = len(texts), 2 * buffer_size + 1
+    return [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_deduplicated, "appears twice is two sentences"),
+        (_by_value, "appears twice is two sentences"),
+        (_sliding, "slides at the edges"),
+    ],
+)
+def test_04_3_names_repeats_dropped_and_a_sliding_edge_window(wrong, named):
+    result = verdict("04.3", wrong)
+    assert not result.passed
+    assert named in result.message, result.message

@@ -38,6 +38,30 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
     assert verdict("04c.1", halfway).passed
 
 
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)), "lands exactly on one gap"),
+        (lambda sims, p: float(np.nextafter(1 - np.percentile(1 - sims, p), 2)), "lands exactly"),
+        (lambda sims, p: round(1 - float(np.percentile(1 - sims, p)), 3), "rounded"),
+    ],
+)
+def test_04c_1_refuses_one_minus_a_percentile_that_lands_on_a_gap(wrong, hint):
+    """1 minus the cut-off is not exact when the percentile is a gap's own distance: 1 - (1 - s)
+    need not round back to s. The checker tries such cases and says so."""
+    result = verdict("04c.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
+
+
+def test_04c_1_accepts_the_smallest_similarity_left_uncut():
+    def smallest_kept(sims, p):
+        sims = np.asarray(sims)
+        return float(sims[1 - sims <= np.percentile(1 - sims, p)].min())
+
+    assert verdict("04c.1", smallest_kept).passed
+
+
 def test_04c_2_names_each_slip_and_accepts_the_answer():
     from chunklab.teaching import answers_semantic, selfcheck
 

@@ -267,6 +267,21 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
         for n in range(0, chunks)
         if n != on_true
     ]
+    slips += [
+        (
+            (chunks, n / chunks),
+            "that divides by the chunks, and the count on true changes is off too: count the "
+            "cuts whose chunk starts exactly at a true topic start, and divide by the cuts",
+        )
+        for n in range(0, chunks)
+        if n != on_true
+    ]
+    slips.append(
+        (
+            (chunks, round(100 * precision)),
+            "that is a percent: give precision as a share, from 0 to 1, to two decimals",
+        )
+    )
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (chunks, precision):
