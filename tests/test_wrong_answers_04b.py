@@ -310,7 +310,7 @@ def _int_on_each_item(reply):  # int() reads '+3', '-1' and '1_0': not whole num
         raise ValueError("no split_after: line")
     rest = lines[0].removeprefix("split_after:").strip()
     numbers = [int(item) for item in rest.split(",")] if rest else []
-    if any(b <= a for a, b in zip(numbers, numbers[1:])):
+    if any(b <= a for a, b in zip(numbers, numbers[1:], strict=False)):
         raise ValueError("out of order")
     return numbers
 

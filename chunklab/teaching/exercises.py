@@ -279,16 +279,15 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
 def _buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
     """The window slid at the edges to keep its width, or texts found by value, not position."""
     n, width = len(texts), 2 * buffer_size + 1
-    slid = [
-        " ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)
-    ]
+    slid = [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
     if got == slid:
         return (
             "the window slides at the edges to keep its width; it should shrink instead: "
             "fewer texts at the edges, never a neighbour further than buffer_size away"
         )
     expected = with_neighbours(texts, buffer_size)
-    if len(set(texts)) < n and [len(str(g).split()) for g in got] != [e.count(" ") + 1 for e in expected]:
+    words = [len(str(g).split()) for g in got]
+    if len(set(texts)) < n and words != [len(e.split()) for e in expected]:
         return (
             "a text that appears twice is two sentences: keep repeats, and take neighbours by "
             "position (index i), not by value (texts.index(t) finds only the first)"
