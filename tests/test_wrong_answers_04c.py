@@ -137,3 +137,9 @@ def test_04c_2_names_percentile_80s_gaps_whatever_count_beside_them():
     gaps, _ = answers_semantic.cuts_at_percentile(percentile=80)
     for n in range(len(gaps) + 1):
         assert "percentile 80's gaps" in selfcheck.verdict_for("04c.2", (list(gaps), n))
+
+
+def test_04c_2_names_a_share_given_for_the_count():
+    cuts, on_true = selfcheck.SOLUTIONS["04c.2"][1]()
+    line = selfcheck.verdict_for("04c.2", (cuts, round(on_true / len(cuts), 2)))
+    assert "is a share" in line, line
