@@ -26,7 +26,7 @@ from chunklab.teaching.answers_llm_cuts import (
     resent_misses,
     resent_on_schedules,
 )
-from chunklab.teaching.answers_stdevs import _stdevs_misses, stdevs_and_gaps
+from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses
 
 
 def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
@@ -154,6 +154,36 @@ def _share_slips(chunks: int, on_true: int) -> list[tuple[Any, str]]:
     ]
 
 
+def _miscounted_slips(chunks: int, on_true: int, precision: float) -> list[tuple[Any, str]]:
+    """The right chunk count with the cuts on true changes miscounted (over the cuts or over the
+    chunks), and the right precision given as a percent."""
+    slips: list[tuple[Any, str]] = [
+        (
+            (chunks, n / (chunks - 1)),
+            "the chunk count is right; count again the cuts whose chunk starts exactly at one of "
+            "load_topic_boundaries('topics'), and divide by the cuts",
+        )
+        for n in range(0, chunks)
+        if n != on_true
+    ]
+    slips += [
+        (
+            (chunks, n / chunks),
+            "that divides by the chunks, and the count on true changes is off too: count the "
+            "cuts whose chunk starts exactly at a true topic start, and divide by the cuts",
+        )
+        for n in range(0, chunks)
+        if n != on_true
+    ]
+    slips.append(
+        (
+            (chunks, round(100 * precision)),
+            "that is a percent: give precision as a share, from 0 to 1, to two decimals",
+        )
+    )
+    return slips
+
+
 def _budgeted_semantic_misses() -> dict[Any, str]:
     """The slips one makes on the way, each named: the count for the share, the chunks for the
     cuts, recall for precision, the order, the default budget, another embedder, the fixed rule,
@@ -197,30 +227,7 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
             "cuts at the default budget (200): set max_tokens=30 and count chunks, not cuts",
         ),
     ]
-    slips += [
-        (
-            (chunks, n / (chunks - 1)),
-            "the chunk count is right; count again the cuts whose chunk starts exactly at one of "
-            "load_topic_boundaries('topics'), and divide by the cuts",
-        )
-        for n in range(0, chunks)
-        if n != on_true
-    ]
-    slips += [
-        (
-            (chunks, n / chunks),
-            "that divides by the chunks, and the count on true changes is off too: count the "
-            "cuts whose chunk starts exactly at a true topic start, and divide by the cuts",
-        )
-        for n in range(0, chunks)
-        if n != on_true
-    ]
-    slips.append(
-        (
-            (chunks, round(100 * precision)),
-            "that is a percent: give precision as a share, from 0 to 1, to two decimals",
-        )
-    )
+    slips += _miscounted_slips(chunks, on_true, precision)
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (chunks, precision):
@@ -351,7 +358,7 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 FORMS_SEMANTIC: dict[str, Form] = {
-    "04.1": Form(misses=_stdevs_misses),
+    "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),

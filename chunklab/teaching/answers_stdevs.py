@@ -48,7 +48,7 @@ def stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
 
 
 @lru_cache(maxsize=128)
-def _stdev_gaps(stdevs: float, embedder: str = "minilm") -> tuple[int, ...]:
+def stdev_gaps(stdevs: float, embedder: str = "minilm") -> tuple[int, ...]:
     """The gaps the stdev rule itself cuts at `stdevs` (gap i lies after sentence i)."""
     chunker, sims = _topic_similarities(embedder)
     return tuple(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
@@ -58,19 +58,19 @@ def stdevs_and_gaps(embedder: str = "minilm") -> tuple[float, tuple[int, ...]]:
     """04.1: the smallest stdevs (a multiple of 0.25) at which the rule makes the asked number of
     cuts, and the gaps it cuts there: the gaps cannot be walked to by trying values unrun."""
     stdevs = stdevs_for_asked_cuts(embedder)
-    return stdevs, _stdev_gaps(stdevs, embedder)
+    return stdevs, stdev_gaps(stdevs, embedder)
 
 
-def _stdevs_misses() -> dict[Any, str]:
+def stdevs_misses() -> dict[Any, str]:
     """Keyed by (stdevs, the gaps MiniLM's rule cuts there): a wrong stdevs, run, is named."""
-    return {(s, _stdev_gaps(s)): hint for s, hint in _stdevs_value_misses().items()} | {
+    return {(s, stdev_gaps(s)): hint for s, hint in _stdevs_value_misses().items()} | {
         (
             stdevs_for_asked_cuts("wordllama"),
-            _stdev_gaps(stdevs_for_asked_cuts("wordllama"), "wordllama"),
+            stdev_gaps(stdevs_for_asked_cuts("wordllama"), "wordllama"),
         ): "that is WordLlama's answer: ask MiniLMEmbedder()",
         (
             stdevs_for_asked_cuts(),
-            _stdev_gaps(stdevs_for_asked_cuts(), "wordllama"),
+            stdev_gaps(stdevs_for_asked_cuts(), "wordllama"),
         ): "the stdevs is right; those gaps are WordLlama's: take MiniLM's cuts there",
     }
 
