@@ -127,11 +127,13 @@ def buffered(texts: list[str], buffer_size: int) -> list[str]:
 
 
 def threshold_for(similarities, percentile: float) -> float:
-    """04c.1: the fixed threshold that cuts where the percentile rule does: 1 minus the
-    percentile of the distances (a gap is cut when its similarity is below it)."""
+    """04c.1: the fixed threshold that cuts where the percentile rule does: the smallest
+    similarity the rule leaves uncut (a gap is cut when its similarity is below it). Not 1 minus
+    the cut-off: when the percentile lands on a gap, 1 - (1 - s) need not round back to s."""
     import numpy as np
 
-    return float(1 - np.percentile(1 - np.asarray(similarities), percentile))
+    sims = np.asarray(similarities)
+    return float(sims[1 - sims <= np.percentile(1 - sims, percentile)].min())
 
 
 def piece_numbers(reply: str) -> list[int]:

@@ -8,7 +8,7 @@ ones come from the library, so nothing here is typed in."""
 import pytest
 
 from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
-from chunklab.teaching import answers_semantic, selfcheck
+from chunklab.teaching import answers_semantic, answers_stdevs, selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -20,13 +20,26 @@ def refusal(exercise, answer):
 
 @pytest.mark.xdist_group("exercise-04.1")  # with its selfcheck test: one worker, one solve
 def test_04_1_refuses_chunks_for_cuts_a_larger_stdevs_and_a_neighbour():
-    right = selfcheck.SOLUTIONS["04.1"][1]()
-    assert selfcheck.verdict_for("04.1", right).endswith("correct.")
-    assert selfcheck.verdict_for("04.1", int(right) if right == int(right) else right)
+    right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
+    assert selfcheck.verdict_for("04.1", (right, gaps)).endswith("correct.")
+    assert selfcheck.verdict_for("04.1", [right, list(gaps)]).endswith("correct.")
     hints = {miss: refusal("04.1", miss) for miss in selfcheck.form("04.1").misses()}
     assert any("count the cuts, not the chunks" in line for line in hints.values())
-    assert "count len(chunker.cuts(sims))" in refusal("04.1", right - 0.25)
-    assert "a str" in refusal("04.1", str(right))
+    below = right - 0.25
+    assert "count len(chunker.cuts(sims))" in refusal(
+        "04.1", (below, answers_stdevs.stdev_gaps(below))
+    )
+    assert "a str" in refusal("04.1", (str(right), gaps))
+
+
+def test_04_1_cannot_be_walked_to_without_running_minilm():
+    """The stdevs alone is one of a few multiples of 0.25: a guess walks the grid to it. The
+    exercise asks the gaps cut there too, which only a run gives."""
+    right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
+    assert "not quite" in selfcheck.verdict_for("04.1", right)
+    assert "not quite" in selfcheck.verdict_for("04.1", (right, tuple(range(len(gaps)))))
+    wordllama = answers_stdevs.stdev_gaps(right, "wordllama")
+    assert "gaps are WordLlama's" in refusal("04.1", (right, wordllama))
 
 
 def test_04_2_accepts_a_list_and_refuses_the_count_the_order_and_the_default_budget():
@@ -145,10 +158,12 @@ def test_04_2_names_the_default_budget_cuts_and_a_miscounted_share():
 @pytest.mark.xdist_group("exercise-04.1")
 def test_04_1_asks_minilm_and_names_wordllamas_answer():
     """WordLlama's answer is printed in section 3's table: asking MiniLM takes the skill."""
-    right = selfcheck.SOLUTIONS["04.1"][1]()
-    wordllama = answers_semantic.stdevs_for_asked_cuts("wordllama")
+    right, _ = selfcheck.SOLUTIONS["04.1"][1]()
+    wordllama = answers_stdevs.stdevs_for_asked_cuts("wordllama")
     assert wordllama != right
-    assert "WordLlama's answer" in refusal("04.1", wordllama)
+    assert "WordLlama's answer" in refusal(
+        "04.1", (wordllama, answers_stdevs.stdev_gaps(wordllama, "wordllama"))
+    )
 
 
 @pytest.mark.parametrize(
@@ -258,7 +273,48 @@ def test_04_1_misses_never_print_minilms_cut_count():
     ... to the answer without running MiniLM; only named slips may speak of counts."""
     import re
 
-    right = selfcheck.SOLUTIONS["04.1"][1]()
+    right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
     for n in range(int(right / 0.25)):
-        line = refusal("04.1", n * 0.25)
+        line = refusal("04.1", (n * 0.25, gaps))
         assert not re.search(r"makes \d+ cut", line), line
+
+
+def test_04_2_names_hits_over_chunks_and_a_percent():
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    on_true = round(precision * (chunks - 1))
+    assert "divides by the chunks" in refusal("04.2", (chunks, round((on_true - 1) / chunks, 2)))
+    assert "a percent" in refusal("04.2", (chunks, round(100 * precision)))
+
+
+def _deduplicated(texts, buffer_size):  # a window of distinct texts: wrong where a line repeats
+    out = []
+    for i in range(len(texts)):
+        window = texts[max(0, i - buffer_size) : i + buffer_size + 1]
+        out.append(" ".join(dict.fromkeys(window)))
+    return out
+
+
+def _by_value(texts, buffer_size):  # the position found with texts.index: the first repeat's
+    return [
+        " ".join(texts[max(0, texts.index(t) - buffer_size) : texts.index(t) + buffer_size + 1])
+        for t in texts
+    ]
+
+
+def _sliding(texts, buffer_size):  # a fixed-width window that slides at the edges
+    n, width = len(texts), 2 * buffer_size + 1
+    return [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_deduplicated, "appears twice is two sentences"),
+        (_by_value, "appears twice is two sentences"),
+        (_sliding, "slides at the edges"),
+    ],
+)
+def test_04_3_names_repeats_dropped_and_a_sliding_edge_window(wrong, named):
+    result = verdict("04.3", wrong)
+    assert not result.passed
+    assert named in result.message, result.message

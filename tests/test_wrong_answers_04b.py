@@ -302,3 +302,22 @@ def test_04b_2_names_04b_2bs_answer_in_its_slot():
     calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
     extra = selfcheck.SOLUTIONS["04b.2b"][1]()
     assert "04b.2b's answer" in selfcheck.verdict_for("04b.2", (calls, extra))
+
+
+def _int_on_each_item(reply):  # int() reads '+3', '-1' and '1_0': not whole numbers as written
+    lines = [line for line in reply.splitlines() if line.startswith("split_after:")]
+    if not lines:
+        raise ValueError("no split_after: line")
+    rest = lines[0].removeprefix("split_after:").strip()
+    numbers = [int(item) for item in rest.split(",")] if rest else []
+    if any(b <= a for a, b in zip(numbers, numbers[1:], strict=False)):
+        raise ValueError("out of order")
+    return numbers
+
+
+def test_04b_1_refuses_int_on_each_item_naming_signs_and_underscores():
+    from chunklab.teaching.exercises import verdict
+
+    result = verdict("04b.1", _int_on_each_item)
+    assert not result.passed
+    assert "int() also reads" in result.message, result.message

@@ -38,6 +38,30 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
     assert verdict("04c.1", halfway).passed
 
 
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)), "lands exactly on one gap"),
+        (lambda sims, p: float(np.nextafter(1 - np.percentile(1 - sims, p), 2)), "lands exactly"),
+        (lambda sims, p: round(1 - float(np.percentile(1 - sims, p)), 3), "rounded"),
+    ],
+)
+def test_04c_1_refuses_one_minus_a_percentile_that_lands_on_a_gap(wrong, hint):
+    """1 minus the cut-off is not exact when the percentile is a gap's own distance: 1 - (1 - s)
+    need not round back to s. The checker tries such cases and says so."""
+    result = verdict("04c.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
+
+
+def test_04c_1_accepts_the_smallest_similarity_left_uncut():
+    def smallest_kept(sims, p):
+        sims = np.asarray(sims)
+        return float(sims[1 - sims <= np.percentile(1 - sims, p)].min())
+
+    assert verdict("04c.1", smallest_kept).passed
+
+
 def test_04c_2_names_each_slip_and_accepts_the_answer():
     from chunklab.teaching import answers_semantic, selfcheck
 
@@ -113,3 +137,9 @@ def test_04c_2_names_percentile_80s_gaps_whatever_count_beside_them():
     gaps, _ = answers_semantic.cuts_at_percentile(percentile=80)
     for n in range(len(gaps) + 1):
         assert "percentile 80's gaps" in selfcheck.verdict_for("04c.2", (list(gaps), n))
+
+
+def test_04c_2_names_a_share_given_for_the_count():
+    cuts, on_true = selfcheck.SOLUTIONS["04c.2"][1]()
+    line = selfcheck.verdict_for("04c.2", (cuts, round(on_true / len(cuts), 2)))
+    assert "is a share" in line, line

@@ -42,6 +42,8 @@
   they know.
 - `answers_llm_cuts`: exercise 04b.2's answer (what `LLMChunker` sends when a stand-in cuts
   halfway through every call: calls and prompt tokens) and the wrong answers it knows.
+- `answers_stdevs`: exercise 04.1's answer (the smallest stdevs at which MiniLM's rule makes 5
+  cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
   the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
   blank line (04, 04c).

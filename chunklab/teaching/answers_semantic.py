@@ -26,68 +26,7 @@ from chunklab.teaching.answers_llm_cuts import (
     resent_misses,
     resent_on_schedules,
 )
-
-
-@lru_cache(maxsize=2)
-def _topic_similarities(embedder: str) -> tuple[SemanticChunker, np.ndarray]:
-    """A stdev-rule chunker and the neighbour similarities of the topics document's sentences:
-    the rule only reads them, so every stdevs value tried shares one pass of the model (41
-    values, one embedding)."""
-    chosen = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
-    chunker = SemanticChunker(embedder=chosen, breakpoint="stdev")
-    _, sims = chunker.similarities(load_document("topics"))
-    return chunker, sims
-
-
-@lru_cache(maxsize=128)
-def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
-    """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
-    group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
-    not WordLlama, whose answer section 2's table already prints."""
-    chunker, sims = _topic_similarities(embedder)
-    return len(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
-
-
-_CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
-
-
-def stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
-    for n in range(0, 41):
-        if _stdev_cuts(n * 0.25, embedder) == _CUTS_ASKED:
-            return n * 0.25
-    raise AssertionError(f"no stdevs up to 10 leaves exactly {_CUTS_ASKED} cuts")
-
-
-def _stdevs_misses() -> dict[Any, str]:
-    right, asked = stdevs_for_asked_cuts(), _CUTS_ASKED
-    misses: dict[Any, str] = {}
-    wordllama = stdevs_for_asked_cuts("wordllama")
-    if wordllama != right:
-        cuts = _stdev_cuts(wordllama)
-        counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
-        misses[wordllama] = (
-            f"that is WordLlama's answer (section 2's table); with MiniLMEmbedder() the rule "
-            f"makes {cuts} cut(s) there{counted}"
-        )
-    for n in range(0, 41):
-        stdevs, cuts = n * 0.25, _stdev_cuts(n * 0.25)
-        if stdevs in misses or stdevs == right:
-            continue
-        if cuts == asked - 1:
-            misses[stdevs] = (
-                f"that leaves {asked} chunks, which is {asked - 1} cuts: count the cuts, "
-                "not the chunks"
-            )
-        elif cuts == asked and stdevs > right:
-            misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
-        else:  # the count is not printed: it would let a guess walk to the answer unrun
-            misses[stdevs] = (
-                f"not the smallest stdevs at which MiniLM's rule makes exactly {asked} cuts: "
-                'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), '
-                "the rule's own cuts (not the chunks, which the token budget can add to), at each "
-                "multiple of 0.25 from 0"
-            )
-    return misses
+from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses
 
 
 def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
@@ -215,6 +154,36 @@ def _share_slips(chunks: int, on_true: int) -> list[tuple[Any, str]]:
     ]
 
 
+def _miscounted_slips(chunks: int, on_true: int, precision: float) -> list[tuple[Any, str]]:
+    """The right chunk count with the cuts on true changes miscounted (over the cuts or over the
+    chunks), and the right precision given as a percent."""
+    slips: list[tuple[Any, str]] = [
+        (
+            (chunks, n / (chunks - 1)),
+            "the chunk count is right; count again the cuts whose chunk starts exactly at one of "
+            "load_topic_boundaries('topics'), and divide by the cuts",
+        )
+        for n in range(0, chunks)
+        if n != on_true
+    ]
+    slips += [
+        (
+            (chunks, n / chunks),
+            "that divides by the chunks, and the count on true changes is off too: count the "
+            "cuts whose chunk starts exactly at a true topic start, and divide by the cuts",
+        )
+        for n in range(0, chunks)
+        if n != on_true
+    ]
+    slips.append(
+        (
+            (chunks, round(100 * precision)),
+            "that is a percent: give precision as a share, from 0 to 1, to two decimals",
+        )
+    )
+    return slips
+
+
 def _budgeted_semantic_misses() -> dict[Any, str]:
     """The slips one makes on the way, each named: the count for the share, the chunks for the
     cuts, recall for precision, the order, the default budget, another embedder, the fixed rule,
@@ -258,15 +227,7 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
             "cuts at the default budget (200): set max_tokens=30 and count chunks, not cuts",
         ),
     ]
-    slips += [
-        (
-            (chunks, n / (chunks - 1)),
-            "the chunk count is right; count again the cuts whose chunk starts exactly at one of "
-            "load_topic_boundaries('topics'), and divide by the cuts",
-        )
-        for n in range(0, chunks)
-        if n != on_true
-    ]
+    slips += _miscounted_slips(chunks, on_true, precision)
     misses: dict[Any, str] = {}
     for answer, hint in slips:
         if answer != (chunks, precision):
@@ -344,6 +305,11 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
         ),
         ((on_true, cuts), "the right answers in the wrong order: (cuts, on_true_changes)"),
         (
+            (cuts, round(on_true / len(cuts), 2)),
+            "that second number is a share; the question asks how many cuts fall on a true "
+            "change (an int)",
+        ),
+        (
             (tuple(c - 1 for c in cuts), on_true),
             "one gap early: gap i is after sentence i, not before it, as chunker.cuts(sims) "
             "gives it",
@@ -380,7 +346,10 @@ def _cuts_at_percentile_misses() -> dict[Any, str]:
 
 
 SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
-    "04.1": ("a float, a multiple of 0.25", stdevs_for_asked_cuts),
+    "04.1": (
+        "a tuple (stdevs, gaps): a multiple of 0.25, then the gaps cut there",
+        stdevs_and_gaps,
+    ),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a list of gap numbers (ints), as breakpoints returns them", wide_buffer_gaps),
     "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
@@ -389,7 +358,7 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 FORMS_SEMANTIC: dict[str, Form] = {
-    "04.1": Form(misses=_stdevs_misses),
+    "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(misses=_wide_buffer_misses),
     "04b.2": Form(misses=first_pass_misses),

@@ -283,6 +283,25 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     squeezed = [e.replace(" ", "") for e in with_neighbours(texts, buffer_size)]
     if [str(g).replace(" ", "") for g in got] == squeezed:
         return "the right texts, but join them with single spaces"
+    return _buffered_window_slip(texts, buffer_size, got)
+
+
+def _buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
+    """The window slid at the edges to keep its width, or texts found by value, not position."""
+    n, width = len(texts), 2 * buffer_size + 1
+    slid = [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
+    if got == slid:
+        return (
+            "the window slides at the edges to keep its width; it should shrink instead: "
+            "fewer texts at the edges, never a neighbour further than buffer_size away"
+        )
+    expected = with_neighbours(texts, buffer_size)
+    words = [len(str(g).split()) for g in got]
+    if len(set(texts)) < n and words != [len(e.split()) for e in expected]:
+        return (
+            "a text that appears twice is two sentences: keep repeats, and take neighbours by "
+            "position (index i), not by value (texts.index(t) finds only the first)"
+        )
     return "compare it with the expected list"
 
 
@@ -302,6 +321,16 @@ def _check_buffered(fn: Callable) -> int:
         if got != expected:
             raise NotYet(
                 f"texts={texts}, buffer_size={buffer_size}: expected {expected}, got {short(got)}: "
+                + _buffered_slip(texts, buffer_size, got)
+            )
+        cases += 1
+    for texts, buffer_size in [(["a", "b", "a", "a", "c", "b"], 1), (["x", "x", "y", "x"], 2)]:
+        got = fn(list(texts), buffer_size)  # repeated texts: a window is by position, not value
+        got = list(got) if isinstance(got, (list, tuple)) else got
+        if got != with_neighbours(texts, buffer_size):
+            raise NotYet(
+                f"texts={texts}, buffer_size={buffer_size}: expected "
+                f"{with_neighbours(texts, buffer_size)}, got {short(got)}: "
                 + _buffered_slip(texts, buffer_size, got)
             )
         cases += 1

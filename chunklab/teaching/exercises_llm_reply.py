@@ -37,6 +37,9 @@ _REPLIES_04B = [
     "split_after: 3, 5,",
     "split_after: 3,5",
     "split_after: 3 , 5",
+    "split_after: +3",
+    "split_after: 2, -1",
+    "split_after: 1_0",
 ]
 
 
@@ -55,6 +58,12 @@ def _refusal_slip(reply: str) -> str:
     if "split_after:" not in reply:
         return "the reply has no split_after: line; raise, never return an empty list"
     line = reply.split("split_after:", 1)[1].splitlines()[0]
+    items = line.split(",")
+    if re.search(r"[-+_]", line) and all(re.fullmatch(r"\s*[-+]?\d[\d_]*\s*", i) for i in items):
+        return (
+            "int() also reads '+3', '-1' and '1_0' (as 10), which are not whole numbers as "
+            "written: check that each item is digits alone before converting it"
+        )
     if not re.fullmatch(r"[\s\d,]*", line):
         return (
             "the line holds something other than whole numbers and commas; "

@@ -1,6 +1,7 @@
 """Companion 04c's check (04c.1): the fixed threshold that makes a percentile rule's cuts, with a
 hint naming each predictable slip (the similarities' percentile, a distance left unconverted,
-p / 100, another interpolation method). Registered in `exercises`."""
+p / 100, another interpolation method, 1 minus a percentile that lands on a gap, rounding).
+Registered in `exercises`."""
 
 from __future__ import annotations
 
@@ -38,11 +39,20 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
     for slip, wrong in slips.items():
         if abs(got - float(wrong)) < 1e-9 and abs(float(wrong) - right) > 1e-9:
             return slip
+    on_a_gap = bool(np.isclose(1 - sims, 1 - right, rtol=0, atol=1e-12).any())
+    if abs(got - right) < 1e-6 and on_a_gap:
+        return (
+            "percentile p lands exactly on one gap's distance here, and 1 - (1 - s) need not "
+            "round back to s, so that gap is cut or kept by a rounding accident (a hair away "
+            "decides it too): take the threshold from the similarities themselves"
+        )
     if abs(got - right) < 1e-6:
         return (
             "a hair away from 1 minus percentile p of the distances: return that value itself, "
             "since the gap at the cut-off is cut or kept by a strict comparison"
         )
+    if any(abs(got - round(right, d)) < 1e-12 for d in range(1, 7)):
+        return "that is rounded, and rounding moves it past a similarity: do not round it"
     return "read the value off these similarities: a gap is cut when its similarity is below it"
 
 
@@ -51,7 +61,10 @@ def check_threshold_for(fn: Callable) -> int:
     rng, cases = np.random.default_rng(7), 0
     cases_asked = [(12, 80), (23, 80), (9, 90), (30, 70), (17, 95), (40, 85)] * 3
     # long enough that percentile p + 1 falls past another gap, so reading it moves a cut
-    for n, percentile in [*cases_asked, (150, 80), (201, 90), (120, 70)]:
+    # (n - 1) * p / 100 whole: the percentile lands on a gap's own distance, where 1 minus it
+    # may not round back to that gap's similarity
+    on_a_gap = [(11, 80), (21, 80), (6, 80), (21, 90)] * 3
+    for n, percentile in [*cases_asked, (150, 80), (201, 90), (120, 70), *on_a_gap]:
         sims = rng.uniform(-0.1, 0.9, n).round(4)
         rule = SemanticChunker(embedder=HashingEmbedder(), percentile=percentile)
         got = fn(sims.copy(), percentile)

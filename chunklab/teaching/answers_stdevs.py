@@ -1,0 +1,107 @@
+"""Exercise 04.1's answer (notebook 04): the smallest stdevs at which MiniLM's stdev rule makes
+the asked number of cuts on the topics document, the gaps it cuts there, and the wrong answers
+each refusal names. Registered by `teaching.answers_semantic`.
+Reading this file gives the answer away: try first.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.documents.series import load_document
+from chunklab.embeddings.minilm import MiniLMEmbedder
+from chunklab.embeddings.static import WordLlamaEmbedder
+
+
+@lru_cache(maxsize=2)
+def _topic_similarities(embedder: str) -> tuple[SemanticChunker, np.ndarray]:
+    """A stdev-rule chunker and the neighbour similarities of the topics document's sentences:
+    the rule only reads them, so every stdevs value tried shares one pass of the model (41
+    values, one embedding)."""
+    chosen = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder}[embedder]()
+    chunker = SemanticChunker(embedder=chosen, breakpoint="stdev")
+    _, sims = chunker.similarities(load_document("topics"))
+    return chunker, sims
+
+
+@lru_cache(maxsize=128)
+def _stdev_cuts(stdevs: float, embedder: str = "minilm") -> int:
+    """The cuts the stdev rule itself makes (`cuts(sims)`), before the token budget packs a long
+    group into more chunks: the exercise asks about the rule, not the budget. MiniLM is asked,
+    not WordLlama, whose answer section 2's table already prints."""
+    chunker, sims = _topic_similarities(embedder)
+    return len(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
+
+
+_CUTS_ASKED = 5  # exercise 04.1 asks for exactly this many cuts
+
+
+def stdevs_for_asked_cuts(embedder: str = "minilm") -> float:
+    for n in range(0, 41):
+        if _stdev_cuts(n * 0.25, embedder) == _CUTS_ASKED:
+            return n * 0.25
+    raise AssertionError(f"no stdevs up to 10 leaves exactly {_CUTS_ASKED} cuts")
+
+
+@lru_cache(maxsize=128)
+def stdev_gaps(stdevs: float, embedder: str = "minilm") -> tuple[int, ...]:
+    """The gaps the stdev rule itself cuts at `stdevs` (gap i lies after sentence i)."""
+    chunker, sims = _topic_similarities(embedder)
+    return tuple(chunker.model_copy(update={"stdevs": stdevs}).cuts(sims))
+
+
+def stdevs_and_gaps(embedder: str = "minilm") -> tuple[float, tuple[int, ...]]:
+    """04.1: the smallest stdevs (a multiple of 0.25) at which the rule makes the asked number of
+    cuts, and the gaps it cuts there: the gaps cannot be walked to by trying values unrun."""
+    stdevs = stdevs_for_asked_cuts(embedder)
+    return stdevs, stdev_gaps(stdevs, embedder)
+
+
+def stdevs_misses() -> dict[Any, str]:
+    """Keyed by (stdevs, the gaps MiniLM's rule cuts there): a wrong stdevs, run, is named."""
+    return {(s, stdev_gaps(s)): hint for s, hint in _stdevs_value_misses().items()} | {
+        (
+            stdevs_for_asked_cuts("wordllama"),
+            stdev_gaps(stdevs_for_asked_cuts("wordllama"), "wordllama"),
+        ): "that is WordLlama's answer: ask MiniLMEmbedder()",
+        (
+            stdevs_for_asked_cuts(),
+            stdev_gaps(stdevs_for_asked_cuts(), "wordllama"),
+        ): "the stdevs is right; those gaps are WordLlama's: take MiniLM's cuts there",
+    }
+
+
+def _stdevs_value_misses() -> dict[Any, str]:
+    right, asked = stdevs_for_asked_cuts(), _CUTS_ASKED
+    misses: dict[Any, str] = {}
+    wordllama = stdevs_for_asked_cuts("wordllama")
+    if wordllama != right:
+        cuts = _stdev_cuts(wordllama)
+        counted = f" ({asked} chunks): count the cuts, not the chunks" if cuts == asked - 1 else ""
+        misses[wordllama] = (
+            f"that is WordLlama's answer (section 2's table); with MiniLMEmbedder() the rule "
+            f"makes {cuts} cut(s) there{counted}"
+        )
+    for n in range(0, 41):
+        stdevs, cuts = n * 0.25, _stdev_cuts(n * 0.25)
+        if stdevs in misses or stdevs == right:
+            continue
+        if cuts == asked - 1:
+            misses[stdevs] = (
+                f"that leaves {asked} chunks, which is {asked - 1} cuts: count the cuts, "
+                "not the chunks"
+            )
+        elif cuts == asked and stdevs > right:
+            misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
+        else:  # the count is not printed: it would let a guess walk to the answer unrun
+            misses[stdevs] = (
+                f"not the smallest stdevs at which MiniLM's rule makes exactly {asked} cuts: "
+                'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), '
+                "the rule's own cuts (not the chunks, which the token budget can add to), at each "
+                "multiple of 0.25 from 0"
+            )
+    return misses
