@@ -38,7 +38,7 @@ from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_
 from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
-from chunklab.teaching.exercises_thresholds import check_threshold_for
+from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
 from chunklab.teaching.retriever_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
 
@@ -283,26 +283,7 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     squeezed = [e.replace(" ", "") for e in with_neighbours(texts, buffer_size)]
     if [str(g).replace(" ", "") for g in got] == squeezed:
         return "the right texts, but join them with single spaces"
-    return _buffered_window_slip(texts, buffer_size, got)
-
-
-def _buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
-    """The window slid at the edges to keep its width, or texts found by value, not position."""
-    n, width = len(texts), 2 * buffer_size + 1
-    slid = [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
-    if got == slid:
-        return (
-            "the window slides at the edges to keep its width; it should shrink instead: "
-            "fewer texts at the edges, never a neighbour further than buffer_size away"
-        )
-    expected = with_neighbours(texts, buffer_size)
-    words = [len(str(g).split()) for g in got]
-    if len(set(texts)) < n and words != [len(e.split()) for e in expected]:
-        return (
-            "a text that appears twice is two sentences: keep repeats, and take neighbours by "
-            "position (index i), not by value (texts.index(t) finds only the first)"
-        )
-    return "compare it with the expected list"
+    return buffered_window_slip(texts, buffer_size, got)
 
 
 def _check_buffered(fn: Callable) -> int:

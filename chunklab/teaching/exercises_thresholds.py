@@ -1,7 +1,8 @@
 """Companion 04c's check (04c.1): the fixed threshold that makes a percentile rule's cuts, with a
 hint naming each predictable slip (the similarities' percentile, a distance left unconverted,
 p / 100, another interpolation method, 1 minus a percentile that lands on a gap, rounding).
-Registered in `exercises`."""
+Registered in `exercises`. Also the hint for two slips of 04.3's sentence buffer (a window that
+slides at the edges, neighbours found by value), which `exercises` names with its other hints."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chunklab.chunkers.semantic import SemanticChunker
+from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
 from chunklab.embeddings.static import HashingEmbedder
 from chunklab.teaching.checking import NotYet, short
 
@@ -81,3 +82,22 @@ def check_threshold_for(fn: Callable) -> int:
             )
         cases += 1
     return cases
+
+
+def buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
+    """The window slid at the edges to keep its width, or texts found by value, not position."""
+    n, width = len(texts), 2 * buffer_size + 1
+    slid = [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
+    if got == slid:
+        return (
+            "the window slides at the edges to keep its width; it should shrink instead: "
+            "fewer texts at the edges, never a neighbour further than buffer_size away"
+        )
+    expected = with_neighbours(texts, buffer_size)
+    words = [len(str(g).split()) for g in got]
+    if len(set(texts)) < n and words != [len(e.split()) for e in expected]:
+        return (
+            "a text that appears twice is two sentences: keep repeats, and take neighbours by "
+            "position (index i), not by value (texts.index(t) finds only the first)"
+        )
+    return "compare it with the expected list"
