@@ -16,7 +16,7 @@ from solutions.exercises import filtered_top_k  # noqa: E402
 
 WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order
-    (2, "fetching 2 for k = 1 keeps no expense child"),  # too few (no stale hint for a question 03c does not ask)
+    (2, "fetching 2 for k = 1 keeps no expense child"),  # too few
     (3, "the notebook's factor"),  # the factor the notebook ran
     (5, "ranks it deeper than 5"),  # one short
     (7, "a smaller one already does"),  # one too many
