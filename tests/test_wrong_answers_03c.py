@@ -16,7 +16,7 @@ from solutions.exercises import filtered_top_k  # noqa: E402
 
 WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order
-    (2, "another question"),  # a question about submitting expenses
+    (2, "fetching 2 for k = 1 keeps no expense child"),  # too few
     (3, "the notebook's factor"),  # the factor the notebook ran
     (5, "ranks it deeper than 5"),  # one short
     (7, "a smaller one already does"),  # one too many
@@ -30,6 +30,12 @@ WRONG_03C_1 = [
 def test_03c_1_refuses_with_a_hint(answer, hint):
     message = verdict_for("03c.1", answer)
     assert "not quite" in message and hint in message, message
+
+
+def test_03c_1_names_no_question_the_notebook_does_not_ask():
+    """The notebook's filter demo asks "What is the daily limit in Tokyo?"; a hint about a
+    question on submitting expenses points to nothing the learner has seen."""
+    assert "submitting expenses" not in verdict_for("03c.1", 2)
 
 
 def test_03c_1_accepts_the_factor_found_by_fetching():

@@ -130,6 +130,14 @@ def test_06_1_accepts_the_rule_and_names_each_slip():
     assert "strip('#') also eats a '#' that ends a title" in verdict("06.1", both_ends).message
 
 
+def test_06_1_names_every_hash_removed():
+    """replace('#', '') takes the '#' out of 'C# x' too: the hint names that slip, not only the
+    path expected."""
+    everywhere = _paths(_marks, title_of=lambda h: h.replace("#", "").strip())
+    message = verdict("06.1", everywhere).message
+    assert "replace('#', '') also removes a '#' inside a title" in message
+
+
 @pytest.mark.xdist_group("exercise-06.2")
 def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of_the_run():
     right = selfcheck.SOLUTIONS["06.2"][1]()

@@ -214,7 +214,6 @@ def _forward_window_overreach_hints(a: int) -> dict[int, str]:
 
 
 EXPENSES = {"section": "Travel Policy > Expense Reporting"}
-FILTERED_QUESTION = "What is the daily limit when I submit expenses?"  # 03c's filter demo
 TOKYO_QUESTION = "What is the daily limit in Tokyo for a 45 day trip?"  # notebook 03's question
 TRIP_QUESTION = "What do I need for a trip to Tokyo?"  # 03c.1 asks this one: its expense child
 # ranks in the middle of the children that score, so "fetch all that score" is not the answer
@@ -279,11 +278,7 @@ def _fetch_factor_hints() -> dict[Any, str]:
             "that is with the log-count scorer; the question asks BM25 (`retriever` above)"
         )
     hints[_first_k_finding_after_ranking("bm25", question=TOKYO_QUESTION)] = (
-        "that is for notebook 03's Tokyo question (`question`); this one asks "
-        "`trip_question`, set in the cell below"
-    )
-    hints[_first_k_finding_after_ranking("bm25", question=FILTERED_QUESTION)] = (
-        "that is the factor for another question (about submitting expenses); this one asks "
+        "that is for notebook 03's Tokyo question; this one asks "
         "`trip_question`, set in the cell below"
     )
     hints[_first_k_finding_after_ranking("bm25", before=True)] = (

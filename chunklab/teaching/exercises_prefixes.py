@@ -248,6 +248,11 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
             "remove only the leading '#' marks (lstrip): strip('#') also eats a '#' that ends "
             "a title, as in 'C#'"
         )
+    if have[-1] != want[-1] and have[-1] == " ".join(want[-1].replace("#", " ").split()):
+        return (
+            "remove only the leading '#' marks (lstrip): replace('#', '') also removes a '#' "
+            "inside a title, as in 'C# x'"
+        )
     return f"the path at {headings[at]!r} should be {expected[at]!r}"
 
 
