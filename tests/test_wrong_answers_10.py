@@ -113,6 +113,16 @@ def omega_counting_uncovered(excerpts, size, length):
     return len(wanted) / len(seen | wanted) if seen else 0.0
 
 
+def omega_summed_lengths_over_the_union(excerpts, size, length):
+    """The numerator sums the excerpts' lengths: uncovered characters count, overlapping twice."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return sum(e - s for s, e in excerpts) / len(seen | wanted) if seen else 0.0
+
+
 def omega_from_the_library(excerpts, size, length):
     """Calls the library's precision_omega, which the prompt forbids."""
     from chunklab.evaluation.chroma import Located, Question, precision_omega
@@ -169,6 +179,7 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_last_window_dropped, "dropped the short last window"),
         (omega_per_excerpt_mean, "averaged one precision-Ω per excerpt"),
         (omega_counting_uncovered, "excerpt characters that no window covers"),
+        (omega_summed_lengths_over_the_union, "sums the excerpts' lengths"),
         (omega_from_the_library, "calls chunklab.evaluation.chroma.precision_omega"),
         (omega_inclusive_end, "include their end character"),
         (omega_short_of_the_end, "excerpt's last character"),
