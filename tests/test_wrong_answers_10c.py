@@ -47,6 +47,10 @@ def step_of_size_minus_overlap(offsets, size, overlap):
     return stepped(offsets, size - 2, size - overlap)
 
 
+def step_of_overlap(offsets, size, overlap):
+    return stepped(offsets, size - 2, max(overlap, 1))
+
+
 def windows_past_the_end(offsets, size, overlap):
     return stepped(offsets, size - 2, size - 2 - overlap, stop=False)
 
@@ -94,6 +98,7 @@ WRONG_10C = {"10c.1": windows_without_overlap}
         (windows_of_size_minus_one, "size - 1 text pieces"),
         (windows_without_overlap, "do not overlap"),
         (step_of_size_minus_overlap, "your step is size - overlap"),
+        (step_of_overlap, "your step is `overlap`"),
         (windows_past_the_end, "kept stepping"),
         (ends_at_the_next_piece, "end where the next piece starts"),
         (ends_at_the_last_piece_start, "last piece's start"),

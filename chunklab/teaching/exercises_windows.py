@@ -6,7 +6,7 @@ length="minilm"): `size - 2` text pieces a window, since [CLS] and [SEP] make up
 starting `overlap` pieces before the previous one ended, stopping once one reaches the last piece.
 Kept apart from notebook 10's checks (`exercises_benchmark`) so each module stays small. The
 refusals name the slips a learner is likely to make: the markers not counted (or only one), the
-overlap ignored, a step of `size - overlap`, windows that keep stepping past the end, ends taken
+overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the end, ends taken
 from the next piece's start or the last piece's start, and piece indices returned.
 
 10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
@@ -73,6 +73,10 @@ def _window_slips(offsets: Spans, size: int, overlap: int) -> dict[str, object]:
         "ended, a step of size - 2 - overlap": _spans(offsets, _stepped(n, width, width)),
         "your step is size - overlap: the window holds size - 2 text pieces, so the next starts "
         "size - 2 - overlap pieces later": _spans(offsets, _stepped(n, width, size - overlap)),
+        "your step is `overlap`: the next window starts size - 2 - overlap pieces after the "
+        "previous one started, so that `overlap` pieces repeat": _spans(
+            offsets, _stepped(n, width, overlap)
+        ),
         "you kept stepping after a window reached the last piece: stop there, or the last "
         "windows lie inside the one before": _spans(
             offsets, _stepped(n, width, width - overlap, stop=False)
