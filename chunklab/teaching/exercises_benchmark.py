@@ -8,10 +8,10 @@ miss: a window that only *touches* an excerpt (ends where it starts, or starts w
 counts among the windows, so its characters join the denominator. The expected value is the
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
 predictable slips (touching windows left out, the whole document as denominator, excerpt characters
-counted twice, the excerpts' lengths summed over the union, a last window past the end or dropped, the meeting windows without the excerpts
-(the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage,
-windows that include their end character, windows taken as (start, end + 1), a meet test
-against the excerpt's last character) is told which slip it made.
+counted twice, the excerpts' lengths summed over the union, a last window past the end or dropped,
+the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
+per excerpt averaged, a percentage, windows that include their end character, windows taken as
+(start, end + 1), a meet test against the excerpt's last character) is told which slip it made.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the

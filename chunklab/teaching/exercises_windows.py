@@ -6,8 +6,8 @@ length="minilm"): `size - 2` text pieces a window, since [CLS] and [SEP] make up
 starting `overlap` pieces before the previous one ended, stopping once one reaches the last piece.
 Kept apart from notebook 10's checks (`exercises_benchmark`) so each module stays small. The
 refusals name the slips a learner is likely to make: the markers not counted (or only one), the
-overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the end, ends taken
-from the next piece's start or the last piece's start, and piece indices returned.
+overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the
+end, ends taken from the next piece's start or the last piece's start, and piece indices returned.
 
 10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
 of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size, scored
