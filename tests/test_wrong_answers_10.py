@@ -226,7 +226,15 @@ def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
         line = selfcheck.verdict_for("10.2", answer)
         assert "not quite" in line and slip in line, line
     for answer in (right, right + 0.003):  # any value that rounds to it
-        assert selfcheck.verdict_for("10.2", answer).endswith("correct."), answer
+        assert "correct." in selfcheck.verdict_for("10.2", answer), answer
+
+
+@pytest.mark.xdist_group("exercise-10.2")
+def test_10_2_answers_its_question_once_right():
+    """The right value is told the prompt's answer: whether precision-Ω keeps rising from 200/0."""
+    line = selfcheck.verdict_for("10.2", recursive_omega(100, 0, "minilm"))
+    assert "correct." in line and "keeps rising" in line, line
+    assert f"{recursive_omega(200, 0, 'minilm'):.2f}" in line, line
 
 
 def omega_last_window_shifted_back(excerpts, size, length):

@@ -288,6 +288,19 @@ def _recursive_100_misses() -> dict[float, str]:
     return misses
 
 
+def _recursive_100_afterword() -> str:
+    """10.2, once right: the prompt's question (does precision-Ω keep rising?), answered."""
+    at_200, at_100 = recursive_omega(200, 0, "minilm"), _recursive_100_omega()
+    rising = "keeps rising" if at_100 > at_200 else "does not keep rising"
+    return (
+        f"Recursive 200/0 scores {at_200:.2f} and 100/0 {at_100:.2f}: precision-Ω {rising} as "
+        "the report's splitter's chunks shrink."
+    )
+
+
+# exercise -> what a right answer is told besides "correct": the prompt's own question, answered
+AFTERWORDS_BENCHMARK: dict[str, Callable[[], str]] = {"10.2": _recursive_100_afterword}
+
 SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
     "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),
     **SOLUTIONS_WINDOWS,  # companion 10c's
