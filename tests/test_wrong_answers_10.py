@@ -113,6 +113,16 @@ def omega_counting_uncovered(excerpts, size, length):
     return len(wanted) / len(seen | wanted) if seen else 0.0
 
 
+def omega_summed_lengths_over_the_union(excerpts, size, length):
+    """The numerator sums the excerpts' lengths: uncovered characters count, overlapping twice."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return sum(e - s for s, e in excerpts) / len(seen | wanted) if seen else 0.0
+
+
 def omega_from_the_library(excerpts, size, length):
     """Calls the library's precision_omega, which the prompt forbids."""
     from chunklab.evaluation.chroma import Located, Question, precision_omega
@@ -169,6 +179,7 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_last_window_dropped, "dropped the short last window"),
         (omega_per_excerpt_mean, "averaged one precision-Ω per excerpt"),
         (omega_counting_uncovered, "excerpt characters that no window covers"),
+        (omega_summed_lengths_over_the_union, "sums the excerpts' lengths"),
         (omega_from_the_library, "calls chunklab.evaluation.chroma.precision_omega"),
         (omega_inclusive_end, "include their end character"),
         (omega_short_of_the_end, "excerpt's last character"),
@@ -215,7 +226,15 @@ def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
         line = selfcheck.verdict_for("10.2", answer)
         assert "not quite" in line and slip in line, line
     for answer in (right, right + 0.003):  # any value that rounds to it
-        assert selfcheck.verdict_for("10.2", answer).endswith("correct."), answer
+        assert "correct." in selfcheck.verdict_for("10.2", answer), answer
+
+
+@pytest.mark.xdist_group("exercise-10.2")
+def test_10_2_answers_its_question_once_right():
+    """The right value is told the prompt's answer: whether precision-Ω keeps rising from 200/0."""
+    line = selfcheck.verdict_for("10.2", recursive_omega(100, 0, "minilm"))
+    assert "correct." in line and "keeps rising" in line, line
+    assert f"{recursive_omega(200, 0, 'minilm'):.2f}" in line, line
 
 
 def omega_last_window_shifted_back(excerpts, size, length):

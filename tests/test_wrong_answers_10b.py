@@ -37,6 +37,14 @@ def fuse_by_mean(rankings, k):
     return {i: sum(v) / len(v) for i, v in _terms(rankings, lambda r: 1 / (k + r)).items()}
 
 
+def fuse_over_all_rankings(rankings, k):
+    return {i: sum(v) / len(rankings) for i, v in _terms(rankings, lambda r: 1 / (k + r)).items()}
+
+
+def fuse_by_product(rankings, k):
+    return {i: sum(v) for i, v in _terms(rankings, lambda r: 1 / (k * r)).items()}
+
+
 def fuse_by_max(rankings, k):
     return {i: max(v) for i, v in _terms(rankings, lambda r: 1 / (k + r)).items()}
 
@@ -83,6 +91,8 @@ SLIPS = [
     (fuse_without_constant, "left out the constant"),
     (fuse_without_brackets, "the brackets go round"),
     (fuse_by_mean, "averaged over the rankings"),
+    (fuse_over_all_rankings, "divided the sum by the number of rankings"),
+    (fuse_by_product, "1 / (k * rank)"),
     (fuse_by_max, "kept the best of the id's terms"),
     (fuse_summing_ranks, "added the ranks themselves"),
     (fuse_with_60, "used 60 whatever k is"),

@@ -1,13 +1,15 @@
 """Exercise 10c.1 (windows of MiniLM word pieces with an overlap): each plausible wrong method is
 refused with its slip named, any correct way of writing the windows passes, and the reference
 solution gives the TokenText port's spans on a real text. Exercise 10c.2 (precision-Ω of those
-windows at 114/57): each plausible wrong setting is refused with its slip named."""
+windows at 114/57, scored as spans): each plausible wrong setting, and the port's texts located
+the report's way, is refused with its slip named."""
 
 import sys
 
 import pytest
 from conftest import ROOT
 
+from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching import selfcheck
@@ -43,6 +45,10 @@ def windows_without_overlap(offsets, size, overlap):
 
 def step_of_size_minus_overlap(offsets, size, overlap):
     return stepped(offsets, size - 2, size - overlap)
+
+
+def step_of_overlap(offsets, size, overlap):
+    return stepped(offsets, size - 2, max(overlap, 1))
 
 
 def windows_past_the_end(offsets, size, overlap):
@@ -92,6 +98,7 @@ WRONG_10C = {"10c.1": windows_without_overlap}
         (windows_of_size_minus_one, "size - 1 text pieces"),
         (windows_without_overlap, "do not overlap"),
         (step_of_size_minus_overlap, "your step is size - overlap"),
+        (step_of_overlap, "your step is `overlap`"),
         (windows_past_the_end, "kept stepping"),
         (ends_at_the_next_piece, "end where the next piece starts"),
         (ends_at_the_last_piece_start, "last piece's start"),
@@ -146,21 +153,29 @@ def test_10c_1_reference_gives_the_tokentext_ports_spans():
 
 @pytest.mark.xdist_group("exercise-10c.2")  # with its selfcheck test: one worker, one solve
 def test_10c_2_refuses_the_plausible_wrong_values_naming_each_slip():
-    """Each wrong value is cut here from the settings its slip names, so a hint attached to the
-    wrong setting in the check fails this test."""
+    """Each value is cut here from the settings its slip names, so a hint attached to the wrong
+    setting in the check fails this test. The answer is the windows' spans, scored as section 3
+    scores `fixed_windows`; the port's texts, located the report's way, are a named miss."""
 
-    def omega(size, overlap):
+    def spans_omega(size, overlap):
         chunker = TokenTextChunker(size=size, overlap=overlap, length="minilm")
+        cut = lambda text: [(a, b) for a, b, _ in chunker.spans(text)]  # noqa: E731
+        return round(evaluate(cut, None).mean("precision_omega"), 2)
+
+    def texts_omega(chunker):
         return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
 
-    right = omega(114, 57)
+    right = spans_omega(114, 57)
     wrong = {
-        omega(114, 0): "no overlap",
-        omega(116, 57): "[CLS] and [SEP] count in the 114",
+        texts_omega(TokenTextChunker(size=114, overlap=57, length="minilm")): "split_text texts",
+        spans_omega(114, 0): "no overlap",
+        spans_omega(116, 57): "[CLS] and [SEP] count in the 114",
+        spans_omega(114, 56): "half of the 112 text pieces",
+        texts_omega(RecursiveChunker(size=114, overlap=57, length="minilm")): "recursive splitter",
         round(right / 100, 4): "a share",
-        omega(250, 125): "TokenText 250/125",
+        texts_omega(TokenTextChunker(size=250, overlap=125, length="minilm")): "TokenText 250/125",
     }
-    assert right not in wrong and len(wrong) == 4
+    assert right not in wrong and len(wrong) == 7
     for answer, slip in wrong.items():
         line = selfcheck.verdict_for("10c.2", answer)
         assert "not quite" in line and slip in line, line

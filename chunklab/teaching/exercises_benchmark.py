@@ -8,10 +8,10 @@ miss: a window that only *touches* an excerpt (ends where it starts, or starts w
 counts among the windows, so its characters join the denominator. The expected value is the
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
 predictable slips (touching windows left out, the whole document as denominator, excerpt characters
-counted twice, a last window past the end or dropped, the meeting windows without the excerpts
-(the case of an excerpt past the end), recall, one figure per excerpt averaged, a percentage,
-windows that include their end character, windows taken as (start, end + 1), a meet test
-against the excerpt's last character) is told which slip it made.
+counted twice, the excerpts' lengths summed over the union, a last window past the end or dropped,
+the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
+per excerpt averaged, a percentage, windows that include their end character, windows taken as
+(start, end + 1), a meet test against the excerpt's last character) is told which slip it made.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
@@ -107,6 +107,9 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "inside the meeting windows": len(wanted) / len(seen | wanted) if seen else 0.0,
         "you counted the characters where two excerpts overlap twice: take the union of the "
         "excerpts' characters": sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
+        "your numerator sums the excerpts' lengths: that counts excerpt characters no window "
+        "covers (and overlapping ones twice); count only the excerpt characters inside the "
+        "meeting windows": sum(e - s for s, e in excerpts) / len(seen | wanted) if seen else 0.0,
         "your last window runs past the document: it ends at `length`": _omega_over(
             excerpts, unclipped
         ),
@@ -284,6 +287,19 @@ def _recursive_100_misses() -> dict[float, str]:
     misses.pop(right, None)
     return misses
 
+
+def _recursive_100_afterword() -> str:
+    """10.2, once right: the prompt's question (does precision-Ω keep rising?), answered."""
+    at_200, at_100 = recursive_omega(200, 0, "minilm"), _recursive_100_omega()
+    rising = "keeps rising" if at_100 > at_200 else "does not keep rising"
+    return (
+        f"Recursive 200/0 scores {at_200:.2f} and 100/0 {at_100:.2f}: precision-Ω {rising} as "
+        "the report's splitter's chunks shrink."
+    )
+
+
+# exercise -> what a right answer is told besides "correct": the prompt's own question, answered
+AFTERWORDS_BENCHMARK: dict[str, Callable[[], str]] = {"10.2": _recursive_100_afterword}
 
 SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
     "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),

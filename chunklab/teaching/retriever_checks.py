@@ -4,8 +4,9 @@
 of 1 / (k + its rank there), ranks counted from 1 (Cormack, Clarke and Büttcher, 2009; the
 library's `retrievers.reciprocal_rank_fusion` with k = `RRF_K`). Fusion is where the hybrid's
 verdict comes from, and each predictable slip gives another score on a case picked to tell the
-slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the brackets), a mean or
-a maximum instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
+slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the brackets),
+`1 / (k * rank)`, a mean (over the rankings holding the id, or over all of them) or a maximum
+instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
 ids every ranking holds, an id a ranking lacks counted as ranked just past its end, and each
 ranking read from its end. A wrong
 answer that matches one is told which.
@@ -79,6 +80,11 @@ def _slips(rankings: Rankings, k: float) -> dict[str, dict[str, float]]:
         },
         "you averaged over the rankings that hold the id: fusion adds them, so an id two "
         "rankings agree on rises": {i: float(np.mean(v)) for i, v in reciprocal.items()},
+        "you divided the sum by the number of rankings: fusion adds the terms, it does not "
+        "average them": {i: sum(v) / len(rankings) for i, v in reciprocal.items()},
+        "you multiplied, 1 / (k * rank): the constant is added to the rank, 1 / (k + rank)": {
+            i: sum(v) for i, v in _per_item(rankings, lambda r: 1.0 / (k * r)).items()
+        },
         "you kept the best of the id's terms: fusion adds one term per ranking that holds it": {
             i: max(v) for i, v in reciprocal.items()
         },

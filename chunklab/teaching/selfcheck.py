@@ -31,7 +31,11 @@ from chunklab.teaching.answers_tables_prefixes import (
     SOLUTIONS_TABLES_PREFIXES,
 )
 from chunklab.teaching.exercises import CHECKS, verdict
-from chunklab.teaching.exercises_benchmark import FORMS_BENCHMARK, SOLUTIONS_BENCHMARK
+from chunklab.teaching.exercises_benchmark import (
+    AFTERWORDS_BENCHMARK,
+    FORMS_BENCHMARK,
+    SOLUTIONS_BENCHMARK,
+)
 from chunklab.teaching.exercises_code import FORMS_CODE, SOLUTIONS_CODE
 from chunklab.teaching.exercises_refresh import FORMS_REFRESH, SOLUTIONS_REFRESH
 from chunklab.teaching.retriever_checks import (
@@ -126,7 +130,8 @@ def verdict_for(exercise: str, answer: Any) -> str:
     how = _remembering(form(exercise))
     wrong = judge(answer, solution := _remembered(solve), how)
     if wrong is None:
-        afterword = {**AFTERWORDS_EXPERIMENTS, **AFTERWORDS_RETRIEVERS}.get(exercise)
+        afterwords = {**AFTERWORDS_EXPERIMENTS, **AFTERWORDS_BENCHMARK, **AFTERWORDS_RETRIEVERS}
+        afterword = afterwords.get(exercise)
         return f"Exercise {exercise}: correct." + (f" {afterword()}" if afterword else "")
     why = known_miss(answer, how)
     if why is None and exercise in HINTS:
