@@ -59,10 +59,19 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
         got = np.asarray(got, dtype=np.float64)
     except (TypeError, ValueError):
         return "an array of shape (texts, dimensions)"
+    for wrong, hint in _mean_slips(vectors, mask):
+        for form in (wrong, _unit(wrong)):
+            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
+                return hint
+    return "the mean of each text's real tokens, not scaled"
+
+
+def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
+    """Each plausible wrong mean, with the hint that names it."""
     lengths = mask.sum(axis=1)
     positions = np.arange(mask.shape[1])[None, :]
     slips = _prefix_slip(vectors, mask, positions < lengths[:, None])
-    slips += [
+    return slips + [
         (
             _unit(_masked(vectors, mask)),
             "that is scaled to length 1; return the mean itself, before any scaling",
@@ -115,11 +124,6 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
         ),
         (vectors.max(axis=1), "that is max pooling, padding included: take the mean"),
     ]
-    for wrong, hint in slips:
-        for form in (wrong, _unit(wrong)):
-            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
-                return hint
-    return "the mean of each text's real tokens, not scaled"
 
 
 def check_masked_mean(fn: Callable) -> int:
