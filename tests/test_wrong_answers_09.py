@@ -346,3 +346,11 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
     result = verdict("09b.2", _from_scratch(**slip))
     assert not result.passed and named in result.message, result.message
+
+
+def test_09b_2_pass_line_answers_the_prompts_second_question():
+    # "does the rise hold on the work-schedules page?": once right, the learner is told the numbers
+    result = verdict("09b.2", solutions.late_vectors)
+    assert result.passed, result.message
+    assert "On the work-schedules page, 12 chunks of 200 tokens" in result.message, result.message
+    assert "alone and" in result.message and "late: it rises there too" in result.message
