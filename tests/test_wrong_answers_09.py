@@ -74,6 +74,20 @@ def _divided_by_batch_total(vectors, mask):
     return (np.asarray(vectors) * _weights(mask)).sum(axis=1) / np.asarray(mask).sum()
 
 
+def _mask_ignored_in_sum(vectors, mask):
+    return np.asarray(vectors, dtype=np.float64).sum(axis=1) / np.asarray(mask).sum(axis=1)[:, None]
+
+
+def _first_real_dropped(vectors, mask):
+    keep = np.asarray(mask) * (np.cumsum(mask, axis=1) > 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (np.asarray(vectors) * _weights(keep)).sum(axis=1) / _weights(keep).sum(axis=1)
+
+
+def _max_pooled(vectors, mask):
+    return np.where(_weights(mask) > 0, np.asarray(vectors, dtype=np.float64), -np.inf).max(axis=1)
+
+
 WRONG_MEAN = {
     _first_n_positions: "padding can be anywhere",
     _mean_over_padding: "padding was averaged in",
@@ -85,6 +99,9 @@ WRONG_MEAN = {
     _one_short: "one token short",
     _first_token: "[CLS] pooling",
     _tokens_scaled_first: "scaled to length 1 before the mean",
+    _mask_ignored_in_sum: "the mask was ignored in the sum",
+    _first_real_dropped: "the first real token was dropped",
+    _max_pooled: "max pooling",
 }
 
 
@@ -153,6 +170,27 @@ WRONG_POOL = {
 }
 
 
+def test_09b_1_refuses_the_library_pooling_the_prompt_rules_out():
+    def by_library(offsets, vectors, start, end):
+        from chunklab.embeddings.late import TokenVectors, pool_spans
+
+        return pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0]
+
+    result = verdict("09b.1", by_library)
+    assert not result.passed and "calls into chunklab.embeddings" in result.message, result.message
+
+
+def test_09_1_refuses_the_library_too():
+    def by_library(vectors, mask):
+        from chunklab.embeddings.late import windows
+
+        windows(3, 2, 1)  # any call into chunklab.embeddings counts
+        return solutions.masked_mean(vectors, mask)
+
+    result = verdict("09.1", by_library)
+    assert not result.passed and "calls into chunklab.embeddings" in result.message, result.message
+
+
 @pytest.mark.parametrize("wrong", WRONG_POOL, ids=lambda f: f.__name__)
 def test_09_2_refuses_each_plausible_wrong_answer_naming_it(wrong):
     result = verdict("09b.1", wrong)
@@ -191,13 +229,23 @@ def test_09_2_names_the_mistake_of_each_known_wrong_size(capsys):
 def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):
     size = selfcheck.SOLUTIONS["09.2"][1]()
     for answer, why in [
-        (size - 1, "the largest such size"),
+        (size - 1, "not the largest such size"),
         (199, "section 4's table"),
         (200, "200 column"),
     ]:
         selfcheck.check("09.2", answer)
         out = capsys.readouterr().out
         assert ": correct" not in out and why in out, out
+
+
+def test_09_2_tells_the_markers_forgotten_from_counted_twice(capsys):
+    # on the exercise's page the three readings of the limit give three different sizes
+    size = selfcheck.SOLUTIONS["09.2"][1]()
+    for answer, why in [(size + 1, "count the two markers"), (size - 1, "once, not twice")]:
+        selfcheck.check("09.2", answer)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and why in out, out
+        assert str(size) not in out, out  # the hint does not give the answer away
 
 
 def _late_by_library(text, spans):
@@ -245,7 +293,9 @@ def test_09b_2_names_each_chunk_embedded_alone():
     assert not result.passed and "each chunk embedded alone" in result.message, result.message
 
 
-def _from_scratch(overlap=64, scale=True, later=True, moved=True, edge=0, first_only=False):
+def _from_scratch(  # noqa: PLR0913  (one switch per slip)
+    overlap=64, scale=True, later=True, moved=True, edge=0, first_only=False, paper=False, width=254
+):
     """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
     the means scaled to length 1, a tie kept from the later window, the last window moved back,
     the character a piece is kept by (edge 0 its first, 1 its last), only the first window read."""
@@ -256,7 +306,7 @@ def _from_scratch(overlap=64, scale=True, later=True, moved=True, edge=0, first_
         minilm = MiniLMEmbedder()
         encoding = minilm.encoding(text)
         ids, offsets = encoding.ids, np.array(encoding.offsets[1:-1])
-        n, width = len(ids) - 2, minilm.max_tokens - 2
+        n = len(ids) - 2
         vectors, margin = np.zeros((n, minilm.dim)), np.full(n, -1)
         starts = [*range(0, n - width, width - overlap), n - width]
         if not moved:
@@ -266,7 +316,10 @@ def _from_scratch(overlap=64, scale=True, later=True, moved=True, edge=0, first_
             read = minilm.read([ids[0], *ids[1 + first : 1 + end], ids[-1]])[1:-1]
             for piece in range(first, end):
                 here = min(piece - first, end - 1 - piece)
-                if here > margin[piece] or (later and here == margin[piece]):
+                if paper:  # the paper's code: the first window to read a piece keeps it
+                    if margin[piece] < 0:
+                        vectors[piece], margin[piece] = read[piece - first], here
+                elif here > margin[piece] or (later and here == margin[piece]):
                     vectors[piece], margin[piece] = read[piece - first], here
         at = offsets[:, 1] - 1 if edge else offsets[:, 0]
         means = [vectors[(at >= a) & (at < b)].mean(axis=0) for a, b in spans]
@@ -286,8 +339,18 @@ def _from_scratch(overlap=64, scale=True, later=True, moved=True, edge=0, first_
         ({"moved": False}, "move it back"),
         ({"overlap": 32}, "overlap by 32 pieces"),
         ({"first_only": True}, "read only the first 254 pieces"),
+        ({"paper": True}, "the late-chunking paper's code's rule"),
+        ({"width": 252}, "your windows hold 252 pieces"),
     ],
 )
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
     result = verdict("09b.2", _from_scratch(**slip))
     assert not result.passed and named in result.message, result.message
+
+
+def test_09b_2_pass_line_answers_the_prompts_second_question():
+    # "does the rise hold on the work-schedules page?": once right, the learner is told the numbers
+    result = verdict("09b.2", solutions.late_vectors)
+    assert result.passed, result.message
+    assert "On the work-schedules page, 12 chunks of 200 tokens" in result.message, result.message
+    assert "alone and" in result.message and "late: it rises there too" in result.message

@@ -171,18 +171,24 @@ def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
     return pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.pdf")
 
 
-@lru_cache(maxsize=None)  # the answer and its refusals sweep the same sizes
-def _largest_window_read_whole(overlap: int | None = 0) -> int:
-    """09.2: the largest fixed window, in cl100k tokens, at which MiniLM cuts none of the
-    work-schedules page's windows (`overlap=None`: build's default overlap, a slip)."""
-    doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
+# the GDS Way page on sensitive code: its longest windows near the limit run 254, 255 and 258
+# positions at 206, 207 and 208 tokens, so the [CLS]/[SEP] slips give answers of their own
+WINDOW_PAGE = "sensitive_code"
 
-    def cut_at(size: int) -> int:
+
+@lru_cache(maxsize=None)  # the answer and its refusals sweep the same sizes
+def _largest_window_read_whole(overlap: int | None = 0, limit: int = 256) -> int:
+    """09.2: the largest fixed window, in cl100k tokens, at which MiniLM cuts none of the
+    sensitive-code page's windows (`overlap=None`: build's default overlap, a slip; `limit`: the
+    positions allowed, 256 with [CLS] and [SEP], another number a slip about the markers)."""
+    doc, minilm = load_document(WINDOW_PAGE), MiniLMEmbedder()
+
+    def longest(size: int) -> int:
         options = {} if overlap is None else {"overlap": overlap}
         chunker = build("fixed", size=size, unit="tokens", **options)
-        return minilm.cut([c.text for c in chunker.split(doc)]).truncated
+        return max(len(minilm.encoding(c.text).ids) for c in chunker.split(doc))
 
-    return max(size for size in range(150, 300) if cut_at(size) == 0)
+    return max(size for size in range(150, 300) if longest(size) <= limit)
 
 
 def _largest_window_misses() -> dict[Any, str]:
@@ -192,9 +198,21 @@ def _largest_window_misses() -> dict[Any, str]:
         "and this page has more word pieces than cl100k tokens"
     )
     misses: dict[Any, str] = {
-        right
-        + 1: "at that size a window is already cut; the answer is the largest size with none cut",
+        right + 1: "at that size a window is already cut; the answer is the largest size with "
+        "none cut",
         right - 1: "no window is cut there either; the answer is the largest such size",
+    }
+    # the markers forgotten (256 pieces of text allowed) or counted twice (254 positions allowed)
+    misses[_largest_window_read_whole(limit=258)] = (
+        "at that size the longest window is 256 word pieces of text or fewer, but with [CLS] and "
+        "[SEP] it runs past the 256 positions the model reads: count the two markers"
+    )
+    misses[_largest_window_read_whole(limit=254)] = (
+        "no window is cut there, but it is not the largest such size: [CLS] and [SEP] are 2 "
+        "of the 256 positions, so a window may hold 254 pieces of text; count the markers once, "
+        "not twice"
+    )
+    misses |= {
         # section 4's table: its 200 column cuts one chunk, so 199 read off it, not off this page
         199: "that is from section 4's table, with overlap and every document; cut only this "
         "page, overlap=0",
@@ -208,13 +226,13 @@ def _largest_window_misses() -> dict[Any, str]:
         _largest_window_read_whole(None),
         "that is with build's default overlap; the exercise asks overlap=0",
     )
-    doc = load_document("work_schedules")
+    doc = load_document(WINDOW_PAGE)
     ratio = (len(MiniLMEmbedder().encoding(doc.text).ids) - 2) / cl100k(doc.text)
     average = (
         "MiniLM's limit divided by the page's average ratio of word pieces to cl100k tokens; a "
         "window's own ratio can be higher than the page's, so cut the page at each size and count"
     )
-    # the average-ratio slip, rounded either way, with the ratio as computed or as printed (1.06)
+    # the average-ratio slip, rounded either way, with the ratio as computed or as printed (1.12)
     for limit in (254, 256):
         for ratio_used in (ratio, round(ratio, 2)):
             misses.setdefault(int(limit / ratio_used), average)

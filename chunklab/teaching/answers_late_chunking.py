@@ -12,6 +12,7 @@ Registered by `exercises_measures` in `CHECKS_MEASURES`.
 from __future__ import annotations
 
 import inspect
+import os
 import sys
 from collections.abc import Callable
 from functools import lru_cache
@@ -33,13 +34,16 @@ class _ReachedLate(Exception):
     """Raised by the profile hook at the first call into `chunklab.embeddings.late`."""
 
 
-def _calls_into_late(fn: Callable, *args: Any) -> tuple[Any, str]:
-    """Run fn, stopping it at its first call into `chunklab.embeddings.late` (however it was
-    imported: a profile hook sees each call by the file its code lives in) and naming it."""
-    late_file = inspect.getsourcefile(late)
+def calls_into_late(fn: Callable, *args: Any, package: bool = False) -> tuple[Any, str]:
+    """Run fn, stopping it at its first call into `chunklab.embeddings.late` (with `package`:
+    anywhere in `chunklab.embeddings`), however it was imported: a profile hook sees each call by
+    the file its code lives in, and names it."""
+    late_file = str(inspect.getsourcefile(late))
+    folder = os.path.dirname(late_file) + os.sep
 
     def watch(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code.co_filename == late_file:
+        name = frame.f_code.co_filename
+        if event == "call" and (name.startswith(folder) if package else name == late_file):
             raise _ReachedLate(frame.f_code.co_name)
 
     previous = sys.getprofile()
@@ -74,9 +78,12 @@ def _fresh_case() -> tuple[str, tuple[tuple[int, int], ...], np.ndarray]:
     return text, spans, late.late_chunk_vectors(minilm, text, list(spans))
 
 
-def _stitched(text: str, starts: list[int], width: int, later: bool = True) -> late.TokenVectors:
+def _stitched(
+    text: str, starts: list[int], width: int, later: bool = True, paper: bool = False
+) -> late.TokenVectors:
     """Each piece's reading, windows of `width` pieces from `starts` (cut at the text's end), the
-    piece kept from the window where it sits furthest from an edge (a tie: later, or earlier)."""
+    piece kept from the window where it sits furthest from an edge (a tie: later, or earlier);
+    `paper`: the paper's code's rule, each piece kept from the first window that reads it."""
     minilm = MiniLMEmbedder()
     encoding = minilm.encoding(text)
     ids, offsets = encoding.ids[1:-1], np.array(encoding.offsets[1:-1], dtype=np.int64)
@@ -86,7 +93,8 @@ def _stitched(text: str, starts: list[int], width: int, later: bool = True) -> l
         read = minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[1:-1]
         for piece in range(first, end):
             here = min(piece - first, end - 1 - piece)
-            if here > margin[piece] or (later and here == margin[piece]):
+            keep = margin[piece] < 0 if paper else here > margin[piece]
+            if keep or (later and not paper and here == margin[piece]):
                 vectors[piece], margin[piece] = read[piece - first], here
     return late.TokenVectors(vectors, offsets.reshape(-1, 2))
 
@@ -114,6 +122,20 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             late.pool_spans(_stitched(text, unmoved, width), spans),
             f"your last window starts at piece {unmoved[-1]} and holds {n - unmoved[-1]} pieces: "
             f"move it back to start at {right[-1]} ({n} - {width}), so it ends with the last piece",
+        ),
+        (
+            late.pool_spans(_stitched(text, right, width, paper=True), spans),
+            "you kept the earlier window's reading of the whole overlap, the late-chunking "
+            "paper's code's rule: here each piece is kept from the window where it sits furthest "
+            "from an edge, so the later window takes over from the middle of the overlap",
+        ),
+        (
+            late.pool_spans(
+                _stitched(text, [a for a, _ in late.windows(n, width - 2, overlap)], width - 2),
+                spans,
+            ),
+            f"your windows hold {width - 2} pieces: the model reads {minilm.max_tokens} "
+            f"positions, [CLS] and [SEP] among them, so a window holds {width} pieces of text",
         ),
         (
             late.pool_spans(_stitched(text, [0], width), spans),
@@ -155,7 +177,7 @@ def _slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarr
 
 def check_late_vectors(fn: Callable) -> Cases:
     text, spans, want = _fresh_case()
-    got, reached = _calls_into_late(fn, text, list(spans))
+    got, reached = calls_into_late(fn, text, list(spans))
     if reached:
         raise NotYet(
             f"your function calls chunklab.embeddings.late ({reached}): "
@@ -186,5 +208,26 @@ def check_late_vectors(fn: Callable) -> Cases:
     return Cases(
         len(spans),
         f"late_chunk_vectors' vectors for {len(spans)} spans of one page, {FRESH_PAGE}'s opening "
-        "(four 200-token chunks, and the same moved on one character)",
+        f"(four 200-token chunks, and the same moved on one character). {_schedules_answer()}",
+    )
+
+
+@lru_cache(maxsize=None)
+def _schedules_answer() -> str:
+    """The prompt's second question answered: section 2's mean cosine on the work-schedules page."""
+    doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
+    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
+
+    def mean_pairwise(vectors: np.ndarray) -> float:
+        sims = vectors @ vectors.T
+        return float(sims[~np.eye(len(vectors), dtype=bool)].mean())
+
+    alone = mean_pairwise(minilm.embed_documents([c.text for c in chunks]))
+    late_ = mean_pairwise(
+        late.late_chunk_vectors(minilm, doc.text, [(c.start, c.end) for c in chunks])
+    )
+    return (
+        f"On the work-schedules page, {len(chunks)} chunks of 200 tokens, the mean cosine between "
+        f"two chunks is {alone:.2f} alone and {late_:.2f} late: it rises there too, by "
+        f"{late_ - alone:.2f}, against the policy's 0.36 (0.28 to 0.64)"
     )

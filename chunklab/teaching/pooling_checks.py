@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from chunklab.embeddings.late import TokenVectors, pool_spans
+from chunklab.teaching.answers_late_chunking import calls_into_late
 from chunklab.teaching.checking import NotYet, close, rounded
 
 # --- 09.1 and 09b.1: pooling token vectors -------------------------------------------------------
@@ -26,6 +27,18 @@ def _masked(vectors: np.ndarray, keep: np.ndarray) -> np.ndarray:
     weights = keep.astype(np.float64)[..., None]
     with np.errstate(invalid="ignore", divide="ignore"):
         return (vectors * weights).sum(axis=1) / weights.sum(axis=1)
+
+
+def _without_embeddings(fn: Callable, *args: Any) -> Any:
+    """fn's answer; refused at its first call into `chunklab.embeddings`, which the prompt rules
+    out (the library's pooling would pass without the exercise being done)."""
+    got, reached = calls_into_late(fn, *args, package=True)
+    if reached:
+        raise NotYet(
+            f"your function calls into chunklab.embeddings ({reached}): the exercise is to "
+            "write the pooling yourself, with numpy"
+        )
+    return got
 
 
 def _prefix_slip(vectors: np.ndarray, mask: np.ndarray, prefix: np.ndarray) -> list:
@@ -46,10 +59,19 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
         got = np.asarray(got, dtype=np.float64)
     except (TypeError, ValueError):
         return "an array of shape (texts, dimensions)"
+    for wrong, hint in _mean_slips(vectors, mask):
+        for form in (wrong, _unit(wrong)):
+            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
+                return hint
+    return "the mean of each text's real tokens, not scaled"
+
+
+def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
+    """Each plausible wrong mean, with the hint that names it."""
     lengths = mask.sum(axis=1)
     positions = np.arange(mask.shape[1])[None, :]
     slips = _prefix_slip(vectors, mask, positions < lengths[:, None])
-    slips += [
+    return slips + [
         (
             _unit(_masked(vectors, mask)),
             "that is scaled to length 1; return the mean itself, before any scaling",
@@ -86,12 +108,22 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
             _masked(_unit(vectors), mask),
             "each token was scaled to length 1 before the mean: the mean of the tokens as they are",
         ),
+        (
+            vectors.sum(axis=1) / lengths[:, None],
+            "the mask was ignored in the sum: the padding's vectors were added in; multiply by "
+            "the mask (or select the real tokens) before summing",
+        ),
+        (
+            _masked(vectors, mask * (np.cumsum(mask, axis=1) > 1)),
+            "the first real token was dropped: every position whose mask is 1 counts, [CLS] "
+            "included",
+        ),
+        (
+            np.where(mask[..., None] > 0, vectors, -np.inf).max(axis=1),
+            "that is the largest value of each dimension (max pooling): this model takes the mean",
+        ),
+        (vectors.max(axis=1), "that is max pooling, padding included: take the mean"),
     ]
-    for wrong, hint in slips:
-        for form in (wrong, _unit(wrong)):
-            if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
-                return hint
-    return "the mean of each text's real tokens, not scaled"
 
 
 def check_masked_mean(fn: Callable) -> int:
@@ -105,7 +137,7 @@ def check_masked_mean(fn: Callable) -> int:
         if case % 3 == 2:  # padded on the left, as some tokenizers pad: a length is not enough
             mask = mask[:, ::-1].copy()
         expected = _masked(vectors.astype(np.float64), mask)  # the pooling's mean, before scaling
-        got = fn(vectors.copy(), mask.copy())
+        got = _without_embeddings(fn, vectors.copy(), mask.copy())
         if not close(got, expected):
             hint = _mean_hint(vectors.astype(np.float64), mask, got)
             raise NotYet(
@@ -158,7 +190,7 @@ def check_pool_span(fn: Callable) -> int:
         points = [int(p) for p in offsets.ravel()] + inner + [int(offsets[-1, 1]) + 2]
         start, end = sorted(int(p) for p in rng.choice(points, size=2))
         expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
-        got = fn(offsets.copy(), vectors.copy(), start, end)
+        got = _without_embeddings(fn, offsets.copy(), vectors.copy(), start, end)
         if not close(got, expected):
             hint = _pool_hint(offsets, vectors.astype(np.float64), start, end, got)
             raise NotYet(
