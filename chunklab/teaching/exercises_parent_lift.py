@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, consistent_slips, short
 
 Hit = tuple[str, float]
 Lifted = tuple[str, str, float]
@@ -59,6 +59,16 @@ def _pooled(hits, parent_of, max_parents, pool: Callable[[list[float]], float]) 
 def _summed(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: ranks a parent by the sum of its children's scores."""
     return _pooled(hits, parent_of, max_parents, sum)
+
+
+def _averaged(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: ranks a parent by the mean of its children's scores."""
+    return _pooled(hits, parent_of, max_parents, lambda scores: sum(scores) / len(scores))
+
+
+def _one_short(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: keeps max_parents - 1 parents (an off-by-one cut)."""
+    return lift_expected(hits, parent_of, max_parents)[: max(0, max_parents - 1)]
 
 
 def _counted(hits, parent_of, max_parents) -> list[Lifted]:
@@ -122,6 +132,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
     (_with_repeats, "a parent appears twice: hand each parent over once, at its best child"),
     (_summed, "you ranked a parent by the sum of its children's scores: rank it by its best child"),
     (
+        _averaged,
+        "you ranked a parent by the mean of its children's scores: rank it by its best child",
+    ),
+    (_one_short, "you kept max_parents - 1 parents: keep up to max_parents"),
+    (
         _counted,
         "you ranked a parent by how many children it has among the hits: rank it by its best child",
     ),
@@ -170,24 +185,38 @@ LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
 ]
 
 
-def _why_lift(got: list, expected: list, case: tuple[list[Hit], dict[str, str], int]) -> str:
+def _why_lift(
+    got: list, expected: list, case: tuple[list[Hit], dict[str, str], int], slips: list[str]
+) -> str:
     hits, parent_of, most = case
     parents = [row[0] if isinstance(row, tuple) and row else row for row in got]
     if any(p in parent_of and p not in parent_of.values() for p in parents):
         return "return parent ids (parent_of[child]) first in each tuple, not child ids"
     if any(not isinstance(row, tuple) or len(row) != 3 for row in got):
         return "each item is a tuple (parent_id, child_id, score)"
+    if len(got) == len(expected) and all(
+        sorted(map(repr, g)) == sorted(map(repr, e)) for g, e in zip(got, expected, strict=True)
+    ):
+        return "each tuple holds the right values in another order: (parent_id, child_id, score)"
     if len(got) > most and len(set(parents)) == len(parents):
         return f"at most max_parents={most} parents"
-    matched = [why for slip, why in LIFT_SLIPS if got == slip(list(hits), dict(parent_of), most)]
-    if matched:  # two slips can give the same list on one case: name each
+    matched = slips or [
+        why for slip, why in LIFT_SLIPS if got == slip(list(hits), dict(parent_of), most)
+    ]
+    if matched:  # two slips can give the same list on every fixed case: name each
         return "; or ".join(matched)
+    if len(set(parents)) < len(parents):
+        return "a parent appears twice: hand each parent over once, at its best child"
     if [row[0] for row in got] == [row[0] for row in expected]:
         return (
             "the right parents in the right order, but not each one's best child: keep each "
             "parent's best child and its score, not its first, last or worst"
         )
     return "not the parents expected"
+
+
+def _rows(lifted) -> list:
+    return [tuple(row) if isinstance(row, list) else row for row in lifted]
 
 
 def check_lift(fn: Callable) -> int:
@@ -200,12 +229,10 @@ def check_lift(fn: Callable) -> int:
         cases.append((hits, parent_of, rng.randint(1, 4)))
     for hits, parent_of, most in [*LIFT_CASES, *cases]:
         expected = lift_expected(hits, parent_of, most)
-        got = [
-            tuple(row) if isinstance(row, list) else row
-            for row in fn(list(hits), dict(parent_of), most)
-        ]
-        if got != expected:
-            why = _why_lift(got, expected, (hits, parent_of, most))
+        got = _rows(fn(list(hits), dict(parent_of), most))
+        if got != expected:  # the slips whose lists the learner's matches on every fixed case
+            slips = consistent_slips(fn, LIFT_SLIPS, LIFT_CASES, _rows)
+            why = _why_lift(got, expected, (hits, parent_of, most), slips)
             raise NotYet(
                 f"{why}. Case: hits {hits}, parents {parent_of}, max_parents={most}: "
                 f"expected {expected}, got {short(got)}"
