@@ -40,6 +40,8 @@ WRONG_03_1 = [
     (351, "cut by the word-based counter"),
     (412, "counted by approx_tokens"),
     (300, "the prompt's example"),  # the form shown in the prompt, copied
+    (308, "counted once"),  # a child found for two questions counted once
+    (97, "per question (the mean)"),  # the total over four, divided by four
     (["t01"], "where an int is asked"),  # the question the children miss, not what they cost
     ("387", "a str"),
 ]
