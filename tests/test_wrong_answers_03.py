@@ -116,6 +116,11 @@ def first_child_then_sorted(hits, parent_of, most):  # first-seen child kept, th
     return [(p, *first[p]) for p in sorted(first, key=lambda p: -first[p][1])][:most]
 
 
+def worst_child_then_sorted(hits, parent_of, most):  # overwritten best first, then sorted
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda h: -h[1])}
+    return [(p, *worst[p]) for p in sorted(worst, key=lambda p: -worst[p][1])][:most]
+
+
 def whole_list_reversed(hits, parent_of, most):
     return list(reversed(lift(hits, parent_of, most)))
 
@@ -173,6 +178,7 @@ WRONG_03_2 = [
     (one_parent_short, "max_parents - 1"),
     (by_pooled_score(lambda s: sum(s) / len(s)), "the mean of its children's scores"),
     (by_child_id, "a parent appears twice"),
+    (worst_child_then_sorted, "so it kept its worst child"),
 ]
 
 

@@ -110,6 +110,13 @@ def _first_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *first[p]) for p in order][:max_parents]
 
 
+def _worst_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: a parent's entry overwritten at every hit, best first, so it keeps its worst child,
+    then the parents sorted by that child's score."""
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda hit: -hit[1])}
+    return [(p, *worst[p]) for p in sorted(worst, key=lambda p: -worst[p][1])][:max_parents]
+
+
 def _reversed_list(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: the right parents and children, handed back worst first."""
     return lift_expected(hits, parent_of, max_parents)[::-1]
@@ -160,6 +167,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         "you kept the first child seen for each parent, not its best-scoring one, then sorted "
         "the parents by that child's score: keep each parent's best child",
     ),
+    (
+        _worst_child_then_sorted,
+        "you overwrote each parent's entry at every hit, so it kept its worst child, then sorted "
+        "the parents by that child's score: keep each parent's best child",
+    ),
     (_reversed_list, "your list is worst first: the parent of the best child comes first"),
     (
         _reversed_then_cut,
@@ -180,6 +192,7 @@ LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
     ([("b1", 0.8), ("a2", 0.35), ("c2", 0.6), ("a3", 0.3), ("c1", 0.2), ("a1", 0.1)], A, 3),
     ([("a1", 4.0), ("a2", 3.0), ("c1", 2.0), ("b1", 1.0)], A, 2),
     ([("b1", 2.0), ("a1", 1.5), ("a2", 1.2), ("a3", 1.1)], A, 2),
+    ([("a1", 0.9), ("a2", 0.3), ("b1", 0.5)], A, 2),  # the first child given is A's best
     ([("a1", 1.0)], A, 1),
     ([], A, 2),
 ]
