@@ -55,11 +55,11 @@ def _won_lost_tied(retriever: str, size: int, child: int = 800) -> tuple[int, in
     return won, lost, len(direct) - won - lost
 
 
-def _s2b_won_at_2400() -> int:
+def s2b_won_at_2400() -> int:
     return _won_lost_tied("bm25", 2400)[0]
 
 
-def _s2b_won_hints() -> dict[Any, str]:
+def s2b_won_hints() -> dict[Any, str]:
     """03d.1's slips: one off, the other direction (lost), the notebook's lengths, WordLlama,
     the ties, won minus lost, won plus lost, every question small-to-big's block answers, or the
     direct block's, the count given as a percent of the questions, children cut at 1200."""

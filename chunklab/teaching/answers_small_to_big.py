@@ -20,7 +20,7 @@ from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_long_parents import _s2b_won_at_2400, _s2b_won_hints
+from chunklab.teaching.answers_long_parents import s2b_won_at_2400, s2b_won_hints
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
@@ -328,12 +328,12 @@ SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("an int: cl100k tokens over the four questions", _bm25_children_read_at_k2),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
     "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
-    "03d.1": ("an int: a number of questions", _s2b_won_at_2400),
+    "03d.1": ("an int: a number of questions", s2b_won_at_2400),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_tokens_read_hints),
     "03b.1": Form(misses=_forward_window_hints),
     "03c.1": Form(misses=_fetch_factor_hints),
-    "03d.1": Form(misses=_s2b_won_hints),
+    "03d.1": Form(misses=s2b_won_hints),
 }
