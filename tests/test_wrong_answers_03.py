@@ -40,6 +40,8 @@ WRONG_03_1 = [
     (351, "cut by the word-based counter"),
     (412, "counted by approx_tokens"),
     (300, "the prompt's example"),  # the form shown in the prompt, copied
+    (308, "counted once"),  # a child found for two questions counted once
+    (97, "per question (the mean)"),  # the total over four, divided by four
     (["t01"], "where an int is asked"),  # the question the children miss, not what they cost
     ("387", "a str"),
 ]
@@ -114,6 +116,11 @@ def first_child_then_sorted(hits, parent_of, most):  # first-seen child kept, th
     return [(p, *first[p]) for p in sorted(first, key=lambda p: -first[p][1])][:most]
 
 
+def worst_child_then_sorted(hits, parent_of, most):  # overwritten best first, then sorted
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda h: -h[1])}
+    return [(p, *worst[p]) for p in sorted(worst, key=lambda p: -worst[p][1])][:most]
+
+
 def whole_list_reversed(hits, parent_of, most):
     return list(reversed(lift(hits, parent_of, most)))
 
@@ -138,6 +145,18 @@ def no_limit(hits, parent_of, most):
     return lift(hits, parent_of, 99)
 
 
+def fields_swapped(hits, parent_of, most):  # (parent, score, child): the best child is there
+    return [(p, s, c) for p, c, s in lift(hits, parent_of, most)]
+
+
+def one_parent_short(hits, parent_of, most):
+    return lift(hits, parent_of, most)[: most - 1]
+
+
+def by_child_id(hits, parent_of, most):  # hits sorted by child id, one row each: repeats
+    return [(parent_of[c], c, s) for c, s in sorted(hits)][:most]
+
+
 WRONG_03_2 = [
     (given_order, "in the order they came"),
     (reverse_sorted, "lowest score first"),
@@ -155,7 +174,25 @@ WRONG_03_2 = [
     (child_ids_first, "return parent ids"),
     (parent_ids_only, "a tuple (parent_id, child_id, score)"),
     (no_limit, "at most max_parents"),
+    (fields_swapped, "the right values in another order"),
+    (one_parent_short, "max_parents - 1"),
+    (by_pooled_score(lambda s: sum(s) / len(s)), "the mean of its children's scores"),
+    (by_child_id, "a parent appears twice"),
+    (worst_child_then_sorted, "so it kept its worst child"),
 ]
+
+
+@pytest.mark.parametrize(
+    ("fn", "wrong"),
+    [
+        (fields_swapped, "not each one's best child"),  # the best child is there, misplaced
+        (by_pooled_score(sum), "worst first"),  # the sum's hint alone, not four joined by "or"
+    ],
+    ids=["fields_swapped", "summed"],
+)
+def test_03_2_names_no_slip_the_code_does_not_make(fn, wrong):
+    result = verdict("03.2", fn)
+    assert not result.passed and wrong not in result.message, result.message
 
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03_2, ids=lambda x: getattr(x, "__name__", ""))
@@ -278,6 +315,15 @@ def stop_at_repeat(children, parent_of, tokens, budget):
     return chosen
 
 
+def largest_first(children, parent_of, tokens, budget):
+    unique = sorted(dict.fromkeys(parent_of[c] for c in children), key=lambda p: -tokens[p])
+    return parents_within(unique, {p: p for p in unique}, tokens, budget)
+
+
+def set_order(children, parent_of, tokens, budget):  # a set's order, fixed here: not the rank's
+    return sorted(parents_within(children, parent_of, tokens, budget), reverse=True)
+
+
 def worst_first(children, parent_of, tokens, budget):
     return parents_within(children[::-1], parent_of, tokens, budget)  # the ranking read backwards
 
@@ -294,7 +340,14 @@ WRONG_03_3 = [
     (with_repeats, "a parent appears twice"),
     (sorted_ids, "the right parents in the wrong order"),
     (child_ids, "return parent ids"),
+    (largest_first, "took the largest parents first"),
+    (set_order, "the right parents in the wrong order"),
 ]
+
+
+def test_03_3_a_lost_order_is_not_told_walked_backwards():
+    result = verdict("03.3", set_order)  # matches the backward walk on one case, not on all
+    assert not result.passed and "from its end" not in result.message, result.message
 
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03_3, ids=lambda x: getattr(x, "__name__", ""))

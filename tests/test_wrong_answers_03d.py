@@ -18,6 +18,8 @@ WRONG_03D_1 = [
     (31, "won plus lost"),  # every question where the two blocks differ
     (9, "one off"),  # off by one below, named before the coincidence with 1600 characters
     (11, "one off"),
+    (4, "as a percent of the questions"),  # 10 of 276, given as a percent
+    (7, "1200-character children"),  # the children cut at half the block
 ]
 
 
@@ -77,6 +79,19 @@ WRONG_03D_2 = [
         "position",
     ),
 ]
+
+
+def _inclusive_end(child, blocks):  # the block's end read as included: b - 1, then + 1
+    shared = [min(child[1], b - 1) - max(child[0], a) + 1 for _, a, b in blocks]
+    return blocks[shared.index(max(shared))][0]  # the earlier block on a tie, as asked
+
+
+WRONG_03D_2.append((_inclusive_end, "one character off"))
+
+
+def test_03d_2_an_off_by_one_overlap_is_not_told_tie():
+    result = verdict("03d.2", _inclusive_end)  # it takes the earlier block on a tie already
+    assert not result.passed and "a tie" not in result.message, result.message
 
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03D_2, ids=[h for _, h in WRONG_03D_2])

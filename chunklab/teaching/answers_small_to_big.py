@@ -9,22 +9,18 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
-from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.contracts import Chunk, Document
 from chunklab.documents.series import load_document
-from chunklab.evaluation.chroma import load_corpora
-from chunklab.evaluation.chroma import load_questions as chroma_questions
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall
 from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
-from chunklab.teaching.parent_search import block_groups, direct_vs_s2b
+from chunklab.teaching.answers_long_parents import s2b_won_at_2400, s2b_won_hints
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
@@ -64,6 +60,19 @@ def _tokens_read(
     return total
 
 
+def _unique_children_read(joined: bool = True) -> int:
+    """03.1's slip: every child found (BM25, k = 2, 80 tokens) counted once over the questions,
+    the texts joined by newlines or each counted apart."""
+    index = _policy_index(RETRIEVERS["bm25"](), cl100k, 80)
+    ids = {
+        h.ref_id
+        for q in load_questions("travel_policy").questions
+        for h in index.search(q.question, k=2)
+    }
+    texts = [index.store.child("default", i).text for i in sorted(ids)]
+    return cl100k("\n".join(texts)) if joined else sum(map(cl100k, texts))
+
+
 def _bm25_children_read_at_k2() -> int:
     return _tokens_read()
 
@@ -90,8 +99,15 @@ def _tokens_read_hints() -> dict[Any, str]:
         ),
         (_tokens_read(tokens_by="approx"), "with the tokens counted by approx_tokens, not cl100k"),
         (300, "of the prompt's example, which shows the form only"),
+        (_unique_children_read(), "with a child found for two questions counted once"),
+        (_unique_children_read(joined=False), "with a child found for two questions counted once"),
+        *[
+            (f(_tokens_read() / 4), "per question (the mean), not the four together")
+            for f in (round, int)
+        ],
     ]:
-        hints.setdefault(answer, []).append(where)
+        if where not in hints.setdefault(answer, []):
+            hints[answer].append(where)
     return {
         answer: f"that is the answer {', or '.join(where)}; the question asks the children "
         "alone, 80-token children, BM25, k = 2, tokens counted with cl100k"
@@ -190,7 +206,8 @@ def _forward_window_hints() -> dict[Any, str]:
     )
     joined = _t03_space_joined(a)
     spaces = "you joined the sentences with spaces: join nothing, take the slice policy.text[a:b]"
-    hints[joined] = f"{hints[joined]}; or {spaces}" if joined in hints else spaces
+    both = f"two slips give this count, check which is yours: {hints.get(joined)}; or {spaces}"
+    hints[joined] = both if joined in hints else spaces
     for tokens, hint in _forward_window_overreach_hints(a).items():
         hints.setdefault(tokens, hint)
     hints.pop(_forward_window_tokens(), None)
@@ -302,92 +319,16 @@ def _children_sharing_a_word(retriever: str = "logcount") -> int:
     return sum(h.score > 0 for h in hits)
 
 
-@functools.cache
-def _blocks_run(retriever: str, size: int) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Per question of Chroma's three smaller corpora (03d's): whether the block of `size`
-    characters found directly holds the answer, and whether the best 800-character child's
-    block does (03d.1)."""
-    docs = {
-        name: Document(doc_id=name, uri=name, title="", text=text)
-        for name, text in load_corpora().items()
-        if len(text) < 200_000
-    }
-    asked = [q for q in chroma_questions() if q.corpus in docs]
-    pieces: dict[str, Sequence[Chunk]] = {
-        name: FixedSizeChunker(size=800, overlap=0).split(doc) for name, doc in docs.items()
-    }
-
-    def holds(q, block) -> float:
-        return float(
-            block is not None and all(block.start <= a and b <= block.end for a, b in q.excerpts)
-        )
-
-    direct, s2b = direct_vs_s2b(
-        RETRIEVERS[retriever], block_groups(docs, pieces, asked, size), holds
-    )
-    return tuple(direct), tuple(s2b)
-
-
-def _won_lost_tied(retriever: str, size: int) -> tuple[int, int, int]:
-    direct, s2b = _blocks_run(retriever, size)
-    won = sum(s > d for d, s in zip(direct, s2b, strict=True))
-    lost = sum(s < d for d, s in zip(direct, s2b, strict=True))
-    return won, lost, len(direct) - won - lost
-
-
-def _s2b_won_at_2400() -> int:
-    return _won_lost_tied("bm25", 2400)[0]
-
-
-def _s2b_won_hints() -> dict[Any, str]:
-    """03d.1's slips: one off, the other direction (lost), the notebook's lengths, WordLlama,
-    the ties, won minus lost, won plus lost, every question small-to-big's block answers, or the
-    direct block's."""
-    won, lost, tied = _won_lost_tied("bm25", 2400)
-    direct, s2b = _blocks_run("bm25", 2400)
-    ask = (
-        "the question asks, with BM25 and 2400-character blocks, for the questions where only "
-        "small-to-big's block holds the answer"
-    )
-    hints: dict[Any, list[str]] = {}
-    off_by_one = (
-        "one off: count each question where small-to-big's block holds the answer and the "
-        "direct block does not, once"
-    )
-    for answer, where in [
-        (won - 1, off_by_one),
-        (won + 1, off_by_one),
-        (
-            lost,
-            "the questions small-to-big lost (the direct block holds the answer, its block not)",
-        ),
-        (tied, "the ties: both blocks hold the answer, or neither"),
-        (won - lost, "won minus lost"),
-        (won + lost, "won plus lost: every question where the two blocks differ, either way"),
-        (
-            int(sum(s2b)),
-            "every question whose small-to-big block holds the answer, the direct one's too",
-        ),
-        (int(sum(direct)), "every question whose directly found block holds the answer"),
-        (_won_lost_tied("wordllama", 2400)[0], "with WordLlama (DenseRetriever)"),
-        *[(_won_lost_tied("bm25", s)[0], f"at {s} characters") for s in (1600, 4000, 8000)],
-    ]:
-        hints.setdefault(answer, []).append(where)
-    table = {a: f"that is {', or '.join(w)}; {ask}" for a, w in hints.items()}
-    table.pop(won, None)
-    return table
-
-
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03.1": ("an int: cl100k tokens over the four questions", _bm25_children_read_at_k2),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
     "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
-    "03d.1": ("an int: a number of questions", _s2b_won_at_2400),
+    "03d.1": ("an int: a number of questions", s2b_won_at_2400),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03.1": Form(misses=_tokens_read_hints),
     "03b.1": Form(misses=_forward_window_hints),
     "03c.1": Form(misses=_fetch_factor_hints),
-    "03d.1": Form(misses=_s2b_won_hints),
+    "03d.1": Form(misses=s2b_won_hints),
 }

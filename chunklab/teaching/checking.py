@@ -7,6 +7,7 @@ live in a module of their own and still speak the same way to the learner.
 
 from __future__ import annotations
 
+import copy
 import inspect
 import sys
 from collections.abc import Callable, Iterator
@@ -94,3 +95,19 @@ def floors(fn: Callable) -> bool:
         return "//" in inspect.getsource(fn)
     except (OSError, TypeError):
         return True
+
+
+def consistent_slips(fn: Callable, slips: list, cases: list, shape: Callable = list) -> list[str]:
+    """The hints of the slips `(method, hint)` whose result equals `shape(fn(*case))` on every
+    case: one case can match several slips by chance, the fixed cases together rarely do."""
+    got = []
+    for case in cases:
+        try:
+            got.append(shape(fn(*copy.deepcopy(case))))
+        except Exception:  # a learner's function may raise on some case: no slip is named then
+            return []
+    return [
+        why
+        for slip, why in slips
+        if all(g == slip(*copy.deepcopy(case)) for g, case in zip(got, cases, strict=True))
+    ]

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, consistent_slips, short
 
 Block = tuple[str, int, int]  # (block id, start, end): a span, end exclusive
 
@@ -33,7 +33,7 @@ def _holding(position: int, blocks: list[Block]) -> str:
     return next((i for i, a, b in blocks if a <= position < b), blocks[-1][0])
 
 
-def _why_block(got: object, child: tuple[int, int], blocks: list[Block]) -> str:
+def _why_block(got: object, child: tuple[int, int], blocks: list[Block], slips: list[str]) -> str:
     start, end = child
     ids = [i for i, _, _ in blocks]
     if got not in ids:
@@ -47,6 +47,8 @@ def _why_block(got: object, child: tuple[int, int], blocks: list[Block]) -> str:
             "each block shares with it, min(ends) - max(starts)"
         )
     shared = {i: min(end, b) - max(start, a) for i, a, b in blocks}
+    if slips:  # the slips the learner's answers match on every fixed case
+        return "; or ".join(dict.fromkeys(slips))
     if shared[got] == shared[block_expected(child, blocks)]:
         return "a tie: two blocks share as many characters with the child; take the earlier one"
     if got == _holding(end - 1, blocks) or got == _holding(end, blocks):
@@ -60,6 +62,34 @@ def _why_block(got: object, child: tuple[int, int], blocks: list[Block]) -> str:
             "blocks, not when it spans three; count the characters each block shares with it"
         )
     return "not the block expected"
+
+
+def _pick(da: int = 0, db: int = 0, dc: int = 0, later: bool = False) -> Callable:
+    """A slip: the most-shared block with the block's start, its end or the child's end moved by
+    one (an overlap one character off), or with a tie going to the later block."""
+
+    def pick(child: tuple[int, int], blocks: list[Block]) -> str:
+        start, end = child
+        shared = [
+            (min(end + dc, b + db) - max(start, a + da), n if later else -n)
+            for n, (_, a, b) in enumerate(blocks)
+        ]
+        return blocks[abs(max(shared)[1])][0]
+
+    return pick
+
+
+OFF_BY_ONE = (
+    "your overlap is one character off (an end taken as included, or a -1 or +1): with ends "
+    "exclusive, the characters shared are min(ends) - max(starts), nothing added"
+)
+BLOCK_SLIPS = [  # (a plausible wrong method, its slip in words), named when it fits every case
+    (
+        _pick(later=True),
+        "a tie: two blocks share as many characters with the child; take the earlier one",
+    ),
+    *[(_pick(*d), OFF_BY_ONE) for d in [(0, -1, 0), (0, 1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, -1)]],
+]
 
 
 def _blocks(rng: random.Random, length: int) -> list[Block]:
@@ -89,8 +119,9 @@ def check_parent_block(fn: Callable) -> int:
         expected = block_expected(child, blocks)
         got = fn(tuple(child), [tuple(b) for b in blocks])
         if got != expected:
+            slips = consistent_slips(fn, BLOCK_SLIPS, FIXED, shape=lambda x: x)
             raise NotYet(
-                f"{_why_block(got, child, blocks)}. Case: child {child}, blocks {blocks}: "
+                f"{_why_block(got, child, blocks, slips)}. Case: child {child}, blocks {blocks}: "
                 f"expected {expected!r}, got {short(got)}"
             )
     return len(cases)

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, consistent_slips, short
 
 Hit = tuple[str, float]
 Lifted = tuple[str, str, float]
@@ -61,6 +61,16 @@ def _summed(hits, parent_of, max_parents) -> list[Lifted]:
     return _pooled(hits, parent_of, max_parents, sum)
 
 
+def _averaged(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: ranks a parent by the mean of its children's scores."""
+    return _pooled(hits, parent_of, max_parents, lambda scores: sum(scores) / len(scores))
+
+
+def _one_short(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: keeps max_parents - 1 parents (an off-by-one cut)."""
+    return lift_expected(hits, parent_of, max_parents)[: max(0, max_parents - 1)]
+
+
 def _counted(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: ranks a parent by how many of its children were hit."""
     return _pooled(hits, parent_of, max_parents, len)
@@ -100,6 +110,13 @@ def _first_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *first[p]) for p in order][:max_parents]
 
 
+def _worst_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: a parent's entry overwritten at every hit, best first, so it keeps its worst child,
+    then the parents sorted by that child's score."""
+    worst = {parent_of[c]: (c, s) for c, s in sorted(hits, key=lambda hit: -hit[1])}
+    return [(p, *worst[p]) for p in sorted(worst, key=lambda p: -worst[p][1])][:max_parents]
+
+
 def _reversed_list(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: the right parents and children, handed back worst first."""
     return lift_expected(hits, parent_of, max_parents)[::-1]
@@ -121,6 +138,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
     (_worst_first, "you sorted the hits lowest score first: the best child comes first"),
     (_with_repeats, "a parent appears twice: hand each parent over once, at its best child"),
     (_summed, "you ranked a parent by the sum of its children's scores: rank it by its best child"),
+    (
+        _averaged,
+        "you ranked a parent by the mean of its children's scores: rank it by its best child",
+    ),
+    (_one_short, "you kept max_parents - 1 parents: keep up to max_parents"),
     (
         _counted,
         "you ranked a parent by how many children it has among the hits: rank it by its best child",
@@ -145,6 +167,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         "you kept the first child seen for each parent, not its best-scoring one, then sorted "
         "the parents by that child's score: keep each parent's best child",
     ),
+    (
+        _worst_child_then_sorted,
+        "you overwrote each parent's entry at every hit, so it kept its worst child, then sorted "
+        "the parents by that child's score: keep each parent's best child",
+    ),
     (_reversed_list, "your list is worst first: the parent of the best child comes first"),
     (
         _reversed_then_cut,
@@ -165,29 +192,44 @@ LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
     ([("b1", 0.8), ("a2", 0.35), ("c2", 0.6), ("a3", 0.3), ("c1", 0.2), ("a1", 0.1)], A, 3),
     ([("a1", 4.0), ("a2", 3.0), ("c1", 2.0), ("b1", 1.0)], A, 2),
     ([("b1", 2.0), ("a1", 1.5), ("a2", 1.2), ("a3", 1.1)], A, 2),
+    ([("a1", 0.9), ("a2", 0.3), ("b1", 0.5)], A, 2),  # the first child given is A's best
     ([("a1", 1.0)], A, 1),
     ([], A, 2),
 ]
 
 
-def _why_lift(got: list, expected: list, case: tuple[list[Hit], dict[str, str], int]) -> str:
+def _why_lift(
+    got: list, expected: list, case: tuple[list[Hit], dict[str, str], int], slips: list[str]
+) -> str:
     hits, parent_of, most = case
     parents = [row[0] if isinstance(row, tuple) and row else row for row in got]
     if any(p in parent_of and p not in parent_of.values() for p in parents):
         return "return parent ids (parent_of[child]) first in each tuple, not child ids"
     if any(not isinstance(row, tuple) or len(row) != 3 for row in got):
         return "each item is a tuple (parent_id, child_id, score)"
+    if len(got) == len(expected) and all(
+        sorted(map(repr, g)) == sorted(map(repr, e)) for g, e in zip(got, expected, strict=True)
+    ):
+        return "each tuple holds the right values in another order: (parent_id, child_id, score)"
     if len(got) > most and len(set(parents)) == len(parents):
         return f"at most max_parents={most} parents"
-    matched = [why for slip, why in LIFT_SLIPS if got == slip(list(hits), dict(parent_of), most)]
-    if matched:  # two slips can give the same list on one case: name each
+    matched = slips or [
+        why for slip, why in LIFT_SLIPS if got == slip(list(hits), dict(parent_of), most)
+    ]
+    if matched:  # two slips can give the same list on every fixed case: name each
         return "; or ".join(matched)
+    if len(set(parents)) < len(parents):
+        return "a parent appears twice: hand each parent over once, at its best child"
     if [row[0] for row in got] == [row[0] for row in expected]:
         return (
             "the right parents in the right order, but not each one's best child: keep each "
             "parent's best child and its score, not its first, last or worst"
         )
     return "not the parents expected"
+
+
+def _rows(lifted) -> list:
+    return [tuple(row) if isinstance(row, list) else row for row in lifted]
 
 
 def check_lift(fn: Callable) -> int:
@@ -200,12 +242,10 @@ def check_lift(fn: Callable) -> int:
         cases.append((hits, parent_of, rng.randint(1, 4)))
     for hits, parent_of, most in [*LIFT_CASES, *cases]:
         expected = lift_expected(hits, parent_of, most)
-        got = [
-            tuple(row) if isinstance(row, list) else row
-            for row in fn(list(hits), dict(parent_of), most)
-        ]
-        if got != expected:
-            why = _why_lift(got, expected, (hits, parent_of, most))
+        got = _rows(fn(list(hits), dict(parent_of), most))
+        if got != expected:  # the slips whose lists the learner's matches on every fixed case
+            slips = consistent_slips(fn, LIFT_SLIPS, LIFT_CASES, _rows)
+            why = _why_lift(got, expected, (hits, parent_of, most), slips)
             raise NotYet(
                 f"{why}. Case: hits {hits}, parents {parent_of}, max_parents={most}: "
                 f"expected {expected}, got {short(got)}"
