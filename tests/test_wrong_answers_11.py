@@ -210,7 +210,13 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         (won, lost, other): "the verdict needs both the paired interval to exclude 0",
         (won + 1, lost, verdict): "one question off",
         (won, lost, verdict.upper()): "as compare prints it, in lower case",
+        "the lead grows": "a direction read from two means is not a trend",
     }
+    fixed = bm25_pair(400, other="fixed tokens")[0]
+    if (fixed.won, fixed.lost) != (won, lost):
+        slips[(fixed.won, fixed.lost, fixed.verdict)] = "pairs the tree with the fixed window"
+    if verdict == "no difference shown":
+        slips[(won, lost, "none")] = "the table's 'none' stands for"
     for answer, why in slips.items():
         selfcheck.check("11.3", answer)
         out = capsys.readouterr().out
@@ -227,3 +233,20 @@ def test_11_1_accepts_groups_given_as_tuples():
         return [tuple(g) for g in merged(sizes, budget)]
 
     assert check_merge_siblings(as_tuples) > 0
+
+
+def test_11_1_names_a_merge_that_stops_at_two_siblings():
+    # greedy and within the budget, but every group closed at two: [30, 30, 40] at 100 is one group
+    def in_pairs(sizes, budget):
+        groups, total = [], 0
+        for i, size in enumerate(sizes):
+            if groups and len(groups[-1]) < 2 and total + size <= budget:
+                groups[-1].append(i)
+                total += size
+            else:
+                groups.append([i])
+                total = size
+        return groups
+
+    result = verdict("11.1", in_pairs)
+    assert not result.passed and "more than two siblings" in result.message, result.message
