@@ -184,3 +184,33 @@ def test_05_1_refuses_the_library_split_cells_with_its_own_hint():
 
     result = verdict("05.1", column_value)
     assert not result.passed and "split_cells" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-05.2")
+def test_05_1_refuses_the_library_split_cells_taken_as_a_default_argument():
+    """A default argument `sc=split_cells` names no global: the check reads defaults too."""
+    from chunklab.parsing.blocks import split_cells
+
+    def column_value(header, row, sc=split_cells):
+        return "; ".join(f"{h}: {v}" for h, v in zip(sc(header), sc(row), strict=False))
+
+    result = verdict("05.1", column_value)
+    assert not result.passed and "split_cells" in result.message, result.message
+
+
+def run_together(header, row):
+    """Right pairs with nothing between them: 'Measure:VibrationUnit:mm/s'."""
+    return "".join(f"{h}:{v}" for h, v in zip(gfm_cells(header), gfm_cells(row), strict=False))
+
+
+def dict_repr(header, row):
+    """str(dict(...)): the names carry quotes before their colons."""
+    return str(dict(zip(gfm_cells(header), gfm_cells(row), strict=False)))
+
+
+def test_05_1_names_pairs_run_together_and_a_dict_repr():
+    joined = verdict("05.1", run_together)
+    assert not joined.passed and "nothing separates one pair" in joined.message, joined.message
+    quoted = verdict("05.1", dict_repr)
+    assert not quoted.passed and "quotes before its colon" in quoted.message, quoted.message
+    assert "the column name above it" not in quoted.message

@@ -72,6 +72,21 @@ UNSTRIPPED_HINT = (
 )
 
 
+# A dict's repr, or names written in quotes: "'Measure': 'Vibration'" holds no `Measure:`.
+QUOTED = "a column name is written in quotes"
+QUOTED_HINT = (
+    "the column name is written with quotes before its colon ('Measure': ..., as str(dict(...)) "
+    "prints it): write each pair as plain text, Measure: Vibration"
+)
+
+# Pairs run together: "Measure:VibrationUnit:mm/s" leaves no mark where a value ends.
+RUN_TOGETHER = "two pairs run together"
+RUN_TOGETHER_HINT = (
+    "nothing separates one pair from the next, so a value runs into the next column's name: "
+    "put '; ', ', ', a space or a newline between the pairs"
+)
+
+
 def _accepted(value: str) -> set[str]:
     """The spellings of a cell's value that count as right: an escaped pipe as written or as |."""
     return {value, value.replace("\\|", "|")}
@@ -84,6 +99,8 @@ def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
         found = got.find(f"{name}:", at)
         if found < 0 and re.search(rf"{re.escape(name)}\s+:", got[at:]):
             return UNSTRIPPED
+        if found < 0 and re.search(rf"""['"]{re.escape(name)}['"]\s*:""", got[at:]):
+            return QUOTED
         if found < 0:
             return f"{name + ':'!r} is missing (or out of order)"
         spans.append((found, found + len(name) + 1))
@@ -98,6 +115,9 @@ def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
             return PIPE_LEFT
         if written not in wanted:
             return f"column {name!r} should hold {value!r}, got {written!r}"
+        raw = got[value_start:end]
+        if end < len(got) and raw == raw.rstrip(SEPARATORS):
+            return RUN_TOGETHER
     leftover = got
     for value in values:
         for spelling in _accepted(value):
@@ -114,7 +134,8 @@ LIBRARY_SPLIT_HINT = (
 
 
 def _calls_library_split(fn: Callable) -> bool:
-    """True when fn (or a function defined inside it) names the library's own `split_cells`."""
+    """True when fn (or a function defined inside it) names the library's own `split_cells`, or
+    takes it as a default argument (`def column_value(h, r, sc=split_cells)`)."""
     codes, names = [getattr(fn, "__code__", None)], set()
     while codes:
         code = codes.pop()
@@ -123,7 +144,9 @@ def _calls_library_split(fn: Callable) -> bool:
             codes += [c for c in code.co_consts if hasattr(c, "co_names")]
     scope = getattr(fn, "__globals__", {})
     enclosed = [cell.cell_contents for cell in getattr(fn, "__closure__", None) or ()]
-    found = [scope.get(name) for name in names] + enclosed
+    defaults = [*(getattr(fn, "__defaults__", None) or ())]
+    defaults += (getattr(fn, "__kwdefaults__", None) or {}).values()
+    found = [scope.get(name) for name in names] + enclosed + defaults
     return any(f is split_cells for f in found)
 
 
@@ -146,7 +169,8 @@ def check_column_value(fn: Callable) -> int:
             raise NotYet(f"expected a string, got {short(got)}")
         wrong = _judge(got, columns, values)
         if wrong:
-            hint = {PIPE_LEFT: PIPE_HINT, UNSTRIPPED: UNSTRIPPED_HINT}.get(wrong, HINTS[kind])
+            slips = {PIPE_LEFT: PIPE_HINT, UNSTRIPPED: UNSTRIPPED_HINT, QUOTED: QUOTED_HINT}
+            hint = (slips | {RUN_TOGETHER: RUN_TOGETHER_HINT}).get(wrong, HINTS[kind])
             raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
         cases += 1
     return cases
