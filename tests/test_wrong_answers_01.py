@@ -433,3 +433,31 @@ def test_01b_2_refuses_the_one_sided_the_no_loss_and_a_larger_count():
     refused("01b.2", str(right), "a str")
     for form in (right, float(right), np.int64(right)):
         accepted("01b.2", form)
+
+
+def _lost_side_tail(d):  # the tail always counted on the lost side, not min(won, lost)
+    won, lost, _ = _sign_counts(d)
+    if not won + lost:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(won + lost, k) for k in range(lost + 1)) / 2 ** (won + lost))
+
+
+def _normal_approximation(d, correction=1):  # z with continuity correction, two-sided
+    won, lost, _ = _sign_counts(d)
+    if not won + lost:
+        return 1.0
+    return min(1.0, math.erfc(max(abs(won - lost) - correction, 0) / math.sqrt(2 * (won + lost))))
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_lost_side_tail, "tail on the lost side"),
+        (_normal_approximation, "normal approximation"),
+        (lambda d: _normal_approximation(d, correction=0), "normal approximation"),
+    ],
+)
+def test_01b_1_names_the_lost_side_tail_and_the_normal_approximation(wrong, hint):
+    result = verdict("01b.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+    assert "count the signs" not in result.message

@@ -103,9 +103,25 @@ def repack_never_twice(text, spans, budget):  # merges a pair, then never extend
     return out
 
 
+def repack_by_words(text, spans, budget):  # the article's stand-in for tokens
+    return _greedy(spans, lambda first, a, b: len(text[first:b].split()) <= budget)
+
+
+def repack_dropping_long_spans(text, spans, budget):  # a span over the budget is skipped
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and cl100k(text[out[-1][0] : b]) <= budget:
+            out[-1] = (out[-1][0], b)
+        elif cl100k(text[a:b]) <= budget:
+            out.append((a, b))
+    return out
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (repack_by_words, "not words"),
+        (repack_dropping_long_spans, "never drop it"),
         (repack_merged_space_new, "over the budget: decide each merge on that slice"),
         (repack_never_twice, "yet you left it in two pieces"),
         (repack_adding_counts, "you added up the pieces' counts"),

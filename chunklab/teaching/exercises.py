@@ -47,7 +47,8 @@ from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 def _sign_slip(diffs: list[float], got: float) -> str:
     """Name the predictable slip: ties counted as tosses or split between the sides, one side
-    only, no cap at 1, the observed split left out of the tail, no guard for no decisive one."""
+    only, no cap at 1, the observed split left out of the tail, the tail always on the lost side,
+    a normal approximation, no guard for no decisive one."""
     won, lost, ties = (
         sum(d > 0 for d in diffs),
         sum(d < 0 for d in diffs),
@@ -73,7 +74,14 @@ def _sign_slip(diffs: list[float], got: float) -> str:
             one_tail
         ),
         "a p-value is a chance, at most 1: cap the doubled tail with min(1, ...)": 2 * one_tail,
+        "you took the tail on the lost side; take it on the smaller side, k = 0 to "
+        "min(won, lost), whichever side that is": min(
+            1.0, 2 * sum(math.comb(n, k) for k in range(lost + 1)) / 2**n
+        ),
     }
+    normal = [math.erfc(max(abs(won - lost) - c, 0) / math.sqrt(2 * n)) for c in (0, 1)]
+    if any(math.isclose(got, min(1.0, wrong)) for wrong in normal):  # with and without correction
+        return "that is the normal approximation; the sign test is exact: sum comb(n, k) / 2**n"
     return next((why for why, wrong in slips.items() if math.isclose(got, wrong)), "")
 
 

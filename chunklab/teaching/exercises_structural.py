@@ -36,6 +36,7 @@ def greedy(spans: list[Span], fits: Callable[[list[Span], Span], bool]) -> list[
 
 def repack_mistakes(text: str, spans: list[Span], budget: int) -> dict[str, list[Span]]:
     """What each plausible wrong rule returns, keyed by the hint that names its mistake."""
+    right = greedy(spans, lambda group, s: cl100k(text[group[0][0] : s[1]]) <= budget)
     return {
         "neighbouring spans should be merged while they fit; you returned them unmerged": list(
             spans
@@ -64,6 +65,12 @@ def repack_mistakes(text: str, spans: list[Span], budget: int) -> dict[str, list
         "with its own separators": greedy(
             spans, lambda group, s: cl100k(" ".join(text[a:b] for a, b in [*group, s])) <= budget
         ),
+        "the budget is in cl100k tokens, not words (`split()`)": greedy(
+            spans, lambda group, s: len(text[group[0][0] : s[1]].split()) <= budget
+        ),
+        "a span over the budget on its own is still a piece: keep it whole, never drop it": [
+            (a, b) for a, b in right if (a, b) not in spans or cl100k(text[a:b]) <= budget
+        ],
     }
 
 
