@@ -41,9 +41,7 @@ def test_03c_1_names_no_question_the_notebook_does_not_ask():
 def test_03c_1_hints_do_not_bracket_the_answer():
     """A factor one short and one too many get the same hint, the number aside: a hint that says
     "fetch more" below and "a smaller one does" above hands over the answer in two guesses."""
-    from chunklab.teaching.answers_small_to_big import _fetch_factor
-
-    answer = _fetch_factor()
+    answer = _factor_by_fetching()
     below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
     def unnumbered(message, n):
         return message.replace(f"({n})", "(N)").replace(f"factor of {n} ", "factor of N ")
@@ -53,7 +51,7 @@ def test_03c_1_hints_do_not_bracket_the_answer():
         assert word not in below and word not in above, (below, above)
 
 
-def test_03c_1_accepts_the_factor_found_by_fetching():
+def _factor_by_fetching():
     """The learner's way: fetch f, keep the expense children, raise f until one is kept."""
     from chunklab import approx_tokens, load_document
     from chunklab.chunkers.markdown import MarkdownChunker
@@ -64,7 +62,7 @@ def test_03c_1_accepts_the_factor_found_by_fetching():
     )
     section = {c.chunk_id: c.metadata.get("section") for c in children}
     question = "What do I need for a trip to Tokyo?"
-    factor = next(
+    return next(
         f
         for f in range(1, len(children) + 1)
         if any(
@@ -72,6 +70,10 @@ def test_03c_1_accepts_the_factor_found_by_fetching():
             for h in BM25Retriever().rank(question, children, f)
         )
     )
+
+
+def test_03c_1_accepts_the_factor_found_by_fetching():
+    factor = _factor_by_fetching()
     assert verdict_for("03c.1", factor) == "Exercise 03c.1: correct."
     assert verdict_for("03c.1", float(factor)) == "Exercise 03c.1: correct."
 
