@@ -43,6 +43,7 @@ def test_03c_1_hints_do_not_bracket_the_answer():
     "fetch more" below and "a smaller one does" above hands over the answer in two guesses."""
     answer = _factor_by_fetching()
     below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
+
     def unnumbered(message, n):
         return message.replace(f"({n})", "(N)").replace(f"factor of {n} ", "factor of N ")
 
@@ -122,7 +123,8 @@ def _ties_reversed(scores, passes, k):  # best first, but the larger id first on
 
 
 def _drops_zero_scores(scores, passes, k):  # BM25's habit: a chunk scoring 0 left out
-    return sorted((i for i in scores if i in passes and scores[i] > 0), key=lambda i: (-scores[i], i))[:k]
+    kept = (i for i in scores if i in passes and scores[i] > 0)
+    return sorted(kept, key=lambda i: (-scores[i], i))[:k]
 
 
 def _id_only(scores, passes, k):  # sorted by id, the score forgotten

@@ -134,7 +134,8 @@ def _per_level_dict(headings):  # each level's title kept in a dict, deeper leve
     titles, out = {}, []
     for heading in headings:
         titles[_marks(heading)] = heading.lstrip("#").strip()
-        out.append(" > ".join(titles[level] for level in sorted(titles) if level <= _marks(heading)))
+        above = sorted(level for level in titles if level <= _marks(heading))
+        out.append(" > ".join(titles[level] for level in above))
     return out
 
 
