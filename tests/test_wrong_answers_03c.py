@@ -16,10 +16,10 @@ from solutions.exercises import filtered_top_k  # noqa: E402
 
 WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order
-    (2, "fetching 2 for k = 1 keeps no expense child"),  # too few
+    (2, "a factor of 2 is not the smallest"),  # too few
     (3, "the notebook's factor"),  # the factor the notebook ran
-    (5, "ranks it deeper than 5"),  # one short
-    (7, "a smaller one already does"),  # one too many
+    (5, "a factor of 5 is not the smallest"),  # one short
+    (7, "a factor of 7 is not the smallest"),  # one too many
     (9, "share a word with the question"),  # every child that scores
     (12, "notebook 03's Tokyo question"),  # the question the notebook ran
     (13, "every child"),
@@ -38,7 +38,21 @@ def test_03c_1_names_no_question_the_notebook_does_not_ask():
     assert "submitting expenses" not in verdict_for("03c.1", 2)
 
 
-def test_03c_1_accepts_the_factor_found_by_fetching():
+def test_03c_1_hints_do_not_bracket_the_answer():
+    """A factor one short and one too many get the same hint, the number aside: a hint that says
+    "fetch more" below and "a smaller one does" above hands over the answer in two guesses."""
+    answer = _factor_by_fetching()
+    below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
+
+    def unnumbered(message, n):
+        return message.replace(f"({n})", "(N)").replace(f"factor of {n} ", "factor of N ")
+
+    assert unnumbered(below, answer - 1) == unnumbered(above, answer + 1), (below, above)
+    for word in ["deeper", "smaller one", "one deeper", "fetch more"]:
+        assert word not in below and word not in above, (below, above)
+
+
+def _factor_by_fetching():
     """The learner's way: fetch f, keep the expense children, raise f until one is kept."""
     from chunklab import approx_tokens, load_document
     from chunklab.chunkers.markdown import MarkdownChunker
@@ -49,7 +63,7 @@ def test_03c_1_accepts_the_factor_found_by_fetching():
     )
     section = {c.chunk_id: c.metadata.get("section") for c in children}
     question = "What do I need for a trip to Tokyo?"
-    factor = next(
+    return next(
         f
         for f in range(1, len(children) + 1)
         if any(
@@ -57,6 +71,10 @@ def test_03c_1_accepts_the_factor_found_by_fetching():
             for h in BM25Retriever().rank(question, children, f)
         )
     )
+
+
+def test_03c_1_accepts_the_factor_found_by_fetching():
+    factor = _factor_by_fetching()
     assert verdict_for("03c.1", factor) == "Exercise 03c.1: correct."
     assert verdict_for("03c.1", float(factor)) == "Exercise 03c.1: correct."
 
@@ -104,6 +122,11 @@ def _ties_reversed(scores, passes, k):  # best first, but the larger id first on
     ]
 
 
+def _drops_zero_scores(scores, passes, k):  # BM25's habit: a chunk scoring 0 left out
+    kept = (i for i in scores if i in passes and scores[i] > 0)
+    return sorted(kept, key=lambda i: (-scores[i], i))[:k]
+
+
 def _id_only(scores, passes, k):  # sorted by id, the score forgotten
     return sorted(i for i in scores if i in passes)[:k]
 
@@ -112,6 +135,7 @@ def _id_only(scores, passes, k):  # sorted by id, the score forgotten
     ("fn", "hint"),
     [
         (_id_only, "sorted the passing ids by id alone"),
+        (_drops_zero_scores, "dropped the passing chunks that score 0"),
         (_rank_then_filter, "filtered after"),
         (_reverse_order, "wrong order"),
         (_unfiltered, "fails the filter"),

@@ -31,6 +31,10 @@ def _everything(stored, now):  # no fingerprint read at all
     return sorted(now)
 
 
+def _any_stored_fingerprint(stored, now):  # looked up among all stored ones, not under its id
+    return sorted(d for d in now if now[d] not in set(stored.values()))
+
+
 def _unsorted(stored, now):  # the right ids, in the folder's order
     return [d for d in reversed(list(now)) if stored.get(d) != now[d]]
 
@@ -43,6 +47,7 @@ def _unsorted(stored, now):  # the right ids, in the folder's order
         (_both_ways, "was deleted"),
         (_everything, "is unchanged: skip it"),
         (_unsorted, "return them sorted"),
+        (_any_stored_fingerprint, "stored under the same id"),
     ],
 )
 def test_03e_1_refuses_with_a_hint(fn, hint):
@@ -67,6 +72,8 @@ def test_03e_1_accepts_a_loop_as_well_as_a_comprehension():
 WRONG_03E_2 = [
     ((1, 1), "takes in count_tokens.__name__"),  # the settings' fingerprint read as the text's
     ((3, 3), "reads the text alone"),  # the content hash read as if it held the settings
+    ((1, 1), "which documents' fingerprints"),  # asks, rather than saying "every document"
+    ((3, 3), "which documents' text changed"),  # asks, rather than saying "only the manual"
     ((0, 3), "its content_hash changed too"),  # the edit forgotten
     ((3, 1), "the order"),  # the two counts swapped
     ((0, 0), "not a repeat of the first"),  # nothing changed, it seems
@@ -77,6 +84,14 @@ WRONG_03E_2 = [
 def test_03e_2_refuses_with_a_hint(answer, hint):
     message = verdict_for("03e.2", answer)
     assert "not quite" in message and hint in message, message
+
+
+def test_03e_2_hints_do_not_state_the_other_count():
+    """(3, 3) and (1, 1) each get the first or second count wrong: a hint that says "only the
+    edited manual" or "every document" hands over that count, and the answer in two guesses."""
+    for answer in [(1, 1), (3, 3)]:
+        message = verdict_for("03e.2", answer)
+        assert "only the edited manual" not in message and "every document" not in message, message
 
 
 def test_03e_2_accepts_the_counts_found_by_running_refresh():

@@ -130,6 +130,28 @@ def test_06_1_accepts_the_rule_and_names_each_slip():
     assert "strip('#') also eats a '#' that ends a title" in verdict("06.1", both_ends).message
 
 
+def _per_level_dict(headings):  # each level's title kept in a dict, deeper levels never cleared
+    titles, out = {}, []
+    for heading in headings:
+        titles[_marks(heading)] = heading.lstrip("#").strip()
+        above = sorted(level for level in titles if level <= _marks(heading))
+        out.append(" > ".join(titles[level] for level in above))
+    return out
+
+
+def test_06_1_refuses_a_per_level_dict_that_keeps_deeper_levels():
+    """['# A', '## B', '### C', '## D', '#### F'] gives 'A > D > C > F' with a dict of titles by
+    level that is never cleared: real Markdown skips levels, so the checker must hold one."""
+    result = verdict("06.1", _per_level_dict)
+    assert not result.passed and "clears every level below L" in result.message, result.message
+
+
+def test_06_1_names_a_separator_slip():
+    no_spaces = _paths(_marks)
+    message = verdict("06.1", lambda hs: [p.replace(" > ", ">") for p in no_spaces(hs)]).message
+    assert "a space either side" in message, message
+
+
 def test_06_1_names_every_hash_removed():
     """replace('#', '') takes the '#' out of 'C# x' too: the hint names that slip, not only the
     path expected."""

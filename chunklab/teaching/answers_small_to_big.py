@@ -264,26 +264,17 @@ def _fetch_factor_hints() -> dict[Any, str]:
     than needed, every child, the children that score at all, the log-count scorer, filtering
     first, and the factor of the question the notebook ran instead of the one asked."""
     answer, count = _first_k_finding_after_ranking("bm25"), _policy_child_count()
+    # One hint for every factor but the answer, too small or too large alike: a hint that said
+    # "fetch more" below the answer and "a smaller one does" above it bracketed it in two guesses.
     hints: dict[Any, str] = {
-        f: f"fetching {f} for k = 1 keeps no expense child: BM25 ranks it deeper than {f} for "
-        "this question, so fetch more"
-        for f in range(1, answer)
+        f: f"a factor of {f} is not the smallest that hands back an expense child: count, in "
+        "BM25's ranking of `children`, the children that fail the filter above the first that "
+        "passes, and apply section 1's rule"
+        for f in range(1, count + 1)
     }
-    hints[answer - 1] = (
-        f"fetching {answer - 1} for k = 1 keeps no expense child: BM25 ranks it deeper than "
-        f"{answer - 1}. If you counted the {answer - 1} failing children above it, the fetch "
-        "must reach one deeper, to the passing child itself"
-    )
     hints[3] = (
         "that is the notebook's factor, which finds nothing for this question: the expense "
         "child ranks deeper; the question asks the smallest factor that reaches it"
-    )
-    hints.update(
-        {
-            f: f"a factor of {f} finds it, but a smaller one already does: the question asks "
-            "the smallest"
-            for f in range(answer + 1, count + 1)
-        }
     )
     hints[count] = f"that is every child ({count}); the question asks the smallest factor"
     hints[_children_sharing_a_word("bm25")] = (

@@ -325,6 +325,8 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
             "the passing chunk ranks below the first 10 × k: taking the top k, or fetching a few "
             "times k, before filtering misses it, in silence; filter first, then rank"
         )
+    if got == [i for i in expected if scores[i] > 0] != expected:  # BM25 drops 0s; a filter not
+        return "you dropped the passing chunks that score 0: passing, they still fill places"
     if got == [i for i in ranked_first if i in passes]:
         return (
             "you took the top k first and filtered after: a chunk that fails the filter then "

@@ -214,6 +214,7 @@ def _heading_lists(rng: random.Random) -> list[list[str]]:
         ["# A", "## B", "### C", "## D"],
         ["# A", "## B", "## C# x"],
         ["# A", "## C#"],
+        ["# A", "## B", "### C", "## D", "#### F"],  # a level skipped after climbing back up
     ]
     for _ in range(20):
         levels, headings = [1], []
@@ -229,6 +230,15 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
     """Name the rule a wrong path broke."""
     at = next(i for i, (g, e) in enumerate(zip(got, expected, strict=False)) if g != e)
     have, want = str(got[at]).split(" > "), expected[at].split(" > ")
+    if ">" in str(got[at]) and str(got[at]).replace(" ", "") == expected[at].replace(" ", ""):
+        return "join the titles with ' > ', a space either side of the '>'"
+    level = len(headings[at]) - len(headings[at].lstrip("#"))
+    skipped = level > (len(expected[at - 1].split(" > ")) if at else 0) + 1
+    if skipped and len(have) > len(want) and have[-1] == want[-1]:
+        return (
+            f"{headings[at]!r} skips a level, and a title from an earlier, deeper heading came "
+            "back: a level-L heading clears every level below L, not only level L"
+        )
     if any("#" in part and "#" not in headings[at].lstrip("#") for part in have) or any(
         part != part.strip() for part in have
     ):

@@ -51,6 +51,11 @@ SLIPS: list[tuple[Callable[[Fingerprints, Fingerprints], list[str]], str]] = [
         lambda stored, now: sorted(now),
         "a document whose fingerprint equals the stored one is unchanged: skip it",
     ),
+    (
+        lambda stored, now: sorted(d for d in now if now[d] not in set(stored.values())),
+        "you looked the fingerprint up among every stored one: compare it with the one stored "
+        "under the same id (stored.get(doc_id)), since two documents can share a fingerprint",
+    ),
 ]
 
 CASES: list[tuple[Fingerprints, Fingerprints]] = [
@@ -140,10 +145,10 @@ def _chunked_hints() -> dict[object, str]:
     """03e.2's slips, each answer computed from the runs, never typed in."""
     alone, settings = _chunked_both_ways()
     hints: dict[object, str] = {
-        (alone, alone): "with the settings in the fingerprint the counter's name changed, so "
-        "every document's fingerprint differs: `with_settings` takes in count_tokens.__name__",
-        (settings, settings): "the content hash reads the text alone: a new counter changes no "
-        "text, so only the edited manual's hash differs",
+        (alone, alone): "the second count: `with_settings` takes in count_tokens.__name__, "
+        "and the counter changed; which documents' fingerprints does that touch?",
+        (settings, settings): "the first count: the content hash reads the text alone, and a "
+        "new counter changes no text; which documents' text changed?",
         (0, settings): "the manual's text changed (a line added), so its content_hash changed too",
         (settings, alone): "the order: (chunked with the content_hash alone, chunked with the "
         "settings in the fingerprint)",
