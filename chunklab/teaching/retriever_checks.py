@@ -148,6 +148,9 @@ def _which_slip(got: object, rankings: Rankings, k: float) -> str:
         return "; or ".join(matched)
     if set(got) != set(expected):
         return "every id any ranking holds gets a score, and no other id"
+    for decimals in range(1, 10):
+        if _same(got, {i: round(v, decimals) for i, v in expected.items()}):
+            return "you rounded the scores: return them unrounded"
     return "each id scores the sum, over the rankings that hold it, of 1 / (k + its rank from 1)"
 
 
@@ -246,7 +249,12 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
     }
     pairs.pop(right, None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
-    for word in _VERDICTS:
+    for word in _VERDICTS:  # every word, right or wrong, so the case alone gives nothing away
+        for written in {word.capitalize(), word.upper()} - {word}:
+            misses[(*right, written)] = (
+                "write the verdict as compare prints it, in lower case: 'better', 'worse' or "
+                "'no difference shown'"
+            )
         if word != paired.verdict:
             misses[(*right, word)] = (
                 "the pair is right, the verdict not: compare says 'better' only when the paired "
