@@ -8,7 +8,7 @@ slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the br
 `1 / (k * rank)`, a mean (over the rankings holding the id, or over all of them) or a maximum
 instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
 ids every ranking holds, an id a ranking lacks counted as ranked just past its end, and each
-ranking read from its end. A wrong
+ranking read from its end; and scores rounded. A wrong
 answer that matches one is told which.
 
 10b.2 asks whether BM25's lead over MiniLM holds on another cut: on markdown 150's chunks, the
@@ -17,7 +17,8 @@ the learner, not the check, answers the prompt's question. The refusals name the
 verdict read from the interval or the counts alone (the verdict needs both), the
 pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
 or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut),
-and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25).
+and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25);
+a verdict in capitals is told to write compare's word, whichever word it is.
 """
 
 from __future__ import annotations
