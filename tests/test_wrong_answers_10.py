@@ -12,6 +12,7 @@ from conftest import ROOT
 from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
+from chunklab.evaluation.benchmark_rows import row_cut
 from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.exercises_benchmark import recursive_omega
@@ -255,4 +256,66 @@ def test_a_slip_matching_several_named_ones_on_one_case_gets_the_rule_not_a_wron
     assert ": not yet: " in message, message
     assert "divided by the whole document" not in message, message
     assert "include their end character" not in message, message
-    assert "counts; divide by the union" in message, message
+    assert "not a slip this check knows" in message, message
+    assert "only touches" not in message, message  # the touching rule is not this slip
+
+
+def omega_none_when_nothing_meets(excerpts, size, length):
+    value = window_omega(excerpts, size, length)
+    return None if value == 0.0 else value
+
+
+def omega_rounded(excerpts, size, length):
+    return round(window_omega(excerpts, size, length), 2)
+
+
+def omega_integer_division(excerpts, size, length):
+    cut = windows(size, length)
+    meeting = [(a, b) for a, b in cut if any(a <= e and b >= s for s, e in excerpts)]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) // len(seen | wanted)
+
+
+def omega_first_excerpt_only(excerpts, size, length):
+    s, e = excerpts[0]
+    meeting = [(a, b) for a, b in windows(size, length) if a <= e and b >= s]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "slip"),
+    [
+        (omega_none_when_nothing_meets, "return 0.0, not None"),
+        (omega_rounded, "you rounded the share"),
+        (omega_integer_division, "not //"),
+        (omega_first_excerpt_only, "first excerpt only"),
+    ],
+)
+def test_slips_outside_the_touching_rule_are_named_not_told_the_touching_rule(wrong, slip):
+    message = verdict("10.1", wrong).message
+    assert ": not yet: " in message and slip in message, message
+    assert "only touch" not in message, message
+
+
+@pytest.mark.xdist_group("exercise-10.2")
+def test_10_2_names_the_splitters_spans_and_one_decimal():
+    spans = RecursiveChunker(size=100, overlap=0, length="minilm").spans
+    as_spans = round(evaluate(spans, None).mean("precision_omega"), 2)
+    right = recursive_omega(100, 0, "minilm")
+    assert as_spans != right
+    line = selfcheck.verdict_for("10.2", as_spans)
+    assert "not quite" in line and "spans" in line and "split_text" in line, line
+    line = selfcheck.verdict_for("10.2", round(right, 1))
+    assert "not quite" in line and "one decimal" in line, line
+
+
+def test_row_cut_names_the_rows_for_a_label_it_does_not_hold():
+    with pytest.raises(KeyError, match="RecursiveChunker"):
+        row_cut("Recursive 100/0")

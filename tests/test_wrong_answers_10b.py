@@ -166,3 +166,24 @@ def test_10b_2_answers_its_question_once_right(capsys):
     out = capsys.readouterr().out
     assert f"{selfcheck.SOLUTIONS['10b.2'][1]()[0]} won" in out
     assert "lead is not shown" in out or "lead holds" in out, out
+
+
+def test_10b_2_a_verdict_in_capitals_is_told_to_write_compares_word(capsys):
+    """'Better' or 'No difference shown' gets the spelling named, for every word alike, so the
+    hint does not tell which word is right."""
+    from chunklab.teaching import selfcheck
+
+    won, lost, _ = selfcheck.SOLUTIONS["10b.2"][1]()
+    for word in ("Better", "Worse", "No difference shown", "BETTER"):
+        selfcheck.check("10b.2", (won, lost, word))
+        out = capsys.readouterr().out
+        assert "correct" not in out and "in lower case" in out, out
+
+
+def fuse_rounded(rankings, k):
+    return {i: round(v, 6) for i, v in fuse(rankings, k).items()}
+
+
+def test_10b_1_rounded_scores_are_named():
+    result = verdict("10b.1", fuse_rounded)
+    assert not result.passed and "you rounded the scores" in result.message, result.message

@@ -180,4 +180,28 @@ def test_10c_2_refuses_the_plausible_wrong_values_naming_each_slip():
         line = selfcheck.verdict_for("10c.2", answer)
         assert "not quite" in line and slip in line, line
     for answer in (right, right + 0.003):  # any value that rounds to it
-        assert selfcheck.verdict_for("10c.2", answer).endswith("correct."), answer
+        assert "correct." in selfcheck.verdict_for("10c.2", answer), answer
+
+
+def with_markers_omega(markers=True, overlap=57):
+    """The windows cut from encode(text)'s offsets, [CLS] and [SEP] still among them (or not)."""
+
+    def cut(text):
+        offsets = minilm_tokenizer().encode(text, add_special_tokens=markers).offsets
+        return token_windows(offsets, 114, overlap)
+
+    return round(evaluate(cut, None).mean("precision_omega"), 2)
+
+
+@pytest.mark.xdist_group("exercise-10c.2")
+def test_10c_2_names_offsets_that_still_hold_the_markers():
+    line = selfcheck.verdict_for("10c.2", with_markers_omega())
+    assert "not quite" in line and "add_special_tokens=False" in line, line
+
+
+@pytest.mark.xdist_group("exercise-10c.2")
+def test_10c_2_answers_its_question_once_right():
+    """The right value is told the prompt's answer: the overlap against 31.14 without one."""
+    line = selfcheck.verdict_for("10c.2", with_markers_omega(markers=False))
+    without = with_markers_omega(markers=False, overlap=0)
+    assert "correct." in line and "lowers precision-Ω" in line and f"{without:.2f}" in line, line

@@ -73,6 +73,11 @@ def stored_minilm(strict: bool = False) -> StoredEmbedder:
 def row_cut(label: str, minilm: Any = None) -> Cut:
     """The cut of one row. A semantic row whose embedder is MiniLM embeds its units with
     `minilm` (e.g. `stored_minilm()`), so a stored row's cut needs no model run either."""
+    if label not in ROWS:  # a size not among the rows: say how to cut it, not a bare KeyError
+        raise KeyError(
+            f"{label!r} is not a stored row (rows: {', '.join(ROWS)}); for another size, cut with "
+            "RecursiveChunker(size=..., overlap=..., length='minilm').split_text"
+        )
     strategy, options = ROWS[label]
     chunker = build(strategy, **options)
     if options.get("embedder") == "minilm" and minilm is not None:

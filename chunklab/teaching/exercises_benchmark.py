@@ -11,13 +11,16 @@ predictable slips (touching windows left out, the whole document as denominator,
 counted twice, the excerpts' lengths summed over the union, a last window past the end or dropped,
 the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
 per excerpt averaged, a percentage, windows that include their end character, windows taken as
-(start, end + 1), a meet test against the excerpt's last character) is told which slip it made.
+(start, end + 1), a meet test against the excerpt's last character or the first excerpt only, the
+share rounded, integer division, None where no window meets) is told which slip it made; a value
+no known slip gives is told to work the case by hand, not a guessed rule.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
 lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
 chunker's default length (cl100k tokens), characters, MarkdownChunker instead of the report's
 splitter, a share instead of a percentage, MiniLM's pieces without its two markers, an overlap
-of 50, sizes 99 and 101, the prompt's example and the notebook's own Recursive 200/0 figure.
+of 50, sizes 99 and 101, the prompt's example, the notebook's own Recursive 200/0 figure, the
+splitter's spans instead of its texts, and one decimal.
 """
 
 from __future__ import annotations
@@ -34,7 +37,12 @@ from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
-from chunklab.teaching.exercises_windows import CHECKS_WINDOWS, FORMS_WINDOWS, SOLUTIONS_WINDOWS
+from chunklab.teaching.exercises_windows import (
+    AFTERWORDS_WINDOWS,
+    CHECKS_WINDOWS,
+    FORMS_WINDOWS,
+    SOLUTIONS_WINDOWS,
+)
 from chunklab.tokens.wordpiece import minilm_pieces
 
 
@@ -58,6 +66,7 @@ def _cases() -> list[tuple[list[tuple[int, int]], int, int]]:
         # an excerpt runs past the end: `| wanted` counts its rest (23, not 22, characters, so that
         # no slip gives the right value's neighbour by chance: 15/22 is also 15 over the document)
         ([(2, 5), (18, 30)], 4, 23),
+        ([(30, 35)], 5, 20),  # the excerpt lies past the end: no window meets it, so 0.0
     ]
     rng = np.random.default_rng(101)
     for _ in range(40):
@@ -139,7 +148,17 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "count: a window is [start, end), so (0, size), (size, 2 * size), ...": _omega_over(
             excerpts, [(a, b + 1) for a, b in windows]
         ),
+        "you tested the meet against the first excerpt only: a window meets when it meets any "
+        "of the excerpts": _first_excerpt_meets(excerpts, windows),
     }
+
+
+def _first_excerpt_meets(excerpts: list[tuple[int, int]], windows: list[tuple[int, int]]) -> float:
+    """Precision-Ω with the meet test run against the first excerpt only."""
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    s, e = excerpts[0]
+    seen = {i for a, b in windows if a <= e and b >= s for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
 
 
 def _short_of_end(excerpts: list[tuple[int, int]], windows: list[tuple[int, int]]) -> float:
@@ -172,16 +191,36 @@ def _made_everywhere(fn: Callable, slip: str) -> bool:
     return True
 
 
+def _rounds_everywhere(fn: Callable, decimals: int) -> bool:
+    """Whether `fn` gives the right share rounded to `decimals` on every case (one value alone can
+    be a rounding by chance)."""
+    try:
+        return all(
+            abs(float(fn(list(x), size, n)) - round(expected_omega(x, size, n), decimals)) <= 1e-12
+            for x, size, n in _cases()
+        )
+    except Exception:  # noqa: BLE001 - a learner's function may raise anything
+        return False
+
+
 def _which_slip(
     got: object, excerpts: list[tuple[int, int]], size: int, length: int, fn: Callable | None = None
 ) -> str:
     """The slip `got` matches on this case, in words (only the one `fn` makes on every case, when
     it can be told), or the rule restated when none does."""
     expected = expected_omega(excerpts, size, length)
+    if got is None and expected == 0.0:
+        return "no window meets an excerpt here: return 0.0, not None"
     try:
         value = float(got)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return "return one float"
+    if fn is not None and any(
+        abs(value - round(expected, d)) <= 1e-12 and _rounds_everywhere(fn, d) for d in range(1, 7)
+    ):
+        return "you rounded the share: return it unrounded"
+    if value in (0.0, 1.0) and 0.0 < expected < 1.0 and isinstance(got, int):
+        return "that is an integer: divide with /, not //, the share is a float from 0 to 1"
     matched = [  # one value can fit two slips (1.0: recall, or touching windows left out)
         words
         for words, slipped in _slips(excerpts, size, length).items()
@@ -191,9 +230,9 @@ def _which_slip(
         matched = [words for words in matched if _made_everywhere(fn, words)]
     if matched:
         return "; or ".join(matched)
-    return (
-        "a window that only touches an excerpt, start <= excerpt end and end >= excerpt start, "
-        "counts; divide by the union of the meeting windows and the excerpts"
+    return (  # no known slip: the case to work by hand, not a guess at which rule was missed
+        "not a slip this check knows: on this case, list the windows that meet an excerpt, then "
+        "the excerpt characters inside them over the union of their characters and the excerpts'"
     )
 
 
@@ -263,6 +302,15 @@ def _recursive_100_misses() -> dict[float, str]:
             evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2
         ): "that is MarkdownChunker's cut; the exercise asks the report's recursive splitter",
         round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
+        round(
+            evaluate(RecursiveChunker(size=100, overlap=0, length="minilm").spans, None).mean(
+                "precision_omega"
+            ),
+            2,
+        ): "those are the splitter's spans, scored where they are; the report's rows are its "
+        "texts (split_text), which evaluate locates the report's way: at 200 the two agree to two "
+        "decimals, at 100 they do not",
+        round(right, 1): "that is rounded to one decimal: give two",
         round(unrounded_omega(100, 0, "minilm") * 100, 2): "that is the percentage times 100 "
         "again: Result.mean() already gives a percentage (the scores are shares, the mean x 100)",
         _recursive_omega(
@@ -299,7 +347,10 @@ def _recursive_100_afterword() -> str:
 
 
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
-AFTERWORDS_BENCHMARK: dict[str, Callable[[], str]] = {"10.2": _recursive_100_afterword}
+AFTERWORDS_BENCHMARK: dict[str, Callable[[], str]] = {
+    "10.2": _recursive_100_afterword,
+    **AFTERWORDS_WINDOWS,  # companion 10c's
+}
 
 SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
     "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),

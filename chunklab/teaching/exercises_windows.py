@@ -13,8 +13,9 @@ end, ends taken from the next piece's start or the last piece's start, and piece
 of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size, scored
 as spans, as section 3 scores its windows. The refusals name the slips: the port's texts located
 the report's way instead of the spans, no overlap, 114 text pieces (the markers not counted), an
-overlap of 56 (half the text pieces), the recursive splitter, a share instead of a percentage, and
-the port's 250/125 row printed in the notebook.
+overlap of 56 (half the text pieces), the recursive splitter, a share instead of a percentage,
+the port's 250/125 row printed in the notebook, and offsets that still hold [CLS] and [SEP]. A
+right answer is told what the prompt asks: the overlap against the windows without one.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.tokens.wordpiece import minilm_tokenizer
 
 Spans = list[tuple[int, int]]
 
@@ -200,10 +202,36 @@ def _half_overlap_misses() -> dict[float, str]:
         round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
         window_omega_percent(250, 125, spans=False): "that is TokenText 250/125, printed in the "
         "notebook: the exercise asks windows of 114 pieces",
+        _with_markers_omega(): "those windows are cut from encode(text)'s offsets with [CLS] and "
+        "[SEP] among them (each at (0, 0)): take the offsets with add_special_tokens=False; the "
+        "size counts the two markers, the offsets do not hold them",
     }
     misses.pop(right, None)
     return misses
 
+
+@cache
+def _with_markers_omega() -> float:
+    """10c.2's windows cut from offsets that still hold [CLS] and [SEP] (both at (0, 0))."""
+
+    def cut(text: str) -> Spans:
+        return expected_windows(minilm_tokenizer().encode(text).offsets, 114, 57)
+
+    return round(evaluate(cut, None).mean("precision_omega"), 2)
+
+
+def _half_overlap_afterword() -> str:
+    """10c.2, once right: the prompt's question (does an overlap help precision-Ω?), answered."""
+    half, none = _half_overlap_omega(), window_omega_percent(114, 0)
+    helps = "raises" if half > none else "lowers"
+    return (
+        f"With half of each window repeated, {half:.2f}; without overlap, {none:.2f}: the overlap "
+        f"{helps} precision-Ω, since an excerpt now meets about twice as many windows, whose "
+        "characters all join the denominator."
+    )
+
+
+AFTERWORDS_WINDOWS: dict[str, Callable[[], str]] = {"10c.2": _half_overlap_afterword}
 
 SOLUTIONS_WINDOWS: dict[str, tuple[str, Callable[[], float]]] = {
     "10c.2": ("a float, two decimals (a percentage)", _half_overlap_omega),

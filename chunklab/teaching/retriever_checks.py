@@ -8,7 +8,7 @@ slips apart: ranks counted from 0, the constant left out, `1 / k + rank` (the br
 `1 / (k * rank)`, a mean (over the rankings holding the id, or over all of them) or a maximum
 instead of the sum, ranks added instead of their reciprocals, k fixed at 60, only the
 ids every ranking holds, an id a ranking lacks counted as ranked just past its end, and each
-ranking read from its end. A wrong
+ranking read from its end; and scores rounded. A wrong
 answer that matches one is told which.
 
 10b.2 asks whether BM25's lead over MiniLM holds on another cut: on markdown 150's chunks, the
@@ -17,7 +17,8 @@ the learner, not the check, answers the prompt's question. The refusals name the
 verdict read from the interval or the counts alone (the verdict needs both), the
 pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
 or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut),
-and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25).
+and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25);
+a verdict in capitals is told to write compare's word, whichever word it is.
 """
 
 from __future__ import annotations
@@ -148,6 +149,9 @@ def _which_slip(got: object, rankings: Rankings, k: float) -> str:
         return "; or ".join(matched)
     if set(got) != set(expected):
         return "every id any ranking holds gets a score, and no other id"
+    for decimals in range(1, 10):
+        if _same(got, {i: round(v, decimals) for i, v in expected.items()}):
+            return "you rounded the scores: return them unrounded"
     return "each id scores the sum, over the rankings that hold it, of 1 / (k + its rank from 1)"
 
 
@@ -246,7 +250,12 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
     }
     pairs.pop(right, None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
-    for word in _VERDICTS:
+    for word in _VERDICTS:  # every word, right or wrong, so the case alone gives nothing away
+        for written in {word.capitalize(), word.upper()} - {word}:
+            misses[(*right, written)] = (
+                "write the verdict as compare prints it, in lower case: 'better', 'worse' or "
+                "'no difference shown'"
+            )
         if word != paired.verdict:
             misses[(*right, word)] = (
                 "the pair is right, the verdict not: compare says 'better' only when the paired "
