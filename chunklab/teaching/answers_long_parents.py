@@ -90,7 +90,7 @@ def s2b_won_hints() -> dict[Any, str]:
         ),
         (int(sum(direct)), "every question whose directly found block holds the answer"),
         (
-            sum(bool(d and s) for d, s in zip(direct, s2b)),
+            sum(bool(d and s) for d, s in zip(direct, s2b, strict=True)),
             "the questions where both blocks hold the answer (ties, not wins)",
         ),
         (_won_lost_tied("wordllama", 2400)[0], "with WordLlama (DenseRetriever)"),

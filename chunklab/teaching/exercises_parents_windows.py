@@ -54,12 +54,9 @@ def _why_parents(got: list, expected: list, case: tuple, slips: list[str]) -> st
     if sorted(got) == sorted(expected):
         return "the right parents in the wrong order (a set loses it): keep their best child's rank"
     rank = list(dict.fromkeys(parent_of[c] for c in ranked))
-    first_wrong = bool(got and expected) and got[0] != expected[0]  # began at another parent
-    if set(got) <= set(rank) and (first_wrong or got != sorted(got, key=rank.index)):
-        return (
-            "your parents are not walked in rank order (a set loses it): dedupe keeping the "
-            "order of each parent's best child, e.g. with a list or dict.fromkeys"
-        )
+    began_elsewhere = bool(got and expected) and got[0] != expected[0]
+    if set(got) <= set(rank) and (began_elsewhere or got != sorted(got, key=rank.index)):
+        return "your parents are not walked in rank order (a set loses it): dedupe in rank order"
     return "not the parents expected"
 
 
