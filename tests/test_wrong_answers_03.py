@@ -42,6 +42,7 @@ WRONG_03_1 = [
     (300, "the prompt's example"),  # the form shown in the prompt, copied
     (308, "counted once"),  # a child found for two questions counted once
     (97, "per question (the mean)"),  # the total over four, divided by four
+    (96.75, "per question (the mean)"),  # the same mean, not rounded
     (["t01"], "where an int is asked"),  # the question the children miss, not what they cost
     ("387", "a str"),
 ]
@@ -157,6 +158,14 @@ def by_child_id(hits, parent_of, most):  # hits sorted by child id, one row each
     return [(parent_of[c], c, s) for c, s in sorted(hits)][:most]
 
 
+def right_parents_by_id(hits, parent_of, most):  # the right rows, sorted by parent id
+    return sorted(lift(hits, parent_of, most))
+
+
+def by_parent_id_then_cut(hits, parent_of, most):  # every parent lifted, sorted by id, then cut
+    return sorted(lift(hits, parent_of, 99))[:most]
+
+
 WRONG_03_2 = [
     (given_order, "in the order they came"),
     (reverse_sorted, "lowest score first"),
@@ -179,6 +188,8 @@ WRONG_03_2 = [
     (by_pooled_score(lambda s: sum(s) / len(s)), "the mean of its children's scores"),
     (by_child_id, "a parent appears twice"),
     (worst_child_then_sorted, "so it kept its worst child"),
+    (right_parents_by_id, "sorted by parent id"),
+    (by_parent_id_then_cut, "sorted the parents by id, then cut"),
 ]
 
 
@@ -324,6 +335,11 @@ def set_order(children, parent_of, tokens, budget):  # a set's order, fixed here
     return sorted(parents_within(children, parent_of, tokens, budget), reverse=True)
 
 
+def set_walked(children, parent_of, tokens, budget):  # dedupe by a set, walked in its order
+    unique = sorted(set(parent_of[c] for c in children), reverse=True)  # a set's order, fixed
+    return parents_within(unique, {p: p for p in unique}, tokens, budget)
+
+
 def worst_first(children, parent_of, tokens, budget):
     return parents_within(children[::-1], parent_of, tokens, budget)  # the ranking read backwards
 
@@ -342,6 +358,7 @@ WRONG_03_3 = [
     (child_ids, "return parent ids"),
     (largest_first, "took the largest parents first"),
     (set_order, "the right parents in the wrong order"),
+    (set_walked, "not walked in rank order"),
 ]
 
 

@@ -20,6 +20,7 @@ WRONG_03D_1 = [
     (11, "one off"),
     (4, "as a percent of the questions"),  # 10 of 276, given as a percent
     (7, "1200-character children"),  # the children cut at half the block
+    (166, "both blocks hold the answer"),  # ties where both hold it, not wins
 ]
 
 

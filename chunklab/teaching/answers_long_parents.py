@@ -89,6 +89,10 @@ def s2b_won_hints() -> dict[Any, str]:
             "every question whose small-to-big block holds the answer, the direct one's too",
         ),
         (int(sum(direct)), "every question whose directly found block holds the answer"),
+        (
+            sum(bool(d and s) for d, s in zip(direct, s2b, strict=True)),
+            "the questions where both blocks hold the answer (ties, not wins)",
+        ),
         (_won_lost_tied("wordllama", 2400)[0], "with WordLlama (DenseRetriever)"),
         *[(_won_lost_tied("bm25", s)[0], f"at {s} characters") for s in (1600, 4000, 8000)],
         *[

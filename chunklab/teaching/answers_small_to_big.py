@@ -103,7 +103,7 @@ def _tokens_read_hints() -> dict[Any, str]:
         (_unique_children_read(joined=False), "with a child found for two questions counted once"),
         *[
             (f(_tokens_read() / 4), "per question (the mean), not the four together")
-            for f in (round, int)
+            for f in (round, int, float)  # float: the mean as written, 96.75, not rounded
         ],
     ]:
         if where not in hints.setdefault(answer, []):

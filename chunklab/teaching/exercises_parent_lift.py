@@ -133,6 +133,16 @@ def _cut_before_lift(hits, parent_of, max_parents) -> list[Lifted]:
     return lift_expected(best, parent_of, max_parents)
 
 
+def _by_parent_id(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: the right parents, each with its best child, sorted by parent id, not by score."""
+    return sorted(lift_expected(hits, parent_of, max_parents))
+
+
+def _by_parent_id_then_cut(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: every parent lifted, sorted by parent id, then cut: the first ids are kept."""
+    return sorted(lift_expected(hits, parent_of, 10**6))[:max_parents]
+
+
 LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its slip in words)
     (_in_given_order, "you lifted the hits in the order they came: sort them by score, best first"),
     (_worst_first, "you sorted the hits lowest score first: the best child comes first"),
@@ -179,6 +189,16 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         "sort best first, then cut",
     ),
     (
+        _by_parent_id,
+        "the right parents, each with its best child, sorted by parent id: order them by "
+        "their best child's score, best first",
+    ),
+    (
+        _by_parent_id_then_cut,
+        "you sorted the parents by id, then cut to max_parents, so the first ids were kept: "
+        "sort by their best child's score, best first, then cut",
+    ),
+    (
         _cut_before_lift,
         "you cut the hits to max_parents before the lift; cut the parents, after "
         "it (two top hits may share a parent)",
@@ -220,6 +240,11 @@ def _why_lift(
         return "; or ".join(matched)
     if len(set(parents)) < len(parents):
         return "a parent appears twice: hand each parent over once, at its best child"
+    if sorted(got) == sorted(expected):
+        return (
+            "the right parents, each with its best child, in the wrong order: best child's "
+            "score first"
+        )
     if [row[0] for row in got] == [row[0] for row in expected]:
         return (
             "the right parents in the right order, but not each one's best child: keep each "

@@ -35,7 +35,7 @@ def parents_expected(
 
 
 def _why_parents(got: list, expected: list, case: tuple, slips: list[str]) -> str:
-    _, _, tokens, budget = case  # (ranked children, child -> parent, parent -> tokens, budget)
+    ranked, parent_of, tokens, budget = case  # children ranked, child -> parent, parent -> tokens
     if len(set(got)) < len(got):
         return "a parent appears twice: hand each parent over once, at its best child's rank"
     if any(p not in tokens for p in got):
@@ -53,6 +53,10 @@ def _why_parents(got: list, expected: list, case: tuple, slips: list[str]) -> st
         return "; or ".join(slips)
     if sorted(got) == sorted(expected):
         return "the right parents in the wrong order (a set loses it): keep their best child's rank"
+    rank = list(dict.fromkeys(parent_of[c] for c in ranked))
+    began_elsewhere = bool(got and expected) and got[0] != expected[0]
+    if set(got) <= set(rank) and (began_elsewhere or got != sorted(got, key=rank.index)):
+        return "your parents are not walked in rank order (a set loses it): dedupe in rank order"
     return "not the parents expected"
 
 
