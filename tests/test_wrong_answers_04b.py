@@ -8,8 +8,8 @@ import pytest
 from chunklab.chunkers.llm import LLMChunker
 from chunklab.documents.series import list_documents, load_document
 from chunklab.teaching import answers_llm_cuts, selfcheck
-from chunklab.tokens.counters import cl100k
 from chunklab.teaching.exercises import verdict
+from chunklab.tokens.counters import cl100k
 
 
 def _line(reply):
@@ -330,7 +330,8 @@ def test_04b_2_names_section_2s_list_reused():
     """Run in order, the notebook's `sent` already holds section 2's prompts: the likeliest slip
     is counted, and named."""
     sent = []
-    for doc in [*(load_document(name) for name in list_documents()), load_document("work_schedules")]:
+    names = [*list_documents(), "work_schedules"]  # section 2's documents, then the page
+    for doc in (load_document(name) for name in names):
         LLMChunker(answers_llm_cuts.last_cut_at(0.5, sent)).split(doc)
     stale = (len(sent), sum(cl100k(p) for p in sent))
     assert stale != selfcheck.SOLUTIONS["04b.2"][1]()
