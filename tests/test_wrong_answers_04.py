@@ -318,3 +318,20 @@ def test_04_3_names_repeats_dropped_and_a_sliding_edge_window(wrong, named):
     result = verdict("04.3", wrong)
     assert not result.passed
     assert named in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-04.1")
+def test_04_1_chunks_counted_with_minilm_is_not_blamed_on_the_model():
+    """WordLlama's stdevs with MiniLM's own gaps there is a learner who ran MiniLM and counted
+    chunks: the hint names the count, not the model."""
+    wordllama = answers_stdevs.stdevs_for_asked_cuts("wordllama")
+    line = refusal("04.1", (wordllama, answers_stdevs.stdev_gaps(wordllama)))
+    assert "count the cuts, not the chunks" in line, line
+    assert "WordLlama" not in line, line
+
+
+@pytest.mark.xdist_group("exercise-04.1")
+def test_04_1_names_chunk_start_numbers_given_for_gaps():
+    right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
+    line = refusal("04.1", (right, [g + 1 for g in gaps]))
+    assert "gap i lies after sentence i" in line, line

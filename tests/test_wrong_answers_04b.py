@@ -5,8 +5,11 @@ import re
 
 import pytest
 
-from chunklab.teaching import selfcheck
+from chunklab.chunkers.llm import LLMChunker
+from chunklab.documents.series import list_documents, load_document
+from chunklab.teaching import answers_llm_cuts, selfcheck
 from chunklab.teaching.exercises import verdict
+from chunklab.tokens.counters import cl100k
 
 
 def _line(reply):
@@ -321,3 +324,17 @@ def test_04b_1_refuses_int_on_each_item_naming_signs_and_underscores():
     result = verdict("04b.1", _int_on_each_item)
     assert not result.passed
     assert "int() also reads" in result.message, result.message
+
+
+def test_04b_2_names_section_2s_list_reused():
+    """Run in order, the notebook's `sent` already holds section 2's prompts: the likeliest slip
+    is counted, and named."""
+    sent = []
+    names = [*list_documents(), "work_schedules"]  # section 2's documents, then the page
+    for doc in (load_document(name) for name in names):
+        LLMChunker(answers_llm_cuts.last_cut_at(0.5, sent)).split(doc)
+    stale = (len(sent), sum(cl100k(p) for p in sent))
+    assert stale != selfcheck.SOLUTIONS["04b.2"][1]()
+    assert "sent = []" in selfcheck.verdict_for("04b.2", stale)
+    no_cut_tokens = answers_llm_cuts.first_pass_on_schedules(None)[1]
+    assert "sent = []" in selfcheck.verdict_for("04b.2b", stale[1] - no_cut_tokens)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.llm import SPLIT_PROMPT, LLMChunker
-from chunklab.documents.series import load_document
+from chunklab.documents.series import list_documents, load_document
 from chunklab.tokens.counters import cl100k
 
 
@@ -160,8 +160,24 @@ def first_pass_misses() -> dict[Any, str]:
     slips += _miscounted(calls, tokens, sent, page.text) + _first_prompt_left_out(
         calls, tokens, sent
     )
-    slips += _wrong_document() + [_next_exercises_answer(calls)]
+    slips += _wrong_document() + [_next_exercises_answer(calls), (_stale_list(), _STALE_HINT)]
     return _wrong_only(slips, (calls, tokens))
+
+
+_STALE_HINT = (
+    "that list still holds section 2's prompts, sent over every document of the series: start "
+    "with an empty list, sent = [], then run the stand-in on the page"
+)
+
+
+def _stale_list() -> tuple[int, int]:
+    """(calls, prompt tokens) counted in section 2's `sent`, already filled over every document
+    of the series, after the page's pass is added to it: the notebook, run in order, gives this."""
+    sent: list[str] = []
+    for name in list_documents():
+        LLMChunker(last_cut_at(0.5, sent)).split(load_document(name))
+    LLMChunker(last_cut_at(0.5, sent)).split(load_document("work_schedules"))
+    return len(sent), sum(cl100k(p) for p in sent)
 
 
 def _next_exercises_answer(calls: int) -> tuple[Any, str]:
@@ -222,5 +238,6 @@ def resent_misses() -> dict[Any, str]:
             "that subtracts the page's own tokens; subtract the pass with no cut named, "
             "prompts(page), which holds the instruction and the tags too",
         ),
+        (_stale_list()[1] - no_cut_tokens, _STALE_HINT),
     ]
     return {answer: hint for answer, hint in slips if answer != right}
