@@ -338,6 +338,7 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"later": False}, "on a tie you kept the earlier window"),
         ({"moved": False}, "move it back"),
         ({"overlap": 32}, "overlap by 32 pieces"),
+        ({"overlap": 50}, "overlap by 50 pieces"),
         ({"first_only": True}, "read only the first 254 pieces"),
         ({"paper": True}, "the late-chunking paper's code's rule"),
         ({"width": 252}, "your windows hold 252 pieces"),
