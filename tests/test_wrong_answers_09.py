@@ -338,6 +338,7 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"later": False}, "on a tie you kept the earlier window"),
         ({"moved": False}, "move it back"),
         ({"overlap": 32}, "overlap by 32 pieces"),
+        ({"overlap": 50}, "overlap by 50 pieces"),
         ({"first_only": True}, "read only the first 254 pieces"),
         ({"paper": True}, "the late-chunking paper's code's rule"),
         ({"width": 252}, "your windows hold 252 pieces"),
@@ -354,3 +355,58 @@ def test_09b_2_pass_line_answers_the_prompts_second_question():
     assert result.passed, result.message
     assert "On the work-schedules page, 12 chunks of 200 tokens" in result.message, result.message
     assert "alone and" in result.message and "late: it rises there too" in result.message
+
+
+def _markers_dropped(vectors, mask):
+    """Each text's first and last real tokens left out, as 09b's PiecesOnly leaves out the
+    markers (a text of two or fewer real tokens kept whole)."""
+    out = []
+    for v, m in zip(np.asarray(vectors, dtype=np.float64), np.asarray(mask), strict=True):
+        real = v[m.astype(bool)]
+        out.append((real[1:-1] if len(real) > 2 else real).mean(axis=0))
+    return np.array(out)
+
+
+def _eps_in_count(vectors, mask):
+    return (np.asarray(vectors) * _weights(mask)).sum(axis=1) / (_weights(mask).sum(axis=1) + 1e-3)
+
+
+def _transposed(vectors, mask):
+    return solutions.masked_mean(vectors, mask).T
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_markers_dropped, "the first and last real tokens were dropped"),
+        (_eps_in_count, "as when a small eps is added to the count"),
+        (_transposed, "transposed: return shape (texts, dimensions)"),
+    ],
+    ids=["markers dropped", "eps", "transposed"],
+)
+def test_09_1_names_the_slips_the_generic_hint_hid(wrong, named):
+    result = verdict("09.1", wrong)
+    assert not result.passed
+    assert named in result.message, result.message
+
+
+def test_09_2_names_the_size_a_search_that_stops_at_the_first_cut_finds(capsys):
+    # on this page sizes 188-194 cut a window and 195-207 cut none: growing the window until one
+    # is cut answers 187, the natural loop's answer, refused with a hint about the condition
+    from chunklab import load_document
+    from chunklab.chunkers.registry import build
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    size, page = selfcheck.SOLUTIONS["09.2"][1](), load_document("sensitive_code")
+    minilm = MiniLMEmbedder()
+
+    def cuts_one(at):
+        windows = build("fixed", size=at, overlap=0, unit="tokens").split(page)
+        return any(len(minilm.encoding(c.text).ids) > 256 for c in windows)
+
+    stop = next(at for at in range(150, 300) if cuts_one(at)) - 1
+    assert stop < size - 1
+    selfcheck.check("09.2", stop)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "larger sizes cut none again" in out, out
+    assert str(size) not in out, out

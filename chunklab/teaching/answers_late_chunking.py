@@ -142,7 +142,7 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             f"you read only the first {width} pieces of {n}: read the rest in more windows",
         ),
     ]
-    for wrong in (32, 128):  # 0: named in _slips
+    for wrong in (32, 50, 128):  # 0: named in _slips; 50, a round guess
         read = late.late_chunk_vectors(minilm, text, list(spans), overlap=wrong)
         out.append((read, f"your windows overlap by {wrong} pieces, not {overlap}"))
     return out

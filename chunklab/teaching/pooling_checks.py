@@ -63,7 +63,27 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
         for form in (wrong, _unit(wrong)):
             if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
                 return hint
+    right = _masked(vectors, mask)
+    if got.shape == right.T.shape and np.allclose(got.T, right, atol=1e-5):
+        return "the right numbers, transposed: return shape (texts, dimensions), one row per text"
+    if got.shape == right.shape and np.allclose(got, right, rtol=1e-2, atol=1e-4):
+        return (
+            "almost the mean, off in the last digits, as when a small eps is added to the count: "
+            "every text has a real token, so divide by the count itself"
+        )
     return "the mean of each text's real tokens, not scaled"
+
+
+def _markers_dropped(vectors: np.ndarray, mask: np.ndarray) -> list:
+    """The mean without each text's first and last real tokens ([CLS] and [SEP], as 09b's
+    `PiecesOnly` drops them), a text of two or fewer kept whole or left NaN."""
+    inner = mask * (np.cumsum(mask, axis=1) > 1) * (np.cumsum(mask[:, ::-1], axis=1)[:, ::-1] > 1)
+    hint = (
+        "the first and last real tokens were dropped: this model's mean counts every position "
+        "whose mask is 1, [CLS] and [SEP] included"
+    )
+    kept_whole = np.where(inner.sum(axis=1, keepdims=True) > 0, inner, mask)
+    return [(_masked(vectors, inner), hint), (_masked(vectors, kept_whole), hint)]
 
 
 def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
@@ -118,6 +138,7 @@ def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
             "the first real token was dropped: every position whose mask is 1 counts, [CLS] "
             "included",
         ),
+        *_markers_dropped(vectors, mask),
         (
             np.where(mask[..., None] > 0, vectors, -np.inf).max(axis=1),
             "that is the largest value of each dimension (max pooling): this model takes the mean",
