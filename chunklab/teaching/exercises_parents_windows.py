@@ -1,11 +1,8 @@
-"""The coding exercises of notebooks 03 and 03b: handing over parents, and sentence windows.
-
-Each check runs fixed cases first, built so that each plausible wrong answer fails one of them
-(a parent skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch),
-then random cases it has not shown. A refusal names what is wrong, not only where. 03.2's lift is
-checked in `exercises_parent_lift`; the answer exercises' known wrong answers are in
-`answers_small_to_big`.
-"""
+"""The coding exercises of 03, 03b and 03c: parents within a budget, merged sentence windows, and
+filter then rank. Fixed cases come first, built so each plausible wrong answer fails one (a parent
+skipped to fit a smaller one, a budget filled exactly, a repeat, windows that only touch), then
+random ones; a refusal names what is wrong, not only where. 03.2's lift is checked in
+`exercises_parent_lift`, the answer exercises' wrong answers are in `answers_small_to_big`."""
 
 from __future__ import annotations
 
