@@ -9,6 +9,7 @@ import pytest
 from conftest import ROOT
 
 from chunklab.teaching import answers_experiments, selfcheck
+from chunklab.teaching.answers_paired import PAIR, RETRIEVER, paired_in_family, read_pair
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
@@ -517,13 +518,29 @@ def test_07b_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
 
 
 def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
-    from chunklab.teaching.answers_paired import paired_in_family
+    won, lost, low, verdict = paired_in_family()
+    assert selfcheck.verdict_for("07.3", (won, lost, low, verdict)).endswith("correct.")
+    at_005 = read_pair(RETRIEVER, 95.0)
+    assert "read at a looser level" in selfcheck.verdict_for("07.3", at_005)
+    reversed_pair = (lost, won, -low, verdict)
+    assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", reversed_pair)
+    assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, low, "not shown"))
+    found = _fixed_rows(RETRIEVER, PAIR, ks=(3,))
+    total = {s: int(sum(r["complete"] for r in found if r["strategy"] == s)) for s in PAIR}
+    totals = (total[PAIR[0]], total[PAIR[1]], low, verdict)
+    assert "two cuts' totals" in selfcheck.verdict_for("07.3", totals)
 
-    won, lost, verdict = paired_in_family()
-    assert selfcheck.verdict_for("07.3", (won, lost, verdict)).endswith("correct.")
-    assert "verdict at 0.05" in selfcheck.verdict_for("07.3", (won, lost, "better"))
-    assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", (lost, won, verdict))
-    assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, "not shown"))
+
+def test_07_3_refuses_a_verdict_read_at_another_family_or_guessed_without_the_level():
+    """The verdict alone passed at any level stricter than 0.05: the interval's low end shows the
+    level, so 0.05 / 36, and 'no difference shown' guessed beside the 0.05 interval, are refused."""
+    won, lost, low, verdict = paired_in_family()
+    assert "won, lost, low, verdict" in selfcheck.verdict_for("07.3", (won, lost, verdict))
+    strict = read_pair(RETRIEVER, 100 - 5 / 36)
+    assert strict[3] == verdict and strict[2] != low
+    assert "0.05 / 36" in selfcheck.verdict_for("07.3", strict)
+    guessed = (*read_pair(RETRIEVER, 95.0)[:3], verdict)
+    assert "at 0.05 / 3" in selfcheck.verdict_for("07.3", guessed)
 
 
 def test_07_1_integer_division_hint_names_only_that_slip():
@@ -533,10 +550,8 @@ def test_07_1_integer_division_hint_names_only_that_slip():
 
 
 def test_07_3_names_worse_for_a_pair_that_wins_more_than_it_loses():
-    from chunklab.teaching.answers_paired import paired_in_family
-
-    won, lost, _ = paired_in_family()
-    message = selfcheck.verdict_for("07.3", (won, lost, "worse"))
+    won, lost, low, _ = paired_in_family()
+    message = selfcheck.verdict_for("07.3", (won, lost, low, "worse"))
     assert "'worse' would say markdown-lin completes fewer" in message, message
 
 
@@ -558,3 +573,29 @@ def test_07b_2_names_the_type_when_the_ids_are_right(wrong):
     assert "the right ids, as a" in result.message and "each once" not in result.message, (
         result.message
     )
+
+
+def _fixed_rows(retriever, strategies=("fixed_size",), ks=(1, 3, 5)):
+    """notebook 07's rows for `strategies` with `retriever`, from the public API."""
+    from chunklab.documents.series import data_dir, list_documents, load_document
+    from chunklab.evaluation.experiment import real_strategies, run_experiment
+    from chunklab.evaluation.questions import load_question_file
+    from chunklab.retrieval.retrievers import RETRIEVERS
+
+    docs = {n: load_document(n) for n in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    chosen = {s: real_strategies()[s] for s in strategies}
+    return run_experiment(
+        docs, questions, chosen, {retriever: RETRIEVERS[retriever]()}, ks=ks, progress=False
+    )
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_names_complete_for_a_list_built_on_complete_at_each_k():
+    """A list of the fixed_size questions BM25 does not complete at k names `complete`, the slip
+    made, even where it is the same list as `fact_recall` below 1 (at k=1)."""
+    found = _fixed_rows("bm25")
+    for k in (1, 3, 5):
+        short = sorted(r["question"] for r in found if r["k"] == k and not r["complete"])
+        message = selfcheck.verdict_for("07.2", short)
+        assert ": correct" not in message and "`complete` 0 at k=" + str(k) in message, message

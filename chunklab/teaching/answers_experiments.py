@@ -63,6 +63,15 @@ def _fixed_unanswerable_misses() -> dict[Any, str]:
         "those are the article's ten questions (load_questions('manual')); the exercise asks "
         "about the 43 questions of the real version, in `rows`"
     )
+    for k, short in fixed_not_complete().items():  # built on `complete` 0 with BM25, one k
+        coincide = short == fixed_short_of_facts()[k]
+        same = " (here the same ids as `fact_recall` below 1)" if coincide else ""
+        misses.setdefault(
+            short,
+            f"those are the questions no top-{k} chunk completes with BM25 (`complete` 0 at "
+            f"k={k}){same}: `complete` asks the top k; `answerable` asks whether any chunk of "
+            "the cut holds every fact, whatever is retrieved",
+        )
     for k, short in fixed_short_of_facts().items():  # built on `fact_recall` < 1, one k
         misses.setdefault(
             short,
@@ -283,7 +292,7 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
-    "07.3": ("a tuple (won, lost, verdict)", paired_in_family),
+    "07.3": ("a tuple (won, lost, low, verdict)", paired_in_family),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", word_table_whole),
@@ -292,7 +301,7 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
 FORMS_EXPERIMENTS: dict[str, Form] = {
     # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
     "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
-    "07.3": Form(misses=paired_misses),
+    "07.3": Form(decimals=1, misses=paired_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split_table_misses),
@@ -356,6 +365,17 @@ def fixed_unreached() -> frozenset[str]:
     list built on `reached` instead of `answerable` collects."""
     found = [r for name in ("overlap", "bm25") for r in _experiment_rows("fixed_size", name, KS)]
     return frozenset(r["question"] for r in found if not r["reached"])
+
+
+@lru_cache(maxsize=1)
+def fixed_not_complete() -> dict[int, tuple[str, ...]]:
+    """For each k, the sorted ids whose fixed_size row with BM25 has `complete` 0: what a list
+    built on the ranking instead of `answerable` collects."""
+    found = _experiment_rows("fixed_size", "bm25", KS)
+    return {
+        k: tuple(sorted(r["question"] for r in found if r["k"] == k and not r["complete"]))
+        for k in KS
+    }
 
 
 @lru_cache(maxsize=1)

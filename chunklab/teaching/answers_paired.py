@@ -1,5 +1,6 @@
 """Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
-refusal names (the verdict at 0.05 where the pick among three retrievers asks 0.05 / 3; the two
+refusal names (the line read at 0.05, or at 0.05 / 2 or 0.05 / 36, where the pick among three
+retrievers asks 0.05 / 3: the interval's low end, asked beside the verdict, shows the level; the two
 cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
 `markdown` or its `+path` twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
@@ -44,26 +45,27 @@ def _complete(
 
 def read_pair(
     retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = K
-) -> tuple[int, int, str]:
-    """Won, lost and verdict of `pair` at `k` with `retriever`, read at `level`: the right answer
-    and each plausible slip (another cut, retriever, k or level) come from this one reading."""
+) -> tuple[int, int, float, str]:
+    """Won, lost, the interval's low end (one decimal, as printed) and the verdict of `pair` at
+    `k` with `retriever`, read at `level`: the right answer and each plausible slip (another cut,
+    retriever, k or level) come from this one reading. The low end carries the level the line was
+    read at, so a verdict guessed without it does not pass."""
     a, b = _complete(retriever, pair, k)
     made = compare(a, b, show=False, level=level)
-    return made.won, made.lost, made.verdict
+    return made.won, made.lost, round(made.low, 1), made.verdict
 
 
-def paired_in_family() -> tuple[int, int, str]:
+def paired_in_family() -> tuple[int, int, float, str]:
     """markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3."""
     return read_pair(RETRIEVER, AMONG_THREE)
 
 
 def paired_misses() -> dict[Any, str]:
     """The plausible wrong answers, each with the slip it is (computed, never typed in)."""
-    won, lost, verdict = paired_in_family()
-    a, b = _complete(RETRIEVER)
+    won, lost, low, verdict = paired_in_family()
     misses: dict[Any, str] = {}
     twin = f"{PAIR[0]}+path"
-    for (got_won, got_lost, _), hint in [
+    for (got_won, got_lost, got_low, _), hint in [
         (
             read_pair(RETRIEVER, AMONG_THREE, ("markdown", PAIR[1])),
             f"that is `markdown`; the exercise asks `{PAIR[0]}`, the linearizing cut",
@@ -82,34 +84,51 @@ def paired_misses() -> dict[Any, str]:
         ],
     ]:
         for word in ("better", "worse", "no difference shown"):
-            misses[(got_won, got_lost, word)] = hint
+            misses[(got_won, got_lost, got_low, word)] = hint
     for other in ("bm25", "wordllama"):
         misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
-    for word in ("better", "worse", "no difference shown"):
-        misses[(lost, won, word)] = (
-            "that is fixed_size against markdown-lin: a is markdown-lin, so won counts the "
-            "questions markdown-lin completes and fixed_size does not"
-        )
-        misses[(int(sum(a)), int(sum(b)), word)] = (
-            "those are the two cuts' totals, unpaired: won and lost count questions, the ones "
-            "only one of the two completes"
-        )
     at_005 = read_pair(RETRIEVER, 95.0)
-    if at_005 != (won, lost, verdict):
-        misses[at_005] = (
-            "that is the verdict at 0.05: which retriever shows a lead is a pick among three, so "
-            "read it at 0.05 / 3: compare(..., level=100 - 5 / 3)"
+    for word in ("better", "worse", "no difference shown"):  # the 95% interval, any verdict
+        misses[(*at_005[:3], word)] = (
+            "that low end is the interval read at a looser level than the pick asks (0.05 gives "
+            "it): which retriever shows a lead is a pick among three, so read the interval and "
+            "the sign test at 0.05 / 3"
         )
-    misses.pop((won, lost, verdict), None)  # a slip that happens to read the same is not one
+    for m, family in ((2, "two"), (36, "36")):  # a stricter or looser family than the pick's
+        read = read_pair(RETRIEVER, 100 - 5 / m)
+        if read[2] != low:
+            misses.setdefault(
+                read,
+                f"that is the line read at 0.05 / {m}, a family of {family}: m counts the "
+                "comparisons the pick is among, here one line per retriever",
+            )
+    misses.pop((won, lost, low, verdict), None)  # a slip that happens to read the same is not one
     return misses
 
 
 def paired_hint(answer: Any, solution: Any) -> str:
-    """07.3: a verdict that is not one of compare's three words."""
+    """07.3: the pair the other way round, the unpaired totals, a verdict that is not one of
+    compare's three words (judged on won and lost alone, whatever the low end given)."""
     words = ("better", "worse", "no difference shown")
-    if isinstance(answer, (list, tuple)) and len(answer) == 3 and answer[2] not in words:
+    if not isinstance(answer, (list, tuple)) or len(answer) != 4:
+        return ""
+    a, b = _complete(RETRIEVER)
+    if tuple(answer[:2]) == (solution[1], solution[0]):
+        return (
+            "that is fixed_size against markdown-lin: a is markdown-lin, so won counts the "
+            "questions markdown-lin completes and fixed_size does not"
+        )
+    if tuple(answer[:2]) == (int(sum(a)), int(sum(b))):
+        return (
+            "those are the two cuts' totals, unpaired: won and lost count questions, the ones "
+            "only one of the two completes"
+        )
+    for wrong, why in paired_misses().items():  # another cut, retriever or k, read at any level
+        if tuple(answer[:2]) == wrong[:2] != tuple(solution[:2]):
+            return why
+    if answer[3] not in words:
         return f"the verdict is one of compare's words: {', '.join(map(repr, words))}"
-    if isinstance(answer, (list, tuple)) and len(answer) == 3 and answer[2] == "worse":
+    if answer[3] == "worse":
         if all(isinstance(n, Integral) for n in answer[:2]) and answer[0] > answer[1]:
             return (
                 "'worse' would say markdown-lin completes fewer questions, yet it wins more than "
