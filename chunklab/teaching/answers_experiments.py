@@ -1,9 +1,8 @@
 """The answer exercises of notebooks 07, 08, 08b, 09 and 09b: each expected answer computed from the
 library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
-order, the right count for the wrong setting, the reverse of what was asked), with why.
-
-Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
-Reading this file gives the answers away: try first.
+order, the right count for the wrong setting, the reverse of what was asked), with why. Kept
+apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`. Reading this
+file gives the answers away: try first.
 """
 
 from __future__ import annotations
