@@ -89,6 +89,10 @@ inner_spaces_collapsed = _compared_loosely(lambda line: re.sub(r" +", " ", line)
 digits_masked = _compared_loosely(lambda line: re.sub(r"\d", "0", line))
 
 
+def blank_lines_dropped(pages):
+    return [line for line in running_lines(pages) if line.strip()]
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
@@ -104,6 +108,7 @@ digits_masked = _compared_loosely(lambda line: re.sub(r"\d", "0", line))
         (ignoring_case, "ignoring case"),
         (inner_spaces_collapsed, "collapsed the spaces"),
         (digits_masked, "masked the digits"),
+        (blank_lines_dropped, "you dropped blank lines"),
     ],
 )
 def test_08b_1_refuses_with_a_hint(fn, hint):

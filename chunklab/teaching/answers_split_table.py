@@ -113,6 +113,11 @@ def split_table_misses() -> dict[Any, str]:
         sum(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET)): "that adds up the two "
         "pieces' tokens, but each piece repeats the header and the breadcrumb, so one chunk needs "
         "less than their sum; cut at each budget and look",
+        SECTION_BUDGET + 1: "just above section 3's budget the table is still cut in two; try "
+        "larger budgets until it is one chunk",
+        max(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET))
+        + cl100k(_pieces_at(docx, SECTION_BUDGET)[0].text.splitlines()[0]): "that adds a "
+        "breadcrumb to the larger piece, which already holds one; cut at each budget and look",
         right - 1: "at that budget the table is still cut in two; the answer is the smallest "
         "budget at which it is one chunk",
         right + 1: "the table is already one chunk a token lower",

@@ -132,9 +132,24 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
         return "consecutive body lines are one paragraph, joined by a single space"
     if got.replace("\n\n", "\0").replace("\n", " ") == _render(lines, levels).replace("\n\n", "\0"):
         return "a paragraph's lines are joined by a single space, not a newline"
+    if got in (_render(_merged(lines, levels, same), levels) for same in (True, False)):
+        return "each heading line is its own heading, even when the line above is one too"
     if got == _render([(size, text.strip()) for size, text in lines], levels):
         return "keep each line's text as it is: do not strip it"
     return "headings as '#' * level + ' ' + text, paragraphs, one blank line between blocks"
+
+
+def _merged(
+    lines: list[tuple[float, str]], levels: dict[float, int], same: bool
+) -> list[tuple[float, str]]:
+    """Consecutive heading lines merged into one (of the same size only, or of any size)."""
+    out: list[tuple[float, str]] = []
+    for size, text in lines:
+        if out and size in levels and out[-1][0] in levels and (not same or out[-1][0] == size):
+            out[-1] = (out[-1][0], out[-1][1] + " " + text)
+        else:
+            out.append((size, text))
+    return out
 
 
 def _where(expected: str, got: str) -> str:

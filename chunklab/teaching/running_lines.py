@@ -44,6 +44,7 @@ def _cases() -> list[list[list[str]]]:
         [["Page Foot", "a"], ["page foot", "b"]],  # another case: not the same line
         [["Page  foot", "a"], ["Page foot", "b"]],  # two spaces inside: not the same line
         [["Page 1 of 2", "a"], ["Page 2 of 2", "b"]],  # another number: not the same line
+        [["Head", "", "a"], ["Head", "", "b"]],  # a blank line on every page is on every page
     ]
     rng = np.random.default_rng(8)
     vocabulary = [f"line {i}" for i in range(12)]
@@ -95,6 +96,9 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         )
         if len(pages) >= 2
         else [],
+        "you dropped blank lines: a blank line found on every page is returned too": [
+            line for line in expected_running_lines(pages) if line.strip()
+        ],
         "you looked at each page's first and last lines only: a running line may stand anywhere": [
             line
             for line in dict.fromkeys(pages[0][:1] + pages[0][-1:])
