@@ -43,12 +43,14 @@ from chunklab.teaching.code_search import (
 from chunklab.tokens.counters import cl100k
 
 
-def merged(sizes: Sequence[int], budget: int) -> list[list[int]]:
-    """The expected answer of 11.1: greedy, left to right, `<=` budget; an oversized unit alone."""
+def merged(sizes: Sequence[int], budget: int, most: int | None = None) -> list[list[int]]:
+    """The expected answer of 11.1: greedy, left to right, `<=` budget; an oversized unit alone.
+    `most` caps a group's siblings: None for the answer, 2 for the slip of closing every group at
+    two."""
     groups: list[list[int]] = []
     total = 0
     for i, size in enumerate(sizes):
-        if groups and total + size <= budget:
+        if groups and total + size <= budget and (most is None or len(groups[-1]) < most):
             groups[-1].append(i)
             total += size
         else:
@@ -101,7 +103,7 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
             "within the budget"
         )
     if fn is not None and all(
-        _as_lists(fn(list(s), b)) == _merged_in_pairs(s, b) for s, b in _merge_cases()
+        _as_lists(fn(list(s), b)) == merged(s, b, most=2) for s, b in _merge_cases()
     ):
         return "a group may hold more than two siblings: keep adding while the total fits"
     strict: list[list[int]] = []
@@ -113,20 +115,6 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
     if got == strict:
         return "a group may fill the budget exactly: the test is `<=`, not `<`"
     return "merge greedily: add the next sibling while the group stays within the budget"
-
-
-def _merged_in_pairs(sizes: Sequence[int], budget: int) -> list[list[int]]:
-    """The slip of a greedy merge that closes every group at two siblings, within the budget."""
-    groups: list[list[int]] = []
-    total = 0
-    for i, size in enumerate(sizes):
-        if groups and len(groups[-1]) < 2 and total + size <= budget:
-            groups[-1].append(i)
-            total += size
-        else:
-            groups.append([i])
-            total = size
-    return groups
 
 
 def _merged_testing_before(sizes: Sequence[int], budget: int) -> list[list[int]]:
