@@ -217,6 +217,8 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         slips[(fixed.won, fixed.lost, fixed.verdict)] = "pairs the tree with the fixed window"
     if verdict == "no difference shown":
         slips[(won, lost, "none")] = "the table's 'none' stands for"
+    if won >= lost and verdict != "worse":
+        slips[(won, lost, "worse")] = "'worse' is the tree losing more questions"
     for answer, why in slips.items():
         selfcheck.check("11.3", answer)
         out = capsys.readouterr().out

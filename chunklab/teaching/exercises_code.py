@@ -321,6 +321,11 @@ def _pair_misses() -> dict[object, str]:
                 "the verdict needs both the paired interval to exclude 0 and the sign test "
                 f"p < 0.05: here p = {at_400.p_value:.4f}"
             )
+    if verdict != "worse" and won >= lost:
+        misses[(won, lost, "worse")] = (
+            "'worse' is the tree losing more questions than it wins: read the direction from your "
+            "own won and lost"
+        )
     off_by_one = (
         "one question off: won counts the questions whose complete@5 is higher for the tree, "
         "lost those where it is lower, and a tie (the same score) goes in neither"
