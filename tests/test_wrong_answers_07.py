@@ -607,3 +607,11 @@ def test_07_3_names_better_read_at_0_05_alone():
     won, lost, low, _ = paired_in_family()
     message = selfcheck.verdict_for("07.3", (won, lost, low, "better"))
     assert "against 0.05 / 3" in message, message
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_shape_hint_does_not_give_the_length_away():
+    """A set of the ids (or another collection) is refused without telling how many ids are asked."""
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    message = selfcheck.verdict_for("07.2", set(right))
+    assert "not quite" in message and f"{len(right)} items" not in message, message
