@@ -599,3 +599,19 @@ def test_07_2_names_complete_for_a_list_built_on_complete_at_each_k():
         short = sorted(r["question"] for r in found if r["k"] == k and not r["complete"])
         message = selfcheck.verdict_for("07.2", short)
         assert ": correct" not in message and "`complete` 0 at k=" + str(k) in message, message
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_3_names_better_read_at_0_05_alone():
+    """Right counts and low end with "better": the sign test read at 0.05, not at 0.05 / 3."""
+    won, lost, low, _ = paired_in_family()
+    message = selfcheck.verdict_for("07.3", (won, lost, low, "better"))
+    assert "against 0.05 / 3" in message, message
+
+
+@pytest.mark.xdist_group("exercise-07.2")
+def test_07_2_shape_hint_does_not_give_the_length_away():
+    """A set of the ids (another collection) is refused without saying how many ids are asked."""
+    right = selfcheck.SOLUTIONS["07.2"][1]()
+    message = selfcheck.verdict_for("07.2", set(right))
+    assert "not quite" in message and f"{len(right)} items" not in message, message

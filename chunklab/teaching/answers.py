@@ -149,6 +149,8 @@ def judge(answer: Any, expected: Any, form: Form) -> str | None:
         answer = answer.tolist()  # a numpy vector of the right values is the right answer
     if isinstance(answer, (set, frozenset)) and not form.ordered:
         answer = list(answer)
+    if not _is_sequence(answer) and hasattr(answer, "__len__"):  # its size: the learner's to find
+        return f"{_kind(answer)} where a list or tuple is asked"
     if not _is_sequence(answer):
         return f"{_kind(answer)} where a list or tuple of {len(expected)} items is asked"
     if len(answer) != len(expected) and not form.ordered:

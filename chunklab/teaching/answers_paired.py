@@ -128,6 +128,11 @@ def paired_hint(answer: Any, solution: Any) -> str:
             return why
     if answer[3] not in words:
         return f"the verdict is one of compare's words: {', '.join(map(repr, words))}"
+    if answer[3] == "better" and tuple(answer[:2]) == tuple(solution[:2]):
+        return (
+            "'better' needs both tests to pass at the family's level: read the sign test's p "
+            "against 0.05 / 3, not against 0.05"
+        )
     if answer[3] == "worse":
         if all(isinstance(n, Integral) for n in answer[:2]) and answer[0] > answer[1]:
             return (
