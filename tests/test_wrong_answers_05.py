@@ -8,8 +8,8 @@ import re
 
 import pytest
 
-from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.parsing.blocks import split_cells as _library_split
+from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -222,13 +222,14 @@ def _one_line_helper(line):
 
 
 def _helper_around_the_library(header, row):
-    return "; ".join(f"{h}: {v}" for h, v in zip(_one_line_helper(header), _one_line_helper(row)))
+    cells = zip(_one_line_helper(header), _one_line_helper(row), strict=False)
+    return "; ".join(f"{h}: {v}" for h, v in cells)
 
 
 def _importing_inside(header, row):
     from chunklab.parsing.blocks import split_cells as cells
 
-    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row)))
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
 @pytest.mark.parametrize("wrong", [_helper_around_the_library, _importing_inside])

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 from chunklab.parsing.blocks import split_cells  # the skill 05.1 asks for, done for the learner
 from chunklab.teaching.checking import NotYet, short
@@ -137,7 +138,9 @@ def _calls_library_split(fn: Callable) -> bool:
     """True when fn, a function defined inside it or a helper of the learner's it names reaches
     the library's own `split_cells`: by name, as a default argument (`sc=split_cells`), or by an
     import inside the function (`from chunklab.parsing.blocks import split_cells`)."""
-    todo, seen, found = [fn], set(), []
+    todo: list[Any] = [fn]
+    seen: set[int] = set()
+    found: list[Any] = []
     while todo:
         f = todo.pop()
         if id(f) in seen or not hasattr(f, "__code__"):
