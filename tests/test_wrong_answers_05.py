@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from chunklab.parsing.blocks import split_cells as _library_split
 from chunklab.teaching import answers_tables_prefixes, selfcheck
 from chunklab.teaching.exercises import verdict
 
@@ -214,3 +215,31 @@ def test_05_1_names_pairs_run_together_and_a_dict_repr():
     quoted = verdict("05.1", dict_repr)
     assert not quoted.passed and "quotes before its colon" in quoted.message, quoted.message
     assert "the column name above it" not in quoted.message
+
+
+def _one_line_helper(line):
+    return _library_split(line)
+
+
+def _helper_around_the_library(header, row):
+    cells = zip(_one_line_helper(header), _one_line_helper(row), strict=False)
+    return "; ".join(f"{h}: {v}" for h, v in cells)
+
+
+def _importing_inside(header, row):
+    from chunklab.parsing.blocks import split_cells as cells
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+@pytest.mark.parametrize("wrong", [_helper_around_the_library, _importing_inside])
+def test_05_1_refuses_the_library_split_cells_behind_a_helper_or_an_inner_import(wrong):
+    """A one-line module-level helper around `split_cells`, or an import of it inside the
+    function, passed every case without the splitting the exercise asks for."""
+    result = verdict("05.1", wrong)
+    assert not result.passed and "split_cells" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-05.2")
+def test_05_2_names_strings_given_for_ints():
+    assert "not strings" in selfcheck.verdict_for("05.2", ("73", 8))

@@ -109,6 +109,8 @@ def _pair_hint(
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
         return f"answer two ints, (from which {unit} on, how many {unit}s hide a lost row)"
     first, count = answer
+    if isinstance(first, str) or isinstance(count, str):
+        return f"answer two ints, not strings: ({first!s}, {count!s}) without the quotes"
     if (count, first) == tuple(solution) and first != count:
         return f"the two numbers are swapped: the {unit} first, then the count of {unit}s"
     return misses().get(first, sweep) if first != solution[0] else ""

@@ -14,6 +14,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Callable
+from typing import Any
 
 from chunklab.parsing.blocks import split_cells  # the skill 05.1 asks for, done for the learner
 from chunklab.teaching.checking import NotYet, short
@@ -134,19 +135,31 @@ LIBRARY_SPLIT_HINT = (
 
 
 def _calls_library_split(fn: Callable) -> bool:
-    """True when fn (or a function defined inside it) names the library's own `split_cells`, or
-    takes it as a default argument (`def column_value(h, r, sc=split_cells)`)."""
-    codes, names = [getattr(fn, "__code__", None)], set()
-    while codes:
-        code = codes.pop()
-        if code is not None:
+    """True when fn, a function defined inside it or a helper of the learner's it names reaches
+    the library's own `split_cells`: by name, as a default argument (`sc=split_cells`), or by an
+    import inside the function (`from chunklab.parsing.blocks import split_cells`)."""
+    todo: list[Any] = [fn]
+    seen: set[int] = set()
+    found: list[Any] = []
+    while todo:
+        f = todo.pop()
+        if id(f) in seen or not hasattr(f, "__code__"):
+            continue
+        seen.add(id(f))
+        codes, names = [f.__code__], set()
+        while codes:
+            code = codes.pop()
             names |= set(code.co_names)
             codes += [c for c in code.co_consts if hasattr(c, "co_names")]
-    scope = getattr(fn, "__globals__", {})
-    enclosed = [cell.cell_contents for cell in getattr(fn, "__closure__", None) or ()]
-    defaults = [*(getattr(fn, "__defaults__", None) or ())]
-    defaults += (getattr(fn, "__kwdefaults__", None) or {}).values()
-    found = [scope.get(name) for name in names] + enclosed + defaults
+        if "split_cells" in names and any(n.startswith("chunklab") for n in names):
+            return True
+        scope = getattr(f, "__globals__", {})
+        reached = [scope.get(name) for name in names]
+        reached += [cell.cell_contents for cell in getattr(f, "__closure__", None) or ()]
+        reached += [*(getattr(f, "__defaults__", None) or ())]
+        reached += (getattr(f, "__kwdefaults__", None) or {}).values()
+        found += reached
+        todo += [g for g in reached if not getattr(g, "__module__", "").startswith("chunklab")]
     return any(f is split_cells for f in found)
 
 
