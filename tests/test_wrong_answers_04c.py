@@ -16,7 +16,7 @@ from chunklab.teaching.exercises import verdict
         (lambda sims, p: 0.6, "read the value off these similarities"),
         (lambda sims, p: [0.5], "return one number"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p / 100)), "percentile p / 100"),
-        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), "(lower, or"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), "a hair above"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="higher")), "(higher, or"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="nearest")), "non-linear"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p)) + 1e-9, "a hair away"),
@@ -143,3 +143,17 @@ def test_04c_2_names_a_share_given_for_the_count():
     cuts, on_true = selfcheck.SOLUTIONS["04c.2"][1]()
     line = selfcheck.verdict_for("04c.2", (cuts, round(on_true / len(cuts), 2)))
     assert "is a share" in line, line
+
+
+def test_04c_1_names_a_threshold_a_hair_above_a_kept_gap():
+    """One ulp above the smallest similarity left uncut cuts that gap through the strict <: an
+    off-by-one on the comparison, not another percentile method."""
+
+    def hair_above(sims, p):
+        sims = np.asarray(sims)
+        return float(np.nextafter(sims[1 - sims <= np.percentile(1 - sims, p)].min(), 2))
+
+    result = verdict("04c.1", hair_above)
+    assert not result.passed
+    assert "a hair above the similarity of a gap the rule keeps" in result.message, result.message
+    assert "percentile method" not in result.message

@@ -30,16 +30,10 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
         "that is a non-linear percentile method (higher, or nearest rounding up), a distance above "
         "the cut-off: the rule reads the default (linear) percentile": 1
         - np.percentile(1 - sims, percentile, method="higher"),
-        "that is a non-linear percentile method (lower, or nearest rounding down), a distance "
-        "below the cut-off: the rule reads the default (linear) percentile": 1
-        - np.percentile(1 - sims, percentile, method="lower"),
         "that reads percentile p / 100: np.percentile takes the percentile itself (80, not 0.8)": 1
         - np.percentile(1 - sims, percentile / 100),
     }
     right = 1 - float(np.percentile(1 - sims, percentile))
-    for slip, wrong in slips.items():
-        if abs(got - float(wrong)) < 1e-9 and abs(float(wrong) - right) > 1e-9:
-            return slip
     on_a_gap = bool(np.isclose(1 - sims, 1 - right, rtol=0, atol=1e-12).any())
     if abs(got - right) < 1e-6 and on_a_gap:
         return (
@@ -52,6 +46,16 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
             "a hair away from 1 minus percentile p of the distances: return that value itself, "
             "since the gap at the cut-off is cut or kept by a strict comparison"
         )
+    kept = sims[1 - sims <= np.percentile(1 - sims, percentile)]
+    if ((got > kept) & (got - kept < 1e-9)).any():  # one ulp above, or 1 - (1 - s) rounded up
+        return (
+            "that is a hair above the similarity of a gap the rule keeps (one step past it, or "
+            "1 minus its distance rounded up), and the threshold rule's strict < cuts that gap: "
+            "stay at or below the smallest similarity left uncut"
+        )
+    for slip, wrong in slips.items():
+        if abs(got - float(wrong)) < 1e-9 and abs(float(wrong) - right) > 1e-9:
+            return slip
     if any(abs(got - round(right, d)) < 1e-12 for d in range(1, 7)):
         return "that is rounded, and rounding moves it past a similarity: do not round it"
     return "read the value off these similarities: a gap is cut when its similarity is below it"

@@ -262,7 +262,7 @@ def plot_similarity(
     ax.scatter(
         list(cuts), [similarities[i] for i in cuts], color="tab:red", zorder=3, s=60, label="cut"
     )
-    ax.set_xlabel("unit (sentence) index")
+    ax.set_xlabel("gap index (gap i lies after unit i)")
     ax.set_ylabel("cosine similarity")
     ax.set_title(title)
     legend_outside(ax)
