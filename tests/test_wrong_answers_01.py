@@ -461,3 +461,30 @@ def test_01b_1_names_the_lost_side_tail_and_the_normal_approximation(wrong, hint
     result = verdict("01b.1", wrong)
     assert not result.passed and hint in result.message, result.message
     assert "count the signs" not in result.message
+
+
+def _won_side_tail(d):  # the tail always counted on the won side, k = 0..won
+    won, lost, _ = _sign_counts(d)
+    if not won + lost:
+        return 1.0
+    return min(1.0, 2 * sum(math.comb(won + lost, k) for k in range(won + 1)) / 2 ** (won + lost))
+
+
+def test_01b_1_names_the_won_side_tail():
+    result = verdict("01b.1", _won_side_tail)
+    assert not result.passed and "tail on the won side" in result.message, result.message
+    assert "count the signs" not in result.message
+
+
+def _one_window_per_line(text, size):  # every line its own window, cut at size if longer
+    spans, start = [], 0
+    for line in text.splitlines(keepends=True):
+        end = start + len(line)
+        while start < end:
+            spans.append((start, min(start + size, end)))
+            start = spans[-1][1]
+    return spans
+
+
+def test_01_4_names_one_window_per_line():
+    assert "one line per window" in verdict("01.4", _one_window_per_line).message

@@ -74,11 +74,12 @@ def _sign_slip(diffs: list[float], got: float) -> str:
             one_tail
         ),
         "a p-value is a chance, at most 1: cap the doubled tail with min(1, ...)": 2 * one_tail,
-        "you took the tail on the lost side; take it on the smaller side, k = 0 to "
-        "min(won, lost), whichever side that is": min(
-            1.0, 2 * sum(math.comb(n, k) for k in range(lost + 1)) / 2**n
-        ),
     }
+    for side, count in (("lost", lost), ("won", won)):  # the tail on one fixed side
+        why = f"you took the tail on the {side} side; take it on the smaller side, k = 0 to "
+        slips[why + "min(won, lost), whichever side that is"] = min(
+            1.0, 2 * sum(math.comb(n, k) for k in range(count + 1)) / 2**n
+        )
     normal = [math.erfc(max(abs(won - lost) - c, 0) / math.sqrt(2 * n)) for c in (0, 1)]
     if any(math.isclose(got, min(1.0, wrong)) for wrong in normal):  # with and without correction
         return "that is the normal approximation; the sign test is exact: sum comb(n, k) / 2**n"
@@ -146,7 +147,8 @@ def _snapped(text: str, size: int, end_at: Callable[[str, int, int], int]) -> li
 _LINE_WINDOW_SLIPS: tuple[tuple[Callable[[str, int, int], int], str], ...] = (
     (
         lambda text, a, b: text.find("\n", a, b) + 1,
-        "your windows end after the FIRST line break they hold; end after the last one (rfind)",
+        "your windows end after the FIRST line break they hold, one line per window; end after "
+        "the last one (rfind), so a window holds every whole line that fits",
     ),
     (
         lambda text, a, b: text.rfind("\n", a, b),
