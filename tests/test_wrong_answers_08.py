@@ -319,8 +319,13 @@ def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
     table alone, one short of the sweep's answer. That guess is told what it left out (the blank
     line between them), and the right answer is told the same, not a bare "correct"."""
-    from chunklab.teaching.answers_split_table import _pieces_at, _read, without_address
-    from chunklab.teaching.answers_split_table import HEADER, SECTION_BUDGET
+    from chunklab.teaching.answers_split_table import (
+        HEADER,
+        SECTION_BUDGET,
+        _pieces_at,
+        _read,
+        without_address,
+    )
     from chunklab.tokens.counters import cl100k
 
     docx = without_address(_read("docx"))

@@ -21,9 +21,9 @@ from chunklab.evaluation.article import ARTICLE_STRATEGIES
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.teaching import answers_split_table as split
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_paired import paired_hint, paired_in_family, paired_misses
-from chunklab.teaching import answers_split_table as split
 from chunklab.tokens.counters import cl100k
 
 KS = (1, 3, 5)  # the depths of notebook 07's `rows`
