@@ -343,19 +343,10 @@ def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
     table alone, one short of the sweep's answer. That guess is told what it left out (the blank
     line between them), and the right answer is told the same, not a bare "correct"."""
-    from chunklab.teaching.answers_split_table import (
-        HEADER,
-        SECTION_BUDGET,
-        _pieces_at,
-        _read,
-        without_address,
-    )
+    from chunklab.teaching.answers_split_table import crumb_and_table
     from chunklab.tokens.counters import cl100k
 
-    docx = without_address(_read("docx"))
-    table = docx.text[docx.text.index(HEADER) :].splitlines()
-    alone = "\n".join(table[: next(i for i, line in enumerate(table) if not line.startswith("|"))])
-    crumb = _pieces_at(docx, SECTION_BUDGET)[0].text.splitlines()[0]
+    crumb, alone = crumb_and_table()
     selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
     out = capsys.readouterr().out
     assert ": correct" not in out and "blank line" in out, out
