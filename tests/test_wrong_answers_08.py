@@ -63,6 +63,28 @@ def _tie_to_the_larger(lines):  # on a tie of characters, the larger size taken 
     return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
 
 
+def _tie_to_the_first_seen(lines):  # Counter.most_common(1): on a tie, the first size seen
+    weight = Counter()
+    for size, text in lines:
+        weight[size] += len(text)
+    body = weight.most_common(1)[0][0]
+    larger = sorted((s for s in weight if s > body * 1.05), reverse=True)
+    return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+
+def _lines_run_together(lines):  # a paragraph's lines joined by "" instead of a space
+    blocks, paragraph, level = [], [], _levels(lines)
+    for size, text in lines:
+        if size in level:
+            blocks += ["".join(paragraph)] if paragraph else []
+            paragraph = []
+            blocks.append("#" * level[size] + " " + text)
+        else:
+            paragraph.append(text)
+    blocks += ["".join(paragraph)] if paragraph else []
+    return "\n\n".join(blocks)
+
+
 def _lines_joined_by_newline(lines):
     blocks, paragraph, level = [], [], _levels(lines)
     for size, text in lines:
@@ -165,6 +187,8 @@ WRONG = {
     _levels_ascending: "the largest size is level 1",
     _tie_to_the_larger: "on a tie of characters the body is the smaller size",
     _lines_joined_by_newline: "joined by a single space, not a newline",
+    _tie_to_the_first_seen: "Counter.most_common keeps",
+    _lines_run_together: "not run together",
     _no_cap_at_six: "cap the level at 6",
     _text_stripped: "do not strip it",
     _body_per_line: "weigh each line by its length",
@@ -312,3 +336,20 @@ def test_08b_2_names_one_over_section_3_and_a_breadcrumb_added_twice(capsys):
         selfcheck.check("08b.2", budget)
         out = capsys.readouterr().out
         assert ": correct" not in out and named in out, out
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
+    """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
+    table alone, one short of the sweep's answer. That guess is told what it left out (the blank
+    line between them), and the right answer is told the same, not a bare "correct"."""
+    from chunklab.teaching.answers_split_table import crumb_and_table
+    from chunklab.tokens.counters import cl100k
+
+    crumb, alone = crumb_and_table()
+    selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "blank line" in out, out
+    selfcheck.check("08b.2", selfcheck.SOLUTIONS["08b.2"][1]())
+    out = capsys.readouterr().out
+    assert "Exercise 08b.2: correct" in out and "blank line" in out, out

@@ -3,6 +3,7 @@ told the slip it made, and the reference solution passes."""
 
 import re
 import sys
+from collections import Counter
 
 import pytest
 from conftest import ROOT
@@ -93,6 +94,13 @@ def blank_lines_dropped(pages):
     return [line for line in running_lines(pages) if line.strip()]
 
 
+def counted_over_all_pages(pages):  # a line twice on one page counted as on two pages
+    if len(pages) < 2:
+        return []
+    counts = Counter(line for page in pages for line in page)
+    return [line for line in dict.fromkeys(pages[0]) if counts[line] >= len(pages)]
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
@@ -109,6 +117,7 @@ def blank_lines_dropped(pages):
         (inner_spaces_collapsed, "collapsed the spaces"),
         (digits_masked, "masked the digits"),
         (blank_lines_dropped, "you dropped blank lines"),
+        (counted_over_all_pages, "counted a line's occurrences"),
     ],
 )
 def test_08b_1_refuses_with_a_hint(fn, hint):
@@ -119,3 +128,9 @@ def test_08b_1_refuses_with_a_hint(fn, hint):
 
 def test_08b_1_accepts_the_reference_solution():
     assert verdict("08b.1", running_lines).passed
+
+
+def test_08b_1_names_one_slip_for_blank_lines_dropped():
+    """Dropping blank lines once got two hints joined by "or", one of them wrong."""
+    message = verdict("08b.1", blank_lines_dropped).message
+    assert "; or " not in message and "first and last lines" not in message, message

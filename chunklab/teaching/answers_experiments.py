@@ -21,9 +21,9 @@ from chunklab.evaluation.article import ARTICLE_STRATEGIES
 from chunklab.evaluation.experiment import real_strategies, run_experiment
 from chunklab.evaluation.questions import load_question_file, load_questions
 from chunklab.retrieval.retrievers import RETRIEVERS
+from chunklab.teaching import answers_split_table as split
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_paired import paired_hint, paired_in_family, paired_misses
-from chunklab.teaching.answers_split_table import split_table_misses, word_table_whole
 from chunklab.tokens.counters import cl100k
 
 KS = (1, 3, 5)  # the depths of notebook 07's `rows`
@@ -286,7 +286,7 @@ def _pdf_afterword() -> str:
 
 
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
-AFTERWORDS_EXPERIMENTS: dict[str, Callable[[], str]] = {"08.2": _pdf_afterword}
+AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08.2": _pdf_afterword, "08b.2": split.afterword}
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
@@ -294,7 +294,7 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.3": ("a tuple (won, lost, low, verdict)", paired_in_family),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
-    "08b.2": ("an integer, a budget in cl100k tokens", word_table_whole),
+    "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
@@ -303,7 +303,7 @@ FORMS_EXPERIMENTS: dict[str, Form] = {
     "07.3": Form(decimals=1, misses=paired_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
-    "08b.2": Form(misses=split_table_misses),
+    "08b.2": Form(misses=split.split_table_misses),
 }
 
 

@@ -122,6 +122,10 @@ def split_table_misses() -> dict[Any, str]:
         "budget at which it is one chunk",
         right + 1: "the table is already one chunk a token lower",
     }
+    misses[sum(map(cl100k, crumb_and_table()))] = (  # the prediction the prompt invites
+        "that adds the breadcrumb's tokens to the table's, but the chunk also holds the blank line "
+        "between them, and it costs a token: cut at each budget and look"
+    )
     for budget in header_alone(docx):
         misses[budget] = (
             "at that budget one chunk holds the header, but the rows lie in other chunks without "
@@ -130,3 +134,24 @@ def split_table_misses() -> dict[Any, str]:
         )
     misses.pop(right, None)
     return misses
+
+
+def crumb_and_table() -> tuple[str, str]:
+    """08b.2's prediction from section 3's printed tokens: the breadcrumb, and the table alone."""
+    docx = without_address(_read("docx"))
+    table = docx.text[docx.text.index(HEADER) :].splitlines()
+    table_alone = "\n".join(
+        table[: next(i for i, line in enumerate(table) if not line.startswith("|"))]
+    )
+    return _pieces_at(docx, SECTION_BUDGET)[0].text.splitlines()[0], table_alone
+
+
+def afterword() -> str:
+    """08b.2, once right: the gap between the prediction from printed tokens and the sweep."""
+    crumb, table_alone = crumb_and_table()
+    return (
+        f"The breadcrumb ({cl100k(crumb)} tokens) plus the table alone ({cl100k(table_alone)}) "
+        f"make {cl100k(crumb) + cl100k(table_alone)}; the chunk is the two joined by a blank "
+        f"line, {cl100k(crumb + chr(10) * 2 + table_alone)} tokens, and a budget counts the "
+        "chunk as written, separators included."
+    )

@@ -20,20 +20,24 @@ from chunklab.teaching.checking import NotYet
 
 
 def _render(
-    lines: list[tuple[float, str]], levels: dict[float, int], join: bool = True, last: bool = True
+    lines: list[tuple[float, str]],
+    levels: dict[float, int],
+    join: bool = True,
+    last: bool = True,
+    sep: str = " ",
 ) -> str:
     blocks: list[str] = []
     paragraph: list[str] = []
     for size, text in lines:
         if size in levels:
-            blocks += [" ".join(paragraph)] if paragraph else []
+            blocks += [sep.join(paragraph)] if paragraph else []
             blocks.append("#" * levels[size] + " " + text)
             paragraph = []
         elif join:
             paragraph.append(text)
         else:
             blocks.append(text)
-    blocks += [" ".join(paragraph)] if paragraph and last else []
+    blocks += [sep.join(paragraph)] if paragraph and last else []
     return "\n\n".join(blocks)
 
 
@@ -56,6 +60,20 @@ def _page(rng: random.Random) -> list[tuple[float, str]]:
         for _ in range(rng.randint(1, 3)):
             lines.append((body, " ".join(rng.choices(words, k=rng.randint(8, 14)))))
     return lines
+
+
+def _tie_slips(
+    weight: dict[float, int], above: Callable[[float], dict[float, int]]
+) -> list[tuple[dict[float, int], str]]:
+    """On a tie of characters: the larger size, or the first seen (what Counter.most_common
+    keeps), taken for the body; one hint naming both where they pick the same size."""
+    larger = max(weight, key=lambda size: (weight[size], size))
+    first = max(weight, key=lambda size: weight[size])  # the first seen of the tied sizes
+    tie = "on a tie of characters the body is the smaller size"
+    most_common = "the first seen, which Counter.most_common keeps"
+    if larger == first:
+        return [(above(larger), f"{tie}, not the larger nor {most_common}")]
+    return [(above(larger), f"{tie}, not the larger"), (above(first), f"{tie}, not {most_common}")]
 
 
 def _wrong_levels(lines: list[tuple[float, str]]) -> list[tuple[dict[float, int], str]]:
@@ -91,10 +109,7 @@ def _wrong_levels(lines: list[tuple[float, str]]) -> list[tuple[dict[float, int]
             "weigh each line by all its characters, len(text), spaces included",
         ),
         (heading_levels([size for size, _ in lines]), "weigh each line by its length"),
-        (
-            above(max(weight, key=lambda size: (weight[size], size))),
-            "on a tie of characters the body is the smaller size, not the larger",
-        ),
+        *_tie_slips(weight, above),
         (
             above(per_character, cap=99),
             "no heading is deeper than level 6 ('######'): cap the level at 6",
@@ -130,6 +145,8 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
         return "the last run of body lines is a paragraph too: add it after the loop"
     if got == _render(lines, levels, join=False):
         return "consecutive body lines are one paragraph, joined by a single space"
+    if got == _render(lines, levels, sep=""):
+        return "a paragraph's lines are joined by a single space, not run together"
     if got.replace("\n\n", "\0").replace("\n", " ") == _render(lines, levels).replace("\n\n", "\0"):
         return "a paragraph's lines are joined by a single space, not a newline"
     if got in (_render(_merged(lines, levels, same), levels) for same in (True, False)):

@@ -44,7 +44,8 @@ def _cases() -> list[list[list[str]]]:
         [["Page Foot", "a"], ["page foot", "b"]],  # another case: not the same line
         [["Page  foot", "a"], ["Page foot", "b"]],  # two spaces inside: not the same line
         [["Page 1 of 2", "a"], ["Page 2 of 2", "b"]],  # another number: not the same line
-        [["Head", "", "a"], ["Head", "", "b"]],  # a blank line on every page is on every page
+        [["x", "Head", "", "a"], ["y", "Head", "", "b"]],  # a blank line on every page is returned
+        [["Foot", "a", "Foot"], ["b"]],  # twice on one page, on no other: not on every page
     ]
     rng = np.random.default_rng(8)
     vocabulary = [f"line {i}" for i in range(12)]
@@ -94,6 +95,14 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
                 if all(line.strip() in {x.strip() for x in page} for page in pages[1:])
             )
         )
+        if len(pages) >= 2
+        else [],
+        "you counted a line's occurrences over all pages: a line twice on one page is not on two "
+        "pages; count the pages that hold it": [
+            line
+            for line in dict.fromkeys(pages[0])
+            if sum(page.count(line) for page in pages) >= len(pages)
+        ]
         if len(pages) >= 2
         else [],
         "you dropped blank lines: a blank line found on every page is returned too": [
