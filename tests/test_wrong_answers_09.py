@@ -410,3 +410,38 @@ def test_09_2_names_the_size_a_search_that_stops_at_the_first_cut_finds(capsys):
     out = capsys.readouterr().out
     assert ": correct" not in out and "larger sizes cut none again" in out, out
     assert str(size) not in out, out
+
+
+def _span_tokens_scaled_first(offsets, vectors, start, end):
+    keep = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+    if not keep.any():
+        return np.zeros(np.asarray(vectors).shape[1])
+    return _unit(_unit(np.asarray(vectors, dtype=np.float64)[keep]).mean(axis=0))
+
+
+def _span_by_token_index(offsets, vectors, start, end):
+    keep = np.zeros(len(offsets), dtype=bool)
+    keep[start:end] = True
+    return _pool(offsets, vectors, keep)
+
+
+def _span_ones_when_empty(offsets, vectors, start, end):
+    keep = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+    if not keep.any():
+        return np.ones(np.asarray(vectors).shape[1])
+    return _pool(offsets, vectors, keep)
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_span_tokens_scaled_first, "each token was scaled to length 1 before the mean"),
+        (_span_by_token_index, "character positions, not token indices"),
+        (_span_ones_when_empty, "return a vector of zeros"),
+    ],
+    ids=["tokens scaled first", "token indices", "ones when empty"],
+)
+def test_09b_1_names_the_slips_the_generic_hint_hid(wrong, named):
+    result = verdict("09b.1", wrong)
+    assert not result.passed
+    assert named in result.message, result.message

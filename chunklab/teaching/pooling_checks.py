@@ -196,6 +196,14 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
     inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
     if inside.any() and close(got, vectors[inside].mean(axis=0)):
         return "scale the mean to length 1"
+    if not inside.any():
+        return "no token starts in the span: return a vector of zeros"
+    if close(got, _unit(_unit(vectors[inside]).mean(axis=0))):
+        return "each token was scaled to length 1 before the mean: scale only the mean"
+    by_index = np.zeros(len(offsets), dtype=bool)
+    by_index[start:end] = True
+    if by_index.any() and close(got, pooled(by_index)):
+        return "start and end are character positions, not token indices: compare them with offsets"
     return "the tokens whose first character is in start <= position < end; zeros if none"
 
 
