@@ -32,6 +32,7 @@ def _tokens_read_by_hand():
 
 WRONG_03_1 = [
     (263, "the notebook's 45-token children"),  # the notebook's children, not 80
+    (273, "section 1's children (45 tokens counted by approx_tokens)"),  # cell 3's chunker reused
     (490, "for the parents handed over"),  # small-to-big's parents, not the children
     (420, "with the log-count scorer"),  # the scorer of section 2's worked example
     (153, "at k = 1"),
