@@ -235,6 +235,15 @@ def test_03_2_accepts_any_correct_lift(fn):
     assert verdict("03.2", fn).passed
 
 
+def test_03_2_refuses_a_lift_that_sorts_the_callers_hits():
+    def in_place(hits, parent_of, most):
+        hits.sort(key=lambda h: -h[1])  # the caller's ranking reordered as a side effect
+        return lift(list(hits), parent_of, most)
+
+    result = verdict("03.2", in_place)
+    assert not result.passed and "reordered the caller's hits" in result.message, result.message
+
+
 # --- 03.3: parents within a token budget ---------------------------------------------------------
 
 
