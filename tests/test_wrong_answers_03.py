@@ -32,6 +32,7 @@ def _tokens_read_by_hand():
 
 WRONG_03_1 = [
     (263, "the notebook's 45-token children"),  # the notebook's children, not 80
+    (273, "section 1's children (45 tokens counted by approx_tokens)"),  # cell 3's chunker reused
     (490, "for the parents handed over"),  # small-to-big's parents, not the children
     (420, "with the log-count scorer"),  # the scorer of section 2's worked example
     (153, "at k = 1"),
@@ -232,6 +233,15 @@ def test_03_2_refuses_with_a_hint(fn, hint):
 )
 def test_03_2_accepts_any_correct_lift(fn):
     assert verdict("03.2", fn).passed
+
+
+def test_03_2_refuses_a_lift_that_sorts_the_callers_hits():
+    def in_place(hits, parent_of, most):
+        hits.sort(key=lambda h: -h[1])  # the caller's ranking reordered as a side effect
+        return lift(list(hits), parent_of, most)
+
+    result = verdict("03.2", in_place)
+    assert not result.passed and "reordered the caller's hits" in result.message, result.message
 
 
 # --- 03.3: parents within a token budget ---------------------------------------------------------

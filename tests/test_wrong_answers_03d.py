@@ -90,6 +90,13 @@ def _inclusive_end(child, blocks):  # the block's end read as included: b - 1, t
 WRONG_03D_2.append((_inclusive_end, "one character off"))
 
 
+def _largest_overlapping(child, blocks):  # the longest block the child touches, not the most shared
+    return max((b for b in blocks if _shared(child, b) > 0), key=lambda b: b[2] - b[1])[0]
+
+
+WRONG_03D_2.append((_largest_overlapping, "longest block the child overlaps"))
+
+
 def test_03d_2_an_off_by_one_overlap_is_not_told_tie():
     result = verdict("03d.2", _inclusive_end)  # it takes the earlier block on a tie already
     assert not result.passed and "a tie" not in result.message, result.message

@@ -84,6 +84,10 @@ def _tokens_read_hints() -> dict[Any, str]:
     hints: dict[Any, list[str]] = {}
     for answer, where in [
         (_tokens_read(max_tokens=45), "with the notebook's 45-token children"),
+        (
+            _tokens_read(max_tokens=45, count="approx"),
+            "with section 1's children (45 tokens counted by approx_tokens)",
+        ),
         (_tokens_read(mode="parents"), "for the parents handed over (small-to-big)"),
         (_tokens_read("logcount"), "with the log-count scorer"),
         (_tokens_read(k=1), "at k = 1"),

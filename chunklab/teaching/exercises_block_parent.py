@@ -40,6 +40,8 @@ def _why_block(got: object, child: tuple[int, int], blocks: list[Block], slips: 
         if isinstance(got, int) and 0 <= got < len(blocks):
             return "you returned the block's position; return its id (the first item of its tuple)"
         return "not one of the blocks' ids"
+    if slips:  # the slips the learner's answers match on every fixed case
+        return "; or ".join(dict.fromkeys(slips))
     if got == _holding(start, blocks):
         return (
             "you took the block that holds the child's first character; a child that starts "
@@ -47,8 +49,6 @@ def _why_block(got: object, child: tuple[int, int], blocks: list[Block], slips: 
             "each block shares with it, min(ends) - max(starts)"
         )
     shared = {i: min(end, b) - max(start, a) for i, a, b in blocks}
-    if slips:  # the slips the learner's answers match on every fixed case
-        return "; or ".join(dict.fromkeys(slips))
     if shared[got] == shared[block_expected(child, blocks)]:
         return "a tie: two blocks share as many characters with the child; take the earlier one"
     if got == _holding(end - 1, blocks) or got == _holding(end, blocks):
@@ -83,7 +83,22 @@ OFF_BY_ONE = (
     "your overlap is one character off (an end taken as included, or a -1 or +1): with ends "
     "exclusive, the characters shared are min(ends) - max(starts), nothing added"
 )
+
+
+def _largest_touched(child: tuple[int, int], blocks: list[Block]) -> str:
+    """A slip: the longest block the child overlaps, not the one sharing most of the child."""
+    touched = [
+        (b - a, -n) for n, (_, a, b) in enumerate(blocks) if min(child[1], b) > max(child[0], a)
+    ]
+    return blocks[-max(touched)[1]][0]
+
+
 BLOCK_SLIPS = [  # (a plausible wrong method, its slip in words), named when it fits every case
+    (
+        _largest_touched,
+        "you took the longest block the child overlaps; count the characters each block shares "
+        "with the child instead, min(ends) - max(starts)",
+    ),
     (
         _pick(later=True),
         "a tie: two blocks share as many characters with the child; take the earlier one",

@@ -267,7 +267,10 @@ def check_lift(fn: Callable) -> int:
         cases.append((hits, parent_of, rng.randint(1, 4)))
     for hits, parent_of, most in [*LIFT_CASES, *cases]:
         expected = lift_expected(hits, parent_of, most)
-        got = _rows(fn(list(hits), dict(parent_of), most))
+        given = list(hits)
+        got = _rows(fn(given, dict(parent_of), most))
+        if given != list(hits):
+            raise NotYet("your lift reordered the caller's hits: sort a copy, sorted(hits, ...)")
         if got != expected:  # the slips whose lists the learner's matches on every fixed case
             slips = consistent_slips(fn, LIFT_SLIPS, LIFT_CASES, _rows)
             why = _why_lift(got, expected, (hits, parent_of, most), slips)
