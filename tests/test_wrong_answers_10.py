@@ -323,13 +323,17 @@ def test_row_cut_names_the_rows_for_a_label_it_does_not_hold():
 
 def omega_nan_when_none_meets(excerpts, size, length):
     """Right, except NaN (0/0 left alone) where no window meets an excerpt."""
-    meeting = [(a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)]
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
     return window_omega(excerpts, size, length) if meeting else float("nan")
 
 
 def omega_summed_per_pair(excerpts, size, length):
-    """Each excerpt's overlap with each meeting window summed: overlapping excerpts counted twice."""
-    meeting = [(a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)]
+    """Each excerpt's overlap with each meeting window summed: overlaps counted twice."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
     if not meeting:
         return 0.0
     inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)

@@ -192,11 +192,11 @@ def test_10b_1_rounded_scores_are_named():
 def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
     """Precision splits the questions as IoU does here, so its hint names precision too; BM25
     paired against the hybrid (not MiniLM) is named, not told 'items 1 and 2 are not right'."""
-    from chunklab.teaching import selfcheck
-    from chunklab.teaching.retriever_checks import _against_minilm, _minilm_cut
     from chunklab.evaluation.benchmark_rankers import bm25_ranker, hybrid_ranker, rescore
     from chunklab.evaluation.benchmark_rows import stored_minilm
+    from chunklab.teaching import selfcheck
     from chunklab.teaching.claims import compare
+    from chunklab.teaching.retriever_checks import _against_minilm, _minilm_cut
 
     precision = _against_minilm("markdown 150", metric="precision")
     selfcheck.check("10b.2", (precision.won, precision.lost, "worse"))

@@ -152,11 +152,15 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "you tested the meet against the first excerpt only: a window meets when it meets any "
         "of the excerpts": _first_excerpt_meets(excerpts, windows),
         "you summed each excerpt's overlap with each window: where two excerpts overlap, their "
-        "characters count twice; take the union of characters": _per_pair(excerpts, meeting, length),
+        "characters count twice; take the union of characters": _per_pair(
+            excerpts, meeting, length
+        ),
     }
 
 
-def _per_pair(excerpts: list[tuple[int, int]], meeting: list[tuple[int, int]], length: int) -> float:
+def _per_pair(
+    excerpts: list[tuple[int, int]], meeting: list[tuple[int, int]], length: int
+) -> float:
     """Precision-Ω summed pair by pair (excerpt x window): overlapping excerpts counted twice."""
     inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)
     past = sum(max(0, e - max(s, length)) for s, e in excerpts)
