@@ -319,3 +319,32 @@ def test_10_2_names_the_splitters_spans_and_one_decimal():
 def test_row_cut_names_the_rows_for_a_label_it_does_not_hold():
     with pytest.raises(KeyError, match="RecursiveChunker"):
         row_cut("Recursive 100/0")
+
+
+def omega_nan_when_none_meets(excerpts, size, length):
+    """Right, except NaN (0/0 left alone) where no window meets an excerpt."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    return window_omega(excerpts, size, length) if meeting else float("nan")
+
+
+def omega_summed_per_pair(excerpts, size, length):
+    """Each excerpt's overlap with each meeting window summed: overlaps counted twice."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    if not meeting:
+        return 0.0
+    inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)
+    past = sum(max(0, e - max(s, length)) for s, e in excerpts)
+    return inside / (sum(b - a for a, b in meeting) + past)
+
+
+@pytest.mark.parametrize(
+    "wrong, slip",
+    [(omega_nan_when_none_meets, "not NaN"), (omega_summed_per_pair, "count twice")],
+)
+def test_nan_and_pairwise_double_counting_are_named(wrong, slip):
+    result = verdict("10.1", wrong)
+    assert not result.passed and slip in result.message, result.message

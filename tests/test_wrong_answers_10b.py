@@ -187,3 +187,25 @@ def fuse_rounded(rankings, k):
 def test_10b_1_rounded_scores_are_named():
     result = verdict("10b.1", fuse_rounded)
     assert not result.passed and "you rounded the scores" in result.message, result.message
+
+
+def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
+    """Precision splits the questions as IoU does here, so its hint names precision too; BM25
+    paired against the hybrid (not MiniLM) is named, not told 'items 1 and 2 are not right'."""
+    from chunklab.evaluation.benchmark import dense, evaluate
+    from chunklab.evaluation.benchmark_rankers import bm25_ranker, hybrid_ranker, rescore
+    from chunklab.evaluation.benchmark_rows import stored_minilm
+    from chunklab.evaluation.stored_cuts import stored_cut
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.claims import compare
+
+    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    bm25, hybrid = (rescore(minilm, r) for r in (bm25_ranker(), hybrid_ranker(stored_minilm())))
+    precision = compare(bm25.scores["precision"], minilm.scores["precision"], show=False)
+    selfcheck.check("10b.2", (precision.won, precision.lost, "worse"))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "precision" in out, out
+    pair = compare(bm25.scores["recall"], hybrid.scores["recall"], show=False)
+    selfcheck.check("10b.2", (pair.won, pair.lost, "no difference shown"))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "against the hybrid" in out, out

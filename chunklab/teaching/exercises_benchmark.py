@@ -12,7 +12,8 @@ counted twice, the excerpts' lengths summed over the union, a last window past t
 the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
 per excerpt averaged, a percentage, windows that include their end character, windows taken as
 (start, end + 1), a meet test against the excerpt's last character or the first excerpt only, the
-share rounded, integer division, None where no window meets) is told which slip it made; a value
+share rounded, integer division, None or NaN where no window meets, overlaps summed per
+excerpt and window) is told which slip it made; a value
 no known slip gives is told to work the case by hand, not a guessed rule.
 
 10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
@@ -150,7 +151,20 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         ),
         "you tested the meet against the first excerpt only: a window meets when it meets any "
         "of the excerpts": _first_excerpt_meets(excerpts, windows),
+        "you summed each excerpt's overlap with each window: where two excerpts overlap, their "
+        "characters count twice; take the union of characters": _per_pair(
+            excerpts, meeting, length
+        ),
     }
+
+
+def _per_pair(
+    excerpts: list[tuple[int, int]], meeting: list[tuple[int, int]], length: int
+) -> float:
+    """Precision-Ω summed pair by pair (excerpt x window): overlapping excerpts counted twice."""
+    inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)
+    past = sum(max(0, e - max(s, length)) for s, e in excerpts)
+    return inside / (sum(b - a for a, b in meeting) + past) if meeting else 0.0
 
 
 def _first_excerpt_meets(excerpts: list[tuple[int, int]], windows: list[tuple[int, int]]) -> float:
@@ -215,6 +229,8 @@ def _which_slip(
         value = float(got)  # type: ignore[arg-type]
     except (TypeError, ValueError):
         return "return one float"
+    if np.isnan(value) and expected == 0.0:
+        return "no window meets an excerpt here: return 0.0, not NaN"
     if fn is not None and any(
         abs(value - round(expected, d)) <= 1e-12 and _rounds_everywhere(fn, d) for d in range(1, 7)
     ):

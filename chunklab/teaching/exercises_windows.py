@@ -226,8 +226,8 @@ def _half_overlap_afterword() -> str:
     helps = "raises" if half > none else "lowers"
     return (
         f"With half of each window repeated, {half:.2f}; without overlap, {none:.2f}: the overlap "
-        f"{helps} precision-Ω, since an excerpt now meets about twice as many windows, whose "
-        "characters all join the denominator."
+        f"{helps} precision-Ω. A likely reason, not counted here: with windows overlapping, an "
+        "excerpt meets more of them, and all their characters join the denominator."
     )
 
 

@@ -15,8 +15,9 @@ answer that matches one is told which.
 questions BM25 wins and loses on recall and `compare`'s verdict at 95%, `(won, lost, verdict)`, so
 the learner, not the check, answers the prompt's question. The refusals name the likely slips: a
 verdict read from the interval or the counts alone (the verdict needs both), the
-pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's, IoU
-or precision-Ω paired instead of recall (precision-Ω ties every question: it belongs to the cut),
+pair swapped, Recursive 200/0's pair (printed in the notebook), markdown 200's, the hybrid's,
+BM25 against the hybrid, IoU, precision or precision-Ω paired instead of recall (precision-Ω ties
+every question: it belongs to the cut),
 and the cut paired instead of the retriever (markdown 150 against Recursive 200/0, both by BM25);
 a verdict in capitals is told to write compare's word, whichever word it is.
 """
@@ -220,6 +221,14 @@ def _bm25_against_another_cut() -> tuple[int, int]:
     return paired.won, paired.lost
 
 
+def _bm25_against_hybrid() -> tuple[int, int]:
+    """The slip of the wrong second retriever: BM25 against the hybrid on markdown 150, recall."""
+    minilm = _minilm_cut("markdown 150")
+    bm25, hybrid = (rescore(minilm, r) for r in (bm25_ranker(), hybrid_ranker(stored_minilm())))
+    paired = compare(bm25.scores["recall"], hybrid.scores["recall"], show=False)
+    return paired.won, paired.lost
+
+
 _VERDICTS = ("better", "worse", "no difference shown")
 
 
@@ -240,7 +249,11 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         _won_lost("markdown 200"): "that is markdown 200's pair: the exercise asks markdown 150",
         _won_lost("markdown 150", "hybrid"): "that pairs the hybrid against MiniLM: the exercise "
         "asks BM25 alone",
+        _won_lost("markdown 150", metric="precision"): "that pairs precision: the exercise asks "
+        "recall",
         _won_lost("markdown 150", metric="iou"): "that pairs IoU: the exercise asks recall",
+        _bm25_against_hybrid(): "that pairs BM25 against the hybrid: the exercise pairs BM25 "
+        "against MiniLM",
         _bm25_cut_against_cut(): "that pairs two cuts under BM25 (markdown 150 against Recursive "
         "200/0): the exercise holds the cut, markdown 150, and pairs BM25 against MiniLM",
         _bm25_against_another_cut(): "that pairs BM25 on markdown 150 against MiniLM on Recursive "
@@ -248,6 +261,9 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         (0, 0): "both retrievers tie on every question: you paired a measure of the cut alone "
         "(notebook 10's precision-Ω, which no retriever moves); pair recall",
     }
+    if _won_lost("markdown 150", metric="iou") == _won_lost("markdown 150", metric="precision"):
+        pairs[_won_lost("markdown 150", metric="iou")] = "that pairs precision or IoU (the two "
+        "split the questions alike here): the exercise asks recall"
     pairs.pop(right, None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     for word in _VERDICTS:  # every word, right or wrong, so the case alone gives nothing away
