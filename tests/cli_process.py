@@ -83,6 +83,11 @@ STARTUP_VARIABLES = ("PYTHON", "LC_", "LANG")
 TIMEOUT = 60  # seconds a run may take, as for a fresh interpreter
 
 
+class WarmTimeout(subprocess.TimeoutExpired):
+    """A forked run that did not answer within TIMEOUT; `run_cli` then runs the same command in a
+    fresh interpreter, which times out too if the command itself hangs."""
+
+
 class WarmProcess:
     """The forking process of one test worker, started on first use."""
 
@@ -114,11 +119,10 @@ class WarmProcess:
             request.update({name: str(path) for name, path in paths.items()})
             self.process.stdin.write(json.dumps(request) + "\n")
             self.process.stdin.flush()
-            child = json.loads(self.process.stdout.readline() or '{"pid": 0}')["pid"]
+            child = json.loads(self.process.stdout.readline() or '{"pid": 0}').get("pid", 0)
             if child and not select.select([self.process.stdout], [], [], TIMEOUT)[0]:
-                os.kill(child, signal.SIGKILL)
-                self.process.stdout.readline()
-                raise subprocess.TimeoutExpired(request["args"], TIMEOUT)
+                self.abandon(child)
+                raise WarmTimeout(request["args"], TIMEOUT)
             answer = self.process.stdout.readline()
             if not child or not answer:
                 self.process, self.usable = None, False
@@ -129,6 +133,18 @@ class WarmProcess:
                 paths["stdout"].read_bytes(),
                 paths["stderr"].read_bytes(),
             )
+
+    def abandon(self, child: int) -> None:
+        """A run that outlived TIMEOUT: kill its child (it may have exited already) and the warm
+        process too, whose late answer could no longer be matched to its request (every later run
+        of the worker would read the wrong line). The next run starts a new warm process."""
+        for pid in (child, self.process.pid):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.process.wait(timeout=10)
+        self.process = None
 
     def close(self) -> None:
         if self.process is not None:

@@ -63,3 +63,22 @@ def test_an_index_written_by_a_forked_run_searches_as_a_fresh_one(tmp_path):
 )
 def test_start_up_variables_get_an_interpreter_of_their_own(variables, fresh):
     assert needs_fresh_interpreter(variables) is fresh
+
+
+def test_a_forked_run_that_hangs_is_abandoned_and_the_next_run_is_answered(monkeypatch):
+    """A child that outlives the timeout (once in CI's offline run) must not leave the warm
+    process's late answer to be read as the next run's: the worker's every later run failed."""
+    import cli_process
+
+    args = ("chunk", "data/manual.md", "--max-tokens", "120")
+    assert WARM.start()
+    first = WARM.process
+    monkeypatch.setattr(cli_process.select, "select", lambda *a: ([], [], []))  # no answer in time
+    with pytest.raises(cli_process.WarmTimeout):
+        WARM.run(args, dict(os.environ), None)
+    assert WARM.process is None and first.poll() is not None  # the stuck warm process is gone
+    monkeypatch.undo()
+    assert WARM.start() and WARM.process is not first
+    again = WARM.run(args, dict(os.environ), None)
+    fresh = run_fresh(ROOT, args, dict(os.environ), None)
+    assert (again.returncode, again.stdout) == (fresh.returncode, fresh.stdout) and again.stdout
