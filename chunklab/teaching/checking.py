@@ -89,6 +89,16 @@ def calls_to(function: Callable) -> Iterator[list[int]]:
         sys.setprofile(previous)
 
 
+def run_without(fn: Callable, args: tuple, function: Callable, refusal: str) -> Any:
+    """The learner's `fn(*args)`, refused with `refusal` (what it calls, and what the exercise
+    asks instead) when it calls the library's `function`, which the exercise asks it to write."""
+    with calls_to(function) as called:
+        got = fn(*args)
+    if called:
+        raise NotYet(refusal)
+    return got
+
+
 def floors(fn: Callable) -> bool:
     """Whether the learner's source divides with `//` (True when it cannot be read)."""
     try:

@@ -37,7 +37,7 @@ from chunklab.chunkers.registry import build
 from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.exercises_windows import (
     AFTERWORDS_WINDOWS,
     CHECKS_WINDOWS,
@@ -256,13 +256,13 @@ def check_window_omega(fn: Callable) -> int:
     cases = 0
     for excerpts, size, length in _cases():
         expected = expected_omega(excerpts, size, length)
-        with calls_to(precision_omega) as called:
-            got = fn(list(excerpts), size, length)
-        if called:
-            raise NotYet(
-                "your function calls chunklab.evaluation.chroma.precision_omega: the exercise "
-                "asks you to write precision-Ω yourself, without chunklab.evaluation"
-            )
+        got = run_without(
+            fn,
+            (list(excerpts), size, length),
+            precision_omega,
+            "your function calls chunklab.evaluation.chroma.precision_omega: the exercise "
+            "asks you to write precision-Ω yourself, without chunklab.evaluation",
+        )
         try:
             ok = abs(float(got) - expected) <= 1e-9
         except (TypeError, ValueError):

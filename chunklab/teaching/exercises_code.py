@@ -31,7 +31,7 @@ import numpy as np
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.claims import Comparison, compare
 from chunklab.teaching.code_search import (
     corpus,
@@ -202,13 +202,13 @@ def check_functions_cut(fn: Callable) -> int:
     cases = 0
     for functions, chunks in _cut_cases():
         expected = len(cut_definitions(functions, chunks))
-        with calls_to(cut_definitions) as called:
-            got = fn(list(functions), list(chunks))
-        if called:
-            raise NotYet(
-                "your function calls chunklab.teaching.code_search.cut_definitions: the exercise "
-                "asks you to write the count yourself"
-            )
+        got = run_without(
+            fn,
+            (list(functions), list(chunks)),
+            cut_definitions,
+            "your function calls chunklab.teaching.code_search.cut_definitions: the exercise "
+            "asks you to write the count yourself",
+        )
         if got != expected:
             pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)

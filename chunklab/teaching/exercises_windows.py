@@ -30,7 +30,7 @@ from chunklab.chunkers.recursive import RecursiveChunker
 from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.tokens.wordpiece import minilm_tokenizer
 
 Spans = list[tuple[int, int]]
@@ -134,13 +134,13 @@ def check_token_windows(fn: Callable) -> int:
     for case in _window_cases():
         offsets, size, overlap = case
         expected = expected_windows(*case)
-        with calls_to(char_windows) as called:
-            got = fn(list(offsets), size, overlap)
-        if called:
-            raise NotYet(
-                "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks you "
-                "to step the windows yourself, without chunklab"
-            )
+        got = run_without(
+            fn,
+            (list(offsets), size, overlap),
+            char_windows,
+            "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks you "
+            "to step the windows yourself, without chunklab",
+        )
         try:
             spans = [(int(a), int(b)) for a, b in got]
         except (TypeError, ValueError):

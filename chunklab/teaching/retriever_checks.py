@@ -36,7 +36,7 @@ from chunklab.evaluation.benchmark_rows import row_cut, stored_minilm
 from chunklab.evaluation.stored_cuts import stored_cut
 from chunklab.retrieval.retrievers import reciprocal_rank_fusion
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, calls_to, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.claims import Comparison, compare
 
 Rankings = list[list[str]]
@@ -160,13 +160,13 @@ def check_fuse(fn: Callable) -> int:
     cases = 0
     for rankings, k in _cases():
         expected = expected_fusion(rankings, k)
-        with calls_to(reciprocal_rank_fusion) as called:
-            got = fn([list(r) for r in rankings], k)
-        if called:
-            raise NotYet(
-                "your function calls chunklab's reciprocal_rank_fusion: the exercise asks you to "
-                "write the fusion yourself"
-            )
+        got = run_without(
+            fn,
+            ([list(r) for r in rankings], k),
+            reciprocal_rank_fusion,
+            "your function calls chunklab's reciprocal_rank_fusion: the exercise asks you to "
+            "write the fusion yourself",
+        )
         if not (isinstance(got, Mapping) and _same(got, expected)):
             want = {i: round(v, 4) for i, v in expected.items()}
             raise NotYet(
