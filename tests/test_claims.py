@@ -192,4 +192,27 @@ def test_brief_gives_the_counts_the_sign_test_the_interval_and_the_verdict():
     brief = made.brief()
     assert brief.startswith("7 won, 0 lost, p = 0.0156, [")
     assert brief.endswith(f"{signed(made.high)}]: better")
-    assert compare([1] * 4 + [0] * 36, [0] * 40, show=False).brief().endswith("no difference shown")
+    assert compare([1] * 4 + [0] * 36, [0] * 40, show=False).brief().endswith(
+        "no difference shown (the interval excludes 0, the sign test does not reject)"
+    )
+
+
+def test_the_line_names_the_test_that_withheld_the_verdict():
+    # many small wins against few large losses: the counts reject a fair coin, the mean does not
+    a = [0.6] * 30 + [0.0] * 10 + [0.5] * 10
+    b = [0.5] * 30 + [0.4] * 10 + [0.5] * 10
+    counts_only = compare(a, b, show=False)
+    assert counts_only.p_value < 0.05 and counts_only.low <= 0 <= counts_only.high
+    assert counts_only.line().endswith(
+        "no difference shown (the sign test rejects, the interval reaches 0)"
+    )
+    # many tiny wins against a few large losses: the two tests point opposite ways
+    opposite = compare([0.51] * 30 + [0.0] * 8, [0.5] * 30 + [0.9] * 8, show=False)
+    assert opposite.p_value < 0.05 and opposite.high < 0 and opposite.won > opposite.lost
+    assert opposite.brief().endswith("(the sign test and the interval point opposite ways)")
+
+
+def test_a_verdict_or_two_silent_tests_carry_no_reason():
+    assert compare([1] * 7 + [0] * 33, [0] * 40, show=False).line().endswith(": better")
+    neither = compare([1, 0, 1, 0], [0, 1, 0, 1], show=False)
+    assert neither.withheld_by == "" and neither.line().endswith(": no difference shown")

@@ -145,12 +145,34 @@ class Comparison:
             return "worse"
         return "no difference shown"
 
+    @property
+    def withheld_by(self) -> str:
+        """Why the verdict is 'no difference shown' when one of its two tests alone would have
+        given one: a reader who sees 311 lost to 134 (p < 0.001) beside "no difference shown"
+        needs to know the interval reached 0. Empty when a verdict was given or neither test
+        rejects."""
+        if self.verdict != "no difference shown":
+            return ""
+        counts_reject = self.p_value < self.alpha and self.won != self.lost
+        interval_excludes_zero = self.low > 0 or self.high < 0
+        if counts_reject and interval_excludes_zero:
+            return "the sign test and the interval point opposite ways"
+        if counts_reject:
+            return "the sign test rejects, the interval reaches 0"
+        if interval_excludes_zero:
+            return "the interval excludes 0, the sign test does not reject"
+        return ""
+
+    def verdict_text(self) -> str:
+        """The verdict, with the test that withheld it when only one did."""
+        return f"{self.verdict} ({self.withheld_by})" if self.withheld_by else self.verdict
+
     def brief(self) -> str:
         """The evidence a claim cites, in a few words: "7 won, 0 lost, p = 0.0156, [+4.7,
         +27.9]: better"."""
         return (
             f"{self.won} won, {self.lost} lost, {p_text(self.p_value)}, "
-            f"[{signed(self.low)}, {signed(self.high)}]: {self.verdict}"
+            f"[{signed(self.low)}, {signed(self.high)}]: {self.verdict_text()}"
         )
 
     def line(self) -> str:
@@ -162,7 +184,7 @@ class Comparison:
             f"(sign test {p_text(self.p_value)}); "
             f"mean difference {signed(self.mean_difference)}{unit}, "
             f"{self.level:.4g}% paired interval [{signed(self.low)}, {signed(self.high)}]: "
-            f"{self.verdict}"
+            f"{self.verdict_text()}"
         )
 
 
