@@ -192,8 +192,10 @@ def test_brief_gives_the_counts_the_sign_test_the_interval_and_the_verdict():
     brief = made.brief()
     assert brief.startswith("7 won, 0 lost, p = 0.0156, [")
     assert brief.endswith(f"{signed(made.high)}]: better")
-    assert compare([1] * 4 + [0] * 36, [0] * 40, show=False).brief().endswith(
-        "no difference shown (the interval excludes 0, the sign test does not reject)"
+    assert (
+        compare([1] * 4 + [0] * 36, [0] * 40, show=False)
+        .brief()
+        .endswith("no difference shown (the interval excludes 0, the sign test does not reject)")
     )
 
 
