@@ -249,3 +249,68 @@ def test_11_1_accepts_groups_given_as_tuples():
         return [tuple(g) for g in merged(sizes, budget)]
 
     assert check_merge_siblings(as_tuples) > 0
+
+
+# --- the library routes: the job done by a chunklab function the learner was shown elsewhere ----
+
+
+def merge_with_repack(sizes, budget):
+    """cAST's merge handed to notebook 02's `repack`: the sizes laid end to end as spans, merged
+    by the library, mapped back to indices. Right answers, but the merge is the library's."""
+    from chunklab.chunkers.structural import repack
+
+    ends = [sum(sizes[: i + 1]) for i in range(len(sizes))]
+    spans = [(end - size, end) for end, size in zip(ends, sizes, strict=True)]
+    return [
+        [i for i, s in enumerate(spans) if a <= s[0] and s[1] <= b]
+        for a, b in repack(spans, budget)
+    ]
+
+
+def cut_with_answer_inside(functions, chunks):
+    """The count handed to companion 03b's `answer_inside` (is an excerpt inside one piece?)."""
+    from types import SimpleNamespace
+
+    from chunklab.teaching.excerpt_inside import answer_inside
+
+    handed = [SimpleNamespace(start=a, end=b) for a, b in chunks]
+    return sum(1 - answer_inside(handed, [f]) for f in functions)
+
+
+def test_the_library_routes_are_refused_naming_the_call():
+    result = verdict("11.1", merge_with_repack)
+    assert not result.passed and "calls chunklab.chunkers.structural.repack" in result.message
+    result = verdict("11.2", cut_with_answer_inside)
+    assert (
+        not result.passed
+        and "calls chunklab.teaching.excerpt_inside.answer_inside" in result.message
+    )
+
+
+def merge_recounting(sizes, budget):
+    """A second correct 11.1: the group's total summed afresh each time, groups as tuples."""
+    groups = []
+    for i in range(len(sizes)):
+        if groups and sum(sizes[j] for j in groups[-1]) + sizes[i] <= budget:
+            groups[-1] = (*groups[-1], i)
+        else:
+            groups.append((i,))
+    return groups
+
+
+def cut_by_loops(functions, chunks):
+    """A second correct 11.2: explicit loops and a flag, chunks as lists."""
+    count = 0
+    for start, end in functions:
+        whole = False
+        for s, e in chunks:
+            if s <= start and end <= e:
+                whole = True
+        if not whole:
+            count += 1
+    return count
+
+
+def test_correct_answers_written_another_way_pass():
+    assert verdict("11.1", merge_recounting).passed
+    assert verdict("11.2", cut_by_loops).passed

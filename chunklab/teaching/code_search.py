@@ -265,16 +265,10 @@ def functions_cut(
     return cut, able
 
 
-def score_cut(
-    files: dict[str, str],
-    pieces: Sequence[Piece],
-    questions: Sequence[CodeQuestion],
-    retriever: Any,
-    k: int = 5,
-) -> dict[str, list[float]]:
-    """Per question, in order: complete@1, complete@k and line recall@k of `retriever` ranking
-    every piece of the cut for the question."""
-    chunks = [
+def as_chunks(pieces: Sequence[Piece]) -> list[Chunk]:
+    """The pieces of a cut as chunks a retriever ranks; chunk n's id is `f"{uri}#{n}"`, n its
+    place in `pieces`."""
+    return [
         Chunk.trusted(
             chunk_id=f"{p.uri}#{n}",
             doc_id=p.uri,
@@ -289,6 +283,18 @@ def score_cut(
         )
         for n, p in enumerate(pieces)
     ]
+
+
+def score_cut(
+    files: dict[str, str],
+    pieces: Sequence[Piece],
+    questions: Sequence[CodeQuestion],
+    retriever: Any,
+    k: int = 5,
+) -> dict[str, list[float]]:
+    """Per question, in order: complete@1, complete@k and line recall@k of `retriever` ranking
+    every piece of the cut for the question."""
+    chunks = as_chunks(pieces)
     held = {
         c.chunk_id: frozenset((p.uri, line) for line in code_lines(files[p.uri], p.start, p.end))
         for c, p in zip(chunks, pieces, strict=True)

@@ -19,7 +19,8 @@ ones from a fixed seed) and, on a miss, names the slip a learner is likely to ha
 `<` where the budget allows equality, groups that are not adjacent siblings in order, groups made
 from the right, sizes returned instead of indices, a unit over the budget dropped or joined, an
 empty group, a function counted once per cut rather than once, the functions held whole counted
-instead of those cut, a share instead of a count, and a call to the library's own count.
+instead of those cut, a share instead of a count, and a call to the library's own merge (`repack`)
+or count (`cut_definitions`, `answer_inside`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from chunklab.chunkers.structural import repack
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.answers import Form
@@ -40,6 +42,7 @@ from chunklab.teaching.code_search import (
     experiment_cuts,
     score_cut,
 )
+from chunklab.teaching.excerpt_inside import answer_inside
 from chunklab.tokens.counters import cl100k
 
 
@@ -165,7 +168,15 @@ def check_merge_siblings(fn: Callable) -> int:
     cases = 0
     for sizes, budget in _merge_cases():
         expected = merged(sizes, budget)
-        got = _as_lists(fn(list(sizes), budget))
+        got = _as_lists(
+            run_without(
+                fn,
+                (list(sizes), budget),
+                repack,
+                "your function calls chunklab.chunkers.structural.repack: the exercise asks you "
+                "to write the merge yourself",
+            )
+        )
         if got != expected:
             raise NotYet(
                 f"sizes {sizes}, budget {budget}: expected {expected}, got {short(got)} "
@@ -198,17 +209,24 @@ def _cut_cases() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
     return cases
 
 
+def _count_without_the_library(fn: Callable, functions: list, chunks: list) -> object:
+    """The learner's count, refused when it calls a library function that does the counting:
+    `cut_definitions` (this notebook's) or `answer_inside` (companion 03b's)."""
+    got: object = None
+    for library, name in (
+        (cut_definitions, "chunklab.teaching.code_search.cut_definitions"),
+        (answer_inside, "chunklab.teaching.excerpt_inside.answer_inside"),
+    ):
+        refusal = f"your function calls {name}: the exercise asks you to write the count yourself"
+        got = run_without(fn, (list(functions), list(chunks)), library, refusal)
+    return got
+
+
 def check_functions_cut(fn: Callable) -> int:
     cases = 0
     for functions, chunks in _cut_cases():
         expected = len(cut_definitions(functions, chunks))
-        got = run_without(
-            fn,
-            (list(functions), list(chunks)),
-            cut_definitions,
-            "your function calls chunklab.teaching.code_search.cut_definitions: the exercise "
-            "asks you to write the count yourself",
-        )
+        got = _count_without_the_library(fn, functions, chunks)
         if got != expected:
             pieces = [sum(1 for s, e in chunks if s < b and a < e) for a, b in functions]
             starts = sum(1 for a, b in functions for s, _ in chunks if a < s < b)
