@@ -250,7 +250,6 @@ def test_01_3_names_the_facts_looked_up_in_the_whole_text():
     assert not result.passed and "in the whole text" in result.message, result.message
 
 
-
 # --- 01.4 (write code): plausible wrong line_windows --------------------------------------------
 
 
