@@ -322,6 +322,14 @@ def _title_substring(text, spans):  # the title's words anywhere in the chunk
     )
 
 
+def _title_without_its_hashes(text, spans):  # notebook 02's test: the title as a line, '#'s or not
+    def kept(t, sp, h, n):
+        start = h[0] + len(h[2]) - len(h[2].lstrip("#").lstrip())
+        return _one(sp, (start, h[1], ""), n)
+
+    return _apart_by(text, spans, kept)
+
+
 def _blank_line_after(text, spans):
     return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h, n), after_of="raw")
 
@@ -342,6 +350,7 @@ def _last_heading_counted(text, spans):
     ("wrong", "hint"),
     [
         (_title_substring, "the heading LINE whole"),
+        (_title_without_its_hashes, "the heading line runs from its first `#`"),
         (_blank_line_after, "next NON-BLANK line"),
         (_heading_alone, "the same span also holds the line after it"),
         (_two_spans, "must be in ONE span"),
