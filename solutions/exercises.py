@@ -405,3 +405,33 @@ def token_windows(offsets, size, overlap):
             break
         start += width - overlap
     return windows
+
+
+def compare_cuts(text, cut_a, cut_b, questions):
+    """01.3: per question, does one chunk of each cut hold all its facts; then won, lost, tied."""
+
+    def answered(cut, facts):
+        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return (
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(x == y for x, y in pairs),
+    )
+
+
+def apart_headings(text, spans):
+    """02.2: the titles of the headings no span holds whole with the next non-blank line."""
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    filled = [line for line in lines if line[2].strip()]
+    apart = []
+    for heading, after in zip(filled, filled[1:], strict=False):
+        if re.match(r"#{1,6} ", heading[2]) and not any(
+            a <= heading[0] and after[1] <= b for a, b in spans
+        ):
+            apart.append(heading[2].lstrip("#").strip())
+    return apart

@@ -8,6 +8,8 @@ import sys
 
 import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
+from test_wrong_answers_01 import _spread as compare_with_facts_spread
+from test_wrong_answers_02 import _title_substring as apart_by_title_substring
 from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_10b import WRONG_10B
@@ -220,9 +222,11 @@ def _sign_test_counting_ties(differences):  # ties tossed as coins too
 
 
 WRONG = {
+    "01.3": compare_with_facts_spread,
     "01.4": _windows_without_line_snap,
     "01b.1": _sign_test_counting_ties,
     "02.1": _repack_counting_pieces,
+    "02.2": apart_by_title_substring,
     "02b.1": _fence_closed_by_startswith,
     "03.2": _lift_in_the_order_given,
     "03.3": _parents_skipping_instead_of_stopping,

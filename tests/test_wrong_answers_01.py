@@ -96,30 +96,158 @@ def test_01_2_refuses_no_overlap_swapped_and_misshapen_counts():
         accepted("01.2", form)
 
 
-def test_01_3_refuses_the_wrong_verdict_and_the_size_for_0_08():
-    """01.3 asks the English rendering (the Portuguese answer is printed in section 2)."""
-    size, saved = expected("01.3")
+# --- 01.3 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
+
+
+def compare_by_substring(text, cut_a, cut_b, questions):  # a correct answer: plain substrings
+    def answered(cut, facts):
+        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+
+    a = [answered(cut_a, q) for q in questions]
+    b = [answered(cut_b, q) for q in questions]
+    won = sum(x and not y for x, y in zip(a, b, strict=True))
+    lost = sum(y and not x for x, y in zip(a, b, strict=True))
+    return [won, lost, len(questions) - won - lost]  # a list, not a tuple
+
+
+def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's folded whole words
+    import re
+
+    from chunklab.tokens.folding import fold
+
+    def scores(cut):
+        texts = [fold(text[a:b]) for a, b in cut]
+        return [
+            int(
+                any(
+                    all(re.search(r"(?<!\w)" + re.escape(fold(f)) + r"(?!\w)", t) for f in q)
+                    for t in texts
+                )
+            )
+            for q in questions
+        ]
+
+    pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+@pytest.mark.parametrize("right", [compare_by_substring, compare_like_the_notebook])
+def test_01_3_accepts_a_correct_compare_cuts_written_two_ways(right):
+    result = verdict("01.3", right)
+    assert result.passed, result.message
+
+
+def test_01_3_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
+    """The old 01.3 asked for (size, True or False): the notebook's size sweep re-run on the
+    English rendering. That pair, or a function returning it, is no answer now."""
     doc = load_document("manual_en")
+    size = next(
+        n
+        for n in range(100, 801, 10)
+        if chunks_with_all(FixedSizeChunker(size=n, overlap=0).split(doc), ["92", "Limit"])
+    )
+    saved = bool(
+        chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
+    )
+    selfcheck.check("01.3", (size, saved))
+    assert "not yet: pass your function itself" in capsys.readouterr().out
+    assert not verdict("01.3", lambda *args: (size, saved)).passed
 
-    def joins(s, needles, **overlap):
-        return bool(chunks_with_all(FixedSizeChunker(size=s, **overlap).split(doc), needles))
 
-    assert joins(size, ["92", "Limit"], overlap=0)
-    assert joins(size, ["0.08", "Limit"], overlap=0) == saved
-    refused("01.3", (size, not saved), "the size is right")
-    size_for_008 = next(s for s in range(100, 801, 10) if joins(s, ["0.08", "Limit"], overlap=0))
-    refused("01.3", (size_for_008, saved), "the question asks for 92")
-    with_default_overlap = next(s for s in range(100, 801, 10) if joins(s, ["92", "Limit"]))
-    refused("01.3", (with_default_overlap, False), "default overlap", "no chunk of manual_en holds")
-    too_small = size - 10
-    refused("01.3", (too_small, saved), "no chunk holds both 92 and Limit")
-    bigger = next(s for s in range(size + 10, 801, 10) if joins(s, ["92", "Limit"], overlap=0))
-    refused("01.3", (bigger, saved), "a smaller multiple of 10 does too")
-    refused("01.3", size, "an int where a list or tuple of 2 items")
-    refused("01.3", (size, "no"), "a str where True or False is asked")
-    refused("01.3", (size, int(saved)), "where True or False is asked")
-    for form in ((size, saved), [size, saved], (size, np.bool_(saved))):
-        accepted("01.3", form)
+def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
+    def answered(cut, facts):
+        return all(any(f in text[a:b] for a, b in cut) for f in facts)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return (
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(x == y for x, y in pairs),
+    )
+
+
+def _totals(text, cut_a, cut_b, questions):  # the two totals compared, not question by question
+    ta, tb = (
+        sum(any(all(f in text[a:b] for f in q) for a, b in cut) for q in questions)
+        for cut in (cut_a, cut_b)
+    )
+    return max(ta - tb, 0), max(tb - ta, 0), len(questions) - abs(ta - tb)
+
+
+def _swapped(text, cut_a, cut_b, questions):
+    won, lost, tied = compare_by_substring(text, cut_a, cut_b, questions)
+    return lost, won, tied
+
+
+def _tied_only_both(text, cut_a, cut_b, questions):
+    won, lost, _ = compare_by_substring(text, cut_a, cut_b, questions)
+    both = sum(
+        all(any(all(f in text[a:b] for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        for q in questions
+    )
+    return won, lost, both
+
+
+def _whole_text(text, cut_a, cut_b, questions):  # the facts looked up in the document
+    found = [all(f in text for f in q) for q in questions]  # the same for both cuts
+    return 0, 0, len(found)
+
+
+def _any_fact(text, cut_a, cut_b, questions):
+    def answered(cut, facts):
+        return any(any(f in text[a:b] for f in facts) for a, b in cut)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return (
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(x == y for x, y in pairs),
+    )
+
+
+def _by_the_library(text, cut_a, cut_b, questions):  # chunklab's matcher called, not written
+    from chunklab import Chunk
+
+    def chunks(cut):
+        return [
+            Chunk(
+                chunk_id=f"d#{k}",
+                doc_id="d",
+                ordinal=k,
+                text=text[a:b],
+                token_count=1,
+                start=a,
+                end=b,
+            )
+            for k, (a, b) in enumerate(cut)
+        ]
+
+    a = [bool(chunks_with_all(chunks(cut_a), q)) for q in questions]
+    b = [bool(chunks_with_all(chunks(cut_b), q)) for q in questions]
+    pairs = list(zip(a, b, strict=True))
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_spread, "ONE chunk holds all its facts"),
+        (_totals, "compared the two totals"),
+        (_swapped, "won and lost are swapped"),
+        (_tied_only_both, "the ones neither answers too"),
+        (_any_fact, "ALL of a question's facts"),
+        (_by_the_library, "calls chunklab.evaluation.metrics.chunks_with_all"),
+    ],
+    ids=lambda x: getattr(x, "__name__", "hint"),
+)
+def test_01_3_names_each_slip(wrong, hint):
+    result = verdict("01.3", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_01_3_names_the_facts_looked_up_in_the_whole_text():
+    result = verdict("01.3", _whole_text)
+    assert not result.passed and "in the whole text" in result.message, result.message
 
 
 # --- 01.4 (write code): plausible wrong line_windows --------------------------------------------
@@ -235,7 +363,7 @@ def test_01_4_accepts_every_correct_form(right):
     assert verdict("01.4", right).passed, verdict("01.4", right).message
 
 
-def test_01_1_to_01_3_name_the_wrong_document_or_window():
+def test_01_1_and_01_2_name_the_wrong_document_or_window():
     """The English rendering's answers, one document counted twice, and 30-token windows."""
     english = FixedSizeChunker(size=120, overlap=0)  # 01.1's size, on the other rendering
     doc = load_document("manual_en")
@@ -253,13 +381,6 @@ def test_01_1_to_01_3_name_the_wrong_document_or_window():
         for n in ("manual", "manual_en")
     )
     refused("01.2", thirty, "30 tokens")
-    portuguese = load_document("manual")
-    size = next(  # 01.3's Portuguese answer, the one section 2 prints (170/0 answers m08)
-        n
-        for n in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=n, overlap=0).split(portuguese), ["92", "Limite"])
-    )
-    refused("01.3", (size, False), "Portuguese manual's answer")
 
 
 def _line_windows_by(text, size, reach, at_the_end):

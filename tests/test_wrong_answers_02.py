@@ -12,7 +12,7 @@ import sys
 import pytest
 from conftest import ROOT
 
-from chunklab import cl100k, load_document
+from chunklab import StructuralChunker, cl100k, load_document
 from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
@@ -233,7 +233,7 @@ def test_02b_1_accepts_a_regex_answer_that_returns_a_match_or_none():
     assert verdict("02b.1", closes_fence).passed
 
 
-# --- answer exercises: 02.2 and 02b.2  ---
+# --- 02.2 (write code): apart_headings; 02b.2, an answer exercise  ---
 
 
 def said(exercise, answer, capsys) -> str:
@@ -241,37 +241,126 @@ def said(exercise, answer, capsys) -> str:
     return capsys.readouterr().out
 
 
-def test_02_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
-    size, rows = SOLUTIONS["02.2"][1]()
+def _old_02_2_answer():
+    """The old 02.2 asked for (size, rows): section 3's repack re-run on the English rendering at
+    sizes 100, 110, ..., until the Noise row shares a chunk with the header row."""
     doc = load_document("manual_en")
-    table = doc.text[doc.text.index("3. Tolerance") : doc.text.index("Realign the shaft |") + 19]
-    whole = -(-len(table) // 10) * 10  # the first guess: the table's length, rounded up
-    assert size < whole, "the asked row must meet the header before the whole table fits"
-    header_to_noise = doc.text[doc.text.index("| Measure") : doc.text.index("insulation |") + 12]
-    from_header = -(-len(header_to_noise) // 10) * 10  # measured without the heading above it
-    assert from_header < size
-    for wrong, hint in [
-        ((whole, 0), "whole table block fits"),
-        (SOLUTIONS["02.2"][1]("manual_en", False), "repack=False"),
-        ((from_header, rows), "the heading 3. Tolerance table, which counts too"),
-        ((size - 10, rows), "no chunk holds the Noise row"),
-        ((size + 20, rows), "a smaller multiple of 10 too"),
-        ((rows, size), "size first"),
-        ((size, rows + 1), "too many rows"),
-        ((size, rows - 1), "too few rows"),
-        ((size + 5, rows), "multiple of 10"),
-        (size, "answer a pair"),
-        ((size, str(rows)), "not a string"),
-        (SOLUTIONS["02.2"][1]("manual"), "Portuguese manual"),
-    ]:
-        out = said("02.2", wrong, capsys)
-        assert "not quite" in out and hint in out, (wrong, out)
+    rows = [r for r in doc.text.splitlines() if r.startswith("| ") and "| Measure |" not in r]
+    for size in range(100, 1001, 10):
+        chunks = StructuralChunker(size=size, repack=True).split(doc)
+        apart = [
+            r for r in rows if not any(r in c.text and "| Measure |" in c.text for c in chunks)
+        ]
+        if not any("Noise" in r for r in apart):
+            return size, len(apart)
+    raise AssertionError
 
 
-def test_02_2_accepts_a_tuple_or_a_list(capsys):
-    size, rows = SOLUTIONS["02.2"][1]()
-    assert said("02.2", (size, rows), capsys).endswith("correct.\n")
-    assert said("02.2", [size, rows], capsys).endswith("correct.\n")
+def test_02_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
+    old = _old_02_2_answer()
+    out = said("02.2", old, capsys)
+    assert "not yet: pass your function itself" in out, out
+    assert not verdict("02.2", lambda text, spans: old).passed
+
+
+def apart_by_spans(text, spans):  # a correct answer: line offsets, one span holding both
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    filled = [x for x in lines if x[2].strip()]
+    return [
+        h[2]  # the heading line itself, '#'s and all: accepted as its title
+        for h, after in zip(filled, filled[1:], strict=False)
+        if re.match(r"#{1,6} ", h[2]) and not any(a <= h[0] and after[1] <= b for a, b in spans)
+    ]
+
+
+def apart_by_regex(text, spans):  # another correct answer: a regex, the line after looked ahead
+    pattern = r"^(#{1,6} (.*))$(?=(?:\n[ \t]*(?=\n))*\n([^\n]*\S[^\n]*))"
+    found = []
+    for m in re.finditer(pattern, text, re.M):
+        start, end = m.start(1), m.end(3)
+        if not any(a <= start and end <= b for a, b in spans):
+            found.append(m.group(2).strip())
+    return tuple(found)
+
+
+@pytest.mark.parametrize("right", [apart_by_spans, apart_by_regex])
+def test_02_2_accepts_a_correct_apart_headings_written_two_ways(right):
+    result = verdict("02.2", right)
+    assert result.passed, result.message
+
+
+def _apart_by(text, spans, kept, after_of="filled", last=False):
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    out = []
+    for k, h in enumerate(lines):
+        if not re.match(r"#{1,6} ", h[2]):
+            continue
+        rest = [x for x in lines[k + 1 :] if x[2].strip()]
+        after = (rest[0] if after_of == "filled" else lines[k + 1]) if rest else None
+        if (after is None and last) or (after is not None and not kept(text, spans, h, after)):
+            out.append(h[2].lstrip("#").strip())
+    return out
+
+
+def _one(spans, *lines):
+    return any(all(a <= s and e <= b for s, e, _ in lines) for a, b in spans)
+
+
+def _title_substring(text, spans):  # the title's words anywhere in the chunk
+    return _apart_by(
+        text,
+        spans,
+        lambda t, sp, h, n: any(
+            h[2].lstrip("#").strip() in t[a:b] and n[2] in t[a:b] for a, b in sp
+        ),
+    )
+
+
+def _title_without_its_hashes(text, spans):  # notebook 02's test: the title as a line, '#'s or not
+    def kept(t, sp, h, n):
+        start = h[0] + len(h[2]) - len(h[2].lstrip("#").lstrip())
+        return _one(sp, (start, h[1], ""), n)
+
+    return _apart_by(text, spans, kept)
+
+
+def _blank_line_after(text, spans):
+    return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h, n), after_of="raw")
+
+
+def _heading_alone(text, spans):
+    return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h))
+
+
+def _two_spans(text, spans):
+    return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h) and _one(sp, n))
+
+
+def _last_heading_counted(text, spans):
+    return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h, n), last=True)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_title_substring, "the heading LINE whole"),
+        (_title_without_its_hashes, "the heading line runs from its first `#`"),
+        (_blank_line_after, "next NON-BLANK line"),
+        (_heading_alone, "the same span also holds the line after it"),
+        (_two_spans, "must be in ONE span"),
+        (_last_heading_counted, "no non-blank line after it is not counted"),
+    ],
+    ids=lambda x: getattr(x, "__name__", "hint"),
+)
+def test_02_2_names_each_slip(wrong, hint):
+    result = verdict("02.2", wrong)
+    assert not result.passed and hint in result.message, result.message
 
 
 def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):

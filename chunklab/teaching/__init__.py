@@ -67,6 +67,8 @@
   `exercises`.
 - `exercises_windows`: companion 10c's checks (windows of word pieces with an overlap, and
   their precision-Ω with its known slips), joined into `exercises_benchmark`.
+- `exercises_cut_tests`: 01.3's and 02.2's checks (two cuts counted won/lost/tied from
+  their spans; the headings no span holds with the line after them), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`, and 11.3's answer with its known slips, joined into `selfcheck`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence

@@ -15,9 +15,8 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
-from chunklab.chunkers.structural import StructuralChunker
 from chunklab.documents.series import load_document
-from chunklab.evaluation.metrics import chunks_with_all, split_lines
+from chunklab.evaluation.metrics import split_lines
 from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.answers import Form
 from chunklab.teaching.claims import sign_test
@@ -151,114 +150,7 @@ def _off_by_one_window() -> dict[Any, str]:
     return misses
 
 
-def _size_joining(needles: list[str], name: str = "manual") -> int:
-    doc = load_document(name)
-    for size in range(100, 801, 10):
-        if chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), needles):
-            return size
-    raise AssertionError(f"no size up to 800 puts {needles} together")
-
-
-# 01.3 asks the English rendering: section 2 of the notebook prints the Portuguese manual's
-# 170/0 cut answering the 92 question, so the Portuguese answer would be read, not found.
-def _smallest_size_joining_92_and_header() -> tuple[int, bool]:
-    size = _size_joining(["92", "Limit"], "manual_en")
-    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual_en"))
-    return size, bool(chunks_with_all(chunks, ["0.08", "Limit"]))
-
-
-def _size_misses() -> dict[Any, str]:
-    size, saved = _smallest_size_joining_92_and_header()
-    doc = load_document("manual_en")
-    default = next(
-        (n, bool(chunks_with_all(FixedSizeChunker(size=n).split(doc), ["0.08", "Limit"])))
-        for n in range(100, 801, 10)
-        if chunks_with_all(FixedSizeChunker(size=n).split(doc), ["92", "Limit"])
-    )
-    portuguese = _size_joining(["92", "Limite"])
-    english_cut = FixedSizeChunker(size=portuguese, overlap=0).split(doc)
-    misses: dict[Any, str] = {
-        (size, not saved): "the size is right; look again at that cut for a chunk that holds "
-        "both 0.08 and Limit",
-        (_size_joining(["0.08", "Limit"], "manual_en"), saved): "that is the size that joins "
-        "0.08 and Limit; the question asks for 92",
-    }
-    at_default_size = FixedSizeChunker(size=default[0], overlap=0).split(doc)
-    if not chunks_with_all(at_default_size, ["92", "Limit"]):
-        misses[default] = (
-            f"at size {default[0]} with overlap 0 no chunk of manual_en holds both 92 and Limit; "
-            "that size is what FixedSizeChunker's default overlap of 40 gives, and the question "
-            "asks overlap=0"
-        )
-    if not chunks_with_all(english_cut, ["92", "Limit"]):
-        misses[portuguese, False] = misses[portuguese, True] = (
-            f"{portuguese} is the Portuguese manual's answer (92 with Limite); in manual_en, at "
-            f"size {portuguese} with overlap 0, no chunk holds both 92 and Limit"
-        )
-    return misses
-
-
-def _size_hint(answer: Any, solution: tuple[int, bool]) -> str:
-    """01.3: what the learner's size does with overlap 0 on the English rendering, said from the
-    cut itself."""
-    if not (isinstance(answer, tuple | list) and len(answer) == 2):
-        return ""  # the wrong shape: `judge` says what it is instead
-    size = answer[0]
-    if not isinstance(size, int) or isinstance(size, bool) or size % 10 or not 100 <= size <= 800:
-        return "the size is a multiple of 10 from 100 up (an int)"
-    chunks = FixedSizeChunker(size=size, overlap=0).split(load_document("manual_en"))
-    if not chunks_with_all(chunks, ["92", "Limit"]):
-        return f"at size {size}, with overlap 0, no chunk of manual_en holds both 92 and Limit"
-    if size != solution[0]:
-        return f"size {size} joins 92 and Limit, but a smaller multiple of 10 does too"
-    if not isinstance(answer[1], bool):
-        return ""  # the verdict is not a bool: `judge` says what it is instead
-    return "the size is right; look again at that cut for a chunk with both 0.08 and Limit"
-
-
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
-
-# 02.2: which table row meets the header row under repack. The table block is cut at line breaks
-# and its lines repacked greedily from the block's first line, the heading, so a row shares a chunk
-# with the header only while everything from the heading to that row fits. Asked about the third
-# row, not the table: the table's length rounded up (the first guess) is not the answer.
-ROW_ASKED = {"manual": "Ruído", "manual_en": "Noise"}
-
-
-def _rows_apart(name: str, size: int, repack: bool = True) -> list[str]:
-    """02.2: the first cell of each data row no structural chunk holds with its header."""
-    doc = load_document(name)
-    header = HEADER_ROWS[name]
-    rows = [line for line in doc.text.splitlines() if line.startswith("| ") and header not in line]
-    chunks = StructuralChunker(size=size, repack=repack).split(doc)
-    return [
-        row.split("|")[1].strip()
-        for row in rows
-        if not any(row in c.text and header in c.text for c in chunks)
-    ]
-
-
-@functools.cache
-def _size_joining_row(name: str = "manual_en", repack: bool = True) -> tuple[int, int]:
-    """02.2: the smallest size (a multiple of 10) at which the asked row meets the header row, and
-    how many data rows are still apart from it at that size."""
-    for size in range(100, 1001, 10):
-        apart = _rows_apart(name, size, repack)
-        if ROW_ASKED[name] not in apart:
-            return size, len(apart)
-    raise AssertionError("no size up to 1000 puts the row with the header")
-
-
-def _row_size_misses() -> dict[Any, str]:
-    return {
-        _size_joining_row("manual"): f"that is the Portuguese manual's answer (its "
-        f"{ROW_ASKED['manual']} row), or one step of 10 too far: cut manual_en, the English "
-        "rendering, and stop at the first size where the Noise row meets the header",
-        _size_joining_row(repack=False): "that is where the whole table block fits in one chunk "
-        "(its length rounded up, and all that repack=False can do, since each table line is then "
-        "a piece of its own); with repack=True the Noise row meets the header sooner",
-    }
-
 
 # 02b.2: the blank line that ends item 3's paragraph before the manual's table, so its rows are no
 # longer lazy continuation lines of that item.
@@ -272,35 +164,6 @@ def _kind_and_blocks() -> tuple[str, int]:
     blocks = parse_blocks(text)
     header = text.index(HEADER_ROWS["manual"])
     return next(b.kind for b in blocks if b.start <= header < b.end), len(blocks)
-
-
-def _row_size_hint(answer: Any, solution: tuple[int, int]) -> str:
-    """02.2: which part of (size, rows) is wrong, said from what the chunker does at that size."""
-    if not (isinstance(answer, tuple | list) and len(answer) == 2):
-        return "answer a pair (size, rows)"
-    size, rows = answer
-    if (size, rows) == solution[::-1]:
-        return "size first, then rows: (size, rows)"
-    if not isinstance(rows, int) or isinstance(rows, bool):
-        return "rows is a count, an int, not a string"
-    if not isinstance(size, int) or size % 10 or not 100 <= size <= 1000:
-        return "size is a multiple of 10, from 100 to 1000 characters"
-    if ROW_ASKED["manual_en"] in _rows_apart("manual_en", size):
-        return (
-            f"at size={size} with repack=True, no chunk holds the Noise row with the header row: "
-            "the repacked chunk starts at the heading 3. Tolerance table, which counts too"
-        )
-    if size != solution[0]:
-        return f"at size={size} Noise meets the header, but at a smaller multiple of 10 too"
-    if rows < solution[1]:  # a row missed: most often the last one, which the learner never tested
-        return (
-            f"the size is right; too few rows: at size={size}, count the data rows that no chunk "
-            "holds with the header row, testing every row down to the last"
-        )
-    return (  # too many: Noise and the rows above it counted, though they share its chunk
-        f"the size is right; too many rows: at size={size}, count the data rows that no chunk "
-        "holds with the header row: recount the rows below Noise"
-    )
 
 
 def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
@@ -373,24 +236,18 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
-    "01.3": ("a pair (size, True or False)", _smallest_size_joining_92_and_header),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
-    "02.2": ("a pair (size, rows), a tuple or a list", _size_joining_row),
     "02b.2": ("a pair (kind, blocks)", _kind_and_blocks),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
-    "01.3": _size_hint,
     "01b.2": _fewest_wins_hint,
-    "02.2": _row_size_hint,
     "02b.2": _kind_and_blocks_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {
-    "02.2": Form(misses=_row_size_misses),
     "01.1": Form(misses=_overlap_misses),
     "01.2": Form(misses=_token_window_misses),
-    "01.3": Form(misses=_size_misses),
 }

@@ -26,6 +26,7 @@ from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_lift import check_lift
@@ -360,6 +361,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_FUSION,  # 10b's: teaching.retriever_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
+    **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests
 }
 
 

@@ -1,0 +1,346 @@
+"""Checks of two coding exercises that ask the learner to write a test a cut is read by.
+
+01.3, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
+two cuts, from spans. A question is answered by a cut when ONE of its chunks, `text[start:end]`,
+holds every fact the question needs; the pair is counted won (a answers it, b does not), lost (the
+other way) or tied (both or neither). The checks' texts are made of words none of which occurs
+inside another, so a plain substring test, a whole-word test and notebook 01's folded matcher all
+agree: any of them passes.
+
+02.2, `apart_headings(text, spans)`: notebook 02's heading test, from spans. A heading (a line
+starting with one to six `#` and a space) is kept with its text when one span holds the whole
+heading line and the whole next non-blank line; the titles of the others are returned in page
+order. A heading with no non-blank line after it is not counted. Titles are accepted with or
+without their `#`s. The texts repeat titles inside other lines, where a substring test credits a
+heading the span does not hold.
+
+Both checks build their own cases from a fixed seed, refuse an answer that calls the library's
+matcher (`chunks_with_all`, `fact_matching.answerable`), and name the slip a wrong answer makes on
+every case (`checking.consistent_slips`), else show the first case it got wrong.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.evaluation.metrics import chunks_with_all
+from chunklab.teaching.checking import NotYet, consistent_slips, short
+from chunklab.teaching.fact_matching import answerable
+
+Span = tuple[int, int]
+Case = tuple[str, list[Span], list[Span], list[list[str]]]
+
+# No word occurs inside another, so substring and whole-word matching agree on every case.
+WORDS = ["pump", "valve", "gauge", "seal", "belt", "motor", "filter", "hose", "clamp", "rotor"]
+
+# --- 01.3: won, lost, tied from two cuts' spans -------------------------------------------------
+
+
+def _answered(text: str, cut: list[Span], facts: list[str]) -> bool:
+    return any(all(f in text[a:b] for f in facts) for a, b in cut)
+
+
+def _count(answered: Callable[[str, list[Span], list[str]], bool], case: Case) -> tuple[int, ...]:
+    text, cut_a, cut_b, questions = case
+    pairs = [(answered(text, cut_a, q), answered(text, cut_b, q)) for q in questions]
+    return (
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(x == y for x, y in pairs),
+    )
+
+
+def expected_counts(text: str, cut_a: list[Span], cut_b: list[Span], qs: list[list[str]]) -> tuple:
+    return _count(_answered, (text, cut_a, cut_b, qs))
+
+
+def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
+    return all(any(f in text[a:b] for a, b in cut) for f in facts)
+
+
+def _totals(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    ta = sum(_answered(text, a, q) for q in qs)
+    tb = sum(_answered(text, b, q) for q in qs)
+    return max(ta - tb, 0), max(tb - ta, 0), len(qs) - abs(ta - tb)
+
+
+def _both_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    won, lost, _ = expected_counts(text, a, b, qs)
+    return won, lost, sum(_answered(text, a, q) and _answered(text, b, q) for q in qs)
+
+
+COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
+    (
+        lambda *case: _count(_spread, case),
+        "a question is answered only when ONE chunk holds all its facts: you took each fact "
+        "from any chunk",
+    ),
+    (
+        lambda *case: _count(lambda t, cut, facts: all(f in t for f in facts), case),
+        "you looked for the facts in the whole text: look in each chunk, text[start:end]",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(any(f in t[a:b] for f in facts) for a, b in cut), case
+        ),
+        "a chunk must hold ALL of a question's facts, not one of them",
+    ),
+    (
+        _totals,
+        "you compared the two totals: compare question by question (a cut can win some and "
+        "lose others)",
+    ),
+    (
+        lambda *case: expected_counts(*case)[1::-1] + expected_counts(*case)[2:],
+        "won and lost are swapped: won counts the questions cut_a answers and cut_b does not",
+    ),
+    (
+        _both_only,
+        "tied counts every question the two cuts agree on, the ones neither answers too",
+    ),
+]
+
+
+def _words(rng: random.Random, n: int) -> list[str]:
+    return [rng.choice(WORDS) for _ in range(n)]
+
+
+def _random_cut(rng: random.Random, n: int) -> list[Span]:
+    """Windows with or without an overlap, or random cut points, over a text of n characters."""
+    if rng.random() < 0.5:
+        size = rng.randint(8, 40)
+        step = size - rng.randint(0, size // 2)
+        return [(s, min(s + size, n)) for s in range(0, n, step)]
+    cuts = sorted(rng.sample(range(1, n), min(rng.randint(1, 6), n - 1)))
+    return list(zip([0, *cuts], [*cuts, n], strict=True))
+
+
+def count_cases() -> list[Case]:
+    text = "pump seal\nvalve gauge belt\nmotor"  # seal with pump in one chunk only in cut a
+    cases: list[Case] = [
+        (text, [(0, 14), (10, 31)], [(0, 7), (7, 31)], [["pump", "seal"], ["gauge", "motor"]]),
+        (text, [], [(0, len(text))], [["pump"], ["rotor"]]),
+    ]
+    rng = random.Random(103)
+    for _ in range(60):
+        words = _words(rng, rng.randint(4, 20))
+        text = "".join(w + rng.choice(" \n ") for w in words).rstrip()
+        questions = []
+        for _ in range(rng.randint(1, 10)):
+            k = rng.randint(0, len(words) - 1)
+            phrase = " ".join(words[k : k + rng.randint(1, 2)]) if rng.random() < 0.3 else None
+            facts = [phrase] if phrase and phrase in text else rng.sample(WORDS, rng.randint(1, 3))
+            questions.append(facts)
+        cases.append((text, _random_cut(rng, len(text)), _random_cut(rng, len(text)), questions))
+    return cases
+
+
+def run_refusing(fn: Callable, args: tuple, library: list[Callable], asked: str) -> Any:
+    """`fn(*args)`, refused when it calls any of the library's functions in `library`, which
+    do what the exercise asks the learner to write (`checking.run_without`, for several)."""
+    codes = {f.__code__: f"{f.__module__}.{f.__name__}" for f in library}
+    called: list[str] = []
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code in codes:
+            called.append(codes[frame.f_code])
+
+    previous = sys.getprofile()
+    sys.setprofile(profile)
+    try:
+        got = fn(*args)
+    finally:
+        sys.setprofile(previous)
+    if called:
+        raise NotYet(f"your function calls {called[0]}: the exercise asks you to {asked}")
+    return got
+
+
+def check_compare_cuts(fn: Callable) -> int:
+    cases = count_cases()
+    for case in cases:
+        text, cut_a, cut_b, questions = case
+        got = run_refusing(
+            fn,
+            (text, list(cut_a), list(cut_b), [list(q) for q in questions]),
+            [chunks_with_all, answerable],
+            "test each chunk, text[start:end], yourself",
+        )
+        try:
+            counts = tuple(int(x) for x in got)
+        except (TypeError, ValueError):
+            counts = None
+        right = expected_counts(*case)
+        if counts != right:
+            slips = consistent_slips(fn, COUNT_SLIPS, cases, shape=lambda r: tuple(map(int, r)))
+            why = "; or ".join(slips) or (
+                "per question, a cut answers it when one chunk holds all its facts; won: a "
+                "answers and b does not, lost: the other way, tied: the rest"
+            )
+            raise NotYet(
+                f"text {short(text, 50)}, cut_a {short(cut_a, 40)}, cut_b {short(cut_b, 40)}, "
+                f"questions {short(questions, 50)}: expected {right}, got "
+                f"{short(counts if counts is not None else got)}: {why}"
+            )
+    return len(cases)
+
+
+# --- 02.2: the headings no span holds with the line after them ----------------------------------
+
+HEADING = re.compile(r"#{1,6} ")
+
+
+def _lines(text: str) -> list[tuple[int, int, str]]:
+    """Every line as (start, end, line), the line break left out."""
+    out, pos = [], 0
+    for line in text.split("\n"):
+        out.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return out
+
+
+def _title(line: str) -> str:
+    return line.lstrip("#").strip()
+
+
+def _holds(spans: list[Span], *lines: tuple[int, int, str]) -> bool:
+    return any(all(a <= s and e <= b for s, e, _ in lines) for a, b in spans)
+
+
+def _apart_by(
+    text: str, spans: list[Span], after_of: Callable, kept: Callable, last: bool = False
+) -> list[str]:
+    """The titles `kept` says no span keeps with the line `after_of` finds; `last`: a heading
+    with no line after it counted as apart too."""
+    lines = _lines(text)
+    out = []
+    for k, line in enumerate(lines):
+        if HEADING.match(line[2]):
+            after = after_of(lines, k)
+            if (after is None and last) or (
+                after is not None and not kept(text, spans, line, after)
+            ):
+                out.append(_title(line[2]))
+    return out
+
+
+def _next_filled(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, str] | None:
+    return next((line for line in lines[k + 1 :] if line[2].strip()), None)
+
+
+def _next_raw(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, str] | None:
+    return lines[k + 1] if k + 1 < len(lines) and _next_filled(lines, k) else None
+
+
+def _one_span(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
+    return _holds(spans, line, after)
+
+
+def _title_and_after(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
+    """Notebook 02's looser test: the title alone as a line (a span may start after the `#`s)."""
+    title_start = line[0] + len(line[2]) - len(line[2].lstrip("#").lstrip())
+    return _holds(spans, (title_start, line[1], ""), after)
+
+
+def expected_apart(text: str, spans: list[Span]) -> list[str]:
+    return _apart_by(text, spans, _next_filled, _one_span)
+
+
+HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
+    (
+        lambda t, sp: _apart_by(
+            t,
+            sp,
+            _next_filled,
+            lambda t, sp, h, n: any(_title(h[2]) in t[a:b] and n[2] in t[a:b] for a, b in sp),
+        ),
+        "you looked for the title's words in the chunk: a title can also occur inside another "
+        "line; test that the span holds the heading LINE whole, start to end",
+    ),
+    (
+        lambda t, sp: _apart_by(t, sp, _next_filled, _title_and_after),
+        "a span that starts after the heading's `#`s holds its title but not its whole line: "
+        "the heading line runs from its first `#`",
+    ),
+    (
+        lambda t, sp: _apart_by(t, sp, _next_raw, _one_span),
+        "the line after a heading is the next NON-BLANK line: a blank line is held by any span "
+        "that reaches it",
+    ),
+    (
+        lambda t, sp: _apart_by(t, sp, _next_filled, lambda t, sp, h, n: _holds(sp, h)),
+        "a heading counts as kept only when the same span also holds the line after it",
+    ),
+    (
+        lambda t, sp: _apart_by(
+            t, sp, _next_filled, lambda t, sp, h, n: _holds(sp, h) and _holds(sp, n)
+        ),
+        "the heading line and the line after it must be in ONE span, not each in some span",
+    ),
+    (
+        lambda t, sp: _apart_by(t, sp, _next_filled, _one_span, last=True),
+        "a heading with no non-blank line after it is not counted: it has no text to keep",
+    ),
+]
+
+
+def heading_cases() -> list[tuple[str, list[Span]]]:
+    text = "# Pump\nSee Pump below.\n\n## Seal\n\nseal text\n## Pump care\nlast line"
+    cases = [(text, [(0, 22), (22, len(text))]), (text, []), ("## Only heading", [(0, 15)])]
+    rng = random.Random(202)
+    for _ in range(60):
+        lines: list[str] = []
+        titles = rng.sample([w.title() for w in WORDS], rng.randint(1, 5))
+        for title in titles:
+            lines.append("#" * rng.randint(1, 4) + " " + title)
+            if rng.random() < 0.5:
+                lines.append("")
+            for _ in range(rng.randint(0, 2)):
+                words = _words(rng, rng.randint(1, 4))
+                if rng.random() < 0.4:  # a title inside another line
+                    words.insert(rng.randint(0, len(words)), rng.choice(titles))
+                lines.append(" ".join(words))
+            if rng.random() < 0.3:
+                lines.append("")
+        text = "\n".join(lines)
+        cases.append((text, _random_cut(rng, len(text)) if len(text) > 1 else []))
+    return cases
+
+
+def _as_titles(got: Any) -> list[str]:
+    return [_title(str(item)) for item in got]
+
+
+def check_apart_headings(fn: Callable) -> int:
+    cases = heading_cases()
+    for text, spans in cases:
+        got = run_refusing(fn, (text, list(spans)), [chunks_with_all], "test each span yourself")
+        try:
+            titles = _as_titles(got)
+        except TypeError:
+            titles = None
+        right = expected_apart(text, spans)
+        if titles != right:
+            slips = consistent_slips(fn, HEADING_SLIPS, cases, shape=_as_titles)
+            why = "; or ".join(slips) or (
+                "a heading is kept when one span holds its whole line and the whole next "
+                "non-blank line; return the others' titles in page order"
+            )
+            raise NotYet(
+                f"text {short(text, 70)}, spans {short(spans, 50)}: expected {right}, got "
+                f"{short(titles if titles is not None else got)}: {why}"
+            )
+    return len(cases)
+
+
+CHECKS_CUT_TESTS: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "01.3": (
+        "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
+        check_compare_cuts,
+    ),
+    "02.2": ("apart_headings(text, spans) -> list of titles", check_apart_headings),
+}
