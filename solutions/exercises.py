@@ -384,10 +384,12 @@ def tree_vs_packed(budget: int) -> tuple[int, int, str]:
     return pair.won, pair.lost, pair.verdict
 
 
-def fuse(rankings, k):
-    """10b.1: each id's sum, over the rankings that hold it, of 1 / (k + its rank from 1)."""
+def fuse(scored, k, depth):
+    """10b.1: rank each retriever's scores best first, keep its top `depth`, and give each kept id
+    the sum, over the rankings that keep it, of 1 / (k + its rank from 1)."""
     fused = {}
-    for ranking in rankings:
+    for scores in scored:
+        ranking = sorted(scores, key=scores.get, reverse=True)[:depth]
         for rank, item in enumerate(ranking, start=1):
             fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
     return fused

@@ -34,8 +34,10 @@
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's
   field table is one chunk) and the wrong budgets it names.
-- `retriever_checks`: notebook 10b's exercises (rank fusion by hand; BM25 against MiniLM on
-  another cut) and their slips' hints.
+- `retriever_checks`: notebook 10b's exercise 10b.2 (BM25 against MiniLM on another cut, with
+  its 95% interval) and its slips' hints.
+- `fusion_checks`: exercise 10b.1's check (rank fusion by hand, from the retrievers' raw scores)
+  and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
