@@ -7,6 +7,7 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import math
 import re
 
 
@@ -334,6 +335,21 @@ def window_omega(excerpts, size, length):
     wanted = {i for e_start, e_end in excerpts for i in range(e_start, e_end)}
     seen = {i for a, b in meeting for i in range(a, b)}
     return len(wanted & seen) / len(seen | wanted)
+
+
+def paired_verdict(a, b, low, high, level):
+    """10.2: compare's rule: the exact two-sided sign test of won against lost (ties left out),
+    and 'better' only when the interval lies above 0, a wins more and p < (100 - level) / 100."""
+    won = sum(x > y for x, y in zip(a, b, strict=True))
+    lost = sum(x < y for x, y in zip(a, b, strict=True))
+    n = won + lost
+    p = min(1.0, 2 * sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n) if n else 1.0
+    alpha = (100 - level) / 100
+    if low > 0 and won > lost and p < alpha:
+        return p, "better"
+    if high < 0 and lost > won and p < alpha:
+        return p, "worse"
+    return p, "no difference shown"
 
 
 def merge_siblings(sizes, budget):

@@ -99,13 +99,23 @@ def _bm25_on_markdown_150() -> tuple[int, int, float, float, str]:
     return _answer(_against_minilm("markdown 150"))
 
 
+def _at_the_family_level(family: Comparison) -> dict[Any, str]:
+    """The right pair with its interval drawn at notebook 10b's family level, any verdict."""
+    why = (
+        f"that interval is drawn at the notebook's family level ({FAMILY_LEVEL:.2f}%): this "
+        "exercise is one comparison, named before looking, so read it at 95%, compare's default "
+        "level"
+    )
+    return {(*_pair(family), word): why for word in _VERDICTS}
+
+
 def _bm25_on_markdown_150_misses() -> dict[Any, str]:
     """Each wrong pair below with any verdict, the right pair at the family's level, and the right
     pair with a wrong verdict."""
     paired = _against_minilm("markdown 150")
     right = (paired.won, paired.lost)
     interval = (round(paired.low, 1), round(paired.high, 1))
-    family = _against_minilm("markdown 150", level=FAMILY_LEVEL)
+    family = _against_minilm("markdown 150", level=FAMILY_LEVEL)  # what the prompt says not to use
     pairs: dict[Pair, str] = {
         (
             right[1],
@@ -140,16 +150,7 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         "split the questions alike here): the exercise asks recall"
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
-    misses.update(
-        {
-            (*right, round(family.low, 1), round(family.high, 1), word): (
-                f"that interval is drawn at the notebook's family level ({FAMILY_LEVEL:.2f}%): "
-                "this exercise is one comparison, named before looking, so read it at 95%, "
-                "compare's default level"
-            )
-            for word in _VERDICTS
-        }
-    )
+    misses.update(_at_the_family_level(family))
     for word in _VERDICTS:  # every word, right or wrong, so the case alone gives nothing away
         for written in {word.capitalize(), word.upper()} - {word}:
             misses[(*right, *interval, written)] = (
