@@ -114,7 +114,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
 - `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
-- `teaching.retriever_checks`: notebook 10b's exercises (rank fusion; BM25 against MiniLM), hints
+- `teaching.retriever_checks`: exercise 10b.2 (BM25 against MiniLM, its interval), its hints
+- `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
@@ -133,6 +134,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.best_part`: a chunk longer than the embedder reads, scored by its best part (09)
 - `teaching.answers_split_table`: exercise 08b.2's answer and the wrong budgets it names
 - `teaching.exercises_benchmark`: notebook 10's exercise check (10)
+- `teaching.exercises_verdict`: exercise 10.2's check: compare's rule written by hand (10)
 - `teaching.exercises_windows`: companion 10c's checks: windows of word pieces with an overlap (10c)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
 - `teaching.exercises_cut_tests`: 01.3's and 02.2's checks: won/lost/tied, headings apart (01, 02)

@@ -7,6 +7,7 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import math
 import re
 
 
@@ -336,6 +337,21 @@ def window_omega(excerpts, size, length):
     return len(wanted & seen) / len(seen | wanted)
 
 
+def paired_verdict(a, b, low, high, level):
+    """10.2: compare's rule: the exact two-sided sign test of won against lost (ties left out),
+    and 'better' only when the interval lies above 0, a wins more and p < (100 - level) / 100."""
+    won = sum(x > y for x, y in zip(a, b, strict=True))
+    lost = sum(x < y for x, y in zip(a, b, strict=True))
+    n = won + lost
+    p = min(1.0, 2 * sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n) if n else 1.0
+    alpha = (100 - level) / 100
+    if low > 0 and won > lost and p < alpha:
+        return p, "better"
+    if high < 0 and lost > won and p < alpha:
+        return p, "worse"
+    return p, "no difference shown"
+
+
 def merge_siblings(sizes, budget):
     """11.1: cAST's merge: adjacent siblings grouped greedily, left to right, while the group's
     total stays within `budget` (`<=`); a unit over the budget alone is a group of its own."""
@@ -384,10 +400,12 @@ def tree_vs_packed(budget: int) -> tuple[int, int, str]:
     return pair.won, pair.lost, pair.verdict
 
 
-def fuse(rankings, k):
-    """10b.1: each id's sum, over the rankings that hold it, of 1 / (k + its rank from 1)."""
+def fuse(scored, k, depth):
+    """10b.1: rank each retriever's scores best first, keep its top `depth`, and give each kept id
+    the sum, over the rankings that keep it, of 1 / (k + its rank from 1)."""
     fused = {}
-    for ranking in rankings:
+    for scores in scored:
+        ranking = sorted(scores, key=scores.get, reverse=True)[:depth]
         for rank, item in enumerate(ranking, start=1):
             fused[item] = fused.get(item, 0.0) + 1.0 / (k + rank)
     return fused

@@ -4,7 +4,7 @@ from chunklab.teaching import selfcheck
 
 
 # Each exercise in its own xdist group, shared with the wrong-answer tests of the same exercise
-# (`--dist loadgroup`, the Makefile's `unit`): one worker computes an expensive solution (10.2 cuts
+# (`--dist loadgroup`, the Makefile's `unit`): one worker computes an expensive solution (10c.2 cuts
 # and scores Chroma's corpora) once and `selfcheck` remembers it for the others.
 @pytest.mark.parametrize(
     "exercise",

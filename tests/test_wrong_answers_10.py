@@ -1,25 +1,20 @@
 """Exercise 10.1 (precision-Ω of fixed windows): plausible wrong answers are refused, each told
-the slip it made, and the reference solution passes. Exercise 10.2 (precision-Ω of Recursive
-100/0): the plausible wrong methods (the chunker's default cl100k length, characters,
-MarkdownChunker, a share) are refused with the slip named, and any rounding to two decimals of the
-right value is accepted."""
+the slip it made, and the reference solution passes. Exercise 10.2 (compare's two-part rule,
+written by hand): a correct answer written two ways passes, the old route (a number read off one
+cut, or the notebook's one-line sign test with no rule) is refused, and each slip gets its hint."""
 
+import math
 import sys
 
+import numpy as np
 import pytest
 from conftest import ROOT
 
-from chunklab.chunkers.recursive import RecursiveChunker
-from chunklab.chunkers.registry import build
-from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.benchmark_rows import row_cut
-from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.exercises_benchmark import recursive_omega
-from chunklab.tokens.wordpiece import minilm_pieces
 
 sys.path.insert(0, str(ROOT))
-from solutions.exercises import window_omega  # noqa: E402
+from solutions.exercises import paired_verdict, window_omega  # noqa: E402
 
 
 def windows(size, length):
@@ -164,7 +159,7 @@ def omega_windows_one_too_long(excerpts, size, length):
     return len(wanted & seen) / len(seen | wanted) if seen else 0.0
 
 
-WRONG_10 = {"10.1": omega_strict_overlap}
+WRONG_10 = {"10.1": omega_strict_overlap, "10.2": lambda a, b, low, high, level: (0.05, "better")}
 
 
 @pytest.mark.parametrize(
@@ -196,46 +191,6 @@ def test_a_plausible_wrong_answer_is_not_yet_and_told_its_slip(wrong, slip):
 def test_the_reference_solution_passes():
     result = verdict("10.1", window_omega)
     assert result.passed, result.message
-
-
-def recursive_100_omega(**options):
-    chunker = RecursiveChunker(size=100, overlap=0, **options)
-    return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
-
-
-@pytest.mark.xdist_group("exercise-10.2")  # with its selfcheck test: one worker, one solve
-def test_10_2_refuses_the_plausible_wrong_methods_naming_each_slip():
-    """Each wrong method's value is computed here from the settings the slip names; the settings
-    that differ only in size, overlap and length go through `recursive_omega`, cached per setting,
-    so the check and this test cut the corpora once for each (about half the time), while a slip
-    the check attached to the wrong setting still gets another value here."""
-    markdown = build("markdown", max_tokens=100, counter="minilm")
-    wrong = {
-        recursive_omega(100, 0): "cl100k",  # the chunker's default length
-        recursive_100_omega(count_tokens=len): "counts characters",
-        round(evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2): "MarkdownChunker",
-    }
-    wrong[recursive_100_omega(count_tokens=lambda s: minilm_pieces(s) - 2)] = "[CLS] and [SEP]"
-    wrong[12.34] = "the prompt's example"
-    for size, overlap, slip in ((100, 50, "overlap of 50"), (99, 0, "at 99"), (101, 0, "at 101")):
-        wrong[recursive_omega(size, overlap, "minilm")] = slip
-    wrong[recursive_omega(200, 0, "minilm")] = "Recursive 200/0"
-    right = recursive_omega(100, 0, "minilm")
-    wrong[round(right / 100, 4)] = "a share"
-    assert right not in wrong
-    for answer, slip in wrong.items():
-        line = selfcheck.verdict_for("10.2", answer)
-        assert "not quite" in line and slip in line, line
-    for answer in (right, right + 0.003):  # any value that rounds to it
-        assert "correct." in selfcheck.verdict_for("10.2", answer), answer
-
-
-@pytest.mark.xdist_group("exercise-10.2")
-def test_10_2_answers_its_question_once_right():
-    """The right value is told the prompt's answer: whether precision-Ω keeps rising from 200/0."""
-    line = selfcheck.verdict_for("10.2", recursive_omega(100, 0, "minilm"))
-    assert "correct." in line and "keeps rising" in line, line
-    assert f"{recursive_omega(200, 0, 'minilm'):.2f}" in line, line
 
 
 def omega_last_window_shifted_back(excerpts, size, length):
@@ -304,18 +259,6 @@ def test_slips_outside_the_touching_rule_are_named_not_told_the_touching_rule(wr
     assert "only touch" not in message, message
 
 
-@pytest.mark.xdist_group("exercise-10.2")
-def test_10_2_names_the_splitters_spans_and_one_decimal():
-    spans = RecursiveChunker(size=100, overlap=0, length="minilm").spans
-    as_spans = round(evaluate(spans, None).mean("precision_omega"), 2)
-    right = recursive_omega(100, 0, "minilm")
-    assert as_spans != right
-    line = selfcheck.verdict_for("10.2", as_spans)
-    assert "not quite" in line and "spans" in line and "split_text" in line, line
-    line = selfcheck.verdict_for("10.2", round(right, 1))
-    assert "not quite" in line and "one decimal" in line, line
-
-
 def test_row_cut_names_the_rows_for_a_label_it_does_not_hold():
     with pytest.raises(KeyError, match="RecursiveChunker"):
         row_cut("Recursive 100/0")
@@ -347,4 +290,138 @@ def omega_summed_per_pair(excerpts, size, length):
 )
 def test_nan_and_pairwise_double_counting_are_named(wrong, slip):
     result = verdict("10.1", wrong)
+    assert not result.passed and slip in result.message, result.message
+
+
+# Exercise 10.2: compare's rule by hand, (p, verdict)
+
+
+def _split(a, b):
+    won = sum(x > y for x, y in zip(a, b, strict=True))
+    lost = sum(x < y for x, y in zip(a, b, strict=True))
+    return won, lost
+
+
+def _tail(k, n):
+    return sum(math.comb(n, i) for i in range(k + 1)) / 2**n
+
+
+def _rule(p, won, lost, low, high, level):
+    alpha = (100 - level) / 100
+    if low > 0 and won > lost and p < alpha:
+        return "better"
+    if high < 0 and lost > won and p < alpha:
+        return "worse"
+    return "no difference shown"
+
+
+def verdict_with_numpy(a, b, low, high, level):
+    """Another correct method: numpy's signs, the tail summed from the other end."""
+    d = np.asarray(a) - np.asarray(b)
+    won, lost = int((d > 0).sum()), int((d < 0).sum())
+    n = won + lost
+    upper = sum(math.comb(n, i) for i in range(max(won, lost), n + 1)) / 2**n if n else 0.5
+    p = min(1.0, 2 * upper)
+    return [p, _rule(p, won, lost, low, high, level)]  # a list is a pair too
+
+
+def verdict_interval_only(a, b, low, high, level):
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    return p, "better" if low > 0 else "worse" if high < 0 else "no difference shown"
+
+
+def verdict_sign_only(a, b, low, high, level):
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    return p, _rule(p, won, lost, 1, -1, level)  # the interval read as always excluding 0
+
+
+def verdict_at_five_percent(a, b, low, high, level):
+    return paired_verdict(a, b, low, high, 95.0)[0], paired_verdict(a, b, low, high, 95.0)[1]
+
+
+def verdict_one_sided(a, b, low, high, level):
+    won, lost = _split(a, b)
+    p = _tail(min(won, lost), won + lost) if won + lost else 1.0
+    return p, _rule(p, won, lost, low, high, level)
+
+
+def verdict_ties_as_tosses(a, b, low, high, level):
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), len(a)))
+    return p, _rule(p, won, lost, low, high, level)
+
+
+def verdict_uncapped(a, b, low, high, level):
+    won, lost = _split(a, b)
+    p = 2 * _tail(min(won, lost), won + lost) if won + lost else 1.0
+    return p, _rule(p, won, lost, low, high, level)
+
+
+def verdict_undirected(a, b, low, high, level):
+    p, _ = paired_verdict(a, b, low, high, level)
+    alpha = (100 - level) / 100
+    word = "better" if low > 0 and p < alpha else "worse" if high < 0 and p < alpha else None
+    return p, word or "no difference shown"
+
+
+def verdict_touching(a, b, low, high, level):
+    return paired_verdict(a, b, low + 1e-12 if low == 0 else low, high, level)
+
+
+def verdict_calls_compare(a, b, low, high, level):
+    from chunklab.teaching.claims import compare
+
+    c = compare(a, b, show=False, level=level)
+    return c.p_value, c.verdict
+
+
+def verdict_calls_sign_test(a, b, low, high, level):
+    from chunklab.teaching.claims import sign_test
+
+    won, lost = _split(a, b)
+    p = sign_test(won, lost)
+    return p, _rule(p, won, lost, low, high, level)
+
+
+def notebook_sign_test_copied(a, b, low, high, level):
+    """The old route: cell 20's one line, doubled, no cap, and no rule past the interval."""
+    won, lost = _split(a, b)
+    decisive = won + lost
+    by_hand = 2 * sum(math.comb(decisive, k) for k in range(min(won, lost) + 1)) / 2**decisive
+    return by_hand, "better" if low > 0 else "no difference shown"
+
+
+@pytest.mark.parametrize("right", [paired_verdict, verdict_with_numpy])
+def test_10_2_accepts_a_correct_rule_written_two_ways(right):
+    result = verdict("10.2", right)
+    assert result.passed, result.message
+
+
+def test_10_2_refuses_the_old_routes():
+    """A number read off one cut (the old 10.2's answer) and the notebook's sign test copied."""
+    for old in (38.12, notebook_sign_test_copied):
+        result = verdict("10.2", old)
+        assert not result.passed, result.message
+
+
+@pytest.mark.parametrize(
+    "wrong, slip",
+    [
+        (verdict_interval_only, "interval alone"),
+        (verdict_sign_only, "sign test alone"),
+        (verdict_at_five_percent, "0.05 whatever the level"),
+        (verdict_one_sided, "did not double the tail"),
+        (verdict_ties_as_tosses, "ties as coin tosses"),
+        (verdict_uncapped, "did not cap p at 1"),
+        (verdict_undirected, "which way the questions split"),
+        (verdict_touching, "touches 0"),
+        (verdict_calls_compare, "compare calls it too"),
+        (verdict_calls_sign_test, "calls chunklab's sign_test"),
+    ],
+    ids=lambda x: getattr(x, "__name__", x),
+)
+def test_10_2_names_each_slip(wrong, slip):
+    result = verdict("10.2", wrong)
     assert not result.passed and slip in result.message, result.message

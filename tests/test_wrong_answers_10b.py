@@ -1,5 +1,7 @@
-"""Exercise 10b.1 (reciprocal rank fusion by hand): each plausible wrong method is refused with a
-hint naming its slip, and any correct fusion passes, whatever container of scores it builds."""
+"""Exercise 10b.1 (reciprocal rank fusion by hand, from the retrievers' raw scores): each
+plausible wrong method is refused with a hint naming its slip, and any correct fusion passes,
+whatever container of scores it builds and however it ranks. Exercise 10b.2: the pair, its 95%
+interval and the verdict; the interval at the notebook's family level is named."""
 
 import sys
 from collections import defaultdict
@@ -11,6 +13,21 @@ from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import fuse  # noqa: E402
+
+
+def on_rankings(method):
+    """A fusion of rankings (the old exercise's form, and notebook 10b's `fused_scores`) given the
+    new inputs: each dict ranked best first and cut at the depth, then `method`."""
+
+    def wrong(scored, k, depth):
+        return method([sorted(d, key=lambda i: -d[i])[:depth] for d in scored], k)
+
+    wrong.__name__ = method.__name__
+    return wrong
+
+
+def fuse_rankings(rankings, k):
+    return fuse([{i: -r for r, i in enumerate(ranking)} for ranking in rankings], k, 10**9)
 
 
 def _terms(rankings, term):
@@ -54,12 +71,12 @@ def fuse_summing_ranks(rankings, k):
 
 
 def fuse_with_60(rankings, k):
-    return fuse(rankings, 60)
+    return fuse_rankings(rankings, 60)
 
 
 def fuse_only_common(rankings, k):
     common = set.intersection(*(set(r) for r in rankings))
-    return {i: v for i, v in fuse(rankings, k).items() if i in common}
+    return {i: v for i, v in fuse_rankings(rankings, k).items() if i in common}
 
 
 def fuse_missing_ranked_last(rankings, k):
@@ -70,23 +87,57 @@ def fuse_missing_ranked_last(rankings, k):
 
 
 def fuse_ranked_from_the_end(rankings, k):
-    return fuse([list(reversed(r)) for r in rankings], k)
+    return fuse_rankings([list(reversed(r)) for r in rankings], k)
 
 
 def fuse_as_a_list(rankings, k):
-    scores = fuse(rankings, k)
+    scores = fuse_rankings(rankings, k)
     return sorted(scores, key=lambda i: -scores[i])
 
 
-def fuse_with_the_library(rankings, k):
+def fuse_with_the_library(scored, k, depth):
     from chunklab.retrieval.retrievers import reciprocal_rank_fusion
 
-    return reciprocal_rank_fusion(rankings)
+    return reciprocal_rank_fusion([sorted(d, key=lambda i: -d[i])[:depth] for d in scored])
 
 
-WRONG_10B = {"10b.1": fuse_from_zero}
+def fuse_raw_scores(scored, k, depth):
+    kept = {i for d in scored for i in sorted(d, key=lambda i: -d[i])[:depth]}
+    return {i: sum(d[i] for d in scored if i in d) for i in kept}
 
-SLIPS = [
+
+def fuse_in_given_order(scored, k, depth):
+    return fuse_rankings([list(d)[:depth] for d in scored], k)
+
+
+def fuse_worst_first(scored, k, depth):
+    return fuse_rankings([sorted(d, key=d.get)[:depth] for d in scored], k)
+
+
+def fuse_every_id(scored, k, depth):
+    return fuse(scored, k, 10**9)
+
+
+def fuse_one_too_deep(scored, k, depth):
+    return fuse(scored, k, depth + 1)
+
+
+def fuse_one_too_shallow(scored, k, depth):
+    return fuse(scored, k, depth - 1)
+
+
+WRONG_10B = {"10b.1": fuse_in_given_order}
+
+SCORE_SLIPS = [
+    (fuse_raw_scores, "you added the raw scores"),
+    (fuse_in_given_order, "in the order it came in"),
+    (fuse_worst_first, "you ranked worst first"),
+    (fuse_every_id, "you kept every id"),
+    (fuse_one_too_deep, "depth + 1"),
+    (fuse_one_too_shallow, "depth - 1"),
+]
+
+RANK_SLIPS = [
     (fuse_from_zero, "counted ranks from 0"),
     (fuse_without_constant, "left out the constant"),
     (fuse_without_brackets, "the brackets go round"),
@@ -98,10 +149,32 @@ SLIPS = [
     (fuse_with_60, "used 60 whatever k is"),
     (fuse_only_common, "only the ids every ranking holds"),
     (fuse_missing_ranked_last, "just past its end"),
-    (fuse_ranked_from_the_end, "you ranked from the end"),
     (fuse_as_a_list, "return a dict"),
+]
+
+SLIPS = [
+    *SCORE_SLIPS,
+    *((on_rankings(f), named) for f, named in RANK_SLIPS),
     (fuse_with_the_library, "calls chunklab's reciprocal_rank_fusion"),
 ]
+
+
+def test_10b_1_refuses_the_notebooks_fusion_of_rankings_copied():
+    """Notebook 10b's `fused_scores(rankings)` with RRF_K made k: the old answer route. It takes
+    rankings, so fed the retrievers' score dicts it reads each dict in its own order."""
+
+    def fused_scores(rankings, k):
+        fused = {}
+        for ranking in rankings:
+            for place, i in enumerate(ranking, start=1):
+                fused[i] = fused.get(i, 0.0) + 1 / (k + place)
+        return fused
+
+    def copied(scored, k, depth):
+        return fused_scores(scored, k)
+
+    result = verdict("10b.1", copied)
+    assert not result.passed and "the dicts as they came" in result.message, result.message
 
 
 @pytest.mark.parametrize("wrong, named", SLIPS, ids=[f.__name__ for f, _ in SLIPS])
@@ -113,19 +186,33 @@ def test_10b_1_refuses_each_wrong_method_and_names_its_slip(wrong, named):
 
 def test_10b_1_the_hint_names_one_slip_on_the_first_case():
     """The first case is built so no two slips give the same scores: each hint is one slip."""
-    for wrong, _ in SLIPS[:10]:
+    for wrong, _ in SLIPS[:16]:
         assert "; or " not in verdict("10b.1", wrong).message, wrong.__name__
 
 
-def fuse_into_a_defaultdict(rankings, k):
+def fuse_into_a_defaultdict(scored, k, depth):
     fused = defaultdict(float)
-    for ranking in rankings:
-        for rank, item in enumerate(ranking):
-            fused[item] += 1 / (k + rank + 1)
+    for scores in scored:
+        ranked = sorted(scores.items(), key=lambda pair: pair[1], reverse=True)
+        for rank, (item, _) in enumerate(ranked):
+            if rank < depth:
+                fused[item] += 1 / (k + rank + 1)
     return fused
 
 
-@pytest.mark.parametrize("right", [fuse, fuse_into_a_defaultdict])
+def fuse_with_numpy_argsort(scored, k, depth):
+    import numpy as np
+
+    fused = {}
+    for scores in scored:
+        ids = list(scores)
+        order = np.argsort([-scores[i] for i in ids])[:depth]
+        for place, j in enumerate(order, start=1):
+            fused[ids[j]] = fused.get(ids[j], 0) + 1 / (k + place)
+    return fused
+
+
+@pytest.mark.parametrize("right", [fuse, fuse_into_a_defaultdict, fuse_with_numpy_argsort])
 def test_10b_1_accepts_any_correct_fusion(right):
     result = verdict("10b.1", right)
     assert result.passed, result.message
@@ -149,13 +236,41 @@ def test_10b_2_refuses_each_known_wrong_pair_naming_its_slip(capsys):
         assert "Exercise 10b.2: correct" not in out and why in out, out
 
 
-def test_10b_2_accepts_the_right_triple_as_a_tuple_or_a_list(capsys):
+def test_10b_2_accepts_the_right_answer_as_a_tuple_a_list_or_unrounded(capsys):
+    from chunklab.evaluation.benchmark import dense, evaluate
+    from chunklab.evaluation.benchmark_rankers import bm25_ranker, rescore
+    from chunklab.evaluation.benchmark_rows import stored_minilm
+    from chunklab.evaluation.stored_cuts import stored_cut
     from chunklab.teaching import selfcheck
+    from chunklab.teaching.claims import compare
 
-    won, lost, verdict = selfcheck.SOLUTIONS["10b.2"][1]()
-    for answer in ((won, lost, verdict), [won, lost, verdict]):
+    won, lost, low, high, word = selfcheck.SOLUTIONS["10b.2"][1]()
+    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    bm25 = rescore(minilm, bm25_ranker())
+    paired = compare(bm25.scores["recall"], minilm.scores["recall"], show=False)  # a learner's own
+    unrounded = (paired.won, paired.lost, paired.low, paired.high, paired.verdict)
+    for answer in ((won, lost, low, high, word), [won, lost, low, high, word], unrounded):
         selfcheck.check("10b.2", answer)
         assert "Exercise 10b.2: correct" in capsys.readouterr().out
+
+
+def test_10b_2_names_the_interval_drawn_at_the_family_level(capsys):
+    """The verdict alone is the same at 95% and at the notebook's 99.62%; the interval is not, and
+    an answer read at the family level, which the prompt says not to use, is named."""
+    from chunklab.evaluation.benchmark import dense, evaluate
+    from chunklab.evaluation.benchmark_rankers import bm25_ranker, rescore
+    from chunklab.evaluation.benchmark_rows import stored_minilm
+    from chunklab.evaluation.stored_cuts import stored_cut
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.claims import compare
+
+    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    bm25 = rescore(minilm, bm25_ranker())
+    family = compare(bm25.scores["recall"], minilm.scores["recall"], show=False, level=100 - 5 / 13)
+    answer = (family.won, family.lost, round(family.low, 1), round(family.high, 1), family.verdict)
+    selfcheck.check("10b.2", answer)
+    out = capsys.readouterr().out
+    assert "correct" not in out and "family level" in out and "95%" in out, out
 
 
 def test_10b_2_answers_its_question_once_right(capsys):
@@ -173,15 +288,15 @@ def test_10b_2_a_verdict_in_capitals_is_told_to_write_compares_word(capsys):
     hint does not tell which word is right."""
     from chunklab.teaching import selfcheck
 
-    won, lost, _ = selfcheck.SOLUTIONS["10b.2"][1]()
+    won, lost, low, high, _ = selfcheck.SOLUTIONS["10b.2"][1]()
     for word in ("Better", "Worse", "No difference shown", "BETTER"):
-        selfcheck.check("10b.2", (won, lost, word))
+        selfcheck.check("10b.2", (won, lost, low, high, word))
         out = capsys.readouterr().out
         assert "correct" not in out and "in lower case" in out, out
 
 
-def fuse_rounded(rankings, k):
-    return {i: round(v, 6) for i, v in fuse(rankings, k).items()}
+def fuse_rounded(scored, k, depth):
+    return {i: round(v, 6) for i, v in fuse(scored, k, depth).items()}
 
 
 def test_10b_1_rounded_scores_are_named():
@@ -202,10 +317,14 @@ def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
     minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
     bm25, hybrid = (rescore(minilm, r) for r in (bm25_ranker(), hybrid_ranker(stored_minilm())))
     precision = compare(bm25.scores["precision"], minilm.scores["precision"], show=False)
-    selfcheck.check("10b.2", (precision.won, precision.lost, "worse"))
+    selfcheck.check("10b.2", (*_four(precision), "worse"))
     out = capsys.readouterr().out
     assert "correct" not in out and "precision" in out, out
     pair = compare(bm25.scores["recall"], hybrid.scores["recall"], show=False)
-    selfcheck.check("10b.2", (pair.won, pair.lost, "no difference shown"))
+    selfcheck.check("10b.2", (*_four(pair), "no difference shown"))
     out = capsys.readouterr().out
     assert "correct" not in out and "against the hybrid" in out, out
+
+
+def _four(paired):
+    return paired.won, paired.lost, round(paired.low, 1), round(paired.high, 1)

@@ -34,8 +34,10 @@
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's
   field table is one chunk) and the wrong budgets it names.
-- `retriever_checks`: notebook 10b's exercises (rank fusion by hand; BM25 against MiniLM on
-  another cut) and their slips' hints.
+- `retriever_checks`: notebook 10b's exercise 10b.2 (BM25 against MiniLM on another cut, with
+  its 95% interval) and its slips' hints.
+- `fusion_checks`: exercise 10b.1's check (rank fusion by hand, from the retrievers' raw scores)
+  and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
@@ -65,6 +67,8 @@
   by `exercises_measures`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
   `exercises`.
+- `exercises_verdict`: exercise 10.2's check (`compare`'s rule by hand: the sign test and the
+  two-part verdict), joined into `exercises_benchmark`.
 - `exercises_windows`: companion 10c's checks (windows of word pieces with an overlap, and
   their precision-Ω with its known slips), joined into `exercises_benchmark`.
 - `exercises_cut_tests`: 01.3's and 02.2's checks (two cuts counted won/lost/tied from

@@ -40,7 +40,7 @@ from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
-from chunklab.teaching.retriever_checks import CHECKS_FUSION
+from chunklab.teaching.fusion_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 # --- 01b.1: the sign test from the per-question differences ------------------------------------
@@ -358,7 +358,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
-    **CHECKS_FUSION,  # 10b's: teaching.retriever_checks
+    **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests

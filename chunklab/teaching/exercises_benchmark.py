@@ -16,35 +16,25 @@ share rounded, integer division, None or NaN where no window meets, overlaps sum
 excerpt and window) is told which slip it made; a value
 no known slip gives is told to work the case by hand, not a guessed rule.
 
-10.2 asks for the mean precision-Ω of Recursive 100/0 in percent: the report's splitter with its
-lengths in MiniLM word pieces. The refusals name the slips a learner is likely to make: the
-chunker's default length (cl100k tokens), characters, MarkdownChunker instead of the report's
-splitter, a share instead of a percentage, MiniLM's pieces without its two markers, an overlap
-of 50, sizes 99 and 101, the prompt's example, the notebook's own Recursive 200/0 figure, the
-splitter's spans instead of its texts, and one decimal.
+10.2, `compare`'s rule written by hand, is checked in `teaching.exercises_verdict`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from typing import Literal
 
 import numpy as np
 
-from chunklab.chunkers.recursive import RecursiveChunker
-from chunklab.chunkers.registry import build
-from chunklab.evaluation.benchmark import chunker_cut, evaluate
 from chunklab.evaluation.chroma import Located, Question, precision_omega
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.exercises_verdict import CHECKS_VERDICT
 from chunklab.teaching.exercises_windows import (
     AFTERWORDS_WINDOWS,
     CHECKS_WINDOWS,
     FORMS_WINDOWS,
     SOLUTIONS_WINDOWS,
 )
-from chunklab.tokens.wordpiece import minilm_pieces
 
 
 def windows_of(size: int, length: int) -> list[tuple[int, int]]:
@@ -276,105 +266,18 @@ def check_window_omega(fn: Callable) -> int:
     return cases
 
 
-def _recursive_omega(chunker: RecursiveChunker) -> float:
-    return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
-
-
-@cache  # a cut of the five corpora each: seconds; one per setting, shared with the tests
-def unrounded_omega(
-    size: int, overlap: int = 0, length: Literal["cl100k", "minilm"] = "cl100k"
-) -> float:
-    """Mean precision-Ω, in percent, not rounded: a slip that scales it (x 100) keeps its digits."""
-    chunker = RecursiveChunker(size=size, overlap=overlap, length=length)
-    return evaluate(chunker.split_text, None).mean("precision_omega")
-
-
-def recursive_omega(
-    size: int, overlap: int = 0, length: Literal["cl100k", "minilm"] = "cl100k"
-) -> float:
-    """Mean precision-Ω, in percent to two decimals, of Recursive `size`/`overlap` with its lengths
-    counted by `length` ("cl100k", RecursiveChunker's default, or "minilm")."""
-    return round(unrounded_omega(size, overlap, length), 2)
-
-
-@cache
-def _recursive_100_omega() -> float:
-    """10.2: mean precision-Ω of Recursive 100/0, lengths in MiniLM word pieces, in percent."""
-    return recursive_omega(100, 0, "minilm")
-
-
-@cache
-def _recursive_100_misses() -> dict[float, str]:
-    right = _recursive_100_omega()
-    markdown = build("markdown", max_tokens=100, counter="minilm")
-    misses = {
-        recursive_omega(100, 0): "that is with lengths in cl100k "
-        "tokens, RecursiveChunker's default; the report's MiniLM table counts MiniLM word pieces "
-        "(length='minilm')",
-        _recursive_omega(
-            RecursiveChunker(size=100, overlap=0, count_tokens=len)
-        ): "that counts characters; the report's MiniLM table counts MiniLM word pieces",
-        round(
-            evaluate(chunker_cut(markdown), None).mean("precision_omega"), 2
-        ): "that is MarkdownChunker's cut; the exercise asks the report's recursive splitter",
-        round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
-        round(
-            evaluate(RecursiveChunker(size=100, overlap=0, length="minilm").spans, None).mean(
-                "precision_omega"
-            ),
-            2,
-        ): "those are the splitter's spans, scored where they are; the report's rows are its "
-        "texts (split_text), which evaluate locates the report's way: at 200 the two agree to two "
-        "decimals, at 100 they do not",
-        round(right, 1): "that is rounded to one decimal: give two",
-        round(unrounded_omega(100, 0, "minilm") * 100, 2): "that is the percentage times 100 "
-        "again: Result.mean() already gives a percentage (the scores are shares, the mean x 100)",
-        _recursive_omega(
-            RecursiveChunker(size=100, overlap=0, count_tokens=lambda s: minilm_pieces(s) - 2)
-        ): "that counts MiniLM's word pieces without [CLS] and [SEP]; LangChain's "
-        "from_huggingface_tokenizer counts the two markers too (length='minilm')",
-        12.34: "that is the prompt's example of the format, not an answer",
-        recursive_omega(
-            100, 50, "minilm"
-        ): "that is with an overlap of 50; the exercise asks no overlap (100/0)",
-        recursive_omega(
-            99, 0, "minilm"
-        ): "that is at 99 pieces; the exercise asks chunks of at most 100",
-        recursive_omega(
-            101, 0, "minilm"
-        ): "that is at 101 pieces; the exercise asks chunks of at most 100",
-        recursive_omega(
-            200, 0, "minilm"
-        ): "that is Recursive 200/0's precision-Ω, printed in the notebook: the exercise asks "
-        "chunks of at most 100 tokens",
-    }
-    misses.pop(right, None)
-    return misses
-
-
-def _recursive_100_afterword() -> str:
-    """10.2, once right: the prompt's question (does precision-Ω keep rising?), answered."""
-    at_200, at_100 = recursive_omega(200, 0, "minilm"), _recursive_100_omega()
-    rising = "keeps rising" if at_100 > at_200 else "does not keep rising"
-    return (
-        f"Recursive 200/0 scores {at_200:.2f} and 100/0 {at_100:.2f}: precision-Ω {rising} as "
-        "the report's splitter's chunks shrink."
-    )
-
-
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
 AFTERWORDS_BENCHMARK: dict[str, Callable[[], str]] = {
-    "10.2": _recursive_100_afterword,
     **AFTERWORDS_WINDOWS,  # companion 10c's
 }
 
 SOLUTIONS_BENCHMARK: dict[str, tuple[str, Callable[[], float]]] = {
-    "10.2": ("a float, two decimals (a percentage)", _recursive_100_omega),
     **SOLUTIONS_WINDOWS,  # companion 10c's
 }
-FORMS_BENCHMARK: dict[str, Form] = {"10.2": Form(misses=_recursive_100_misses), **FORMS_WINDOWS}
+FORMS_BENCHMARK: dict[str, Form] = {**FORMS_WINDOWS}
 
 CHECKS_BENCHMARK: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10.1": ("window_omega(excerpts, size, length) -> float", check_window_omega),
+    **CHECKS_VERDICT,  # 10.2's, in a module of its own
     **CHECKS_WINDOWS,  # companion 10c's, in a module of their own
 }

@@ -93,7 +93,7 @@ def form(exercise: str) -> Form:
 
 
 # What each solution and each table of known wrong answers came to, by the function that computed
-# it. Several are whole experiments (10.2 cuts and scores Chroma's corpora: seconds each), and a
+# it. Several are whole experiments (10c.2 cuts and scores Chroma's corpora: seconds each), and a
 # learner checks one exercise many times; the library and the data do not change within a
 # process, so each is computed once. Keyed by the function, not the exercise id, so a table
 # swapped in (a test's made-up exercise) is never answered from another's memory.
