@@ -49,8 +49,8 @@
   blank line (04, 04c).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
-- `answers_long_parents`: exercise 03d.1's answer and the wrong answers it knows, registered by
-  `answers_small_to_big`.
+- `exercises_room_edges`: the checks of 03.1 (the children alone in the section's room) and
+  03d.1 (the first overlapping block that holds an answer).
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
   they know.
 - `answers_tables_prefixes`: the answer exercises of notebooks 05, 05b and 06, the same way.

@@ -36,6 +36,7 @@ from chunklab.teaching.exercises_parents_windows import (
 )
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_refresh import check_chunk_again
+from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
@@ -360,6 +361,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_FUSION,  # 10b's: teaching.retriever_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
+    **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
 }
 
 
