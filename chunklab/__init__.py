@@ -104,7 +104,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
-- `teaching.exercises_parents_windows`: the checks of 03, 03b, 03c (parents in a budget, windows)
+- `teaching.exercises_parent_budget`: exercise 03.3's check (parents within a token budget)
+- `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips

@@ -406,7 +406,22 @@ def worst_first(children, parent_of, tokens, budget):
     return parents_within(children[::-1], parent_of, tokens, budget)  # the ranking read backwards
 
 
+def budget_as_count(ranked, parent_of, tokens, budget):  # the budget read as a number of parents
+    return list(dict.fromkeys(parent_of[c] for c in ranked))[:budget]
+
+
+def each_alone(ranked, parent_of, tokens, budget):  # each parent against the budget, no total
+    out = []
+    for parent in dict.fromkeys(parent_of[c] for c in ranked):
+        if tokens[parent] > budget:
+            break
+        out.append(parent)
+    return out
+
+
 WRONG_03_3 = [
+    (budget_as_count, "not of parents"),
+    (each_alone, "tested each parent alone"),
     (children_sorted, "you sorted the child ids"),
     (worst_first, "walked the ranking from its end"),
     (stop_at_repeat, "stopped at the first repeated parent"),

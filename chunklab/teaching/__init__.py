@@ -16,8 +16,9 @@
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
-- `exercises_parents_windows`: the checks of notebooks 03, 03b and 03c (parents within a budget,
-  merged windows, filter then rank).
+- `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
+- `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
+  rank).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
   stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at

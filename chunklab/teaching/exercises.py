@@ -28,12 +28,9 @@ from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
-from chunklab.teaching.exercises_parents_windows import (
-    check_filtered_top_k,
-    check_merged_windows,
-    check_parents_within,
-)
+from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
