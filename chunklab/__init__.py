@@ -104,7 +104,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
-- `teaching.exercises_parents_windows`: the checks of 03, 03b, 03c (parents in a budget, windows)
+- `teaching.exercises_parent_budget`: exercise 03.3's check (parents within a token budget)
+- `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
@@ -124,7 +125,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
-- `teaching.answers_long_parents`: exercise 03d.1's answer and the wrong answers it knows
+- `teaching.exercises_room_edges`: the checks of 03.1 (children in a section's room) and 03d.1
 - `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
 - `teaching.answers_tables_prefixes`: the answer exercises of 05, 05b and 06, the same way
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)

@@ -90,6 +90,16 @@ def parents_within(
     return chosen
 
 
+def children_in_room(ranked, parent_of, sections, starts):
+    """03.1: the best child's section, and the children best first cut to its token count."""
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    budget, text = len(starts(section)), "\n".join(t for _, t in ranked)
+    at = starts(text)
+    return section, text[: at[budget]] if budget < len(at) else text
+
+
 def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """03b.2: sentence ranges (first, last), merged where they overlap or touch, in order."""
     out: list[tuple[int, int]] = []
@@ -118,6 +128,17 @@ def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> 
     """03d.2: the block sharing the most characters with the child; the earlier on a tie."""
     start, end = child
     return max(blocks, key=lambda b: (min(end, b[2]) - max(start, b[1]), -b[1]))[0]
+
+
+def holding_block(excerpts, size, step):
+    """03d.1: the first block (block i covers [i * step, i * step + size)) holding every excerpt."""
+    lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)
+    i = 0
+    while i * step <= lo:
+        if hi <= i * step + size:
+            return i
+        i += 1
+    return None
 
 
 def buffered(texts: list[str], buffer_size: int) -> list[str]:

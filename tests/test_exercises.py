@@ -221,6 +221,19 @@ def _sign_test_counting_ties(differences):  # ties tossed as coins too
     return min(1.0, 2 * sum(math.comb(n, k) for k in range(min(won, n - won) + 1)) / 2**n)
 
 
+def _room_with_the_last_childs_section(ranked, parent_of, sections, starts):
+    if not ranked:
+        return "", ""
+    section, text = sections[parent_of[ranked[-1][0]]], "\n".join(t for _, t in ranked)
+    at, room = starts(text), len(starts(section))
+    return section, text[: at[room]] if room < len(at) else text
+
+
+def _block_without_overlap(excerpts, size, step):  # blocks every size characters
+    lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)
+    return lo // size if lo // size == (hi - 1) // size else None
+
+
 WRONG = {
     "01.3": compare_with_facts_spread,
     "01.4": _windows_without_line_snap,
@@ -228,10 +241,12 @@ WRONG = {
     "02.1": _repack_counting_pieces,
     "02.2": apart_by_title_substring,
     "02b.1": _fence_closed_by_startswith,
+    "03.1": _room_with_the_last_childs_section,
     "03.2": _lift_in_the_order_given,
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.2": _filter_after_ranking,
+    "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03e.1": _chunk_again_ids_only,
     "04.3": _buffer_one_side,

@@ -7,58 +7,110 @@ import pytest
 from conftest import ROOT
 
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import verdict_for
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import lift, parents_within  # noqa: E402
 
-# --- 03.1: the cl100k tokens 80-token children alone hand over with BM25 at k = 2 -----------------
+# --- 03.1: the children alone, cut to the tokens of the section small-to-big hands over ----------
 
 
-def _tokens_read_by_hand():
-    """The right answer, written out here from the library, not from the solution module."""
+def _room_sliced(ranked, parent_of, sections, starts):  # the notebook's children_within, adapted
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    text, budget = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[budget]] if budget < len(at) else text
+
+
+def _room_token_by_token(ranked, parent_of, sections, starts):  # grows the text a token at a time
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text = "\n".join(t for _, t in ranked)
+    at, room = starts(text), len(starts(section))
+    kept = [text[a:b] for a, b in zip(at, [*at[1:], len(text)], strict=False)][:room]
+    return section, "".join(kept).rstrip()
+
+
+@pytest.mark.parametrize("fn", [_room_sliced, _room_token_by_token])
+def test_03_1_accepts_any_correct_room(fn):
+    assert verdict("03.1", fn).passed, verdict("03.1", fn).message
+
+
+def test_03_1_refuses_the_old_number_answer(capsys):
+    """The exercise used to ask a total of tokens, passed by re-running a cell with other
+    numbers (BM25, 80-token children, k = 2): that route no longer passes."""
     from chunklab import cl100k, load_document, load_questions
     from chunklab.chunkers.markdown import MarkdownChunker
     from chunklab.retrieval.retrievers import BM25Retriever
+    from chunklab.teaching.selfcheck import check
 
     children = MarkdownChunker(max_tokens=80).split(load_document("travel_policy"))
-    ranker = BM25Retriever()
     text_of = {c.chunk_id: c.text for c in children}
-    return sum(
-        cl100k("\n".join(text_of[h.ref_id] for h in ranker.rank(q.question, children, 2)))
+    total = sum(
+        cl100k("\n".join(text_of[h.ref_id] for h in BM25Retriever().rank(q.question, children, 2)))
         for q in load_questions("travel_policy").questions
     )
+    check("03.1", total)
+    said = capsys.readouterr().out
+    assert "correct" not in said and "pass your function itself" in said, said
+
+
+def _slipped(
+    pick=0,
+    join="\n",
+    budget=lambda s, starts: len(starts(s)),
+    shift=0,
+    whole="",
+    own=False,
+    cut=True,
+):
+    def fn(ranked, parent_of, sections, starts):
+        if not ranked:
+            return "", ""
+        section = sections[parent_of[ranked[pick][0]]]
+        if own:
+            ranked = [r for r in ranked if parent_of[r[0]] == parent_of[ranked[0][0]]]
+        room, texts = budget(section, starts) + shift, [t for _, t in ranked]
+        if whole:
+            kept = []
+            for t in texts:
+                if len(starts(join.join([*kept, t]))) > room:
+                    kept += [t] if whole == "after" else []
+                    break
+                kept.append(t)
+            return section, join.join(kept)
+        text, at = join.join(texts), starts(join.join(texts))
+        return section, text[: at[room]] if cut and room < len(at) else text
+
+    return fn
+
+
+def _calls_cl100k(ranked, parent_of, sections, starts):  # cell 28 copied with its tokenizer
+    from chunklab.tokens.counters import cl100k_token_starts
+
+    return _room_sliced(ranked, parent_of, sections, cl100k_token_starts)
 
 
 WRONG_03_1 = [
-    (263, "the notebook's 45-token children"),  # the notebook's children, not 80
-    (273, "section 1's children (45 tokens counted by approx_tokens)"),  # cell 3's chunker reused
-    (490, "for the parents handed over"),  # small-to-big's parents, not the children
-    (420, "with the log-count scorer"),  # the scorer of section 2's worked example
-    (153, "at k = 1"),
-    (549, "at k = 3"),
-    (773, "at k = 4"),  # the k of section 4's cost table, not the exercise's
-    (351, "cut by the word-based counter"),
-    (412, "counted by approx_tokens"),
-    (300, "the prompt's example"),  # the form shown in the prompt, copied
-    (308, "counted once"),  # a child found for two questions counted once
-    (97, "per question (the mean)"),  # the total over four, divided by four
-    (96.75, "per question (the mean)"),  # the same mean, not rounded
-    (["t01"], "where an int is asked"),  # the question the children miss, not what they cost
-    ("387", "a str"),
+    (_slipped(pick=-1), "the best child's"),
+    (_slipped(budget=lambda s, starts: len(s)), "not its characters"),
+    (_slipped(budget=lambda s, starts: len(s.split())), "not its words"),
+    (_slipped(whole="before"), "stopped before the child that overflows"),
+    (_slipped(whole="after"), "kept the overflowing child whole"),
+    (_slipped(join=" "), "with a newline"),
+    (_slipped(join=""), "not with nothing"),
+    (_slipped(shift=-1), "one token short"),
+    (_slipped(shift=1), "one token long"),
+    (_slipped(cut=False), "cut the children to the section's tokens"),
+    (_slipped(own=True), "from anywhere"),
+    (_calls_cl100k, "calls cl100k_token_starts"),
 ]
 
 
-@pytest.mark.parametrize(("answer", "hint"), WRONG_03_1, ids=repr)
-def test_03_1_refuses_with_a_hint(answer, hint):
-    message = verdict_for("03.1", answer)
-    assert "not quite" in message and hint in message, message
-
-
-def test_03_1_accepts_the_total_written_out_as_int_or_float():
-    right = _tokens_read_by_hand()
-    assert verdict_for("03.1", right) == "Exercise 03.1: correct."
-    assert verdict_for("03.1", float(right)) == "Exercise 03.1: correct."
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03_1, ids=lambda x: x if isinstance(x, str) else "")
+def test_03_1_refuses_with_a_hint(fn, hint):
+    result = verdict("03.1", fn)
+    assert not result.passed and hint in result.message, result.message
 
 
 # --- 03.2: child hits in any order, lifted to their parents ---------------------------------------
@@ -354,7 +406,22 @@ def worst_first(children, parent_of, tokens, budget):
     return parents_within(children[::-1], parent_of, tokens, budget)  # the ranking read backwards
 
 
+def budget_as_count(ranked, parent_of, tokens, budget):  # the budget read as a number of parents
+    return list(dict.fromkeys(parent_of[c] for c in ranked))[:budget]
+
+
+def each_alone(ranked, parent_of, tokens, budget):  # each parent against the budget, no total
+    out = []
+    for parent in dict.fromkeys(parent_of[c] for c in ranked):
+        if tokens[parent] > budget:
+            break
+        out.append(parent)
+    return out
+
+
 WRONG_03_3 = [
+    (budget_as_count, "not of parents"),
+    (each_alone, "tested each parent alone"),
     (children_sorted, "you sorted the child ids"),
     (worst_first, "walked the ranking from its end"),
     (stop_at_repeat, "stopped at the first repeated parent"),

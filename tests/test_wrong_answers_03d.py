@@ -4,48 +4,47 @@ and accepts the count found the learner's way."""
 import pytest
 
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import verdict_for
 
-# --- 03d.1: questions where only small-to-big's 2400-character block holds the answer (BM25) ----
-
-WRONG_03D_1 = [
-    (21, "small-to-big lost"),  # the other direction
-    (9, "at 1600 characters"),  # the notebook's lengths
-    (15, "at 4000 characters"),
-    (27, "with WordLlama"),
-    (245, "the ties"),
-    (-11, "won minus lost"),
-    (31, "won plus lost"),  # every question where the two blocks differ
-    (9, "one off"),  # off by one below, named before the coincidence with 1600 characters
-    (11, "one off"),
-    (4, "as a percent of the questions"),  # 10 of 276, given as a percent
-    (7, "1200-character children"),  # the children cut at half the block
-    (166, "both blocks hold the answer"),  # ties where both hold it, not wins
-]
+# --- 03d.1: the first overlapping block that holds every excerpt of an answer ------------------
 
 
-@pytest.mark.parametrize(("answer", "hint"), WRONG_03D_1, ids=repr)
-def test_03d_1_refuses_with_a_hint(answer, hint):
-    message = verdict_for("03d.1", answer)
-    assert "not quite" in message and hint in message, message
+def _first_by_loop(excerpts, size, step):
+    lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)
+    i = 0
+    while i * step <= lo:
+        if hi <= i * step + size:
+            return i
+        i += 1
+    return None
 
 
-def test_03d_1_accepts_the_count_found_by_both_searches():
-    """The learner's way, without the notebook's helper: cut, search both ways, count."""
+def _first_by_arithmetic(excerpts, size, step):
+    lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)
+    i = max(0, -(-(hi - size) // step))  # the first block ending at or after hi
+    return i if i * step <= lo else None
+
+
+@pytest.mark.parametrize("fn", [_first_by_loop, _first_by_arithmetic])
+def test_03d_1_accepts_any_correct_block(fn):
+    assert verdict("03d.1", fn).passed, verdict("03d.1", fn).message
+
+
+def test_03d_1_refuses_the_old_number_answer(capsys):
+    """The exercise used to ask a count, passed by re-running the notebook's loop at 2400
+    characters: that route no longer passes."""
     from chunklab import Document, FixedSizeChunker
     from chunklab.evaluation.chroma import load_corpora, load_questions
     from chunklab.retrieval.retrievers import BM25Retriever
+    from chunklab.teaching.selfcheck import check
 
-    won, find_block, find_kid = 0, BM25Retriever(), BM25Retriever()  # each keeps its own index
+    won, find_block, find_kid = 0, BM25Retriever(), BM25Retriever()
     for name, text in load_corpora().items():
         if len(text) >= 200_000:
             continue
         doc = Document(doc_id=name, uri=name, title="", text=text)
         blocks = FixedSizeChunker(size=2400, overlap=0).split(doc)
         kids = FixedSizeChunker(size=800, overlap=0).split(doc)
-        # the two cuts name their chunks alike ("wikitexts#c0", ...): one lookup each
-        block_of = {b.chunk_id: b for b in blocks}
-        kid_of = {c.chunk_id: c for c in kids}
+        block_of, kid_of = {b.chunk_id: b for b in blocks}, {c.chunk_id: c for c in kids}
         for q in (q for q in load_questions() if q.corpus == name):
             block = block_of[find_block.rank(q.text, blocks, 1)[0].ref_id]
             kid = kid_of[find_kid.rank(q.text, kids, 1)[0].ref_id]
@@ -54,7 +53,75 @@ def test_03d_1_accepts_the_count_found_by_both_searches():
                 all(b.start <= s and e <= b.end for s, e in q.excerpts) for b in (around, block)
             )
             won += kid_block and not found
-    assert verdict_for("03d.1", won) == "Exercise 03d.1: correct."
+    check("03d.1", won)
+    said = capsys.readouterr().out
+    assert "correct" not in said and "pass your function itself" in said, said
+
+
+def _span(excerpts, first=False, listed=False):
+    if first:
+        excerpts = excerpts[:1]
+    if listed:
+        return excerpts[0][0], excerpts[-1][1]
+    return min(a for a, _ in excerpts), max(b for _, b in excerpts)
+
+
+def _no_overlap(excerpts, size, step):  # cell 16's rule: blocks every size characters
+    lo, hi = _span(excerpts)
+    return lo // size if lo // size == (hi - 1) // size else None
+
+
+def _end_inside(excerpts, size, step):
+    lo, hi = _span(excerpts)
+    return next((i for i in range(lo // step + 1) if i * step <= lo and hi < i * step + size), None)
+
+
+def _each_alone(excerpts, size, step):
+    blocks = [_first_by_loop([e], size, step) for e in excerpts]
+    return None if None in blocks else blocks[0]
+
+
+def _first_only(excerpts, size, step):
+    return _first_by_loop(excerpts[:1], size, step)
+
+
+def _listed_order(excerpts, size, step):
+    lo, hi = _span(excerpts, listed=True)
+    return _first_by_loop([(lo, hi)], size, step) if lo < hi else None
+
+
+def _length_only(excerpts, size, step):
+    lo, hi = _span(excerpts)
+    return lo // step if hi - lo <= size else None
+
+
+def _last_block(excerpts, size, step):
+    lo, hi = _span(excerpts)
+    fits = [i for i in range(lo // step + 1) if hi <= i * step + size]
+    return fits[-1] if fits else None
+
+
+def _start_character(excerpts, size, step):
+    i = _first_by_loop(excerpts, size, step)
+    return None if i is None else i * step
+
+
+WRONG_03D_1 = [
+    (_no_overlap, "not i * size"),
+    (_end_inside, "end is exclusive"),
+    (_each_alone, "not each excerpt in a block of its own"),
+    (_first_only, "not only the first"),
+    (_listed_order, "not in order"),
+    (_length_only, "shorter than a block"),
+    (_last_block, "not the last"),
+    (_start_character, "not its first character"),
+]
+
+
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03D_1, ids=lambda x: x if isinstance(x, str) else "")
+def test_03d_1_refuses_with_a_hint(fn, hint):
+    result = verdict("03d.1", fn)
+    assert not result.passed and hint in result.message, result.message
 
 
 # --- 03d.2: the block that holds most of a child that does not nest -----------------------------

@@ -16,8 +16,9 @@
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
-- `exercises_parents_windows`: the checks of notebooks 03, 03b and 03c (parents within a budget,
-  merged windows, filter then rank).
+- `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
+- `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
+  rank).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
   stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
@@ -51,8 +52,8 @@
   blank line (04, 04c).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
-- `answers_long_parents`: exercise 03d.1's answer and the wrong answers it knows, registered by
-  `answers_small_to_big`.
+- `exercises_room_edges`: the checks of 03.1 (the children alone in the section's room) and
+  03d.1 (the first overlapping block that holds an answer).
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
   they know.
 - `answers_tables_prefixes`: the answer exercises of notebooks 05, 05b and 06, the same way.

@@ -16,107 +16,12 @@ from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.questions import load_questions
 from chunklab.evaluation.recall import fact_recall
-from chunklab.retrieval.index import ParentChildIndex, index_document
 from chunklab.retrieval.retrievers import RETRIEVERS
 from chunklab.retrieval.sentence_window import sentence_spans, sentence_windows
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_long_parents import s2b_won_at_2400, s2b_won_hints
 from chunklab.tokens.counters import approx_tokens, cl100k
 
-
-def _policy_index(retriever, count, max_tokens: int = 45):
-    doc = load_document("travel_policy")
-    chunker = MarkdownChunker(max_tokens=max_tokens, count_tokens=count)
-    index = ParentChildIndex(retriever=retriever)
-    index_document(index, chunker.parents(doc), chunker.split(doc))
-    return index
-
-
 COUNTERS = {"cl100k": cl100k, "approx": approx_tokens}
-
-
-@functools.cache  # the wrong-answer hints ask the same runs again; each is computed once
-def _tokens_read(
-    retriever: str = "bm25",
-    k: int = 2,
-    mode: str = "children",
-    max_tokens: int = 80,
-    count: str = "cl100k",
-    tokens_by: str = "cl100k",
-) -> int:
-    """03.1: the tokens (counted by `tokens_by`) the model reads over the policy's questions, each
-    question's texts joined by newlines, for the retriever, k, mode and the children's budget (in
-    tokens of `count`). Each slip below gives another total, so the total needs the run."""
-    index = _policy_index(RETRIEVERS[retriever](), COUNTERS[count], max_tokens)
-    total = 0
-    for q in load_questions("travel_policy").questions:
-        if mode == "parents":
-            texts = [p.text for p in index.small_to_big(q.question, k=k)]
-        else:
-            texts = [
-                index.store.child("default", h.ref_id).text for h in index.search(q.question, k=k)
-            ]
-        total += COUNTERS[tokens_by]("\n".join(texts))
-    return total
-
-
-def _unique_children_read(joined: bool = True) -> int:
-    """03.1's slip: every child found (BM25, k = 2, 80 tokens) counted once over the questions,
-    the texts joined by newlines or each counted apart."""
-    index = _policy_index(RETRIEVERS["bm25"](), cl100k, 80)
-    ids = {
-        h.ref_id
-        for q in load_questions("travel_policy").questions
-        for h in index.search(q.question, k=2)
-    }
-    texts = [index.store.child("default", i).text for i in sorted(ids)]
-    return cl100k("\n".join(texts)) if joined else sum(map(cl100k, texts))
-
-
-def _bm25_children_read_at_k2() -> int:
-    return _tokens_read()
-
-
-def _tokens_read_hints() -> dict[Any, str]:
-    """03.1's wrong inputs, each computed by its own run: the notebook's 45-token children, the
-    parents, the log-count scorer, the neighbouring k and k = 4, the word-based counter for the cut
-    or for the count, and the prompt's example."""
-    hints: dict[Any, list[str]] = {}
-    for answer, where in [
-        (_tokens_read(max_tokens=45), "with the notebook's 45-token children"),
-        (
-            _tokens_read(max_tokens=45, count="approx"),
-            "with section 1's children (45 tokens counted by approx_tokens)",
-        ),
-        (_tokens_read(mode="parents"), "for the parents handed over (small-to-big)"),
-        (_tokens_read("logcount"), "with the log-count scorer"),
-        (_tokens_read(k=1), "at k = 1"),
-        (_tokens_read(k=3), "at k = 3"),
-        (_tokens_read(k=4), "at k = 4"),
-        (
-            _tokens_read("logcount", max_tokens=45),
-            "with the log-count scorer and the notebook's 45-token children",
-        ),
-        (
-            _tokens_read(count="approx"),
-            "with children cut by the word-based counter (approx_tokens), not cl100k",
-        ),
-        (_tokens_read(tokens_by="approx"), "with the tokens counted by approx_tokens, not cl100k"),
-        (300, "of the prompt's example, which shows the form only"),
-        (_unique_children_read(), "with a child found for two questions counted once"),
-        (_unique_children_read(joined=False), "with a child found for two questions counted once"),
-        *[
-            (f(_tokens_read() / 4), "per question (the mean), not the four together")
-            for f in (round, int, float)  # float: the mean as written, 96.75, not rounded
-        ],
-    ]:
-        if where not in hints.setdefault(answer, []):
-            hints[answer].append(where)
-    return {
-        answer: f"that is the answer {', or '.join(where)}; the question asks the children "
-        "alone, 80-token children, BM25, k = 2, tokens counted with cl100k"
-        for answer, where in hints.items()
-    }
 
 
 @functools.cache
@@ -315,15 +220,11 @@ def _children_sharing_a_word(retriever: str = "logcount") -> int:
 
 
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
-    "03.1": ("an int: cl100k tokens over the four questions", _bm25_children_read_at_k2),
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
     "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
-    "03d.1": ("an int: a number of questions", s2b_won_at_2400),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
-    "03.1": Form(misses=_tokens_read_hints),
     "03b.1": Form(misses=_forward_window_hints),
     "03c.1": Form(misses=_fetch_factor_hints),
-    "03d.1": Form(misses=s2b_won_hints),
 }

@@ -29,14 +29,12 @@ from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
-from chunklab.teaching.exercises_parents_windows import (
-    check_filtered_top_k,
-    check_merged_windows,
-    check_parents_within,
-)
+from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_refresh import check_chunk_again
+from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
 from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
@@ -362,6 +360,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests
+    **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
 }
 
 
