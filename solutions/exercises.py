@@ -7,6 +7,7 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import math
 import re
 
 
@@ -405,3 +406,27 @@ def token_windows(offsets, size, overlap):
             break
         start += width - overlap
     return windows
+
+
+def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
+    """07.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
+    lowered = [c.lower() for c in chunks]
+    return sorted(
+        q for q, fs in facts.items() if not any(all(f.lower() in c for f in fs) for c in lowered)
+    )
+
+
+def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
+    """07b.2: a search of m = len(family): shown ahead when low > 0, won > lost and the two-sided
+    sign test gives p < 0.05 / m."""
+    out = []
+    for name, won, lost, low in family:
+        n = won + lost
+        p = (
+            min(1.0, 2 * sum(math.comb(n, i) for i in range(min(won, lost) + 1)) / 2**n)
+            if n
+            else 1.0
+        )
+        if low > 0 and won > lost and p < 0.05 / len(family):
+            out.append(name)
+    return out

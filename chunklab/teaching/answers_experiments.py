@@ -290,7 +290,6 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08.2": _pdf_afterword, "08b.2": 
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "07.2": ("a list of question ids in ascending order", _fixed_unanswerable),
     "07.3": ("a tuple (won, lost, low, verdict)", paired_in_family),
     "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
@@ -298,8 +297,6 @@ SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
-    # ordered: the prompt asks for the sorted list, so a reversed one is refused, and told why
-    "07.2": Form(ordered=True, misses=_fixed_unanswerable_misses),
     "07.3": Form(decimals=1, misses=paired_misses),
     "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
@@ -395,6 +392,5 @@ def unanswerable_by_other_strategies() -> set[str]:
 
 
 HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {
-    "07.2": _unanswerable_hint,
     "07.3": paired_hint,
 }
