@@ -251,7 +251,7 @@ def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> f
 
 
 def complete_not_reached(rows, strategy: str, retriever: str, k: int) -> list[str]:
-    """07b.2: exactly this strategy, retriever and k; complete 1 and reached 0; ids sorted, once."""
+    """The old 07b.2 (a pandas filter on `rows`), kept so a test shows the new 07b.2 refuses it."""
     mine = rows[
         (rows["strategy"] == strategy) & (rows["retriever"] == retriever) & (rows["k"] == k)
     ]
@@ -474,3 +474,27 @@ def apart_headings(text, spans):
         ):
             apart.append(heading[2].lstrip("#").strip())
     return apart
+
+
+def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
+    """07.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
+    lowered = [c.lower() for c in chunks]
+    return sorted(
+        q for q, fs in facts.items() if not any(all(f.lower() in c for f in fs) for c in lowered)
+    )
+
+
+def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
+    """07b.2: a search of m = len(family): shown ahead when low > 0, won > lost and the two-sided
+    sign test gives p < 0.05 / m."""
+    out = []
+    for name, won, lost, low in family:
+        n = won + lost
+        p = (
+            min(1.0, 2 * sum(math.comb(n, i) for i in range(min(won, lost) + 1)) / 2**n)
+            if n
+            else 1.0
+        )
+        if low > 0 and won > lost and p < 0.05 / len(family):
+            out.append(name)
+    return out

@@ -195,9 +195,20 @@ def _chunk_again_ids_only(stored, now):  # new ids found, edited documents misse
     return sorted(d for d in now if d not in stored)
 
 
-def _complete_not_reached_at_any_k(rows, strategy, retriever, k):  # the k filter forgotten
-    mine = rows[(rows["strategy"] == strategy) & (rows["retriever"] == retriever)]
-    return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
+def _facts_spread_over_chunks(chunks, facts):  # fact_recall 1 taken for one chunk answering
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not all(any(f.lower() in c.lower() for c in chunks) for f in fs)
+    )
+
+
+def _each_read_at_0_05(family):  # the family's m forgotten
+    from chunklab.teaching.exercises_reading import sign_p
+
+    return [
+        n for n, won, lost, low in family if low > 0 and won > lost and sign_p(won, lost) < 0.05
+    ]
 
 
 def _column_groups_without_the_name(n_columns, width):  # plain slices: column 0 only in the first
@@ -258,7 +269,8 @@ WRONG = {
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "07b.1": _iou_without_merging,
-    "07b.2": _complete_not_reached_at_any_k,
+    "07.2": _facts_spread_over_chunks,
+    "07b.2": _each_read_at_0_05,
     "08.1": _markdown_with_body_per_line,
     "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,

@@ -45,7 +45,6 @@ ALLOWED: dict[str, dict[str, str]] = {
         "200": "the article's chunk size in characters (`ARTICLE_STRATEGIES`), a setting",
         "92": "a value of the manual's table, quoted from notebook 01",
         "100": "the token budget `real_strategies` uses (its default `max_tokens=100`), a setting",
-        "80": "the semantic cut's default percentile (notebook 04's relative rule), a setting",
     },
     "09": {
         "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",

@@ -31,6 +31,8 @@
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
+- `exercises_reading`: exercises 07.2 (the questions no one chunk can answer) and 07b.2 (which
+  verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's

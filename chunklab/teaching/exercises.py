@@ -33,6 +33,7 @@ from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
 from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
+from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
@@ -355,6 +356,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
+    **CHECKS_READING,  # 07.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines

@@ -1,0 +1,250 @@
+"""Exercises 07.2 and 07b.2: what the experiment notebooks ask a learner to write, checked on cases
+the notebooks never show.
+
+07.2 `cannot_answer(chunks, facts)`: the ids of the questions that no single chunk can answer,
+whatever the retriever (`answerable` 0 in 07's rows): a chunk answers when it holds every fact of
+the question, ignoring case. The slips named: facts spread over several chunks counted (that is
+`fact_recall` 1, m09's case in 07, not a chunk that answers alone), one fact enough, case kept,
+the answerable questions returned instead, the ids not sorted.
+
+07b.2 `standing(family)`: a family of m paired comparisons, each `(name, won, lost, low)` with `low`
+the low end of its interval printed at the family's level (100 - 5/m), read as a search: a
+comparison is shown ahead when its interval's low end is above 0, it won more than it lost, and
+its two-sided sign test gives p < 0.05 / m, with m the number of comparisons in the family. The
+slips named: each read at 0.05, m taken as something else than the family's size, the interval
+read alone, the sign test read alone, a one-sided sign test.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.evaluation.metrics import has_facts
+from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.claims import sign_test
+
+# --- 07.2: which questions can no chunk answer? -------------------------------------------------
+
+Facts = dict[str, list[str]]
+
+
+def _holds(text: str, facts: list[str]) -> bool:
+    return all(f.lower() in text.lower() for f in facts)
+
+
+def _unanswerable(chunks: list[str], facts: Facts) -> list[str]:
+    return sorted(q for q, fs in facts.items() if not any(_holds(c, fs) for c in chunks))
+
+
+_ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
+    "you counted a question as answered when its facts are spread over several chunks (that is "
+    "`fact_recall` 1, m09's case in 07): the exercise asks for ONE chunk holding every fact": (
+        lambda chunks, facts: sorted(
+            q for q, fs in facts.items() if not all(any(_holds(c, [f]) for c in chunks) for f in fs)
+        )
+    ),
+    "you counted a chunk holding one of the facts as an answer: it must hold every fact": (
+        lambda chunks, facts: sorted(
+            q for q, fs in facts.items() if not any(any(_holds(c, [f]) for f in fs) for c in chunks)
+        )
+    ),
+    "you compared with case: a fact counts whatever its case in the chunk (lower both sides)": (
+        lambda chunks, facts: sorted(
+            q for q, fs in facts.items() if not any(all(f in c for f in fs) for c in chunks)
+        )
+    ),
+    "those are the questions some chunk CAN answer; the exercise asks for the others": (
+        lambda chunks, facts: sorted(set(facts) - set(_unanswerable(chunks, facts)))
+    ),
+}
+
+_WORDS = ["limite", "Diária", "92", "0,08", "Lisbon", "cap", "Owner", "approves", "Q3", "Paris"]
+
+
+def _answer_cases() -> list[tuple[list[str], Facts]]:
+    """Hand-built cases with each slip apart, then random ones; none is a chunk of the series."""
+    cases = [
+        (
+            ["The LIMITE is 92 a night.", "Rates: 0,08 per km", "limite 0,08 applies"],
+            {"a1": ["limite", "92"], "a2": ["0,08"], "a3": ["92", "per km"], "a4": ["Limite", "x"]},
+        ),
+        (
+            ["Lisbon cap", "Paris", "the owner approves"],
+            {"b1": ["Owner", "approves"], "b2": ["Lisbon", "Paris"]},
+        ),
+        ([], {"c1": ["anything"]}),
+        (["one chunk holds it all"], {"z9": ["ALL"], "d1": ["holds", "it"], "a0": ["none"]}),
+    ]
+    rng = random.Random(702)
+    for _ in range(30):
+        chunks = [
+            " ".join(rng.sample(_WORDS, rng.randint(1, 4))).swapcase()
+            if rng.random() < 0.3
+            else " ".join(rng.sample(_WORDS, rng.randint(1, 4)))
+            for _ in range(rng.randint(1, 5))
+        ]
+        facts = {
+            f"q{i:02d}": rng.sample(_WORDS, rng.randint(1, 3)) for i in rng.sample(range(40), 5)
+        }
+        cases.append((chunks, facts))
+    return cases
+
+
+def check_cannot_answer(fn: Callable) -> int:
+    cases = _answer_cases()
+    for chunks, facts in cases:
+        expected = _unanswerable(chunks, facts)
+        got = run_without(
+            fn,
+            (list(chunks), {q: list(fs) for q, fs in facts.items()}),
+            has_facts,
+            "your function calls chunklab's has_facts: the exercise asks you to write the test "
+            "of a chunk yourself",
+        )
+        ids = list(got) if isinstance(got, list | tuple) else None
+        if ids == expected:
+            continue
+        slips = [
+            why for why, slip in _ANSWER_SLIPS.items() if ids == slip(chunks, facts) != expected
+        ]
+        if ids is not None and sorted(map(str, ids)) == expected:
+            slips.append("the right ids, not in ascending order: return them sorted")
+        raise NotYet(
+            f"chunks {short(chunks, 80)}, facts {short(facts, 90)}: expected {expected}, got "
+            f"{short(got)}: "
+            + (
+                "; or ".join(slips)
+                or "a question cannot be answered when no one chunk holds "
+                "every one of its facts, ignoring case"
+            )
+        )
+    return len(cases)
+
+
+# --- 07b.2: which verdicts stand at the family's level? -----------------------------------------
+
+Family = list[tuple[str, int, int, float]]
+
+
+def _ahead(
+    family: Family, alpha: float, interval: bool = True, sign: bool = True, one_sided: bool = False
+) -> list[str]:
+    out = []
+    for name, won, lost, low in family:
+        p = sign_test(won, lost) / (2 if one_sided else 1)
+        if (not interval or low > 0) and (not sign or (won > lost and p < alpha)):
+            out.append(name)
+    return out
+
+
+def standing_at(family: Family) -> list[str]:
+    """The names shown ahead, a search of m = len(family): low > 0, won > lost, p < 0.05 / m."""
+    return _ahead(family, 0.05 / len(family)) if family else []
+
+
+def _reading_slips(family: Family) -> dict[str, list[str]]:
+    m = max(len(family), 1)
+    leaning = sum(won > lost for _, won, lost, _ in family) or 1
+    return {
+        "you read each comparison at 0.05: a family of m picks is read at 0.05 / m": _ahead(
+            family, 0.05
+        ),
+        "you divided by the number of comparisons that lean ahead: m is every comparison in the "
+        "family, len(family)": _ahead(family, 0.05 / leaning),
+        "you divided by 3 (07's retrievers): m is this family's size, len(family)": _ahead(
+            family, 0.05 / 3
+        ),
+        "you divided by m - 1: m is len(family)": _ahead(family, 0.05 / max(m - 1, 1)),
+        "you read the interval only: the sign test must also pass, p < 0.05 / m (6-0 is the "
+        "fewest that passes at 0.05)": _ahead(family, 0.05 / m, sign=False),
+        "you read the sign test only: the interval's low end must also be above 0": _ahead(
+            family, 0.05 / m, interval=False
+        ),
+        "your sign test is one-sided: count both tails (double it), as `compare` does": _ahead(
+            family, 0.05 / m, one_sided=True
+        ),
+    }
+
+
+def _families() -> list[Family]:
+    cases: list[Family] = [
+        [("a", 7, 0, 2.1), ("b", 6, 0, 1.0), ("c", 9, 1, 3.2)],  # m=3: p .0156 / .0312 / .0215
+        [("w1", 8, 0, 4.0), ("w2", 5, 0, 0.5), ("w3", 3, 9, -8.0), ("w4", 10, 0, -0.1)],
+        [("only", 6, 0, 0.4)],  # m=1: read at 0.05
+        [
+            (f"pair{i}", won, lost, low)
+            for i, (won, lost, low) in enumerate(
+                [(12, 0, 5.0), (11, 0, 4.2), (10, 0, 3.1), (9, 0, 2.0), (13, 1, 6.0), (7, 0, 1.2)]
+            )
+        ],
+    ]
+    rng = random.Random(72)
+    for _ in range(30):
+        m = rng.randint(2, 12)
+        family = []
+        for i in range(m):
+            won, lost = rng.randint(0, 16), rng.randint(0, 4)
+            family.append((f"c{i}", won, lost, round(rng.uniform(-3, 9), 1)))
+        cases.append(family)
+    return cases
+
+
+def check_standing(fn: Callable) -> int:
+    cases = _families()
+    for family in cases:
+        expected = standing_at(family)
+        got = run_without(
+            fn,
+            ([tuple(c) for c in family],),
+            sign_test,
+            "your function calls chunklab's sign_test (or compare's verdict, which calls it): "
+            "write the sign test yourself, as 07 writes it in `by_hand`",
+        )
+        names = list(got) if isinstance(got, list | tuple) else None
+        if names == expected:
+            continue
+        m = len(family)
+        slips = [
+            why
+            for why, slip in _reading_slips(family).items()
+            if names == slip != expected and _always(fn, why)
+        ]
+        raise NotYet(
+            f"a family of {m}, {short(family, 120)}: expected {expected}, got {short(got)}: "
+            + (
+                "; or ".join(slips)
+                or f"read at 0.05 / {m}: low > 0, won > lost and the "
+                "two-sided sign test's p < 0.05 / m, in the family's order"
+            )
+        )
+    return len(cases)
+
+
+def _always(fn: Callable, why: str) -> bool:
+    """Whether `fn` makes the slip `why` on every family where the slip changes the answer."""
+    for family in _families():
+        slipped = _reading_slips(family)[why]
+        try:
+            got = list(fn([tuple(c) for c in family]))
+        except Exception:  # noqa: BLE001 - a learner's function may raise anything
+            return False
+        if got != slipped:
+            return False
+    return True
+
+
+def sign_p(won: int, lost: int) -> float:
+    """The two-sided sign test written out (for the tests' second correct form)."""
+    n = won + lost
+    return (
+        min(1.0, 2 * sum(math.comb(n, i) for i in range(min(won, lost) + 1)) / 2**n) if n else 1.0
+    )
+
+
+CHECKS_READING: dict[str, tuple[str, Callable[[Callable], Any]]] = {
+    "07.2": ("cannot_answer(chunks, facts) -> sorted list of question ids", check_cannot_answer),
+    "07b.2": ("standing(family) -> names of the comparisons shown ahead", check_standing),
+}
