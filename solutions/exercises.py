@@ -306,6 +306,45 @@ def late_vectors(text, spans):
     return np.array([pool_span(offsets, vectors, start, end) for start, end in spans])
 
 
+def bold_table(words: list[dict]) -> list[list[str]]:
+    """08.2: the header is the first line, all bold, of two cells or more (a cell ends at a gap of
+    6 points); rows follow, each word to its nearest column, until a gap 1.4 times the first."""
+    lines: dict[float, list[dict]] = {}
+    for w in words:
+        lines.setdefault(w["top"], []).append(w)
+    tops = sorted(lines)
+
+    def cells(top):
+        groups: list[list[dict]] = []
+        for w in sorted(lines[top], key=lambda w: w["x0"]):
+            if groups and w["x0"] - groups[-1][-1]["x1"] < 6:
+                groups[-1].append(w)
+            else:
+                groups.append([w])
+        return groups
+
+    heads = [t for t in tops if len(cells(t)) > 1 and all(w["bold"] for w in lines[t])]
+    if not heads:
+        return []
+    top = heads[0]
+    at, groups = tops.index(top), cells(top)
+    starts = [g[0]["x0"] for g in groups]
+    table = [[" ".join(w["text"] for w in g) for g in groups]]
+    rest = tops[at + 1 :]
+    if not rest:
+        return table
+    step = rest[0] - top
+    for above, below in zip(tops[at:], rest, strict=False):
+        if below - above > 1.4 * step:
+            break
+        row: list[list[str]] = [[] for _ in starts]
+        for w in sorted(lines[below], key=lambda w: w["x0"]):
+            nearest = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
+            row[nearest].append(w["text"])
+        table.append([" ".join(cell) for cell in row])
+    return table
+
+
 def running_lines(pages):
     """08b.1: the lines found on every page, in the first page's order, each once; none below two
     pages (one page cannot tell a running head or foot from the text)."""

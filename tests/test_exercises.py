@@ -203,6 +203,11 @@ def _column_groups_without_the_name(n_columns, width):  # plain slices: column 0
     return [columns[i : i + width] for i in range(0, n_columns, width)]
 
 
+def _bold_table_of_the_first_bold_line(words):  # a bold title of one cell taken for the header
+    first = min((w["top"] for w in words if w["bold"]), default=None)
+    return [[w["text"] for w in words if w["top"] == first]] if first is not None else []
+
+
 def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
     return [int(n) for n in re.findall(r"\d+", reply)]
 
@@ -241,6 +246,7 @@ WRONG = {
     "07b.1": _iou_without_merging,
     "07b.2": _complete_not_reached_at_any_k,
     "08.1": _markdown_with_body_per_line,
+    "08.2": _bold_table_of_the_first_bold_line,
     "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,

@@ -25,6 +25,7 @@ from chunklab.teaching.checking import Cases, NotYet, Verdict, first_difference,
 from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
+from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -359,6 +360,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.retriever_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
+    **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
 }
 
