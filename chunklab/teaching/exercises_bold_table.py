@@ -98,82 +98,76 @@ SLIPS = {
 }
 
 
+_TITLE = (40.0, [(72.0, "Field allowances")], True)
+_PROSE = (70.0, [(72.0, "Rates below apply from March")], False)
+
+
+def _flush_right_page() -> list[dict]:
+    """A bold title, a paragraph, a header over numbers set a little left of their columns."""
+    return _words(
+        [
+            _TITLE,
+            _PROSE,
+            (
+                100.0,
+                [(72.0, "Region"), (150.0, "Meal rate (EUR)"), (260.0, "Room cap (EUR)")],
+                True,
+            ),
+            (112.0, [(72.0, "North"), (146.0, "40"), (256.0, "150")], False),
+            (124.0, [(72.0, "South Coast"), (146.0, "35"), (256.0, "120")], False),
+            (136.0, [(72.0, "Islands"), (146.0, "55"), (256.0, "210")], False),
+            (170.0, [(72.0, "Claims over the cap need a receipt and approval")], False),
+        ]
+    )
+
+
+def _note_page() -> list[dict]:
+    """A bold 'Note:' beside plain words, then a table with an empty cell."""
+    return _words(
+        [
+            (60.0, [(72.0, "Note:"), (140.0, "figures are per person")], [True, False]),
+            (90.0, [(80.0, "Item"), (180.0, "Owner"), (280.0, "Due")], True),
+            (104.0, [(80.0, "Keys"), (180.0, "Front desk"), (280.0, "Monday")], False),
+            (118.0, [(80.0, "Badge"), (280.0, "Tuesday")], False),
+            (132.0, [(80.0, "Laptop"), (180.0, "IT"), (280.0, "Friday")], False),
+            (160.0, [(80.0, "Return everything on your last day")], False),
+        ]
+    )
+
+
+def _four_columns_page() -> list[dict]:
+    """Rows closer together than the header is to the first, then a wide gap to a bold line."""
+    return _words(
+        [
+            (
+                50.0,
+                [(60.0, "Code"), (120.0, "Service name"), (240.0, "Hours"), (320.0, "Tier")],
+                True,
+            ),
+            (66.0, [(60.0, "A1"), (120.0, "Search"), (238.0, "24"), (318.0, "1")], False),
+            (76.0, [(60.0, "B2"), (120.0, "Mail relay"), (238.0, "12"), (318.0, "2")], False),
+            (86.0, [(60.0, "C3"), (120.0, "Archive"), (240.0, "8"), (320.0, "3")], False),
+            (96.0, [(60.0, "D4"), (120.0, "Print queue"), (240.0, "8"), (318.0, "3")], False),
+            (130.0, [(60.0, "Tier"), (120.0, "one is paged at night")], True),
+        ]
+    )
+
+
 def _cases() -> list[tuple[str, list[dict]]]:
     """Pages of words, each named by what it holds; none is the notebook's page."""
-    title = (40.0, [(72.0, "Field allowances")], True)
-    note = (60.0, [(72.0, "Note:"), (140.0, "figures are per person")], [True, False])
-    prose = (70.0, [(72.0, "Rates below apply from March")], False)
     return [
         (
             "a title, a paragraph, a header over rows of numbers set flush right, then prose",
-            _words(
-                [
-                    title,
-                    prose,
-                    (
-                        100.0,
-                        [(72.0, "Region"), (150.0, "Meal rate (EUR)"), (260.0, "Room cap (EUR)")],
-                        True,
-                    ),
-                    (112.0, [(72.0, "North"), (146.0, "40"), (256.0, "150")], False),
-                    (124.0, [(72.0, "South Coast"), (146.0, "35"), (256.0, "120")], False),
-                    (136.0, [(72.0, "Islands"), (146.0, "55"), (256.0, "210")], False),
-                    (170.0, [(72.0, "Claims over the cap need a receipt and approval")], False),
-                ]
-            ),
+            _flush_right_page(),
         ),
-        (
-            "a bold note in two groups above the table, a row with an empty cell",
-            _words(
-                [
-                    note,
-                    (90.0, [(80.0, "Item"), (180.0, "Owner"), (280.0, "Due")], True),
-                    (104.0, [(80.0, "Keys"), (180.0, "Front desk"), (280.0, "Monday")], False),
-                    (118.0, [(80.0, "Badge"), (280.0, "Tuesday")], False),
-                    (132.0, [(80.0, "Laptop"), (180.0, "IT"), (280.0, "Friday")], False),
-                    (160.0, [(80.0, "Return everything on your last day")], False),
-                ]
-            ),
-        ),
+        ("a bold note in two groups above the table, a row with an empty cell", _note_page()),
         (
             "no bold line of two cells: no table",
-            _words(
-                [
-                    title,
-                    prose,
-                    (90.0, [(72.0, "Name"), (200.0, "Value")], False),
-                ]
-            ),
+            _words([_TITLE, _PROSE, (90.0, [(72.0, "Name"), (200.0, "Value")], False)]),
         ),
         (
             "four columns, rows closer than the header, a wide gap to a second bold line",
-            _words(
-                [
-                    (
-                        50.0,
-                        [
-                            (60.0, "Code"),
-                            (120.0, "Service name"),
-                            (240.0, "Hours"),
-                            (320.0, "Tier"),
-                        ],
-                        True,
-                    ),
-                    (66.0, [(60.0, "A1"), (120.0, "Search"), (238.0, "24"), (318.0, "1")], False),
-                    (
-                        76.0,
-                        [(60.0, "B2"), (120.0, "Mail relay"), (238.0, "12"), (318.0, "2")],
-                        False,
-                    ),
-                    (86.0, [(60.0, "C3"), (120.0, "Archive"), (240.0, "8"), (320.0, "3")], False),
-                    (
-                        96.0,
-                        [(60.0, "D4"), (120.0, "Print queue"), (240.0, "8"), (318.0, "3")],
-                        False,
-                    ),
-                    (130.0, [(60.0, "Tier"), (120.0, "one is paged at night")], True),
-                ]
-            ),
+            _four_columns_page(),
         ),
     ]
 
