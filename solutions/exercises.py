@@ -150,11 +150,33 @@ def piece_numbers(reply: str) -> list[int]:
     return numbers
 
 
-def column_groups(n_columns: int, width: int) -> list[list[int]]:
-    """05b.1: column 0 (the row's name) heads every group; the rest fill groups of width."""
-    rest = list(range(1, n_columns))
-    step = width - 1
-    return [[0, *rest[i : i + step]] for i in range(0, len(rest), step)] or [[0]]
+def room_needed(text, count, rows_mode=False):
+    """05b.1: the widest row written as its chunk would hold it: breadcrumb and blank line (when a
+    heading stands above), the header line, in rows mode the delimiter line, the row."""
+    import re
+
+    lines = text.split("\n")
+    widest, path, in_code = 0, {}, False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        hashes = re.match(r"(#+) +(.+?) *$", line)
+        if hashes and not in_code and len(hashes.group(1)) <= 6:
+            level = len(hashes.group(1))
+            path = {lv: t for lv, t in path.items() if lv < level}
+            path[level] = hashes.group(2)
+        if i == 0 or not re.fullmatch(r"\|?( *:?-+:? *\|?)+", line.strip()):
+            continue
+        if not lines[i - 1].lstrip().startswith("|"):
+            continue
+        crumb = " > ".join(path[lv] for lv in sorted(path))
+        head = lines[i - 1] + "\n" + (line + "\n" if rows_mode else "")
+        j = i + 1
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            pair = (crumb + "\n\n" if crumb else "") + head + lines[j]
+            widest = max(widest, count(pair))
+            j += 1
+    return widest
 
 
 def column_value(header: str, row: str) -> str:

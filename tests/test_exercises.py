@@ -198,9 +198,10 @@ def _complete_not_reached_at_any_k(rows, strategy, retriever, k):  # the k filte
     return sorted(set(mine[(mine["complete"] == 1) & (mine["reached"] == 0)]["question"]))
 
 
-def _column_groups_without_the_name(n_columns, width):  # plain slices: column 0 only in the first
-    columns = list(range(n_columns))
-    return [columns[i : i + width] for i in range(0, n_columns, width)]
+def _room_of_the_longest_row(
+    text, count, rows_mode=False
+):  # the row alone, no breadcrumb or header
+    return max((count(line) for line in text.split("\n") if line.startswith("| ")), default=0)
 
 
 def _bold_table_of_the_first_bold_line(words):  # a bold title of one cell taken for the header
@@ -239,7 +240,7 @@ WRONG = {
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,
     "05.1": _column_value_keeping_pipes,
-    "05b.1": _column_groups_without_the_name,
+    "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,

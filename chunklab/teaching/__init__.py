@@ -31,6 +31,7 @@
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
+- `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's

@@ -38,7 +38,8 @@ from chunklab.teaching.exercises_parents_windows import (
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
-from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
+from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
+from chunklab.teaching.exercises_tables import check_column_value
 from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
 from chunklab.teaching.retriever_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
@@ -353,7 +354,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
-    "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
+    **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
