@@ -114,6 +114,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
+- `teaching.exercises_table_room`: exercise 05b.1's check: the room a table's rows need
+- `teaching.exercises_bold_table`: exercise 08.2's check: a table without a grid, from a bold header
 - `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
 - `teaching.retriever_checks`: exercise 10b.2 (BM25 against MiniLM, its interval), its hints
 - `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints

@@ -172,11 +172,33 @@ def piece_numbers(reply: str) -> list[int]:
     return numbers
 
 
-def column_groups(n_columns: int, width: int) -> list[list[int]]:
-    """05b.1: column 0 (the row's name) heads every group; the rest fill groups of width."""
-    rest = list(range(1, n_columns))
-    step = width - 1
-    return [[0, *rest[i : i + step]] for i in range(0, len(rest), step)] or [[0]]
+def room_needed(text, count, rows_mode=False):
+    """05b.1: the widest row written as its chunk would hold it: breadcrumb and blank line (when a
+    heading stands above), the header line, in rows mode the delimiter line, the row."""
+    import re
+
+    lines = text.split("\n")
+    widest, path, in_code = 0, {}, False
+    for i, line in enumerate(lines):
+        if line.lstrip().startswith("```"):
+            in_code = not in_code
+        hashes = re.match(r"(#+) +(.+?) *$", line)
+        if hashes and not in_code and len(hashes.group(1)) <= 6:
+            level = len(hashes.group(1))
+            path = {lv: t for lv, t in path.items() if lv < level}
+            path[level] = hashes.group(2)
+        if i == 0 or not re.fullmatch(r"\|?( *:?-+:? *\|?)+", line.strip()):
+            continue
+        if not lines[i - 1].lstrip().startswith("|"):
+            continue
+        crumb = " > ".join(path[lv] for lv in sorted(path))
+        head = lines[i - 1] + "\n" + (line + "\n" if rows_mode else "")
+        j = i + 1
+        while j < len(lines) and lines[j].lstrip().startswith("|"):
+            pair = (crumb + "\n\n" if crumb else "") + head + lines[j]
+            widest = max(widest, count(pair))
+            j += 1
+    return widest
 
 
 def column_value(header: str, row: str) -> str:
@@ -326,6 +348,45 @@ def late_vectors(text, spans):
             if here >= margin[piece]:
                 vectors[piece], margin[piece] = read[piece - first], here
     return np.array([pool_span(offsets, vectors, start, end) for start, end in spans])
+
+
+def bold_table(words: list[dict]) -> list[list[str]]:
+    """08.2: the header is the first line, all bold, of two cells or more (a cell ends at a gap of
+    6 points); rows follow, each word to its nearest column, until a gap 1.4 times the first."""
+    lines: dict[float, list[dict]] = {}
+    for w in words:
+        lines.setdefault(w["top"], []).append(w)
+    tops = sorted(lines)
+
+    def cells(top):
+        groups: list[list[dict]] = []
+        for w in sorted(lines[top], key=lambda w: w["x0"]):
+            if groups and w["x0"] - groups[-1][-1]["x1"] < 6:
+                groups[-1].append(w)
+            else:
+                groups.append([w])
+        return groups
+
+    heads = [t for t in tops if len(cells(t)) > 1 and all(w["bold"] for w in lines[t])]
+    if not heads:
+        return []
+    top = heads[0]
+    at, groups = tops.index(top), cells(top)
+    starts = [g[0]["x0"] for g in groups]
+    table = [[" ".join(w["text"] for w in g) for g in groups]]
+    rest = tops[at + 1 :]
+    if not rest:
+        return table
+    step = rest[0] - top
+    for above, below in zip(tops[at:], rest, strict=False):
+        if below - above > 1.4 * step:
+            break
+        row: list[list[str]] = [[] for _ in starts]
+        for w in sorted(lines[below], key=lambda w: w["x0"]):
+            nearest = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
+            row[nearest].append(w["text"])
+        table.append([" ".join(cell) for cell in row])
+    return table
 
 
 def running_lines(pages):

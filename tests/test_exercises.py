@@ -211,9 +211,15 @@ def _each_read_at_0_05(family):  # the family's m forgotten
     ]
 
 
-def _column_groups_without_the_name(n_columns, width):  # plain slices: column 0 only in the first
-    columns = list(range(n_columns))
-    return [columns[i : i + width] for i in range(0, n_columns, width)]
+def _room_of_the_longest_row(
+    text, count, rows_mode=False
+):  # the row alone, no breadcrumb or header
+    return max((count(line) for line in text.split("\n") if line.startswith("| ")), default=0)
+
+
+def _bold_table_of_the_first_bold_line(words):  # a bold title of one cell taken for the header
+    first = min((w["top"] for w in words if w["bold"]), default=None)
+    return [[w["text"] for w in words if w["top"] == first]] if first is not None else []
 
 
 def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
@@ -264,7 +270,7 @@ WRONG = {
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,
     "05.1": _column_value_keeping_pipes,
-    "05b.1": _column_groups_without_the_name,
+    "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
@@ -272,6 +278,7 @@ WRONG = {
     "07.2": _facts_spread_over_chunks,
     "07b.2": _each_read_at_0_05,
     "08.1": _markdown_with_body_per_line,
+    "08.2": _bold_table_of_the_first_bold_line,
     "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,

@@ -58,7 +58,9 @@ def test_template_parts_in_order(path):
     )
     assert positions == sorted(positions), "template parts out of order"
     exercises = text[positions[-1] :]
-    assert re.search(r"\*\*\d\d[a-z]?\.\d\*\*", exercises), "number exercises like **01.1**"
+    assert re.search(r"\*\*\d\d[a-z]?\.\d( \(write code\))?\*\*", exercises), (
+        "number exercises like **01.1**"
+    )
     checks = [c for c in code_cells(nb) if "check(" in source(c)]
     assert 1 <= len(checks) <= 4, "1-4 exercises, each with a self-check cell"
     assert re.search(r"\*\*\d\d[a-z]?\.\d \(write code\)\*\*", exercises), (

@@ -19,7 +19,7 @@ def test_each_exercise_accepts_its_solution_and_rejects_a_wrong_answer(exercise,
     selfcheck.check(exercise, "surely wrong")
     selfcheck.check(exercise, None)
     out = capsys.readouterr().out.splitlines()
-    # a right answer may be told more after "correct." (08.2 answers its prompt's own question)
+    # a right answer may be told more after "correct." (08b.2 answers its prompt's own question)
     assert out[0].startswith(f"Exercise {exercise}: correct.")
     assert "not quite" in out[1] and "not answered yet" in out[2]
 

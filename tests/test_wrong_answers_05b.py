@@ -1,50 +1,84 @@
-"""Companion 05b's exercise refuses plausible wrong answers, each with a hint naming the slip: a
-plain slicing of the columns (the name column only in the first group), groups one column too
-wide (the repeated name not counted), one column a group (too many groups)."""
+"""Companion 05b's exercises refuse plausible wrong answers, each with a hint naming the slip.
+05b.1 asks for section 1's test as a function of any text and counter, `room_needed`; 05b.2 for
+the sweep's budget on the series' copy of the GDS page."""
+
+import re
+import sys
+
+import pytest
+from conftest import ROOT
 
 from chunklab.teaching.exercises import verdict
+from chunklab.teaching.exercises_table_room import SLIPS
+from chunklab.teaching.exercises_table_room import room_needed as with_slip
+
+sys.path.insert(0, str(ROOT))
+from solutions import exercises as solutions  # noqa: E402
 
 
-def plain_slices(n_columns, width):
-    columns = list(range(n_columns))
-    return [columns[i : i + width] for i in range(0, n_columns, width)]
+def _room_by_blocks(text, count, rows_mode=False):
+    """05b.1 another way: walk the text once, keeping the heading path as a list and each table's
+    header as it is met; every row's pair built and measured as it comes."""
+    path, fence, header, pairs = [], False, None, []
+    lines = text.split("\n")
+    for i, line in enumerate(lines):
+        if line.strip().startswith("```"):
+            fence = not fence
+            continue
+        m = re.match(r"^(#{1,6})\s+(.*?)\s*$", line)
+        if m and not fence:
+            del path[len([1 for lv, _ in path if lv < len(m.group(1))]) :]
+            path.append((len(m.group(1)), m.group(2)))
+            continue
+        is_pipe = line.lstrip().startswith("|")
+        if (
+            is_pipe
+            and i + 1 < len(lines)
+            and set(lines[i + 1].replace("|", "").strip()) <= set(":- ")
+            and "-" in lines[i + 1]
+        ):
+            header = line + "\n" + (lines[i + 1] + "\n" if rows_mode else "")
+            continue
+        if header and is_pipe and not (set(line.replace("|", "").strip()) <= set(":- ")):
+            crumb = " > ".join(t for _, t in path)
+            pairs.append((crumb + "\n\n" if crumb else "") + header + line)
+        elif not is_pipe:
+            header = None
+    return max((count(p) for p in pairs), default=0)
 
 
-def name_not_counted(n_columns, width):
-    rest = list(range(1, n_columns))
-    return [[0, *rest[i : i + width]] for i in range(0, len(rest), width)] or [[0]]
+def test_05b_1_accepts_two_correct_forms():
+    for fn in (solutions.room_needed, _room_by_blocks):
+        result = verdict("05b.1", fn)
+        assert result.passed, result.message
 
 
-def one_column_a_group(n_columns, width):
-    return [[0, c] for c in range(1, n_columns)] or [[0]]
+@pytest.mark.parametrize("slip", sorted(SLIPS))
+def test_05b_1_names_each_slip(slip):
+    def wrong(text, count, rows_mode=False):
+        return with_slip(text, count, rows_mode, **{slip: True})
+
+    result = verdict("05b.1", wrong)
+    assert not result.passed and SLIPS[slip] in result.message, result.message
 
 
-def reversed_columns(n_columns, width):
-    rest = list(range(n_columns - 1, 0, -1))
-    return [[0, *rest[i : i + width - 1]] for i in range(0, len(rest), width - 1)] or [[0]]
+def test_05b_1_refuses_the_old_route_and_a_sweep_of_the_chunker():
+    """The old exercise's greedy column groups answer nothing here; a function that finds the
+    budget by sweeping MarkdownChunker is refused: the test is measured before any cut."""
+    from chunklab.chunkers.markdown import MarkdownChunker
 
-
-def test_05b_1_refuses_with_a_hint_naming_the_slip():
-    for wrong, hint in [
-        (plain_slices, "column 0"),
-        (name_not_counted, "included"),
-        (one_column_a_group, "as few groups"),
-        (reversed_columns, "in the table's order"),
-    ]:
-        result = verdict("05b.1", wrong)
-        assert not result.passed and hint in result.message, result.message
-
-
-def test_05b_1_accepts_the_greedy_groups():
     def column_groups(n_columns, width):
-        groups = [[0]]
-        for column in range(1, n_columns):
-            if len(groups[-1]) == width:
-                groups.append([0])
-            groups[-1].append(column)
-        return groups
+        rest = list(range(1, n_columns))
+        return [[0, *rest[i : i + width - 1]] for i in range(0, len(rest), width - 1)] or [[0]]
 
-    assert verdict("05b.1", column_groups).passed
+    assert not verdict("05b.1", column_groups).passed
+
+    def by_sweep(text, count, rows_mode=False):
+        MarkdownChunker(max_tokens=50).split(text)
+        return solutions.room_needed(text, count, rows_mode)
+
+    result = verdict("05b.1", by_sweep)
+    assert not result.passed and "MarkdownChunker" in result.message, result.message
 
 
 def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips():
@@ -72,19 +106,3 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
-
-
-def test_05b_1_pairs_get_their_own_hint_before_the_one_column_case():
-    message = verdict("05b.1", lambda n, w: [[0, c] for c in range(1, n)]).message
-    assert "as few groups as possible" in message, message
-
-
-def test_05b_1_names_one_based_column_numbers():
-    """Numbering the columns from 1 (the first column as 1) is its own slip, named as such."""
-
-    def one_based(n_columns, width):
-        rest = list(range(2, n_columns + 1))
-        return [[1, *rest[i : i + width - 1]] for i in range(0, len(rest), width - 1)] or [[1]]
-
-    result = verdict("05b.1", one_based)
-    assert not result.passed and "numbered from 0" in result.message, result.message

@@ -223,78 +223,80 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
     assert not verdict("08.1", the_levels_only).passed
 
 
-@pytest.mark.xdist_group("exercise-08.2")
-def test_08_2_refuses_wrong_pairs_and_accepts_the_right_one(capsys):
-    chunks, orphan_count = selfcheck.SOLUTIONS["08.2"][1]()
-    for answer in [(orphan_count, chunks), (chunks + 1, orphan_count), (chunks, orphan_count + 1)]:
-        if answer == (chunks, orphan_count):
-            continue
-        selfcheck.check("08.2", answer)
-        assert ": correct" not in capsys.readouterr().out
-    selfcheck.check("08.2", (chunks, orphan_count))
-    out = capsys.readouterr().out
-    assert ": correct." in out
-    # the prompt asks whether the PDF is cut as its source is: a right answer is told
-    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
-
-    assert f"gives {pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}" in out, out
+# --- 08.2: a table without a grid, from a bold header (bold_table) ---
 
 
-@pytest.mark.xdist_group("exercise-08.2")
-def test_08_2_names_the_mistake_of_each_known_wrong_pair_and_takes_a_list(capsys):
-    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+def _bold_table_by_gaps(words):
+    """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
+    the smallest distance computed with sorted()."""
+    tops = sorted({w["top"] for w in words})
+    line = {t: sorted((w for w in words if w["top"] == t), key=lambda w: w["x0"]) for t in tops}
 
-    for answer, why in FORMS_EXPERIMENTS["08.2"].misses().items():
-        selfcheck.check("08.2", answer)
-        out = capsys.readouterr().out
-        assert "Exercise 08.2: correct" not in out and why in out, out
-    selfcheck.check("08.2", list(selfcheck.SOLUTIONS["08.2"][1]()))
-    assert ": correct." in capsys.readouterr().out
+    def split(ws):
+        out, start = [], 0
+        for i in range(1, len(ws) + 1):
+            if i == len(ws) or ws[i]["x0"] - ws[i - 1]["x1"] >= 6:
+                out.append(ws[start:i])
+                start = i
+        return out
 
-
-@pytest.mark.xdist_group("exercise-08.2")
-def test_08_2_refuses_the_markdown_source_cut_instead_of_the_pdf(capsys):
-    """The exercise once asked for the travel policy, whose Markdown, HTML, Word and PDF all cut to
-    the same (10, 0): cutting the source instead of the PDF passed. Now the slip is refused, with a
-    hint naming it."""
-    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
-
-    wrong = pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md")
-    assert wrong != selfcheck.SOLUTIONS["08.2"][1]()
-    selfcheck.check("08.2", wrong)
-    out = capsys.readouterr().out
-    assert ": correct" not in out and "the Markdown source's cut" in out, out
-
-
-def test_08_2_names_the_series_document_and_the_plain_text(capsys):
-    """Two cuts a learner may hand in instead of the PDF's: the series' own copy of the page
-    (load_document) and pdfplumber's plain text of the PDF. Each gets a hint naming it."""
-    from chunklab import MarkdownChunker, load_document
-    from chunklab.chunkers.tables import orphans
-    from chunklab.teaching.answers_experiments import plain_text_cut
-
-    doc = load_document("sensitive_code")
-    chunks = MarkdownChunker(max_tokens=60).split(doc)
-    for wrong, named in [
-        ((len(chunks), orphans(chunks, doc)), "the series' own document"),
-        (plain_text_cut(), "pdfplumber's plain text"),
-    ]:
-        selfcheck.check("08.2", wrong)
-        out = capsys.readouterr().out
-        assert ": correct" not in out and named in out, out
+    heads = [t for t in tops if all(w["bold"] for w in line[t]) and len(split(line[t])) >= 2]
+    if not heads:
+        return []
+    h = tops.index(heads[0])
+    header = split(line[tops[h]])
+    table = [tuple(" ".join(w["text"] for w in c) for c in header)]  # tuples: any sequence passes
+    first = tops[h + 1] - tops[h] if h + 1 < len(tops) else 0
+    i = h + 1
+    while i < len(tops) and tops[i] - tops[i - 1] <= 1.4 * first:
+        cells = {k: [] for k in range(len(header))}
+        for w in line[tops[i]]:
+            k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - w["x0"]))[0]
+            cells[k].append(w["text"])
+        table.append(tuple(" ".join(cells[k]) for k in range(len(header))))
+        i += 1
+    return table
 
 
-@pytest.mark.xdist_group("exercise-08.2")
-def test_08_2_names_another_budget(capsys):
-    """Cutting the PDF at 50 or 100 tokens instead of 60 once got a generic hint."""
-    from chunklab.teaching.answers_experiments import GDS_PAGE, pdf_chunks_and_orphans
+def test_08_2_accepts_two_correct_forms():
+    assert verdict("08.2", solutions.bold_table).passed
+    result = verdict("08.2", _bold_table_by_gaps)
+    assert result.passed, result.message
 
-    for budget in (50, 100):
-        wrong = pdf_chunks_and_orphans(budget, f"formats/{GDS_PAGE}.pdf")
-        assert wrong != selfcheck.SOLUTIONS["08.2"][1]()
-        selfcheck.check("08.2", wrong)
-        out = capsys.readouterr().out
-        assert ": correct" not in out and "another budget" in out, out
+
+def _with(**slip):
+    from chunklab.teaching.exercises_bold_table import bold_table
+
+    def wrong(words):
+        return bold_table(words, **slip)
+
+    wrong.__name__ = next(iter(slip))
+    return wrong
+
+
+@pytest.mark.parametrize(
+    "slip", sorted(__import__("chunklab.teaching.exercises_bold_table", fromlist=["SLIPS"]).SLIPS)
+)
+def test_08_2_names_each_slip(slip):
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    result = verdict("08.2", _with(**{slip: True}))
+    assert not result.passed and SLIPS[slip] in result.message, result.message
+
+
+def test_08_2_refuses_the_old_route_a_pair_of_counts_and_the_library_rule():
+    """The old exercise took (chunks, orphans) copied from a cell; now a function is asked, and
+    one that calls the library's rule is refused."""
+    from chunklab.documents.pdf_grid import aligned_tables
+
+    assert not verdict("08.2", (37, 1)).passed
+
+    def through_the_library(words):
+        aligned_tables([])
+        return solutions.bold_table(words)
+
+    result = verdict("08.2", through_the_library)
+    assert not result.passed and "aligned_tables" in result.message, result.message
 
 
 @pytest.mark.xdist_group("exercise-08b.2")

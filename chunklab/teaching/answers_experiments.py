@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 07, 08, 08b, 09 and 09b: each expected answer computed from the
+"""The answer exercises of notebooks 07, 08b, 09 and 09b: each expected answer computed from the
 library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
 order, the right count for the wrong setting, the reverse of what was asked), with why. Kept
 apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`. Reading this
@@ -11,92 +11,13 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.registry import build
-from chunklab.chunkers.tables import orphans
-from chunklab.documents.reading import read_document
-from chunklab.documents.series import data_dir, load_document
+from chunklab.documents.series import load_document
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.teaching import answers_split_table as split
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_paired import paired_hint, paired_in_family, paired_misses
 from chunklab.tokens.counters import cl100k
-
-
-def pdf_chunks_and_orphans(max_tokens: int, path: str) -> tuple[int, int]:
-    doc = read_document(data_dir() / path)
-    chunks = MarkdownChunker(max_tokens=max_tokens).split(doc)
-    return len(chunks), orphans(chunks, doc)
-
-
-GDS_PAGE = "gdsway-managing-sensitive-information"
-
-
-def plain_text_cut() -> tuple[int, int]:
-    """The GDS Way PDF's text as pdfplumber's extract_text gives it, cut at 60 tokens."""
-    import pdfplumber  # only this hint reads the PDF a second way
-
-    path = data_dir() / "formats" / f"{GDS_PAGE}.pdf"
-    with pdfplumber.open(path) as pdf:
-        text = "\n".join(page.extract_text() or "" for page in pdf.pages)
-    doc = read_document(path).model_copy(update={"text": text})
-    chunks = MarkdownChunker(max_tokens=60).split(doc)
-    return len(chunks), orphans(chunks, doc)
-
-
-def _pdf_misses() -> dict[Any, str]:
-    """The travel policy's formats all cut alike, so a learner who cut its Markdown got the PDF's
-    answer; the GDS Way page's PDF cuts differently from its source, so that slip is seen."""
-    chunks, orphan_count = _pdf_chunks_and_orphans_at_60()
-    misses = {
-        (orphan_count, chunks): "the pair is (chunks, orphans), in that order",
-        pdf_chunks_and_orphans(200, f"formats/{GDS_PAGE}.pdf"): "that is the cut at 200 tokens "
-        "(section 3's chunker); the exercise asks max_tokens=60",
-        pdf_chunks_and_orphans(50, f"formats/{GDS_PAGE}.pdf"): "that is another budget, 50 "
-        "tokens; the exercise asks max_tokens=60",
-        pdf_chunks_and_orphans(100, f"formats/{GDS_PAGE}.pdf"): "that is another budget, 100 "
-        "tokens (section 3's smaller one); the exercise asks max_tokens=60",
-        pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.docx"): "that is the Word file's cut; the "
-        "exercise asks the PDF's",
-        pdf_chunks_and_orphans(60, "formats/travel_policy.pdf"): "that is the travel policy's PDF; "
-        f"the exercise asks the GDS Way page's (data/formats/{GDS_PAGE}.pdf)",
-        # the Markdown source and the HTML cut alike: one hint names both
-        pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.html"): "that is the HTML's cut",
-        pdf_chunks_and_orphans(60, f"{GDS_PAGE}.md"): "that is the Markdown source's cut (the "
-        "HTML's is the same); the exercise asks the PDF's: read_document converts it first",
-    }
-    series_doc = load_document("sensitive_code")  # the series' copy, not the PDF
-    series_chunks = MarkdownChunker(max_tokens=60).split(series_doc)
-    misses.setdefault(
-        (len(series_chunks), orphans(series_chunks, series_doc)),
-        "that is the series' own document, load_document('sensitive_code'); the exercise asks the "
-        f"PDF, read with read_document('data/formats/{GDS_PAGE}.pdf')",
-    )
-    misses.setdefault(
-        plain_text_cut(),
-        "that is pdfplumber's plain text (section 3's baseline: no heading, no table); "
-        "the exercise asks the PDF as read_document converts it",
-    )
-    for off in (-1, 1):  # a count off by one: say which of the two it is
-        misses.setdefault(
-            (chunks + off, orphan_count),
-            f"the chunk count is {'one too few' if off < 0 else 'one too many'}: count every chunk "
-            "MarkdownChunker(max_tokens=60).split returns for the PDF read by read_document, "
-            "and check the budget is 60",
-        )
-        misses.setdefault(
-            (chunks, orphan_count + off),
-            f"the orphan count is {'one too few' if off < 0 else 'one too many'}: "
-            "orphans(chunks, doc) counts them, with the same doc the chunks came from",
-        )
-    misses.pop((chunks, orphan_count), None)
-    return misses
-
-
-def _pdf_chunks_and_orphans_at_60() -> tuple[int, int]:
-
-    return pdf_chunks_and_orphans(60, f"formats/{GDS_PAGE}.pdf")
-
 
 # the GDS Way page on sensitive code: its longest windows near the limit run 254, 255 and 258
 # positions at 206, 207 and 208 tokens, so the [CLS]/[SEP] slips give answers of their own
@@ -182,42 +103,18 @@ def _largest_window_misses() -> dict[Any, str]:
     return misses
 
 
-def _pdf_afterword() -> str:
-    """08.2, once right: the question the prompt asks (is it cut as its source is?), answered."""
-    pdf = read_document(data_dir() / f"formats/{GDS_PAGE}.pdf")
-    source = read_document(data_dir() / f"{GDS_PAGE}.md")
-    header = pdf.text[pdf.text.index("| Field | Value |") :].splitlines()[:2]
-    lone = next(  # the orphan: a piece of the field table (its section) without the header
-        c.text
-        for c in MarkdownChunker(max_tokens=60).split(pdf)
-        if c.text.split("\n\n")[0].endswith("Field reference") and header[0] not in c.text
-    )
-    crumb, row = lone.split("\n\n", 1)
-    with_header = cl100k("\n".join([crumb + "\n", *header, row]))
-    return (
-        f"Not as its source is: the Markdown, cut the same way, gives "
-        f"{pdf_chunks_and_orphans(60, f'{GDS_PAGE}.md')}, from {cl100k(source.text):,} tokens "
-        f"against the PDF's {cl100k(pdf.text):,}: its front matter, link addresses and markup "
-        "are not on the printed page. The PDF's one orphan is a long row: under its breadcrumb "
-        f"and the repeated header it would take {with_header} tokens, over the 60, so the "
-        f"budget wins and it goes alone ({cl100k(lone)} tokens)."
-    )
-
-
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
-AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08.2": _pdf_afterword, "08b.2": split.afterword}
+AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07.3": ("a tuple (won, lost, low, verdict)", paired_in_family),
-    "08.2": ("a pair (chunks, orphans)", _pdf_chunks_and_orphans_at_60),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
     "07.3": Form(decimals=1, misses=paired_misses),
-    "08.2": Form(misses=_pdf_misses),
     "09.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split.split_table_misses),
 }

@@ -25,6 +25,7 @@ from chunklab.teaching.checking import Cases, NotYet, Verdict, first_difference,
 from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
+from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
@@ -37,7 +38,8 @@ from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import check_chunk_again
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
-from chunklab.teaching.exercises_tables import check_column_groups, check_column_value
+from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
+from chunklab.teaching.exercises_tables import check_column_value
 from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
@@ -352,7 +354,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     "05.1": ("column_value(header, row) -> str", check_column_value),
-    "05b.1": ("column_groups(n_columns, width) -> list of lists of int", check_column_groups),
+    **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
@@ -360,6 +362,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
     **CHECKS_RUNNING,  # 08b's: teaching.running_lines
+    **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests
     **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges

@@ -1,5 +1,4 @@
-"""Notebook 05's coding exercise check: a table row written as `column: value` pairs (and
-companion 05b's: a table too wide for the budget split into column groups).
+"""Notebook 05's coding exercise check: a table row written as `column: value` pairs.
 
 Kept in a module of its own so notebook 05's cases can grow without pushing `teaching.exercises`
 past its size. The cases are the rows a naive `row.split("|")` gets wrong, as GitHub Flavored
@@ -185,60 +184,5 @@ def check_column_value(fn: Callable) -> int:
             slips = {PIPE_LEFT: PIPE_HINT, UNSTRIPPED: UNSTRIPPED_HINT, QUOTED: QUOTED_HINT}
             hint = (slips | {RUN_TOGETHER: RUN_TOGETHER_HINT}).get(wrong, HINTS[kind])
             raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
-        cases += 1
-    return cases
-
-
-# --- 05b.1: a table too wide for the budget, split into column groups ---------------------------
-
-GROUP_HINTS = {
-    "empty": "no group at all loses column 0: even a one-column table is one group, [[0]]",
-    "no name": "each group must start with column 0, the column that names the row: a group "
-    "without it holds values no reader can place, orphans again",
-    "too wide": "a group holds at most `width` columns, the repeated column 0 included",
-    "columns": "every column after 0 goes in exactly one group, in the table's order",
-    "too many": "as few groups as possible: fill each group to `width` columns before starting "
-    "the next",
-    "one-based": "the columns are numbered from 0, not 1: the first column, the one that names "
-    "the row, is column 0",
-}
-
-
-def _group_slip(got: object, n_columns: int, width: int) -> str | None:
-    """Which hint fits `got` for a table of n_columns split at width (None when it is right)."""
-    if not isinstance(got, list) or not all(isinstance(g, list) for g in got):
-        return "shape"
-    if not got:
-        return "empty"
-    numbered = {c for g in got for c in g}
-    if all(g and g[0] == 1 for g in got) and numbered == set(range(1, n_columns + 1)):
-        return "one-based"
-    if any(not g or g[0] != 0 for g in got):
-        return "no name"
-    if any(len(g) > width for g in got):
-        return "too wide"
-    if [c for g in got for c in g[1:]] != list(range(1, n_columns)):
-        return "columns"
-    if len(got) > max(1, -(-(n_columns - 1) // (width - 1))):
-        return "too many"
-    return None
-
-
-def check_column_groups(fn: Callable) -> int:
-    """05b.1: `column_groups(n_columns, width)`: column 0 repeated in every group, at most width
-    columns a group, every other column once and in order, as few groups as can be."""
-    cases = 0
-    # the one-column table last, so each slip first meets a case that names it
-    widths = range(2, 7)
-    cases_in_order = [(n, w) for w in widths for n in range(2, 16)] + [(1, w) for w in widths]
-    for n_columns, width in cases_in_order:
-        got = fn(n_columns, width)
-        slip = _group_slip(got, n_columns, width)
-        if slip == "shape":
-            raise NotYet(f"expected a list of lists of column numbers, got {short(got)}")
-        if slip:
-            raise NotYet(
-                f"column_groups({n_columns}, {width}) gave {short(got)} ({GROUP_HINTS[slip]})"
-            )
         cases += 1
     return cases

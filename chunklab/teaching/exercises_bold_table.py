@@ -1,0 +1,205 @@
+"""Exercise 08.2's check: a table printed without a grid, found from a bold header's columns.
+
+Notebook 08, section 4, finds the travel policy's booktabs table on one page with a rule of a few
+lines: the header is the first line set in bold whose words stand apart in two groups or more,
+each group starts a column, and the lines under it are rows (each word to the nearest column's
+start) until a gap wider than 1.4 times the header's distance to the first row. The exercise asks
+the learner to write that rule as a function of a page's words; the check runs it on pages built
+here, none of them the notebook's, each set up so that one predictable slip gives another table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.documents.pdf_grid import aligned_tables
+from chunklab.teaching.checking import NotYet, run_without, short
+
+CHAR, SPACE = 5.0, 3.0  # a word's width per character, the space between two words of a cell
+
+
+def _words(lines: list[tuple[float, list[tuple[float, str]], bool | list[bool]]]) -> list[dict]:
+    """A page's words from (top, [(x0, cell text), ...], bold) lines; `bold` may be per cell."""
+    words = []
+    for top, cells, bold in lines:
+        for i, (x0, text) in enumerate(cells):
+            x = x0
+            for word in text.split():
+                heavy = bold[i] if isinstance(bold, list) else bold
+                words.append(
+                    {"text": word, "x0": x, "x1": x + CHAR * len(word), "top": top, "bold": heavy}
+                )
+                x += CHAR * len(word) + SPACE
+    return words
+
+
+def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
+    """The rule, right by default; each keyword turns one predictable slip on."""
+    lines: dict[float, list[dict]] = {}
+    for w in words:
+        lines.setdefault(w["top"], []).append(w)
+    tops = sorted(lines)
+    gap = 0.01 if slip.get("every_space") else 6
+
+    def cells(line: list[dict]) -> list[list[dict]]:
+        groups = [[line[0]]]
+        for before, w in zip(line, line[1:], strict=False):
+            (groups[-1].append(w) if w["x0"] - before["x1"] < gap else groups.append([w]))
+        return groups
+
+    def is_header(line: list[dict]) -> bool:
+        bold = (
+            any(w["bold"] for w in line) if slip.get("any_bold") else all(w["bold"] for w in line)
+        )
+        return bold and (slip.get("one_cell") or len(cells(line)) > 1)
+
+    at = next(
+        (i for i, t in enumerate(tops) if is_header(sorted(lines[t], key=lambda w: w["x0"]))), None
+    )
+    if at is None:
+        return []
+    head = cells(sorted(lines[tops[at]], key=lambda w: w["x0"]))
+    starts = [g[0]["x0"] for g in head]
+    table = [[" ".join(w["text"] for w in g) for g in head]]
+    step = tops[at + 1] - tops[at] if at + 1 < len(tops) else 0.0
+    for above, top in zip(tops[at:], tops[at + 1 :], strict=False):
+        distance = top - (tops[at] if slip.get("from_header") else above)
+        if not slip.get("no_end") and distance > 1.4 * step:
+            break
+        row: list[list[str]] = [[] for _ in starts]
+        for w in sorted(lines[top], key=lambda w: w["x0"]):
+            if slip.get("left_of"):
+                column = max([i for i, s in enumerate(starts) if s <= w["x0"]], default=0)
+            else:
+                column = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
+            row[column].append(w["text"])
+        texts = [" ".join(cell) for cell in row]
+        table.append([t for t in texts if t] if slip.get("drop_empty") else texts)
+    return table[1:] if slip.get("no_header") else table
+
+
+SLIPS = {
+    "left_of": "a word goes to the column whose start is NEAREST its x0, not the last one it "
+    "stands right of: a number set flush right can start a little left of its column's header",
+    "no_end": "the table ends at the first line farther below the line above it than 1.4 times "
+    "the header's distance to the first row; the paragraph under the table is not a row",
+    "from_header": "measure each line's distance to the line just above it, not to the header: "
+    "every row after the first is farther than that from the header",
+    "one_cell": "the header is the first bold line that makes two cells or more; a bold title of "
+    "one cell above the table is not a header",
+    "any_bold": "every word of the header line is bold; a line with one bold word (a bold "
+    "'Note:') is not a header",
+    "every_space": "words less than 6 points apart are one cell: a header cell such as 'Daily "
+    "limit (USD)' is one column, not three",
+    "drop_empty": "a column with no word in a row is an empty string: every row has as many "
+    "cells as the header",
+    "no_header": "return the header row first, then the rows",
+}
+
+
+_TITLE = (40.0, [(72.0, "Field allowances")], True)
+_PROSE = (70.0, [(72.0, "Rates below apply from March")], False)
+
+
+def _flush_right_page() -> list[dict]:
+    """A bold title, a paragraph, a header over numbers set a little left of their columns."""
+    return _words(
+        [
+            _TITLE,
+            _PROSE,
+            (
+                100.0,
+                [(72.0, "Region"), (150.0, "Meal rate (EUR)"), (260.0, "Room cap (EUR)")],
+                True,
+            ),
+            (112.0, [(72.0, "North"), (146.0, "40"), (256.0, "150")], False),
+            (124.0, [(72.0, "South Coast"), (146.0, "35"), (256.0, "120")], False),
+            (136.0, [(72.0, "Islands"), (146.0, "55"), (256.0, "210")], False),
+            (170.0, [(72.0, "Claims over the cap need a receipt and approval")], False),
+        ]
+    )
+
+
+def _note_page() -> list[dict]:
+    """A bold 'Note:' beside plain words, then a table with an empty cell."""
+    return _words(
+        [
+            (60.0, [(72.0, "Note:"), (140.0, "figures are per person")], [True, False]),
+            (90.0, [(80.0, "Item"), (180.0, "Owner"), (280.0, "Due")], True),
+            (104.0, [(80.0, "Keys"), (180.0, "Front desk"), (280.0, "Monday")], False),
+            (118.0, [(80.0, "Badge"), (280.0, "Tuesday")], False),
+            (132.0, [(80.0, "Laptop"), (180.0, "IT"), (280.0, "Friday")], False),
+            (160.0, [(80.0, "Return everything on your last day")], False),
+        ]
+    )
+
+
+def _four_columns_page() -> list[dict]:
+    """Rows closer together than the header is to the first, then a wide gap to a bold line."""
+    return _words(
+        [
+            (
+                50.0,
+                [(60.0, "Code"), (120.0, "Service name"), (240.0, "Hours"), (320.0, "Tier")],
+                True,
+            ),
+            (66.0, [(60.0, "A1"), (120.0, "Search"), (238.0, "24"), (318.0, "1")], False),
+            (76.0, [(60.0, "B2"), (120.0, "Mail relay"), (238.0, "12"), (318.0, "2")], False),
+            (86.0, [(60.0, "C3"), (120.0, "Archive"), (240.0, "8"), (320.0, "3")], False),
+            (96.0, [(60.0, "D4"), (120.0, "Print queue"), (240.0, "8"), (318.0, "3")], False),
+            (130.0, [(60.0, "Tier"), (120.0, "one is paged at night")], True),
+        ]
+    )
+
+
+def _cases() -> list[tuple[str, list[dict]]]:
+    """Pages of words, each named by what it holds; none is the notebook's page."""
+    return [
+        (
+            "a title, a paragraph, a header over rows of numbers set flush right, then prose",
+            _flush_right_page(),
+        ),
+        ("a bold note in two groups above the table, a row with an empty cell", _note_page()),
+        (
+            "no bold line of two cells: no table",
+            _words([_TITLE, _PROSE, (90.0, [(72.0, "Name"), (200.0, "Value")], False)]),
+        ),
+        (
+            "four columns, rows closer than the header, a wide gap to a second bold line",
+            _four_columns_page(),
+        ),
+    ]
+
+
+def check_bold_table(fn: Callable) -> int:
+    """08.2: `bold_table(words)`: the header and rows of the first table found by a bold header."""
+    cases = _cases()
+    for what, words in cases:
+        expected = bold_table(words)
+        got = run_without(
+            fn,
+            ([dict(w) for w in words],),
+            aligned_tables,
+            "it calls chunklab.documents.pdf_grid.aligned_tables, the library's own "
+            "rule; write the rule from section 4 yourself",
+        )
+        try:
+            got = [list(row) for row in got]
+        except TypeError:
+            raise NotYet(f"expected a list of rows (lists of str), got {short(got)}") from None
+        if got == expected:
+            continue
+        slip = next(
+            (why for name, why in SLIPS.items() if got == bold_table(words, **{name: True})), None
+        )
+        told = f" ({slip})" if slip else ""
+        raise NotYet(
+            f"on a page with {what}: expected {short(expected, 160)}, got {short(got, 160)}{told}"
+        )
+    return len(cases)
+
+
+CHECKS_BOLD_TABLE: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "08.2": ("bold_table(words) -> list of rows (lists of str)", check_bold_table),
+}

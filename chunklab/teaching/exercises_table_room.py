@@ -1,0 +1,173 @@
+"""Exercise 05b.1's check: the room a table's rows need, by companion 05b's test.
+
+Section 1 of 05b predicts, before any cut, the budget from which on linearize mode keeps every row
+with its header: the widest breadcrumb + blank line + header line + row, as the chunk writes them
+(rows mode adds the delimiter row). The exercise asks the learner to write that test as a function
+of any Markdown text and any counter; the check runs it on documents built here, none of them the
+notebook's, each set up so that one predictable slip gives another width, and with two counters
+(characters and words), so a function that measures with its own counter is seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.teaching.checking import NotYet, run_without, short
+
+_DELIMITER = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+
+
+def _tables(lines: list[str]) -> list[tuple[int, list[int]]]:
+    """(header line number, row line numbers) of every pipe table."""
+    found = []
+    for i in range(1, len(lines)):
+        if _DELIMITER.match(lines[i]) and lines[i - 1].lstrip().startswith("|"):
+            rows, j = [], i + 1
+            while j < len(lines) and lines[j].lstrip().startswith("|"):
+                rows.append(j)
+                j += 1
+            found.append((i - 1, rows))
+    return found
+
+
+def _crumb(lines: list[str], upto: int, slip: dict) -> str:
+    stack: list[tuple[int, str]] = []
+    fenced = False
+    for line in lines[:upto]:
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+        heading = re.match(r"^(#{1,6})\s+(.*?)\s*$", line)
+        if heading and (not fenced or slip.get("fence")):
+            level = len(heading.group(1))
+            kept = stack if slip.get("no_cut") else [(lv, t) for lv, t in stack if lv < level]
+            stack = kept + [(level, heading.group(2))]
+    if slip.get("nearest"):
+        stack = stack[-1:]
+    return " > ".join(t for _, t in stack)
+
+
+def room_needed(
+    text: str, count: Callable[[str], int], rows_mode: bool = False, **slip: Any
+) -> int:
+    """The rule, right by default; each keyword turns one predictable slip on."""
+    lines = text.split("\n")
+    pairs = []
+    for head, rows in _tables(lines):
+        header = lines[head] + "\n"
+        if rows_mode and not slip.get("no_delimiter"):
+            header += lines[head + 1] + "\n"
+        for r in rows + ([head] if slip.get("header_row") else []):
+            crumb = "" if slip.get("no_crumb") else _crumb(lines, r, slip)
+            blank = "\n" if slip.get("one_newline") else "\n\n"
+            lead = crumb + blank if crumb or slip.get("always_blank") else ""
+            pairs.append((len(lines[r]), lead + header + lines[r]))
+    if not pairs:
+        return 0
+    if slip.get("widest_row"):
+        return count(max(pairs)[1])
+    measure = len if slip.get("own_count") else count
+    return max(measure(text) for _, text in pairs)
+
+
+SLIPS = {
+    "no_crumb": "the pair starts with the row's breadcrumb, the headings above it joined by ' > ', "
+    "and a blank line",
+    "nearest": "the breadcrumb is the whole heading path above the row, not its nearest heading",
+    "no_cut": "a new heading cuts the stack back to the headings of a smaller level: a sibling "
+    "section's heading is not in the path",
+    "fence": "a '#' line inside a ``` code fence is code, not a heading",
+    "one_newline": "the breadcrumb is followed by a blank line, '\\n\\n', as the chunk writes it",
+    "always_blank": "a row with no heading above it has no breadcrumb, and no blank line either",
+    "header_row": "the header line is not a row: only the lines under the delimiter are",
+    "no_delimiter": "in rows mode the pair also holds the delimiter line under the header",
+    "widest_row": "measure every row's whole pair and keep the widest: the longest row is not the "
+    "widest pair when another row's breadcrumb is longer",
+    "own_count": "measure with the `count` you are given (the check passes characters and words)",
+}
+
+_GUIDE = """# Field guide
+
+Read this first.
+
+## Rates
+
+| City | Rate |
+|---|---|
+| Lima | 60 |
+| Rio de Janeiro | 75 |
+
+## Notes on travel
+
+### Deep section with a rather long title
+
+| Key | Value |
+|---|---|
+| a | b |
+"""
+
+_FENCED = """## Setup
+
+```bash
+# install the tool first
+pip install tool
+```
+
+| Flag | Meaning |
+|---|---|
+| -v | verbose output |
+"""
+
+_HEADLESS = """| Name of a long first column | Second |
+|:---|---:|
+| a | 1 |
+
+A paragraph after the table.
+"""
+
+
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def check_room_needed(fn: Callable) -> int:
+    """05b.1: `room_needed(text, count, rows_mode)`: the widest breadcrumb + header + row."""
+    cases = [
+        (doc, rows_mode, count)
+        for doc in (_GUIDE, _FENCED, _HEADLESS, "# Only prose\n\nNo table.\n")
+        for rows_mode in (False, True)
+        for count in (len, _words)
+    ]
+    for text, rows_mode, count in cases:
+        expected = room_needed(text, count, rows_mode)
+        got = run_without(
+            fn,
+            (text, count, rows_mode),
+            MarkdownChunker.split,
+            "it cuts with MarkdownChunker: the test is measured before any cut; "
+            "build each row's pair and measure it",
+        )
+        if got == expected:
+            continue
+        slip = next(
+            (
+                why
+                for name, why in SLIPS.items()
+                if got == room_needed(text, count, rows_mode, **{name: True})
+            ),
+            None,
+        )
+        counter = "characters (len)" if count is len else "words"
+        told = f" ({slip})" if slip else ""
+        raise NotYet(
+            f"on a document starting {short(text.splitlines()[0], 40)}, rows_mode={rows_mode}, "
+            f"counting {counter}: expected {expected}, got {short(got)}{told}"
+        )
+    return len(cases)
+
+
+CHECKS_TABLE_ROOM: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "05b.1": ("room_needed(text, count, rows_mode) -> int", check_room_needed),
+}
