@@ -102,6 +102,12 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         _both_only,
         "tied counts every question the two cuts agree on, the ones neither answers too",
     ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(f in t[a : b + 1] for f in facts) for a, b in cut), case
+        ),
+        "end is exclusive: a chunk is text[start:end], not text[start:end + 1]",
+    ),
 ]
 
 
@@ -241,7 +247,7 @@ def _one_span(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
 
 
 def _title_and_after(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
-    """Notebook 02's looser test: the title alone as a line (a span may start after the `#`s)."""
+    """A looser test than 02.2 asks: the title alone as a line (a span may start after the `#`s)."""
     title_start = line[0] + len(line[2]) - len(line[2].lstrip("#").lstrip())
     return _holds(spans, (title_start, line[1], ""), after)
 
