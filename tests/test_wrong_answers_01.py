@@ -228,9 +228,16 @@ def _by_the_library(text, cut_a, cut_b, questions):  # chunklab's matcher called
     return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
 
 
+def _end_inclusive(text, cut_a, cut_b, questions):  # each chunk one character too long
+    return compare_by_substring(
+        text, [(a, b + 1) for a, b in cut_a], [(a, b + 1) for a, b in cut_b], questions
+    )
+
+
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
+        (_end_inclusive, "end is exclusive"),
         (_spread, "ONE chunk holds all its facts"),
         (_totals, "compared the two totals"),
         (_swapped, "won and lost are swapped"),
