@@ -209,9 +209,16 @@ def fence_spaces_only_after(opening, line):  # the spec allows spaces or tabs af
     return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def fence_mixed_run(opening, line):  # "```~" read as one run of fence characters
+    char, length = _run(opening)
+    m = re.fullmatch(r" {0,3}([`~]+)[ \t]*", line)
+    return bool(m) and m.group(1)[0] == char and len(m.group(1)) >= length
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (fence_mixed_run, "a closing run is one character only"),
         (fence_sketch, "up to three spaces before the closing run"),
         (fence_ignoring_info_strings, "info string"),
         (fence_ignoring_length, "at least as long"),
