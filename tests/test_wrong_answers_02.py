@@ -386,8 +386,12 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         ((blocks, kind), "kind first"),
         ((kind, str(blocks)), "an int"),
         (kind, "answer a pair"),
+        ((kind, 2), "by hand"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
+        # the exercise says: work it out without running anything on the changed text
+        assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
+        assert "print the kind" not in out, (wrong, out)
     assert said("02b.2", (kind, blocks), capsys).endswith("correct.\n")
     assert said("02b.2", [kind, blocks], capsys).endswith("correct.\n")
