@@ -22,7 +22,7 @@ WRONG_03B_1 = [
     (197, "5 sentences on each side"),  # the window on both sides
     (128, "on the wrong side"),  # 5 before, none after
     (143, "the notebook's window, 3 sentences each side"),  # the example the section prints
-    (89, "the window's approx_tokens, its words × 4/3, or the whole 'Visa and approvals' section's"),
+    (89, "approx_tokens, its words × 4/3, or the whole 'Visa and approvals' section's"),
     (5, "how many sentences after the hit"),  # the count, not the tokens
     (6, "how many sentences the window holds"),  # the window's sentence count, hit included
     (84, "includes the sentence before the hit"),  # one sentence before, as well
