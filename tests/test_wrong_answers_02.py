@@ -209,9 +209,16 @@ def fence_spaces_only_after(opening, line):  # the spec allows spaces or tabs af
     return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def fence_mixed_run(opening, line):  # "```~" read as one run of fence characters
+    char, length = _run(opening)
+    m = re.fullmatch(r" {0,3}([`~]+)[ \t]*", line)
+    return bool(m) and m.group(1)[0] == char and len(m.group(1)) >= length
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (fence_mixed_run, "a closing run is one character only"),
         (fence_sketch, "up to three spaces before the closing run"),
         (fence_ignoring_info_strings, "info string"),
         (fence_ignoring_length, "at least as long"),
@@ -379,8 +386,12 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         ((blocks, kind), "kind first"),
         ((kind, str(blocks)), "an int"),
         (kind, "answer a pair"),
+        ((kind, 2), "by hand"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
+        # the exercise says: work it out without running anything on the changed text
+        assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
+        assert "print the kind" not in out, (wrong, out)
     assert said("02b.2", (kind, blocks), capsys).endswith("correct.\n")
     assert said("02b.2", [kind, blocks], capsys).endswith("correct.\n")

@@ -91,7 +91,36 @@ def _calls_cl100k(ranked, parent_of, sections, starts):  # cell 28 copied with i
     return _room_sliced(ranked, parent_of, sections, cl100k_token_starts)
 
 
+def _per_child(ranked, parent_of, sections, starts):  # sums each child's tokens, newlines left out
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    room, used, kept = len(starts(section)), 0, []
+    for _, t in ranked:
+        at = starts(t)
+        if used + len(at) <= room:
+            kept.append(t)
+            used += len(at)
+        else:
+            kept.append(t[: at[room - used]])
+            break
+    return section, "\n".join(kept)
+
+
+def _cut_at_characters(ranked, parent_of, sections, starts):
+    section, _ = _room_sliced(ranked, parent_of, sections, starts)
+    return section, "\n".join(t for _, t in ranked)[: len(section)]
+
+
+def _as_many_words(ranked, parent_of, sections, starts):
+    section, _ = _room_sliced(ranked, parent_of, sections, starts)
+    return section, " ".join("\n".join(t for _, t in ranked).split()[: len(section.split())])
+
+
 WRONG_03_1 = [
+    (_cut_at_characters, "at the section's character count"),
+    (_as_many_words, "as many words as the"),
+    (_per_child, "counting each child apart"),
     (_slipped(pick=-1), "the best child's"),
     (_slipped(budget=lambda s, starts: len(s)), "not its characters"),
     (_slipped(budget=lambda s, starts: len(s.split())), "not its words"),

@@ -22,7 +22,7 @@ WRONG_03B_1 = [
     (197, "5 sentences on each side"),  # the window on both sides
     (128, "on the wrong side"),  # 5 before, none after
     (143, "the notebook's window, 3 sentences each side"),  # the example the section prints
-    (89, "the window's word count (approx_tokens), or the whole 'Visa and approvals' section's"),
+    (89, "approx_tokens, its words × 4/3, or the whole 'Visa and approvals' section's"),
     (5, "how many sentences after the hit"),  # the count, not the tokens
     (6, "how many sentences the window holds"),  # the window's sentence count, hit included
     (84, "includes the sentence before the hit"),  # one sentence before, as well
@@ -65,7 +65,7 @@ def _window_from_scratch():
 
 def test_03b_1_names_the_whole_section_notebook_03_hands_over():
     """A fresh reader's slip: the cl100k tokens of the section holding the hit, notebook 03's
-    parent. On the policy it equals the window's word count, so the hint names both."""
+    parent. On the policy it equals the window's approx_tokens, so the hint names both."""
     from chunklab import approx_tokens, cl100k
     from chunklab.chunkers.markdown import MarkdownChunker
 
@@ -76,7 +76,7 @@ def test_03b_1_names_the_whole_section_notebook_03_hands_over():
     message = verdict_for("03b.1", cl100k(section.text))
     assert "not quite" in message and "the whole 'Visa and approvals' section's cl100k" in message
     both = cl100k(section.text) == approx_tokens(policy.text[start:end])
-    assert ("the window's word count" in message) == both, message
+    assert ("the window's approx_tokens" in message) == both, message
 
 
 def test_03b_1_accepts_the_window_built_from_scratch():

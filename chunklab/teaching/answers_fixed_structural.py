@@ -180,16 +180,16 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
     plain = len(parse_blocks(load_document("manual").text))
     if kind == "list" and count == plain:
         return (
-            f"({kind!r}, {count}) is the manual before the change: add the blank line "
-            "(text.replace) and run parse_blocks on the new text"
+            f"({kind!r}, {count}) is the manual before the change: with the blank line, the "
+            "header row no longer continues item 3's paragraph; work out what it opens instead"
         )
     if kind.strip().lower() == solution[0] and kind != solution[0]:
         return "write the kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
     if kind != solution[0]:
         return (
             "after a blank line, a line that starts at the margin is no lazy continuation, and "
-            "it is not indented enough to stay inside list item 3: print the kind of the block "
-            "whose span holds the header row"
+            "it is not indented enough to stay inside list item 3: it opens a block of its own; "
+            "which kind do a header row and the delimiter row under it open?"
         )
     structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
     if count == structured:
@@ -204,7 +204,7 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
             "count parse_blocks' blocks, not the numbered items: items 1 to 3 stay in one "
             "list block"
         )
-    return "count every block parse_blocks returns on the changed text, the title's paragraph too"
+    return "count every block of the changed text by hand, the title's paragraph too"
 
 
 SIGN_QUESTIONS, SIGN_LOST = 12, 1  # 01b.2: twelve questions, one lost

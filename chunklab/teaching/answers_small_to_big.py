@@ -97,7 +97,7 @@ def _forward_window_hints() -> dict[Any, str]:
     title, section = parent.metadata["section"].split(" > ")[-1], COUNTERS["cl100k"](parent.text)
     whole, words = f"the whole {title!r} section's cl100k tokens", _t03_window(0, a, "approx")[1]
     counted = {_t03_window(0, a, "characters")[1]: "the window's characters (len)"}
-    counted[words] = "the window's word count (approx_tokens)"
+    counted[words] = "the window's approx_tokens, its words × 4/3"
     counted[section] = f"{counted[words]}, or {whole}" if section == words else whole
     for tokens, what in counted.items():
         hints[tokens] = f"that is {what}; the question asks the window's cl100k tokens"

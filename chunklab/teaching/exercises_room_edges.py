@@ -7,7 +7,8 @@ newlines and cut where the section's tokens run out (`starts(text)` gives where 
 begins, as `cl100k_token_starts` does). The check passes its own token rule, so a function that
 calls cl100k is refused, and names the slips: the section of another child, the budget in
 characters or in words, whole children only (or the overflowing child kept whole), another join,
-a cut one token off, no cut, only the section's own children.
+a cut one token off, no cut, only the section's own children, each child's tokens counted apart
+(the joining newlines left out).
 
 03d.1 asks for the edge check of 03d's section 2 when blocks overlap: `holding_block(excerpts,
 size, step)`, the index of the first block of `size` characters (block i starts at i * step)
@@ -34,8 +35,9 @@ Room = tuple[Ranked, dict[str, str], dict[str, str]]
 
 
 def _starts(text: str) -> list[int]:
-    """The check's own tokens: a run of word characters, or one punctuation mark."""
-    return [m.start() for m in re.finditer(r"\w+|[^\w\s]", text)]
+    """The check's own tokens: a run of word characters, one punctuation mark, or a newline (as
+    in cl100k, the newline that joins two children can cost a token of the room)."""
+    return [m.start() for m in re.finditer(r"\w+|[^\w\s]|\n", text)]
 
 
 def _cut(text: str, budget: int, starts: Callable[[str], list[int]] = _starts) -> str:
@@ -52,6 +54,7 @@ def _room(
     budget_of: Callable[[str], int] = lambda s: len(_starts(s)),
     shift: int = 0,
     whole: str = "",
+    apart: bool = False,
 ) -> tuple[str, str]:
     """The right answer (defaults) and, with one argument changed, each slip's."""
     if not ranked:
@@ -68,6 +71,14 @@ def _room(
                 break
             kept.append(text)
         return section, join.join(kept)
+    if apart:  # each child's tokens counted alone, the joining newlines left out
+        used, kept = 0, []
+        for text in texts:
+            kept.append(_cut(text, budget - used))
+            used += len(_starts(text))
+            if used >= budget:
+                break
+        return section, join.join(kept)
     return section, _cut(join.join(texts), budget)
 
 
@@ -75,6 +86,7 @@ def _room_slips(ranked: Ranked, parent_of: dict, sections: dict) -> dict[str, tu
     args = (ranked, parent_of, sections)
     top = parent_of[ranked[0][0]] if ranked else None
     own = [(i, t) for i, t in ranked if parent_of[i] == top]
+    section, joined = _room(*args)[0], "\n".join(t for _, t in ranked)
     return {
         "the section is the best child's, the first of `ranked`": _room(*args, pick=-1),
         "the room is the section's tokens, counted with `starts`, not its characters": _room(
@@ -87,15 +99,18 @@ def _room_slips(ranked: Ranked, parent_of: dict, sections: dict) -> dict[str, tu
         "child that overflows": _room(*args, whole="before"),
         "the children are cut where the tokens run out: you kept the overflowing child "
         "whole": _room(*args, whole="after"),
+        "the room is the section's tokens, counted with `starts`: you cut the children's text "
+        "at the section's character count": (section, joined[: len(section)]),
+        "the room is the section's tokens, counted with `starts`: you kept as many words as the "
+        "section has": (section, " ".join(joined.split()[: len(section.split())])),
         "join the children with a newline": _room(*args, join=" "),
         "join the children with a newline, not with nothing": _room(*args, join=""),
+        "count the tokens of the joined text: the newline between two children can be a token "
+        "too, so counting each child apart overfills the room": _room(*args, apart=True),
         "you cut one token short: keep the text up to the start of token number len(starts("
         "section)), text[:starts(text)[budget]]": _room(*args, shift=-1),
         "you cut one token long: the room is len(starts(section)) tokens": _room(*args, shift=1),
-        "cut the children to the section's tokens": (
-            _room(*args)[0],
-            "\n".join(t for _, t in ranked),
-        ),
+        "cut the children to the section's tokens": (section, joined),
         "the baseline takes the best children from anywhere, not only the section's own": _room(
             own, parent_of, sections
         )

@@ -160,6 +160,8 @@ LINES = [
     "\t```",
     "x```",
     "```\t",
+    "```~",
+    "~~~~`",
 ]
 
 
@@ -177,6 +179,12 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         )
     if run < length:
         return f"the closing run must be at least as long as the opening's ({length})"
+    if stripped[run : run + 1] in ("`", "~"):
+        return (
+            "a closing run is one character only: the backticks and tildes of a mixed run like "
+            f"{stripped!r} are not one run, so what follows the {char * run!r} is text and the "
+            "line is code"
+        )
     if stripped[run:].strip():
         return "a closing fence has nothing after its run: a line with an info string is code"
     if expected and line[:1] == " ":
