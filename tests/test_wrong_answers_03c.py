@@ -46,7 +46,15 @@ def test_03c_1_hints_do_not_bracket_the_answer():
     answer = _factor_by_fetching()
     below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
     assert "the count itself" in below and "not the smallest" in above, (below, above)
-    for word in ["deeper", "smaller one", "one deeper", "fetch more", "one more", "+ 1", str(answer)]:
+    for word in [
+        "deeper",
+        "smaller one",
+        "one deeper",
+        "fetch more",
+        "one more",
+        "+ 1",
+        str(answer),
+    ]:
         assert word not in below and word not in above, (below, above)
 
 
