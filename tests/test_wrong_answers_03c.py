@@ -18,7 +18,7 @@ WRONG_03C_1 = [
     (1, "filtering before ranking"),  # the library's order
     (2, "a factor of 2 is not the smallest"),  # too few
     (3, "the notebook's factor"),  # the factor the notebook ran
-    (5, "a factor of 5 is not the smallest"),  # one short
+    (5, "the count itself"),  # the count the prompt asks for, not yet the factor
     (7, "a factor of 7 is not the smallest"),  # one too many
     (9, "share a word with the question"),  # every child that scores
     (12, "notebook 03's Tokyo question"),  # the question the notebook ran
@@ -39,16 +39,22 @@ def test_03c_1_names_no_question_the_notebook_does_not_ask():
 
 
 def test_03c_1_hints_do_not_bracket_the_answer():
-    """A factor one short and one too many get the same hint, the number aside: a hint that says
-    "fetch more" below and "a smaller one does" above hands over the answer in two guesses."""
+    """A factor one too many gets the generic hint, and the one short names its slip (the count
+    itself, where the rule asks the factor to exceed it) without a number or a direction: a hint
+    that says "fetch more" below and "a smaller one does" above hands over the answer in two
+    guesses."""
     answer = _factor_by_fetching()
     below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
-
-    def unnumbered(message, n):
-        return message.replace(f"({n})", "(N)").replace(f"factor of {n} ", "factor of N ")
-
-    assert unnumbered(below, answer - 1) == unnumbered(above, answer + 1), (below, above)
-    for word in ["deeper", "smaller one", "one deeper", "fetch more"]:
+    assert "the count itself" in below and "not the smallest" in above, (below, above)
+    for word in [
+        "deeper",
+        "smaller one",
+        "one deeper",
+        "fetch more",
+        "one more",
+        "+ 1",
+        str(answer),
+    ]:
         assert word not in below and word not in above, (below, above)
 
 
@@ -178,3 +184,29 @@ def test_03c_2_verdict_does_not_depend_on_the_hash_seed():
         for seed in ["1", "2", "3"]
     }
     assert seen == {"False"}, seen
+
+
+def _pads_with_none(scores, passes, k):  # k places always, the empty ones None
+    found = sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[:k]
+    return found + [None] * (k - len(found))
+
+
+def _raises_when_short(scores, passes, k):  # insists on k passing ids
+    found = sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))
+    if len(found) < k:
+        raise ValueError(f"only {len(found)} chunks pass the filter")
+    return found[:k]
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_pads_with_none, "padded the list with None"),
+        (_raises_when_short, "fewer than k pass, return them all"),
+    ],
+)
+def test_03c_2_names_the_fewer_than_k_slips(fn, hint):
+    """Padding to k with None is not "an id that fails the filter", and raising where fewer
+    than k pass gets more than the bare exception: both hints name the case."""
+    result = verdict("03c.2", fn)
+    assert not result.passed and hint in result.message, result.message

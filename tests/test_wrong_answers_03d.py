@@ -106,7 +106,28 @@ def _start_character(excerpts, size, step):
     return None if i is None else i * step
 
 
+def _listed_loop(excerpts, size, step):  # excerpts taken as sorted, the span never checked
+    lo, hi = _span(excerpts, listed=True)
+    return next(
+        (i for i in range(lo // step + 1) if i * step <= lo and hi <= i * step + size), None
+    )
+
+
+def _each_in_some_block(excerpts, size, step):  # each excerpt's own first block, the smallest
+    blocks = [_first_by_loop([e], size, step) for e in excerpts]
+    return None if None in blocks else min(blocks)
+
+
+def _ceiling_floored(excerpts, size, step):  # (hi - size) // step where it must round up
+    lo, hi = _span(excerpts)
+    i = max(0, (hi - size) // step)
+    return i if i * step <= lo and hi <= i * step + size else None
+
+
 WRONG_03D_1 = [
+    (_listed_loop, "not in order"),
+    (_each_in_some_block, "not each excerpt in a block of its own"),
+    (_ceiling_floored, "rounded up, not down"),
     (_no_overlap, "not i * size"),
     (_end_inside, "end is exclusive"),
     (_each_alone, "not each excerpt in a block of its own"),

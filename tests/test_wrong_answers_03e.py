@@ -77,6 +77,8 @@ WRONG_03E_2 = [
     ((0, 3), "its content_hash changed too"),  # the edit forgotten
     ((3, 1), "the order"),  # the two counts swapped
     ((0, 0), "not a repeat of the first"),  # nothing changed, it seems
+    ((1, 2), "the second count"),  # the first right, the second off
+    ((2, 3), "the first count"),  # the second right, the first off
 ]
 
 

@@ -202,6 +202,11 @@ def _fetch_factor_hints() -> dict[Any, str]:
         "1 is filtering before ranking, the library's order; the question asks how much the "
         "patch, rank then filter, must fetch"
     )
+    hints[answer - 1] = (  # the count itself, the slip the prompt's count invites
+        f"{answer - 1} is the count itself (the failing children above the first that passes), "
+        "not yet the factor: section 1's rule at k = 1 asks for fewer failing chunks above it "
+        "than the factor"
+    )
     hints.pop(answer, None)
     return hints
 

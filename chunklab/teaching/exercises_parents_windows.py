@@ -155,6 +155,8 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
             f"you returned {len(got)} ids where k = {k} and {len(expected)} pass: cut to the "
             "first k ([:k], not [:k-1])"
         )
+    if None in got and [i for i in got if i is not None] == expected:
+        return "you padded the list with None up to k: fewer than k pass, return them all"
     if any(i not in passes for i in got):
         return "an id that fails the filter came back: keep only ids in `passes`"
     if short_by > 0:
@@ -207,7 +209,16 @@ def check_filtered_top_k(fn: Callable) -> int:
         cases.append((scores, passes, rng.randint(1, 4)))
     for scores, passes, k in [*FILTER_CASES, *cases]:
         expected = filtered_expected(scores, passes, k)
-        got = list(fn(dict(scores), _LargestFirst(passes), k))
+        try:
+            got = list(fn(dict(scores), _LargestFirst(passes), k))
+        except Exception as error:  # raised only where fewer than k pass: name that case
+            if len(expected) >= k:
+                raise
+            raise NotYet(
+                f"your function raised {type(error).__name__} where only {len(expected)} of the "
+                f"ids pass and k = {k}: fewer than k pass, return them all. Case: scores "
+                f"{scores}, passes {sorted(passes)}"
+            ) from error
         if got != expected:
             raise NotYet(
                 f"{_why_filtered(got, scores, passes, k)}. Case: scores {scores}, passes "

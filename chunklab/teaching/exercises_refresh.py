@@ -155,6 +155,10 @@ def _chunked_hints() -> dict[object, str]:
         (0, 0): "the second run is not a repeat of the first: the counter is new and the manual "
         "was edited",
     }
+    first_wrong, second_wrong = hints[(settings, settings)], hints[(alone, alone)]
+    for n in range(len(SERIES) + 1):  # one count right, the other not: name which one is off
+        hints.setdefault((n, settings), first_wrong)
+        hints.setdefault((alone, n), second_wrong)
     hints.pop((alone, settings), None)
     return hints
 
