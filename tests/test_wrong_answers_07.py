@@ -572,3 +572,58 @@ def test_07b_2_refuses_a_call_into_the_library_sign_test():
 
     result = verdict("07b.2", with_library)
     assert not result.passed and "sign_test" in result.message, result.message
+
+
+# --- slips the checkers once accepted: whole-word facts (07.2), ties and worse members (07b.2) ---
+
+
+def _answer_whole_words(chunks, facts):  # a fact as one token of the chunk split on spaces
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(all(f.lower() in set(c.lower().split()) for f in fs) for c in chunks)
+    )
+
+
+def _answer_word_boundaries(chunks, facts):  # a fact between \b's: misses 'cap' in 'capped'
+    import re
+
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(
+            all(re.search(rf"\b{re.escape(f.lower())}\b", c.lower()) for f in fs) for c in chunks
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [(_answer_whole_words, "whole words"), (_answer_word_boundaries, "word boundaries")],
+    ids=["whole-words", "word-boundaries"],
+)
+def test_07_2_refuses_facts_matched_as_words(wrong, named):
+    result = verdict("07.2", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+_by_decisive = _reading(lambda f: 0.05 / max(1, sum(won + lost > 0 for _, won, lost, _ in f)))
+
+
+def _apart_either_way(family):  # the reader's form: a comparison shown worse returned too
+    m = len(family)
+    return [
+        name
+        for name, won, lost, low in family
+        if (low > 0 or won < lost) and won != lost and _p(won, lost) < 0.05 / m
+    ]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [(_by_decisive, "decisive question"), (_apart_either_way, "shown worse")],
+    ids=["m-decisive", "worse-too"],
+)
+def test_07b_2_refuses_m_without_ties_and_worse_members(wrong, named):
+    result = verdict("07b.2", wrong)
+    assert not result.passed and named in result.message, result.message
