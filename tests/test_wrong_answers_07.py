@@ -10,7 +10,13 @@ import pytest
 from conftest import ROOT
 
 from chunklab.teaching import selfcheck
-from chunklab.teaching.answers_paired import PAIR, RETRIEVER, paired_in_family, read_pair
+from chunklab.teaching.answers_paired import (
+    AMONG_THREE,
+    PAIR,
+    RETRIEVER,
+    paired_in_family,
+    read_pair,
+)
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
@@ -336,7 +342,7 @@ def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
     won, lost, low, verdict = paired_in_family()
     assert selfcheck.verdict_for("07.3", (won, lost, low, verdict)).endswith("correct.")
     at_005 = read_pair(RETRIEVER, 95.0)
-    assert "read at a looser level" in selfcheck.verdict_for("07.3", at_005)
+    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", at_005)
     reversed_pair = (lost, won, -low, verdict)
     assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", reversed_pair)
     assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, low, "not shown"))
@@ -572,3 +578,92 @@ def test_07b_2_refuses_a_call_into_the_library_sign_test():
 
     result = verdict("07b.2", with_library)
     assert not result.passed and "sign_test" in result.message, result.message
+
+
+# --- slips the checkers once accepted: whole-word facts (07.2), ties and worse members (07b.2) ---
+
+
+def _answer_whole_words(chunks, facts):  # a fact as one token of the chunk split on spaces
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(all(f.lower() in set(c.lower().split()) for f in fs) for c in chunks)
+    )
+
+
+def _answer_word_boundaries(chunks, facts):  # a fact between \b's: misses 'cap' in 'capped'
+    import re
+
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(
+            all(re.search(rf"\b{re.escape(f.lower())}\b", c.lower()) for f in fs) for c in chunks
+        )
+    )
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [(_answer_whole_words, "whole words"), (_answer_word_boundaries, "word boundaries")],
+    ids=["whole-words", "word-boundaries"],
+)
+def test_07_2_refuses_facts_matched_as_words(wrong, named):
+    result = verdict("07.2", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+_by_decisive = _reading(lambda f: 0.05 / max(1, sum(won + lost > 0 for _, won, lost, _ in f)))
+
+
+def _apart_either_way(family):  # the reader's form: a comparison shown worse returned too
+    m = len(family)
+    return [
+        name
+        for name, won, lost, low in family
+        if (low > 0 or won < lost) and won != lost and _p(won, lost) < 0.05 / m
+    ]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [(_by_decisive, "decisive question"), (_apart_either_way, "shown worse")],
+    ids=["m-decisive", "worse-too"],
+)
+def test_07b_2_refuses_m_without_ties_and_worse_members(wrong, named):
+    result = verdict("07b.2", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_07_3_names_each_level_that_prints_the_low_end_a_fraction_and_reached():
+    """0.05 / 2 prints the low end 0.05 does: both are named, not 0.05 alone; the low end as a
+    fraction is named as that, not as the 0.05 / 36 line alone; `reached` is named."""
+    won, lost, low, verdict = paired_in_family()
+    at_two = read_pair(RETRIEVER, 97.5)
+    assert at_two[2] != low
+    message = selfcheck.verdict_for("07.3", at_two)
+    assert "0.05 / 2" in message and "0.05 / 3" in message, message
+    message = selfcheck.verdict_for("07.3", (won, lost, low / 100, verdict))
+    assert "as a fraction" in message and f"{low / 100:g}" not in message.split("): ", 1)[1], (
+        message
+    )
+    message = selfcheck.verdict_for("07.3", read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
+    assert "that is `reached`" in message, message
+
+
+def _rr_one_too_far(ranked, gold):  # enumerate from 1, then 1 added again
+    return next((1 / (k + 1) for k, ref in enumerate(ranked, 1) if ref in gold), 0.0)
+
+
+def _rr_hit(ranked, gold):  # found or not, 1 or 0
+    return 1.0 if any(ref in gold for ref in ranked) else 0.0
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [(_rr_one_too_far, "one position too far"), (_rr_hit, "that is a hit")],
+    ids=["one-too-far", "hit"],
+)
+def test_07_1_names_one_too_far_and_a_hit(wrong, named):
+    result = verdict("07.1", wrong)
+    assert not result.passed and named in result.message, result.message

@@ -1,6 +1,8 @@
 """Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
 refusal names (the line read at 0.05, or at 0.05 / 2 or 0.05 / 36, where the pick among three
-retrievers asks 0.05 / 3: the interval's low end, asked beside the verdict, shows the level; the two
+retrievers asks 0.05 / 3: the interval's low end, asked beside the verdict, shows the level; levels
+that print the same low end named together; the low end written as a fraction; `reached` read in
+place of `complete`; the two
 cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
 `markdown` or its `+path` twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
@@ -29,28 +31,32 @@ K = 3  # the exercise reads `complete` at k = 3
 
 @lru_cache(maxsize=None)
 def _complete(
-    retriever: str, pair: tuple[str, str] = PAIR, k: int = K
+    retriever: str, pair: tuple[str, str] = PAIR, k: int = K, measure: str = "complete"
 ) -> tuple[tuple[float, ...], tuple[float, ...]]:
-    """Each cut's `complete` at `k` with `retriever`, one score per question, in order."""
+    """Each cut's `measure` at `k` with `retriever`, one score per question, in order."""
     docs = {n: load_document(n) for n in list_documents()}
     questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
     strategies = {name: real_strategies()[name] for name in pair}
     rows = run_experiment(
         docs, questions, strategies, {retriever: RETRIEVERS[retriever]()}, ks=(k,), progress=False
     )
-    score = {(r["strategy"], r["question"]): float(r["complete"]) for r in rows}
+    score = {(r["strategy"], r["question"]): float(r[measure]) for r in rows}
     a, b = (tuple(score[name, q.id] for q in questions) for name in pair)
     return a, b
 
 
 def read_pair(
-    retriever: str, level: float, pair: tuple[str, str] = PAIR, k: int = K
+    retriever: str,
+    level: float,
+    pair: tuple[str, str] = PAIR,
+    k: int = K,
+    measure: str = "complete",
 ) -> tuple[int, int, float, str]:
     """Won, lost, the interval's low end (one decimal, as printed) and the verdict of `pair` at
     `k` with `retriever`, read at `level`: the right answer and each plausible slip (another cut,
     retriever, k or level) come from this one reading. The low end carries the level the line was
     read at, so a verdict guessed without it does not pass."""
-    a, b = _complete(retriever, pair, k)
+    a, b = _complete(retriever, pair, k, measure)
     made = compare(a, b, show=False, level=level)
     return made.won, made.lost, round(made.low, 1), made.verdict
 
@@ -87,22 +93,40 @@ def paired_misses() -> dict[Any, str]:
             misses[(got_won, got_lost, got_low, word)] = hint
     for other in ("bm25", "wordllama"):
         misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
-    at_005 = read_pair(RETRIEVER, 95.0)
-    for word in ("better", "worse", "no difference shown"):  # the 95% interval, any verdict
-        misses[(*at_005[:3], word)] = (
-            "that low end is the interval read at a looser level than the pick asks (0.05 gives "
-            "it): which retriever shows a lead is a pick among three, so read the interval and "
-            "the sign test at 0.05 / 3"
+    reached = read_pair(RETRIEVER, AMONG_THREE, measure="reached")
+    for word in ("better", "worse", "no difference shown"):
+        misses.setdefault(
+            (*reached[:3], word),
+            "that is `reached` (half the evidence in one chunk); the exercise reads `complete` "
+            "(every fact in one chunk)",
         )
-    for m, family in ((2, "two"), (36, "36")):  # a stricter or looser family than the pick's
+    for key, why in _level_misses(low, verdict).items():
+        misses.setdefault(key, why)
+    misses.pop((won, lost, low, verdict), None)  # a slip that happens to read the same is not one
+    return misses
+
+
+def _level_misses(low: float, verdict: str) -> dict[Any, str]:
+    """The line read at another level than the pick's (0.05, or a family of 2 or 36), and the low
+    end written as a fraction: levels that print the same low end are named together."""
+    named: dict[tuple[int, int, float], list[str]] = {}
+    for m, level in ((1, "0.05"), (2, "0.05 / 2"), (36, "0.05 / 36")):
         read = read_pair(RETRIEVER, 100 - 5 / m)
         if read[2] != low:
-            misses.setdefault(
-                read,
-                f"that is the line read at 0.05 / {m}, a family of {family}: m counts the "
-                "comparisons the pick is among, here one line per retriever",
-            )
-    misses.pop((won, lost, low, verdict), None)  # a slip that happens to read the same is not one
+            named.setdefault(read[:3], []).append(f"the line read at {level}")
+    won, lost = read_pair(RETRIEVER, AMONG_THREE)[:2]
+    named.setdefault((won, lost, round(low / 100, 1)), []).append(
+        "the low end written as a fraction (`compare` prints it in percentage points)"
+    )
+    misses: dict[Any, str] = {}
+    for key, whats in named.items():
+        why = (
+            "that low end is " + ", or ".join(whats) + ": which retriever shows a lead is a pick "
+            "among three, one line per retriever, so read the interval and the sign test at "
+            "0.05 / 3"
+        )
+        for word in ("better", "worse", "no difference shown"):
+            misses[(*key, word)] = why
     return misses
 
 

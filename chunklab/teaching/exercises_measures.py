@@ -79,6 +79,16 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any, fn: Callable) -> str:
             f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
             "only the top one"
         )
+    if _is(got, 1 / (first + 1)):
+        return (
+            f"that is 1/{first + 1}, one position too far: the first id has rank 1, so count "
+            "from 1 once, without adding 1 again"
+        )
+    if _is(got, 1.0) and first > 1:
+        return (
+            f"1.0 for a first id in gold at position {first}: that is a hit (found or not); the "
+            "reciprocal rank falls with the position"
+        )
     return f"the first id in gold is at position {first}"
 
 

@@ -5,20 +5,23 @@ the notebooks never show.
 whatever the retriever (`answerable` 0 in 07's rows): a chunk answers when it holds every fact of
 the question, ignoring case. The slips named: facts spread over several chunks counted (that is
 `fact_recall` 1, m09's case in 07, not a chunk that answers alone), one fact enough, case kept,
-the answerable questions returned instead, the ids not sorted.
+the answerable questions returned instead, the ids not sorted, facts matched as whole words or
+at word boundaries (a fact is a substring: several words, beside punctuation, inside a word).
 
 07b.2 `standing(family)`: a family of m paired comparisons, each `(name, won, lost, low)` with `low`
 the low end of its interval printed at the family's level (100 - 5/m), read as a search: a
 comparison is shown ahead when its interval's low end is above 0, it won more than it lost, and
 its two-sided sign test gives p < 0.05 / m, with m the number of comparisons in the family. The
-slips named: each read at 0.05, m taken as something else than the family's size, the interval
-read alone, the sign test read alone, a one-sided sign test.
+slips named: each read at 0.05, m taken as something else than the family's size (ties left out
+included), a comparison shown worse returned too, the interval read alone, the sign test read
+alone, a one-sided sign test.
 """
 
 from __future__ import annotations
 
 import math
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -59,6 +62,25 @@ _ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
     "those are the questions some chunk CAN answer; the exercise asks for the others": (
         lambda chunks, facts: sorted(set(facts) - set(_unanswerable(chunks, facts)))
     ),
+    "you matched facts as whole words (the chunk split on spaces): a fact is a substring, so it "
+    "may span words ('travel policy'), touch punctuation ('92.') or sit inside a word ('capped')": (
+        lambda chunks, facts: sorted(
+            q
+            for q, fs in facts.items()
+            if not any(all(f.lower() in c.lower().split() for f in fs) for c in chunks)
+        )
+    ),
+    "you matched facts at word boundaries: a fact is a substring, so it may sit inside a longer "
+    "word ('cap' in 'capped')": (
+        lambda chunks, facts: sorted(
+            q
+            for q, fs in facts.items()
+            if not any(
+                all(re.search(rf"\b{re.escape(f.lower())}\b", c.lower()) for f in fs)
+                for c in chunks
+            )
+        )
+    ),
 }
 
 _WORDS = ["limite", "Diária", "92", "0,08", "Lisbon", "cap", "Owner", "approves", "Q3", "Paris"]
@@ -77,6 +99,16 @@ def _answer_cases() -> list[tuple[list[str], Facts]]:
         ),
         ([], {"c1": ["anything"]}),
         (["one chunk holds it all"], {"z9": ["ALL"], "d1": ["holds", "it"], "a0": ["none"]}),
+        (  # facts of several words, beside punctuation, inside a longer word: substrings all
+            ["Travel Policy: the cap is 92.", "Rates are capped at 0,08 per km"],
+            {
+                "e1": ["travel policy"],
+                "e2": ["92"],
+                "e3": ["cap", "0,08"],
+                "e4": ["per km"],
+                "e5": ["lisbon"],
+            },
+        ),
     ]
     rng = random.Random(702)
     for _ in range(30):
@@ -130,12 +162,19 @@ Family = list[tuple[str, int, int, float]]
 
 
 def _ahead(
-    family: Family, alpha: float, interval: bool = True, sign: bool = True, one_sided: bool = False
+    family: Family,
+    alpha: float,
+    interval: bool = True,
+    sign: bool = True,
+    one_sided: bool = False,
+    worse_too: bool = False,
 ) -> list[str]:
     out = []
     for name, won, lost, low in family:
         p = sign_test(won, lost) / (2 if one_sided else 1)
-        if (not interval or low > 0) and (not sign or (won > lost and p < alpha)):
+        if worse_too and won < lost and p < alpha:  # shown apart, but behind
+            out.append(name)
+        elif (not interval or low > 0) and (not sign or (won > lost and p < alpha)):
             out.append(name)
     return out
 
@@ -154,6 +193,12 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         ),
         "you divided by the number of comparisons that lean ahead: m is every comparison in the "
         "family, len(family)": _ahead(family, 0.05 / leaning),
+        "you counted only the comparisons with a decisive question (won + lost > 0): a tied "
+        "comparison is still one of the family's m, len(family)": _ahead(
+            family, 0.05 / max(sum(won + lost > 0 for _, won, lost, _ in family), 1)
+        ),
+        "you also returned a comparison shown worse (more lost than won): the family asks which "
+        "are shown AHEAD": _ahead(family, 0.05 / m, worse_too=True),
         "you divided by 3 (07's retrievers): m is this family's size, len(family)": _ahead(
             family, 0.05 / 3
         ),
@@ -174,6 +219,8 @@ def _families() -> list[Family]:
         [("a", 7, 0, 2.1), ("b", 6, 0, 1.0), ("c", 9, 1, 3.2)],  # m=3: p .0156 / .0312 / .0215
         [("w1", 8, 0, 4.0), ("w2", 5, 0, 0.5), ("w3", 3, 9, -8.0), ("w4", 10, 0, -0.1)],
         [("only", 6, 0, 0.4)],  # m=1: read at 0.05
+        [("x", 9, 1, 2.0), ("t1", 0, 0, 0.0), ("t2", 0, 0, 0.0), ("y", 3, 2, -1.0)],  # ties: m=4
+        [("up", 8, 0, 4.0), ("down", 0, 9, -9.3), ("flat", 2, 2, -3.0)],  # one shown worse
         [
             (f"pair{i}", won, lost, low)
             for i, (won, lost, low) in enumerate(
