@@ -14,6 +14,7 @@ the modules' imports must form no cycle.
 from __future__ import annotations
 
 import ast
+import json
 import re
 from pathlib import Path
 
@@ -176,6 +177,30 @@ def test_tests_benches_and_notebooks_use_no_private_name_either():
     assert found == []
 
 
+def private_attributes(code: str) -> list[str]:
+    """`obj._name` in a notebook cell: what a learner copies from a notebook should be public."""
+    code = "\n".join(line for line in code.splitlines() if not line.lstrip().startswith(("%", "!")))
+    return [
+        f"{ast.unparse(node.value)}.{node.attr}"
+        for node in ast.walk(ast.parse(code))
+        if isinstance(node, ast.Attribute)
+        and node.attr.startswith("_")
+        and not node.attr.startswith("__")
+    ]
+
+
+def test_notebooks_read_no_private_attribute():
+    found = []
+    for path in sorted((PACKAGE.parent / "notebooks").glob("*.ipynb")):
+        for n, cell in enumerate(json.loads(path.read_text(encoding="utf-8"))["cells"]):
+            if cell["cell_type"] == "code":
+                found += [
+                    f"{path.name} cell {n}: {a}"
+                    for a in private_attributes("".join(cell["source"]))
+                ]
+    assert found == []
+
+
 # --- the checks can fail --------------------------------------------------------------------------
 
 
@@ -270,3 +295,8 @@ def test_no_module_is_named_by_a_notebook_number(tmp_path):
     (tmp_path / "exercises_10.py").write_text("")
     (tmp_path / "late_chunking.py").write_text("")
     assert module_names_with_a_notebook_number(tmp_path) == ["exercises_10.py", "selfcheck_0406.py"]
+
+
+def test_the_notebook_check_catches_a_private_attribute():
+    assert private_attributes("print(list(shared.store._children))") == ["shared.store._children"]
+    assert private_attributes("x.__class__\ny.public\n%time z._w") == []
