@@ -191,19 +191,29 @@ def check_fixed_path_chunks(fn: Callable) -> int:
     return cases
 
 
-# 06.1: the breadcrumb alone. Headings skip back up, repeat a level, and hold a '#' in a title
-# (C#), so only the rule passes: a heading's level is its count of leading '#', and the path at a
-# heading keeps the level - 1 titles above it.
+# 06.1: the breadcrumb alone. Headings skip back up, skip levels, repeat a level, and hold a '#'
+# in a title (C#), so only the rule passes: a heading's level is its count of leading '#', and a
+# heading drops every heading above it of its level or deeper (a stack of (level, title)).
 HEADING_TITLES = ["Manual", "Escopo", "C# notes", "Frequência", "Tabela", "Anexos", "Visual"]
 
 
 def heading_paths_of(headings: list[str]) -> list[str]:
     """The reference: each heading's path from the top, joined by ' > '."""
-    path: list[str] = []
+    stack: list[tuple[int, str]] = []
     out = []
     for heading in headings:
         level = len(heading) - len(heading.lstrip("#"))
-        path = path[: level - 1] + [heading.lstrip("#").strip()]
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading.lstrip("#").strip())]
+        out.append(" > ".join(t for _, t in stack))
+    return out
+
+
+def _paths_by_position(headings: list[str]) -> list[str]:
+    """The slip: the path cut by position, path[: level - 1], wrong once a level is skipped."""
+    path: list[str] = []
+    out = []
+    for heading in headings:
+        path = path[: len(heading) - len(heading.lstrip("#")) - 1] + [heading.lstrip("#").strip()]
         out.append(" > ".join(path))
     return out
 
@@ -215,6 +225,8 @@ def _heading_lists(rng: random.Random) -> list[list[str]]:
         ["# A", "## B", "## C# x"],
         ["# A", "## C#"],
         ["# A", "## B", "### C", "## D", "#### F"],  # a level skipped after climbing back up
+        ["# A", "### C", "### D"],  # siblings at a skipped level: D drops C
+        ["## A", "#### B", "### C", "#### D", "#### E"],  # back up to a skipped level
     ]
     for _ in range(20):
         levels, headings = [1], []
@@ -239,6 +251,12 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
             f"{headings[at]!r} skips a level, and a title from an earlier, deeper heading came "
             "back: a level-L heading clears every level below L, not only level L"
         )
+    if got[at] == _paths_by_position(headings)[at]:
+        return (
+            f"{headings[at]!r}: a level was skipped above it, so a title's place in the path is "
+            "not its level; path[: level - 1] cuts by place. Keep each title with its level and "
+            "drop those of level L or deeper before adding a level-L heading"
+        )
     if any("#" in part and "#" not in headings[at].lstrip("#") for part in have) or any(
         part != part.strip() for part in have
     ):
@@ -247,12 +265,12 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
         return f"{headings[at]!r}: count only the leading '#' marks; a title may hold a '#' itself"
     if len(have) > len(want) and have[: len(want) - 1] == want[:-1]:
         return (
-            "a heading keeps a sibling or a deeper heading in front of it: cut the path back to "
-            "the L - 1 titles above a level-L heading, path[: level - 1], before adding its own "
-            "(not path[: level], and not a path that only grows)"
+            "a heading keeps a sibling or a deeper heading in front of it: a level-L heading "
+            "drops every title of level L or deeper before adding its own (not path[: level], "
+            "and not a path that only grows)"
         )
     if len(have) < len(want):
-        return "a heading at level L keeps the L - 1 titles above it; the path lost one"
+        return "a heading at level L keeps every title above it of a lower level; the path lost one"
     if have[-1] != want[-1] and have[-1] == want[-1].rstrip("#").strip():
         return (
             "remove only the leading '#' marks (lstrip): strip('#') also eats a '#' that ends "
