@@ -170,9 +170,11 @@ def test_06_1_reference_agrees_with_the_library_on_skipped_levels():
     from chunklab.chunkers.markdown import MarkdownChunker
     from chunklab.teaching.exercises_prefixes import heading_paths_of
 
-    text = "## A\n\na\n\n#### B\n\nb\n\n### C\n\nc\n\n#### D\n\nd\n\n# E\n\ne\n\n### F\n\nf\n\n### G\n\ng"
+    marks = ["##", "####", "###", "####", "#", "###", "###"]
+    text = "\n\n".join(f"{m} {t}\n\nbody" for m, t in zip(marks, "ABCDEFG", strict=True))
     doc = load_document("manual_md").model_copy(update={"text": text})
-    library = [c.metadata["prefix"] for c in MarkdownChunker(max_tokens=200, prefix="path").split(doc)]
+    chunks = MarkdownChunker(max_tokens=200, prefix="path").split(doc)
+    library = [c.metadata["prefix"] for c in chunks]
     headings = [line for line in text.split("\n") if line.startswith("#")]
     assert heading_paths_of(headings) == library, library
 
