@@ -85,9 +85,8 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "'2.1.'), and '30' has none"
         )
     if _title_left_in_body(fn):
-        return (
-            "your pattern did not read '1.1 Registro' as a title: a number of two parts with no "
-            "trailing dot is a title too"
+        return _missed_title_hint(
+            "1.1 Sub", " (in a test document of the check's: '1. Um', '1.1 Sub')"
         )
     third = _paths_of(fn, SIBLINGS)[-1:]
     if third == ["PROBE > 1. Um > 3. Tres"] and _paths_of(fn, SUBSECTIONS)[-1:] == [
@@ -98,6 +97,19 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "['2', ''], so drop the empty part (or the trailing dot) before counting"
         )
     return None
+
+
+def _missed_title_hint(title: str, where: str = "") -> str:
+    return (
+        f"your pattern did not read {title!r} as a title{where}: a number of two or more parts "
+        "is a title, with or without a trailing dot ('2.1', '2.1.', '2.1.3')"
+    )
+
+
+def _missed_title(got_path: str, expected_chunk: str) -> str | None:
+    """The subsection title this chunk's path lacks, if any: '2.1. Segurança'."""
+    written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
+    return next((entry for entry in wanted if _parts(entry) > 1 and entry not in written), None)
 
 
 def _title_left_in_body(fn: Callable | None) -> bool:
@@ -120,8 +132,7 @@ def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
             re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
         )
     if slip.startswith("your pattern did not read"):
-        written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
-        return any(_parts(entry) > 1 and entry not in written for entry in wanted)
+        return _missed_title(got_path, expected_chunk) is not None
     return True
 
 
@@ -178,6 +189,9 @@ def check_fixed_path_chunks(fn: Callable) -> int:
             slip = _probe_slip(fn)
             both = at < len(got) and at < len(expected)
             first = _hint(_path(expected[at]), _path(str(got[at])), fn) if both else None
+            missed = _missed_title(_path(str(got[at])), expected[at]) if both else None
+            if slip and slip.startswith("your pattern did not read") and missed:
+                slip = _missed_title_hint(missed)  # named from the chunk shown, not the probe
             if slip and first and not _slip_shows_in(slip, _path(str(got[at])), expected[at]):
                 hint = f"{first}; and also: {slip}"  # two slips: the one this chunk shows first
             elif slip or first:
