@@ -77,6 +77,18 @@ def test_06_3_tells_the_value_rule_from_a_stack_kept_one_level_too_long():
     assert "stack[: level - 1]" in off and "not its value" not in off, off
 
 
+def test_06_3_a_pattern_slip_with_a_trailing_dot_counted_is_not_named_a_stack_slip_alone():
+    """A pattern that reads only '2.' (dot captured) with level len(n.split('.')) nests siblings
+    just as a stack cut one level too long does; with '1.1' unread no probe tells them apart, so
+    the hint names both."""
+
+    def dot_counted(text):
+        return path_chunks(text, r"^(\d+\.)\s+(.*)$", lambda n: len(n.split(".")))
+
+    message = verdict("06.3", dot_counted).message
+    assert "a trailing dot is counted as a part" in message, message
+
+
 def test_06_3_a_title_rewritten_is_told_to_keep_its_number_as_written():
     def no_dot(text):
         return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')} {s}")

@@ -141,10 +141,16 @@ def _sibling_slip(fn: Callable | None) -> str:
     value_rule = "its level is the depth of its number, not its value"
     third = (_paths_of(fn, SIBLINGS) or [""])[-1]
     if third == "PROBE > 1. Um > 3. Tres":
-        return (
-            "a section keeps its previous sibling in front: a title at level L keeps the L - 1 "
-            "titles above it, stack[: level - 1], not stack[: level]"
+        stack = (
+            "a title at level L keeps the L - 1 titles above it, stack[: level - 1], "
+            "not stack[: level]"
         )
+        if _title_left_in_body(fn):  # '1.1' unread: a trailing dot counted as a part looks the same
+            return (
+                f"a section keeps its previous sibling in front: either {stack}, or a trailing "
+                "dot is counted as a part ('2.'.split('.') gives ['2', ''])"
+            )
+        return f"a section keeps its previous sibling in front: {stack}"
     return f"a section nests under a sibling: {value_rule}"
 
 
