@@ -216,13 +216,14 @@ def column_value(header: str, row: str) -> str:
 
 
 def heading_paths(headings: list[str]) -> list[str]:
-    """06.1: each heading's path from the top, the stack cut back to the heading's level."""
-    path: list[str] = []
+    """06.1: each heading's path from the top: a stack of (level, title), from which a heading
+    drops those of its level or deeper (by level, not by place: levels may be skipped)."""
+    stack: list[tuple[int, str]] = []
     out = []
     for heading in headings:
         level = len(heading) - len(heading.lstrip("#"))  # only the leading marks: "## C# notes"
-        path = path[: level - 1] + [heading.lstrip("#").strip()]
-        out.append(" > ".join(path))
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading.lstrip("#").strip())]
+        out.append(" > ".join(t for _, t in stack))
     return out
 
 

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
 
 
-def _room_by_blocks(text, count, rows_mode=False):
+def _room_by_blocks(text, count, rows_mode=False, end="\n"):
     """05b.1 another way: walk the text once, keeping the heading path as a list and each table's
     header as it is met; every row's pair built and measured as it comes."""
     path, fence, header, pairs = [], False, None, []
@@ -37,7 +37,7 @@ def _room_by_blocks(text, count, rows_mode=False):
             and set(lines[i + 1].replace("|", "").strip()) <= set(":- ")
             and "-" in lines[i + 1]
         ):
-            header = line + "\n" + (lines[i + 1] + "\n" if rows_mode else "")
+            header = line + end + (lines[i + 1] + end if rows_mode else "")
             continue
         if header and is_pipe and not (set(line.replace("|", "").strip()) <= set(":- ")):
             crumb = " > ".join(t for _, t in path)
@@ -60,6 +60,27 @@ def test_05b_1_names_each_slip(slip):
 
     result = verdict("05b.1", wrong)
     assert not result.passed and SLIPS[slip] in result.message, result.message
+
+
+def test_05b_1_a_header_line_without_its_newline_is_named_as_such():
+    """Leaving out the '\\n' after the header line gives the same width as a single newline after
+    the breadcrumb: the hint names the header's newline, not the blank line alone."""
+
+    def no_newline(text, count, rows_mode=False):
+        return _room_by_blocks(text, count, rows_mode, end="")
+
+    result = verdict("05b.1", no_newline)
+    assert not result.passed and SLIPS["header_newline"] in result.message, result.message
+
+
+def test_05b_1_a_function_that_counts_in_cl100k_is_told_to_use_count():
+    from chunklab.tokens.counters import cl100k
+
+    def in_cl100k(text, count, rows_mode=False):
+        return _room_by_blocks(text, cl100k, rows_mode)
+
+    result = verdict("05b.1", in_cl100k)
+    assert not result.passed and SLIPS["own_count"] in result.message, result.message
 
 
 def test_05b_1_refuses_the_old_route_and_a_sweep_of_the_chunker():

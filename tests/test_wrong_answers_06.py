@@ -77,6 +77,18 @@ def test_06_3_tells_the_value_rule_from_a_stack_kept_one_level_too_long():
     assert "stack[: level - 1]" in off and "not its value" not in off, off
 
 
+def test_06_3_a_pattern_slip_with_a_trailing_dot_counted_is_not_named_a_stack_slip_alone():
+    """A pattern that reads only '2.' (dot captured) with level len(n.split('.')) nests siblings
+    just as a stack cut one level too long does; with '1.1' unread no probe tells them apart, so
+    the hint names both."""
+
+    def dot_counted(text):
+        return path_chunks(text, r"^(\d+\.)\s+(.*)$", lambda n: len(n.split(".")))
+
+    message = verdict("06.3", dot_counted).message
+    assert "a trailing dot is counted as a part" in message, message
+
+
 def test_06_3_a_title_rewritten_is_told_to_keep_its_number_as_written():
     def no_dot(text):
         return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')} {s}")
@@ -97,11 +109,27 @@ def test_06_3_accepts_the_depth_rule_written_another_way():
     assert verdict("06.3", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
 
 
-def _paths(level_of, keep=lambda level: level - 1, title_of=lambda h: h.lstrip("#").strip()):
+def _paths(level_of, title_of=lambda h: h.lstrip("#").strip()):
+    """The rule: a stack of (level, title); a level-L heading drops those of level L or deeper."""
+
+    def heading_paths(headings):
+        stack, out = [], []
+        for heading in headings:
+            level = level_of(heading)
+            stack = [(lv, t) for lv, t in stack if lv < level] + [(level, title_of(heading))]
+            out.append(" > ".join(t for _, t in stack))
+        return out
+
+    return heading_paths
+
+
+def _sliced(keep):
+    """The path cut by position, path[: keep(level)]: wrong once a level is skipped."""
+
     def heading_paths(headings):
         path, out = [], []
         for heading in headings:
-            path = path[: keep(level_of(heading))] + [title_of(heading)]
+            path = path[: keep(_marks(heading))] + [heading.lstrip("#").strip()]
             out.append(" > ".join(path))
         return out
 
@@ -120,8 +148,9 @@ def test_06_1_accepts_the_rule_and_names_each_slip():
     assert verdict("06.1", _paths(_marks)).passed
     by_split = _paths(lambda h: len(h.partition(" ")[0]), title_of=lambda h: h.partition(" ")[2])
     assert verdict("06.1", by_split).passed
-    assert "path[: level - 1]" in verdict("06.1", _paths(_marks, keep=lambda level: level)).message
-    grows = _paths(_marks, keep=lambda level: None)
+    message = verdict("06.1", _sliced(keep=lambda level: level)).message
+    assert "drops every title of level L or deeper" in message, message
+    grows = _sliced(keep=lambda level: None)
     assert "only grows" in verdict("06.1", grows).message
     assert "only the leading '#'" in verdict("06.1", _paths(lambda h: h.count("#"))).message
     raw = _paths(_marks, title_of=lambda h: h)
@@ -137,6 +166,29 @@ def _per_level_dict(headings):  # each level's title kept in a dict, deeper leve
         above = sorted(level for level in titles if level <= _marks(heading))
         out.append(" > ".join(titles[level] for level in above))
     return out
+
+
+def test_06_1_refuses_the_path_cut_by_position_on_a_skipped_level():
+    """path[: level - 1] cuts by a title's place, not its level: on ['# A', '### C', '### D'] it
+    gives 'A > C > D' where MarkdownChunker(prefix='path') gives 'A > D'. The checker holds a
+    sibling at a skipped level, and its hint names the place-for-level slip."""
+    result = verdict("06.1", _sliced(keep=lambda level: level - 1))
+    assert not result.passed, "path[: level - 1] passed: no case has a sibling at a skipped level"
+    assert "cuts by place" in result.message and "'A > D'" in result.message, result.message
+
+
+def test_06_1_reference_agrees_with_the_library_on_skipped_levels():
+    from chunklab import load_document
+    from chunklab.chunkers.markdown import MarkdownChunker
+    from chunklab.teaching.exercises_prefixes import heading_paths_of
+
+    marks = ["##", "####", "###", "####", "#", "###", "###"]
+    text = "\n\n".join(f"{m} {t}\n\nbody" for m, t in zip(marks, "ABCDEFG", strict=True))
+    doc = load_document("manual_md").model_copy(update={"text": text})
+    chunks = MarkdownChunker(max_tokens=200, prefix="path").split(doc)
+    library = [c.metadata["prefix"] for c in chunks]
+    headings = [line for line in text.split("\n") if line.startswith("#")]
+    assert heading_paths_of(headings) == library, library
 
 
 def test_06_1_refuses_a_per_level_dict_that_keeps_deeper_levels():
@@ -229,4 +281,6 @@ def test_06_3_names_a_number_rewritten_with_a_dot():
 def test_06_3_names_a_subsection_title_left_in_the_body():
     for name in ("depth, article's pattern", "hard-coded level 1"):
         message = verdict("06.3", WRONG[name]).message
-        assert "did not read '1.1 Registro' as a title" in message, (name, message)
+        shown = re.search(r"should be '[^']*?> ([0-9.]+ [^\\>]+?)\\n", message)
+        assert shown, message
+        assert f"did not read {shown.group(1)!r} as a title" in message, (name, message)

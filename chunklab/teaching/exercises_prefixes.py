@@ -85,9 +85,8 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "'2.1.'), and '30' has none"
         )
     if _title_left_in_body(fn):
-        return (
-            "your pattern did not read '1.1 Registro' as a title: a number of two parts with no "
-            "trailing dot is a title too"
+        return _missed_title_hint(
+            "1.1 Sub", " (in a test document of the check's: '1. Um', '1.1 Sub')"
         )
     third = _paths_of(fn, SIBLINGS)[-1:]
     if third == ["PROBE > 1. Um > 3. Tres"] and _paths_of(fn, SUBSECTIONS)[-1:] == [
@@ -98,6 +97,19 @@ def _probe_slip(fn: Callable | None) -> str | None:
             "['2', ''], so drop the empty part (or the trailing dot) before counting"
         )
     return None
+
+
+def _missed_title_hint(title: str, where: str = "") -> str:
+    return (
+        f"your pattern did not read {title!r} as a title{where}: a number of two or more parts "
+        "is a title, with or without a trailing dot ('2.1', '2.1.', '2.1.3')"
+    )
+
+
+def _missed_title(got_path: str, expected_chunk: str) -> str | None:
+    """The subsection title this chunk's path lacks, if any: '2.1. Segurança'."""
+    written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
+    return next((entry for entry in wanted if _parts(entry) > 1 and entry not in written), None)
 
 
 def _title_left_in_body(fn: Callable | None) -> bool:
@@ -120,8 +132,7 @@ def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
             re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
         )
     if slip.startswith("your pattern did not read"):
-        written, wanted = got_path.split(" > "), _path(expected_chunk).split(" > ")[1:]
-        return any(_parts(entry) > 1 and entry not in written for entry in wanted)
+        return _missed_title(got_path, expected_chunk) is not None
     return True
 
 
@@ -130,10 +141,16 @@ def _sibling_slip(fn: Callable | None) -> str:
     value_rule = "its level is the depth of its number, not its value"
     third = (_paths_of(fn, SIBLINGS) or [""])[-1]
     if third == "PROBE > 1. Um > 3. Tres":
-        return (
-            "a section keeps its previous sibling in front: a title at level L keeps the L - 1 "
-            "titles above it, stack[: level - 1], not stack[: level]"
+        stack = (
+            "a title at level L keeps the L - 1 titles above it, stack[: level - 1], "
+            "not stack[: level]"
         )
+        if _title_left_in_body(fn):  # '1.1' unread: a trailing dot counted as a part looks the same
+            return (
+                f"a section keeps its previous sibling in front: either {stack}, or a trailing "
+                "dot is counted as a part ('2.'.split('.') gives ['2', ''])"
+            )
+        return f"a section keeps its previous sibling in front: {stack}"
     return f"a section nests under a sibling: {value_rule}"
 
 
@@ -178,6 +195,9 @@ def check_fixed_path_chunks(fn: Callable) -> int:
             slip = _probe_slip(fn)
             both = at < len(got) and at < len(expected)
             first = _hint(_path(expected[at]), _path(str(got[at])), fn) if both else None
+            missed = _missed_title(_path(str(got[at])), expected[at]) if both else None
+            if slip and slip.startswith("your pattern did not read") and missed:
+                slip = _missed_title_hint(missed)  # named from the chunk shown, not the probe
             if slip and first and not _slip_shows_in(slip, _path(str(got[at])), expected[at]):
                 hint = f"{first}; and also: {slip}"  # two slips: the one this chunk shows first
             elif slip or first:
@@ -191,19 +211,29 @@ def check_fixed_path_chunks(fn: Callable) -> int:
     return cases
 
 
-# 06.1: the breadcrumb alone. Headings skip back up, repeat a level, and hold a '#' in a title
-# (C#), so only the rule passes: a heading's level is its count of leading '#', and the path at a
-# heading keeps the level - 1 titles above it.
+# 06.1: the breadcrumb alone. Headings skip back up, skip levels, repeat a level, and hold a '#'
+# in a title (C#), so only the rule passes: a heading's level is its count of leading '#', and a
+# heading drops every heading above it of its level or deeper (a stack of (level, title)).
 HEADING_TITLES = ["Manual", "Escopo", "C# notes", "Frequência", "Tabela", "Anexos", "Visual"]
 
 
 def heading_paths_of(headings: list[str]) -> list[str]:
     """The reference: each heading's path from the top, joined by ' > '."""
-    path: list[str] = []
+    stack: list[tuple[int, str]] = []
     out = []
     for heading in headings:
         level = len(heading) - len(heading.lstrip("#"))
-        path = path[: level - 1] + [heading.lstrip("#").strip()]
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading.lstrip("#").strip())]
+        out.append(" > ".join(t for _, t in stack))
+    return out
+
+
+def _paths_by_position(headings: list[str]) -> list[str]:
+    """The slip: the path cut by position, path[: level - 1], wrong once a level is skipped."""
+    path: list[str] = []
+    out = []
+    for heading in headings:
+        path = path[: len(heading) - len(heading.lstrip("#")) - 1] + [heading.lstrip("#").strip()]
         out.append(" > ".join(path))
     return out
 
@@ -215,6 +245,8 @@ def _heading_lists(rng: random.Random) -> list[list[str]]:
         ["# A", "## B", "## C# x"],
         ["# A", "## C#"],
         ["# A", "## B", "### C", "## D", "#### F"],  # a level skipped after climbing back up
+        ["# A", "### C", "### D"],  # siblings at a skipped level: D drops C
+        ["## A", "#### B", "### C", "#### D", "#### E"],  # back up to a skipped level
     ]
     for _ in range(20):
         levels, headings = [1], []
@@ -239,6 +271,12 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
             f"{headings[at]!r} skips a level, and a title from an earlier, deeper heading came "
             "back: a level-L heading clears every level below L, not only level L"
         )
+    if got[at] == _paths_by_position(headings)[at]:
+        return (
+            f"{headings[at]!r}: a level was skipped above it, so a title's place in the path is "
+            "not its level; path[: level - 1] cuts by place. Keep each title with its level and "
+            "drop those of level L or deeper before adding a level-L heading"
+        )
     if any("#" in part and "#" not in headings[at].lstrip("#") for part in have) or any(
         part != part.strip() for part in have
     ):
@@ -247,12 +285,12 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
         return f"{headings[at]!r}: count only the leading '#' marks; a title may hold a '#' itself"
     if len(have) > len(want) and have[: len(want) - 1] == want[:-1]:
         return (
-            "a heading keeps a sibling or a deeper heading in front of it: cut the path back to "
-            "the L - 1 titles above a level-L heading, path[: level - 1], before adding its own "
-            "(not path[: level], and not a path that only grows)"
+            "a heading keeps a sibling or a deeper heading in front of it: a level-L heading "
+            "drops every title of level L or deeper before adding its own (not path[: level], "
+            "and not a path that only grows)"
         )
     if len(have) < len(want):
-        return "a heading at level L keeps the L - 1 titles above it; the path lost one"
+        return "a heading at level L keeps every title above it of a lower level; the path lost one"
     if have[-1] != want[-1] and have[-1] == want[-1].rstrip("#").strip():
         return (
             "remove only the leading '#' marks (lstrip): strip('#') also eats a '#' that ends "
