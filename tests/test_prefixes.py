@@ -30,6 +30,26 @@ def test_the_articles_path_prefix_nests_siblings_and_the_fix_does_not(manual):
         assert manual.text[c.start : c.end] == body
 
 
+def test_the_fixed_path_cuts_by_level_when_a_depth_is_skipped():
+    from chunklab.contracts import Document
+
+    text = "GUIDE\n\n2. Start\nIntro.\n\n2.1.1 Deep\nOne.\n\n2.1.2 Deeper\nTwo.\n\n3. End\nBye."
+    paths = [
+        c.metadata["path"]
+        for c in article_path_chunks(
+            Document(doc_id="g", uri="g.txt", title="GUIDE", text=text), fixed=True
+        )
+    ]
+    # 2.1.2 is 2.1.1's sibling under "2. Start", not its child (the stack cut by place nested it)
+    assert paths == [
+        "GUIDE",  # the title line is a paragraph of its own, as in the article
+        "GUIDE > 2. Start",
+        "GUIDE > 2. Start > 2.1.1 Deep",
+        "GUIDE > 2. Start > 2.1.2 Deeper",
+        "GUIDE > 3. End",
+    ]
+
+
 def test_the_markdown_chunkers_path_comes_from_the_section_tree(manual):
     chunks = MarkdownChunker(max_tokens=200).split(with_explicit_headings(manual))
     prefixes = [c.metadata["prefix"] for c in chunks]

@@ -47,7 +47,7 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
     Everything else is the article's: paragraphs split on blank lines, a title-only paragraph
     skipped, the document's first line as the title, words as "tokens".
     """
-    stack: list[str] = []
+    stack: list[tuple[int, str]] = []  # (level, entry) of each open title
     title = doc.text.splitlines()[0].strip()
     chunks: list[Chunk] = []
     for ordinal, (paragraph, at) in enumerate(_paragraphs(doc.text)):
@@ -59,13 +59,16 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
                 level, entry = number.rstrip(".").count(".") + 1, f"{number} {heading.group(2)}"
             else:  # the article's: the value of the number, written back with its dot
                 level, entry = int(number), f"{number}. {heading.group(2)}"
-            stack = stack[: level - 1] + [entry]
+            if fixed:  # by level, not by place: "2.1.1" after "2." (no "2.1") sits under "2."
+                stack = [(lv, e) for lv, e in stack if lv < level] + [(level, entry)]
+            else:  # the article's: the stack cut at position level - 1
+                stack = stack[: level - 1] + [(level, entry)]
             body = "\n".join(lines[1:]).strip()
             if not body:
                 continue
         else:
             body = paragraph
-        prefix = " > ".join([title, *stack])
+        prefix = " > ".join([title, *(entry for _, entry in stack)])
         text = f"{prefix}\n{body}"
         start = doc.text.index(body, at)
         chunks.append(
