@@ -164,7 +164,7 @@ def piece_numbers(reply: str) -> list[int]:
     if line is None:
         raise ValueError(f"no split_after: line in {reply!r}")
     listed = line.split("split_after:", 1)[1].strip()
-    if listed and not re.fullmatch(r"\d+(\s*,\s*\d+)*", listed):  # "3.5", "3, five": no guess
+    if listed and not re.fullmatch(r"[0-9]+(\s*,\s*[0-9]+)*", listed):  # "3.5", "3, five", "\u0663"
         raise ValueError(f"not a list of whole numbers: {line!r}")
     numbers = [int(n) for n in listed.split(",")] if listed else []
     if numbers != sorted(set(numbers)):  # strictly: a repeated piece is out of order too

@@ -335,3 +335,29 @@ def test_04_1_names_chunk_start_numbers_given_for_gaps():
     right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
     line = refusal("04.1", (right, [g + 1 for g in gaps]))
     assert "gap i lies after sentence i" in line, line
+
+
+def test_04_1_names_percentile_80_read_as_a_stdevs():
+    """0.8 (section 1's percentile 80 as a fraction) is no multiple of 0.25: named as such, with
+    no multiple given away, whatever gaps come with it."""
+    right, gaps = selfcheck.SOLUTIONS["04.1"][1]()
+    for answer in [(0.8, gaps), (0.8, answers_stdevs.stdev_gaps(0.75)[:4]), 0.8]:
+        line = refusal("04.1", answer)
+        assert "0.8 is not a multiple of 0.25" in line and "percentile 80" in line, line
+        assert str(right) not in line.split("):", 1)[1], line
+
+
+def test_04_3_names_texts_stripped_of_their_whitespace():
+    """The slip a fresh reader found passing: each text stripped before the join. The random
+    cases hold no whitespace; a text with a newline or a tab at its edge shows it."""
+
+    def stripped(texts, buffer_size):
+        return [
+            " ".join(t.strip() for t in texts[max(0, i - buffer_size) : i + buffer_size + 1])
+            for i in range(len(texts))
+        ]
+
+    result = verdict("04.3", stripped)
+    assert not result.passed
+    assert "stripped of its whitespace" in result.message, result.message
+    assert verdict("04.3", with_neighbours).passed

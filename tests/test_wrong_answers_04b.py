@@ -81,7 +81,7 @@ def test_04b_1_accepts_any_correct_reader():
             if "split_after:" in line:
                 rest = line.split("split_after:", 1)[1]
                 items = [item.strip() for item in rest.split(",")] if rest.strip() else []
-                if not all(item.isdigit() for item in items):
+                if not all(item.isascii() and item.isdigit() for item in items):
                     raise ValueError(line)
                 numbers = tuple(int(n) for n in items)
                 if list(numbers) != sorted(set(numbers)):
@@ -338,3 +338,28 @@ def test_04b_2_names_section_2s_list_reused():
     assert "sent = []" in selfcheck.verdict_for("04b.2", stale)
     no_cut_tokens = answers_llm_cuts.first_pass_on_schedules(None)[1]
     assert "sent = []" in selfcheck.verdict_for("04b.2b", stale[1] - no_cut_tokens)
+
+
+def digits_of_any_script(reply):
+    """The slip a fresh reader found passing: a careful reader built on \\d, which also matches
+    another script's digits, so '\u0663' (an Arabic-Indic 3) is read as 3."""
+    rest = _after(reply)
+    if not re.fullmatch(r"\s*(\d+(\s*,\s*\d+)*)?\s*", rest):
+        raise ValueError(_line(reply))
+    return _in_order([int(n) for n in re.findall(r"\d+", rest)])
+
+
+def test_04b_1_refuses_digits_other_than_0_to_9():
+    result = verdict("04b.1", digits_of_any_script)
+    assert not result.passed
+    assert "split_after: \u0663, \u0665" in result.message, result.message
+    assert "written in 0-9" in result.message, result.message
+
+
+def test_the_library_reads_0_to_9_alone():
+    from chunklab.chunkers.llm import split_after
+
+    assert split_after("split_after: 3, 5", 1, 10) == [3, 5]
+    for reply in ["split_after: \u0663", "split_after: 2, \uff14"]:
+        with pytest.raises(ValueError):
+            split_after(reply, 1, 10)

@@ -107,8 +107,9 @@ class LLMChunker:
         return span_chunks(doc, [(a, b, self.count_tokens(doc.text[a:b])) for a, b in spans], "llm")
 
 
-# The whole line, and nothing else on it: "split_after:" then whole numbers separated by commas.
-_SPLIT_LINE = re.compile(r"\s*split_after:\s*(\d+(?:\s*,\s*\d+)*)?\s*")
+# The whole line, and nothing else on it: "split_after:" then whole numbers separated by commas,
+# written in 0-9 (`\d` alone would also read another script's digits, '٣' as 3: a guess).
+_SPLIT_LINE = re.compile(r"\s*split_after:\s*([0-9]+(?:\s*,\s*[0-9]+)*)?\s*")
 
 
 def split_after(reply: str, first: int, past: int) -> list[int]:
@@ -124,7 +125,7 @@ def split_after(reply: str, first: int, past: int) -> list[int]:
         raise ValueError(
             f"the model's 'split_after:' line is not a list of whole numbers: {line!r}"
         )
-    numbers = [int(n) for n in re.findall(r"\d+", listed[1] or "")]
+    numbers = [int(n) for n in re.findall(r"[0-9]+", listed[1] or "")]
     if numbers != sorted(set(numbers)) or any(n < first or n > past for n in numbers):
         raise ValueError(
             f"the model's reply names pieces outside {first}..{past} or out of order: {line!r}"

@@ -26,7 +26,7 @@ from chunklab.teaching.answers_llm_cuts import (
     resent_misses,
     resent_on_schedules,
 )
-from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses
+from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses, stdevs_off_the_grid
 
 
 def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
@@ -356,6 +356,9 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
     "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
 }
+
+# exercise -> (answer, solution) -> what is wrong with the answer, in words ("": nothing named)
+HINTS_SEMANTIC: dict[str, Callable[[Any, Any], str]] = {"04.1": stdevs_off_the_grid}
 
 FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=stdevs_misses),

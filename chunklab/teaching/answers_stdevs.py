@@ -101,3 +101,20 @@ def _stdevs_value_misses() -> dict[Any, str]:
                 "multiple of 0.25 from 0"
             )
     return misses
+
+
+def stdevs_off_the_grid(answer: Any, solution: Any) -> str:
+    """04.1's hint for a stdevs that is no multiple of 0.25 (0.8 is percentile 80 read as a
+    fraction): named without saying which multiple is right."""
+    stdevs = answer[0] if isinstance(answer, (list, tuple)) and answer else answer
+    if not isinstance(stdevs, (int, float)) or isinstance(stdevs, bool):
+        return ""
+    if (float(stdevs) * 4).is_integer():
+        return ""
+    hint = f"{stdevs} is not a multiple of 0.25: run the rule at 0, 0.25, 0.5, ... in turn"
+    if round(stdevs * 100) == 80:
+        hint += (
+            " (0.8 is section 1's percentile 80 as a fraction; stdevs counts standard "
+            "deviations of the distances, another scale)"
+        )
+    return hint

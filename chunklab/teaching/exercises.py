@@ -40,7 +40,11 @@ from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
 from chunklab.teaching.exercises_tables import check_column_value
-from chunklab.teaching.exercises_thresholds import buffered_window_slip, check_threshold_for
+from chunklab.teaching.exercises_thresholds import (
+    buffered_window_slip,
+    check_buffer_edges,
+    check_threshold_for,
+)
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
 
@@ -317,17 +321,7 @@ def _check_buffered(fn: Callable) -> int:
                 + _buffered_slip(texts, buffer_size, got)
             )
         cases += 1
-    for texts, buffer_size in [(["a", "b", "a", "a", "c", "b"], 1), (["x", "x", "y", "x"], 2)]:
-        got = fn(list(texts), buffer_size)  # repeated texts: a window is by position, not value
-        got = list(got) if isinstance(got, (list, tuple)) else got
-        if got != with_neighbours(texts, buffer_size):
-            raise NotYet(
-                f"texts={texts}, buffer_size={buffer_size}: expected "
-                f"{with_neighbours(texts, buffer_size)}, got {short(got)}: "
-                + _buffered_slip(texts, buffer_size, got)
-            )
-        cases += 1
-    return cases
+    return cases + check_buffer_edges(fn, _buffered_slip)  # repeats, whitespace at the edges
 
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {

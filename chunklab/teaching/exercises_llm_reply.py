@@ -40,6 +40,8 @@ _REPLIES_04B = [
     "split_after: +3",
     "split_after: 2, -1",
     "split_after: 1_0",
+    "split_after: \u0663, \u0665",  # Arabic-Indic 3 and 5: digits to Python, not 0-9
+    "split_after: 2, \uff14",  # a fullwidth 4
 ]
 
 
@@ -58,6 +60,11 @@ def _refusal_slip(reply: str) -> str:
     if "split_after:" not in reply:
         return "the reply has no split_after: line; raise, never return an empty list"
     line = reply.split("split_after:", 1)[1].splitlines()[0]
+    if any(ch.isdigit() and not ch.isascii() for ch in line):
+        return (
+            "\\d, str.isdigit() and int() also read another script's digits ('\u0663' as 3, "
+            "'\uff14' as 4); a whole number here is written in 0-9: accept those ten alone"
+        )
     items = line.split(",")
     if re.search(r"[-+_]", line) and all(re.fullmatch(r"\s*[-+]?\d[\d_]*\s*", i) for i in items):
         return (

@@ -88,9 +88,38 @@ def check_threshold_for(fn: Callable) -> int:
     return cases
 
 
+# 04.3's cases after the random ones: repeated texts (a window is by position, not value), and
+# texts with a newline and a tab at their edges (joined as they are, never stripped)
+_BUFFER_EDGE_CASES = [
+    (["a", "b", "a", "a", "c", "b"], 1),
+    (["x", "x", "y", "x"], 2),
+    (["One.\n", "\tTwo.", "Three."], 1),
+]
+
+
+def check_buffer_edges(fn: Callable, slip: Callable[[list[str], int, object], str]) -> int:
+    """04.3's edge cases, each refused with `slip` (the notebook's named hints); the count run."""
+    for texts, buffer_size in _BUFFER_EDGE_CASES:
+        got = fn(list(texts), buffer_size)
+        got = list(got) if isinstance(got, (list, tuple)) else got
+        if got != with_neighbours(texts, buffer_size):
+            raise NotYet(
+                f"texts={texts}, buffer_size={buffer_size}: expected "
+                f"{with_neighbours(texts, buffer_size)}, got {short(got)}: "
+                + slip(texts, buffer_size, got)
+            )
+    return len(_BUFFER_EDGE_CASES)
+
+
 def buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
-    """The window slid at the edges to keep its width, or texts found by value, not position."""
+    """The window slid at the edges to keep its width, texts found by value, not position, or
+    each text stripped of its whitespace."""
     n, width = len(texts), 2 * buffer_size + 1
+    if texts and got == with_neighbours([t.strip() for t in texts], buffer_size):
+        return (
+            "each text stripped of its whitespace; join the texts as they are (a sentence keeps "
+            "its characters, so that the window is made of the document's own text)"
+        )
     slid = [" ".join(texts[max(0, min(i - buffer_size, n - width)) :][:width]) for i in range(n)]
     if got == slid:
         return (

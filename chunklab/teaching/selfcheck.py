@@ -23,7 +23,7 @@ from chunklab.teaching.answers_fixed_structural import (
     HINTS_FIXED_STRUCTURAL,
     SOLUTIONS_FIXED_STRUCTURAL,
 )
-from chunklab.teaching.answers_semantic import FORMS_SEMANTIC, SOLUTIONS_SEMANTIC
+from chunklab.teaching.answers_semantic import FORMS_SEMANTIC, HINTS_SEMANTIC, SOLUTIONS_SEMANTIC
 from chunklab.teaching.answers_small_to_big import FORMS_SMALL_TO_BIG, SOLUTIONS_SMALL_TO_BIG
 from chunklab.teaching.answers_tables_prefixes import (
     FORMS_TABLES_PREFIXES,
@@ -60,6 +60,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS: dict[str, Callable[[Any, Any], str]] = {
     **HINTS_FIXED_STRUCTURAL,
+    **HINTS_SEMANTIC,
     **HINTS_TABLES_PREFIXES,
     **HINTS_EXPERIMENTS,
 }
