@@ -294,7 +294,15 @@ def test_09b_2_names_each_chunk_embedded_alone():
 
 
 def _from_scratch(  # noqa: PLR0913  (one switch per slip)
-    overlap=64, scale=True, later=True, moved=True, edge=0, first_only=False, paper=False, width=254
+    overlap=64,
+    scale=True,
+    later=True,
+    moved=True,
+    edge=0,
+    first_only=False,
+    paper=False,
+    width=254,
+    last_wins=False,
 ):
     """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
     the means scaled to length 1, a tie kept from the later window, the last window moved back,
@@ -319,7 +327,7 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
                 if paper:  # the paper's code: the first window to read a piece keeps it
                     if margin[piece] < 0:
                         vectors[piece], margin[piece] = read[piece - first], here
-                elif here > margin[piece] or (later and here == margin[piece]):
+                elif last_wins or here > margin[piece] or (later and here == margin[piece]):
                     vectors[piece], margin[piece] = read[piece - first], here
         at = offsets[:, 1] - 1 if edge else offsets[:, 0]
         means = [vectors[(at >= a) & (at < b)].mean(axis=0) for a, b in spans]
@@ -342,6 +350,9 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"first_only": True}, "read only the first 254 pieces"),
         ({"paper": True}, "the late-chunking paper's code's rule"),
         ({"width": 252}, "your windows hold 252 pieces"),
+        ({"last_wins": True}, "the last window to read a piece always won"),
+        ({"overlap": 0, "moved": False}, "do not overlap and the last is not moved back"),
+        ({"width": 256}, "a window holds 254 pieces of text"),
     ],
 )
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):

@@ -320,6 +320,8 @@ def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
     selfcheck.check("10b.2", (*_four(precision), "worse"))
     out = capsys.readouterr().out
     assert "correct" not in out and "precision" in out, out
+    # the whole hint, not its first half cut off by a string concatenation
+    assert "split the questions alike here): the exercise asks recall" in out, out
     pair = compare(bm25.scores["recall"], hybrid.scores["recall"], show=False)
     selfcheck.check("10b.2", (*_four(pair), "no difference shown"))
     out = capsys.readouterr().out

@@ -3,8 +3,9 @@
 chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embeddings.late`
 itself. Each plausible slip (the windows not overlapping or overlapping by another number, the
 means never scaled to length 1, each chunk embedded alone, a piece kept by its last character, a
-tie kept from the earlier window, the last window not moved back, only the first window read) is
-computed here and named in the hint.
+tie kept from the earlier window, each window overwriting the last, the last window not moved
+back, only the first window read) is computed here and named in the hint; a window too wide for
+the model is named from the embedder's refusal.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
 """
@@ -78,12 +79,11 @@ def _fresh_case() -> tuple[str, tuple[tuple[int, int], ...], np.ndarray]:
     return text, spans, late.late_chunk_vectors(minilm, text, list(spans))
 
 
-def _stitched(
-    text: str, starts: list[int], width: int, later: bool = True, paper: bool = False
-) -> late.TokenVectors:
+def _stitched(text: str, starts: list[int], width: int, rule: str = "later") -> late.TokenVectors:
     """Each piece's reading, windows of `width` pieces from `starts` (cut at the text's end), the
-    piece kept from the window where it sits furthest from an edge (a tie: later, or earlier);
-    `paper`: the paper's code's rule, each piece kept from the first window that reads it."""
+    piece kept from the window where it sits furthest from an edge, a tie to the `rule` "later"
+    (right) or "earlier" window; `rule` "first": the paper's code's rule, each piece kept from the
+    first window that reads it; "last": every window overwrites the pieces it reads."""
     minilm = MiniLMEmbedder()
     encoding = minilm.encoding(text)
     ids, offsets = encoding.ids[1:-1], np.array(encoding.offsets[1:-1], dtype=np.int64)
@@ -93,8 +93,13 @@ def _stitched(
         read = minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[1:-1]
         for piece in range(first, end):
             here = min(piece - first, end - 1 - piece)
-            keep = margin[piece] < 0 if paper else here > margin[piece]
-            if keep or (later and not paper and here == margin[piece]):
+            keep = {
+                "first": margin[piece] < 0,
+                "last": True,
+                "earlier": here > margin[piece],
+                "later": here >= margin[piece],
+            }[rule]
+            if keep:
                 vectors[piece], margin[piece] = read[piece - first], here
     return late.TokenVectors(vectors, offsets.reshape(-1, 2))
 
@@ -114,7 +119,7 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
     unmoved = list(range(0, n, width - overlap))
     out = [
         (
-            late.pool_spans(_stitched(text, right, width, later=False), spans),
+            late.pool_spans(_stitched(text, right, width, rule="earlier"), spans),
             "on a tie you kept the earlier window's reading: a piece as far from both edges keeps "
             "the later window's",
         ),
@@ -124,7 +129,7 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             f"move it back to start at {right[-1]} ({n} - {width}), so it ends with the last piece",
         ),
         (
-            late.pool_spans(_stitched(text, right, width, paper=True), spans),
+            late.pool_spans(_stitched(text, right, width, rule="first"), spans),
             "you kept the earlier window's reading of the whole overlap, the late-chunking "
             "paper's code's rule: here each piece is kept from the window where it sits furthest "
             "from an edge, so the later window takes over from the middle of the overlap",
@@ -136,6 +141,17 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             ),
             f"your windows hold {width - 2} pieces: the model reads {minilm.max_tokens} "
             f"positions, [CLS] and [SEP] among them, so a window holds {width} pieces of text",
+        ),
+        (
+            late.pool_spans(_stitched(text, right, width, rule="last"), spans),
+            "each window overwrote the pieces it reads, so the last window to read a piece always "
+            "won: keep each piece from the window where it sits furthest from an edge (a tie: the "
+            "later window)",
+        ),
+        (
+            late.pool_spans(_stitched(text, list(range(0, n, width)), width), spans),
+            f"your windows do not overlap and the last is not moved back: windows of {width} "
+            f"pieces overlapping by {overlap}, the last ending with the last piece",
         ),
         (
             late.pool_spans(_stitched(text, [0], width), spans),
@@ -177,7 +193,15 @@ def _slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarr
 
 def check_late_vectors(fn: Callable) -> Cases:
     text, spans, want = _fresh_case()
-    got, reached = calls_into_late(fn, text, list(spans))
+    try:
+        got, reached = calls_into_late(fn, text, list(spans))
+    except ValueError as error:  # the embedder refuses a row longer than it reads
+        if not str(error).startswith("a row of"):
+            raise
+        raise NotYet(
+            f"the model was handed {error}: a window of text plus [CLS] and [SEP] must fit in "
+            "256 positions, so a window holds 254 pieces of text"
+        ) from None
     if reached:
         raise NotYet(
             f"your function calls chunklab.embeddings.late ({reached}): "

@@ -146,8 +146,10 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
         "cut alone (notebook 10's precision-Ω, which no retriever moves); pair recall",
     }
     if _won_lost("markdown 150", metric="iou") == _won_lost("markdown 150", metric="precision"):
-        pairs[_won_lost("markdown 150", metric="iou")] = "that pairs precision or IoU (the two "
-        "split the questions alike here): the exercise asks recall"
+        pairs[_won_lost("markdown 150", metric="iou")] = (
+            "that pairs precision or IoU (the two split the questions alike here): the exercise "
+            "asks recall"
+        )
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     misses.update(_at_the_family_level(family))
