@@ -6,6 +6,7 @@ the report's way, is refused with its slip named."""
 
 import sys
 
+import numpy as np
 import pytest
 from conftest import ROOT
 
@@ -133,6 +134,16 @@ def windows_with_the_library(offsets, size, overlap):
     ]
 
 
+def windows_for_empty_input(offsets, size, overlap):
+    """Right on every text, but one empty window for no offsets."""
+    return token_windows(offsets, size, overlap) if offsets else [(0, 0)]
+
+
+def test_10c_1_names_a_window_made_of_no_offsets():
+    result = verdict("10c.1", windows_for_empty_input)
+    assert not result.passed and "no offsets, no windows" in result.message, result.message
+
+
 def test_10c_1_refuses_the_librarys_windows():
     result = verdict("10c.1", windows_with_the_library)
     assert not result.passed and "without chunklab" in result.message, result.message
@@ -193,6 +204,16 @@ def with_markers_omega(markers=True, overlap=57):
     return round(evaluate(cut, None).mean("precision_omega"), 2)
 
 
+def scores_of(overlap):
+    """Each question's precision-Ω under windows of 114 pieces with `overlap`, as spans."""
+
+    def cut(text):
+        offsets = minilm_tokenizer().encode(text, add_special_tokens=False).offsets
+        return token_windows(offsets, 114, overlap)
+
+    return evaluate(cut, None).scores["precision_omega"]
+
+
 @pytest.mark.xdist_group("exercise-10c.2")
 def test_10c_2_names_offsets_that_still_hold_the_markers():
     line = selfcheck.verdict_for("10c.2", with_markers_omega())
@@ -201,7 +222,11 @@ def test_10c_2_names_offsets_that_still_hold_the_markers():
 
 @pytest.mark.xdist_group("exercise-10c.2")
 def test_10c_2_answers_its_question_once_right():
-    """The right value is told the prompt's answer: the overlap against 31.14 without one."""
+    """The right value is told the prompt's answer: the overlap against 31.14 without one, paired
+    on the questions (its won and lost counted here), not read from the two means alone."""
     line = selfcheck.verdict_for("10c.2", with_markers_omega(markers=False))
     without = with_markers_omega(markers=False, overlap=0)
     assert "correct." in line and "lowers precision-Ω" in line and f"{without:.2f}" in line, line
+    half, none = (np.array(scores_of(overlap)) for overlap in (57, 0))
+    won, lost = int((half > none).sum()), int((half < none).sum())
+    assert f"{won} won, {lost} lost" in line and "Paired on the 472 questions" in line, line

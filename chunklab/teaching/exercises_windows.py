@@ -15,7 +15,7 @@ as spans, as section 3 scores its windows. The refusals name the slips: the port
 the report's way instead of the spans, no overlap, 114 text pieces (the markers not counted), an
 overlap of 56 (half the text pieces), the recursive splitter, a share instead of a percentage,
 the port's 250/125 row printed in the notebook, and offsets that still hold [CLS] and [SEP]. A
-right answer is told what the prompt asks: the overlap against the windows without one.
+right answer is told what the prompt asks: the overlap against the windows without one, paired.
 """
 
 from __future__ import annotations
@@ -31,6 +31,7 @@ from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.claims import compare
 from chunklab.tokens.wordpiece import minilm_tokenizer
 
 Spans = list[tuple[int, int]]
@@ -123,6 +124,8 @@ def _named_slip(fn: Callable, got: object, case: tuple[Spans, int, int]) -> str:
                 break
     if matched:
         return "; or ".join(matched)
+    if not case[0]:
+        return "no offsets, no windows: an empty list of offsets gives []"
     return (
         "a window holds size - 2 text pieces, the next starts size - 2 - overlap pieces later, "
         "and the windows stop once one reaches the last piece"
@@ -155,21 +158,26 @@ def check_token_windows(fn: Callable) -> int:
     return cases
 
 
-@cache  # a cut of the five corpora each: seconds; one per setting, shared with the tests
 def window_omega_percent(size: int, overlap: int, spans: bool = True) -> float:
     """Mean precision-Ω, in percent, of TokenText `size`/`overlap` in MiniLM pieces, two decimals.
     `spans`: the windows scored as their character spans, as section 3 scores `fixed_windows`;
     False: the port's `split_text`, texts that `evaluate` locates the report's way (the first copy
     of the text, a final "." dropped), a slightly different figure. (cl100k windows are not a slip
     offered: their decoded text can cut a character in two, and the benchmark cannot find it.)"""
+    return round(float(_window_omega_scores(size, overlap, spans).mean() * 100), 2)
+
+
+@cache  # a cut of the five corpora each: seconds; one per setting, shared with the tests
+def _window_omega_scores(size: int, overlap: int, spans: bool = True) -> np.ndarray:
+    """Each question's precision-Ω (a share) under `window_omega_percent`'s windows."""
     chunker = TokenTextChunker(size=size, overlap=overlap, length="minilm")
     if not spans:
-        return round(evaluate(chunker.split_text, None).mean("precision_omega"), 2)
+        return np.asarray(evaluate(chunker.split_text, None).scores["precision_omega"])
 
     def cut(text: str) -> Spans:
         return [(a, b) for a, b, _ in chunker.spans(text)]
 
-    return round(evaluate(cut, None).mean("precision_omega"), 2)
+    return np.asarray(evaluate(cut, None).scores["precision_omega"])
 
 
 @cache
@@ -223,11 +231,15 @@ def _with_markers_omega() -> float:
 def _half_overlap_afterword() -> str:
     """10c.2, once right: the prompt's question (does an overlap help precision-Ω?), answered."""
     half, none = _half_overlap_omega(), window_omega_percent(114, 0)
-    helps = "raises" if half > none else "lowers"
+    paired = compare(_window_omega_scores(114, 57), _window_omega_scores(114, 0), show=False)
+    reading = {"better": "raises", "worse": "lowers"}.get(paired.verdict)
+    told = f"the overlap {reading} precision-Ω" if reading else "no difference shown"
     return (
-        f"With half of each window repeated, {half:.2f}; without overlap, {none:.2f}: the overlap "
-        f"{helps} precision-Ω. A likely reason, not counted here: with windows overlapping, an "
-        "excerpt meets more of them, and all their characters join the denominator."
+        f"With half of each window repeated, {half:.2f}; without overlap, {none:.2f}. Paired on "
+        f"the {paired.won + paired.lost + paired.tied} questions (compare, at 95%, a comparison "
+        f"of its own): {paired.brief()}; {told}. A likely reason, not counted here: with windows "
+        "overlapping, an excerpt meets more of them, and all their characters join the "
+        "denominator."
     )
 
 
