@@ -226,6 +226,13 @@ def test_09_2_names_the_mistake_of_each_known_wrong_size(capsys):
         assert "Exercise 09.2: correct" not in out and why in out, out
 
 
+def test_09_2_names_a_size_that_cuts_a_window(capsys):
+    """Sizes 188 to 194 cut a window of the page though 195 to 207 do not: 190 is told it cuts."""
+    selfcheck.check("09.2", 190)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "a window of this page is cut" in out, out
+
+
 def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):
     size = selfcheck.SOLUTIONS["09.2"][1]()
     for answer, why in [
