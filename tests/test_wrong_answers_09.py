@@ -180,6 +180,23 @@ def test_09b_1_refuses_the_library_pooling_the_prompt_rules_out():
     assert not result.passed and "calls into chunklab.embeddings" in result.message, result.message
 
 
+def test_09_1_names_the_median_and_the_count_times_dimensions():
+    def median(vectors, mask):
+        real = np.asarray(mask).astype(bool)
+        return np.stack([np.median(v[m], 0) for v, m in zip(vectors, real, strict=True)])
+
+    def count_times_dim(vectors, mask):
+        weights = np.asarray(mask, float)[..., None]
+        return (vectors * weights).sum(1) / (weights.sum(1) * vectors.shape[2])
+
+    for wrong, named in [
+        (median, "the median of each dimension"),
+        (count_times_dim, "times the dimensions"),
+    ]:
+        result = verdict("09.1", wrong)
+        assert not result.passed and named in result.message, result.message
+
+
 def test_09_1_refuses_the_library_too():
     def by_library(vectors, mask):
         from chunklab.embeddings.late import windows
