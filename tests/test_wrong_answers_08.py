@@ -351,6 +351,13 @@ def test_08b_2_names_one_over_section_3_and_a_breadcrumb_added_twice(capsys):
 
 
 @pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
+    """184, the 'md: the table alone' line section 3 prints, read as the Word file's answer."""
+    selfcheck.check("08b.2", 184)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "the Markdown source's table alone" in out, out
+
+
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
     table alone, one short of the sweep's answer. That guess is told what it left out (the blank
