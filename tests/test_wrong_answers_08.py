@@ -226,7 +226,7 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
 # --- 08.2: a table without a grid, from a bold header (bold_table) ---
 
 
-def _bold_table_by_gaps(words):
+def _bold_table_by_gaps(words, apart=lambda gap: gap >= 6):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     the smallest distance computed with sorted()."""
     tops = sorted({w["top"] for w in words})
@@ -235,7 +235,7 @@ def _bold_table_by_gaps(words):
     def split(ws):
         out, start = [], 0
         for i in range(1, len(ws) + 1):
-            if i == len(ws) or ws[i]["x0"] - ws[i - 1]["x1"] >= 6:
+            if i == len(ws) or apart(ws[i]["x0"] - ws[i - 1]["x1"]):
                 out.append(ws[start:i])
                 start = i
         return out
@@ -262,6 +262,16 @@ def test_08_2_accepts_two_correct_forms():
     assert verdict("08.2", solutions.bold_table).passed
     result = verdict("08.2", _bold_table_by_gaps)
     assert result.passed, result.message
+
+
+def test_08_2_refuses_more_than_6_points_for_6_or_more():
+    """The spec says a gap of 6 points or more ends a cell; `> 6` must meet a gap of exactly 6."""
+
+    def over_six(words):
+        return _bold_table_by_gaps(words, apart=lambda gap: gap > 6)
+
+    result = verdict("08.2", over_six)
+    assert not result.passed and "exactly 6 points" in result.message, result.message
 
 
 def _with(**slip):
@@ -341,6 +351,13 @@ def test_08b_2_names_one_over_section_3_and_a_breadcrumb_added_twice(capsys):
 
 
 @pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
+    """184, the 'md: the table alone' line section 3 prints, read as the Word file's answer."""
+    selfcheck.check("08b.2", 184)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "the Markdown source's table alone" in out, out
+
+
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
     table alone, one short of the sweep's answer. That guess is told what it left out (the blank

@@ -180,6 +180,23 @@ def test_09b_1_refuses_the_library_pooling_the_prompt_rules_out():
     assert not result.passed and "calls into chunklab.embeddings" in result.message, result.message
 
 
+def test_09_1_names_the_median_and_the_count_times_dimensions():
+    def median(vectors, mask):
+        real = np.asarray(mask).astype(bool)
+        return np.stack([np.median(v[m], 0) for v, m in zip(vectors, real, strict=True)])
+
+    def count_times_dim(vectors, mask):
+        weights = np.asarray(mask, float)[..., None]
+        return (vectors * weights).sum(1) / (weights.sum(1) * vectors.shape[2])
+
+    for wrong, named in [
+        (median, "the median of each dimension"),
+        (count_times_dim, "times the dimensions"),
+    ]:
+        result = verdict("09.1", wrong)
+        assert not result.passed and named in result.message, result.message
+
+
 def test_09_1_refuses_the_library_too():
     def by_library(vectors, mask):
         from chunklab.embeddings.late import windows
@@ -224,6 +241,13 @@ def test_09_2_names_the_mistake_of_each_known_wrong_size(capsys):
         selfcheck.check("09.2", answer)
         out = capsys.readouterr().out
         assert "Exercise 09.2: correct" not in out and why in out, out
+
+
+def test_09_2_names_a_size_that_cuts_a_window(capsys):
+    """Sizes 188 to 194 cut a window of the page though 195 to 207 do not: 190 is told it cuts."""
+    selfcheck.check("09.2", 190)
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "a window of this page is cut" in out, out
 
 
 def test_09_2_names_one_below_the_answer_and_the_table_column(capsys):

@@ -99,6 +99,8 @@ def _largest_window_misses() -> dict[Any, str]:
         "a window's own ratio of pieces to tokens moves as the cuts move, so a size that cuts "
         "none can sit above one that cuts some; test every size, do not stop at the first cut",
     )
+    cut = "at that size a window of this page is cut: its longest runs past 256 positions"
+    misses |= {s: cut for s in range(150, 300) if s not in misses and _longest_window(s) > 256}
     misses.pop(right, None)
     return misses
 

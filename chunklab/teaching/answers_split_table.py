@@ -108,6 +108,8 @@ def split_table_misses() -> dict[Any, str]:
         smallest_whole(_read("pdf")): "that is the PDF's; the exercise asks for the Word file's",
         cl100k(table_alone): "that is the table's own tokens; each piece also carries its "
         "breadcrumb, so cut at each budget and look",
+        _md_table_tokens(): "that is the Markdown source's table alone (the 'md' line section 3 "
+        "printed); the exercise cuts the Word file's, and its chunk carries a breadcrumb too",
         SECTION_BUDGET: "that is section 3's budget, where the table is still cut in two; try "
         "larger budgets until it is one chunk",
         sum(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET)): "that adds up the two "
@@ -134,6 +136,14 @@ def split_table_misses() -> dict[Any, str]:
         )
     misses.pop(right, None)
     return misses
+
+
+def _md_table_tokens() -> int:
+    """The Markdown source's table alone, header to last row, in cl100k tokens."""
+    text = _read("md").text
+    table = text[text.index(HEADER) :].splitlines()
+    end = next(i for i, line in enumerate(table) if not line.startswith("|"))
+    return cl100k("\n".join(table[:end]))
 
 
 def crumb_and_table() -> tuple[str, str]:

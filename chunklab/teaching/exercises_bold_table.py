@@ -45,7 +45,9 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
     def cells(line: list[dict]) -> list[list[dict]]:
         groups = [[line[0]]]
         for before, w in zip(line, line[1:], strict=False):
-            (groups[-1].append(w) if w["x0"] - before["x1"] < gap else groups.append([w]))
+            apart = w["x0"] - before["x1"]
+            joined = apart <= gap if slip.get("over_six") else apart < gap
+            (groups[-1].append(w) if joined else groups.append([w]))
         return groups
 
     def is_header(line: list[dict]) -> bool:
@@ -92,6 +94,8 @@ SLIPS = {
     "'Note:') is not a header",
     "every_space": "words less than 6 points apart are one cell: a header cell such as 'Daily "
     "limit (USD)' is one column, not three",
+    "over_six": "a gap of exactly 6 points ends a cell (6 points or more, not more than 6): "
+    "two header cells 6 points apart are two columns",
     "drop_empty": "a column with no word in a row is an empty string: every row has as many "
     "cells as the header",
     "no_header": "return the header row first, then the rows",
@@ -153,6 +157,17 @@ def _four_columns_page() -> list[dict]:
     )
 
 
+def _six_apart_page() -> list[dict]:
+    """A header whose first two cells stand exactly 6 points apart (a word is 5 points a letter)."""
+    return _words(
+        [
+            (50.0, [(80.0, "Unit"), (106.0, "Rate per day"), (200.0, "Cap")], True),
+            (62.0, [(80.0, "Desk"), (106.0, "12"), (200.0, "40")], False),
+            (74.0, [(80.0, "Room"), (106.0, "30"), (200.0, "90")], False),
+        ]
+    )
+
+
 def _cases() -> list[tuple[str, list[dict]]]:
     """Pages of words, each named by what it holds; none is the notebook's page."""
     return [
@@ -169,6 +184,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
             "four columns, rows closer than the header, a wide gap to a second bold line",
             _four_columns_page(),
         ),
+        ("a header whose first two cells stand exactly 6 points apart", _six_apart_page()),
     ]
 
 

@@ -139,11 +139,28 @@ def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
             "included",
         ),
         *_markers_dropped(vectors, mask),
+        *_other_poolings(vectors, mask),
+    ]
+
+
+def _other_poolings(vectors: np.ndarray, mask: np.ndarray) -> list:
+    """Max and median pooling, and the mean divided by the dimensions too, each with its hint."""
+    return [
         (
             np.where(mask[..., None] > 0, vectors, -np.inf).max(axis=1),
             "that is the largest value of each dimension (max pooling): this model takes the mean",
         ),
         (vectors.max(axis=1), "that is max pooling, padding included: take the mean"),
+        (
+            np.stack([np.median(v[m > 0], axis=0) for v, m in zip(vectors, mask, strict=True)]),
+            "that is the median of each dimension over the real tokens: take their mean",
+        ),
+        (
+            (vectors * mask[..., None]).sum(axis=1)
+            / (mask.sum(axis=1)[:, None] * vectors.shape[2]),
+            "divided by the real tokens times the dimensions: divide by the number of real "
+            "tokens alone, mask.sum(axis=1)",
+        ),
     ]
 
 
