@@ -63,7 +63,13 @@ ROWS = {**REPRODUCED, **CHUNKLAB, **BASELINES}
 # rows, chunklab's cuts at the compared budget and one step down the ladder, and the report's
 # splitter stepped down the same way. The rest are scored by bench/chroma_chunklab.py, embedding
 # live; storing them all would take some 30 MB.
-STORED = (*REPRODUCED, "markdown 200", "semantic wordllama relative 200", "markdown 150", *BASELINES)
+STORED = (
+    *REPRODUCED,
+    "markdown 200",
+    "semantic wordllama relative 200",
+    "markdown 150",
+    *BASELINES,
+)
 
 
 def store_stem() -> Path:
