@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from chunklab.evaluation.bootstrap import count_for
 from chunklab.teaching.claims import (
+    bare_verdict,
     claim,
     compare,
     recap_problems,
@@ -218,3 +219,13 @@ def test_a_verdict_or_two_silent_tests_carry_no_reason():
     assert compare([1] * 7 + [0] * 33, [0] * 40, show=False).line().endswith(": better")
     neither = compare([1, 0, 1, 0], [0, 1, 0, 1], show=False)
     assert neither.withheld_by == "" and neither.line().endswith(": no difference shown")
+
+
+def test_a_verdict_pasted_with_its_note_reads_as_the_verdict():
+    from chunklab.teaching.answers import Form, judge
+
+    noted = compare([1] * 4 + [0] * 36, [0] * 40, show=False).line().rsplit(": ", 1)[1]
+    assert noted != "no difference shown"
+    assert bare_verdict(noted) == "no difference shown"
+    assert judge((7, 1, noted), (7, 1, "no difference shown"), Form()) is None
+    assert judge((7, 1, "better (" + noted.split("(", 1)[1]), (7, 1, "no difference shown"), Form())

@@ -92,6 +92,23 @@ def claim(name: str, statement: str, holds: bool | np.bool_, evidence: str) -> C
     return made
 
 
+# Why a verdict is "no difference shown" when one of its two tests alone would have given one;
+# `compare` prints the note after the verdict, e.g. "no difference shown (the sign test rejects,
+# the interval reaches 0)".
+OPPOSITE_WAYS = "the sign test and the interval point opposite ways"
+COUNTS_ONLY = "the sign test rejects, the interval reaches 0"
+INTERVAL_ONLY = "the interval excludes 0, the sign test does not reject"
+
+
+def bare_verdict(text: str) -> str:
+    """The verdict without the note `compare` prints after it: what a learner pastes from a
+    printed line reads as the verdict itself."""
+    for note in (OPPOSITE_WAYS, COUNTS_ONLY, INTERVAL_ONLY):
+        if text.endswith(f" ({note})"):
+            return text[: -len(note) - 3]
+    return text
+
+
 @dataclass(frozen=True)
 class Comparison:
     """Two strategies scored on the same questions: the counts and the paired interval."""
@@ -156,11 +173,11 @@ class Comparison:
         counts_reject = self.p_value < self.alpha and self.won != self.lost
         interval_excludes_zero = self.low > 0 or self.high < 0
         if counts_reject and interval_excludes_zero:
-            return "the sign test and the interval point opposite ways"
+            return OPPOSITE_WAYS
         if counts_reject:
-            return "the sign test rejects, the interval reaches 0"
+            return COUNTS_ONLY
         if interval_excludes_zero:
-            return "the interval excludes 0, the sign test does not reject"
+            return INTERVAL_ONLY
         return ""
 
     def verdict_text(self) -> str:
