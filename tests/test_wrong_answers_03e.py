@@ -79,6 +79,7 @@ WRONG_03E_2 = [
     ((0, 0), "not a repeat of the first"),  # nothing changed, it seems
     ((1, 2), "the second count"),  # the first right, the second off
     ((2, 3), "the first count"),  # the second right, the first off
+    ((0, 1), "its content_hash changed too"),  # the edit forgotten, the second count off as well
 ]
 
 

@@ -164,6 +164,8 @@ def _chunked_hints() -> dict[object, str]:
     for n in range(len(SERIES) + 1):  # one count right, the other not: name which one is off
         hints.setdefault((n, settings), first_wrong)
         hints.setdefault((alone, n), second_wrong)
+    for n in range(len(SERIES) + 1):  # a first count of 0: the edit forgotten, whatever the second
+        hints.setdefault((0, n), hints[(0, settings)])
     hints.pop((alone, settings), None)
     return hints
 
