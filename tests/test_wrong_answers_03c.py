@@ -210,3 +210,38 @@ def test_03c_2_names_the_fewer_than_k_slips(fn, hint):
     than k pass gets more than the bare exception: both hints name the case."""
     result = verdict("03c.2", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def _as_tuple(scores, passes, k):  # the right ids, but a tuple where a list is asked for
+    return tuple(sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[:k])
+
+
+def _deletes_failing(scores, passes, k):  # filters by deleting from the caller's dict
+    for i in [i for i in scores if i not in passes]:
+        del scores[i]
+    return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+
+
+def _unscored_as_zero(scores, passes, k):  # walks passes, an unscored id given 0
+    return sorted(passes, key=lambda i: (-scores.get(i, 0.0), i))[:k]
+
+
+def _pairs(scores, passes, k):  # (id, score) pairs, not ids
+    kept = sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[:k]
+    return [(i, scores[i]) for i in kept]
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_as_tuple, "return a list of ids, not a tuple"),
+        (_deletes_failing, "changed the `scores` it was given"),
+        (_unscored_as_zero, "not in `scores` came back"),
+        (_pairs, "(id, score) pairs"),
+    ],
+)
+def test_03c_2_refuses_the_wrong_forms(fn, hint):
+    """A tuple, a function that edits the caller's dict, an unscored id ranked as 0 and
+    (id, score) pairs are each refused, with a hint naming that slip."""
+    result = verdict("03c.2", fn)
+    assert not result.passed and hint in result.message, result.message

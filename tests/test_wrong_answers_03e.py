@@ -79,6 +79,7 @@ WRONG_03E_2 = [
     ((0, 0), "not a repeat of the first"),  # nothing changed, it seems
     ((1, 2), "the second count"),  # the first right, the second off
     ((2, 3), "the first count"),  # the second right, the first off
+    ((0, 1), "its content_hash changed too"),  # the edit forgotten, the second count off as well
 ]
 
 
@@ -130,3 +131,25 @@ def test_03e_2_accepts_the_counts_found_by_running_refresh():
     answer = (run_twice(lambda doc, chunker: doc.content_hash), run_twice(with_settings))
     assert verdict_for("03e.2", answer) == "Exercise 03e.2: correct."
     assert verdict_for("03e.2", list(answer)) == "Exercise 03e.2: correct."
+
+
+def _fingerprints(stored, now):  # the values of `now` handed back, not its keys
+    return sorted(now[d] for d in now if stored.get(d) != now[d])
+
+
+def _unchanged(stored, now):  # the condition turned round: the documents to skip
+    return sorted(d for d in now if stored.get(d) == now[d])
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_fingerprints, "you returned fingerprints"),
+        (_unchanged, "you returned the unchanged documents"),
+    ],
+)
+def test_03e_1_names_the_fingerprint_and_unchanged_slips(fn, hint):
+    """Fingerprints in place of ids are not "an id not in the folder", and the unchanged ids
+    get more than "not the ids expected": each hint names its slip."""
+    result = verdict("03e.1", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -143,6 +143,8 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
             "the passing chunk ranks below the first 10 × k: taking the top k, or fetching a few "
             "times k, before filtering misses it, in silence; filter first, then rank"
         )
+    if got and all(isinstance(i, tuple) for i in got):
+        return "you returned (id, score) pairs: return the ids alone, best first"
     if got == [i for i in expected if scores[i] > 0] != expected:  # BM25 drops 0s; a filter not
         return "you dropped the passing chunks that score 0: passing, they still fill places"
     if got == [i for i in ranked_first if i in passes]:
@@ -157,6 +159,8 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
         )
     if None in got and [i for i in got if i is not None] == expected:
         return "you padded the list with None up to k: fewer than k pass, return them all"
+    if any(i not in scores for i in got):
+        return "an id that is not in `scores` came back: rank only the ids that were scored"
     if any(i not in passes for i in got):
         return "an id that fails the filter came back: keep only ids in `passes`"
     if short_by > 0:
@@ -188,6 +192,7 @@ FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a pass
     # 20 failing chunks above the only passing one: over-fetching a few times k misses it
     ({**{f"f{n:02d}": float(30 - n) for n in range(20)}, "p": 1.0}, {"p"}, 1),
     ({f"t{n}": 1.0 for n in range(8)}, {f"t{n}" for n in range(8)}, 3),  # all tied: ids decide
+    ({"a": 2.0, "b": 0.0}, {"b", "z"}, 2),  # "z" passes but was never scored: leave it out
 ]
 
 
@@ -210,7 +215,8 @@ def check_filtered_top_k(fn: Callable) -> int:
     for scores, passes, k in [*FILTER_CASES, *cases]:
         expected = filtered_expected(scores, passes, k)
         try:
-            got = list(fn(dict(scores), _LargestFirst(passes), k))
+            given = dict(scores)
+            returned = fn(given, _LargestFirst(passes), k)
         except Exception as error:  # raised only where fewer than k pass: name that case
             if len(expected) >= k:
                 raise
@@ -219,6 +225,14 @@ def check_filtered_top_k(fn: Callable) -> int:
                 f"ids pass and k = {k}: fewer than k pass, return them all. Case: scores "
                 f"{scores}, passes {sorted(passes)}"
             ) from error
+        if given != scores:
+            raise NotYet(
+                "your function changed the `scores` it was given: leave the caller's dict as it "
+                f"was and build a new list. Case: scores {scores}, passes {sorted(passes)}"
+            )
+        if not isinstance(returned, list):
+            raise NotYet(f"return a list of ids, not a {type(returned).__name__}")
+        got = returned
         if got != expected:
             raise NotYet(
                 f"{_why_filtered(got, scores, passes, k)}. Case: scores {scores}, passes "

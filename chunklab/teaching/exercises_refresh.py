@@ -73,6 +73,11 @@ def _why(got: list, stored: Fingerprints, now: Fingerprints) -> str:
         if got == slip(stored, now):
             return why
     expected = chunk_again_expected(stored, now)
+    fingerprints = set(now.values()) | set(stored.values())
+    if got and all(d in fingerprints and d not in now for d in got):
+        return "you returned fingerprints: return the ids (the keys of `now`), not their values"
+    if got == sorted(d for d in now if stored.get(d) == now[d]) != expected:
+        return "you returned the unchanged documents: chunk the others, new or edited"
     if sorted(got) == expected:
         return "the right ids in another order: return them sorted"
     if any(d not in now for d in got):
@@ -159,6 +164,8 @@ def _chunked_hints() -> dict[object, str]:
     for n in range(len(SERIES) + 1):  # one count right, the other not: name which one is off
         hints.setdefault((n, settings), first_wrong)
         hints.setdefault((alone, n), second_wrong)
+    for n in range(len(SERIES) + 1):  # a first count of 0: the edit forgotten, whatever the second
+        hints.setdefault((0, n), hints[(0, settings)])
     hints.pop((alone, settings), None)
     return hints
 
