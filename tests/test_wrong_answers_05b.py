@@ -139,7 +139,8 @@ def test_05b_1_a_function_that_measures_one_row_per_table_is_refused(which):
         lines = text.split("\n")
         kept = []
         for i, line in enumerate(lines):  # keep, of each table's rows, only the first or the last
-            is_row = line.lstrip().startswith("|") and i >= 2 and lines[i - 1].lstrip().startswith("|")
+            piped = line.lstrip().startswith("|")
+            is_row = piped and i >= 2 and lines[i - 1].lstrip().startswith("|")
             in_table = is_row and not set(line.replace("|", "").strip()) <= set(":- ")
             starts = in_table and set(lines[i - 1].replace("|", "").strip()) <= set(":- ")
             ends = in_table and not (i + 1 < len(lines) and lines[i + 1].lstrip().startswith("|"))

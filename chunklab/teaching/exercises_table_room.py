@@ -91,8 +91,10 @@ SLIPS = {
     "widest_row": "measure every row's whole pair and keep the widest: the longest row is not the "
     "widest pair when another row's breadcrumb is longer",
     "own_count": "measure with the `count` you are given (the check passes characters and words)",
-    "first_row": "measure every row of a table, not only its first: here the widest row is in the middle",
-    "last_row": "measure every row of a table, not only its last: here the widest row is in the middle",
+    "first_row": "measure every row of a table, not only its first: here the widest row is in "
+    "the middle",
+    "last_row": "measure every row of a table, not only its last: here the widest row is in "
+    "the middle",
 }
 
 _GUIDE = """# Field guide
