@@ -127,3 +127,27 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
+
+
+@pytest.mark.parametrize("which", ["first", "last"])
+def test_05b_1_a_function_that_measures_one_row_per_table_is_refused(which):
+    """A function that measures only the first (or the last) row of each table passed while every
+    test document's widest pair sat in a one-row section; a table whose widest row is in the
+    middle refuses it, with a hint naming the slip."""
+
+    def one_row(text, count, rows_mode=False):
+        lines = text.split("\n")
+        kept = []
+        for i, line in enumerate(lines):  # keep, of each table's rows, only the first or the last
+            piped = line.lstrip().startswith("|")
+            is_row = piped and i >= 2 and lines[i - 1].lstrip().startswith("|")
+            in_table = is_row and not set(line.replace("|", "").strip()) <= set(":- ")
+            starts = in_table and set(lines[i - 1].replace("|", "").strip()) <= set(":- ")
+            ends = in_table and not (i + 1 < len(lines) and lines[i + 1].lstrip().startswith("|"))
+            if in_table and not (starts if which == "first" else ends):
+                continue
+            kept.append(line)
+        return _room_by_blocks("\n".join(kept), count, rows_mode)
+
+    result = verdict("05b.1", one_row)
+    assert not result.passed and f"not only its {which}" in result.message, result.message

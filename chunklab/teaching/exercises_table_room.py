@@ -61,6 +61,7 @@ def room_needed(
         header = lines[head] + end
         if rows_mode and not slip.get("no_delimiter"):
             header += lines[head + 1] + end
+        rows = rows[:1] if slip.get("first_row") else rows[-1:] if slip.get("last_row") else rows
         for r in rows + ([head] if slip.get("header_row") else []):
             crumb = "" if slip.get("no_crumb") else _crumb(lines, r, slip)
             blank = "\n" if slip.get("one_newline") else "\n\n"
@@ -90,6 +91,10 @@ SLIPS = {
     "widest_row": "measure every row's whole pair and keep the widest: the longest row is not the "
     "widest pair when another row's breadcrumb is longer",
     "own_count": "measure with the `count` you are given (the check passes characters and words)",
+    "first_row": "measure every row of a table, not only its first: here the widest row is in "
+    "the middle",
+    "last_row": "measure every row of a table, not only its last: here the widest row is in "
+    "the middle",
 }
 
 _GUIDE = """# Field guide
@@ -132,6 +137,16 @@ A paragraph after the table.
 """
 
 
+_MIDDLE = """## Prices
+
+| Item | Price |
+|---|---|
+| Tea | 2 |
+| A pot of tea with a plate of three kinds of cake | 14 |
+| Jam | 3 |
+"""
+
+
 def _words(text: str) -> int:
     return len(text.split())
 
@@ -140,7 +155,7 @@ def check_room_needed(fn: Callable) -> int:
     """05b.1: `room_needed(text, count, rows_mode)`: the widest breadcrumb + header + row."""
     cases = [
         (doc, rows_mode, count)
-        for doc in (_GUIDE, _FENCED, _HEADLESS, "# Only prose\n\nNo table.\n")
+        for doc in (_GUIDE, _FENCED, _HEADLESS, _MIDDLE, "# Only prose\n\nNo table.\n")
         for rows_mode in (False, True)
         for count in (len, _words)
     ]
