@@ -52,7 +52,7 @@ def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
     assert not any(splits[right:]) and splits[right - 1], "not where the lines stay whole"
     first_whole = splits.index(0)
     assert first_whole < right, "keeping lines whole must not be a threshold here"
-    refused("01.1", first_whole, "not a threshold")
+    refused("01.1", first_whole, "not where they stay whole")
     sampled = [o for o in range(0, 120, 10) if not any(splits[p] for p in range(o, 120, 10))][0]
     assert sampled != right
     refused("01.1", sampled, "multiples of 10", "sweep every overlap")
@@ -433,6 +433,7 @@ def ends_at_the_break_unless_first(text, size):  # on the break, but past one th
         (skips_the_break, "is in no window"),
         (one_past_size, "longer than size"),
         (snaps_the_last_window, "the last window too"),
+        (with_overlap, "these have no overlap"),
     ],
     ids=[
         "ends_at_the_break_unless_first",
@@ -442,6 +443,7 @@ def ends_at_the_break_unless_first(text, size):  # on the break, but past one th
         "skips_the_break",
         "one_past_size",
         "snaps_the_last_window",
+        "with_overlap",
     ],
 )
 def test_01_4_names_the_common_slips(wrong, slip):
@@ -616,3 +618,17 @@ def _one_window_per_line(text, size):  # every line its own window, cut at size 
 
 def test_01_4_names_one_window_per_line():
     assert "one line per window" in verdict("01.4", _one_window_per_line).message
+
+
+def test_01b_1_names_nan_on_all_ties_as_nan_not_as_zero():
+    """All ties and a p of nan (a 0/0): the hint names the nan, not 'not 0'."""
+
+    def nan_on_all_ties(d):
+        won, lost = sum(x > 0 for x in d), sum(x < 0 for x in d)
+        if not won + lost:
+            return float("nan")
+        return _sign_p(won, lost)
+
+    result = verdict("01b.1", nan_on_all_ties)
+    assert not result.passed and "a 0/0" in result.message, result.message
+    assert "not 0" not in result.message, result.message

@@ -395,3 +395,56 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         assert "print the kind" not in out, (wrong, out)
     assert said("02b.2", (kind, blocks), capsys).endswith("correct.\n")
     assert said("02b.2", [kind, blocks], capsys).endswith("correct.\n")
+
+
+def _just_below(text, spans):  # the physical next line, blank or not, as the line after
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    return [
+        h[2].lstrip("#").strip()
+        for h, after in zip(lines, lines[1:], strict=False)
+        if re.match(r"#{1,6} ", h[2]) and not _one(spans, h, after)
+    ]
+
+
+def _start_of_next(text, spans):  # the heading whole, but only the first character of the next
+    return _apart_by(
+        text, spans, lambda t, sp, h, n: any(a <= h[0] and h[1] <= b and n[0] < b for a, b in sp)
+    )
+
+
+def _loose_heading(pattern):
+    def apart(text, spans):
+        lines, pos = [], 0
+        for line in text.split("\n"):
+            lines.append((pos, pos + len(line), line))
+            pos += len(line) + 1
+        filled = [x for x in lines if x[2].strip()]
+        return [
+            h[2].lstrip("#").strip()
+            for h, after in zip(filled, filled[1:], strict=False)
+            if re.match(pattern, h[2]) and not _one(spans, h, after)
+        ]
+
+    apart.__name__ = f"heading_{pattern}"
+    return apart
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_just_below, "which may be blank"),
+        (_start_of_next, "WHOLE, to its end"),
+        (_loose_heading(r"#+ "), "seven or more `#`s make no heading"),
+        (_loose_heading(r"#+"), "and a SPACE: `#Title`"),
+        (_loose_heading(r"#{1,6}"), "and a SPACE: `#Title`"),
+    ],
+    ids=["just_below", "start_of_next", "seven_hashes", "any_hashes", "no_space"],
+)
+def test_02_2_names_the_next_line_and_heading_slips(wrong, hint):
+    """The line just below (maybe blank), a span holding only the next line's start, and a
+    heading pattern looser than one to six `#`s and a space: each refused with its own hint."""
+    result = verdict("02.2", wrong)
+    assert not result.passed and hint in result.message, result.message

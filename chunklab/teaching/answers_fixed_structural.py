@@ -53,7 +53,8 @@ def _overlap_misses() -> dict[Any, str]:
     first_whole = splits.index(0)
     return {
         first_whole: f"at {first_whole} every line is whole, but a larger overlap splits one "
-        "again: keeping lines whole is not a threshold, find where it holds for good",
+        "again: the first overlap that keeps lines whole is not where they stay whole, find "
+        "where it holds for good",
         _whole_from(splits, 10): "that is what a sweep over multiples of 10 shows; from it on "
         "lines stay whole, but a smaller overlap between the multiples too: sweep every overlap",
         next(o for o in range(0, len(splits), 10) if not splits[o]): "that is the first "

@@ -62,7 +62,10 @@ def _sign_slip(diffs: list[float], got: float) -> str:
     )
     n = won + lost
     if not n:
-        return "with no question won or lost, nothing points either way: p is 1, not 0"
+        why = "your p is nan, a 0/0: if none is decisive, p is 1" if math.isnan(got) else ""
+        return "with no question won or lost, nothing points either way: " + (
+            why or f"p is 1, not {got:g}"
+        )
     one_tail = sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n
     with_ties = sum(math.comb(n + ties, k) for k in range(min(won, lost) + 1)) / 2 ** (n + ties)
     tie_slips = [min(1.0, 2 * with_ties), sign_test(won + ties, lost), sign_test(won, lost + ties)]
@@ -184,6 +187,8 @@ def _line_window_slip(spans: list, text: str, size: int) -> str:
             f" (window {longer[0]} is {b - a} characters, longer than size={size}: look for the "
             "line break inside text[start:start + size] only)"
         )
+    if any(c < b for (_, b), (c, _) in zip(spans, spans[1:], strict=False)):  # steps back
+        return " (two windows overlap: these have no overlap, start each where the last ended)"
     pairs = zip(spans, spans[1:], strict=False)
     skipped = [b for (_, b), (c, _) in pairs if c == b + 1 and b < len(text) and text[b] == "\n"]
     if skipped:  # ends at the break and starts the next window after it: the newline is lost

@@ -25,6 +25,7 @@ import random
 import re
 import sys
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 from chunklab.evaluation.metrics import chunks_with_all
@@ -218,14 +219,19 @@ def _holds(spans: list[Span], *lines: tuple[int, int, str]) -> bool:
 
 
 def _apart_by(
-    text: str, spans: list[Span], after_of: Callable, kept: Callable, last: bool = False
+    text: str,
+    spans: list[Span],
+    after_of: Callable,
+    kept: Callable,
+    last: bool = False,
+    heading: re.Pattern = HEADING,
 ) -> list[str]:
     """The titles `kept` says no span keeps with the line `after_of` finds; `last`: a heading
-    with no line after it counted as apart too."""
+    with no line after it counted as apart too; `heading`: what a heading line looks like."""
     lines = _lines(text)
     out = []
     for k, line in enumerate(lines):
-        if HEADING.match(line[2]):
+        if heading.match(line[2]):
             after = after_of(lines, k)
             if (after is None and last) or (
                 after is not None and not kept(text, spans, line, after)
@@ -240,6 +246,26 @@ def _next_filled(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, s
 
 def _next_raw(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, str] | None:
     return lines[k + 1] if k + 1 < len(lines) and _next_filled(lines, k) else None
+
+
+def _next_any(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, str] | None:
+    return lines[k + 1] if k + 1 < len(lines) else None
+
+
+def _reaches_next(text: str, spans: list[Span], line: tuple, after: tuple, inside: int = 1) -> bool:
+    """A looser test than 02.2 asks: the heading line whole and only the START of the next."""
+    return any(a <= line[0] and line[1] <= b and after[0] + inside <= b for a, b in spans)
+
+
+def _loose(pattern: str) -> Callable[..., list[str]]:
+    """02.2's test with a looser heading pattern than one to six `#`s and a space."""
+    loose = re.compile(pattern)
+    return lambda t, sp: _apart_by(t, sp, _next_filled, _one_span, heading=loose)
+
+
+_WHOLE_NEXT = "the span must hold the next non-blank line WHOLE, to its end, not only its start"
+_SEVEN = "seven or more `#`s make no heading: a heading is one to six `#`s and a space"
+_NO_SPACE = "a heading is one to six `#`s and a SPACE: `#Title` and `####### Title` are plain lines"
 
 
 def _one_span(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
@@ -278,6 +304,17 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "that reaches it",
     ),
     (
+        lambda t, sp: _apart_by(t, sp, _next_any, _one_span),
+        "the line after a heading is the next NON-BLANK line, not the line just below it, "
+        "which may be blank",
+    ),
+    (lambda t, sp: _apart_by(t, sp, _next_filled, _reaches_next), _WHOLE_NEXT),
+    (lambda t, sp: _apart_by(t, sp, _next_filled, partial(_reaches_next, inside=0)), _WHOLE_NEXT),
+    (_loose(r"#+ "), _SEVEN),
+    (_loose(r"#{1,6}(?!#)"), _NO_SPACE),
+    (_loose(r"#+"), _NO_SPACE),
+    (_loose(r"#{1,6}"), _NO_SPACE),
+    (
         lambda t, sp: _apart_by(t, sp, _next_filled, lambda t, sp, h, n: _holds(sp, h)),
         "a heading counts as kept only when the same span also holds the line after it",
     ),
@@ -297,6 +334,8 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
 def heading_cases() -> list[tuple[str, list[Span]]]:
     text = "# Pump\nSee Pump below.\n\n## Seal\n\nseal text\n## Pump care\nlast line"
     cases = [(text, [(0, 22), (22, len(text))]), (text, []), ("## Only heading", [(0, 15)])]
+    odd = "####### Seven\nbody one\n#Nospace\nbody two\n# Real\nbody three"  # two non-headings
+    cases.append((odd, [(0, 5), (5, 27), (27, len(odd))]))
     rng = random.Random(202)
     for _ in range(60):
         lines: list[str] = []
@@ -332,7 +371,7 @@ def check_apart_headings(fn: Callable) -> int:
         right = expected_apart(text, spans)
         if titles != right:
             slips = consistent_slips(fn, HEADING_SLIPS, cases, shape=_as_titles)
-            why = "; or ".join(slips) or (
+            why = "; or ".join(dict.fromkeys(slips)) or (
                 "a heading is kept when one span holds its whole line and the whole next "
                 "non-blank line; return the others' titles in page order"
             )
