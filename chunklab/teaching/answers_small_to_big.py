@@ -91,6 +91,13 @@ def _forward_window_hints() -> dict[Any, str]:
         "that is the notebook's window, 3 sentences each side, which holds 2 of the 3 facts; "
         "the question asks none before and as few after as hold all three"
     )
+    hints.setdefault(
+        _t03_window(3, a)[1],
+        (
+            "that window keeps 3 sentences before the hit: window()'s before defaults to 3 (its "
+            "signature in section 1), so pass before=0 as well as after"
+        ),
+    )
     doc, _, spans, i = _t03_hit()  # the section holding the hit: notebook 03's parent
     parents = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).parents(doc)
     (parent,) = [p for p in parents if p.start <= spans[i][0] < p.end]
