@@ -215,9 +215,24 @@ def fence_mixed_run(opening, line):  # "```~" read as one run of fence character
     return bool(m) and m.group(1)[0] == char and len(m.group(1)) >= length
 
 
+def fence_info_string_in_run(opening, line):  # the whole opening line taken as its run
+    char, length = _run(opening)
+    length = len(opening.strip())
+    stripped = line.strip(" \t")
+    return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
+
+
+def fence_run_with_indentation(opening, line):  # the run measured without stripping indentation
+    char, length = opening.strip()[0], max(3, len(opening) - len(opening.lstrip(opening[0])))
+    stripped = line.strip(" \t")
+    return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (fence_info_string_in_run, "not its info string"),
+        (fence_run_with_indentation, "counted after its indentation"),
         (fence_mixed_run, "a closing run is one character only"),
         (fence_sketch, "up to three spaces before the closing run"),
         (fence_ignoring_info_strings, "info string"),

@@ -248,7 +248,15 @@ def by_parent_id_then_cut(hits, parent_of, most):  # every parent lifted, sorted
     return sorted(lift(hits, parent_of, 99))[:most]
 
 
+def best_child_summed_score(hits, parent_of, most):  # the best child, with its parent's sum
+    total = {}
+    for c, s in hits:
+        total[parent_of[c]] = total.get(parent_of[c], 0) + s
+    return [(p, c, total[p]) for p, c, _ in lift(hits, parent_of, most)]
+
+
 WRONG_03_2 = [
+    (best_child_summed_score, "not that child's own score"),
     (given_order, "in the order they came"),
     (reverse_sorted, "lowest score first"),
     (one_per_hit, "a parent appears twice"),

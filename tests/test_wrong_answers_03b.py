@@ -32,6 +32,7 @@ WRONG_03B_1 = [
     (69, "starts one sentence after the hit"),  # the sentence after the hit taken as the first
     (105, "to the document's end"),  # run on past step 5 to the policy's last sentence
     (80, "starts a character early"),  # sliced from the line break before the hit
+    (169, "before defaults to 3"),  # window(mine, i, after=5): the default before=3 left in place
 ]
 
 

@@ -63,6 +63,21 @@ def _forward_window_tokens() -> int:
     return _t03_window(0, _fewest_after())[1]
 
 
+def _three_before_hints(hints: dict[Any, str], a: int) -> None:
+    """03b.1's slips that keep window()'s default of 3 sentences before the hit."""
+    hints[_t03_window(3, 3)[1]] = (
+        "that is the notebook's window, 3 sentences each side, which holds 2 of the 3 facts; "
+        "the question asks none before and as few after as hold all three"
+    )
+    hints.setdefault(
+        _t03_window(3, a)[1],
+        (
+            "that window keeps 3 sentences before the hit: window()'s before defaults to 3 (its "
+            "signature in section 1), so pass before=0 as well as after"
+        ),
+    )
+
+
 def _forward_window_hints() -> dict[Any, str]:
     """03b.1's slips: one sentence short or too many, the window on both sides or on the wrong
     side or starting one sentence late, the notebook's own 3 each side, the window's characters or
@@ -87,10 +102,7 @@ def _forward_window_hints() -> dict[Any, str]:
         "that window lies on the wrong side: the steps come after the procedure's opening line, "
         "so take none before and count after"
     )
-    hints[_t03_window(3, 3)[1]] = (
-        "that is the notebook's window, 3 sentences each side, which holds 2 of the 3 facts; "
-        "the question asks none before and as few after as hold all three"
-    )
+    _three_before_hints(hints, a)
     doc, _, spans, i = _t03_hit()  # the section holding the hit: notebook 03's parent
     parents = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).parents(doc)
     (parent,) = [p for p in parents if p.start <= spans[i][0] < p.end]

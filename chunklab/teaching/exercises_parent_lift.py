@@ -245,6 +245,11 @@ def _why_lift(
             "the right parents, each with its best child, in the wrong order: best child's "
             "score first"
         )
+    if [row[:2] for row in got] == [row[:2] for row in expected]:
+        return (
+            "the right parents in the right order, each with its best child, but not that "
+            "child's own score: carry the best child's score, not a sum or mean of its children's"
+        )
     if [row[0] for row in got] == [row[0] for row in expected]:
         return (
             "the right parents in the right order, but not each one's best child: keep each "

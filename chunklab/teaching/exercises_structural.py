@@ -143,7 +143,7 @@ def piece_hint(text: str, spans: list[Span], budget: int, got: list[Span]) -> st
 
 # --- 02b.1: does this line close the fence? ----------------------------------------------------
 
-OPENINGS = ["```", "```python", "````markdown", "~~~", "~~~~ yaml", "  ```js", "`````"]
+OPENINGS = ["```", "```python", "````markdown", "~~~", "~~~~ yaml", "  ```js", "`````", "  ````"]
 LINES = [
     "```",
     "``` ",
@@ -178,7 +178,8 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
             "three spaces"
         )
     if run < length:
-        return f"the closing run must be at least as long as the opening's ({length})"
+        after = ", counted after its indentation" if opening[:1] == " " else ""
+        return f"the closing run must be at least as long as the opening's ({length}{after})"
     if stripped[run : run + 1] in ("`", "~"):
         return (
             "a closing run is one character only: the backticks and tildes of a mixed run like "
@@ -193,7 +194,12 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         return f"a closing run longer than the opening's ({run} > {length}) still closes the fence"
     if expected and line.rstrip(" \t") != line:
         return "spaces or tabs after the closing run still close the fence"
-    return "this line does not close the fence"
+    if expected and opening.lstrip(" ")[length:].strip():
+        return (
+            f"the opening's run is its {char!r} characters only ({length}), not its info string: "
+            f"{line.strip()!r} closes {opening!r}"
+        )
+    return "this line closes the fence" if expected else "this line does not close the fence"
 
 
 def check_closes_fence(fn: Callable) -> int:
