@@ -685,3 +685,15 @@ def test_07_3_asks_the_family_size_the_line_alone_cannot_tell():
     eleven = selfcheck.verdict_for("07.3", (11, *line))
     assert "not quite" in eleven and "counts the cuts" in eleven, eleven
     assert "not quite" in selfcheck.verdict_for("07.3", line)  # the line without m
+
+
+def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
+    """`low >= 0` passed every case: the task asks for the low end above 0, and an interval that
+    touches 0 does not exclude it. A family with a low end of exactly 0 now tells them apart."""
+
+    def touching(family):
+        alpha = 0.05 / len(family) if family else 0
+        return [n for n, won, lost, low in family if low >= 0 and won > lost and _p(won, lost) < alpha]
+
+    result = verdict("07b.2", touching)
+    assert not result.passed and "low end of exactly 0" in result.message, result.message
