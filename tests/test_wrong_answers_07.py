@@ -312,7 +312,10 @@ def test_07_3_names_the_path_twin_and_k_5():
 
     twin = read_pair(RETRIEVER, AMONG_THREE, (f"{PAIR[0]}+path", PAIR[1]))
     at_five = read_pair(RETRIEVER, AMONG_THREE, k=5)
-    for answer, hint in [((3, *twin), "that is `markdown-lin+path`"), ((3, *at_five), "that is k=5")]:
+    for answer, hint in [
+        ((3, *twin), "that is `markdown-lin+path`"),
+        ((3, *at_five), "that is k=5"),
+    ]:
         assert answer != selfcheck.SOLUTIONS["07.3"][1]()
         message = selfcheck.verdict_for("07.3", answer)
         assert "not quite" in message and hint in message, message
@@ -649,7 +652,9 @@ def test_07_3_names_each_level_that_prints_the_low_end_a_fraction_and_reached():
     assert "as a fraction" in message and f"{low / 100:g}" not in message.split("): ", 1)[1], (
         message
     )
-    message = selfcheck.verdict_for("07.3", (m, *read_pair(RETRIEVER, AMONG_THREE, measure="reached")))
+    message = selfcheck.verdict_for(
+        "07.3", (m, *read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
+    )
     assert "that is `reached`" in message, message
 
 
@@ -693,7 +698,9 @@ def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
 
     def touching(family):
         alpha = 0.05 / len(family) if family else 0
-        return [n for n, won, lost, low in family if low >= 0 and won > lost and _p(won, lost) < alpha]
+        return [
+            n for n, won, lost, low in family if low >= 0 and won > lost and _p(won, lost) < alpha
+        ]
 
     result = verdict("07b.2", touching)
     assert not result.passed and "low end of exactly 0" in result.message, result.message

@@ -1,11 +1,11 @@
-"""Exercise 07.3's answer: one paired comparison read inside its family, given with the family's
-size m (the line reads the same at every m from 3 to 12), and the wrong answers a refusal names
-(another m, named by what it counts; the line read at 0.05, or at 0.05 / 2 or 0.05 / 36, where the pick among three
-retrievers asks 0.05 / 3: the interval's low end, asked beside the verdict, shows the level; levels
-that print the same low end named together; the low end written as a fraction; `reached` read in
-place of `complete`; the two
-cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
-`markdown` or its `+path` twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
+"""Exercise 07.3's answer: one paired comparison read inside its family, given with the
+family's size m (the line reads the same at every m from 3 to 12), and the wrong answers a
+refusal names (another m, named by what it counts; the line read at 0.05, or at 0.05 / 2 or
+0.05 / 36, where the pick among three retrievers asks 0.05 / 3: the interval's low end, asked
+beside the verdict, shows the level; levels that print the same low end named together; the low
+end written as a fraction; `reached` read in place of `complete`; the two cuts' unpaired totals
+given as won and lost; the pair the other way round; another retriever; `markdown` or its `+path`
+twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
 Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
