@@ -301,8 +301,8 @@ def test_07_3_names_markdown_in_place_of_markdown_lin_and_k_1():
 
     plain = read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size"))
     at_one = read_pair(RETRIEVER, AMONG_THREE, k=1)
-    assert "that is `markdown`" in selfcheck.verdict_for("07.3", plain)
-    assert "that is k=1" in selfcheck.verdict_for("07.3", at_one)
+    assert "that is `markdown`" in selfcheck.verdict_for("07.3", (3, *plain))
+    assert "that is k=1" in selfcheck.verdict_for("07.3", (3, *at_one))
 
 
 @pytest.mark.xdist_group("exercise-07.2")
@@ -312,7 +312,10 @@ def test_07_3_names_the_path_twin_and_k_5():
 
     twin = read_pair(RETRIEVER, AMONG_THREE, (f"{PAIR[0]}+path", PAIR[1]))
     at_five = read_pair(RETRIEVER, AMONG_THREE, k=5)
-    for answer, hint in [(twin, "that is `markdown-lin+path`"), (at_five, "that is k=5")]:
+    for answer, hint in [
+        ((3, *twin), "that is `markdown-lin+path`"),
+        ((3, *at_five), "that is k=5"),
+    ]:
         assert answer != selfcheck.SOLUTIONS["07.3"][1]()
         message = selfcheck.verdict_for("07.3", answer)
         assert "not quite" in message and hint in message, message
@@ -339,28 +342,30 @@ def test_07b_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
 
 
 def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
-    won, lost, low, verdict = paired_in_family()
-    assert selfcheck.verdict_for("07.3", (won, lost, low, verdict)).endswith("correct.")
+    m, won, lost, low, verdict = paired_in_family()
+    assert selfcheck.verdict_for("07.3", (m, won, lost, low, verdict)).endswith("correct.")
     at_005 = read_pair(RETRIEVER, 95.0)
-    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", at_005)
-    reversed_pair = (lost, won, -low, verdict)
+    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", (3, *at_005))
+    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", (1, *at_005))
+    reversed_pair = (3, lost, won, -low, verdict)
     assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", reversed_pair)
-    assert "compare's words" in selfcheck.verdict_for("07.3", (won, lost, low, "not shown"))
+    assert "compare's words" in selfcheck.verdict_for("07.3", (3, won, lost, low, "not shown"))
     found = _fixed_rows(RETRIEVER, PAIR, ks=(3,))
     total = {s: int(sum(r["complete"] for r in found if r["strategy"] == s)) for s in PAIR}
-    totals = (total[PAIR[0]], total[PAIR[1]], low, verdict)
+    totals = (3, total[PAIR[0]], total[PAIR[1]], low, verdict)
     assert "two cuts' totals" in selfcheck.verdict_for("07.3", totals)
 
 
 def test_07_3_refuses_a_verdict_read_at_another_family_or_guessed_without_the_level():
     """The verdict alone passed at any level stricter than 0.05: the interval's low end shows the
     level, so 0.05 / 36, and 'no difference shown' guessed beside the 0.05 interval, are refused."""
-    won, lost, low, verdict = paired_in_family()
-    assert "won, lost, low, verdict" in selfcheck.verdict_for("07.3", (won, lost, verdict))
+    m, won, lost, low, verdict = paired_in_family()
+    assert "m, won, lost, low, verdict" in selfcheck.verdict_for("07.3", (won, lost, low, verdict))
     strict = read_pair(RETRIEVER, 100 - 5 / 36)
     assert strict[3] == verdict and strict[2] != low
-    assert "0.05 / 36" in selfcheck.verdict_for("07.3", strict)
-    guessed = (*read_pair(RETRIEVER, 95.0)[:3], verdict)
+    assert "0.05 / 36" in selfcheck.verdict_for("07.3", (3, *strict))
+    assert "0.05 / 36" in selfcheck.verdict_for("07.3", (36, *strict))
+    guessed = (3, *read_pair(RETRIEVER, 95.0)[:3], verdict)
     assert "at 0.05 / 3" in selfcheck.verdict_for("07.3", guessed)
 
 
@@ -371,16 +376,16 @@ def test_07_1_integer_division_hint_names_only_that_slip():
 
 
 def test_07_3_names_worse_for_a_pair_that_wins_more_than_it_loses():
-    won, lost, low, _ = paired_in_family()
-    message = selfcheck.verdict_for("07.3", (won, lost, low, "worse"))
+    m, won, lost, low, _ = paired_in_family()
+    message = selfcheck.verdict_for("07.3", (m, won, lost, low, "worse"))
     assert "'worse' would say markdown-lin completes fewer" in message, message
 
 
 @pytest.mark.xdist_group("exercise-07.2")
 def test_07_3_names_better_read_at_0_05_alone():
     """Right counts and low end with "better": the sign test read at 0.05, not at 0.05 / 3."""
-    won, lost, low, _ = paired_in_family()
-    message = selfcheck.verdict_for("07.3", (won, lost, low, "better"))
+    m, won, lost, low, _ = paired_in_family()
+    message = selfcheck.verdict_for("07.3", (m, won, lost, low, "better"))
     assert "against 0.05 / 3" in message, message
 
 
@@ -638,16 +643,18 @@ def test_07b_2_refuses_m_without_ties_and_worse_members(wrong, named):
 def test_07_3_names_each_level_that_prints_the_low_end_a_fraction_and_reached():
     """0.05 / 2 prints the low end 0.05 does: both are named, not 0.05 alone; the low end as a
     fraction is named as that, not as the 0.05 / 36 line alone; `reached` is named."""
-    won, lost, low, verdict = paired_in_family()
+    m, won, lost, low, verdict = paired_in_family()
     at_two = read_pair(RETRIEVER, 97.5)
     assert at_two[2] != low
-    message = selfcheck.verdict_for("07.3", at_two)
+    message = selfcheck.verdict_for("07.3", (m, *at_two))
     assert "0.05 / 2" in message and "0.05 / 3" in message, message
-    message = selfcheck.verdict_for("07.3", (won, lost, low / 100, verdict))
+    message = selfcheck.verdict_for("07.3", (m, won, lost, low / 100, verdict))
     assert "as a fraction" in message and f"{low / 100:g}" not in message.split("): ", 1)[1], (
         message
     )
-    message = selfcheck.verdict_for("07.3", read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
+    message = selfcheck.verdict_for(
+        "07.3", (m, *read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
+    )
     assert "that is `reached`" in message, message
 
 
@@ -667,3 +674,33 @@ def _rr_hit(ranked, gold):  # found or not, 1 or 0
 def test_07_1_names_one_too_far_and_a_hit(wrong, named):
     result = verdict("07.1", wrong)
     assert not result.passed and named in result.message, result.message
+
+
+def test_07_3_asks_the_family_size_the_line_alone_cannot_tell():
+    """The right line reads the same at every m from 3 to 12: a learner who counts four retrievers
+    (the stub too) or the 11 cuts passed. m is now asked, and each wrong m is named."""
+    from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
+
+    line = read_pair(RETRIEVER, AMONG_THREE)
+    for m in range(4, 13):
+        assert read_pair(RETRIEVER, 100 - 5 / m) == line  # why the line alone cannot tell
+    assert selfcheck.verdict_for("07.3", (3, *line)).endswith("correct.")
+    four = selfcheck.verdict_for("07.3", (4, *line))
+    assert "not quite" in four and "counts the stub" in four, four
+    eleven = selfcheck.verdict_for("07.3", (11, *line))
+    assert "not quite" in eleven and "counts the cuts" in eleven, eleven
+    assert "not quite" in selfcheck.verdict_for("07.3", line)  # the line without m
+
+
+def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
+    """`low >= 0` passed every case: the task asks for the low end above 0, and an interval that
+    touches 0 does not exclude it. A family with a low end of exactly 0 now tells them apart."""
+
+    def touching(family):
+        alpha = 0.05 / len(family) if family else 0
+        return [
+            n for n, won, lost, low in family if low >= 0 and won > lost and _p(won, lost) < alpha
+        ]
+
+    result = verdict("07b.2", touching)
+    assert not result.passed and "low end of exactly 0" in result.message, result.message

@@ -110,7 +110,7 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "07.3": ("a tuple (won, lost, low, verdict)", paired_in_family),
+    "07.3": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }

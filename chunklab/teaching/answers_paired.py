@@ -1,10 +1,11 @@
-"""Exercise 07.3's answer: one paired comparison read inside its family, and the wrong answers a
-refusal names (the line read at 0.05, or at 0.05 / 2 or 0.05 / 36, where the pick among three
-retrievers asks 0.05 / 3: the interval's low end, asked beside the verdict, shows the level; levels
-that print the same low end named together; the low end written as a fraction; `reached` read in
-place of `complete`; the two
-cuts' unpaired totals given as won and lost; the pair the other way round; another retriever;
-`markdown` or its `+path` twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
+"""Exercise 07.3's answer: one paired comparison read inside its family, given with the
+family's size m (the line reads the same at every m from 3 to 12), and the wrong answers a
+refusal names (another m, named by what it counts; the line read at 0.05, or at 0.05 / 2 or
+0.05 / 36, where the pick among three retrievers asks 0.05 / 3: the interval's low end, asked
+beside the verdict, shows the level; levels that print the same low end named together; the low
+end written as a fraction; `reached` read in place of `complete`; the two cuts' unpaired totals
+given as won and lost; the pair the other way round; another retriever; `markdown` or its `+path`
+twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
 Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
@@ -25,7 +26,8 @@ from chunklab.teaching.claims import compare
 
 PAIR = ("markdown-lin", "fixed_size")  # a and b, in the prompt's order
 RETRIEVER = "hybrid"
-AMONG_THREE = 100 - 5 / 3  # the pick among notebook 07's three retrievers
+FAMILY = 3  # m: the pick among notebook 07's three retrievers (BM25, WordLlama, the hybrid)
+AMONG_THREE = 100 - 5 / FAMILY
 K = 3  # the exercise reads `complete` at k = 3
 
 
@@ -61,14 +63,45 @@ def read_pair(
     return made.won, made.lost, round(made.low, 1), made.verdict
 
 
-def paired_in_family() -> tuple[int, int, float, str]:
-    """markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3."""
-    return read_pair(RETRIEVER, AMONG_THREE)
+def paired_in_family() -> tuple[int, int, int, float, str]:
+    """m, then markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3. The
+    line reads the same at every m from 3 to 12, so m is asked beside it."""
+    return (FAMILY, *read_pair(RETRIEVER, AMONG_THREE))
+
+
+def _family_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
+    """The right line given with another family size: each m named by what it counts."""
+    named = {
+        1: "m = 1 reads the line alone, at 0.05",
+        2: "m = 2 counts two retrievers; BM25, WordLlama and the hybrid are three",
+        4: "m = 4 counts the stub too; it is no retriever the question picks among",
+        11: "m = 11 counts the cuts; the question fixes the pair of cuts and picks the retriever",
+        36: "m = 36 is the search over pairs of cuts, not this question's",
+    }
+    generic = "the family is what the question picks among: one line per retriever"
+    return {(m, *line): named.get(m, generic) + ", so m = 3" for m in range(0, 100) if m != FAMILY}
 
 
 def paired_misses() -> dict[Any, str]:
-    """The plausible wrong answers, each with the slip it is (computed, never typed in)."""
-    won, lost, low, verdict = paired_in_family()
+    """The plausible wrong answers, each with the slip it is (computed, never typed in): the
+    line's slips given with m = 3, the levels' slips with their own m too, and the right line
+    with another m."""
+    line = read_pair(RETRIEVER, AMONG_THREE)
+    misses = {(FAMILY, *key): why for key, why in _line_misses(line).items()}
+    for key, why in _level_misses(*line[2:]).items():
+        for m in (FAMILY, *_LEVEL_M.get(key[:3], ())):
+            misses.setdefault((m, *key), why)
+    misses |= _family_misses(line)
+    misses.pop((FAMILY, *line), None)
+    return misses
+
+
+_LEVEL_M: dict[tuple[int, int, float], tuple[int, ...]] = {}  # a level's line -> its m
+
+
+def _line_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
+    """Another cut, retriever, k or measure, read in the right family (four items each)."""
+    won, lost, low, verdict = line
     misses: dict[Any, str] = {}
     twin = f"{PAIR[0]}+path"
     for (got_won, got_lost, got_low, _), hint in [
@@ -100,8 +133,6 @@ def paired_misses() -> dict[Any, str]:
             "that is `reached` (half the evidence in one chunk); the exercise reads `complete` "
             "(every fact in one chunk)",
         )
-    for key, why in _level_misses(low, verdict).items():
-        misses.setdefault(key, why)
     misses.pop((won, lost, low, verdict), None)  # a slip that happens to read the same is not one
     return misses
 
@@ -114,6 +145,7 @@ def _level_misses(low: float, verdict: str) -> dict[Any, str]:
         read = read_pair(RETRIEVER, 100 - 5 / m)
         if read[2] != low:
             named.setdefault(read[:3], []).append(f"the line read at {level}")
+            _LEVEL_M[read[:3]] = (*_LEVEL_M.get(read[:3], ()), m)
     won, lost = read_pair(RETRIEVER, AMONG_THREE)[:2]
     named.setdefault((won, lost, round(low / 100, 1)), []).append(
         "the low end written as a fraction (`compare` prints it in percentage points)"
@@ -133,9 +165,18 @@ def _level_misses(low: float, verdict: str) -> dict[Any, str]:
 def paired_hint(answer: Any, solution: Any) -> str:
     """07.3: the pair the other way round, the unpaired totals, a verdict that is not one of
     compare's three words (judged on won and lost alone, whatever the low end given)."""
-    words = ("better", "worse", "no difference shown")
-    if not isinstance(answer, (list, tuple)) or len(answer) != 4:
+    if not isinstance(answer, (list, tuple)) or len(answer) != 5:
         return ""
+    if answer[0] != FAMILY and isinstance(answer[0], Integral):
+        return "m is the family's size: " + _family_misses(tuple(solution[1:])).get(
+            (answer[0], *solution[1:]), "one line per retriever the question picks among, so m = 3"
+        )
+    return _line_hint(tuple(answer[1:]), tuple(solution[1:]))
+
+
+def _line_hint(answer: tuple, solution: tuple) -> str:
+    """The line's own slips (won, lost, low, verdict), given with m = 3."""
+    words = ("better", "worse", "no difference shown")
     a, b = _complete(RETRIEVER)
     if tuple(answer[:2]) == (solution[1], solution[0]):
         return (
@@ -148,7 +189,7 @@ def paired_hint(answer: Any, solution: Any) -> str:
             "only one of the two completes"
         )
     for wrong, why in paired_misses().items():  # another cut, retriever or k, read at any level
-        if tuple(answer[:2]) == wrong[:2] != tuple(solution[:2]):
+        if tuple(answer[:2]) == wrong[1:3] != tuple(solution[:2]):
             return why
     if answer[3] not in words:
         return f"the verdict is one of compare's words: {', '.join(map(repr, words))}"

@@ -168,13 +168,16 @@ def _ahead(
     sign: bool = True,
     one_sided: bool = False,
     worse_too: bool = False,
+    touching: bool = False,
 ) -> list[str]:
     out = []
     for name, won, lost, low in family:
         p = sign_test(won, lost) / (2 if one_sided else 1)
         if worse_too and won < lost and p < alpha:  # shown apart, but behind
             out.append(name)
-        elif (not interval or low > 0) and (not sign or (won > lost and p < alpha)):
+        elif (not interval or low > 0 or (touching and low == 0)) and (
+            not sign or (won > lost and p < alpha)
+        ):
             out.append(name)
     return out
 
@@ -211,6 +214,8 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         "your sign test is one-sided: count both tails (double it), as `compare` does": _ahead(
             family, 0.05 / m, one_sided=True
         ),
+        "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
+        "it, the low end must be above 0": _ahead(family, 0.05 / m, touching=True),
     }
 
 
@@ -221,6 +226,7 @@ def _families() -> list[Family]:
         [("only", 6, 0, 0.4)],  # m=1: read at 0.05
         [("x", 9, 1, 2.0), ("t1", 0, 0, 0.0), ("t2", 0, 0, 0.0), ("y", 3, 2, -1.0)],  # ties: m=4
         [("up", 8, 0, 4.0), ("down", 0, 9, -9.3), ("flat", 2, 2, -3.0)],  # one shown worse
+        [("edge", 9, 0, 0.0), ("clear", 9, 0, 2.3)],  # a low end of exactly 0 is not above 0
         [
             (f"pair{i}", won, lost, low)
             for i, (won, lost, low) in enumerate(
