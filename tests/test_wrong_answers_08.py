@@ -360,15 +360,17 @@ def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
 
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
-    table alone, one short of the sweep's answer. That guess is told what it left out (the blank
-    line between them), and the right answer is told the same, not a bare "correct"."""
+    table alone, one short of the sweep's answer. That guess is told it left something out, not
+    what (naming the blank line would hand over the answer); the right answer is told what, not a
+    bare "correct"."""
     from chunklab.teaching.answers_split_table import crumb_and_table
     from chunklab.tokens.counters import cl100k
 
     crumb, alone = crumb_and_table()
     selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
     out = capsys.readouterr().out
-    assert ": correct" not in out and "blank line" in out, out
+    assert ": correct" not in out and "holds more than those two texts" in out, out
+    assert "blank line" not in out, out
     selfcheck.check("08b.2", selfcheck.SOLUTIONS["08b.2"][1]())
     out = capsys.readouterr().out
     assert "Exercise 08b.2: correct" in out and "blank line" in out, out
@@ -400,3 +402,15 @@ def test_08_2_names_a_placeholder_for_an_empty_cell(placeholder):
 
     result = verdict("08.2", with_placeholder)
     assert not result.passed and 'is the empty string ""' in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_hints_one_off_each_side_do_not_give_the_answer(capsys):
+    """The hints for 209 ("the blank line ... costs a token") and 211 ("one chunk a token lower")
+    each handed over 210; they now name the slip without the distance to the answer."""
+    right = selfcheck.SOLUTIONS["08b.2"][1]()
+    for budget in (right - 1, right + 1):
+        selfcheck.check("08b.2", budget)
+        out = capsys.readouterr().out
+        assert ": correct" not in out, out
+        assert "a token" not in out and "blank line" not in out and str(right) not in out, out
