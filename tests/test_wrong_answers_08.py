@@ -414,3 +414,18 @@ def test_08b_2_hints_one_off_each_side_do_not_give_the_answer(capsys):
         out = capsys.readouterr().out
         assert ": correct" not in out, out
         assert "a token" not in out and "blank line" not in out and str(right) not in out, out
+
+
+def test_08_1_names_a_size_exactly_5_percent_above_the_body():
+    """`size >= body * 1.05` passed every page; a 10.5-point line in a 10-point body now meets it."""
+
+    def five_percent_or_more(lines):
+        weight = Counter()
+        for size, text in lines:
+            weight[size] += len(text)
+        body = min(weight, key=lambda s: (-weight[s], s))
+        larger = sorted((s for s in weight if s >= body * 1.05), reverse=True)
+        return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+    result = verdict("08.1", five_percent_or_more)
+    assert not result.passed and "not 5% or more" in result.message, result.message
