@@ -417,7 +417,7 @@ def test_08b_2_hints_one_off_each_side_do_not_give_the_answer(capsys):
 
 
 def test_08_1_names_a_size_exactly_5_percent_above_the_body():
-    """`size >= body * 1.05` passed every page; a 10.5-point line in a 10-point body now meets it."""
+    """`size >= body * 1.05` passed every page; a 10.5-point line in a 10-point body meets it."""
 
     def five_percent_or_more(lines):
         weight = Counter()
