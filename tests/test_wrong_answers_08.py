@@ -226,7 +226,7 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
 # --- 08.2: a table without a grid, from a bold header (bold_table) ---
 
 
-def _bold_table_by_gaps(words, apart=lambda gap: gap >= 6):
+def _bold_table_by_gaps(words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"]):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     the smallest distance computed with sorted()."""
     tops = sorted({w["top"] for w in words})
@@ -248,10 +248,10 @@ def _bold_table_by_gaps(words, apart=lambda gap: gap >= 6):
     table = [tuple(" ".join(w["text"] for w in c) for c in header)]  # tuples: any sequence passes
     first = tops[h + 1] - tops[h] if h + 1 < len(tops) else 0
     i = h + 1
-    while i < len(tops) and tops[i] - tops[i - 1] <= 1.4 * first:
+    while i < len(tops) and tops[i] - tops[i - 1] <= factor * first:
         cells = {k: [] for k in range(len(header))}
         for w in line[tops[i]]:
-            k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - w["x0"]))[0]
+            k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
             cells[k].append(w["text"])
         table.append(tuple(" ".join(cells[k]) for k in range(len(header))))
         i += 1
@@ -360,15 +360,72 @@ def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
 
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
-    table alone, one short of the sweep's answer. That guess is told what it left out (the blank
-    line between them), and the right answer is told the same, not a bare "correct"."""
+    table alone, one short of the sweep's answer. That guess is told it left something out, not
+    what (naming the blank line would hand over the answer); the right answer is told what, not a
+    bare "correct"."""
     from chunklab.teaching.answers_split_table import crumb_and_table
     from chunklab.tokens.counters import cl100k
 
     crumb, alone = crumb_and_table()
     selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
     out = capsys.readouterr().out
-    assert ": correct" not in out and "blank line" in out, out
+    assert ": correct" not in out and "holds more than those two texts" in out, out
+    assert "blank line" not in out, out
     selfcheck.check("08b.2", selfcheck.SOLUTIONS["08b.2"][1]())
     out = capsys.readouterr().out
     assert "Exercise 08b.2: correct" in out and "blank line" in out, out
+
+
+@pytest.mark.parametrize("factor", [1.0, 1.2, 1.3, 1.5, 1.9])
+def test_08_2_pins_the_stop_factor_near_1_4(factor):
+    """Any stop factor from 1.0 to 1.9 used to pass every page; a row 1.375 times the header's
+    distance below the last and a note 1.458 times below now pin it, each side with its hint."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, factor=factor))
+    hint = SLIPS["stop_low" if factor < 1.4 else "stop_high"]
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_08_2_names_a_word_placed_by_its_centre():
+    def by_centre(words):
+        return _bold_table_by_gaps(words, at=lambda w: (w["x0"] + w["x1"]) / 2)
+
+    result = verdict("08.2", by_centre)
+    assert not result.passed and "LEFT edge (x0), not its centre" in result.message, result.message
+
+
+@pytest.mark.parametrize("placeholder", ["-", "—", " "])
+def test_08_2_names_a_placeholder_for_an_empty_cell(placeholder):
+    def with_placeholder(words):
+        return [[cell or placeholder for cell in row] for row in _bold_table_by_gaps(words)]
+
+    result = verdict("08.2", with_placeholder)
+    assert not result.passed and 'is the empty string ""' in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_hints_one_off_each_side_do_not_give_the_answer(capsys):
+    """The hints for 209 ("the blank line ... costs a token") and 211 ("one chunk a token lower")
+    each handed over 210; they now name the slip without the distance to the answer."""
+    right = selfcheck.SOLUTIONS["08b.2"][1]()
+    for budget in (right - 1, right + 1):
+        selfcheck.check("08b.2", budget)
+        out = capsys.readouterr().out
+        assert ": correct" not in out, out
+        assert "a token" not in out and "blank line" not in out and str(right) not in out, out
+
+
+def test_08_1_names_a_size_exactly_5_percent_above_the_body():
+    """`size >= body * 1.05` passed every page; a 10.5-point line in a 10-point body meets it."""
+
+    def five_percent_or_more(lines):
+        weight = Counter()
+        for size, text in lines:
+            weight[size] += len(text)
+        body = min(weight, key=lambda s: (-weight[s], s))
+        larger = sorted((s for s in weight if s >= body * 1.05), reverse=True)
+        return _render(lines, {s: min(6, n) for n, s in enumerate(larger, start=1)})
+
+    result = verdict("08.1", five_percent_or_more)
+    assert not result.passed and "not 5% or more" in result.message, result.message

@@ -480,3 +480,27 @@ def test_09b_1_names_the_slips_the_generic_hint_hid(wrong, named):
     result = verdict("09b.1", wrong)
     assert not result.passed
     assert named in result.message, result.message
+
+
+def test_09_1_names_the_wrong_axis_the_first_texts_count_and_integer_division():
+    """These three once got only the generic hint "the mean of each text's real tokens"."""
+
+    def wrong_axis(vectors, mask):
+        weights = np.asarray(mask, float)[..., None]
+        return (vectors * weights).mean(axis=2)
+
+    def first_count(vectors, mask):
+        weights = np.asarray(mask, float)[..., None]
+        return (vectors * weights).sum(1) / weights[0].sum()
+
+    def floor_division(vectors, mask):
+        weights = np.asarray(mask, float)[..., None]
+        return (vectors * weights).sum(1) // weights.sum(1)
+
+    for wrong, named in [
+        (wrong_axis, "the mean was taken over the dimensions"),
+        (first_count, "the first text's count"),
+        (floor_division, "integer division"),
+    ]:
+        result = verdict("09.1", wrong)
+        assert not result.passed and named in result.message, (wrong.__name__, result.message)

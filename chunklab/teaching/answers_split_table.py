@@ -122,11 +122,13 @@ def split_table_misses() -> dict[Any, str]:
         "breadcrumb to the larger piece, which already holds one; cut at each budget and look",
         right - 1: "at that budget the table is still cut in two; the answer is the smallest "
         "budget at which it is one chunk",
-        right + 1: "the table is already one chunk a token lower",
+        right + 1: "the table is one chunk there, but also at a smaller budget: the answer is "
+        "the smallest, so sweep the budgets below it and look",
     }
     misses[sum(map(cl100k, crumb_and_table()))] = (  # the prediction the prompt invites
-        "that adds the breadcrumb's tokens to the table's, but the chunk also holds the blank line "
-        "between them, and it costs a token: cut at each budget and look"
+        "that adds the breadcrumb's tokens to the table's, but a budget counts the chunk as "
+        "written, and it holds more than those two texts: print the chunk, then cut at each "
+        "budget and look"
     )
     for budget in header_alone(docx):
         misses[budget] = (

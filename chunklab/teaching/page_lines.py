@@ -89,12 +89,18 @@ def _wrong_levels(lines: list[tuple[float, str]]) -> list[tuple[dict[float, int]
 
     per_character = min(weight, key=lambda size: (-weight[size], size))
     no_margin = sorted((s for s in weight if s > per_character), reverse=True)
+    at_margin = sorted((s for s in weight if s >= per_character * 1.05), reverse=True)
     ascending = sorted(levels)  # the smallest heading size taken for level 1
     wrong: list[tuple[dict[float, int], str]] = [
         (
             {s: min(6, n) for n, s in enumerate(no_margin, start=1)},
             "only sizes more than 5% above the body's are headings (size > body * 1.05), "
             "not every size above it",
+        ),
+        (
+            {s: min(6, n) for n, s in enumerate(at_margin, start=1)},
+            "a size exactly 5% above the body's is body text: more than 5% above it "
+            "(size > body * 1.05), not 5% or more",
         ),
         (
             {s: min(6, n) for n, s in enumerate(ascending, start=1)},
@@ -192,7 +198,10 @@ def check_lines_as_markdown(fn: Callable) -> int:
     by_words = [(14.0, "a b c d"), (10.0, "internationalisation reimbursements"), (14.0, "e f g h")]
     # headings with many spaces: counted without spaces, the body's size wins instead
     by_ink = [(14.0, "a b c d e f g h i j"), (10.0, "reimbursements")]
-    fixed_cases = [crowded * 2, tied, deep, margin, by_words, by_ink]
+    # 10.5 is exactly 5% above a 10-point body (body text), 10.2 less (body text too)
+    boundary = [(16.0, "Travel"), (10.5, "Scope note"), (10.2, "Fine print")]
+    boundary += [(10.0, "the per diem covers meals " * 3)]
+    fixed_cases = [crowded * 2, tied, deep, margin, by_words, by_ink, boundary]
     for lines in fixed_cases + [_page(rng) for _ in range(40)]:
         got, expected = fn(list(lines)), lines_as_markdown(lines)
         if got != expected:

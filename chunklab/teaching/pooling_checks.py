@@ -64,6 +64,11 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
             if got.shape == form.shape and np.allclose(got, form, atol=1e-5, equal_nan=True):
                 return hint
     right = _masked(vectors, mask)
+    if got.shape == mask.shape and got.shape != right.shape:
+        return (
+            "shape (texts, tokens): the mean was taken over the dimensions; take it over the "
+            "tokens, axis=1, for shape (texts, dimensions)"
+        )
     if got.shape == right.T.shape and np.allclose(got.T, right, atol=1e-5):
         return "the right numbers, transposed: return shape (texts, dimensions), one row per text"
     if got.shape == right.shape and np.allclose(got, right, rtol=1e-2, atol=1e-4):
@@ -144,8 +149,19 @@ def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
 
 
 def _other_poolings(vectors: np.ndarray, mask: np.ndarray) -> list:
-    """Max and median pooling, and the mean divided by the dimensions too, each with its hint."""
+    """Max and median pooling, and wrong divisors (the dimensions too, the first text's count,
+    integer division), each with its hint."""
+    summed = (vectors * mask[..., None]).sum(axis=1)
     return [
+        (
+            summed / mask[0].sum(),
+            "every text was divided by the first text's count of real tokens: divide each text "
+            "by its own, mask.sum(axis=1)",
+        ),
+        (
+            summed // mask.sum(axis=1)[:, None],
+            "integer division (//) floors the mean: divide with /",
+        ),
         (
             np.where(mask[..., None] > 0, vectors, -np.inf).max(axis=1),
             "that is the largest value of each dimension (max pooling): this model takes the mean",
