@@ -9,7 +9,8 @@ the library's `retrievers.reciprocal_rank_fusion` with k = `RRF_K`, read `HYBRID
 Notebook 10b's cell fuses rankings it was handed; here the ranking and the depth are the
 learner's to write, on cases the notebook never shows. The slips named: the raw scores added
 (the scales differ: fusion adds ranks' reciprocals), each dict read in its own order or worst
-first, the depth ignored or off by one or applied to the fused dict instead of each ranking, ranks counted from 0, the constant left out,
+first, the depth ignored, off by one or applied to the fused dict instead of each ranking,
+ranks counted from 0, the constant left out,
 `1 / k + rank`, `1 / (k * rank)`, a mean or a maximum instead of the sum, ranks added, k fixed at
 60, only the ids every ranking keeps, an id a ranking lacks counted as ranked just past its end;
 and scores rounded. A call into `reciprocal_rank_fusion` is refused.
