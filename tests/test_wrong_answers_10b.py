@@ -365,3 +365,14 @@ def test_10b_1_the_message_names_the_ids_that_differ(wrong, where):
     assert where in message, message
     named = message.split(where, 1)[1].split(";")[0].split(".")[0]
     assert "'" in named, message
+
+
+def test_10b_2_names_an_interval_given_in_shares_not_points(capsys):
+    """The interval's ends divided by 100 (shares, not points) got only "items 3 and 4 of 5 are
+    not right"."""
+    from chunklab.teaching import selfcheck
+
+    won, lost, low, high, word = selfcheck.SOLUTIONS["10b.2"][1]()
+    selfcheck.check("10b.2", (won, lost, low / 100, high / 100, word))
+    out = capsys.readouterr().out
+    assert "Exercise 10b.2: correct" not in out and "shares of 1" in out, out

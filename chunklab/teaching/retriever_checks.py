@@ -150,6 +150,13 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
             "that pairs precision or IoU (the two split the questions alike here): the exercise "
             "asks recall"
         )
+    shares = (round(paired.low / 100, 1), round(paired.high / 100, 1))
+    if shares != interval:  # the interval's ends written as shares of 1, not points
+        pairs.setdefault(
+            (*right, *shares),
+            "the interval's ends are in points, as compare prints "
+            "them (+2.5 for 2.5 points): you gave them as shares of 1",
+        )
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     misses.update(_at_the_family_level(family))
