@@ -127,6 +127,24 @@ def _by_last_character(tokens: late.TokenVectors, spans: tuple[tuple[int, int], 
     return np.array([m / np.linalg.norm(m) for m in means])
 
 
+def _reading_slips(
+    text: str, spans: tuple[tuple[int, int], ...], right: list[int], width: int
+) -> list[tuple[np.ndarray, str]]:
+    """The windows placed right, their readings kept wrongly: averaged, or shifted by [CLS]."""
+    return [
+        (
+            late.pool_spans(_averaged(text, right, width), spans),
+            "you averaged a piece's readings from the windows that read it: keep the one reading "
+            "from the window where it sits furthest from an edge (a tie: the later window)",
+        ),
+        (
+            late.pool_spans(_stitched(text, right, width, drop=0), spans),
+            "each piece took its left neighbour's reading: a window's readings open with its own "
+            "[CLS]; drop it (and the [SEP]) before matching readings to pieces",
+        ),
+    ]
+
+
 def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarray, str]]:
     """The windows placed or kept wrongly, each with its hint (numbers computed here)."""
     minilm = MiniLMEmbedder()
@@ -170,16 +188,7 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             f"your windows do not overlap and the last is not moved back: windows of {width} "
             f"pieces overlapping by {overlap}, the last ending with the last piece",
         ),
-        (
-            late.pool_spans(_averaged(text, right, width), spans),
-            "you averaged a piece's readings from the windows that read it: keep the one reading "
-            "from the window where it sits furthest from an edge (a tie: the later window)",
-        ),
-        (
-            late.pool_spans(_stitched(text, right, width, drop=0), spans),
-            "each piece took its left neighbour's reading: a window's readings open with its own "
-            "[CLS]; drop it (and the [SEP]) before matching readings to pieces",
-        ),
+        *_reading_slips(text, spans, right, width),
         (
             late.pool_spans(_stitched(text, [0], width), spans),
             f"you read only the first {width} pieces of {n}: read the rest in more windows",

@@ -88,6 +88,13 @@ def _omega_over(
     return len(wanted & seen) / len(seen | wanted)
 
 
+_PER_WINDOW = (
+    "you summed each excerpt's overlap with each window over the meeting windows alone: take the "
+    "union of the excerpts' characters (overlaps count once), and an excerpt's characters no "
+    "window covers join the denominator"
+)
+
+
 def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str, float]:
     """What each predictable slip returns on one case -> the words that name it."""
     windows = windows_of(size, length)
@@ -145,11 +152,7 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "characters count twice; take the union of characters": _per_pair(
             excerpts, meeting, length
         ),
-        "you summed each excerpt's overlap with each window over the meeting windows alone: "
-        "take the union of the excerpts' characters (overlaps count once), and an excerpt's "
-        "characters no window covers join the denominator": _per_pair(
-            excerpts, meeting, length, union=False
-        ),
+        _PER_WINDOW: _per_pair(excerpts, meeting, length, union=False),
     }
 
 
