@@ -327,6 +327,8 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
     paper=False,
     width=254,
     last_wins=False,
+    averaged=False,
+    cls_kept=False,
 ):
     """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
     the means scaled to length 1, a tie kept from the later window, the last window moved back,
@@ -340,12 +342,16 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ids, offsets = encoding.ids, np.array(encoding.offsets[1:-1])
         n = len(ids) - 2
         vectors, margin = np.zeros((n, minilm.dim)), np.full(n, -1)
+        sums, counts = np.zeros((n, minilm.dim)), np.zeros(n)
         starts = [*range(0, n - width, width - overlap), n - width]
         if not moved:
             starts = list(range(0, n, width - overlap))
         for first in starts[:1] if first_only else starts:
             end = min(first + width, n)
-            read = minilm.read([ids[0], *ids[1 + first : 1 + end], ids[-1]])[1:-1]
+            read = minilm.read([ids[0], *ids[1 + first : 1 + end], ids[-1]])
+            read = read if cls_kept else read[1:-1]  # cls_kept: [CLS] left at the row's head
+            sums[first:end] += read[: end - first]
+            counts[first:end] += 1
             for piece in range(first, end):
                 here = min(piece - first, end - 1 - piece)
                 if paper:  # the paper's code: the first window to read a piece keeps it
@@ -353,6 +359,8 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
                         vectors[piece], margin[piece] = read[piece - first], here
                 elif last_wins or here > margin[piece] or (later and here == margin[piece]):
                     vectors[piece], margin[piece] = read[piece - first], here
+        if averaged:  # every window's reading of a piece averaged
+            vectors = sums / counts[:, None]
         at = offsets[:, 1] - 1 if edge else offsets[:, 0]
         means = [vectors[(at >= a) & (at < b)].mean(axis=0) for a, b in spans]
         with np.errstate(invalid="ignore"):  # first_only: a span past the read is all zeros
@@ -377,6 +385,8 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"last_wins": True}, "the last window to read a piece always won"),
         ({"overlap": 0, "moved": False}, "do not overlap and the last is not moved back"),
         ({"width": 256}, "a window holds 254 pieces of text"),
+        ({"averaged": True}, "you averaged a piece's readings"),
+        ({"cls_kept": True}, "took its left neighbour's reading"),
     ],
 )
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):

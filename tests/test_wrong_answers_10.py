@@ -284,9 +284,25 @@ def omega_summed_per_pair(excerpts, size, length):
     return inside / (sum(b - a for a, b in meeting) + past)
 
 
+def omega_summed_per_window(excerpts, size, length):
+    """Each excerpt's overlap with each meeting window summed, over the meeting windows alone
+    (no union with the excerpts): it got "not a slip this check knows"."""
+    meeting = [
+        (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    if not meeting:
+        return 0.0
+    inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)
+    return inside / sum(b - a for a, b in meeting)
+
+
 @pytest.mark.parametrize(
     "wrong, slip",
-    [(omega_nan_when_none_meets, "not NaN"), (omega_summed_per_pair, "count twice")],
+    [
+        (omega_nan_when_none_meets, "not NaN"),
+        (omega_summed_per_pair, "count twice"),
+        (omega_summed_per_window, "over the meeting windows alone"),
+    ],
 )
 def test_nan_and_pairwise_double_counting_are_named(wrong, slip):
     result = verdict("10.1", wrong)

@@ -330,3 +330,49 @@ def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
 
 def _four(paired):
     return paired.won, paired.lost, round(paired.low, 1), round(paired.high, 1)
+
+
+def fuse_then_cut_to_depth(scored, k, depth):
+    """Each dict ranked whole and fused, then the fused dict cut to its top `depth`: the depth
+    applied in the wrong place."""
+    fused = fuse(scored, k, 10**9)
+    return {i: fused[i] for i in sorted(fused, key=lambda i: -fused[i])[:depth]}
+
+
+def cut_each_and_the_fused(scored, k, depth):
+    fused = fuse(scored, k, depth)
+    return {i: fused[i] for i in sorted(fused, key=lambda i: -fused[i])[:depth]}
+
+
+@pytest.mark.parametrize("wrong", [fuse_then_cut_to_depth, cut_each_and_the_fused])
+def test_10b_1_names_the_depth_cut_made_on_the_fused_result(wrong):
+    """Cutting the fused dict to `depth` was told "you kept depth - 1 ids": the slip is where the
+    cut is made, not how many ids each ranking keeps."""
+    message = verdict("10b.1", wrong).message
+    assert "cut the fused result" in message and "depth - 1" not in message, message
+
+
+@pytest.mark.parametrize(
+    "wrong, where",
+    [
+        (fuse_one_too_deep, "ids yours should not hold"),
+        (fuse_every_id, "ids yours should not hold"),
+    ],
+)
+def test_10b_1_the_message_names_the_ids_that_differ(wrong, where):
+    """The printed dicts are cut short, so the ids that differ are named before them."""
+    message = verdict("10b.1", wrong).message
+    assert where in message, message
+    named = message.split(where, 1)[1].split(";")[0].split(".")[0]
+    assert "'" in named, message
+
+
+def test_10b_2_names_an_interval_given_in_shares_not_points(capsys):
+    """The interval's ends divided by 100 (shares, not points) got only "items 3 and 4 of 5 are
+    not right"."""
+    from chunklab.teaching import selfcheck
+
+    won, lost, low, high, word = selfcheck.SOLUTIONS["10b.2"][1]()
+    selfcheck.check("10b.2", (won, lost, low / 100, high / 100, word))
+    out = capsys.readouterr().out
+    assert "Exercise 10b.2: correct" not in out and "shares of 1" in out, out

@@ -3,8 +3,9 @@
 chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embeddings.late`
 itself. Each plausible slip (the windows not overlapping or overlapping by another number, the
 means never scaled to length 1, each chunk embedded alone, a piece kept by its last character, a
-tie kept from the earlier window, each window overwriting the last, the last window not moved
-back, only the first window read) is computed here and named in the hint; a window too wide for
+tie kept from the earlier window, each window overwriting the last, the readings averaged, a
+window's [CLS] left in (a one-piece shift), the last window not moved back, only the first
+window read) is computed here and named in the hint; a window too wide for
 the model is named from the embedder's refusal.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
@@ -79,18 +80,21 @@ def _fresh_case() -> tuple[str, tuple[tuple[int, int], ...], np.ndarray]:
     return text, spans, late.late_chunk_vectors(minilm, text, list(spans))
 
 
-def _stitched(text: str, starts: list[int], width: int, rule: str = "later") -> late.TokenVectors:
+def _stitched(
+    text: str, starts: list[int], width: int, rule: str = "later", drop: int = 1
+) -> late.TokenVectors:
     """Each piece's reading, windows of `width` pieces from `starts` (cut at the text's end), the
     piece kept from the window where it sits furthest from an edge, a tie to the `rule` "later"
     (right) or "earlier" window; `rule` "first": the paper's code's rule, each piece kept from the
-    first window that reads it; "last": every window overwrites the pieces it reads."""
+    first window that reads it; "last": every window overwrites the pieces it reads. `drop` 0:
+    each window's [CLS] left in its row of readings, so every piece takes its left neighbour's."""
     minilm = MiniLMEmbedder()
     encoding = minilm.encoding(text)
     ids, offsets = encoding.ids[1:-1], np.array(encoding.offsets[1:-1], dtype=np.int64)
     vectors, margin = np.zeros((len(ids), minilm.dim)), np.full(len(ids), -1)
     for first in starts:
         end = min(first + width, len(ids))
-        read = minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[1:-1]
+        read = minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[drop:]
         for piece in range(first, end):
             here = min(piece - first, end - 1 - piece)
             keep = {
@@ -104,10 +108,41 @@ def _stitched(text: str, starts: list[int], width: int, rule: str = "later") -> 
     return late.TokenVectors(vectors, offsets.reshape(-1, 2))
 
 
+def _averaged(text: str, starts: list[int], width: int) -> late.TokenVectors:
+    """Each piece's readings from every window that reads it, averaged."""
+    minilm = MiniLMEmbedder()
+    encoding = minilm.encoding(text)
+    ids, offsets = encoding.ids[1:-1], np.array(encoding.offsets[1:-1], dtype=np.int64)
+    sums, counts = np.zeros((len(ids), minilm.dim)), np.zeros(len(ids))
+    for first in starts:
+        end = min(first + width, len(ids))
+        sums[first:end] += minilm.read([encoding.ids[0], *ids[first:end], encoding.ids[-1]])[1:-1]
+        counts[first:end] += 1
+    return late.TokenVectors(sums / counts[:, None], offsets.reshape(-1, 2))
+
+
 def _by_last_character(tokens: late.TokenVectors, spans: tuple[tuple[int, int], ...]) -> np.ndarray:
     ends = tokens.offsets[:, 1] - 1
     means = [tokens.vectors[(ends >= a) & (ends < b)].mean(axis=0) for a, b in spans]
     return np.array([m / np.linalg.norm(m) for m in means])
+
+
+def _reading_slips(
+    text: str, spans: tuple[tuple[int, int], ...], right: list[int], width: int
+) -> list[tuple[np.ndarray, str]]:
+    """The windows placed right, their readings kept wrongly: averaged, or shifted by [CLS]."""
+    return [
+        (
+            late.pool_spans(_averaged(text, right, width), spans),
+            "you averaged a piece's readings from the windows that read it: keep the one reading "
+            "from the window where it sits furthest from an edge (a tie: the later window)",
+        ),
+        (
+            late.pool_spans(_stitched(text, right, width, drop=0), spans),
+            "each piece took its left neighbour's reading: a window's readings open with its own "
+            "[CLS]; drop it (and the [SEP]) before matching readings to pieces",
+        ),
+    ]
 
 
 def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[np.ndarray, str]]:
@@ -153,6 +188,7 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
             f"your windows do not overlap and the last is not moved back: windows of {width} "
             f"pieces overlapping by {overlap}, the last ending with the last piece",
         ),
+        *_reading_slips(text, spans, right, width),
         (
             late.pool_spans(_stitched(text, [0], width), spans),
             f"you read only the first {width} pieces of {n}: read the rest in more windows",

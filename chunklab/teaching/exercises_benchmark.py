@@ -13,7 +13,7 @@ the meeting windows without the excerpts (the case of an excerpt past the end), 
 per excerpt averaged, a percentage, windows that include their end character, windows taken as
 (start, end + 1), a meet test against the excerpt's last character or the first excerpt only, the
 share rounded, integer division, None or NaN where no window meets, overlaps summed per
-excerpt and window) is told which slip it made; a value
+excerpt and window, with or without the union) is told which slip it made; a value
 no known slip gives is told to work the case by hand, not a guessed rule.
 
 10.2, `compare`'s rule written by hand, is checked in `teaching.exercises_verdict`.
@@ -88,6 +88,13 @@ def _omega_over(
     return len(wanted & seen) / len(seen | wanted)
 
 
+_PER_WINDOW = (
+    "you summed each excerpt's overlap with each window over the meeting windows alone: take the "
+    "union of the excerpts' characters (overlaps count once), and an excerpt's characters no "
+    "window covers join the denominator"
+)
+
+
 def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str, float]:
     """What each predictable slip returns on one case -> the words that name it."""
     windows = windows_of(size, length)
@@ -145,15 +152,17 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "characters count twice; take the union of characters": _per_pair(
             excerpts, meeting, length
         ),
+        _PER_WINDOW: _per_pair(excerpts, meeting, length, union=False),
     }
 
 
 def _per_pair(
-    excerpts: list[tuple[int, int]], meeting: list[tuple[int, int]], length: int
+    excerpts: list[tuple[int, int]], meeting: list[tuple[int, int]], length: int, union: bool = True
 ) -> float:
-    """Precision-Ω summed pair by pair (excerpt x window): overlapping excerpts counted twice."""
+    """Precision-Ω summed pair by pair (excerpt x window): overlapping excerpts counted twice;
+    `union` False: the excerpts' characters past the windows left out of the denominator."""
     inside = sum(max(0, min(b, e) - max(a, s)) for a, b in meeting for s, e in excerpts)
-    past = sum(max(0, e - max(s, length)) for s, e in excerpts)
+    past = sum(max(0, e - max(s, length)) for s, e in excerpts) if union else 0
     return inside / (sum(b - a for a, b in meeting) + past) if meeting else 0.0
 
 

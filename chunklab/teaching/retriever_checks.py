@@ -109,6 +109,12 @@ def _at_the_family_level(family: Comparison) -> dict[Any, str]:
     return {(*_pair(family), word): why for word in _VERDICTS}
 
 
+_IN_SHARES = (
+    "the interval's ends are in points, as compare prints them (+2.5 for 2.5 points): you gave "
+    "them as shares of 1"
+)
+
+
 def _bm25_on_markdown_150_misses() -> dict[Any, str]:
     """Each wrong pair below with any verdict, the right pair at the family's level, and the right
     pair with a wrong verdict."""
@@ -150,6 +156,9 @@ def _bm25_on_markdown_150_misses() -> dict[Any, str]:
             "that pairs precision or IoU (the two split the questions alike here): the exercise "
             "asks recall"
         )
+    shares = (round(paired.low / 100, 1), round(paired.high / 100, 1))
+    if shares != interval:  # the interval's ends written as shares of 1, not points
+        pairs.setdefault((*right, *shares), _IN_SHARES)
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     misses.update(_at_the_family_level(family))
