@@ -29,6 +29,11 @@ def index_until_stored(folder, db, at_least, output=subprocess.PIPE):
         cwd=ROOT,
         stdout=output,
         stderr=output,
+        # A test run started in the background by a shell without job control (`make test &` in
+        # a script) passes SIGINT on *ignored*, and Python then sets no KeyboardInterrupt handler:
+        # the Ctrl-C a test sends would never arrive. A terminal's Ctrl-C always finds Python's
+        # default handler, so the child gets it back before Python starts.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline, stored = time.monotonic() + 60, 0
     while time.monotonic() < deadline and proc.poll() is None and stored < at_least:
