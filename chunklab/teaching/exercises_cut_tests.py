@@ -11,8 +11,8 @@ agree: any of them passes.
 starting with one to six `#` and a space) is kept with its text when one span holds the whole
 heading line and the whole next non-blank line; the titles of the others are returned in page
 order. A heading with no non-blank line after it is not counted. Titles are accepted with or
-without their `#` signs. The texts repeat titles inside other lines, where a substring test credits a
-heading the span does not hold.
+without their `#` signs. The texts repeat titles inside other lines, where a substring test
+credits a heading the span does not hold.
 
 Both checks build their own cases from a fixed seed, refuse an answer that calls the library's
 matcher (`chunks_with_all`, `fact_matching.answerable`), and name the slip a wrong answer makes on
