@@ -90,3 +90,18 @@ def test_a_set_answer_of_the_wrong_size_is_refused_without_telling_the_size():
         assert why is not None and says in why
         assert str(len(expected)) not in why.replace(f"of your {len(answer)}", "")
     assert judge(["t05", "t01", "t02"], expected, form) is None
+
+
+def test_run_without_watches_several_library_functions_and_names_the_one_called():
+    from chunklab.evaluation.metrics import chunks_with_all
+    from chunklab.teaching.checking import NotYet, run_without
+    from chunklab.teaching.fact_matching import answerable
+
+    def leans_on_answerable(text):
+        return answerable([], [])  # any call counts, whatever it returns
+
+    with pytest.raises(NotYet, match=r"calls chunklab\.teaching\.fact_matching\.answerable: no"):
+        run_without(
+            leans_on_answerable, ("x y",), [chunks_with_all, answerable], "calls {name}: no"
+        )
+    assert run_without(len, ("abc",), [chunks_with_all, answerable], "calls {name}: no") == 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 import inspect
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, NamedTuple
 
@@ -68,19 +68,20 @@ def rounded(value: Any) -> str:
 
 
 @contextmanager
-def calls_to(function: Callable) -> Iterator[list[int]]:
-    """Count the calls to `function` while the block runs (the list holds one 1 per call).
+def calls_to(*functions: Callable) -> Iterator[list[str]]:
+    """Record the calls to any of `functions` while the block runs (the list holds the called
+    function's qualified name, once per call).
 
     An exercise that asks the learner to write what the library does refuses an answer that calls
     the library: the check runs the learner's function inside this block. The calls are found by
-    the function's code object, so `from module import function` cannot hide them."""
-    calls: list[int] = []
-    code = function.__code__
+    the functions' code objects, so `from module import function` cannot hide them."""
+    names = {f.__code__: f"{f.__module__}.{f.__name__}" for f in functions}
+    calls: list[str] = []
     previous = sys.getprofile()
 
     def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code is code:
-            calls.append(1)
+        if event == "call" and frame.f_code in names:
+            calls.append(names[frame.f_code])
 
     sys.setprofile(profile)
     try:
@@ -89,13 +90,17 @@ def calls_to(function: Callable) -> Iterator[list[int]]:
         sys.setprofile(previous)
 
 
-def run_without(fn: Callable, args: tuple, function: Callable, refusal: str) -> Any:
+def run_without(
+    fn: Callable, args: tuple, function: Callable | Sequence[Callable], refusal: str
+) -> Any:
     """The learner's `fn(*args)`, refused with `refusal` (what it calls, and what the exercise
-    asks instead) when it calls the library's `function`, which the exercise asks it to write."""
-    with calls_to(function) as called:
+    asks instead) when it calls the library's `function`, or any of several, which the exercise
+    asks it to write. `{name}` in `refusal` becomes the qualified name of the first one called."""
+    watched = list(function) if isinstance(function, Sequence) else [function]
+    with calls_to(*watched) as called:
         got = fn(*args)
     if called:
-        raise NotYet(refusal)
+        raise NotYet(refusal.replace("{name}", called[0]))
     return got
 
 

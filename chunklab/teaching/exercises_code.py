@@ -212,14 +212,12 @@ def _cut_cases() -> list[tuple[list[tuple[int, int]], list[tuple[int, int]]]]:
 def _count_without_the_library(fn: Callable, functions: list, chunks: list) -> object:
     """The learner's count, refused when it calls a library function that does the counting:
     `cut_definitions` (this notebook's) or `answer_inside` (companion 03b's)."""
-    got: object = None
-    for library, name in (
-        (cut_definitions, "chunklab.teaching.code_search.cut_definitions"),
-        (answer_inside, "chunklab.teaching.excerpt_inside.answer_inside"),
-    ):
-        refusal = f"your function calls {name}: the exercise asks you to write the count yourself"
-        got = run_without(fn, (list(functions), list(chunks)), library, refusal)
-    return got
+    return run_without(
+        fn,
+        (list(functions), list(chunks)),
+        [cut_definitions, answer_inside],
+        "your function calls {name}: the exercise asks you to write the count yourself",
+    )
 
 
 def check_functions_cut(fn: Callable) -> int:

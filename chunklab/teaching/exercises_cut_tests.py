@@ -23,13 +23,12 @@ from __future__ import annotations
 
 import random
 import re
-import sys
 from collections.abc import Callable
 from functools import partial
 from typing import Any
 
 from chunklab.evaluation.metrics import chunks_with_all
-from chunklab.teaching.checking import NotYet, consistent_slips, short
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
 from chunklab.teaching.fact_matching import answerable
 
 Span = tuple[int, int]
@@ -146,36 +145,16 @@ def count_cases() -> list[Case]:
     return cases
 
 
-def run_refusing(fn: Callable, args: tuple, library: list[Callable], asked: str) -> Any:
-    """`fn(*args)`, refused when it calls any of the library's functions in `library`, which
-    do what the exercise asks the learner to write (`checking.run_without`, for several)."""
-    codes = {f.__code__: f"{f.__module__}.{f.__name__}" for f in library}
-    called: list[str] = []
-
-    def profile(frame: Any, event: str, arg: Any) -> None:
-        if event == "call" and frame.f_code in codes:
-            called.append(codes[frame.f_code])
-
-    previous = sys.getprofile()
-    sys.setprofile(profile)
-    try:
-        got = fn(*args)
-    finally:
-        sys.setprofile(previous)
-    if called:
-        raise NotYet(f"your function calls {called[0]}: the exercise asks you to {asked}")
-    return got
-
-
 def check_compare_cuts(fn: Callable) -> int:
     cases = count_cases()
     for case in cases:
         text, cut_a, cut_b, questions = case
-        got = run_refusing(
+        got = run_without(
             fn,
             (text, list(cut_a), list(cut_b), [list(q) for q in questions]),
             [chunks_with_all, answerable],
-            "test each chunk, text[start:end], yourself",
+            "your function calls {name}: the exercise asks you to test each chunk, "
+            "text[start:end], yourself",
         )
         try:
             counts = tuple(int(x) for x in got)
@@ -363,7 +342,12 @@ def _as_titles(got: Any) -> list[str]:
 def check_apart_headings(fn: Callable) -> int:
     cases = heading_cases()
     for text, spans in cases:
-        got = run_refusing(fn, (text, list(spans)), [chunks_with_all], "test each span yourself")
+        got = run_without(
+            fn,
+            (text, list(spans)),
+            chunks_with_all,
+            "your function calls {name}: the exercise asks you to test each span yourself",
+        )
         try:
             titles = _as_titles(got)
         except TypeError:
