@@ -209,38 +209,38 @@ def test_the_reference_solutions_pass():
 
 def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
     from chunklab.teaching import selfcheck
-    from chunklab.teaching.exercises_code import bm25_pair, tree_vs_packed_at_400
-    from solutions.exercises import tree_vs_packed
+    from chunklab.teaching.exercises_code import (
+        FAMILY_BUDGET,
+        bm25_family,
+        shown_better,
+        tree_family_at_500,
+    )
+    from solutions.exercises import tree_family
 
-    won, lost, verdict = tree_vs_packed_at_400()
-    assert (won, lost, verdict) == tree_vs_packed(400)  # the reference solution computes the same
-    at_200 = bm25_pair(200)[0]
-    other = "better" if verdict != "better" else "no difference shown"
+    m, shown = tree_family_at_500()
+    assert (m, list(shown)) == tree_family(
+        FAMILY_BUDGET
+    )  # the reference solution computes the same
+    at_95 = shown_better(bm25_family(level=95.0))
+    assert sorted(at_95) != sorted(shown), (
+        "at this budget the 95% reading must differ from the family's"
+    )
     slips = {
-        ("grows", bm25_pair(400)[1]): "a direction read from two means is not a trend",
-        "shrinks": "a direction read from two means is not a trend",
-        (at_200.won, at_200.lost, at_200.verdict): "those are the counts at 200 tokens",
-        (lost, won, verdict): "won counts the questions where the tree scores higher",
-        (won, lost, other): "the verdict needs both the paired interval to exclude 0",
-        (won + 1, lost, verdict): "one question off",
-        (won, lost, verdict.upper()): "as compare prints it, in lower case",
-        "the lead grows": "a direction read from two means is not a trend",
+        (m, at_95): "that reads each comparison at 95%",
+        (1, at_95): "that reads each comparison at 95%",
+        (m, tuple(reversed(at_95))): "that reads each comparison at 95%",  # any order
+        (2 * m, shown): "m counts the comparisons the question draws",
+        (1, shown): "m counts the comparisons the question draws",
+        (m, shown_better(bm25_family(200))): "the budget of 200",
+        (m, shown_better(bm25_family(metric="recall@5"))): "recall@5 for complete@5",
     }
-    fixed = bm25_pair(400, other="fixed tokens")[0]
-    if (fixed.won, fixed.lost) != (won, lost):
-        slips[(fixed.won, fixed.lost, fixed.verdict)] = "pairs the tree with the fixed window"
-    if verdict == "no difference shown":
-        slips[(won, lost, "none")] = "the table's 'none' stands for"
-    if won >= lost and verdict != "worse":
-        slips[(won, lost, "worse")] = "'worse' is the tree losing more questions"
     for answer, why in slips.items():
         selfcheck.check("11.3", answer)
         out = capsys.readouterr().out
-        assert "correct." not in out and why in out, out
-    selfcheck.check("11.3", "grows")  # the hint must not give away the verdict it asks for
-    assert f'"{verdict}"' not in capsys.readouterr().out
-    selfcheck.check("11.3", (won, lost, verdict))
-    assert "Exercise 11.3: correct." in capsys.readouterr().out
+        assert "correct." not in out and why in out, (answer, out)
+    for right in ((m, list(shown)), (m, set(shown)), (m, tuple(shown))):
+        selfcheck.check("11.3", right)
+        assert "Exercise 11.3: correct." in capsys.readouterr().out, right
 
 
 def test_11_1_accepts_groups_given_as_tuples():

@@ -39,6 +39,7 @@ from chunklab.teaching.code_peers import (
     llama_index_splitter,
     locate_in_order,
 )
+from chunklab.tokens.counters import cl100k
 from chunklab.tokens.wordpiece import minilm_pieces
 
 Span = tuple[int, int]
@@ -350,3 +351,19 @@ def minilm_from_store(stem: Path, strict: bool = True) -> DenseRetriever:
     model's own vectors, each used only for the text and weights it was made from; `strict`: a
     text not stored is an error, not a silent minute of live embedding."""
     return DenseRetriever(StoredEmbedder(MiniLMEmbedder(), VectorStore.load(stem), strict=strict))
+
+
+def indented_cut(
+    files: dict[str, str], pieces: Sequence[Piece], budget: int
+) -> list[tuple[str, int]]:
+    """The definitions that fit `budget` cl100k tokens alone and that no single piece holds whole,
+    each with its indentation in spaces: a splitter that finds definitions by separators (such as
+    "\\n\\tdef ") misses those indented otherwise."""
+    found = []
+    for uri, source in files.items():
+        spans = [(p.start, p.end) for p in pieces if p.uri == uri]
+        fitting = [(n, s) for n, s in definitions(source) if cl100k(source[s[0] : s[1]]) <= budget]
+        for name, span in fitting:
+            if cut_definitions([span], spans):
+                found.append((name, len(source[: span[0]].rsplit("\n", 1)[-1])))
+    return found

@@ -8,11 +8,11 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11.3 asks, at a budget of 400 tokens, for the paired comparison of the syntax tree against whole
-lines packed on complete@5 with BM25: (won, lost, verdict), checked by value (`SOLUTIONS_CODE`),
-each known slip named (`FORMS_CODE`): a "grows"/"shrinks" direction read from two unpaired means
-(a direction read from two means is not a trend), the counts at 200, won and lost swapped, a
-verdict read from the interval alone.
+11.3 asks, at a budget of 500 tokens, for a family read as one: the syntax tree paired with each
+of the other six cuts on complete@5 with BM25. The answer is (m, the cuts the tree is shown better
+than at 100 - 5/m), checked by value (`SOLUTIONS_CODE`), each known slip named (`FORMS_CODE`): each
+comparison read at 95% as if it were alone (at 500 the two readings part), a family counted wrong,
+the two blind cuts taken for the whole question, recall@5 for complete@5, the budget of 200.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
@@ -25,6 +25,7 @@ or count (`cut_definitions`, `answer_inside`).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -43,7 +44,6 @@ from chunklab.teaching.code_search import (
     score_cut,
 )
 from chunklab.teaching.excerpt_inside import answer_inside
-from chunklab.tokens.counters import cl100k
 
 
 def merged(sizes: Sequence[int], budget: int, most: int | None = None) -> list[list[int]]:
@@ -271,96 +271,94 @@ CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
 }
 
 
-def bm25_pair(
-    budget: int, metric: str = "complete@5", other: str = "lines packed"
-) -> tuple[Comparison, int]:
-    """At `budget`: the tree against `other` (lines packed) on `metric` with BM25, question by
-    question, and how many gold functions are longer than the budget."""
+FAMILY_BUDGET = 500  # 11.3's budget: where the 95% reading and the family's reading part
+
+
+@functools.cache
+def _bm25_scores(budget: int) -> dict[str, dict[str, list[float]]]:
+    """Every cut of the experiment at `budget`, scored with BM25 (cached: the slips reuse it)."""
     files, questions = corpus(data_dir() / "code" / "toolz")
-    cuts = experiment_cuts(budget)
-    found = {
-        label: score_cut(files, cut_corpus(files, cuts[label]), questions, BM25Retriever())
-        for label in ("chunklab code", other)
+    return {
+        label: score_cut(files, cut_corpus(files, split), questions, BM25Retriever())
+        for label, split in experiment_cuts(budget).items()
     }
-    pair = compare(
-        found["chunklab code"][metric],
-        found[other][metric],
-        a="chunklab code (bm25)",
-        b=other,
-        show=False,
-    )
-    longer = sum(cl100k(files[q.uri][q.start : q.end]) > budget for q in questions)
-    return pair, longer
 
 
-def tree_vs_packed_at_400() -> tuple[int, int, str]:
-    """11.3's answer: (won, lost, verdict) of the tree against lines packed, BM25, at 400."""
-    pair = bm25_pair(400)[0]
-    return pair.won, pair.lost, pair.verdict
-
-
-def _pair_misses() -> dict[object, str]:
-    at_200, at_400 = bm25_pair(200)[0], bm25_pair(400)[0]
-    won, lost, verdict = tree_vs_packed_at_400()
-    trend = (
-        "the question is the pair at 400: a direction read from two means is not a trend; "
-        "compare the tree with lines packed at 400 and give its (won, lost, verdict)"
-    )
-    words = ("grows", "shrinks", "the lead grows", "the lead shrinks")
-    misses: dict[object, str] = {word: trend for word in words}
-    for word in words:
-        misses[(word, bm25_pair(400)[1])] = trend
-    fixed = bm25_pair(400, other="fixed tokens")[0]
-    for any_verdict in ("better", "worse", "no difference shown"):
-        misses.setdefault(
-            (fixed.won, fixed.lost, any_verdict),
-            "that pairs the tree with the fixed window; the exercise pairs it with lines packed",
+def bm25_family(
+    budget: int = FAMILY_BUDGET, metric: str = "complete@5", level: float | None = None
+) -> dict[str, Comparison]:
+    """At `budget`: the tree against each of the other cuts on `metric` with BM25, question by
+    question, every comparison read at `level` (default: the family's, 100 - 5/m)."""
+    scored = _bm25_scores(budget)
+    others = [label for label in scored if label != "chunklab code"]
+    level = 100 - 5 / len(others) if level is None else level
+    return {
+        other: compare(
+            scored["chunklab code"][metric],
+            scored[other][metric],
+            a="chunklab code (bm25)",
+            b=other,
+            level=level,
+            show=False,
         )
-    misses.setdefault(
-        (won, lost, "none"),
-        "write the verdict as compare prints it: the table's 'none' stands for 'no difference "
-        "shown'",
+        for other in others
+    }
+
+
+def shown_better(pairs: dict[str, Comparison]) -> tuple[str, ...]:
+    """The cuts the tree is shown better than, in the order of `experiment_cuts`."""
+    return tuple(other for other, pair in pairs.items() if pair.verdict == "better")
+
+
+def tree_family_at_500() -> tuple[int, tuple[str, ...]]:
+    """11.3's answer: (m, the cuts the tree is shown better than at the family's level)."""
+    pairs = bm25_family()
+    return len(pairs), shown_better(pairs)
+
+
+def _family_misses() -> dict[object, str]:
+    """11.3's known wrong answers, each computed here from the library, with why it is wrong."""
+    m, shown = tree_family_at_500()
+    at_95 = shown_better(bm25_family(level=95.0))
+    level_hint = (
+        "that reads each comparison at 95%, as if it were the only one drawn; the question draws "
+        "a family, so each is read at 100 - 5/m (compare(..., level=100 - 5/m))"
     )
-    misses[(at_200.won, at_200.lost, at_200.verdict)] = (
-        "those are the counts at 200 tokens: cut the corpus again with experiment_cuts(400)"
+    size_hint = (
+        "m counts the comparisons the question draws: the tree against each other cut, on "
+        "complete@5, with BM25"
     )
-    misses[(lost, won, verdict)] = "won counts the questions where the tree scores higher"
-    recall = bm25_pair(400, "recall@5")[0]
-    for any_verdict in ("better", "worse", "no difference shown"):
-        misses.setdefault(
-            (recall.won, recall.lost, any_verdict),
-            "that is recall@5; the exercise pairs complete@5",
-        )
-    for other in ("better", "worse", "no difference shown"):
-        if other != verdict:
-            misses[(won, lost, other)] = (
-                "the verdict needs both the paired interval to exclude 0 and the sign test "
-                f"p < 0.05: here p = {at_400.p_value:.4f}"
-            )
-    if verdict != "worse" and won >= lost:
-        misses[(won, lost, "worse")] = (
-            "'worse' is the tree losing more questions than it wins: read the direction from your "
-            "own won and lost"
-        )
-    off_by_one = (
-        "one question off: won counts the questions whose complete@5 is higher for the tree, "
-        "lost those where it is lower, and a tie (the same score) goes in neither"
+    misses: dict[object, str] = {}
+    for size in sorted({m, 1, 2, m - 1, 2 * m}):
+        if size not in (1, m):  # a family counted wrong, whichever level it was then read at
+            misses[(size, at_95)] = misses[(size, shown)] = size_hint
+        elif sorted(at_95) != sorted(shown):  # m = 1 is the 95% reading itself
+            misses[(size, at_95)] = level_hint
+    misses[(1, shown)] = size_hint
+    blind = ("fixed tokens", "lines packed")
+    two = shown_better({k: v for k, v in bm25_family(level=100 - 5 / 2).items() if k in blind})
+    misses[(2, two)] = (
+        "the question is every other cut, not only the two blind to structure: " + size_hint
     )
-    for near in ((won + 1, lost), (won - 1, lost), (won, lost + 1), (won, lost - 1)):
-        misses.setdefault((*near, verdict), off_by_one)
-    cases = "write the verdict as compare prints it, in lower case"
-    for cased in (verdict.upper(), verdict.capitalize(), verdict.title()):
-        misses.setdefault((won, lost, cased), cases)
-    misses.pop((won, lost, verdict), None)
+    slips: dict[tuple[str, ...], list[str]] = {}
+    for wrong, why in (
+        (shown_better(bm25_family(metric="recall@5")), "recall@5 for complete@5"),
+        (shown_better(bm25_family(200)), f"the budget of 200 for {FAMILY_BUDGET}"),
+    ):
+        if sorted(wrong) != sorted(shown):
+            slips.setdefault(wrong, []).append(why)
+    for wrong, whys in slips.items():
+        misses.setdefault((m, wrong), "those are the verdicts with " + ", or with ".join(whys))
+    misses.pop((m, shown), None)
     return misses
 
 
 SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {
     "11.3": (
-        "a triple (won, lost, verdict): the tree against lines packed, complete@5, BM25, at 400 "
-        "tokens",
-        tree_vs_packed_at_400,
+        f"a pair (m, cuts): the family's size, and the cuts the tree is shown better than on "
+        f"complete@5 with BM25 at {FAMILY_BUDGET} tokens, each read at the family's level",
+        tree_family_at_500,
     ),
 }
 
-FORMS_CODE: dict[str, Form] = {"11.3": Form(misses=_pair_misses)}
+FORMS_CODE: dict[str, Form] = {"11.3": Form(ordered=False, misses=_family_misses)}
