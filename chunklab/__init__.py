@@ -108,6 +108,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
+- `teaching.small_to_big_evidence`: notebook 03's tables of means and paired comparisons
+- `teaching.window_evidence`: 03b's tables of five ways on notebook 03's four questions
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
 - `teaching.command_line`: the `chunklab` command run in a scratch folder, printed as typed (03e)
