@@ -7,6 +7,8 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 
@@ -560,3 +562,9 @@ def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
         if low > 0 and won > lost and p < 0.05 / len(family):
             out.append(name)
     return out
+
+
+def fingerprint(doc, settings) -> str:
+    """03e.2: a hash of the title, the text and every setting, name with value, sorted by name."""
+    made_from = json.dumps([doc.title, doc.text, sorted(settings.items())], default=str)
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest()

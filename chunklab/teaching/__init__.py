@@ -27,6 +27,8 @@
   nest, and the slips it names.
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
   names.
+- `exercises_fingerprint`: exercise 03e.2, the learner's fingerprint of a document and every
+  setting, and the slips it names.
 - `command_line`: the `chunklab` command run in a scratch folder, printed as typed (companion 03e).
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.

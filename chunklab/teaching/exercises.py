@@ -28,6 +28,7 @@ from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
+from chunklab.teaching.exercises_fingerprint import CHECKS_FINGERPRINT
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_budget import check_parents_within
@@ -349,6 +350,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     "03e.1": ("chunk_again(stored, now) -> sorted list of doc ids", check_chunk_again),
+    **CHECKS_FINGERPRINT,  # 03e.2: teaching.exercises_fingerprint
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
