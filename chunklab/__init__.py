@@ -108,6 +108,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
+- `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
 - `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting

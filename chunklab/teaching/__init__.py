@@ -23,6 +23,8 @@
   stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
+- `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
+  block drawn at random.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
