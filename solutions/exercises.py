@@ -568,3 +568,9 @@ def fingerprint(doc, settings) -> str:
     """03e.2: a hash of the title, the text and every setting, name with value, sorted by name."""
     made_from = json.dumps([doc.title, doc.text, sorted(settings.items())], default=str)
     return hashlib.sha256(made_from.encode("utf-8")).hexdigest()
+
+
+def fetch_factor(passing: list[bool], k: int) -> int | None:
+    """03c.1: the smallest factor whose top factor * k holds k passing ones; None if fewer pass."""
+    positions = [i for i, p in enumerate(passing, start=1) if p]
+    return math.ceil(positions[k - 1] / k) if len(positions) >= k else None

@@ -29,6 +29,8 @@
   nest, and the slips it names.
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
   names.
+- `exercises_fetch_factor`: exercise 03c.1, the learner's rule for the smallest factor of "fetch
+  more, then filter", and the slips it names.
 - `exercises_fingerprint`: exercise 03e.2, the learner's fingerprint of a document and every
   setting, and the slips it names.
 - `command_line`: the `chunklab` command run in a scratch folder, printed as typed (companion 03e).

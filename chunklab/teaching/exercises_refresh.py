@@ -14,6 +14,7 @@ import random
 from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.exercises_fingerprint import CHECKS_FINGERPRINT
 
 Fingerprints = dict[
     str, str
@@ -94,3 +95,9 @@ def check_chunk_again(fn: Callable) -> int:
                 f"{expected}, got {short(got)}"
             )
     return len(cases)
+
+
+CHECKS_REFRESH: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "03e.1": ("chunk_again(stored, now) -> sorted list of doc ids", check_chunk_again),
+    **CHECKS_FINGERPRINT,  # 03e.2
+}
