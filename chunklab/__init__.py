@@ -110,8 +110,11 @@ The notebooks' helpers (`teaching/`)
 - `teaching.parent_search`: a parent found directly or through its children; children alone
 - `teaching.small_to_big_evidence`: notebook 03's tables of means and paired comparisons
 - `teaching.window_evidence`: 03b's tables of five ways on notebook 03's four questions
+- `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor
+- `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting
 - `teaching.command_line`: the `chunklab` command run in a scratch folder, printed as typed (03e)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise

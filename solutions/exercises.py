@@ -7,6 +7,8 @@ it fails an unfinished one.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import re
 
@@ -560,3 +562,15 @@ def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
         if low > 0 and won > lost and p < 0.05 / len(family):
             out.append(name)
     return out
+
+
+def fingerprint(doc, settings) -> str:
+    """03e.2: a hash of the title, the text and every setting, name with value, sorted by name."""
+    made_from = json.dumps([doc.title, doc.text, sorted(settings.items())], default=str)
+    return hashlib.sha256(made_from.encode("utf-8")).hexdigest()
+
+
+def fetch_factor(passing: list[bool], k: int) -> int | None:
+    """03c.1: the smallest factor whose top factor * k holds k passing ones; None if fewer pass."""
+    positions = [i for i, p in enumerate(passing, start=1) if p]
+    return math.ceil(positions[k - 1] / k) if len(positions) >= k else None

@@ -56,6 +56,15 @@ def test_the_reference_solution_passes(exercise):
     assert re.search(r"correct on all \d+ cases", result.message)
 
 
+def _fingerprint_of_the_text_alone(doc, settings):  # 03e.2: the content hash, settings left out
+    return doc.content_hash
+
+
+def _fetch_factor_rounded_down(passing, k):  # 03c.1: the k-th passing position floored by k
+    positions = [i for i, p in enumerate(passing, start=1) if p]
+    return positions[k - 1] // k if len(positions) >= k else None
+
+
 def _windows_without_line_snap(text, size):
     return [(a, min(a + size, len(text))) for a in range(0, len(text), size)]
 
@@ -262,10 +271,12 @@ WRONG = {
     "03.2": _lift_in_the_order_given,
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
+    "03c.1": _fetch_factor_rounded_down,
     "03c.2": _filter_after_ranking,
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03e.1": _chunk_again_ids_only,
+    "03e.2": _fingerprint_of_the_text_alone,
     "04.3": _buffer_one_side,
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,

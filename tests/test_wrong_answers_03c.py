@@ -7,82 +7,66 @@ import pytest
 from conftest import ROOT
 
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import verdict_for
 
 sys.path.insert(0, str(ROOT))
-from solutions.exercises import filtered_top_k  # noqa: E402
+from solutions.exercises import fetch_factor, filtered_top_k  # noqa: E402
 
-# --- 03c.1: the smallest fetch factor that reaches the expense child for the trip question -------
+# --- 03c.1: the learner writes the fetch factor's rule ----------------------------------------
+
+
+def _by_trying(passing, k):  # one correct way: raise the factor until the fetch holds k
+    if sum(passing) < k:
+        return None
+    factor = 1
+    while sum(passing[: factor * k]) < k:
+        factor += 1
+    return factor
+
+
+def _closed_form(passing, k):  # another: the k-th passing position, divided by k, rounded up
+    positions = [i for i, p in enumerate(passing) if p]
+    return -(-(positions[k - 1] + 1) // k) if len(positions) >= k else None
+
+
+def test_03c_1_accepts_the_rule_written_two_ways():
+    assert verdict("03c.1", _by_trying).passed
+    assert verdict("03c.1", _closed_form).passed
+    assert verdict("03c.1", fetch_factor).passed
+
+
+def test_03c_1_refuses_the_old_route_a_number_found_by_trying_factors():
+    """The old exercise took one int, which a loop over factors calling the notebook's patch
+    found without the rule; the check now takes a function (fails on the old check, where
+    03c.1 was an answer)."""
+    result = verdict("03c.1", 6)
+    assert not result.passed and "pass your function itself" in result.message, result.message
+
+
+def _positions(passing):
+    return [i for i, p in enumerate(passing, start=1) if p]
+
 
 WRONG_03C_1 = [
-    (1, "filtering before ranking"),  # the library's order
-    (2, "a factor of 2 is not the smallest"),  # too few
-    (3, "the notebook's factor"),  # the factor the notebook ran
-    (5, "the count itself"),  # the count the prompt asks for, not yet the factor
-    (7, "a factor of 7 is not the smallest"),  # one too many
-    (9, "share a word with the question"),  # every child that scores
-    (12, "notebook 03's Tokyo question"),  # the question the notebook ran
-    (13, "every child"),
+    (
+        lambda p, k: _positions(p)[0] - 1 if _positions(p) else None,
+        "the count of failing chunks above the first",
+    ),
+    (lambda p, k: _positions(p)[k - 1] if len(_positions(p)) >= k else None, "how deep to fetch"),
+    (lambda p, k: _positions(p)[k - 1] // k if len(_positions(p)) >= k else None, "rounded down"),
+    (
+        lambda p, k: -(-_positions(p)[0] // k) if _positions(p) else None,
+        "you stopped at the first passing chunk",
+    ),
+    (lambda p, k: _positions(p)[0] if _positions(p) else None, "returned its position"),
+    (lambda p, k: -(-_positions(p)[k - 1] // k) if len(_positions(p)) >= k else 0, "return None"),
+    (lambda p, k: None, "not None"),
 ]
 
 
-@pytest.mark.parametrize(("answer", "hint"), WRONG_03C_1, ids=repr)
-def test_03c_1_refuses_with_a_hint(answer, hint):
-    message = verdict_for("03c.1", answer)
-    assert "not quite" in message and hint in message, message
-
-
-def test_03c_1_names_no_question_the_notebook_does_not_ask():
-    """The notebook's filter demo asks "What is the daily limit in Tokyo?"; a hint about a
-    question on submitting expenses points to nothing the learner has seen."""
-    assert "submitting expenses" not in verdict_for("03c.1", 2)
-
-
-def test_03c_1_hints_do_not_bracket_the_answer():
-    """A factor one too many gets the generic hint, and the one short names its slip (the count
-    itself, where the rule asks the factor to exceed it) without a number or a direction: a hint
-    that says "fetch more" below and "a smaller one does" above hands over the answer in two
-    guesses."""
-    answer = _factor_by_fetching()
-    below, above = verdict_for("03c.1", answer - 1), verdict_for("03c.1", answer + 1)
-    assert "the count itself" in below and "not the smallest" in above, (below, above)
-    for word in [
-        "deeper",
-        "smaller one",
-        "one deeper",
-        "fetch more",
-        "one more",
-        "+ 1",
-        str(answer),
-    ]:
-        assert word not in below and word not in above, (below, above)
-
-
-def _factor_by_fetching():
-    """The learner's way: fetch f, keep the expense children, raise f until one is kept."""
-    from chunklab import approx_tokens, load_document
-    from chunklab.chunkers.markdown import MarkdownChunker
-    from chunklab.retrieval.retrievers import BM25Retriever
-
-    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(
-        load_document("travel_policy")
-    )
-    section = {c.chunk_id: c.metadata.get("section") for c in children}
-    question = "What do I need for a trip to Tokyo?"
-    return next(
-        f
-        for f in range(1, len(children) + 1)
-        if any(
-            section[h.ref_id] == "Travel Policy > Expense Reporting"
-            for h in BM25Retriever().rank(question, children, f)
-        )
-    )
-
-
-def test_03c_1_accepts_the_factor_found_by_fetching():
-    factor = _factor_by_fetching()
-    assert verdict_for("03c.1", factor) == "Exercise 03c.1: correct."
-    assert verdict_for("03c.1", float(factor)) == "Exercise 03c.1: correct."
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03C_1)
+def test_03c_1_refuses_each_slip_with_its_hint(fn, hint):
+    result = verdict("03c.1", fn)
+    assert not result.passed and hint in result.message, result.message
 
 
 # --- 03c.2: filter, then rank ---------------------------------------------------------------------

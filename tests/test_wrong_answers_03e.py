@@ -1,13 +1,13 @@
 """Notebook 03e's exercise refuses plausible wrong answers, each with a hint naming what is wrong,
 and accepts the right one, however it is written."""
 
+import hashlib
 import sys
 
 import pytest
 from conftest import ROOT
 
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import verdict_for
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import chunk_again  # noqa: E402
@@ -67,70 +67,67 @@ def test_03e_1_accepts_a_loop_as_well_as_a_comprehension():
     assert verdict("03e.1", by_loop).passed
 
 
-# --- 03e.2: a new token counter and one edited document ------------------------------------------
+# --- 03e.2: the learner writes the fingerprint -------------------------------------------------
+
+
+def _hashed(doc, settings):  # one correct way: a hash over title, text and the sorted settings
+    made_from = [doc.title, doc.text, sorted(settings.items())]
+    return hashlib.sha256(repr(made_from).encode()).hexdigest()
+
+
+def _joined(doc, settings):  # another: no hash, every part kept with a separator
+    named = "|".join(f"{name}={settings[name]}" for name in sorted(settings))
+    return f"{doc.title}\n{doc.content_hash}\n{named}"
+
+
+def test_03e_2_accepts_a_correct_fingerprint_written_two_ways():
+    assert verdict("03e.2", _hashed).passed
+    assert verdict("03e.2", _joined).passed
+
+
+def test_03e_2_refuses_the_library_call():
+    """The old route: the library's fingerprint called, nothing written (fails on the old check,
+    where 03e.2 was a tuple of counts and took no function)."""
+    from chunklab.retrieval.ingest import document_fingerprint
+
+    def library(doc, settings):
+        return document_fingerprint(doc.title, doc.text, repr(sorted(settings.items())))
+
+    result = verdict("03e.2", library)
+    assert not result.passed and "calls the library's" in result.message, result.message
+
 
 WRONG_03E_2 = [
-    ((1, 1), "takes in count_tokens.__name__"),  # the settings' fingerprint read as the text's
-    ((3, 3), "reads the text alone"),  # the content hash read as if it held the settings
-    ((1, 1), "which documents' fingerprints"),  # asks, rather than saying "every document"
-    ((3, 3), "which documents' text changed"),  # asks, rather than saying "only the manual"
-    ((0, 3), "its content_hash changed too"),  # the edit forgotten
-    ((3, 1), "the order"),  # the two counts swapped
-    ((0, 0), "not a repeat of the first"),  # nothing changed, it seems
-    ((1, 2), "the second count"),  # the first right, the second off
-    ((2, 3), "the first count"),  # the second right, the first off
-    ((0, 1), "its content_hash changed too"),  # the edit forgotten, the second count off as well
+    (lambda doc, settings: doc.content_hash, "the settings are not in it"),
+    (
+        lambda doc, s: f"{doc.title}|{doc.content_hash}|{s.get('max_tokens')}|{s.get('counter')}",
+        "not only max_tokens and the counter",
+    ),
+    (lambda doc, settings: f"{doc.title}|{doc.content_hash}|{settings}", "in another order"),
+    (
+        lambda doc, s: f"{doc.content_hash}|{sorted(s.items())}",
+        "the title goes into the chunks",
+    ),
+    (
+        lambda doc, s: f"{doc.title}|{doc.text}|" + "".join(str(s[k]) for k in sorted(s)),
+        "45 and 5 glued together",
+    ),
+    (
+        lambda doc, s: f"{doc.title}|{doc.text}|" + "|".join(str(s[k]) for k in sorted(s)),
+        "put each setting's name in it",
+    ),
+    (
+        lambda doc, s: doc.title + doc.text + str(sorted(s.items())),
+        "a separator between the title",
+    ),
+    (lambda doc, settings: len(doc.text), "return a str"),
 ]
 
 
-@pytest.mark.parametrize(("answer", "hint"), WRONG_03E_2, ids=repr)
-def test_03e_2_refuses_with_a_hint(answer, hint):
-    message = verdict_for("03e.2", answer)
-    assert "not quite" in message and hint in message, message
-
-
-def test_03e_2_hints_do_not_state_the_other_count():
-    """(3, 3) and (1, 1) each get the first or second count wrong: a hint that says "only the
-    edited manual" or "every document" hands over that count, and the answer in two guesses."""
-    for answer in [(1, 1), (3, 3)]:
-        message = verdict_for("03e.2", answer)
-        assert "only the edited manual" not in message and "every document" not in message, message
-
-
-def test_03e_2_accepts_the_counts_found_by_running_refresh():
-    """The learner's way: the notebook's loop run twice, each fingerprint, counter changed."""
-    from chunklab import approx_tokens, cl100k, load_document
-    from chunklab.chunkers.markdown import MarkdownChunker
-    from chunklab.retrieval.index import ParentChildIndex, index_document
-
-    def run_twice(fingerprint):
-        docs = {d: load_document(d) for d in ["travel_policy", "manual_en", "topics"]}
-        index, counts = ParentChildIndex(), []
-        for counter in [approx_tokens, cl100k]:
-            if counter is cl100k:
-                manual = docs["manual_en"]
-                docs["manual_en"] = manual.model_copy(update={"text": manual.text + "\nUpdated.\n"})
-            chunker, chunked = MarkdownChunker(max_tokens=45, count_tokens=counter), 0
-            for doc in docs.values():
-                made_from = fingerprint(doc, chunker)
-                if index.store.fingerprint("acme", doc.doc_id) != made_from:
-                    index_document(
-                        index,
-                        chunker.parents(doc),
-                        chunker.split(doc),
-                        tenant="acme",
-                        fingerprint=made_from,
-                    )
-                    chunked += 1
-            counts.append(chunked)
-        return counts[-1]
-
-    def with_settings(doc, chunker):
-        return f"{doc.content_hash}|{chunker.max_tokens}|{chunker.count_tokens.__name__}"
-
-    answer = (run_twice(lambda doc, chunker: doc.content_hash), run_twice(with_settings))
-    assert verdict_for("03e.2", answer) == "Exercise 03e.2: correct."
-    assert verdict_for("03e.2", list(answer)) == "Exercise 03e.2: correct."
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03E_2)
+def test_03e_2_refuses_each_slip_with_its_hint(fn, hint):
+    result = verdict("03e.2", fn)
+    assert not result.passed and hint in result.message, result.message
 
 
 def _fingerprints(stored, now):  # the values of `now` handed back, not its keys

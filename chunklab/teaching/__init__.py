@@ -27,10 +27,16 @@
   questions, each read at the level the notebook names for its family.
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
+- `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
+  block drawn at random.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
   names.
+- `exercises_fetch_factor`: exercise 03c.1, the learner's rule for the smallest factor of "fetch
+  more, then filter", and the slips it names.
+- `exercises_fingerprint`: exercise 03e.2, the learner's fingerprint of a document and every
+  setting, and the slips it names.
 - `command_line`: the `chunklab` command run in a scratch folder, printed as typed (companion 03e).
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.

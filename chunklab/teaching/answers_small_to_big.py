@@ -151,97 +151,10 @@ def _forward_window_overreach_hints(a: int) -> dict[int, str]:
     }
 
 
-EXPENSES = {"section": "Travel Policy > Expense Reporting"}
-TOKYO_QUESTION = "What is the daily limit in Tokyo for a 45 day trip?"  # notebook 03's question
-TRIP_QUESTION = "What do I need for a trip to Tokyo?"  # 03c.1 asks this one: its expense child
-# ranks in the middle of the children that score, so "fetch all that score" is not the answer
-
-
-@functools.lru_cache(maxsize=8)
-def _first_k_finding_after_ranking(
-    retriever: str = "logcount", before: bool = False, question: str = TRIP_QUESTION
-) -> int:
-    """The smallest k at which ranking the policy's 45-token children and then filtering to the
-    expense section keeps a child: with k = 1, the smallest fetch factor of "fetch more, then
-    filter" that finds it (03c.1); with `before`, filtering first (the wrong order's mirror)."""
-    doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    passing = [c for c in children if c.metadata.get("section") == EXPENSES["section"]]
-    by_id = {c.chunk_id: c for c in children}
-    ranker = RETRIEVERS[retriever]()
-    for k in range(1, len(children) + 1):
-        hits = ranker.rank(question, passing if before else children, k)
-        if any(by_id[h.ref_id].metadata.get("section") == EXPENSES["section"] for h in hits):
-            return k
-    return len(children) + 1
-
-
-def _fetch_factor() -> int:
-    return _first_k_finding_after_ranking("bm25")
-
-
-def _fetch_factor_hints() -> dict[Any, str]:
-    """03c.1's slips: a factor that fetches too few (the notebook's 3 among them), one larger
-    than needed, every child, the children that score at all, the log-count scorer, filtering
-    first, and the factor of the question the notebook ran instead of the one asked."""
-    answer, count = _first_k_finding_after_ranking("bm25"), _policy_child_count()
-    # One hint for every factor but the answer, too small or too large alike: a hint that said
-    # "fetch more" below the answer and "a smaller one does" above it bracketed it in two guesses.
-    hints: dict[Any, str] = {
-        f: f"a factor of {f} is not the smallest that hands back an expense child: count, in "
-        "BM25's ranking of `children`, the children that fail the filter above the first that "
-        "passes, and apply section 1's rule"
-        for f in range(1, count + 1)
-    }
-    hints[3] = (
-        "that is the notebook's factor, which finds nothing for this question: the expense "
-        "child ranks deeper; the question asks the smallest factor that reaches it"
-    )
-    hints[count] = f"that is every child ({count}); the question asks the smallest factor"
-    hints[_children_sharing_a_word("bm25")] = (
-        "that is how many children share a word with the question (a score above 0); the "
-        "question asks the smallest factor whose fetch, filtered, keeps the expense child"
-    )
-    if _first_k_finding_after_ranking() <= count:  # the log-count scorer may never reach it
-        hints[_first_k_finding_after_ranking()] = (
-            "that is with the log-count scorer; the question asks BM25 (`retriever` above)"
-        )
-    hints[_first_k_finding_after_ranking("bm25", question=TOKYO_QUESTION)] = (
-        "that is for notebook 03's Tokyo question; this one asks "
-        "`trip_question`, set in the cell below"
-    )
-    hints[_first_k_finding_after_ranking("bm25", before=True)] = (
-        "1 is filtering before ranking, the library's order; the question asks how much the "
-        "patch, rank then filter, must fetch"
-    )
-    hints[answer - 1] = (  # the count itself, the slip the prompt's count invites
-        f"{answer - 1} is the count itself (the failing children above the first that passes), "
-        "not yet the factor: section 1's rule at k = 1 asks for fewer failing chunks above it "
-        "than the factor"
-    )
-    hints.pop(answer, None)
-    return hints
-
-
-def _policy_child_count() -> int:
-    doc = load_document("travel_policy")
-    return len(MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc))
-
-
-def _children_sharing_a_word(retriever: str = "logcount") -> int:
-    """How many of the policy's 45-token children the scorer gives a score above 0, for 03c.1."""
-    doc = load_document("travel_policy")
-    children = MarkdownChunker(max_tokens=45, count_tokens=approx_tokens).split(doc)
-    hits = RETRIEVERS[retriever]().rank(TRIP_QUESTION, children, len(children))
-    return sum(h.score > 0 for h in hits)
-
-
 SOLUTIONS_SMALL_TO_BIG: dict[str, tuple[str, Callable[[], Any]]] = {
     "03b.1": ("an int: cl100k tokens in the window", _forward_window_tokens),
-    "03c.1": ("an int: the smallest fetch factor", _fetch_factor),
 }
 
 FORMS_SMALL_TO_BIG: dict[str, Form] = {
     "03b.1": Form(misses=_forward_window_hints),
-    "03c.1": Form(misses=_fetch_factor_hints),
 }

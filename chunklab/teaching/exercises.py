@@ -28,6 +28,7 @@ from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
+from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_budget import check_parents_within
@@ -35,7 +36,7 @@ from chunklab.teaching.exercises_parent_lift import check_lift
 from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_reading import CHECKS_READING
-from chunklab.teaching.exercises_refresh import check_chunk_again
+from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
@@ -346,9 +347,10 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
         "merged_windows(windows) -> list of (first, last) sentence ranges",
         check_merged_windows,
     ),
+    **CHECKS_FETCH_FACTOR,  # 03c.1: teaching.exercises_fetch_factor
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
-    "03e.1": ("chunk_again(stored, now) -> sorted list of doc ids", check_chunk_again),
+    **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),

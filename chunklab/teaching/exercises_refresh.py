@@ -1,6 +1,5 @@
-"""Companion 03e's exercises: which documents a refresh must chunk again (03e.1, a check), and
-how many a fingerprint with and without the settings re-chunks after a new token counter (03e.2,
-an answer computed from the library), each with the slips it names.
+"""Companion 03e's exercise 03e.1: which documents a refresh must chunk again, and the slips it
+names (03e.2, the fingerprint itself, is checked in `exercises_fingerprint`).
 
 Why a check of its own: the rule is one line (new, or a fingerprint that differs), and each
 plausible shortcut is right on a folder where nothing was added or deleted: comparing ids only
@@ -14,13 +13,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.chunkers.markdown import MarkdownChunker
-from chunklab.contracts import Document
-from chunklab.documents.series import load_document
-from chunklab.retrieval.index import ParentChildIndex, index_document
-from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, short
-from chunklab.tokens.counters import approx_tokens, cl100k
+from chunklab.teaching.exercises_fingerprint import CHECKS_FINGERPRINT
 
 Fingerprints = dict[
     str, str
@@ -103,74 +97,7 @@ def check_chunk_again(fn: Callable) -> int:
     return len(cases)
 
 
-# --- 03e.2: a new token counter and one edited document -------------------------------------------
-
-SERIES = ["travel_policy", "manual_en", "topics"]  # the three documents 03e indexes
-
-
-def _with_settings(doc: Document, chunker: MarkdownChunker) -> str:
-    """03e's fingerprint of the text and what cuts it (the notebook's `with_settings`)."""
-    return f"{doc.content_hash}|max_tokens={chunker.max_tokens}|{chunker.count_tokens.__name__}"
-
-
-def _content_hash(doc: Document, chunker: MarkdownChunker) -> str:
-    return doc.content_hash
-
-
-def _chunked_on_the_second_run(fingerprint: Callable[[Document, MarkdownChunker], str]) -> int:
-    """Index the three documents at 45 word-based tokens, then run again with cl100k as the
-    counter and the manual edited (one line added): how many documents the second run chunks."""
-    docs = {d: load_document(d) for d in SERIES}
-    index = ParentChildIndex()
-    for run, chunker in enumerate([approx_tokens, cl100k]):
-        cutter = MarkdownChunker(max_tokens=45, count_tokens=chunker)
-        if run:
-            manual = docs["manual_en"]
-            docs["manual_en"] = manual.model_copy(update={"text": manual.text + "\nUpdated.\n"})
-        chunked = 0
-        for doc in docs.values():
-            made_from = fingerprint(doc, cutter)
-            if index.store.fingerprint("acme", doc.doc_id) != made_from:
-                index_document(
-                    index,
-                    cutter.parents(doc),
-                    cutter.split(doc),
-                    tenant="acme",
-                    fingerprint=made_from,
-                )
-                chunked += 1
-    return chunked
-
-
-def _chunked_both_ways() -> tuple[int, int]:
-    return (_chunked_on_the_second_run(_content_hash), _chunked_on_the_second_run(_with_settings))
-
-
-def _chunked_hints() -> dict[object, str]:
-    """03e.2's slips, each answer computed from the runs, never typed in."""
-    alone, settings = _chunked_both_ways()
-    hints: dict[object, str] = {
-        (alone, alone): "the second count: `with_settings` takes in count_tokens.__name__, "
-        "and the counter changed; which documents' fingerprints does that touch?",
-        (settings, settings): "the first count: the content hash reads the text alone, and a "
-        "new counter changes no text; which documents' text changed?",
-        (0, settings): "the manual's text changed (a line added), so its content_hash changed too",
-        (settings, alone): "the order: (chunked with the content_hash alone, chunked with the "
-        "settings in the fingerprint)",
-        (0, 0): "the second run is not a repeat of the first: the counter is new and the manual "
-        "was edited",
-    }
-    first_wrong, second_wrong = hints[(settings, settings)], hints[(alone, alone)]
-    for n in range(len(SERIES) + 1):  # one count right, the other not: name which one is off
-        hints.setdefault((n, settings), first_wrong)
-        hints.setdefault((alone, n), second_wrong)
-    for n in range(len(SERIES) + 1):  # a first count of 0: the edit forgotten, whatever the second
-        hints.setdefault((0, n), hints[(0, settings)])
-    hints.pop((alone, settings), None)
-    return hints
-
-
-SOLUTIONS_REFRESH: dict[str, tuple[str, Callable[[], object]]] = {
-    "03e.2": ("a tuple of two ints: (content_hash alone, with the settings)", _chunked_both_ways),
+CHECKS_REFRESH: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "03e.1": ("chunk_again(stored, now) -> sorted list of doc ids", check_chunk_again),
+    **CHECKS_FINGERPRINT,  # 03e.2
 }
-FORMS_REFRESH: dict[str, Form] = {"03e.2": Form(misses=_chunked_hints)}

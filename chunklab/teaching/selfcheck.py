@@ -37,7 +37,6 @@ from chunklab.teaching.exercises_benchmark import (
     SOLUTIONS_BENCHMARK,
 )
 from chunklab.teaching.exercises_code import FORMS_CODE, SOLUTIONS_CODE
-from chunklab.teaching.exercises_refresh import FORMS_REFRESH, SOLUTIONS_REFRESH
 from chunklab.teaching.retriever_checks import (
     AFTERWORDS_RETRIEVERS,
     FORMS_RETRIEVERS,
@@ -48,7 +47,6 @@ from chunklab.teaching.retriever_checks import (
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     **SOLUTIONS_FIXED_STRUCTURAL,  # notebooks 01 to 02b: teaching.answers_fixed_structural
     **SOLUTIONS_SMALL_TO_BIG,  # notebooks 03 to 03d: teaching.answers_small_to_big
-    **SOLUTIONS_REFRESH,  # companion 03e: teaching.exercises_refresh
     **SOLUTIONS_SEMANTIC,  # notebooks 04 to 04c: teaching.answers_semantic
     **SOLUTIONS_TABLES_PREFIXES,  # notebooks 05 to 06: teaching.answers_tables_prefixes
     **SOLUTIONS_EXPERIMENTS,  # notebooks 07 to 09: teaching.answers_experiments
@@ -69,7 +67,6 @@ HINTS: dict[str, Callable[[Any, Any], str]] = {
 FORMS: dict[str, Form] = {
     **FORMS_FIXED_STRUCTURAL,
     **FORMS_SMALL_TO_BIG,
-    **FORMS_REFRESH,
     **FORMS_SEMANTIC,
     **FORMS_TABLES_PREFIXES,
     **FORMS_EXPERIMENTS,

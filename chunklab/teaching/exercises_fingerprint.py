@@ -1,0 +1,153 @@
+"""Companion 03e's exercise 03e.2: write the fingerprint a refresh compares, one that takes in
+everything a document's chunks are made from, and the slips it names.
+
+Why a check of its own: a fingerprint is right when it changes on every change that moves the
+chunks and on nothing else, and each plausible shortcut is right on most pairs: the text alone
+(the content hash) misses a new setting, the two settings the notebook's `with_settings` reads
+miss any third, `str(settings)` depends on the order the settings were written in, and gluing the
+values together with no separator gives two different settings one fingerprint. The pairs below
+are built here, none of them shown in the notebook, and each slip fails on one of them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from chunklab.contracts import Document
+from chunklab.retrieval.ingest import document_fingerprint
+from chunklab.teaching.checking import NotYet, run_without, short
+
+Settings = dict[str, object]
+
+
+def _doc(text: str, title: str = "Travel Policy") -> Document:
+    return Document(doc_id="policy", uri="policy.md", title=title, text=text)
+
+
+BASE = _doc("Per diem: Tokyo 95 USD.\n")
+SET = {"strategy": "markdown", "max_tokens": 45, "counter": "approx_tokens", "prefix": True}
+
+# (doc, settings, other doc, other settings, must the two fingerprints be equal?, hint when not so)
+PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
+    (
+        BASE,
+        SET,
+        _doc(BASE.text),
+        dict(SET),
+        True,
+        "the same document and settings gave two fingerprints: build it only from the text, the "
+        "title and the settings (no clock, no random, no id())",
+    ),
+    (
+        BASE,
+        SET,
+        BASE,
+        dict(reversed(list(SET.items()))),
+        True,
+        "the same settings written in another order gave another fingerprint: sort the settings "
+        "by name before you read them",
+    ),
+    (
+        BASE,
+        SET,
+        _doc("Per diem: Tokyo 90 USD.\n"),
+        SET,
+        False,
+        "a new text left it the same: the text (or its content_hash) must be in it",
+    ),
+    (
+        BASE,
+        SET,
+        BASE,
+        {**SET, "max_tokens": 60},
+        False,
+        "a new max_tokens left it the same: the settings are not in it",
+    ),
+    (
+        BASE,
+        SET,
+        BASE,
+        {**SET, "strategy": "fixed"},
+        False,
+        "a new strategy left it the same: read every setting, not only max_tokens and the counter "
+        "(the two with_settings reads)",
+    ),
+    (
+        BASE,
+        SET,
+        BASE,
+        {**SET, "prefix": False},
+        False,
+        "a new prefix setting left it the same: read every setting, whatever its name",
+    ),
+    (
+        BASE,
+        SET,
+        BASE,
+        {**SET, "overlap": 5},
+        False,
+        "a setting added (overlap) left it the same: every setting must be in it",
+    ),
+    (
+        BASE,
+        SET,
+        _doc(BASE.text, title="Travel Policy 2025"),
+        SET,
+        False,
+        "a new title left it the same: the title goes into the chunks (06's prefixes), so it "
+        "must be in it too",
+    ),
+    (
+        BASE,
+        {"max_tokens": 45, "overlap": 5},
+        BASE,
+        {"max_tokens": 4, "overlap": 55},
+        False,
+        "two different settings gave one fingerprint: keep each setting's name with its value and "
+        "a separator between them (45 and 5 glued together read as 4 and 55)",
+    ),
+    (
+        BASE,
+        {"window": 0},
+        BASE,
+        {"overlap": 0},
+        False,
+        "two settings with other names but the same value gave one fingerprint: put each "
+        "setting's name in it, not its value alone",
+    ),
+    (
+        _doc("Policy text", title="Travel"),
+        SET,
+        _doc(" text", title="TravelPolicy"),
+        SET,
+        False,
+        "a title and text that differ gave one fingerprint: keep a separator between the title "
+        "and the text (or hash each on its own)",
+    ),
+]
+
+REFUSAL = (
+    "your function calls the library's {name}: write the fingerprint yourself from the "
+    "document's text and title and every setting"
+)
+
+
+def check_fingerprint(fn: Callable) -> int:
+    """Run the learner's `fingerprint(doc, settings)` on every pair; each miss names its slip."""
+    for doc, settings, other, other_settings, equal, hint in PAIRS:
+        one = run_without(fn, (doc, dict(settings)), document_fingerprint, REFUSAL)
+        two = run_without(fn, (other, dict(other_settings)), document_fingerprint, REFUSAL)
+        for got in (one, two):
+            if not isinstance(got, str):
+                raise NotYet(f"return a str, got {type(got).__name__} {short(got)}")
+        if (one == two) != equal:
+            raise NotYet(
+                f"{hint}. Case: title {doc.title!r}, text {doc.text!r}, settings {settings} "
+                f"against title {other.title!r}, text {other.text!r}, settings {other_settings}"
+            )
+    return len(PAIRS)
+
+
+CHECKS_FINGERPRINT: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "03e.2": ("fingerprint(doc, settings) -> str", check_fingerprint),
+}
