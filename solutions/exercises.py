@@ -560,3 +560,11 @@ def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
         if low > 0 and won > lost and p < 0.05 / len(family):
             out.append(name)
     return out
+
+
+def paired_differences(rows: list[dict], a: str, b: str, measure: str) -> dict[str, float]:
+    """06.2: each question scored under both strategies, a's measure less b's, keyed by question
+    id (the rows come in any order, and a question may be scored under one side only)."""
+    ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
+    theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}
+    return {q: ours[q] - theirs[q] for q in ours if q in theirs}
