@@ -574,3 +574,11 @@ def fetch_factor(passing: list[bool], k: int) -> int | None:
     """03c.1: the smallest factor whose top factor * k holds k passing ones; None if fewer pass."""
     positions = [i for i, p in enumerate(passing, start=1) if p]
     return math.ceil(positions[k - 1] / k) if len(positions) >= k else None
+
+
+def paired_differences(rows: list[dict], a: str, b: str, measure: str) -> dict[str, float]:
+    """06.2: each question scored under both strategies, a's measure less b's, keyed by question
+    id (the rows come in any order, and a question may be scored under one side only)."""
+    ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
+    theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}
+    return {q: ours[q] - theirs[q] for q in ours if q in theirs}

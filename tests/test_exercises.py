@@ -283,6 +283,7 @@ WRONG = {
     "05.1": _column_value_keeping_pipes,
     "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
+    "06.2": lambda rows, a, b, m: {r["question"]: r[m] for r in rows if r["strategy"] == a},
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "07b.1": _iou_without_merging,

@@ -3,12 +3,12 @@ accept every correct form (issue 29, item 3). 06.3's unseen documents reach leve
 so a hard-coded level, the article's value rule, an off-by-one stack or a pattern that never
 reads "2.1" all fail."""
 
-import math
 import re
 
 import pytest
 
-from chunklab.teaching import answers_tables_prefixes, selfcheck
+from chunklab.teaching import exercises_paired_rows
+from chunklab.teaching.claims import compare
 from chunklab.teaching.exercises import verdict
 
 ARTICLE_TITLE = r"^(\d+)\.\s+(.*)$"
@@ -212,41 +212,79 @@ def test_06_1_names_every_hash_removed():
     assert "replace('#', '') also removes a '#' inside a title" in message
 
 
-@pytest.mark.xdist_group("exercise-06.2")
-def test_06_2_accepts_any_rounding_and_refuses_the_ceiling_and_the_other_cuts_of_the_run():
-    right = selfcheck.SOLUTIONS["06.2"][1]()
-    for variant in (right, right + 0.04, right - 0.04):
-        assert selfcheck.verdict_for("06.2", variant).endswith("correct."), variant
-    for k in (1, 3, 5):  # prefix_cost's columns: the ceiling the notebook calls misleading
-        line = selfcheck.verdict_for("06.2", answers_tables_prefixes.prefix_cost_on_policy(k=k))
-        assert "the ceiling" in line or "figure; the question asks the hybrid" in line, line
-    _, over_all, whole = answers_tables_prefixes.added_tokens_on_policy()
-    assert "all 43 questions" in selfcheck.verdict_for("06.2", round(over_all, 1))
-    assert "whole context" in selfcheck.verdict_for("06.2", round(whole, 1))
-    assert "sign is reversed" in selfcheck.verdict_for("06.2", -right)
-    alone = answers_tables_prefixes.added_tokens_on_policy(pooled=False)[0]
-    assert "index of its own" in selfcheck.verdict_for("06.2", round(alone, 1))
-    bm25 = answers_tables_prefixes.added_tokens_on_policy("bm25")[0]
-    assert "bm25's figure" in selfcheck.verdict_for("06.2", round(bm25, 1))
-    for name in ("bm25", "wordllama"):  # their figures over all 43 questions (8.7 and 16.3 today)
-        every = answers_tables_prefixes.added_tokens_on_policy(name)[1]
-        assert f"{name}'s figure over all 43" in selfcheck.verdict_for("06.2", round(every, 1))
-    one = answers_tables_prefixes.added_tokens_on_policy(k=1)[0]
-    assert "that is k=1" in selfcheck.verdict_for("06.2", round(one, 1))
-    five = answers_tables_prefixes.added_tokens_on_policy(k=5)[0]
-    assert "that is k=5" in selfcheck.verdict_for("06.2", round(five, 1))
+# --- 06.2: pairing two strategies' rows by question id, written by hand ---------------------------
 
 
-def test_06_2_names_a_near_miss():
-    right = selfcheck.SOLUTIONS["06.2"][1]()
-    assert "close, but not" in selfcheck.verdict_for("06.2", round(right * 1.1, 1))
+def _paired_by_dicts(rows, a, b, measure):
+    ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
+    theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}
+    return {q: ours[q] - theirs[q] for q in ours if q in theirs}
 
 
-def test_06_2_names_a_whole_number_as_a_rounding_slip():
-    """The mean is 16.5 on today's data: 16 and 17 are the rounding slip, not a near miss."""
-    right = selfcheck.SOLUTIONS["06.2"][1]()
-    for whole in {math.floor(right), math.ceil(right)} - {right}:
-        assert "one decimal" in selfcheck.verdict_for("06.2", whole), whole
+def _paired_by_grouping(rows, a, b, measure):
+    by_question = {}
+    for r in rows:
+        by_question.setdefault(r["question"], {})[r["strategy"]] = float(r[measure])
+    return {q: s[a] - s[b] for q, s in sorted(by_question.items()) if a in s and b in s}
+
+
+def _per_question(rows, strategy, measure):  # the notebook's route: each side sorted, no keys
+    return [
+        v for _, v in sorted((r["question"], r[measure]) for r in rows if r["strategy"] == strategy)
+    ]
+
+
+def _reversed(rows, a, b, measure):
+    return {q: -d for q, d in _paired_by_dicts(rows, a, b, measure).items()}
+
+
+def test_06_2_accepts_the_pairing_written_two_ways():
+    for right in (_paired_by_dicts, _paired_by_grouping):
+        result = verdict("06.2", right)
+        assert result.passed and "correct on all" in result.message, result.message
+
+
+def test_06_2_refuses_the_old_routes_sorted_lists_and_compare():
+    """The old exercise asked a mean of per_question's lists; sorting and zipping them is refused,
+    and so is a call to compare, which pairs lists already lined up."""
+
+    def zipped(rows, a, b, measure):
+        ids = sorted({r["question"] for r in rows if r["strategy"] == a})
+        ours, theirs = _per_question(rows, a, measure), _per_question(rows, b, measure)
+        diffs = [x - y for x, y in zip(ours, theirs, strict=False)]
+        return dict(zip(ids, diffs, strict=False))
+
+    result = verdict("06.2", zipped)
+    assert not result.passed and "sorted each side by question id and zipped" in result.message
+
+    def through_compare(rows, a, b, measure):
+        right = _paired_by_dicts(rows, a, b, measure)
+        ours = list(right.values())
+        compare(ours, [0] * len(ours), show=False)
+        return right
+
+    refused = verdict("06.2", through_compare)
+    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
+        refused.message
+    )
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (
+            lambda rows, a, b, m: {q: -d for q, d in _paired_by_dicts(rows, a, b, m).items()},
+            "sign is reversed",
+        ),
+        (exercises_paired_rows.paired_by_position, "paired the rows by position"),
+        (exercises_paired_rows.paired_missing_as_zero, "has no pair: leave it out"),
+        (exercises_paired_rows.paired_any_strategy, "rows whose strategy is b"),
+        (lambda rows, a, b, m: sum(_paired_by_dicts(rows, a, b, m).values()), "return a dict"),
+    ],
+)
+def test_06_2_names_each_slip(slip, hint):
+    result = verdict("06.2", slip)
+    assert not result.passed and hint in result.message, result.message
 
 
 def test_06_3_names_a_trailing_dot_counted_as_a_part():

@@ -45,6 +45,7 @@
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
+- `exercises_paired_rows`: exercise 06.2's check (two strategies' rows paired by question id).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's

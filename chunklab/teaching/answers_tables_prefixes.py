@@ -15,11 +15,7 @@ from typing import Any
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
-from chunklab.documents.series import data_dir, list_documents, load_document
-from chunklab.evaluation.experiment import plain, run_experiment
-from chunklab.evaluation.questions import load_question_file
-from chunklab.evaluation.recall import prefix_cost
-from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, HybridRetriever
+from chunklab.documents.series import load_document
 from chunklab.teaching.answers import Form
 from chunklab.tokens.counters import cl100k
 
@@ -239,131 +235,15 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     )
 
 
-def prefix_cost_on_policy(
-    k: int = 5, max_tokens: int = 100, mode: str = "path", documents: tuple[str, ...] = ()
-) -> float:
-    names = documents or ("travel_policy",)
-    (row,) = prefix_cost(
-        [load_document(name) for name in names], max_tokens=max_tokens, modes=(mode,), ks=(k,)
-    )
-    return row[f"k={k}"]
-
-
-@lru_cache(maxsize=16)
-def added_tokens_on_policy(
-    retriever: str = "hybrid", pooled: bool = True, k: int = 3
-) -> tuple[float, ...]:
-    """Notebook 06's section 6 run at k (3 there), path against no prefix: (the mean tokens the
-    path adds to a query's context over the travel policy's questions, paired; the same over all
-    questions; the mean context with the path over the policy's questions)."""
-    documents = {name: load_document(name) for name in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
-    strategies = {m: plain(MarkdownChunker(max_tokens=100, prefix=m)) for m in ("none", "path")}
-    kinds = {"bm25": BM25Retriever, "wordllama": DenseRetriever, "hybrid": HybridRetriever}
-    rows = run_experiment(
-        documents, questions, strategies, {retriever: kinds[retriever]()}, ks=(k,), pooled=pooled
-    )
-    tokens = {(r["question"], r["strategy"]): r["tokens_to_model"] for r in rows}
-    added = {q.id: tokens[q.id, "path"] - tokens[q.id, "none"] for q in questions}
-    policy = [q.id for q in questions if q.document == "travel_policy"]
-    return (
-        sum(added[q] for q in policy) / len(policy),
-        sum(added.values()) / len(added),
-        sum(tokens[q, "path"] for q in policy) / len(policy),
-    )
-
-
-def _path_adds_on_policy() -> float:
-    return round(added_tokens_on_policy()[0], 1)
-
-
-def _added_tokens_misses() -> dict[Any, str]:
-    right, over_all, whole = added_tokens_on_policy()
-    misses: dict[Any, str] = {}
-    misses[round(added_tokens_on_policy(k=1)[0], 1)] = "that is k=1; the question asks k=3"
-    at_5 = round(added_tokens_on_policy(k=5)[0], 1)
-    misses.setdefault(at_5, "that is k=5; the question asks k=3")
-    for name in ("bm25", "wordllama"):
-        value = added_tokens_on_policy(name)[0]
-        for rounded in {round(value, 1), round(value + 0.04, 1), round(value - 0.04, 1)}:
-            misses[rounded] = f"that is {name}'s figure; the question asks the hybrid's"
-    for k in (1, 3, 5):  # prefix_cost's columns: the ceiling, which may equal another figure
-        ceiling = prefix_cost_on_policy(k=k)
-        told = (
-            f"prefix_cost's k={k} column, the ceiling: the prefix as if it came on top "
-            "of the body. Inside the budget it takes the body's room; pair each query's "
-            "tokens_to_model, path against none"
-        )
-        # a figure that is also another slip's (the retriever, say) keeps that slip's hint alone
-        misses.setdefault(ceiling, f"that is {told}")
-    documents = {name: load_document(name) for name in list_documents()}
-    questions = load_question_file(data_dir() / "experiment.questions.yaml", documents)
-    asked = tuple(sorted({q.document for q in questions}))
-    for k in (1, 3, 5):  # section 5's table over the documents asked: k times the prefix length
-        over_five = round(prefix_cost_on_policy(k=k, documents=asked), 1)
-        misses.setdefault(
-            over_five,
-            f"that is {k} x the path's mean length over the five documents asked (section 5's "
-            f"k={k} column), not a paired difference: pair each policy query's tokens_to_model, "
-            "path against none",
-        )
-    policy_count = sum(q.document == "travel_policy" for q in questions)
-    misses[round(right * policy_count / len(questions), 1)] = (
-        f"that divides the policy's sum by all {len(questions)} questions; divide by the "
-        f"policy's {policy_count} questions"
-    )
-    misses[round(over_all, 1)] = (
-        "that is over all 43 questions; the question asks the travel policy's questions alone"
-    )
-    for name in ("bm25", "wordllama"):  # the other retrievers' figures, over every question
-        misses.setdefault(
-            round(added_tokens_on_policy(name)[1], 1),
-            f"that is {name}'s figure over all {len(questions)} questions; the question asks the "
-            "hybrid's, over the travel policy's questions alone",
-        )
-    misses[round(whole, 1)] = (
-        "that is the path's whole context; the question asks what it adds over no prefix"
-    )
-    misses[round(-right, 1)] = "the sign is reversed: path minus none"
-    misses[round(added_tokens_on_policy(pooled=False)[0], 1)] = (
-        "that searches the travel policy in an index of its own: pooled=False does, and so does "
-        "re-running with the policy's questions alone, since pooled pools only the documents "
-        "your questions ask about. Section 6 pools all five: filter its rows to the policy's "
-        "questions, don't re-run"
-    )
-    misses.pop(round(right, 1), None)
-    return misses
-
-
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
     "05.2": ("two ints: (size, sizes)", policy_size_and_blind_count),
     "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
-    "06.2": ("a float: tokens per query, one decimal", _path_adds_on_policy),
 }
 
-FORMS_TABLES_PREFIXES: dict[str, Form] = {
-    "06.2": Form(misses=_added_tokens_misses),
-}
-
-
-def _near_added_tokens(answer: Any, solution: Any) -> str:
-    """06.2: an answer near the right one is usually a slip in the pairing or the filter."""
-    if (
-        isinstance(answer, (int, float))
-        and float(answer).is_integer()
-        and 0 < abs(answer - solution) < 1
-    ):
-        return "that is the mean rounded to a whole number; the question asks one decimal"
-    if isinstance(answer, (int, float)) and abs(answer - solution) <= 0.15 * abs(solution):
-        return (
-            "close, but not it: for each of the travel policy's questions take tokens_to_model "
-            "with the path minus with no prefix (hybrid, k=3, section 6's rows), then the mean"
-        )
-    return ""
+FORMS_TABLES_PREFIXES: dict[str, Form] = {}
 
 
 HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {
     "05.2": _policy_hint,
     "05b.2": _gds_copy_hint,
-    "06.2": _near_added_tokens,
 }

@@ -31,6 +31,7 @@ from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_paired_rows import check_paired_differences
 from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
 from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
@@ -357,6 +358,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
+    "06.2": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_READING,  # 07.2 and 07b.2: teaching.exercises_reading
