@@ -26,6 +26,14 @@ def line_windows(text: str, size: int) -> list[tuple[int, int]]:
     return spans
 
 
+def size_for_budget(text: str, budget: int, count) -> int:
+    """01.2: the largest size whose every window, with no overlap, costs at most `budget`."""
+    for size in range(len(text), 0, -1):
+        if all(count(text[k : k + size]) <= budget for k in range(0, len(text), size)):
+            return size
+    return 0
+
+
 def sign_test_p(differences: list[float]) -> float:
     """01b.1: the two-sided exact sign test over the decisive (non-zero) differences."""
     import math

@@ -260,7 +260,17 @@ def _block_without_overlap(excerpts, size, step):  # blocks every size character
     return lo // size if lo // size == (hi - 1) // size else None
 
 
+def _size_until_first_failure(text, budget, count):  # stops at the first size that does not fit
+    size = 1
+    while size <= len(text) and all(
+        count(text[k : k + size]) <= budget for k in range(0, len(text), size)
+    ):
+        size += 1
+    return size - 1
+
+
 WRONG = {
+    "01.2": _size_until_first_failure,
     "01.3": compare_with_facts_spread,
     "01.4": _windows_without_line_snap,
     "01b.1": _sign_test_counting_ties,

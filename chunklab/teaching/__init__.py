@@ -88,6 +88,10 @@
   two-part verdict), joined into `exercises_benchmark`.
 - `exercises_windows`: companion 10c's checks (windows of word pieces with an overlap, and
   their precision-Ω with its known slips), joined into `exercises_benchmark`.
+- `article_fixed`: the article's figures for its 200/40 cut, quoted, and notebook 01's checks
+  of our numbers against them.
+- `exercises_budget_size`: exercise 01.2's check (the largest size in characters whose windows
+  fit a token budget), each slip named.
 - `exercises_cut_tests`: 01.3's and 02.2's checks (two cuts counted won/lost/tied from
   their spans; the headings no span holds with the line after them), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into

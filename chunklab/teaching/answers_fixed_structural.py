@@ -10,7 +10,6 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -20,7 +19,6 @@ from chunklab.evaluation.metrics import split_lines
 from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.answers import Form
 from chunklab.teaching.claims import sign_test
-from chunklab.tokens.counters import cl100k
 
 
 def _split_lines_at(name: str, size: int, overlap: int) -> int:
@@ -79,76 +77,6 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     if later:
         return f"{answer} keeps every line whole, but {later[0]} splits a line again"
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
-
-
-# 01.2's windows: 55 tokens sharing 25, so each steps 30. Chosen so that no shortcut by division
-# (tokens / step rounded up, down or to the nearest, tokens / size) gives the chunker's counts on
-# both renderings (at 60/20, round(tokens / 40) happened to give them).
-WINDOW, SHARED = 55, 25
-
-
-def _token_windows(
-    overlap: int = SHARED, unit: str = "tokens", size: int = WINDOW
-) -> tuple[int, ...]:
-    chunker = FixedSizeChunker(size=size, overlap=overlap, unit=unit)
-    return tuple(len(chunker.split(load_document(name))) for name in ("manual", "manual_en"))
-
-
-def _word_windows(size: int = WINDOW, overlap: int = SHARED) -> tuple[int, ...]:
-    """Windows of `size` words (the article's counter), stepping `size - overlap` words."""
-    counts = []
-    for name in ("manual", "manual_en"):
-        words = len(load_document(name).text.split())
-        counts.append(1 + max(0, -(-(words - size) // (size - overlap))))
-    return tuple(counts)
-
-
-def _by_division(rounding: Callable[[float], int], step: int = WINDOW - SHARED) -> tuple[int, ...]:
-    """Counts from the document's cl100k length divided by the step, instead of cutting."""
-    return tuple(rounding(cl100k(load_document(n).text) / step) for n in ("manual", "manual_en"))
-
-
-def _token_window_misses() -> dict[Any, str]:
-    step = WINDOW - SHARED
-    named = {
-        _token_windows(0): f"those are the counts with no overlap: with {SHARED} tokens of overlap "
-        f"each window moves forward {step} tokens, not {WINDOW}",
-        _token_windows(unit="chars"): f"those are windows of {WINDOW} characters, "
-        'FixedSizeChunker\'s default unit: pass unit="tokens"',
-        _token_windows(step): f"those are windows that step {SHARED} tokens (overlap {step}): the "
-        f"overlap is what two windows share, {SHARED}, so each steps {step}",
-        _word_windows(): f"those are windows of {WINDOW} words (the article's counter); the "
-        'question asks cl100k tokens: unit="tokens"',
-        _token_windows()[::-1]: "the right counts in the wrong order: Portuguese first",
-        _token_windows(size=step): f"those are windows of {step} tokens: size is the whole "
-        f"window, {WINDOW}; the overlap of {SHARED} is inside it",
-        (_token_windows()[0],) * 2: "both counts are the Portuguese manual's: cut manual_en "
-        "for the second",
-        (_token_windows()[1],) * 2: "both counts are the English rendering's: cut manual for the "
-        "first",
-        _by_division(round, WINDOW): f"that is tokens / {WINDOW}: a division ignores the "
-        f"overlap (each window steps {step}) and the loop's stop; cut the documents",
-        _by_division(math.ceil): f"that is tokens / {step}, rounded up (or to the nearest): it "
-        "counts a window at every step, but the chunker stops once a window reaches the end of "
-        "the text; cut the documents and count the chunks",
-        _by_division(math.floor): f"that is tokens / {step}, rounded down: a division is not the "
-        "window loop; cut the documents and count the chunks",
-    }
-    return {**_off_by_one_window(), **named}  # a named slip wins where both give the same pair
-
-
-def _off_by_one_window() -> dict[Any, str]:
-    """One window more or fewer than the chunker for one rendering: an off-by-one in the loop."""
-    right, misses = _token_windows(), {}
-    for k, name in enumerate(("Portuguese manual", "English rendering")):
-        for d, what in ((1, "one window too many"), (-1, "one window too few")):
-            pair = list(right)
-            pair[k] += d
-            misses[tuple(pair)] = (
-                f"{what} for the {name}: an off-by-one in the window loop; count the chunks "
-                f'FixedSizeChunker(size={WINDOW}, overlap={SHARED}, unit="tokens") returns'
-            )
-    return misses
 
 
 HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
@@ -236,7 +164,6 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
 
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
-    "01.2": ("a pair (Portuguese, English) of chunk counts", _token_windows),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
     "02b.2": ("a pair (kind, blocks)", _kind_and_blocks),
 }
@@ -250,5 +177,4 @@ HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {
     "01.1": Form(misses=_overlap_misses),
-    "01.2": Form(misses=_token_window_misses),
 }

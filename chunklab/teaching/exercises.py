@@ -26,6 +26,7 @@ from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
+from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
@@ -333,6 +334,7 @@ def _check_buffered(fn: Callable) -> int:
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
+    **CHECKS_BUDGET_SIZE,  # 01.2: teaching.exercises_budget_size
     "01b.1": ("sign_test_p(differences) -> float", _check_sign_test),
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
