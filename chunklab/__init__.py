@@ -151,6 +151,10 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
   into piece numbers
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
+- `teaching.exercises_cut_changes`: companion 04c's check 04c.2: the percentile rule scored
+  against topic starts
+- `teaching.table_cuts`: 04c's section 4: breakpoint rules on the series' tables
+- `teaching.cut_agreement`: 04c's section 5: cuts shared by two models, and cuts on true changes
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections

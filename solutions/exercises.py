@@ -158,6 +158,16 @@ def threshold_for(similarities, percentile: float) -> float:
     return float(sims[1 - sims <= np.percentile(1 - sims, percentile)].min())
 
 
+def cuts_on_changes(similarities, percentile: float, topic_starts: list[int]) -> tuple[int, int]:
+    """04c.2: the percentile rule's cuts (distances above the percentile), and how many open a
+    topic start (a cut after gap i opens sentence i + 1)."""
+    import numpy as np
+
+    distances = 1 - np.asarray(similarities)
+    cuts = [i for i, d in enumerate(distances) if d > np.percentile(distances, percentile)]
+    return sum(i + 1 in topic_starts for i in cuts), len(cuts)
+
+
 def piece_numbers(reply: str) -> list[int]:
     """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)

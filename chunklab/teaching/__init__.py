@@ -53,7 +53,11 @@
   cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
   the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
-  blank line (04, 04c).
+  blank line (04, 04c); `headless_scores`, 04c's section 1 table.
+- `table_cuts`: 04c's section 4 (each breakpoint rule's cuts and orphans on the series' tables,
+  and the chance floor of as many random cuts).
+- `cut_agreement`: 04c's section 5 (how many cuts two models share at every percentile, and how
+  many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
 - `exercises_room_edges`: the checks of 03.1 (the children alone in the section's room) and
@@ -98,6 +102,8 @@
 - `exercises_llm_reply`: companion 04b's check (a model's `split_after` reply read into piece
   numbers).
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
+- `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
+  against topic starts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 - `best_part`: a chunk longer than the embedder reads, cut where it stops and scored by its best

@@ -27,6 +27,7 @@ from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -352,6 +353,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
+    **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
