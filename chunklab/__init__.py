@@ -122,7 +122,6 @@ The notebooks' helpers (`teaching/`)
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
-- `teaching.answers_llm_cuts`: exercise 04b.2's answer and the wrong answers it knows
 - `teaching.answers_stdevs`: exercise 04.1's answer and the wrong answers it knows
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
@@ -151,6 +150,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
   into piece numbers
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
+- `teaching.exercises_llm_pass`: companion 04b's check 04b.2: a first pass's calls
 - `teaching.exercises_cut_changes`: companion 04c's check 04c.2: the percentile rule scored
   against topic starts
 - `teaching.table_cuts`: 04c's section 4: breakpoint rules on the series' tables

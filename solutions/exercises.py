@@ -182,6 +182,23 @@ def piece_numbers(reply: str) -> list[int]:
     return numbers
 
 
+def pass_windows(piece_tokens: list[int], model, call_tokens: int) -> list[tuple[int, int]]:
+    """04b.2: the pieces (first, last, numbered from 1) each call of a pass shows: a call takes
+    pieces until they pass call_tokens; the next starts after the last cut the model names."""
+    calls, first = [], 1
+    while first <= len(piece_tokens):
+        last, used = first - 1, 0
+        while last < len(piece_tokens) and (last == first - 1 or used <= call_tokens):
+            used += piece_tokens[last]
+            last += 1
+        calls.append((first, last))
+        if last == len(piece_tokens):
+            break
+        named = model(first, last)
+        first = named[-1] + 1 if named else last + 1
+    return calls
+
+
 def room_needed(text, count, rows_mode=False):
     """05b.1: the widest row written as its chunk would hold it: breadcrumb and blank line (when a
     heading stands above), the header line, in rows mode the delimiter line, the row."""

@@ -47,8 +47,6 @@
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
   they know.
-- `answers_llm_cuts`: exercise 04b.2's answer (what `LLMChunker` sends when a stand-in cuts
-  halfway through every call: calls and prompt tokens) and the wrong answers it knows.
 - `answers_stdevs`: exercise 04.1's answer (the smallest stdevs at which MiniLM's rule makes 5
   cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
@@ -102,6 +100,7 @@
 - `exercises_llm_reply`: companion 04b's check (a model's `split_after` reply read into piece
   numbers).
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
+- `exercises_llm_pass`: 04b.2's check (a first pass written from scratch: the calls it makes).
 - `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
   against topic starts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another

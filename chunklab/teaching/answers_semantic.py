@@ -17,12 +17,6 @@ from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.metrics import boundary_scores
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_llm_cuts import (
-    first_pass_misses,
-    first_pass_on_schedules,
-    resent_misses,
-    resent_on_schedules,
-)
 from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses, stdevs_off_the_grid
 
 
@@ -239,8 +233,6 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     ),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a list of gap numbers (ints), as breakpoints returns them", wide_buffer_gaps),
-    "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
-    "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
 }
 
 # exercise -> (answer, solution) -> what is wrong with the answer, in words ("": nothing named)
@@ -250,6 +242,4 @@ FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(misses=_wide_buffer_misses),
-    "04b.2": Form(misses=first_pass_misses),
-    "04b.2b": Form(misses=resent_misses),
 }

@@ -3,9 +3,8 @@ has not seen.
 
 Each check builds its own cases from a fixed seed (so a stored notebook output never changes) and
 judges the learner's answer by what a correct answer must do: against the library where the
-library does the same thing (`pack_spans`, `with_neighbours`, `reciprocal_rank`), by the
-exercise's rule where it does not. Any correct function passes, however it is written. Notebook 05's
-and 06's checks live in `exercises_tables` and `exercises_prefixes`, registered here.
+library does the same thing, by the exercise's rule where it does not. Any correct function
+passes. Most checks live in `exercises_*` modules of their own, registered here.
 
 A wrong answer, or one that raises, gets "not yet: …" naming the first case it got wrong; a check
 never raises on the learner's behalf. `chunklab.teaching.selfcheck.check("NN.x", your_function)` is
@@ -29,6 +28,7 @@ from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
+from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_parent_budget import check_parents_within
@@ -354,6 +354,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
+    **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),

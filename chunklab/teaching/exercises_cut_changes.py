@@ -82,7 +82,7 @@ def _cases() -> list[Case]:
 def check_cuts_on_changes(fn: Callable) -> int:
     """04c.2: (cuts on a topic start, cuts) of the percentile rule, on every case."""
     cases = _cases()
-    watched = [SemanticChunker.cuts, SemanticChunker.split]
+    watched: list[Callable] = [SemanticChunker.cuts, SemanticChunker.split]
     refusal = (
         "your function calls {name}, the library's rule: write the rule itself (the distances, "
         "their percentile, the gaps above it) and count the cuts that open a topic start"

@@ -98,13 +98,13 @@ def headless_scores(names: list[str], draws: int = 10_000) -> tuple[Any, dict[st
     scores without that start."""
     import pandas as pd
 
-    rows, pages, notes = [], {}, {}
+    rows: list[dict[str, Any]] = []
+    notes: dict[str, str] = {}
     for name in names:
         page, section_starts = without_headings(name)
         blocks = [m.span() for m in PARAGRAPH.finditer(page.text)]
         wordllama = SemanticChunker(embedder=WordLlamaEmbedder())
         units, sims = wordllama.similarities(page)
-        pages[name] = units, section_starts
         matched = wordllama.model_copy(
             update={"percentile": highest_percentile_with(wordllama, sims, len(blocks) - 1)}
         )
@@ -119,8 +119,9 @@ def headless_scores(names: list[str], draws: int = 10_000) -> tuple[Any, dict[st
         }
         for cut, (chunks, own) in cuts_by.items():  # own: the rule's cuts, no budget, no page start
             scores = boundary_scores(chunks, section_starts)
-            hits = round(scores["precision"] * scores["cuts"])
-            drawn = random_hits(units, section_starts, scores["cuts"], draws)
+            made = int(scores["cuts"])
+            hits = round(scores["precision"] * made)
+            drawn = random_hits(units, section_starts, made, draws)
             rows.append(
                 {
                     "page, headings removed": name,

@@ -29,7 +29,7 @@ def table_orphans() -> Any:
     ]
     table_rows = []
     for name in [n for n in list_documents() if _TABLE_RULE.search(load_document(n).text)]:
-        document, row = load_document(name), {}
+        document, row = load_document(name), dict[str, Any]()
         for embedder_name, embedder, rule, options in runs:
             chunker = SemanticChunker(embedder=embedder, unit="line", **options)
             units, line_sims = chunker.similarities(document)
@@ -38,7 +38,7 @@ def table_orphans() -> Any:
         is_row = [document.text[a:b].lstrip().startswith("|") for a, b in units]
         gaps = len(units) - 1
         inside = sum(is_row[i] and is_row[i + 1] for i in range(gaps))  # gaps between two rows
-        made = row["WordLlama, percentile 80: cuts"]
+        made = int(row["WordLlama, percentile 80: cuts"])
         row["random cuts keep every table"] = round(comb(gaps - inside, made) / comb(gaps, made), 3)
         table_rows.append({"document": name, "gaps": gaps, **row})
     return pd.DataFrame(table_rows).set_index("document")
