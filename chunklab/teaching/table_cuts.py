@@ -13,6 +13,7 @@ from typing import Any
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.series import list_documents, load_document
+from chunklab.embeddings.memo import EmbedOnce
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 
 _TABLE_RULE = re.compile(r"^\s*\|[\s:|-]+\|\s*$", re.M)  # a pipe table's header rule
@@ -22,9 +23,10 @@ def table_orphans() -> Any:
     """One row per document with a pipe table (see the module's docstring)."""
     import pandas as pd
 
+    wordllama = EmbedOnce(WordLlamaEmbedder())  # each line embedded once for both rules
     runs = [
-        ("WordLlama", WordLlamaEmbedder(), "threshold 0.6", {"breakpoint": "threshold"}),
-        ("WordLlama", WordLlamaEmbedder(), "percentile 80", {}),
+        ("WordLlama", wordllama, "threshold 0.6", {"breakpoint": "threshold"}),
+        ("WordLlama", wordllama, "percentile 80", {}),
         ("hash", HashingEmbedder(), "percentile 80", {}),
     ]
     table_rows = []
