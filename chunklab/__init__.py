@@ -112,6 +112,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.window_evidence`: 03b's tables of five ways on notebook 03's four questions
 - `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
+- `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor
 - `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting
@@ -127,7 +128,6 @@ The notebooks' helpers (`teaching/`)
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
-- `teaching.answers_llm_cuts`: exercise 04b.2's answer and the wrong answers it knows
 - `teaching.answers_stdevs`: exercise 04.1's answer and the wrong answers it knows
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
@@ -158,6 +158,11 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
   into piece numbers
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
+- `teaching.exercises_llm_pass`: companion 04b's check 04b.2: a first pass's calls
+- `teaching.exercises_cut_changes`: companion 04c's check 04c.2: the percentile rule scored
+  against topic starts
+- `teaching.table_cuts`: 04c's section 4: breakpoint rules on the series' tables
+- `teaching.cut_agreement`: 04c's section 5: cuts shared by two models, and cuts on true changes
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections

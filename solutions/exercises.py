@@ -168,6 +168,16 @@ def threshold_for(similarities, percentile: float) -> float:
     return float(sims[1 - sims <= np.percentile(1 - sims, percentile)].min())
 
 
+def cuts_on_changes(similarities, percentile: float, topic_starts: list[int]) -> tuple[int, int]:
+    """04c.2: the percentile rule's cuts (distances above the percentile), and how many open a
+    topic start (a cut after gap i opens sentence i + 1)."""
+    import numpy as np
+
+    distances = 1 - np.asarray(similarities)
+    cuts = [i for i, d in enumerate(distances) if d > np.percentile(distances, percentile)]
+    return sum(i + 1 in topic_starts for i in cuts), len(cuts)
+
+
 def piece_numbers(reply: str) -> list[int]:
     """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
@@ -180,6 +190,23 @@ def piece_numbers(reply: str) -> list[int]:
     if numbers != sorted(set(numbers)):  # strictly: a repeated piece is out of order too
         raise ValueError(f"not in ascending order: {line!r}")
     return numbers
+
+
+def pass_windows(piece_tokens: list[int], model, call_tokens: int) -> list[tuple[int, int]]:
+    """04b.2: the pieces (first, last, numbered from 1) each call of a pass shows: a call takes
+    pieces until they pass call_tokens; the next starts after the last cut the model names."""
+    calls, first = [], 1
+    while first <= len(piece_tokens):
+        last, used = first - 1, 0
+        while last < len(piece_tokens) and (last == first - 1 or used <= call_tokens):
+            used += piece_tokens[last]
+            last += 1
+        calls.append((first, last))
+        if last == len(piece_tokens):
+            break
+        named = model(first, last)
+        first = named[-1] + 1 if named else last + 1
+    return calls
 
 
 def room_needed(text, count, rows_mode=False):

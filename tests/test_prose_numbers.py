@@ -30,13 +30,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     "04b": {
         "4": "the step this companion belongs to ('Companion to step **4**'), not a figure",
         "91.9": "Chroma's published recall for its LLMSemanticChunker (research.trychroma.com)",
-        "19.9": "Chroma's published precision-Ω for the same chunker, quoted with the recall",
         "88.1": "Chroma's published recall for the recursive splitter at 200 tokens, same table",
-        "29.9": "Chroma's published precision-Ω for that recursive row, quoted with its recall",
         "83.6": "Chroma's published recall for Kamradt's semantic splitter, the same table",
-        "7.4": "Chroma's published precision-Ω for Kamradt's row, quoted with its recall",
-        "26.5": "Chroma's published standard deviation of the LLM row's recall",
-        "30.1": "Chroma's published standard deviation of the recursive 200 row's recall",
     },
     "05b": {"5": "the step this companion belongs to ('Companion to step **5**'), not a figure"},
     "06": {"2.1": "an example of a section number (depth 2), not a measured figure"},

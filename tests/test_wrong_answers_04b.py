@@ -6,10 +6,7 @@ import re
 import pytest
 
 from chunklab.chunkers.llm import LLMChunker
-from chunklab.documents.series import list_documents, load_document
-from chunklab.teaching import answers_llm_cuts, selfcheck
 from chunklab.teaching.exercises import verdict
-from chunklab.tokens.counters import cl100k
 
 
 def _line(reply):
@@ -124,27 +121,6 @@ def test_04b_1_refuses_a_reader_that_needs_a_space_after_each_comma():
     assert "spaces around them optional" in result.message, result.message
 
 
-def test_04b_2_names_each_slip_and_accepts_a_list():
-
-    right = selfcheck.SOLUTIONS["04b.2"][1]()
-    assert selfcheck.verdict_for("04b.2", list(right)).endswith("correct.")
-    hints = {
-        answer: selfcheck.verdict_for("04b.2", answer)
-        for answer in selfcheck.form("04b.2").misses()
-    }
-    assert any("page's own tokens" in line for line in hints.values())
-    assert any("counts the pieces" in line for line in hints.values())
-    assert any("first prompt alone" in line for line in hints.values())
-    assert any("wrong order" in line for line in hints.values())
-    assert all("not quite" in line for line in hints.values())
-
-
-def test_04b_2_names_a_call_count_one_off():
-    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
-    for off in (calls - 1, calls + 1):
-        assert "one call off" in selfcheck.verdict_for("04b.2", (off, tokens))
-
-
 def numbers_to_the_end_of_the_reply(reply):
     """The slip a fresh reader found passing: every number after 'split_after:', whatever line."""
     if "split_after:" not in reply:
@@ -180,30 +156,6 @@ def test_04b_1_refuses_digits_picked_from_a_malformed_line():
     assert "split_after: 3.5" in result.message and "a guess" in result.message, result.message
 
 
-def test_04b_2_names_the_instruction_left_out_and_one_call():
-    from chunklab.chunkers.llm import SPLIT_PROMPT
-    from chunklab.tokens.counters import cl100k
-
-    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
-    left_out = tokens - calls * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))
-    assert "leave out the instruction" in selfcheck.verdict_for("04b.2", (calls, left_out))
-    assert "do not fit one call" in selfcheck.verdict_for("04b.2", (1, tokens))
-
-
-def test_04b_2_needs_the_re_sent_text():
-    """The pass with no cut named (prompts(page)) is the obvious guess: refused, naming it; the
-    stand-in's cuts send more calls and more tokens."""
-    from chunklab.teaching import answers_llm_cuts
-
-    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
-    no_cut = answers_llm_cuts.first_pass_on_schedules(None)
-    assert no_cut[0] < calls and no_cut[1] < tokens
-    assert "no cut named" in selfcheck.verdict_for("04b.2", no_cut)
-    assert "quarter" in selfcheck.verdict_for(
-        "04b.2", answers_llm_cuts.first_pass_on_schedules(0.25)
-    )
-
-
 def refusing_an_empty_line(reply):
     numbers = no_order_check(reply)
     if not numbers or numbers != sorted(set(numbers)):
@@ -228,85 +180,6 @@ def test_04b_1_names_an_empty_line_and_a_line_after_other_text(wrong, hint):
     assert hint in result.message, result.message
 
 
-def test_04b_2_names_the_pieces_tokens_alone():
-    hints = [selfcheck.verdict_for("04b.2", a) for a in selfcheck.form("04b.2").misses()]
-    assert any("pieces once each" in line for line in hints)
-
-
-def test_04b_2_names_characters_counted_for_tokens():
-    from chunklab.teaching import answers_llm_cuts, selfcheck
-
-    calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
-    characters = sum(len(p) for p in answers_llm_cuts.sent_on_schedules())
-    assert "counts characters" in selfcheck.verdict_for("04b.2", (calls, characters))
-
-
-def test_04b_2b_names_each_slip_of_the_re_sent_tokens():
-    """How many more prompt tokens the halfway stand-in sends than the pass with no cut: the
-    stand-in's total, the no-cut total, the sign, characters and the pieces alone are refused."""
-    from chunklab.teaching import answers_llm_cuts
-
-    right = selfcheck.SOLUTIONS["04b.2b"][1]()
-    assert right > 0
-    assert selfcheck.verdict_for("04b.2b", right).endswith("correct.")
-    calls, tokens = answers_llm_cuts.first_pass_on_schedules()
-    _, no_cut = answers_llm_cuts.first_pass_on_schedules(None)
-    assert "subtract" in selfcheck.verdict_for("04b.2b", tokens)
-    assert "no cut named" in selfcheck.verdict_for("04b.2b", no_cut)
-    assert "wrong sign" in selfcheck.verdict_for("04b.2b", -right)
-    hints = [selfcheck.verdict_for("04b.2b", a) for a in selfcheck.form("04b.2b").misses()]
-    assert any("characters" in h for h in hints) and any("instruction again" in h for h in hints)
-
-
-def test_04b_2_names_the_first_prompt_left_out():
-    """Summing every prompt but the first is a predictable slip: its own hint, not a generic
-    'item 2 is not right'."""
-    from chunklab.teaching import answers_llm_cuts
-    from chunklab.tokens.counters import cl100k
-
-    calls, tokens = selfcheck.SOLUTIONS["04b.2"][1]()
-    first = cl100k(answers_llm_cuts.sent_on_schedules()[0])
-    assert "leave out the first prompt" in selfcheck.verdict_for("04b.2", (calls, tokens - first))
-    assert "leaves out the first prompt" in selfcheck.verdict_for(
-        "04b.2", (calls - 1, tokens - first)
-    )
-
-
-def test_04b_2b_names_the_instructions_alone_and_the_page_subtracted():
-    from chunklab.chunkers.llm import SPLIT_PROMPT
-    from chunklab.documents.series import load_document
-    from chunklab.teaching import answers_llm_cuts
-    from chunklab.tokens.counters import cl100k
-
-    calls, tokens = answers_llm_cuts.first_pass_on_schedules()
-    no_cut_calls, _ = answers_llm_cuts.first_pass_on_schedules(None)
-    instructions = (calls - no_cut_calls) * cl100k(SPLIT_PROMPT.format(first=1, pieces=""))
-    assert "only the instruction" in selfcheck.verdict_for("04b.2b", instructions)
-    page = cl100k(load_document("work_schedules").text)
-    assert "page's own tokens" in selfcheck.verdict_for("04b.2b", tokens - page)
-
-
-def test_04b_2_the_wrong_document_is_named():
-    """A fresh reader ran the stand-in on the topics document, not the 18F page, and got a
-    generic hint: the answer it gives is refused naming the document."""
-    from chunklab.chunkers.llm import LLMChunker
-    from chunklab.documents.series import load_document
-    from chunklab.teaching.answers_llm_cuts import last_cut_at
-    from chunklab.tokens.counters import cl100k
-
-    sent: list[str] = []
-    LLMChunker(last_cut_at(0.5, sent)).split(load_document("topics"))
-    wrong = (len(sent), sum(cl100k(p) for p in sent))
-    assert "topics document" in selfcheck.verdict_for("04b.2", wrong)
-
-
-def test_04b_2_names_04b_2bs_answer_in_its_slot():
-    """(calls, the extra tokens) puts 04b.2b's answer where 04b.2 asks the whole pass."""
-    calls, _ = selfcheck.SOLUTIONS["04b.2"][1]()
-    extra = selfcheck.SOLUTIONS["04b.2b"][1]()
-    assert "04b.2b's answer" in selfcheck.verdict_for("04b.2", (calls, extra))
-
-
 def _int_on_each_item(reply):  # int() reads '+3', '-1' and '1_0': not whole numbers as written
     lines = [line for line in reply.splitlines() if line.startswith("split_after:")]
     if not lines:
@@ -324,20 +197,6 @@ def test_04b_1_refuses_int_on_each_item_naming_signs_and_underscores():
     result = verdict("04b.1", _int_on_each_item)
     assert not result.passed
     assert "int() also reads" in result.message, result.message
-
-
-def test_04b_2_names_section_2s_list_reused():
-    """Run in order, the notebook's `sent` already holds section 2's prompts: the likeliest slip
-    is counted, and named."""
-    sent = []
-    names = [*list_documents(), "work_schedules"]  # section 2's documents, then the page
-    for doc in (load_document(name) for name in names):
-        LLMChunker(answers_llm_cuts.last_cut_at(0.5, sent)).split(doc)
-    stale = (len(sent), sum(cl100k(p) for p in sent))
-    assert stale != selfcheck.SOLUTIONS["04b.2"][1]()
-    assert "sent = []" in selfcheck.verdict_for("04b.2", stale)
-    no_cut_tokens = answers_llm_cuts.first_pass_on_schedules(None)[1]
-    assert "sent = []" in selfcheck.verdict_for("04b.2b", stale[1] - no_cut_tokens)
 
 
 def digits_of_any_script(reply):
@@ -363,3 +222,117 @@ def test_the_library_reads_0_to_9_alone():
     for reply in ["split_after: \u0663", "split_after: 2, \uff14"]:
         with pytest.raises(ValueError):
             split_after(reply, 1, 10)
+
+
+def _no_resumption(tokens, model, call_tokens):  # every call starts after the previous window
+    calls, first = [], 1
+    while first <= len(tokens):
+        last, used = first - 1, 0
+        while last < len(tokens) and (last == first - 1 or used <= call_tokens):
+            used, last = used + tokens[last], last + 1
+        calls.append((first, last))
+        first = last + 1
+    return calls
+
+
+def _resuming(start_after, fill=lambda used, t, ct: used <= ct, end_at_last=True):
+    def pass_windows(tokens, model, call_tokens):
+        calls, first = [], 1
+        while first <= len(tokens):
+            last, used = first - 1, 0
+            while last < len(tokens) and (
+                last == first - 1 or fill(used, tokens[last], call_tokens)
+            ):
+                used, last = used + tokens[last], last + 1
+            calls.append((first, last))
+            if end_at_last and last == len(tokens):
+                break
+            named = model(first, last)
+            first = start_after(named) if named else last + 1
+        return calls
+
+    return pass_windows
+
+
+def test_04b_2_accepts_a_pass_written_two_ways():
+    from solutions.exercises import pass_windows
+
+    def by_sums(tokens, model, call_tokens):  # cumulative sums; asks the model on the last call too
+        from itertools import accumulate
+
+        calls, first = [], 0
+        while first < len(tokens):
+            sums = list(accumulate(tokens[first:]))
+            last = (
+                first + next((i for i, s in enumerate(sums) if s > call_tokens), len(sums) - 1) + 1
+            )
+            calls.append((first + 1, last))
+            named = model(first + 1, last)
+            if last == len(tokens):
+                break
+            first = named[-1] if named else last
+        return calls
+
+    for right in (pass_windows, by_sums):
+        result = verdict("04b.2", right)
+        assert result.passed, result.message
+
+
+def test_04b_2_refuses_the_old_route_and_the_library():
+    """The old exercise asked for (calls, prompt tokens) read off a run of LLMChunker: that pair is
+    refused, and so is a pass that hands the counting to LLMChunker.window."""
+    from types import SimpleNamespace
+
+    assert not verdict("04b.2", (3, 2514)).passed
+
+    def library(tokens, model, call_tokens):
+        pieces = [SimpleNamespace(text="x", token_count=t) for t in tokens]
+        chunker = LLMChunker(lambda prompt: "split_after:", call_tokens=call_tokens)
+        calls, first = [], 0
+        while first < len(pieces):
+            _, past = chunker.window(pieces, first)
+            calls.append((first + 1, past))
+            if past == len(pieces):
+                break
+            named = model(first + 1, past)
+            first = named[-1] if named else past
+        return calls
+
+    result = verdict("04b.2", library)
+    assert not result.passed
+    assert "calls chunklab.chunkers.llm.window" in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_no_resumption, "the pieces after it are sent again"),
+        (_resuming(lambda named: named[-1]), "the pass never ends"),
+        (_resuming(lambda named: named[0] + 1), "after the first cut named"),
+        (
+            _resuming(lambda named: named[-1] + 1, fill=lambda u, t, ct: u + t <= ct),
+            "pass call_tokens",
+        ),
+        (_resuming(lambda named: named[-1] + 1, end_at_last=False), "ends the pass"),
+        (
+            lambda tokens, model, ct: [
+                (a - 1, b - 1) for a, b in _no_resumption(tokens, model, ct)
+            ],
+            "compare",
+        ),
+        (lambda tokens, model, ct: 3, "return a list of (first, last) pairs"),
+    ],
+)
+def test_04b_2_names_each_slip(wrong, hint):
+    result = verdict("04b.2", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
+
+
+def test_04b_2_names_pieces_numbered_from_0():
+    from solutions.exercises import pass_windows
+
+    def from_zero(tokens, model, call_tokens):
+        return [(a - 1, b - 1) for a, b in pass_windows(tokens, model, call_tokens)]
+
+    assert "numbered from 1" in verdict("04b.2", from_zero).message

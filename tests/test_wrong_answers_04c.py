@@ -4,7 +4,6 @@ and accepts any threshold that makes the percentile rule's cuts."""
 import numpy as np
 import pytest
 
-from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import verdict
 
 
@@ -62,87 +61,69 @@ def test_04c_1_accepts_the_smallest_similarity_left_uncut():
     assert verdict("04c.1", smallest_kept).passed
 
 
-def test_04c_2_names_each_slip_and_accepts_the_answer():
-    from chunklab.teaching import answers_semantic, selfcheck
-
-    right = selfcheck.SOLUTIONS["04c.2"][1]()
-    cuts, on_true = right
-    assert selfcheck.verdict_for("04c.2", right).endswith("correct.")
-    assert selfcheck.verdict_for("04c.2", (list(cuts), on_true)).endswith("correct.")
-    assert "gaps are WordLlama's" in selfcheck.verdict_for(
-        "04c.2", answers_semantic.cuts_at_percentile("wordllama")
-    )
-    assert "percentile 80" in selfcheck.verdict_for(
-        "04c.2", answers_semantic.cuts_at_percentile(percentile=80)
-    )
-    shifted = (tuple(c + 1 for c in cuts), on_true)
-    assert "gap i lies after sentence i" in selfcheck.verdict_for("04c.2", shifted)
-    early = (tuple(c - 1 for c in cuts), on_true)
-    assert "gap i is after sentence i, not before it" in selfcheck.verdict_for("04c.2", early)
-    backwards = (tuple(reversed(cuts)), on_true)
-    assert "keep the order chunker.cuts(sims) gives" in selfcheck.verdict_for("04c.2", backwards)
-    assert "count again" in selfcheck.verdict_for("04c.2", (cuts, on_true - 1))
-    assert on_true < len(cuts), "the asked percentile must put a cut off a true change"
-    assert "not every cut lands on a true change" in selfcheck.verdict_for(
-        "04c.2", (cuts, len(cuts))
-    )
+def _distances_above(sims, p):
+    distances = 1 - np.asarray(sims)
+    return [i for i, d in enumerate(distances) if d > np.percentile(distances, p)]
 
 
-def test_04c_2_depends_on_the_model_not_only_on_the_rule():
-    """The percentile rule fixes how many gaps are cut, whatever the model; the exercise asks
-    which gaps, so WordLlama's answer (the right method, the wrong model) cannot pass."""
-    from chunklab.teaching import answers_semantic
+def test_04c_2_accepts_the_rule_written_two_ways():
+    def by_distances(sims, p, starts):
+        cuts = _distances_above(sims, p)
+        return sum(i + 1 in starts for i in cuts), len(cuts)
 
-    minilm, wordllama = (
-        answers_semantic.cuts_at_percentile(),
-        answers_semantic.cuts_at_percentile("wordllama"),
-    )
-    assert len(minilm[0]) == len(wordllama[0])
-    assert minilm[0] != wordllama[0]
+    def by_similarities(sims, p, starts):  # the (100 - p)-th percentile of the similarities
+        sims = np.asarray(sims)
+        cuts = np.flatnonzero(sims < np.percentile(sims, 100 - p))
+        opened = {int(i) + 1 for i in cuts}
+        return len(opened & set(starts)), len(cuts)
+
+    for right in (by_distances, by_similarities):
+        result = verdict("04c.2", right)
+        assert result.passed, result.message
 
 
-def test_04c_2_names_the_most_similar_gaps():
-    """The predictable reverse-sort slip (the three highest similarities) gets its own hint,
-    whatever count goes with it, not a list of wrong items."""
-    import numpy as np
-
+def test_04c_2_refuses_the_librarys_rule():
+    """The old exercise read chunker.cuts(sims) at one percentile; the library's rule is refused."""
     from chunklab.chunkers.semantic import SemanticChunker
-    from chunklab.documents.series import load_document
-    from chunklab.embeddings.minilm import MiniLMEmbedder
+    from chunklab.embeddings.static import HashingEmbedder
 
-    cuts, _ = selfcheck.SOLUTIONS["04c.2"][1]()
-    _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
-    most = sorted(int(i) for i in np.argsort(sims)[-len(cuts) :])
-    assert set(most) != set(cuts)
-    for n in (0, len(cuts)):
-        line = selfcheck.verdict_for("04c.2", (most, n))
-        assert "most similar gaps" in line and "least similar" in line, line
+    def library(sims, p, starts):
+        cuts = SemanticChunker(embedder=HashingEmbedder(), percentile=p).cuts(np.asarray(sims))
+        return sum(i + 1 in starts for i in cuts), len(cuts)
 
-
-def test_04c_2_names_another_models_gaps_whatever_count_beside_them():
-    """WordLlama's gaps with MiniLM's count (or any count) name the model, not a list of wrong
-    items: the round-8 reader got "items 1 and 2 of 3 are not right" for them."""
-    from chunklab.teaching import answers_semantic, selfcheck
-
-    for model, name in (("wordllama", "WordLlama"), ("hash", "the hash")):
-        gaps, _ = answers_semantic.cuts_at_percentile(model)
-        for n in range(len(gaps) + 1):
-            line = selfcheck.verdict_for("04c.2", (list(gaps), n))
-            assert f"gaps are {name}'s" in line and "MiniLMEmbedder()" in line, line
+    result = verdict("04c.2", library)
+    assert not result.passed
+    assert "calls chunklab.chunkers.semantic.cuts" in result.message, result.message
 
 
-def test_04c_2_names_percentile_80s_gaps_whatever_count_beside_them():
-    from chunklab.teaching import answers_semantic, selfcheck
-
-    gaps, _ = answers_semantic.cuts_at_percentile(percentile=80)
-    for n in range(len(gaps) + 1):
-        assert "percentile 80's gaps" in selfcheck.verdict_for("04c.2", (list(gaps), n))
+def _scored(cuts, starts, shift=1):
+    return sum(i + shift in starts for i in cuts), len(cuts)
 
 
-def test_04c_2_names_a_share_given_for_the_count():
-    cuts, on_true = selfcheck.SOLUTIONS["04c.2"][1]()
-    line = selfcheck.verdict_for("04c.2", (cuts, round(on_true / len(cuts), 2)))
-    assert "is a share" in line, line
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (
+            lambda s, p, t: _scored(
+                [i for i, d in enumerate(1 - s) if d >= np.percentile(1 - s, p)], t
+            ),
+            "(>, not >=)",
+        ),
+        (
+            lambda s, p, t: _scored([i for i, x in enumerate(s) if x < np.percentile(s, p)], t),
+            "percentile of the similarities",
+        ),
+        (lambda s, p, t: _scored(_distances_above(s, p / 100), t), "percentile p / 100"),
+        (lambda s, p, t: _scored(_distances_above(s, p), t, shift=0), "compare i + 1"),
+        (lambda s, p, t: (len(_distances_above(s, p)),) * 2, "every cut is counted"),
+        (lambda s, p, t: _scored(_distances_above(s, p), t)[::-1], "swapped"),
+        (lambda s, p, t: 3, "return a pair"),
+    ],
+)
+def test_04c_2_names_each_slip(wrong, hint):
+    result = verdict("04c.2", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
 
 
 def test_04c_1_names_a_threshold_a_hair_above_a_kept_gap():

@@ -31,6 +31,8 @@
   block drawn at random.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
+- `exercises_sign_test`: exercise 01b.1, the exact two-sided sign test written from the
+  per-question differences, and the slips it names (one side, ties counted, no cap at 1).
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
   names.
 - `exercises_fetch_factor`: exercise 03c.1, the learner's rule for the smallest factor of "fetch
@@ -58,13 +60,15 @@
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
 - `answers_fixed_structural`: the answer exercises of notebooks 01 to 02b and the wrong answers
   they know.
-- `answers_llm_cuts`: exercise 04b.2's answer (what `LLMChunker` sends when a stand-in cuts
-  halfway through every call: calls and prompt tokens) and the wrong answers it knows.
 - `answers_stdevs`: exercise 04.1's answer (the smallest stdevs at which MiniLM's rule makes 5
   cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
   the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
-  blank line (04, 04c).
+  blank line (04, 04c); `headless_scores`, 04c's section 1 table.
+- `table_cuts`: 04c's section 4 (each breakpoint rule's cuts and orphans on the series' tables,
+  and the chance floor of as many random cuts).
+- `cut_agreement`: 04c's section 5 (how many cuts two models share at every percentile, and how
+  many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
 - `exercises_room_edges`: the checks of 03.1 (the children alone in the section's room) and
@@ -113,6 +117,9 @@
 - `exercises_llm_reply`: companion 04b's check (a model's `split_after` reply read into piece
   numbers).
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
+- `exercises_llm_pass`: 04b.2's check (a first pass written from scratch: the calls it makes).
+- `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
+  against topic starts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 - `best_part`: a chunk longer than the embedder reads, cut where it stops and scored by its best

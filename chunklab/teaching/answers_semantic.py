@@ -9,10 +9,7 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import lru_cache
 from typing import Any
-
-import numpy as np
 
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.documents.series import load_document, load_topic_boundaries
@@ -20,12 +17,6 @@ from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
 from chunklab.evaluation.metrics import boundary_scores
 from chunklab.teaching.answers import Form
-from chunklab.teaching.answers_llm_cuts import (
-    first_pass_misses,
-    first_pass_on_schedules,
-    resent_misses,
-    resent_on_schedules,
-)
 from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses, stdevs_off_the_grid
 
 
@@ -235,116 +226,6 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     return misses
 
 
-_PERCENTILE_ASKED = 86  # exercise 04c.2: 3 cuts for every model, one of MiniLM's off a true change
-
-
-@lru_cache(maxsize=8)
-def cuts_at_percentile(
-    embedder: str = "minilm", percentile: int = _PERCENTILE_ASKED
-) -> tuple[tuple[int, ...], int]:
-    """04c.2: the gaps the percentile rule cuts on the topics document (gap i lies after sentence
-    i, as `cuts(sims)` numbers them), and how many of them are true topic changes. The count is
-    the rule's, the same for every model; which gaps is the model's."""
-    model = {"minilm": MiniLMEmbedder, "wordllama": WordLlamaEmbedder, "hash": HashingEmbedder}[
-        embedder
-    ]()
-    rule = SemanticChunker(embedder=model, percentile=percentile)
-    units, sims = rule.similarities(load_document("topics"))
-    starts = [a for a, _ in units]
-    true_gaps = {starts.index(t) - 1 for t in load_topic_boundaries("topics")[1:]}
-    cuts = tuple(rule.cuts(sims))
-    return cuts, len(set(cuts) & true_gaps)
-
-
-def _most_similar_slips(count: int) -> list[tuple[Any, str]]:
-    """MiniLM's `count` most similar gaps on the topics document, in either order, with any count
-    of true changes: the reverse-sort slip of 04c.2 (the rule cuts the least similar)."""
-    _, sims = SemanticChunker(embedder=MiniLMEmbedder()).similarities(load_document("topics"))
-    most = tuple(sorted(int(i) for i in np.argsort(sims)[-count:]))
-    hint = (
-        "those are the most similar gaps (the highest similarities, a reverse sort); the rule "
-        "cuts the least similar: the distances (1 - similarity) above the percentile"
-    )
-    return [((gaps, n), hint) for gaps in (most, most[::-1]) for n in range(count + 1)]
-
-
-def _other_model_slips() -> list[tuple[Any, str]]:
-    """WordLlama's or the hash's gaps at 04c.2's percentile, or MiniLM's at percentile 80, with
-    any count of true changes: the gaps name the slip whatever count a learner puts beside them."""
-    slips: list[tuple[Any, str]] = []
-    for other, name in (("wordllama", "WordLlama"), ("hash", "the hash")):
-        gaps, _ = cuts_at_percentile(other)
-        hint = (
-            f"those gaps are {name}'s at percentile {_PERCENTILE_ASKED}: every model makes as "
-            "many cuts (the rule fixes the count), but the model chooses which gaps: use "
-            "MiniLMEmbedder()"
-        )
-        slips += [((gaps, n), hint) for n in range(len(gaps) + 1)]
-    gaps, _ = cuts_at_percentile(percentile=80)  # MiniLM, the wrong percentile
-    hint = f"those are percentile 80's gaps: set percentile={_PERCENTILE_ASKED}"
-    return slips + [((gaps, n), hint) for n in range(len(gaps) + 1)]
-
-
-def _cuts_at_percentile_misses() -> dict[Any, str]:
-    cuts, on_true = right = cuts_at_percentile()
-    units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
-    slips: list[tuple[Any, str]] = _other_model_slips() + [
-        (
-            cuts_at_percentile(percentile=80),
-            f"that is percentile 80's set: set percentile={_PERCENTILE_ASKED}",
-        ),
-        (
-            (tuple(c + 1 for c in cuts), on_true),
-            "those number the sentences that open each new chunk; a gap i lies after sentence i, "
-            "as chunker.cuts(sims) gives it",
-        ),
-        (
-            (tuple(units[c + 1][0] for c in cuts), on_true),
-            "those are character offsets of the new chunks; the question asks gap numbers, "
-            "chunker.cuts(sims)",
-        ),
-        ((on_true, cuts), "the right answers in the wrong order: (cuts, on_true_changes)"),
-        (
-            (cuts, round(on_true / len(cuts), 2)),
-            "that second number is a share; the question asks how many cuts fall on a true "
-            "change (an int)",
-        ),
-        (
-            (tuple(c - 1 for c in cuts), on_true),
-            "one gap early: gap i is after sentence i, not before it, as chunker.cuts(sims) "
-            "gives it",
-        ),
-        (
-            (tuple(reversed(cuts)), on_true),
-            "the right gaps in the wrong order: keep the order chunker.cuts(sims) gives "
-            "(ascending)",
-        ),
-    ]
-    slips += _most_similar_slips(len(cuts))
-    slips.append(
-        (
-            (cuts, len(cuts)),
-            "the gaps are right, but not every cut lands on a true change: count the cuts after "
-            "which a true topic start begins (sentence i + 1 starts at one of "
-            "load_topic_boundaries('topics'))",
-        )
-    )
-    slips += [
-        (
-            (cuts, n),
-            "the gaps are right; count again the cuts after which a true topic start begins "
-            "(sentence i + 1 starts at one of load_topic_boundaries('topics'))",
-        )
-        for n in range(len(cuts) + 1)
-        if n != on_true
-    ]
-    misses: dict[Any, str] = {}
-    for answer, hint in slips:
-        if answer != right:
-            misses.setdefault(answer, hint)
-    return misses
-
-
 SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": (
         "a tuple (stdevs, gaps): a multiple of 0.25, then the gaps cut there",
@@ -352,9 +233,6 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     ),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
     "04.3b": ("a list of gap numbers (ints), as breakpoints returns them", wide_buffer_gaps),
-    "04b.2": ("a tuple (calls, prompt_tokens)", first_pass_on_schedules),
-    "04b.2b": ("an int: the prompt tokens sent beyond the pass with no cut", resent_on_schedules),
-    "04c.2": ("a tuple (cuts, on_true_changes): a list of gap numbers, an int", cuts_at_percentile),
 }
 
 # exercise -> (answer, solution) -> what is wrong with the answer, in words ("": nothing named)
@@ -364,7 +242,4 @@ FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
     "04.3b": Form(misses=_wide_buffer_misses),
-    "04b.2": Form(misses=first_pass_misses),
-    "04b.2b": Form(misses=resent_misses),
-    "04c.2": Form(misses=_cuts_at_percentile_misses),
 }

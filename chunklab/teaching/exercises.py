@@ -3,9 +3,8 @@ has not seen.
 
 Each check builds its own cases from a fixed seed (so a stored notebook output never changes) and
 judges the learner's answer by what a correct answer must do: against the library where the
-library does the same thing (`pack_spans`, `with_neighbours`, `reciprocal_rank`), by the
-exercise's rule where it does not. Any correct function passes, however it is written. Notebook 05's
-and 06's checks live in `exercises_tables` and `exercises_prefixes`, registered here.
+library does the same thing, by the exercise's rule where it does not. Any correct function
+passes. Most checks live in `exercises_*` modules of their own, registered here.
 
 A wrong answer, or one that raises, gets "not yet: …" naming the first case it got wrong; a check
 never raises on the learner's behalf. `chunklab.teaching.selfcheck.check("NN.x", your_function)` is
@@ -14,7 +13,6 @@ the entry point the notebooks use.
 
 from __future__ import annotations
 
-import math
 import random
 import re
 from collections.abc import Callable
@@ -22,14 +20,15 @@ from typing import Any
 
 from chunklab.chunkers.semantic import with_neighbours
 from chunklab.teaching.checking import Cases, NotYet, Verdict, first_difference, short
-from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
+from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_paired_rows import check_paired_differences
@@ -40,6 +39,7 @@ from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_
 from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
+from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
 from chunklab.teaching.exercises_tables import check_column_value
@@ -50,86 +50,6 @@ from chunklab.teaching.exercises_thresholds import (
 )
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 from chunklab.teaching.running_lines import CHECKS_RUNNING
-
-# --- 01b.1: the sign test from the per-question differences ------------------------------------
-
-
-def _sign_slip(diffs: list[float], got: float) -> str:
-    """Name the predictable slip: ties counted as tosses or split between the sides, one side
-    only, no cap at 1, the observed split left out of the tail, the tail always on the lost side,
-    a normal approximation, no guard for no decisive one."""
-    won, lost, ties = (
-        sum(d > 0 for d in diffs),
-        sum(d < 0 for d in diffs),
-        sum(d == 0 for d in diffs),
-    )
-    n = won + lost
-    if not n:
-        why = "your p is nan, a 0/0: if none is decisive, p is 1" if math.isnan(got) else ""
-        return "with no question won or lost, nothing points either way: " + (
-            why or f"p is 1, not {got:g}"
-        )
-    one_tail = sum(math.comb(n, k) for k in range(min(won, lost) + 1)) / 2**n
-    with_ties = sum(math.comb(n + ties, k) for k in range(min(won, lost) + 1)) / 2 ** (n + ties)
-    tie_slips = [min(1.0, 2 * with_ties), sign_test(won + ties, lost), sign_test(won, lost + ties)]
-    tie_slips += [sign_test(won + h, lost + ties - h) for h in (ties // 2, ties - ties // 2)]
-    if any(math.isclose(got, wrong) for wrong in tie_slips) and ties:
-        return (
-            "ties carry no sign: leave them out, neither tosses nor wins nor losses, nor half each"
-        )
-    strict = sum(math.comb(n, k) for k in range(min(won, lost))) / 2**n
-    slips = {
-        "the tail leaves out the split you saw: count k = 0 to min(won, lost), both ends in": (
-            min(1.0, 2 * strict)
-        ),
-        "that is one side's tail: double it, since a split as uneven the other way counts too": (
-            one_tail
-        ),
-        "a p-value is a chance, at most 1: cap the doubled tail with min(1, ...)": 2 * one_tail,
-    }
-    for side, count in (("lost", lost), ("won", won)):  # the tail on one fixed side
-        why = f"you took the tail on the {side} side; take it on the smaller side, k = 0 to "
-        slips[why + "min(won, lost), whichever side that is"] = min(
-            1.0, 2 * sum(math.comb(n, k) for k in range(count + 1)) / 2**n
-        )
-    normal = [math.erfc(max(abs(won - lost) - c, 0) / math.sqrt(2 * n)) for c in (0, 1)]
-    if any(math.isclose(got, min(1.0, wrong)) for wrong in normal):  # with and without correction
-        return "that is the normal approximation; the sign test is exact: sum comb(n, k) / 2**n"
-    return next((why for why, wrong in slips.items() if math.isclose(got, wrong)), "")
-
-
-def _check_sign_test(fn: Callable) -> int:
-    """Any function giving `claims.sign_test`'s p from the differences' signs passes."""
-    rng, cases = random.Random(11), 0
-    shapes = [
-        (6, 0, 4),
-        (0, 6, 4),
-        (5, 5, 0),
-        (3, 3, 4),
-        (8, 2, 0),
-        (2, 9, 5),
-        (0, 0, 3),
-        (4, 1, 7),
-    ]
-    for won, lost, tied in shapes + [
-        (rng.randint(0, 30), rng.randint(0, 30), rng.randint(0, 40)) for _ in range(12)
-    ]:
-        values = [rng.choice([1, 0.5, 0.25, 2]) for _ in range(won)]
-        values += [-rng.choice([1, 0.5, 0.25, 2]) for _ in range(lost)] + [0] * tied
-        rng.shuffle(values)
-        got = fn(list(values))
-        if not isinstance(got, (int, float)) or isinstance(got, bool):
-            raise NotYet(f"return one number, a p between 0 and 1, not {short(got)}")
-        right = sign_test(won, lost)
-        if not math.isclose(got, right, rel_tol=1e-9, abs_tol=1e-12):
-            slip = _sign_slip(values, float(got))
-            raise NotYet(
-                f"{won} won, {lost} lost, {tied} tied: your p is {got:.4g}, the sign test's "
-                f"{right:.4g}" + (f": {slip}" if slip else ": count the signs, not the values")
-            )
-        cases += 1
-    return cases
-
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -335,7 +255,7 @@ def _check_buffered(fn: Callable) -> int:
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     **CHECKS_BUDGET_SIZE,  # 01.2: teaching.exercises_budget_size
-    "01b.1": ("sign_test_p(differences) -> float", _check_sign_test),
+    **CHECKS_SIGN_TEST,  # 01b.1: teaching.exercises_sign_test
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
     "03.2": (
@@ -357,6 +277,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
+    **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
+    **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),

@@ -11,12 +11,15 @@ fall, and retrieval, on the headless pages).
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import numpy as np
 
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.contracts import Chunk, Document, span_chunks
 from chunklab.documents.series import load_document
+from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.evaluation.metrics import boundary_scores
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import SENTENCE_END, pack_spans, spans_between, word_spans
@@ -85,3 +88,83 @@ def random_hits(
     order = np.random.default_rng(seed).random((draws, len(starts))).argsort(axis=1)
     picks = order[:, : cuts - len(opening)]
     return np.isin(starts[picks], section_starts).sum(axis=1) + len(opening & set(section_starts))
+
+
+def headless_scores(names: list[str], draws: int = 10_000) -> tuple[Any, dict[str, str]]:
+    """04c's section 1 in one table: per page (headings removed), three cuts (every blank line,
+    WordLlama at percentile 80, WordLlama at the highest percentile cutting at least as often as
+    the blank lines), their scores against the section starts, and how often as many random cuts
+    hit as many starts. Also, per page opening on a section start (a free hit for every cut), the
+    scores without that start."""
+    import pandas as pd
+
+    rows: list[dict[str, Any]] = []
+    notes: dict[str, str] = {}
+    for name in names:
+        page, section_starts = without_headings(name)
+        blocks = [m.span() for m in PARAGRAPH.finditer(page.text)]
+        wordllama = SemanticChunker(embedder=WordLlamaEmbedder())
+        units, sims = wordllama.similarities(page)
+        matched = wordllama.model_copy(
+            update={"percentile": highest_percentile_with(wordllama, sims, len(blocks) - 1)}
+        )
+        spans = [(a, b, cl100k(page.text[a:b])) for a, b in blocks]
+        cuts_by = {
+            "paragraphs": (span_chunks(page, spans, "paragraphs"), len(blocks) - 1),
+            "WordLlama, pct 80": (wordllama.split(page), len(wordllama.cuts(sims))),
+            f"WordLlama, pct {matched.percentile}, at least as many cuts": (
+                matched.split(page),
+                len(matched.cuts(sims)),
+            ),
+        }
+        for cut, (chunks, own) in cuts_by.items():  # own: the rule's cuts, no budget, no page start
+            scores = boundary_scores(chunks, section_starts)
+            made = int(scores["cuts"])
+            hits = round(scores["precision"] * made)
+            drawn = random_hits(units, section_starts, made, draws)
+            rows.append(
+                {
+                    "page, headings removed": name,
+                    "cut": cut,
+                    "rule's cuts": own,
+                    **scores,
+                    "cuts on a start": hits,
+                    "random: mean": round(float(drawn.mean()), 1),
+                    "random: as many": round(float((drawn >= hits).mean()), 3),
+                }
+            )
+        if units[0][0] in set(section_starts) - {0}:
+            notes[name] = "; ".join(
+                f"{r['cut'].removesuffix(', at least as many cuts')}: {r['cuts on a start'] - 1} "
+                f"of {r['cuts'] - 1} cuts on a start"
+                for r in rows[-3:]
+            )
+    return pd.DataFrame(rows).set_index(["page, headings removed", "cut"]), notes
+
+
+def against_blank_lines(
+    chunker: SemanticChunker, doc: Document, blank_lines: list[Chunk], truth: list[int]
+) -> dict[str, Any]:
+    """The semantic cut against a cut at every blank line, on a document with known topic starts:
+    the true starts it gains (no blank line marks them) and loses (a blank line marks them), as
+    it is and held to the blank lines' number of cuts (the highest percentile that cuts that
+    often), with that copy's percentile and scores."""
+    true_starts = set(truth) - {0}
+    blank = {c.start for c in blank_lines} - {0}
+    as_many = chunker.model_copy(
+        update={
+            "percentile": highest_percentile_with(
+                chunker, chunker.similarities(doc)[1], len(blank_lines) - 1
+            )
+        }
+    )
+    out: dict[str, Any] = {
+        "unmarked": sorted(true_starts - blank),
+        "percentile": as_many.percentile,
+    }
+    for key, cut in (("", chunker), ("as many: ", as_many)):
+        starts = {c.start for c in cut.split(doc)} - {0}
+        out[key + "gained"] = sorted((starts - blank) & true_starts)
+        out[key + "lost"] = sorted((blank - starts) & true_starts)
+    out["as many: scores"] = boundary_scores(as_many.split(doc), truth)
+    return out
