@@ -64,3 +64,12 @@ def test_a_row_made_at_a_family_level_is_read_at_that_level():
     book.rule("six-at-three", "1. Six of ten, among three", [six], holds=not six.better)
     assert book.frame()["level"].tolist() == ["98.33%"]
     assert book.corrected == ["no difference shown"] and "searched" not in book.frame()
+
+
+def test_a_family_is_compared_in_order_at_its_level():
+    from chunklab.teaching.rule_book import paired_family
+
+    pairs = [("x", "y", [1] * 8 + [0] * 4, [0] * 12), ("x", "z", [1, 0, 1, 0], [0, 1, 1, 0])]
+    made = paired_family(pairs, level=100 - 5 / 2)
+    assert [(c.a, c.b, c.won, c.lost) for c in made] == [("x", "y", 8, 0), ("x", "z", 1, 1)]
+    assert all(c.level == 100 - 5 / 2 for c in made)

@@ -13,7 +13,7 @@ from dataclasses import replace
 
 import pandas as pd
 
-from chunklab.teaching.claims import Claim, Comparison, claim, signed
+from chunklab.teaching.claims import Claim, Comparison, claim, compare, signed
 from chunklab.teaching.figures import plot_comparisons
 from chunklab.teaching.report import decision_frame
 
@@ -136,3 +136,13 @@ def row_evidence(
         "documents with tables": f"orphans: {none} none; structural+ {orphans['structural+']}. "
         f"The table questions: {on_tables.line()}",
     }
+
+
+def paired_family(
+    pairs: Sequence[tuple[str, str, Sequence[float], Sequence[float]]], level: float
+) -> list[Comparison]:
+    """Every pair ``(a label, b label, a's scores, b's scores)`` of one family compared at the
+    family's `level` (``100 - 5 / m``), in order, nothing printed: the rule that reads them prints
+    its claim, and `RuleBook.frame` the table of all rows. Why a helper: a rule's family is many
+    lines of `compare` that differ only in their labels; the notebook keeps the list in view."""
+    return [compare(a_s, b_s, a=a, b=b, show=False, level=level) for a, b, a_s, b_s in pairs]
