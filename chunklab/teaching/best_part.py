@@ -3,7 +3,8 @@
 MiniLM reads 254 pieces of text and drops the rest without a word. To ask what the dropped tail
 would have found, cut each chunk where the model stops, again and again, so every word is in some
 part; embed each part; score the chunk by its best part. A chunk of one part scores as before.
-Notebook 09 shows `parts` in a few lines and uses `BestPartScorer` for the search.
+Notebook 09 shows `parts` in a few lines and uses `BestPartScorer` for the search, and `paired` to
+pair its ways of reading long documents on the same questions.
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.evaluation.metrics import has_facts
 from chunklab.evaluation.questions import GoldQuestion
 from chunklab.retrieval.retrievers import DenseRetriever
+from chunklab.teaching.claims import Comparison, compare
 
 
 def parts(embedder: MiniLMEmbedder, text: str) -> list[str]:
@@ -67,3 +69,19 @@ class BestPartScorer:
                 scores = [self.chunk_score(own[c.chunk_id], c.text, query) for c in chunks]
             found[q.id] = int(has_facts(chunks[int(np.argmax(scores))].text, q.facts))
         return found
+
+
+def paired(
+    found: Mapping[str, Mapping[str, int]],
+    pairs: Iterable[tuple[str, str]],
+    ids: Iterable[str],
+    level: float,
+) -> dict[tuple[str, str], Comparison]:
+    """Each (a, b) of `pairs` compared question by question on `ids` at `level`: `found[a][q]`
+    against `found[b][q]` (1 if that way finds question q at rank 1); each line is printed."""
+    ids = list(ids)
+    out = {}
+    for a, b in pairs:
+        first, second = [found[a][q] for q in ids], [found[b][q] for q in ids]
+        out[a, b] = compare(first, second, a=a, b=b, level=level)
+    return out
