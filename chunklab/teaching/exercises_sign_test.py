@@ -91,8 +91,6 @@ def _check_sign_test(fn: Callable) -> int:
     return cases
 
 
-
-
 CHECKS_SIGN_TEST: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "01b.1": ("sign_test_p(differences) -> float", _check_sign_test),
 }
