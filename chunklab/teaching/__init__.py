@@ -34,6 +34,7 @@
 - `exercises_reading`: exercises 07.2 (the questions no one chunk can answer) and 07b.2 (which
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
+- `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
