@@ -8,7 +8,8 @@ import sys
 import pytest
 from conftest import ROOT
 
-from chunklab.teaching import exercises_running_heads, running_lines as exact_rule
+from chunklab.teaching import exercises_running_heads
+from chunklab.teaching import running_lines as exact_rule
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
