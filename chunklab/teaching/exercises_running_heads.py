@@ -131,7 +131,7 @@ REFUSAL = (
 
 
 def check_running_heads(fn: Callable) -> int:
-    watched = [exact.expected_running_lines, running_heads, running_key]
+    watched: list[Callable] = [exact.expected_running_lines, running_heads, running_key]
     for pages in CASES:
         expected = running_heads(pages)
         got = run_without(fn, ([list(page) for page in pages],), watched, REFUSAL)
