@@ -148,3 +148,25 @@ def check_running_heads(fn: Callable) -> int:
 CHECKS_RUNNING_HEADS: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "08b.1": ("running_lines(pages) -> list of str", check_running_heads),
 }
+
+
+PDFS = [
+    "18f-work-schedules_register.pdf",
+    "18f-sample-kickoff-agenda.pdf",
+    "shared-mime-info-spec.pdf",
+]
+
+
+def try_on_pdfs(fn: Callable, names: list[str] = PDFS) -> None:
+    """The learner's rule on real PDFs' pages, as `pdfplumber` reads them (a line a page)."""
+    import pdfplumber
+
+    from chunklab.documents.series import data_dir
+
+    for name in names:
+        with pdfplumber.open(data_dir() / "formats" / name) as pdf:
+            pages = [(page.extract_text() or "").splitlines() for page in pdf.pages]
+        try:
+            print(f"{name}, {len(pages)} pages:", fn(pages))
+        except NotImplementedError:
+            print(f"{name}: {len(pages)} pages, waiting for your running_lines")
