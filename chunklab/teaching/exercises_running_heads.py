@@ -14,6 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+import pdfplumber
+
+from chunklab.documents.series import data_dir
 from chunklab.teaching import running_lines as exact
 from chunklab.teaching.checking import NotYet, run_without, short
 
@@ -159,10 +162,6 @@ PDFS = [
 
 def try_on_pdfs(fn: Callable, names: list[str] = PDFS) -> None:
     """The learner's rule on real PDFs' pages, as `pdfplumber` reads them (a line a page)."""
-    import pdfplumber
-
-    from chunklab.documents.series import data_dir
-
     for name in names:
         with pdfplumber.open(data_dir() / "formats" / name) as pdf:
             pages = [(page.extract_text() or "").splitlines() for page in pdf.pages]

@@ -18,13 +18,14 @@ import pandas as pd
 import pdfplumber
 from bs4 import BeautifulSoup
 
-from chunklab import MarkdownChunker, cl100k
+from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.claims import claim, compare
 from chunklab.teaching.conversion_measures import words
 from chunklab.teaching.figures import plot_comparisons
+from chunklab.tokens.counters import cl100k
 
 PLAIN, TITLED = "plain text", "title + plain text"  # the two baselines, as a kind's suffix
 
