@@ -120,9 +120,12 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
+- `teaching.plain_text_baseline`: 08's answers against a file's plain text, titled or not
 - `teaching.exercises_table_room`: exercise 05b.1's check: the room a table's rows need
 - `teaching.exercises_bold_table`: exercise 08.2's check: a table without a grid, from a bold header
-- `teaching.running_lines`: exercise 08b.1's rule (lines repeated on every page), its slips' hints
+- `teaching.running_lines`: lines repeated on every page, compared as given (08b.1's first slip)
+- `teaching.exercises_running_heads`: exercise 08b.1's check (running lines with a page number)
+- `teaching.split_table_ranks`: 08b's printers of a split table's pieces and BM25's scores
 - `teaching.retriever_checks`: exercise 10b.2 (BM25 against MiniLM, its interval), its hints
 - `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints

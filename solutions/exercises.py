@@ -428,14 +428,20 @@ def bold_table(words: list[dict]) -> list[list[str]]:
 
 
 def running_lines(pages):
-    """08b.1: the lines found on every page, in the first page's order, each once; none below two
-    pages (one page cannot tell a running head or foot from the text)."""
+    """08b.1: the running lines, page numbers looked past: a line's key is the line with each run
+    of digits as `#`, then `#` and spaces dropped at both ends; the first page's lines whose key is
+    on every page, in its order, one per key; none below two pages."""
     if len(pages) < 2:
         return []
-    on_every_page = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
-    out = []
+
+    def key(line):
+        return re.sub(r"\d+", "#", line).strip("# ")
+
+    on_every_page = set(map(key, pages[0])).intersection(*(set(map(key, p)) for p in pages[1:]))
+    out, seen = [], set()
     for line in pages[0]:
-        if line in on_every_page and line not in out:
+        if key(line) in on_every_page and key(line) not in seen:
+            seen.add(key(line))
             out.append(line)
     return out
 

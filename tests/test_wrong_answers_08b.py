@@ -1,136 +1,94 @@
-"""Exercise 08b.1 (the lines repeated on every page): plausible wrong answers are refused, each
-told the slip it made, and the reference solution passes."""
+"""Exercise 08b.1 (running lines that carry a page number): a correct answer written two ways
+passes, the old answer (lines compared as given) and a call into the library's rule are refused,
+and each predictable slip is told the slip it made."""
 
 import re
 import sys
-from collections import Counter
 
 import pytest
 from conftest import ROOT
 
+from chunklab.teaching import exercises_running_heads
+from chunklab.teaching import running_lines as exact_rule
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import running_lines  # noqa: E402
 
 
-def on_more_than_one_page(pages):
-    seen = [line for page in pages for line in dict.fromkeys(page)]
-    return [line for line in dict.fromkeys(seen) if seen.count(line) > 1]
-
-
-def every_line_of_a_single_page(pages):
-    if not pages:
-        return []
-    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
-    return list(dict.fromkeys(line for line in pages[0] if line in common))
-
-
-def repeated_as_often_as_on_page_one(pages):
-    if len(pages) < 2:
-        return []
-    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
-    return [line for line in pages[0] if line in common]
-
-
-def sorted_lines(pages):
-    if len(pages) < 2:
-        return []
-    return sorted(set(pages[0]).intersection(*(set(page) for page in pages[1:])))
-
-
-def in_the_last_pages_order(pages):
-    if len(pages) < 2:
-        return []
-    common = set(pages[0]).intersection(*(set(page) for page in pages[1:]))
-    return list(dict.fromkeys(line for line in pages[-1] if line in common))
-
-
-def last_line_of_every_page(pages):
-    lasts = {page[-1] for page in pages if page}
-    return list(lasts) if len(lasts) == 1 and len(pages) > 1 else []
-
-
-def first_page_against_the_last(pages):
-    if len(pages) < 2:
-        return []
-    return list(dict.fromkeys(line for line in pages[0] if line in pages[-1]))
-
-
-def each_pages_first_and_last_lines(pages):
-    if len(pages) < 2 or not all(pages):
-        return []
-    ends = dict.fromkeys(pages[0][:1] + pages[0][-1:])
-    return [line for line in ends if all(line in page[:1] + page[-1:] for page in pages)]
-
-
-def stripped_lines(pages):
-    if len(pages) < 2:
-        return []
-    common = {line.strip() for line in pages[0]}.intersection(
-        *({line.strip() for line in page} for page in pages[1:])
-    )
-    return list(dict.fromkeys(line.strip() for line in pages[0] if line.strip() in common))
-
-
-def _compared_loosely(loose):
+def _keyed(key, guard=True, order=lambda pages: pages[0], one_per_key=True, give_key=False):
     def running(pages):
-        if len(pages) < 2:
+        if not pages or (guard and len(pages) < 2):
             return []
-        common = {loose(line) for line in pages[0]}.intersection(
-            *({loose(line) for line in page} for page in pages[1:])
-        )
-        return list(dict.fromkeys(line for line in pages[0] if loose(line) in common))
+        common = set(map(key, pages[0])).intersection(*(set(map(key, p)) for p in pages[1:]))
+        out, seen = [], set()
+        for line in order(pages):
+            if key(line) in common and (key(line) not in seen or not one_per_key):
+                seen.add(key(line))
+                out.append(key(line) if give_key else line)
+        return out
 
     return running
 
 
-ignoring_case = _compared_loosely(str.lower)
-inner_spaces_collapsed = _compared_loosely(lambda line: re.sub(r" +", " ", line))
-digits_masked = _compared_loosely(lambda line: re.sub(r"\d", "0", line))
+def _key(line):
+    return re.sub(r"\d+", "#", line).strip("# ")
 
 
-def blank_lines_dropped(pages):
-    return [line for line in running_lines(pages) if line.strip()]
-
-
-def counted_over_all_pages(pages):  # a line twice on one page counted as on two pages
+def by_regex_at_the_ends(pages):
+    """Correct, written another way: numbers at the ends cut first, the inner ones masked after."""
     if len(pages) < 2:
         return []
-    counts = Counter(line for page in pages for line in page)
-    return [line for line in dict.fromkeys(pages[0]) if counts[line] >= len(pages)]
+    keys = [{re.sub(r"\d+", "#", re.sub(r"^[\d# ]+|[\d# ]+$", "", x)): x for x in p} for p in pages]
+    found = {}
+    for line in pages[0]:
+        k = re.sub(r"\d+", "#", re.sub(r"^[\d# ]+|[\d# ]+$", "", line))
+        if all(k in page for page in keys):
+            found.setdefault(k, line)
+    return list(found.values())
+
+
+def on_more_than_one_page(pages):  # also test_exercises.py's plausible wrong answer
+    seen = [line for page in pages for line in dict.fromkeys(page)]
+    return [line for line in dict.fromkeys(seen) if seen.count(line) > 1]
+
+
+def calls_the_library(pages):
+    return exercises_running_heads.running_heads(pages)
+
+
+def calls_the_old_rule(pages):
+    return exact_rule.expected_running_lines(pages)
+
+
+def test_08b_1_accepts_a_correct_answer_written_two_ways():
+    assert verdict("08b.1", running_lines).passed
+    assert verdict("08b.1", by_regex_at_the_ends).passed
+
+
+@pytest.mark.parametrize("fn", [calls_the_library, calls_the_old_rule])
+def test_08b_1_refuses_a_call_into_the_library(fn):
+    message = verdict("08b.1", fn).message
+    assert "the library's rule; write the rule yourself" in message, message
 
 
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
-        (on_more_than_one_page, "on every page"),
-        (every_line_of_a_single_page, "below two pages"),
-        (repeated_as_often_as_on_page_one, "each line once"),
-        (sorted_lines, "are sorted"),
-        (in_the_last_pages_order, "the last page's order"),
-        (last_line_of_every_page, "every page, in the first page's order"),
-        (first_page_against_the_last, "the first page with the last only"),
-        (each_pages_first_and_last_lines, "first and last lines only"),
-        (stripped_lines, "you stripped the lines"),
-        (ignoring_case, "ignoring case"),
-        (inner_spaces_collapsed, "collapsed the spaces"),
-        (digits_masked, "masked the digits"),
-        (blank_lines_dropped, "you dropped blank lines"),
-        (counted_over_all_pages, "counted a line's occurrences"),
+        (_keyed(lambda line: line), "you compared the lines as given"),
+        (_keyed(lambda line: re.sub(r"\d+", "#", line)), "between the line's start and its end"),
+        (_keyed(lambda line: re.sub(r"\d", "#", line).strip("# ")), "replaced each digit"),
+        (_keyed(lambda line: re.sub(r"\d+", "", line).strip()), "you deleted the digits"),
+        (_keyed(lambda line: _key(line).lower()), "ignoring case"),
+        (_keyed(lambda line: re.sub(r"\s+", " ", _key(line))), "collapsed the spaces"),
+        (_keyed(_key, give_key=True), "you returned the keys"),
+        (_keyed(_key, guard=False), "below two pages"),
+        (_keyed(_key, one_per_key=False), "one line per key"),
+        (_keyed(_key, order=lambda pages: pages[-1]), "the last page's order"),
+        (on_more_than_one_page, "you compared the lines as given"),
     ],
 )
-def test_08b_1_refuses_with_a_hint(fn, hint):
+def test_08b_1_names_each_slip(fn, hint):
     result = verdict("08b.1", fn)
     assert not result.passed and ": not yet: " in result.message, result.message
     assert hint in result.message, result.message
-
-
-def test_08b_1_accepts_the_reference_solution():
-    assert verdict("08b.1", running_lines).passed
-
-
-def test_08b_1_names_one_slip_for_blank_lines_dropped():
-    """Dropping blank lines once got two hints joined by "or", one of them wrong."""
-    message = verdict("08b.1", blank_lines_dropped).message
-    assert "; or " not in message and "first and last lines" not in message, message

@@ -46,10 +46,13 @@
 - `exercises_reading`: exercises 07.2 (the questions no one chunk can answer) and 07b.2 (which
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
+- `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
 - `exercises_paired_rows`: exercise 06.2's check (two strategies' rows paired by question id).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
-- `running_lines`: exercise 08b.1's rule (lines repeated on every page) and its slips' hints.
+- `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).
+- `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).
+- `split_table_ranks`: 08b's printers of a split table's pieces and BM25's word-by-word scores.
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's
   field table is one chunk) and the wrong budgets it names.
 - `retriever_checks`: notebook 10b's exercise 10b.2 (BM25 against MiniLM on another cut, with

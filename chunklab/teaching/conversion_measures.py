@@ -42,3 +42,20 @@ def table_rows(markdown: str) -> list[list[str]]:
         for line in markdown.splitlines()
         if line.startswith("|") and not _TABLE_RULE.fullmatch(line)
     ]
+
+
+def kept(source: str, converted: str) -> dict:
+    """One conversion against its source, as notebook 08's table reads it: headings and table rows
+    kept (found / in the source), extra headings (the source lacks them), the same heading order,
+    the share of the source's words kept, and the words lost."""
+    ours, theirs = headings(converted), headings(source)
+    rows, source_rows = table_rows(converted), table_rows(source)
+    kept_words = set(words(converted))
+    return {
+        "headings kept": f"{sum(h in ours for h in theirs)}/{len(theirs)}",
+        "extra headings": [f"level {lv}: {t[:45]} …" for lv, t in ours if (lv, t) not in theirs],
+        "same heading order": ours == theirs,
+        "table rows kept": f"{sum(r in rows for r in source_rows)}/{len(source_rows)}",
+        "words kept": round(sum(w in kept_words for w in words(source)) / len(words(source)), 3),
+        "words lost": sorted({w for w in words(source) if w not in kept_words}),
+    }

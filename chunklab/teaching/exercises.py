@@ -39,6 +39,7 @@ from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_
 from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
+from chunklab.teaching.exercises_running_heads import CHECKS_RUNNING_HEADS
 from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
@@ -49,7 +50,6 @@ from chunklab.teaching.exercises_thresholds import (
     check_threshold_for,
 )
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
-from chunklab.teaching.running_lines import CHECKS_RUNNING
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
 
@@ -288,7 +288,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_READING,  # 07.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
-    **CHECKS_RUNNING,  # 08b's: teaching.running_lines
+    **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads
     **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests

@@ -1,4 +1,7 @@
-"""Exercise 08b.1's rule: the lines repeated on every page, and the hints naming each slip.
+"""The lines repeated on every page, compared as given, and the hints naming each slip.
+
+Exercise 08b.1 now asks for running lines that carry a page number
+(`teaching.exercises_running_heads`); this exact rule is its first slip, and its hints stay here.
 
 A PDF's running head or foot (a title, an agency's name, "Sample agenda" at the bottom of every
 page) is text like any other, and a converter that keeps it puts the same line into every chunk of
