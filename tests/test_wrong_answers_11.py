@@ -160,6 +160,19 @@ def cut_as_a_share(functions, chunks):
     return functions_cut(functions, chunks) / len(functions) if functions else 0
 
 
+def merge_joining_empty_units(sizes, budget):
+    """An empty unit is always joined to the group before it, even an oversized one."""
+    groups, total = [], 0
+    for i, size in enumerate(sizes):
+        if groups and (total + size <= budget or size == 0):
+            groups[-1].append(i)
+            total += size
+        else:
+            groups.append([i])
+            total = size
+    return groups
+
+
 WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
 
 
@@ -170,6 +183,7 @@ WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
         (merge_dropping_oversized, "never dropped"),
         (merge_best_fit, "merge only adjacent siblings, in their order"),
         (merge_joining_oversized, "a unit over the budget goes alone"),
+        (merge_joining_empty_units, "a unit over the budget goes alone"),
         (merge_the_example, "the prompt's example is one case of many"),
         (merge_fixed_pairs, "not a fixed count of siblings"),
         (merge_closing_at_two, "more than two siblings"),

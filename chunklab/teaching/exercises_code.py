@@ -145,6 +145,7 @@ def _merge_cases() -> list[tuple[list[int], int]]:
         ([30, 30, 40], 100),  # fills the budget exactly
         ([120, 10, 10], 100),  # an oversized unit first
         ([10, 150, 10], 100),  # ... in the middle
+        ([120, 0, 30], 100),  # an empty unit after an oversized one starts a group: 120 + 0 > 100
         ([60, 50, 40, 10], 100),  # greedy, not best fit
         ([], 50),
     ]
