@@ -236,8 +236,9 @@ def _half_overlap_afterword() -> str:
     told = f"the overlap {reading} precision-Ω" if reading else "no difference shown"
     return (
         f"With half of each window repeated, {half:.2f}; without overlap, {none:.2f}. Paired on "
-        f"the {paired.won + paired.lost + paired.tied} questions (compare, at 95%, a comparison "
-        f"of its own): {paired.brief()}; {told}. A likely reason, not counted here: with windows "
+        f"the {paired.won + paired.lost + paired.tied} questions (compare, at 95%: the "
+        "exercise's own question, asked before its result, not in the notebook's family): "
+        f"{paired.brief()}; {told}. A likely reason, not counted here: with windows "
         "overlapping, an excerpt meets more of them, and all their characters join the "
         "denominator."
     )
