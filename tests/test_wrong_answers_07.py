@@ -704,3 +704,30 @@ def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
 
     result = verdict("07b.2", touching)
     assert not result.passed and "low end of exactly 0" in result.message, result.message
+
+
+def _answer_without_accents(
+    chunks, facts
+):  # 07 section 1's slip: 'responsavel' is not 'responsável'
+    import unicodedata
+
+    def fold(text):
+        return "".join(
+            ch
+            for ch in unicodedata.normalize("NFKD", text.lower())
+            if not unicodedata.combining(ch)
+        )
+
+    return sorted(
+        q for q, fs in facts.items() if not any(all(fold(f) in fold(c) for f in fs) for c in chunks)
+    )
+
+
+def test_07_2_refuses_accent_stripping_by_name():
+    result = verdict("07.2", _answer_without_accents)
+    assert not result.passed and "stripped accents" in result.message, result.message
+
+
+def test_07_2_names_a_set_returned():
+    result = verdict("07.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
+    assert not result.passed and "sorted list" in result.message, result.message
