@@ -704,3 +704,51 @@ def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
 
     result = verdict("07b.2", touching)
     assert not result.passed and "low end of exactly 0" in result.message, result.message
+
+
+def _answer_without_accents(
+    chunks, facts
+):  # 07 section 1's slip: 'responsavel' is not 'responsável'
+    import unicodedata
+
+    def fold(text):
+        return "".join(
+            ch
+            for ch in unicodedata.normalize("NFKD", text.lower())
+            if not unicodedata.combining(ch)
+        )
+
+    return sorted(
+        q for q, fs in facts.items() if not any(all(fold(f) in fold(c) for f in fs) for c in chunks)
+    )
+
+
+def test_07_2_refuses_accent_stripping_by_name():
+    result = verdict("07.2", _answer_without_accents)
+    assert not result.passed and "stripped accents" in result.message, result.message
+
+
+def test_07_2_names_a_set_returned():
+    result = verdict("07.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
+    assert not result.passed and "sorted list" in result.message, result.message
+
+
+def _iou_gold_unmerged_by_sweep(retrieved, gold):  # the retrieved side merged, the gold side not
+    merged = []
+    for a, b in sorted(retrieved):
+        if merged and a <= merged[-1][1]:
+            merged[-1][1] = max(merged[-1][1], b)
+        else:
+            merged.append([a, b])
+    g = sorted(gold)
+    i = j = both = 0
+    while i < len(merged) and j < len(g):
+        both += max(0, min(merged[i][1], g[j][1]) - max(merged[i][0], g[j][0]))
+        i, j = (i + 1, j) if merged[i][1] < g[j][1] else (i, j + 1)
+    either = sum(b - a for a, b in merged) + sum(b - a for a, b in g) - both
+    return both / either if either else 0.0
+
+
+def test_07b_1_names_the_gold_left_unmerged_when_counted_by_a_sweep():
+    result = verdict("07b.1", _iou_gold_unmerged_by_sweep)
+    assert not result.passed and "merge the gold spans too" in result.message, result.message

@@ -168,9 +168,20 @@ def _iou_half_merged_hint(retrieved: list, gold: list, got: Any) -> str:
         total = sum(b - a for a, b in r) + sum(d - c for c, d in spans)
         if gold_merged and total and shared and _is(got, shared / total):
             return "either = |retrieved| + |gold| - both: subtract the shared characters once"
-        if not gold_merged and total - shared and _is(got, shared / (total - shared)):
-            return "the retrieved spans are merged, the gold ones not: merge the gold spans too"
+        swept = _swept_shared(r, sorted(spans))  # the same, shared counted by a two-pointer sweep
+        for both in {shared, swept}:
+            if not gold_merged and total - both and _is(got, both / (total - both)):
+                return "the retrieved spans are merged, the gold ones not: merge the gold spans too"
     return "shared characters / characters in either, each character counted once"
+
+
+def _swept_shared(x: list, y: list) -> int:
+    """The overlap of two sorted span lists walked together, one step on the span ending first."""
+    i = j = shared = 0
+    while i < len(x) and j < len(y):
+        shared += max(0, min(x[i][1], y[j][1]) - max(x[i][0], y[j][0]))
+        i, j = (i + 1, j) if x[i][1] < y[j][1] else (i, j + 1)
+    return shared
 
 
 def _iou_merged_without_max(retrieved: list, gold: list) -> float:

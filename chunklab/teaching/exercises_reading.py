@@ -5,6 +5,7 @@ the notebooks never show.
 whatever the retriever (`answerable` 0 in 07's rows): a chunk answers when it holds every fact of
 the question, ignoring case. The slips named: facts spread over several chunks counted (that is
 `fact_recall` 1, m09's case in 07, not a chunk that answers alone), one fact enough, case kept,
+accents stripped, a set returned,
 the answerable questions returned instead, the ids not sorted, facts matched as whole words or
 at word boundaries (a fact is a substring: several words, beside punctuation, inside a word).
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import re
+import unicodedata
 from collections.abc import Callable
 from typing import Any
 
@@ -42,6 +44,12 @@ def _unanswerable(chunks: list[str], facts: Facts) -> list[str]:
     return sorted(q for q, fs in facts.items() if not any(_holds(c, fs) for c in chunks))
 
 
+def _unaccented(text: str) -> str:
+    return "".join(
+        ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
+    )
+
+
 _ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
     "you counted a question as answered when its facts are spread over several chunks (that is "
     "`fact_recall` 1, m09's case in 07): the exercise asks for ONE chunk holding every fact": (
@@ -57,6 +65,14 @@ _ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
     "you compared with case: a fact counts whatever its case in the chunk (lower both sides)": (
         lambda chunks, facts: sorted(
             q for q, fs in facts.items() if not any(all(f in c for f in fs) for c in chunks)
+        )
+    ),
+    "you stripped accents: 07 section 1's slip, 'responsavel tecnico' is not in 'responsável "
+    "técnico'; a fact counts only as written, ignoring case alone": (
+        lambda chunks, facts: sorted(
+            q
+            for q, fs in facts.items()
+            if not any(_holds(_unaccented(c), [_unaccented(f) for f in fs]) for c in chunks)
         )
     ),
     "those are the questions some chunk CAN answer; the exercise asks for the others": (
@@ -98,6 +114,10 @@ def _answer_cases() -> list[tuple[list[str], Facts]]:
             {"b1": ["Owner", "approves"], "b2": ["Lisbon", "Paris"]},
         ),
         ([], {"c1": ["anything"]}),
+        (  # accents are part of a fact: folding them answers what the text does not hold
+            ["o Responsável Técnico assina", "diaria de 92"],
+            {"f1": ["responsavel tecnico"], "f2": ["Diária", "92"], "f3": ["técnico"]},
+        ),
         (["one chunk holds it all"], {"z9": ["ALL"], "d1": ["holds", "it"], "a0": ["none"]}),
         (  # facts of several words, beside punctuation, inside a longer word: substrings all
             ["Travel Policy: the cap is 92.", "Rates are capped at 0,08 per km"],
@@ -144,6 +164,8 @@ def check_cannot_answer(fn: Callable) -> int:
         ]
         if ids is not None and sorted(map(str, ids)) == expected:
             slips.append("the right ids, not in ascending order: return them sorted")
+        if isinstance(got, set | frozenset) and sorted(map(str, got)) == expected:
+            slips.append("the right ids in a set: return them as a sorted list")
         raise NotYet(
             f"chunks {short(chunks, 80)}, facts {short(facts, 90)}: expected {expected}, got "
             f"{short(got)}: "
