@@ -56,8 +56,8 @@ PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
         BASE.model_copy(update={"metadata": {"owner": "finance"}}),
         SET,
         True,
-        "a new metadata value gave another fingerprint: metadata is not cut into the chunks, so "
-        "leave it out (the text, the title and the settings only)",
+        "a new metadata value gave another fingerprint: leave the metadata out, the exercise's "
+        "fingerprint reads the text, the title and the settings only, as the library's does",
     ),
     (
         BASE,
