@@ -181,6 +181,7 @@ def _calls_builtin_hash(fn: Callable) -> bool:
         sys.setprofile(previous)
     return bool(seen)
 
+
 REFUSAL = (
     "your function calls the library's {name}: write the fingerprint yourself from the "
     "document's text and title and every setting"
