@@ -60,6 +60,10 @@ WRONG_03C_1 = [
     (lambda p, k: _positions(p)[0] if _positions(p) else None, "returned its position"),
     (lambda p, k: -(-_positions(p)[k - 1] // k) if len(_positions(p)) >= k else 0, "return None"),
     (lambda p, k: None, "not None"),
+    (  # the first passing one, divided by k, rounded up; None (rightly) when fewer than k pass
+        lambda p, k: -(-_positions(p)[0] // k) if len(_positions(p)) >= k else None,
+        "you stopped at the first passing chunk",
+    ),
 ]
 
 

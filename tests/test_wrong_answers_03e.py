@@ -121,6 +121,26 @@ WRONG_03E_2 = [
         "a separator between the title",
     ),
     (lambda doc, settings: len(doc.text), "return a str"),
+    (  # names and values glued: {"window": 10} reads as {"window1": 0}
+        lambda doc, s: f"{doc.title}|{doc.text}|" + "|".join(f"{k}{s[k]}" for k in sorted(s)),
+        "a separator between each setting's name and its value",
+    ),
+    (
+        lambda doc, s: doc.text + doc.title + "|".join(f"{k}={s[k]}" for k in sorted(s)),
+        "a separator between the text and the title",
+    ),
+    (
+        lambda doc, s: f"{doc.title}|{doc.text}|{sorted(doc.metadata.items())}|{sorted(s.items())}",
+        "leave the metadata out",
+    ),
+    (  # salted per process: right on every pair in one run, never matches in the next
+        lambda doc, s: str(hash((doc.text, doc.title, frozenset(s.items())))),
+        "built-in hash()",
+    ),
+    (
+        lambda doc, s: str(hash(f"{doc.title}\n{doc.text}\n{sorted(s.items())}")),
+        "built-in hash()",
+    ),
 ]
 
 

@@ -32,12 +32,17 @@ def _kth(passing: list[bool], k: int) -> int | None:  # 1-based position of the 
     return seen[k - 1] if len(seen) >= k else None
 
 
-def _slip(first_only: bool, how: Callable[[int, int], int]) -> Callable[[list[bool], int], object]:
-    """A slip read from the first (or the k-th) passing position; None when there is none."""
+def _slip(
+    first_only: bool, how: Callable[[int, int], int], guarded: bool = False
+) -> Callable[[list[bool], int], object]:
+    """A slip read from the first (or the k-th) passing position; None when there is none (or,
+    `guarded`, when fewer than k pass: the None case right, the slip elsewhere)."""
 
     def slip(passing: list[bool], k: int) -> object:
         position = _kth(passing, 1 if first_only else k)
-        return None if position is None else how(position, k)
+        if position is None or (guarded and _kth(passing, k) is None):
+            return None
+        return how(position, k)
 
     return slip
 
@@ -64,6 +69,14 @@ SLIPS: list[tuple[Callable[[list[bool], int], object], str]] = [
         "you stopped at the first passing chunk and returned its position: k of them must be in "
         "the fetch, and the answer is a factor",
     ),
+]
+SLIPS += [
+    (_slip(True, how, guarded=True), hint)
+    for how, hint in [  # None when fewer than k pass
+        (lambda at, k: math.ceil(at / k), SLIPS[3][1]),
+        (lambda at, k: at, SLIPS[4][1]),
+        (lambda at, k: at - 1, SLIPS[0][1]),
+    ]
 ]
 
 

@@ -6,11 +6,14 @@ chunks and on nothing else, and each plausible shortcut is right on most pairs: 
 (the content hash) misses a new setting, the two settings the notebook's `with_settings` reads
 miss any third, `str(settings)` depends on the order the settings were written in, and gluing the
 values together with no separator gives two different settings one fingerprint. The pairs below
-are built here, none of them shown in the notebook, and each slip fails on one of them.
+are built here, none of them shown in the notebook, and each slip fails on one of them. Python's
+built-in `hash()` passes every pair in one process but changes between runs, so a call to it is
+refused by name.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from chunklab.contracts import Document
@@ -46,6 +49,15 @@ PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
         True,
         "the same settings written in another order gave another fingerprint: sort the settings "
         "by name before you read them",
+    ),
+    (
+        BASE,
+        SET,
+        BASE.model_copy(update={"metadata": {"owner": "finance"}}),
+        SET,
+        True,
+        "a new metadata value gave another fingerprint: leave the metadata out, the exercise's "
+        "fingerprint reads the text, the title and the settings only, as the library's does",
     ),
     (
         BASE,
@@ -124,7 +136,51 @@ PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
         "a title and text that differ gave one fingerprint: keep a separator between the title "
         "and the text (or hash each on its own)",
     ),
+    (
+        _doc("Per diem ", title="Travel Policy"),
+        SET,
+        _doc("Per diem Travel", title=" Policy"),
+        SET,
+        False,
+        "a title and text that differ gave one fingerprint: keep a separator between the text "
+        "and the title (or hash each on its own)",
+    ),
+    (
+        BASE,
+        {"window": 10},
+        BASE,
+        {"window1": 0},
+        False,
+        "two different settings gave one fingerprint: keep a separator between each setting's "
+        "name and its value (window and 10 glued together read as window1 and 0)",
+    ),
 ]
+
+SALTED = (
+    "your function calls Python's built-in hash(): for a str it changes from one run of Python "
+    "to the next (PYTHONHASHSEED), so the fingerprint stored in the file never matches on the "
+    "next run and every document is chunked again; use hashlib (e.g. sha256) or the joined text"
+)
+
+
+def _calls_builtin_hash(fn: Callable) -> bool:
+    """Whether `fn(BASE, SET)` calls the built-in hash(), seen as a C call by the profiler."""
+    seen: list[bool] = []
+    previous = sys.getprofile()
+
+    def profile(frame: object, event: str, arg: object) -> None:
+        if event == "c_call" and arg is hash:
+            seen.append(True)
+
+    sys.setprofile(profile)
+    try:
+        fn(BASE, dict(SET))
+    except Exception:  # a function that raises is refused by the pairs below, with their hint
+        pass
+    finally:
+        sys.setprofile(previous)
+    return bool(seen)
+
 
 REFUSAL = (
     "your function calls the library's {name}: write the fingerprint yourself from the "
@@ -134,6 +190,8 @@ REFUSAL = (
 
 def check_fingerprint(fn: Callable) -> int:
     """Run the learner's `fingerprint(doc, settings)` on every pair; each miss names its slip."""
+    if _calls_builtin_hash(fn):
+        raise NotYet(SALTED)
     for doc, settings, other, other_settings, equal, hint in PAIRS:
         one = run_without(fn, (doc, dict(settings)), document_fingerprint, REFUSAL)
         two = run_without(fn, (other, dict(other_settings)), document_fingerprint, REFUSAL)
