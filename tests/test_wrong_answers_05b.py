@@ -151,3 +151,19 @@ def test_05b_1_a_function_that_measures_one_row_per_table_is_refused(which):
 
     result = verdict("05b.1", one_row)
     assert not result.passed and f"not only its {which}" in result.message, result.message
+
+
+def test_05b_2_names_the_template_heading_when_05b_1s_rule_predicts_from_the_source():
+    """05b.1's rule on the source text of the GDS copy reads its first heading, a template tag,
+    where the chunk writes the document's title: that prediction (70, not the answer 73) gets a
+    hint naming the template heading, not only its orphan count."""
+    from chunklab.documents.series import load_document
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.exercises_table_room import room_needed
+    from chunklab.tokens.counters import cl100k
+
+    right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
+    predicted = room_needed(load_document("sensitive_code").text, cl100k)
+    assert predicted != right
+    message = selfcheck.verdict_for("05b.2", (predicted, blind))
+    assert "template" in message and "title" in message, message

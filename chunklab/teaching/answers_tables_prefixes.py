@@ -210,6 +210,14 @@ def _budget_slips() -> dict[int, str]:
         "that is section 1's figure for the GDS file it reads; the series' copy differs: sweep "
         "load_document('sensitive_code') itself"
     )
+    from chunklab.teaching.exercises_table_room import room_needed  # 05b.1's rule, on the source
+
+    doc = load_document("sensitive_code")
+    slips[room_needed(doc.text, cl100k)] = (
+        "that is 05b.1's rule on the source text, whose first heading is a template tag "
+        f"(# <%= current_page.data.title %>): the chunk's breadcrumb writes the title, {doc.title!r}, "
+        "in its place, so measure the breadcrumb as the chunk writes it, or sweep"
+    )
     slips[right - 1] = (
         "off by one: at that budget a row is still orphaned or not kept; answer the first budget "
         "from which on none is"
