@@ -215,8 +215,8 @@ def _budget_slips() -> dict[int, str]:
     doc = load_document("sensitive_code")
     slips[room_needed(doc.text, cl100k)] = (
         "that is 05b.1's rule on the source text, whose first heading is a template tag "
-        f"(# <%= current_page.data.title %>): the chunk's breadcrumb writes the title, {doc.title!r}, "
-        "in its place, so measure the breadcrumb as the chunk writes it, or sweep"
+        "(# <%= current_page.data.title %>): the chunk's breadcrumb writes the title, "
+        f"{doc.title!r}, in its place, so measure the breadcrumb as the chunk writes it, or sweep"
     )
     slips[right - 1] = (
         "off by one: at that budget a row is still orphaned or not kept; answer the first budget "
