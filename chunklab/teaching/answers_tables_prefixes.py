@@ -17,6 +17,7 @@ from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
 from chunklab.teaching.answers import Form
+from chunklab.teaching.exercises_table_room import room_needed  # 05b.1's rule, for 05b.2's hint
 from chunklab.tokens.counters import cl100k
 
 
@@ -210,8 +211,6 @@ def _budget_slips() -> dict[int, str]:
         "that is section 1's figure for the GDS file it reads; the series' copy differs: sweep "
         "load_document('sensitive_code') itself"
     )
-    from chunklab.teaching.exercises_table_room import room_needed  # 05b.1's rule, on the source
-
     doc = load_document("sensitive_code")
     slips[room_needed(doc.text, cl100k)] = (
         "that is 05b.1's rule on the source text, whose first heading is a template tag "
