@@ -243,3 +243,20 @@ def test_05_1_refuses_the_library_split_cells_behind_a_helper_or_an_inner_import
 @pytest.mark.xdist_group("exercise-05.2")
 def test_05_2_names_strings_given_for_ints():
     assert "not strings" in selfcheck.verdict_for("05.2", ("73", 8))
+
+
+def assuming_paired_outer_pipes(header, row):
+    """Drops the first and the last piece whenever a line starts with a pipe: right on every row
+    with both outer pipes or none, wrong on `| A | B` (B lost) and on `A | B |` (an empty pair)."""
+
+    def cells(line):
+        found = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())]
+        return found[1:-1] if line.strip().startswith("|") else found
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def test_05_1_refuses_outer_pipes_assumed_in_pairs():
+    result = verdict("05.1", assuming_paired_outer_pipes)
+    assert not result.passed, result.message
+    assert "one side only" in result.message, result.message

@@ -16,7 +16,7 @@ sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
 
 
-def _room_by_blocks(text, count, rows_mode=False, end="\n"):
+def _room_by_blocks(text, count, rows_mode=False, end="\n", marks=":- "):
     """05b.1 another way: walk the text once, keeping the heading path as a list and each table's
     header as it is met; every row's pair built and measured as it comes."""
     path, fence, header, pairs = [], False, None, []
@@ -34,7 +34,7 @@ def _room_by_blocks(text, count, rows_mode=False, end="\n"):
         if (
             is_pipe
             and i + 1 < len(lines)
-            and set(lines[i + 1].replace("|", "").strip()) <= set(":- ")
+            and set(lines[i + 1].replace("|", "").strip()) <= set(marks)
             and "-" in lines[i + 1]
         ):
             header = line + end + (lines[i + 1] + end if rows_mode else "")
@@ -151,3 +151,47 @@ def test_05b_1_a_function_that_measures_one_row_per_table_is_refused(which):
 
     result = verdict("05b.1", one_row)
     assert not result.passed and f"not only its {which}" in result.message, result.message
+
+
+def test_05b_2_names_the_template_heading_when_05b_1s_rule_predicts_from_the_source():
+    """05b.1's rule on the source text of the GDS copy reads its first heading, a template tag,
+    where the chunk writes the document's title: that prediction (70, not the answer 73) gets a
+    hint naming the template heading, not only its orphan count."""
+    from chunklab.documents.series import load_document
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.exercises_table_room import room_needed
+    from chunklab.tokens.counters import cl100k
+
+    right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
+    predicted = room_needed(load_document("sensitive_code").text, cl100k)
+    assert predicted != right
+    message = selfcheck.verdict_for("05b.2", (predicted, blind))
+    assert "template" in message and "title" in message, message
+
+
+def test_05b_1_refuses_each_tables_longest_row_by_characters():
+    """Each table's longest row in characters, its pair measured alone: right when counting
+    characters, wrong in words, where a shorter row can hold more words."""
+    from chunklab.teaching import exercises_table_room as room
+
+    def longest_by_characters(text, count, rows_mode=False):
+        lines, widths = text.split("\n"), [0]
+        for head, rows in room._tables(lines):
+            r = max(rows, key=lambda i: len(lines[i]))
+            crumb = room._crumb(lines, r, {})
+            header = lines[head] + "\n" + (lines[head + 1] + "\n" if rows_mode else "")
+            widths.append(count((crumb + "\n\n" if crumb else "") + header + lines[r]))
+        return max(widths)
+
+    result = verdict("05b.1", longest_by_characters)
+    assert not result.passed and "more words" in result.message, result.message
+
+
+def test_05b_1_names_a_delimiter_that_refuses_colons():
+    """A delimiter test that allows only dashes misses `|:---|---:|`: the hint names the colons."""
+
+    def no_colons(text, count, rows_mode=False):
+        return _room_by_blocks(text, count, rows_mode, marks="- ")
+
+    result = verdict("05b.1", no_colons)
+    assert not result.passed and "colons" in result.message, result.message

@@ -17,6 +17,7 @@ from chunklab.chunkers.tables import LinearizedChunker, find_tables, orphans
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
 from chunklab.teaching.answers import Form
+from chunklab.teaching.exercises_table_room import room_needed  # 05b.1's rule, for 05b.2's hint
 from chunklab.tokens.counters import cl100k
 
 
@@ -209,6 +210,12 @@ def _budget_slips() -> dict[int, str]:
     slips[68] = (
         "that is section 1's figure for the GDS file it reads; the series' copy differs: sweep "
         "load_document('sensitive_code') itself"
+    )
+    doc = load_document("sensitive_code")
+    slips[room_needed(doc.text, cl100k)] = (
+        "that is 05b.1's rule on the source text, whose first heading is a template tag "
+        "(# <%= current_page.data.title %>): the chunk's breadcrumb writes the title, "
+        f"{doc.title!r}, in its place, so measure the breadcrumb as the chunk writes it, or sweep"
     )
     slips[right - 1] = (
         "off by one: at that budget a row is still orphaned or not kept; answer the first budget "

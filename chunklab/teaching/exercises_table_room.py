@@ -19,13 +19,14 @@ from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.tokens.counters import cl100k
 
 _DELIMITER = re.compile(r"^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+_NO_COLON = re.compile(r"^\|?\s*-+\s*(\|\s*-+\s*)*\|?\s*$")  # the slip: colons not allowed
 
 
-def _tables(lines: list[str]) -> list[tuple[int, list[int]]]:
+def _tables(lines: list[str], no_colon: bool = False) -> list[tuple[int, list[int]]]:
     """(header line number, row line numbers) of every pipe table."""
-    found = []
+    found, delimiter = [], _NO_COLON if no_colon else _DELIMITER
     for i in range(1, len(lines)):
-        if _DELIMITER.match(lines[i]) and lines[i - 1].lstrip().startswith("|"):
+        if delimiter.match(lines[i]) and lines[i - 1].lstrip().startswith("|"):
             rows, j = [], i + 1
             while j < len(lines) and lines[j].lstrip().startswith("|"):
                 rows.append(j)
@@ -56,7 +57,7 @@ def room_needed(
     """The rule, right by default; each keyword turns one predictable slip on."""
     lines = text.split("\n")
     pairs = []
-    for head, rows in _tables(lines):
+    for head, rows in _tables(lines, bool(slip.get("no_colon"))):
         end = "" if slip.get("header_newline") else "\n"
         header = lines[head] + end
         if rows_mode and not slip.get("no_delimiter"):
@@ -88,8 +89,11 @@ SLIPS = {
     "always_blank": "a row with no heading above it has no breadcrumb, and no blank line either",
     "header_row": "the header line is not a row: only the lines under the delimiter are",
     "no_delimiter": "in rows mode the pair also holds the delimiter line under the header",
-    "widest_row": "measure every row's whole pair and keep the widest: the longest row is not the "
-    "widest pair when another row's breadcrumb is longer",
+    "widest_row": "measure every row's whole pair with `count` and keep the widest: the row "
+    "longest in characters is not the widest pair when another row's breadcrumb is longer, or "
+    "when, counted in words, another row holds more words",
+    "no_colon": "a delimiter line may hold colons (|:---|---:| sets the columns' alignment): it "
+    "still makes the line above it a table's header",
     "own_count": "measure with the `count` you are given (the check passes characters and words)",
     "first_row": "measure every row of a table, not only its first: here the widest row is in "
     "the middle",
@@ -137,6 +141,15 @@ A paragraph after the table.
 """
 
 
+_WORDY = """## Terms
+
+| Term | Meaning |
+|---|---|
+| Supercalifragilisticexpialidocious | long |
+| a b c d e f | g h i j |
+"""
+
+
 _MIDDLE = """## Prices
 
 | Item | Price |
@@ -155,7 +168,7 @@ def check_room_needed(fn: Callable) -> int:
     """05b.1: `room_needed(text, count, rows_mode)`: the widest breadcrumb + header + row."""
     cases = [
         (doc, rows_mode, count)
-        for doc in (_GUIDE, _FENCED, _HEADLESS, _MIDDLE, "# Only prose\n\nNo table.\n")
+        for doc in (_GUIDE, _FENCED, _HEADLESS, _MIDDLE, _WORDY, "# Only prose\n\nNo table.\n")
         for rows_mode in (False, True)
         for count in (len, _words)
     ]

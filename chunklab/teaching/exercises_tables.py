@@ -52,6 +52,8 @@ HINTS = {
     "no outer pipes": "this table has no outer pipes (GFM allows it): the first and last cells "
     "are still cells",
     "plain": "each value goes with the column name above it, in column order",
+    "one outer pipe": "this line has an outer pipe on one side only (GFM allows it): drop the "
+    "empty piece that pipe leaves on its own side, and keep the cell at the other end",
 }
 
 
@@ -174,6 +176,8 @@ def check_column_value(fn: Callable) -> int:
     every += [  # the two edges random rows rarely hit: a trailing empty cell, a trailing \|
         ("| A | B |", "| x |  |", ["A", "B"], ["x", ""], "empty"),
         ("A | B", "x | y \\|", ["A", "B"], ["x", "y \\|"], "trailing escaped"),
+        ("| A | B", "| x | y", ["A", "B"], ["x", "y"], "one outer pipe"),  # outer pipes unpaired
+        ("A | B |", "x | y |", ["A", "B"], ["x", "y"], "one outer pipe"),
     ]
     for header, row, columns, values, kind in every:
         got = fn(header, row)
