@@ -394,7 +394,7 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         (("list", plain), "before the change"),
         (("list", blocks), "no lazy continuation"),
         (("paragraph", blocks), "no lazy continuation"),
-        ((kind, blocks - 1), "opens a list of its own"),
+        ((kind, blocks - 1), "what becomes of the numbered items after the table"),
         ((kind, blocks + 1), "not the numbered items"),
         ((kind, structured), "structured manual"),
         ((kind.title(), blocks), "lower case"),
@@ -463,3 +463,13 @@ def test_02_2_names_the_next_line_and_heading_slips(wrong, hint):
     heading pattern looser than one to six `#`s and a space: each refused with its own hint."""
     result = verdict("02.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def test_02b_2_hints_do_not_hand_over_the_count(capsys):
+    """A hint names where to look, not the block to add: the one-short count is not told "count
+    it too", and no hint ends in a stray "?."."""
+    kind, blocks = SOLUTIONS["02b.2"][1]()
+    short = said("02b.2", (kind, blocks - 1), capsys)
+    assert "count it too" not in short and "opens a list of its own" not in short, short
+    for wrong in [("paragraph", blocks), ("list", blocks), (kind, 2), (kind, blocks + 1)]:
+        assert "?." not in said("02b.2", wrong, capsys), wrong

@@ -497,3 +497,49 @@ def test_03_3_refuses_with_a_hint(fn, hint):
 )
 def test_03_3_accepts_a_list_a_tuple_or_an_iterator(fn):
     assert verdict("03.3", fn).passed
+
+
+# --- hints a cold reading found generic or doubled --------------------------------------------
+
+
+def _whole_children_counted_apart(ranked, parent_of, sections, starts):  # whole children only
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    kept, used = [], 0
+    for _, text in ranked:
+        if used + len(starts(text)) > len(starts(section)):
+            break
+        kept.append(text)
+        used += len(starts(text))
+    return section, "\n".join(kept)
+
+
+def _words_split_at_spaces(ranked, parent_of, sections, starts):  # the room counted in words
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text = "\n".join(t for _, t in ranked)
+    return section, " ".join(text.split(" ")[: len(section.split())])
+
+
+def last_child_then_sorted(hits, parent_of, most):  # overwritten in the order given, then sorted
+    last = {parent_of[c]: (c, s) for c, s in hits}
+    return [(p, *last[p]) for p in sorted(last, key=lambda p: -last[p][1])][:most]
+
+
+def lifted_in_child_id_order(hits, parent_of, most):  # sorted(hits): by child id, not score
+    return given_order(sorted(hits), parent_of, most)
+
+
+@pytest.mark.parametrize(
+    ("exercise", "fn", "hint"),
+    [
+        ("03.1", _whole_children_counted_apart, "you kept whole children only"),
+        ("03.1", _words_split_at_spaces, "not its words"),
+        ("03.2", last_child_then_sorted, "kept the last of its children in the list"),
+        ("03.2", lifted_in_child_id_order, "by child id"),
+    ],
+    ids=["whole-children", "words", "last-child", "child-id"],
+)
+def test_a_named_slip_gets_its_own_hint(exercise, fn, hint):
+    result = verdict(exercise, fn)
+    assert not result.passed and hint in result.message and "; or " not in result.message, (
+        result.message
+    )

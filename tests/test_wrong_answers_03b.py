@@ -188,3 +188,19 @@ def test_03b_2_refuses_with_a_hint(fn, hint):
 )
 def test_03b_2_accepts_lists_or_tuples(fn):
     assert verdict("03b.2", fn).passed
+
+
+# --- hints a cold reading found generic --------------------------------------------------------
+
+
+def half_open(windows):  # the right ranges, each last made exclusive
+    return [(first, last + 1) for first, last in merged_windows(windows)]
+
+
+def test_03b_1_names_two_sentences_too_many():
+    assert "so does one 2 sentences shorter" in verdict_for("03b.1", 92)
+
+
+def test_03b_2_names_an_exclusive_end():
+    result = verdict("03b.2", half_open)
+    assert not result.passed and "not a half-open range" in result.message, result.message

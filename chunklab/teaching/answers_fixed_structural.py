@@ -117,16 +117,16 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
     if kind != solution[0]:
         return (
             "after a blank line, a line that starts at the margin is no lazy continuation, and "
-            "it is not indented enough to stay inside list item 3: it opens a block of its own; "
-            "which kind do a header row and the delimiter row under it open?"
+            "it is not indented enough to stay inside list item 3: it opens a block of its own, "
+            "of the kind a header row with a delimiter row under it opens"
         )
     structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
     if count == structured:
         return "that counts the structured manual's blocks: the exercise changes the plain manual"
     if count == solution[1] - 1:
         return (
-            "the table ends the first list, so 4. Registro below it opens a list of its own, "
-            "another block: count it too"
+            "the kind is right, the count is not: work out what becomes of the numbered items "
+            "after the table once the table ends the list they started in"
         )
     if count > solution[1]:
         return (

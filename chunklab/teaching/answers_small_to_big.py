@@ -95,6 +95,11 @@ def _forward_window_hints() -> dict[Any, str]:
         "that window holds all three facts, but so does one a sentence shorter: the question "
         "asks the fewest sentences after the hit"
     )
+    hints.setdefault(  # two sentences too many (three run on to the document's end, below)
+        _t03_window(0, a + 2)[1],
+        "that window holds all three facts, but so does one 2 sentences shorter: the question "
+        "asks the fewest sentences after the hit",
+    )
     hints[_t03_window(a, a)[1]] = (
         f"that is {a} sentences on each side; the question asks none before the hit"
     )

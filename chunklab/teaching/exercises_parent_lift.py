@@ -117,6 +117,18 @@ def _worst_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
     return [(p, *worst[p]) for p in sorted(worst, key=lambda p: -worst[p][1])][:max_parents]
 
 
+def _last_child_then_sorted(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: a parent's entry overwritten at every hit in the order given, so it keeps the last
+    of its children in the list, then the parents sorted by that child's score."""
+    last = {parent_of[c]: (c, s) for c, s in hits}
+    return [(p, *last[p]) for p in sorted(last, key=lambda p: -last[p][1])][:max_parents]
+
+
+def _by_child_id(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: `sorted(hits)` sorts the (child, score) pairs by child id, not by score."""
+    return _in_given_order(sorted(hits), parent_of, max_parents)
+
+
 def _reversed_list(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: the right parents and children, handed back worst first."""
     return lift_expected(hits, parent_of, max_parents)[::-1]
@@ -182,6 +194,17 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         "you overwrote each parent's entry at every hit, so it kept its worst child, then sorted "
         "the parents by that child's score: keep each parent's best child",
     ),
+    (
+        _last_child_then_sorted,
+        "you overwrote each parent's entry at every hit in the order given, so it kept the last "
+        "of its children in the list, then sorted the parents by that child's score: keep each "
+        "parent's best child",
+    ),
+    (
+        _by_child_id,
+        "sorted(hits) sorts the (child, score) pairs by child id: sort by score, best first "
+        "(key=lambda hit: -hit[1])",
+    ),
     (_reversed_list, "your list is worst first: the parent of the best child comes first"),
     (
         _reversed_then_cut,
@@ -214,6 +237,7 @@ LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
     ([("b1", 2.0), ("a1", 1.5), ("a2", 1.2), ("a3", 1.1)], A, 2),
     ([("a1", 0.9), ("a2", 0.3), ("b1", 0.5)], A, 2),  # the first child given is A's best
     ([("a1", 1.0)], A, 1),
+    ([("a3", 0.2), ("b1", 0.5), ("a1", 0.9), ("a2", 0.4)], A, 2),  # A's last child: not its worst
     ([], A, 2),
 ]
 

@@ -85,6 +85,11 @@ def _why_merged(got: list, expected: list, windows: list) -> str:
             "the sentences covered changed: a window inside another cut the merged range short; "
             "keep the larger end, max(last, the new window's last)"
         )
+    if got == [(first, last + 1) for first, last in expected]:
+        return (
+            "each range's last is one past the window's last sentence: (first, last) are both "
+            "inclusive, as the windows given are, not a half-open range"
+        )
     if set(flat) != want:
         return "the sentences covered changed: every sentence of every window, and no other"
     if len(flat) != len(set(flat)):
