@@ -62,7 +62,7 @@ _SLIPS: list[tuple[Callable[..., tuple[int, int]], str]] = [
         "the two numbers are swapped: return (cuts on a topic start, all cuts)",
     ),
     (
-        lambda s, p, t: tuple(n + 1 for n in _score(_cut_gaps(s, p), t)),
+        lambda s, p, t: (_score(_cut_gaps(s, p), t)[0] + 1, len(_cut_gaps(s, p)) + 1),
         "the document's own start is counted as a cut: sentence 0 opens the document, not a gap; "
         "count only the gaps the rule cuts",
     ),
@@ -74,8 +74,8 @@ _SLIPS: list[tuple[Callable[..., tuple[int, int]], str]] = [
     (
         lambda s, p, t: _score([i for i, x in enumerate(s) if x < 1 - np.percentile(1 - s, p)], t),
         "that cuts against 1 - the percentile, a similarity: 1 - (1 - s) need not round back to s, "
-        "so a gap at the cut-off can land on the wrong side (exercise 04c.1); compare the distances "
-        "with their percentile",
+        "so a gap at the cut-off can land on the wrong side (exercise 04c.1); compare the "
+        "distances with their percentile",
     ),
 ]
 
