@@ -315,6 +315,10 @@ def test_04b_2_refuses_the_old_route_and_the_library():
         ),
         (_resuming(lambda named: named[-1] + 1, end_at_last=False), "ends the pass"),
         (
+            _resuming(lambda named: named[-1] + 1, fill=lambda u, t, ct: u < ct),
+            "not until they reach it",
+        ),
+        (
             lambda tokens, model, ct: [
                 (a - 1, b - 1) for a, b in _no_resumption(tokens, model, ct)
             ],
