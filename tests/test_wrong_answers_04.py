@@ -370,3 +370,16 @@ def test_04_2_names_precision_rounded_to_one_decimal():
     message = refusal("04.2", (chunks, round(precision, 1)))
     assert "give two decimals" in message, message
     assert f"{precision:.2f}" not in message, message
+
+
+def test_04_3_names_a_window_padded_with_the_edge_text():
+    def padded(texts, b):
+        n = len(texts)
+        return [
+            " ".join(texts[min(max(j, 0), n - 1)] for j in range(i - b, i + b + 1))
+            for i in range(n)
+        ]
+
+    result = verdict("04.3", padded)
+    assert not result.passed
+    assert "edge text is repeated" in result.message, result.message
