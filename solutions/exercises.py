@@ -183,7 +183,9 @@ def piece_numbers(reply: str) -> list[int]:
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
     if line is None:
         raise ValueError(f"no split_after: line in {reply!r}")
-    listed = line.split("split_after:", 1)[1].strip()
+    before, listed = (part.strip() for part in line.split("split_after:", 1))
+    if before:  # "Answer: split_after: 3": the line must start with split_after:
+        raise ValueError(f"words before split_after: on its line: {line!r}")
     if listed and not re.fullmatch(r"[0-9]+(\s*,\s*[0-9]+)*", listed):  # "3.5", "3, five", "\u0663"
         raise ValueError(f"not a list of whole numbers: {line!r}")
     numbers = [int(n) for n in listed.split(",")] if listed else []

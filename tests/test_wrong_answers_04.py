@@ -361,3 +361,25 @@ def test_04_3_names_texts_stripped_of_their_whitespace():
     assert not result.passed
     assert "stripped of its whitespace" in result.message, result.message
     assert verdict("04.3", with_neighbours).passed
+
+
+def test_04_2_names_precision_rounded_to_one_decimal():
+    """(20, 0.3) is the right precision rounded to one decimal, and also the first chunk counted
+    as a cut on a true change (6 of 20): the hint names both, without the answer."""
+    chunks, precision = answers_semantic.budgeted_semantic()
+    message = refusal("04.2", (chunks, round(precision, 1)))
+    assert "give two decimals" in message, message
+    assert f"{precision:.2f}" not in message, message
+
+
+def test_04_3_names_a_window_padded_with_the_edge_text():
+    def padded(texts, b):
+        n = len(texts)
+        return [
+            " ".join(texts[min(max(j, 0), n - 1)] for j in range(i - b, i + b + 1))
+            for i in range(n)
+        ]
+
+    result = verdict("04.3", padded)
+    assert not result.passed
+    assert "edge text is repeated" in result.message, result.message

@@ -76,7 +76,9 @@ def test_04b_1_accepts_any_correct_reader():
     def by_split(reply):
         for line in reply.split("\n"):
             if "split_after:" in line:
-                rest = line.split("split_after:", 1)[1]
+                before, rest = line.split("split_after:", 1)
+                if before.strip():
+                    raise ValueError(line)
                 items = [item.strip() for item in rest.split(",")] if rest.strip() else []
                 if not all(item.isascii() and item.isdigit() for item in items):
                     raise ValueError(line)
@@ -87,6 +89,21 @@ def test_04b_1_accepts_any_correct_reader():
         raise ValueError(reply)
 
     assert verdict("04b.1", by_split).passed
+
+
+def split_after_anywhere_on_its_line(reply):
+    """Reads `Answer: split_after: 3, 5` as [3, 5]; the library refuses it: the line must start
+    with split_after:, or any sentence that mentions it becomes a cut."""
+    rest = _after(reply)
+    if not re.fullmatch(r"\s*([0-9]+(\s*,\s*[0-9]+)*)?\s*", rest):
+        raise ValueError(_line(reply))
+    return _in_order([int(n) for n in re.findall(r"[0-9]+", rest)])
+
+
+def test_04b_1_names_split_after_after_other_words_on_its_line():
+    result = verdict("04b.1", split_after_anywhere_on_its_line)
+    assert not result.passed
+    assert "starts with split_after:" in result.message, result.message
 
 
 def commas_and_spaces_alike(reply):
@@ -314,6 +331,10 @@ def test_04b_2_refuses_the_old_route_and_the_library():
             "pass call_tokens",
         ),
         (_resuming(lambda named: named[-1] + 1, end_at_last=False), "ends the pass"),
+        (
+            _resuming(lambda named: named[-1] + 1, fill=lambda u, t, ct: u < ct),
+            "not until they reach it",
+        ),
         (
             lambda tokens, model, ct: [
                 (a - 1, b - 1) for a, b in _no_resumption(tokens, model, ct)

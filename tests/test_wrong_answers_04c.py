@@ -117,6 +117,20 @@ def _scored(cuts, starts, shift=1):
         (lambda s, p, t: _scored(_distances_above(s, p), t, shift=0), "compare i + 1"),
         (lambda s, p, t: (len(_distances_above(s, p)),) * 2, "every cut is counted"),
         (lambda s, p, t: _scored(_distances_above(s, p), t)[::-1], "swapped"),
+        (
+            lambda s, p, t: tuple(n + 1 for n in _scored(_distances_above(s, p), t)),
+            "document's own start is counted",
+        ),
+        (
+            lambda s, p, t: _scored([i for i, x in enumerate(s) if x > np.percentile(s, p)], t),
+            "cuts the most similar gaps",
+        ),
+        (
+            lambda s, p, t: _scored(
+                [i for i, x in enumerate(s) if x < 1 - np.percentile(1 - s, p)], t
+            ),
+            "need not round back",
+        ),
         (lambda s, p, t: 3, "return a pair"),
     ],
 )

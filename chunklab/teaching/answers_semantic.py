@@ -135,7 +135,12 @@ def _share_slips(chunks: int, on_true: int) -> list[tuple[Any, str]]:
         ),
         (
             (chunks, (on_true + 1) / chunks),
-            "the first chunk counted as a cut on a true change: the document's start is neither",
+            "the first chunk counted as a cut on a true change: the document's start is neither"
+            + (
+                "; or, if you rounded precision to one decimal, give two decimals"
+                if round(on_true / (chunks - 1), 1) == round((on_true + 1) / chunks, 2)
+                else ""
+            ),
         ),
         (
             (chunks, 1.0),

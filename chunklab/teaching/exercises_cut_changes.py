@@ -2,7 +2,8 @@
 against known topic starts, on similarities the notebook never shows, refusing a call into the
 library's rule and naming each predictable slip (a cut at the cut-off itself, the percentile of
 the similarities, p / 100, a gap numbered as the sentence before it, every cut counted as a hit,
-the two numbers swapped). Registered in `exercises`."""
+the two numbers swapped, the document's start counted, the most similar gaps cut, the cut-off
+turned back into a similarity). Registered in `exercises`."""
 
 from __future__ import annotations
 
@@ -59,6 +60,22 @@ _SLIPS: list[tuple[Callable[..., tuple[int, int]], str]] = [
     (
         lambda s, p, t: _score(_cut_gaps(s, p), t)[::-1],
         "the two numbers are swapped: return (cuts on a topic start, all cuts)",
+    ),
+    (
+        lambda s, p, t: (_score(_cut_gaps(s, p), t)[0] + 1, len(_cut_gaps(s, p)) + 1),
+        "the document's own start is counted as a cut: sentence 0 opens the document, not a gap; "
+        "count only the gaps the rule cuts",
+    ),
+    (
+        lambda s, p, t: _score([i for i, x in enumerate(s) if x > np.percentile(s, p)], t),
+        "that cuts the most similar gaps (the percentile of the similarities, cut above it): the "
+        "rule cuts the largest distances (1 - similarity), the least similar gaps",
+    ),
+    (
+        lambda s, p, t: _score([i for i, x in enumerate(s) if x < 1 - np.percentile(1 - s, p)], t),
+        "that cuts against 1 - the percentile, a similarity: 1 - (1 - s) need not round back to s, "
+        "so a gap at the cut-off can land on the wrong side (exercise 04c.1); compare the "
+        "distances with their percentile",
     ),
 ]
 

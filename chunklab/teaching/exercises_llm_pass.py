@@ -19,13 +19,18 @@ Window = tuple[int, int]
 Model = Callable[[int, int], list[int]]
 
 
+def _full(used: int, call_tokens: int, slip: str) -> bool:
+    """A call is full once its pieces pass call_tokens (or, with the slip, reach it)."""
+    return used >= call_tokens if slip == "reaches" else used > call_tokens
+
+
 def _windows(tokens: list[int], model: Model, call_tokens: int, slip: str = "") -> list[Window]:
     """The calls of a pass (1-based first and last piece shown), as `LLMChunker.split` makes them,
     or with one named slip."""
     n, first, calls = len(tokens), 1, list[Window]()
     while first <= n and len(calls) <= 4 * n:
         used, last = 0, first - 1
-        while last < n and (last == first - 1 or used <= call_tokens):
+        while last < n and (last == first - 1 or not _full(used, call_tokens, slip)):
             if slip == "stops before" and last > first - 1 and used + tokens[last] > call_tokens:
                 break
             used, last = used + tokens[last], last + 1
@@ -64,6 +69,8 @@ _SLIPS = {
     "stops before": "a call takes pieces until they pass call_tokens: the piece that passes it is "
     "in the call (and a call always holds at least one piece)",
     "past the end": "a call that shows the last piece ends the pass: no call after it",
+    "reaches": "a call takes pieces until they pass call_tokens (more than it), not until they "
+    "reach it: pieces that come to exactly call_tokens leave room for one more",
 }
 
 

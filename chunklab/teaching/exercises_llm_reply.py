@@ -42,6 +42,7 @@ _REPLIES_04B = [
     "split_after: 1_0",
     "split_after: \u0663, \u0665",  # Arabic-Indic 3 and 5: digits to Python, not 0-9
     "split_after: 2, \uff14",  # a fullwidth 4
+    "Answer: split_after: 3, 5",  # words before it on its line: not the split_after: line
 ]
 
 
@@ -59,6 +60,12 @@ def _refusal_slip(reply: str) -> str:
     """Why the reply must be refused, named by the slip that let it through."""
     if "split_after:" not in reply:
         return "the reply has no split_after: line; raise, never return an empty list"
+    before = reply.split("split_after:", 1)[0].rsplit("\n", 1)[-1]
+    if before.strip():
+        return (
+            "the split_after: line starts with split_after: (spaces before it allowed); a line "
+            f"that says {before.strip()!r} first is not that line: raise"
+        )
     line = reply.split("split_after:", 1)[1].splitlines()[0]
     if any(ch.isdigit() and not ch.isascii() for ch in line):
         return (

@@ -112,8 +112,8 @@ def check_buffer_edges(fn: Callable, slip: Callable[[list[str], int, object], st
 
 
 def buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
-    """The window slid at the edges to keep its width, texts found by value, not position, or
-    each text stripped of its whitespace."""
+    """The window slid or padded with the edge text at the edges to keep its width, texts found
+    by value, not position, or each text stripped of its whitespace."""
     n, width = len(texts), 2 * buffer_size + 1
     if texts and got == with_neighbours([t.strip() for t in texts], buffer_size):
         return (
@@ -125,6 +125,15 @@ def buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
         return (
             "the window slides at the edges to keep its width; it should shrink instead: "
             "fewer texts at the edges, never a neighbour further than buffer_size away"
+        )
+    padded = [
+        " ".join(texts[min(max(j, 0), n - 1)] for j in range(i - buffer_size, i + buffer_size + 1))
+        for i in range(n)
+    ]
+    if n and buffer_size and got == padded:
+        return (
+            "the edge text is repeated to keep the width; the window should shrink instead: "
+            "fewer texts at the edges, each text once"
         )
     expected = with_neighbours(texts, buffer_size)
     words = [len(str(g).split()) for g in got]
