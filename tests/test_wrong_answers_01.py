@@ -642,3 +642,37 @@ def test_01b_1_names_nan_on_all_ties_as_nan_not_as_zero():
     result = verdict("01b.1", nan_on_all_ties)
     assert not result.passed and "a 0/0" in result.message, result.message
     assert "not 0" not in result.message, result.message
+
+
+def _skips_a_break_at_the_last_character(text, size):  # rfind stops one short of the window's end
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop - 1)) >= 0:
+            stop = k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def test_01_4_names_a_break_missed_at_the_window_end_not_the_first_break():
+    message = verdict("01.4", _skips_a_break_at_the_last_character).message
+    assert "last character is missed" in message and "FIRST" not in message, message
+
+
+def test_01_2_covers_no_size_and_the_whole_text():
+    """0 when no size fits (not 1, not None); len(text) when the whole text fits, which a range
+    stopping at len(text) - 1 never tries, and no size past it."""
+    from solutions.exercises import size_for_budget
+
+    slips = {
+        "not even one character": lambda t, b, c: size_for_budget(t, b, c) or 1,
+        "not None": lambda t, b, c: size_for_budget(t, b, c) or None,
+        "try size len(text) too": lambda t, b, c: min(size_for_budget(t, b, c), len(t) - 1),
+        "no size is larger than the text": lambda t, b, c: (
+            10**6 if size_for_budget(t, b, c) == len(t) else size_for_budget(t, b, c)
+        ),
+    }
+    for hint, wrong in slips.items():
+        result = verdict("01.2", wrong)
+        assert not result.passed and hint in result.message, (hint, result.message)

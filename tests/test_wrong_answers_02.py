@@ -463,3 +463,10 @@ def test_02_2_names_the_next_line_and_heading_slips(wrong, hint):
     heading pattern looser than one to six `#`s and a space: each refused with its own hint."""
     result = verdict("02.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def test_02_2_refuses_dropping_a_repeated_title():
+    from solutions.exercises import apart_headings
+
+    result = verdict("02.2", lambda text, spans: list(dict.fromkeys(apart_headings(text, spans))))
+    assert not result.passed and "repeats kept" in result.message, result.message
