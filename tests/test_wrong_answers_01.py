@@ -676,3 +676,32 @@ def test_01_2_covers_no_size_and_the_whole_text():
     for hint, wrong in slips.items():
         result = verdict("01.2", wrong)
         assert not result.passed and hint in result.message, (hint, result.message)
+
+
+def _fits_every_window(text, size, budget, count, step=None):
+    return all(count(text[k : k + size]) <= budget for k in range(0, len(text), step or size))
+
+
+def test_01_2_names_bisection_and_overlapping_windows():
+    """Two methods that land below the answer get hints naming them, not "size N fits too"."""
+
+    def bisection(text, budget, count):
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if _fits_every_window(text, mid, budget, count) else (lo, mid - 1)
+        return lo
+
+    def overlapped(text, budget, count):  # section 2's windows, overlap 40
+        return next(
+            (
+                s
+                for s in range(len(text), 0, -1)
+                if _fits_every_window(text, s, budget, count, max(1, s - 40))
+            ),
+            0,
+        )
+
+    for wrong, hint in [(bisection, "a bisection"), (overlapped, "your windows overlap by 40")]:
+        result = verdict("01.2", wrong)
+        assert not result.passed and hint in result.message, (hint, result.message)

@@ -8,7 +8,8 @@ English texts with two counters (cl100k tokens and words), which the notebook ne
 names the predictable slips: stopping at the first size that does not fit (a larger one can fit
 again: the window starts move with the size), testing the first window only, leaving the last,
 shorter window out, `<` for "at most", one size too many, a chars-per-token rule of thumb, never
-trying the whole text as one window, and anything but 0 when no size fits.
+trying the whole text as one window, anything but 0 when no size fits, overlapping windows, and
+a search (bisection) that takes the sizes that fit for one run.
 No library function does this job, so nothing is refused for calling one.
 """
 
@@ -126,6 +127,8 @@ def check_size_for_budget(fn: Callable) -> int:
         hint = _edge_hint(text, right, got) or _consistent_hint(fn)
         if hint is None and count is _words and got == expected_size(text, budget, cl100k):
             hint = "you counted cl100k tokens: count each window with the `count` passed in"
+        if hint is None and 0 < got < right:
+            hint = _hint_smaller(text, budget, count, got, right)
         if hint is None and right < got <= len(text):
             hint = f"at size {got} some window costs more than {budget}"
         raise NotYet(said + f"expected {right}, got {got}: " + (hint or _hint_larger(right)))
@@ -134,6 +137,29 @@ def check_size_for_budget(fn: Callable) -> int:
 
 def _name(count: Count) -> str:
     return "words" if count is _words else "cl100k tokens"
+
+
+def _overlapped(text: str, budget: int, count: Count, overlap: int = 40) -> int:
+    """The largest size whose windows, stepping size - overlap as section 2's did, fit."""
+    for s in range(len(text), 0, -1):
+        starts = range(0, len(text), max(1, s - overlap))
+        if all(count(text[k : k + s]) <= budget for k in starts):
+            return s
+    return 0
+
+
+def _hint_smaller(text: str, budget: int, count: Count, got: int, right: int) -> str | None:
+    """Two slips that return a size below the answer: overlapping windows, and a search (such as
+    bisection) that takes the sizes that fit for one run."""
+    if got == _overlapped(text, budget, count):
+        return "your windows overlap by 40: these have none, text[k:k + s] for k = 0, s, 2s, ..."
+    fails = next((s for s in range(got + 1, right) if not _fits(text, s, budget, count)), None)
+    if fails is not None and _fits(text, got, budget, count):
+        return (
+            f"size {fails} fails but {right} fits: the sizes that fit are not one run, so a "
+            "bisection, or a search that stops at a failure, misses the largest; try every size"
+        )
+    return None
 
 
 def _hint_larger(right: int) -> str:
