@@ -705,3 +705,15 @@ def test_01_2_names_bisection_and_overlapping_windows():
     for wrong, hint in [(bisection, "a bisection"), (overlapped, "your windows overlap by 40")]:
         result = verdict("01.2", wrong)
         assert not result.passed and hint in result.message, (hint, result.message)
+
+
+def test_01_1_gives_no_direction_for_a_far_guess():
+    """A far guess that is no predictable slip gets the method, not "still split" or "from a
+    smaller one too": those would let a learner halve their way to the answer without a sweep."""
+    right = expected("01.1")
+    misses = set(selfcheck.FORMS["01.1"].misses())
+    for guess in (right // 2, right + (120 - right) // 2, 3):
+        if guess in misses:
+            continue
+        message = refused("01.1", guess, "sweep every overlap")
+        assert "still split" not in message and "smaller one" not in message, message
