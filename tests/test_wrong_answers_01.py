@@ -642,3 +642,78 @@ def test_01b_1_names_nan_on_all_ties_as_nan_not_as_zero():
     result = verdict("01b.1", nan_on_all_ties)
     assert not result.passed and "a 0/0" in result.message, result.message
     assert "not 0" not in result.message, result.message
+
+
+def _skips_a_break_at_the_last_character(text, size):  # rfind stops one short of the window's end
+    spans, start = [], 0
+    while start < len(text):
+        stop = min(start + size, len(text))
+        if stop < len(text) and (k := text.rfind("\n", start, stop - 1)) >= 0:
+            stop = k + 1
+        spans.append((start, stop))
+        start = stop
+    return spans
+
+
+def test_01_4_names_a_break_missed_at_the_window_end_not_the_first_break():
+    message = verdict("01.4", _skips_a_break_at_the_last_character).message
+    assert "last character is missed" in message and "FIRST" not in message, message
+
+
+def test_01_2_covers_no_size_and_the_whole_text():
+    """0 when no size fits (not 1, not None); len(text) when the whole text fits, which a range
+    stopping at len(text) - 1 never tries, and no size past it."""
+    from solutions.exercises import size_for_budget
+
+    slips = {
+        "not even one character": lambda t, b, c: size_for_budget(t, b, c) or 1,
+        "not None": lambda t, b, c: size_for_budget(t, b, c) or None,
+        "try size len(text) too": lambda t, b, c: min(size_for_budget(t, b, c), len(t) - 1),
+        "no size is larger than the text": lambda t, b, c: (
+            10**6 if size_for_budget(t, b, c) == len(t) else size_for_budget(t, b, c)
+        ),
+    }
+    for hint, wrong in slips.items():
+        result = verdict("01.2", wrong)
+        assert not result.passed and hint in result.message, (hint, result.message)
+
+
+def _fits_every_window(text, size, budget, count, step=None):
+    return all(count(text[k : k + size]) <= budget for k in range(0, len(text), step or size))
+
+
+def test_01_2_names_bisection_and_overlapping_windows():
+    """Two methods that land below the answer get hints naming them, not "size N fits too"."""
+
+    def bisection(text, budget, count):
+        lo, hi = 0, len(text)
+        while lo < hi:
+            mid = (lo + hi + 1) // 2
+            lo, hi = (mid, hi) if _fits_every_window(text, mid, budget, count) else (lo, mid - 1)
+        return lo
+
+    def overlapped(text, budget, count):  # section 2's windows, overlap 40
+        return next(
+            (
+                s
+                for s in range(len(text), 0, -1)
+                if _fits_every_window(text, s, budget, count, max(1, s - 40))
+            ),
+            0,
+        )
+
+    for wrong, hint in [(bisection, "a bisection"), (overlapped, "your windows overlap by 40")]:
+        result = verdict("01.2", wrong)
+        assert not result.passed and hint in result.message, (hint, result.message)
+
+
+def test_01_1_gives_no_direction_for_a_far_guess():
+    """A far guess that is no predictable slip gets the method, not "still split" or "from a
+    smaller one too": those would let a learner halve their way to the answer without a sweep."""
+    right = expected("01.1")
+    misses = set(selfcheck.FORMS["01.1"].misses())
+    for guess in (right // 2, right + (120 - right) // 2, 3):
+        if guess in misses:
+            continue
+        message = refused("01.1", guess, "sweep every overlap")
+        assert "still split" not in message and "smaller one" not in message, message

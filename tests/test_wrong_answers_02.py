@@ -473,3 +473,10 @@ def test_02b_2_hints_do_not_hand_over_the_count(capsys):
     assert "count it too" not in short and "opens a list of its own" not in short, short
     for wrong in [("paragraph", blocks), ("list", blocks), (kind, 2), (kind, blocks + 1)]:
         assert "?." not in said("02b.2", wrong, capsys), wrong
+
+
+def test_02_2_refuses_dropping_a_repeated_title():
+    from solutions.exercises import apart_headings
+
+    result = verdict("02.2", lambda text, spans: list(dict.fromkeys(apart_headings(text, spans))))
+    assert not result.passed and "repeats kept" in result.message, result.message

@@ -71,6 +71,11 @@ def _overlap_hint(answer: Any, solution: int) -> str:
         return ""  # not an int: `judge` says what it is instead
     if not 0 <= answer < len(splits):
         return f"an overlap runs from 0 to {len(splits) - 1}"
+    if abs(answer - solution) > 2:  # no direction for a far guess: guessing by halves finds nothing
+        return (
+            f"sweep every overlap from 0 to {len(splits) - 1} at size {OVERLAP_SIZE}, count the "
+            "split lines at each, and read from where on the count stays 0"
+        )
     if splits[answer]:
         return f"at overlap {answer}, {splits[answer]} line(s) are still split"
     later = [o for o in range(answer, len(splits)) if splits[o]]

@@ -7,7 +7,9 @@ at most `budget` under `count` (0 when no size does). The check runs it on made-
 English texts with two counters (cl100k tokens and words), which the notebook never shows, and
 names the predictable slips: stopping at the first size that does not fit (a larger one can fit
 again: the window starts move with the size), testing the first window only, leaving the last,
-shorter window out, `<` for "at most", one size too many, and a chars-per-token rule of thumb.
+shorter window out, `<` for "at most", one size too many, a chars-per-token rule of thumb, never
+trying the whole text as one window, anything but 0 when no size fits, overlapping windows, and
+a search (bisection) that takes the sizes that fit for one run.
 No library function does this job, so nothing is refused for calling one.
 """
 
@@ -78,7 +80,20 @@ CASES: list[tuple[str, int, Count]] = [
     (PT, 6, _words),
     (EN, 9, _words),
     ("uma linha curta\n" * 3, 4, cl100k),
+    ("Pressão 7,5 bar", 0, cl100k),  # no size fits: 0
+    ("uma linha curta\n", 50, cl100k),  # the whole text fits: len(text)
 ]
+
+
+def _edge_hint(text: str, right: int, got: object) -> str | None:
+    """The slips only the two edge cases show: no size fits, or the whole text does."""
+    if right == 0 and got is not None and got != 0:
+        return "no size fits here, not even one character: return 0"
+    if right == len(text) and got == len(text) - 1:
+        return "the whole text fits in one window: try size len(text) too"
+    if right == len(text) and isinstance(got, int) and got > len(text):
+        return "the whole text fits, and no size is larger than the text: return len(text)"
+    return None
 
 
 def _consistent_hint(fn: Callable) -> str | None:
@@ -102,12 +117,18 @@ def check_size_for_budget(fn: Callable) -> int:
     for text, budget, count in CASES:
         got = fn(text, budget, count)
         right = expected_size(text, budget, count)
+        if got is None and right == 0:
+            raise NotYet("no size fits a budget of 0 tokens: return 0 (an int), not None")
         if not isinstance(got, int) or isinstance(got, bool):
             raise NotYet(f"expected an int (a size in characters), got {short(got)}")
         if got == right:
             continue
         said = f"on a text of {len(text)} characters, budget {budget} {_name(count)}: "
-        hint = _consistent_hint(fn)
+        hint = _edge_hint(text, right, got) or _consistent_hint(fn)
+        if hint is None and count is _words and got == expected_size(text, budget, cl100k):
+            hint = "you counted cl100k tokens: count each window with the `count` passed in"
+        if hint is None and 0 < got < right:
+            hint = _hint_smaller(text, budget, count, got, right)
         if hint is None and right < got <= len(text):
             hint = f"at size {got} some window costs more than {budget}"
         raise NotYet(said + f"expected {right}, got {got}: " + (hint or _hint_larger(right)))
@@ -116,6 +137,29 @@ def check_size_for_budget(fn: Callable) -> int:
 
 def _name(count: Count) -> str:
     return "words" if count is _words else "cl100k tokens"
+
+
+def _overlapped(text: str, budget: int, count: Count, overlap: int = 40) -> int:
+    """The largest size whose windows, stepping size - overlap as section 2's did, fit."""
+    for s in range(len(text), 0, -1):
+        starts = range(0, len(text), max(1, s - overlap))
+        if all(count(text[k : k + s]) <= budget for k in starts):
+            return s
+    return 0
+
+
+def _hint_smaller(text: str, budget: int, count: Count, got: int, right: int) -> str | None:
+    """Two slips that return a size below the answer: overlapping windows, and a search (such as
+    bisection) that takes the sizes that fit for one run."""
+    if got == _overlapped(text, budget, count):
+        return "your windows overlap by 40: these have none, text[k:k + s] for k = 0, s, 2s, ..."
+    fails = next((s for s in range(got + 1, right) if not _fits(text, s, budget, count)), None)
+    if fails is not None and _fits(text, got, budget, count):
+        return (
+            f"size {fails} fails but {right} fits: the sizes that fit are not one run, so a "
+            "bisection, or a search that stops at a failure, misses the largest; try every size"
+        )
+    return None
 
 
 def _hint_larger(right: int) -> str:

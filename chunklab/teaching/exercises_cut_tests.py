@@ -307,6 +307,10 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
         lambda t, sp: _apart_by(t, sp, _next_filled, _one_span, last=True),
         "a heading with no non-blank line after it is not counted: it has no text to keep",
     ),
+    (
+        lambda t, sp: list(dict.fromkeys(expected_apart(t, sp))),
+        "two headings can share a title: return one title per heading left apart, repeats kept",
+    ),
 ]
 
 
@@ -315,6 +319,8 @@ def heading_cases() -> list[tuple[str, list[Span]]]:
     cases = [(text, [(0, 22), (22, len(text))]), (text, []), ("## Only heading", [(0, 15)])]
     odd = "####### Seven\nbody one\n#Nospace\nbody two\n# Real\nbody three"  # two non-headings
     cases.append((odd, [(0, 5), (5, 27), (27, len(odd))]))
+    twice = "## Notes\nalpha\n## Notes\nbeta"  # the same title apart twice
+    cases.append((twice, [(0, 10), (10, 20), (20, len(twice))]))
     rng = random.Random(202)
     for _ in range(60):
         lines: list[str] = []
