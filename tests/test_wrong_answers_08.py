@@ -226,11 +226,14 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
 # --- 08.2: a table without a grid, from a bold header (bold_table) ---
 
 
-def _bold_table_by_gaps(words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"]):
+def _bold_table_by_gaps(
+    words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"], by_x0=True
+):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     the smallest distance computed with sorted()."""
     tops = sorted({w["top"] for w in words})
-    line = {t: sorted((w for w in words if w["top"] == t), key=lambda w: w["x0"]) for t in tops}
+    line = {t: [w for w in words if w["top"] == t] for t in tops}
+    line = {t: sorted(ws, key=lambda w: w["x0"]) if by_x0 else ws for t, ws in line.items()}
 
     def split(ws):
         out, start = [], 0
@@ -429,3 +432,18 @@ def test_08_1_names_a_size_exactly_5_percent_above_the_body():
 
     result = verdict("08.1", five_percent_or_more)
     assert not result.passed and "not 5% or more" in result.message, result.message
+
+
+@pytest.mark.parametrize("threshold", [5, 5.9])
+def test_08_2_refuses_a_cell_threshold_below_6(threshold):
+    """A threshold of 5 or 5.9 points passed every page while no cell's words stood 5 to 6 apart."""
+    result = verdict(
+        "08.2", lambda words: _bold_table_by_gaps(words, apart=lambda g: g >= threshold)
+    )
+    assert not result.passed and "5.95 points too" in result.message, result.message
+
+
+def test_08_2_names_words_not_sorted_by_x0():
+    """Words taken in the order the page gives them passed while every page gave them sorted."""
+    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, by_x0=False))
+    assert not result.passed and "sort each line's words by x0" in result.message, result.message

@@ -92,3 +92,30 @@ def test_08b_1_names_each_slip(fn, hint):
     result = verdict("08b.1", fn)
     assert not result.passed and ": not yet: " in result.message, result.message
     assert hint in result.message, result.message
+
+
+def _skips_empty_keys(pages):
+    """A line that is only a page number has the key '': this answer drops it."""
+    if len(pages) < 2:
+        return []
+    common = set(map(_key, pages[0])).intersection(*(set(map(_key, p)) for p in pages[1:]))
+    found = {}
+    for line in pages[0]:
+        if _key(line) and _key(line) in common:
+            found.setdefault(_key(line), line)
+    return list(found.values())
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_skips_empty_keys, "you skipped the empty key"),
+        (_keyed(lambda line: re.sub(r"\d+", "#", line)), "between the line's start and its end"),
+        (_keyed(lambda line: re.sub(r"\d", "#", line).strip("# ")), "replaced each digit"),
+    ],
+)
+def test_08b_1_names_one_slip_not_a_guess_between_two(fn, hint):
+    """Where two slips give the same lines on one case, the hint names the one that gives the
+    learner's lines on every case, not "lines as given; or ..."."""
+    message = verdict("08b.1", fn).message
+    assert hint in message and "as given" not in message, message

@@ -89,7 +89,7 @@ def _max_pooled(vectors, mask):
 
 
 WRONG_MEAN = {
-    _first_n_positions: "padding can be anywhere",
+    _first_n_positions: "misses a text padded on the left",
     _mean_over_padding: "padding was averaged in",
     _mean_scaled: "before any scaling",
     _divided_by_padded_length: "divided by the padded length",
@@ -514,3 +514,24 @@ def test_09_1_names_the_wrong_axis_the_first_texts_count_and_integer_division():
     ]:
         result = verdict("09.1", wrong)
         assert not result.passed and named in result.message, (wrong.__name__, result.message)
+
+
+def test_09_1_names_the_wrong_axis_and_the_first_texts_count():
+    """Summed over the texts (axis 0), or every text cut at the first text's count of real tokens:
+    each gets its own hint, not the generic one."""
+
+    def first_texts_count(vectors, mask):
+        n = int(np.asarray(mask)[0].sum())
+        return np.asarray(vectors)[:, :n].mean(1)
+
+    def over_the_texts(vectors, mask):
+        weights = np.asarray(mask, float)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return (vectors * weights[..., None]).sum(0) / weights.sum(0)[..., None]
+
+    for wrong, named in [
+        (first_texts_count, "the first text's count of real tokens"),
+        (over_the_texts, "the sums ran over the texts, axis=0"),
+    ]:
+        result = verdict("09.1", wrong)
+        assert not result.passed and named in result.message, result.message

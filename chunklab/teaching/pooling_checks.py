@@ -47,8 +47,8 @@ def _prefix_slip(vectors: np.ndarray, mask: np.ndarray, prefix: np.ndarray) -> l
     if np.array_equal(mask, prefix):
         return []
     hint = (
-        "padding can be anywhere, not only at the end: use the mask itself, not a count "
-        "of real tokens taken from the start"
+        "a count of real tokens taken from the start misses a text padded on the left, as some "
+        "tokenizers pad: use the mask itself"
     )
     return [(_masked(vectors, prefix), hint)]
 
@@ -152,7 +152,20 @@ def _other_poolings(vectors: np.ndarray, mask: np.ndarray) -> list:
     """Max and median pooling, and wrong divisors (the dimensions too, the first text's count,
     integer division), each with its hint."""
     summed = (vectors * mask[..., None]).sum(axis=1)
+    first = np.arange(mask.shape[1])[None, :] < mask[0].sum()
+    with np.errstate(invalid="ignore", divide="ignore"):
+        over_texts = (vectors * mask[..., None]).sum(axis=0) / mask.sum(axis=0)[:, None]
     return [
+        (
+            _masked(vectors, np.broadcast_to(first, mask.shape)),
+            "every text took the first text's count of real tokens, mask[0]: each text has its "
+            "own, mask.sum(axis=1)",
+        ),
+        (
+            over_texts,
+            "the sums ran over the texts, axis=0: sum over the tokens, axis=1, for shape (texts, "
+            "dimensions)",
+        ),
         (
             summed / mask[0].sum(),
             "every text was divided by the first text's count of real tokens: divide each text "
