@@ -94,6 +94,13 @@ _PER_WINDOW = (
     "window covers join the denominator"
 )
 
+_SUMMED = (
+    "your numerator sums the excerpts' lengths, over the meeting windows' characters alone: that "
+    "counts excerpt characters no window covers (and any two excerpts share, twice); count the "
+    "excerpt characters inside the meeting windows, over the union of those windows' characters "
+    "and the excerpts'"
+)
+
 
 def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str, float]:
     """What each predictable slip returns on one case -> the words that name it."""
@@ -112,12 +119,7 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "windows that meet an excerpt": len(wanted) / length,
         "your numerator counts excerpt characters that no window covers: count only those "
         "inside the meeting windows": len(wanted) / len(seen | wanted) if seen else 0.0,
-        "your numerator sums the excerpts' lengths, over the meeting windows' characters alone: "
-        "that counts excerpt characters no window covers (and any two excerpts share, twice); "
-        "count the excerpt characters inside the meeting windows, over the union of those "
-        "windows' characters and the excerpts'": sum(e - s for s, e in excerpts) / len(seen)
-        if seen
-        else 0.0,
+        _SUMMED: sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
         "your numerator sums the excerpts' lengths: that counts excerpt characters no window "
         "covers (and overlapping ones twice); count only the excerpt characters inside the "
         "meeting windows": sum(e - s for s, e in excerpts) / len(seen | wanted) if seen else 0.0,
