@@ -168,7 +168,7 @@ WRONG_10 = {"10.1": omega_strict_overlap, "10.2": lambda a, b, low, high, level:
     [
         (omega_strict_overlap, "only touch an excerpt"),
         (omega_over_the_document, "divided by the whole document"),
-        (omega_summing_excerpts, "sums the excerpts' lengths, over the meeting windows' characters"),
+        (omega_summing_excerpts, "sums the excerpts' lengths, over the meeting windows'"),
         (omega_unclipped_last_window, "runs past the document"),
         (omega_in_percent, "that is a percentage"),
         (omega_without_the_excerpts, "meeting windows alone"),
@@ -450,4 +450,4 @@ def test_summed_lengths_on_excerpts_that_do_not_overlap_is_not_told_overlap():
     result = verdict("10.1", omega_summing_excerpts)
     assert "[(2, 5), (18, 30)]" in result.message, result.message
     assert "overlap twice" not in result.message, result.message
-    assert "sums the excerpts' lengths, over the meeting windows' characters alone" in result.message
+    assert "lengths, over the meeting windows' characters alone" in result.message

@@ -7,8 +7,8 @@ alone (no retriever, no model), and it keeps the report's boundary rule a learne
 miss: a window that only *touches* an excerpt (ends where it starts, or starts where it ends)
 counts among the windows, so its characters join the denominator. The expected value is the
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
-predictable slips (touching windows left out, the whole document as denominator, excerpt characters
-counted twice or summed over the meeting windows, the excerpts' lengths summed over the union, a last window past the end or dropped,
+predictable slips (touching windows left out, the whole document as denominator, the excerpts'
+lengths summed over the meeting windows or over the union, a last window past the end or dropped,
 the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
 per excerpt averaged, a percentage, windows that include their end character, windows taken as
 (start, end + 1), a meet test against the excerpt's last character or the first excerpt only, the
