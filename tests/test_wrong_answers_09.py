@@ -535,3 +535,37 @@ def test_09_1_names_the_wrong_axis_and_the_first_texts_count():
     ]:
         result = verdict("09.1", wrong)
         assert not result.passed and named in result.message, result.message
+
+
+def _late_with_markers_pooled(text, spans):
+    """09b.2 with the first window's [CLS] and the last window's [SEP] readings kept at their
+    encoding offsets, (0, 0), so the span starting at character 0 pools them."""
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    minilm = MiniLMEmbedder()
+    encoding = minilm.encoding(text)
+    ids, offsets = encoding.ids, np.array(encoding.offsets)
+    pieces, width, n = ids[1:-1], 254, len(ids) - 2
+    starts = [*range(0, n - width, width - 64), n - width] if n > width else [0]
+    vectors, margin, first, last = np.zeros((n, minilm.dim)), np.full(n, -1), None, None
+    for a in starts:
+        b = min(a + width, n)
+        full = minilm.read([ids[0], *pieces[a:b], ids[-1]])
+        first = full[0] if first is None else first
+        last = full[-1]
+        for p in range(a, b):
+            here = min(p - a, b - 1 - p)
+            if here >= margin[p]:
+                vectors[p], margin[p] = full[1:-1][p - a], here
+    vectors = np.vstack([first, vectors, last])
+    out = []
+    for s, e in spans:
+        keep = (offsets[:, 0] >= s) & (offsets[:, 0] < e)
+        out.append(_unit(vectors[keep].mean(axis=0)) if keep.any() else np.zeros(minilm.dim))
+    return np.array(out)
+
+
+def test_09b_2_names_the_markers_pooled():
+    result = verdict("09b.2", _late_with_markers_pooled)
+    assert not result.passed, result.message
+    assert "[CLS] and [SEP] readings too" in result.message, result.message

@@ -39,7 +39,8 @@ def omega_over_the_document(excerpts, size, length):
 
 
 def omega_summing_excerpts(excerpts, size, length):
-    """Counts overlapping excerpts' characters twice in the numerator."""
+    """Sums the excerpts' lengths over the meeting windows: overlapping characters twice, and
+    characters past the last window (no window covers them) counted."""
     meeting = [
         (a, b) for a, b in windows(size, length) if any(a <= e and b >= s for s, e in excerpts)
     ]
@@ -167,7 +168,7 @@ WRONG_10 = {"10.1": omega_strict_overlap, "10.2": lambda a, b, low, high, level:
     [
         (omega_strict_overlap, "only touch an excerpt"),
         (omega_over_the_document, "divided by the whole document"),
-        (omega_summing_excerpts, "overlap twice"),
+        (omega_summing_excerpts, "sums the excerpts' lengths, over the meeting windows'"),
         (omega_unclipped_last_window, "runs past the document"),
         (omega_in_percent, "that is a percentage"),
         (omega_without_the_excerpts, "meeting windows alone"),
@@ -441,3 +442,12 @@ def test_10_2_refuses_the_old_routes():
 def test_10_2_names_each_slip(wrong, slip):
     result = verdict("10.2", wrong)
     assert not result.passed and slip in result.message, result.message
+
+
+def test_summed_lengths_on_excerpts_that_do_not_overlap_is_not_told_overlap():
+    """The case it fails on, [(2, 5), (18, 30)], has no two excerpts overlapping: the slip is the
+    sum of lengths (an excerpt past the end counted), not an overlap counted twice."""
+    result = verdict("10.1", omega_summing_excerpts)
+    assert "[(2, 5), (18, 30)]" in result.message, result.message
+    assert "overlap twice" not in result.message, result.message
+    assert "lengths, over the meeting windows' characters alone" in result.message

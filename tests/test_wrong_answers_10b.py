@@ -376,3 +376,28 @@ def test_10b_2_names_an_interval_given_in_shares_not_points(capsys):
     selfcheck.check("10b.2", (won, lost, low / 100, high / 100, word))
     out = capsys.readouterr().out
     assert "Exercise 10b.2: correct" not in out and "shares of 1" in out, out
+
+
+def _fuse_keeping(extra):
+    """Each ranking cut at depth + extra (every id when extra is None), then fused."""
+
+    def wrong(scored, k, depth):
+        out = defaultdict(float)
+        for d in scored:
+            ranking = sorted(d, key=lambda i: -d[i])
+            for r, i in enumerate(ranking if extra is None else ranking[: depth + extra], 1):
+                out[i] += 1 / (k + r)
+        return dict(out)
+
+    return wrong
+
+
+@pytest.mark.parametrize("extra", [None, 1])
+def test_10b_1_messages_show_the_differing_ids_in_the_dicts_not_cut_before_them(extra):
+    """The answer's dict in the message holds every id it should not (rounded, not cut short)."""
+    message = verdict("10b.1", _fuse_keeping(extra)).message
+    got = message.split(", got ", 1)[1].split("}: ", 1)[0]
+    named = message.split("ids yours should not hold ", 1)[1].split("]", 1)[0]
+    for i in (x.strip(" '") for x in named.strip("[").split(",")):
+        assert f"'{i}'" in got, message
+    assert "…" not in got, message

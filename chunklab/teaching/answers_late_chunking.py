@@ -4,9 +4,9 @@ chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embedd
 itself. Each plausible slip (the windows not overlapping or overlapping by another number, the
 means never scaled to length 1, each chunk embedded alone, a piece kept by its last character, a
 tie kept from the earlier window, each window overwriting the last, the readings averaged, a
-window's [CLS] left in (a one-piece shift), the last window not moved back, only the first
-window read) is computed here and named in the hint; a window too wide for
-the model is named from the embedder's refusal.
+window's [CLS] left in (a one-piece shift), the markers' readings pooled, the last window not
+moved back, only the first window read) is computed here and named in the hint; a window too wide
+for the model is named from the embedder's refusal.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
 """
@@ -121,6 +121,23 @@ def _averaged(text: str, starts: list[int], width: int) -> late.TokenVectors:
     return late.TokenVectors(sums / counts[:, None], offsets.reshape(-1, 2))
 
 
+def _markers_pooled(
+    text: str, spans: tuple[tuple[int, int], ...], starts: list[int], width: int
+) -> np.ndarray:
+    """The right readings, with the first window's [CLS] and the last window's [SEP] kept at the
+    encoding's offsets for them, (0, 0): a span starting at character 0 pools them too."""
+    minilm = MiniLMEmbedder()
+    encoding = minilm.encoding(text)
+    ids, stitched = encoding.ids, _stitched(text, starts, width)
+    n = len(ids) - 2
+    first = minilm.read([ids[0], *ids[1 : 1 + min(width, n)], ids[-1]])[0]
+    last = minilm.read([ids[0], *ids[1 + starts[-1] : 1 + min(starts[-1] + width, n)], ids[-1]])
+    vectors = np.vstack([first, stitched.vectors, last[-1]])
+    firsts = np.array(encoding.offsets, dtype=np.int64)[:, 0]  # not sorted: pooled by a mask
+    means = [vectors[(firsts >= a) & (firsts < b)].mean(axis=0) for a, b in spans]
+    return np.array([m / np.linalg.norm(m) for m in means])
+
+
 def _by_last_character(tokens: late.TokenVectors, spans: tuple[tuple[int, int], ...]) -> np.ndarray:
     ends = tokens.offsets[:, 1] - 1
     means = [tokens.vectors[(ends >= a) & (ends < b)].mean(axis=0) for a, b in spans]
@@ -141,6 +158,11 @@ def _reading_slips(
             late.pool_spans(_stitched(text, right, width, drop=0), spans),
             "each piece took its left neighbour's reading: a window's readings open with its own "
             "[CLS]; drop it (and the [SEP]) before matching readings to pieces",
+        ),
+        (
+            _markers_pooled(text, spans, right, width),
+            "you pooled the [CLS] and [SEP] readings too: their offsets are (0, 0), so the span "
+            "that starts at character 0 took them in; pool the pieces of text only",
         ),
     ]
 

@@ -7,8 +7,8 @@ alone (no retriever, no model), and it keeps the report's boundary rule a learne
 miss: a window that only *touches* an excerpt (ends where it starts, or starts where it ends)
 counts among the windows, so its characters join the denominator. The expected value is the
 library's `chroma.precision_omega` on the same windows. A wrong answer that matches one of the
-predictable slips (touching windows left out, the whole document as denominator, excerpt characters
-counted twice, the excerpts' lengths summed over the union, a last window past the end or dropped,
+predictable slips (touching windows left out, the whole document as denominator, the excerpts'
+lengths summed over the meeting windows or over the union, a last window past the end or dropped,
 the meeting windows without the excerpts (the case of an excerpt past the end), recall, one figure
 per excerpt averaged, a percentage, windows that include their end character, windows taken as
 (start, end + 1), a meet test against the excerpt's last character or the first excerpt only, the
@@ -94,6 +94,13 @@ _PER_WINDOW = (
     "window covers join the denominator"
 )
 
+_SUMMED = (
+    "your numerator sums the excerpts' lengths, over the meeting windows' characters alone: that "
+    "counts excerpt characters no window covers (and any two excerpts share, twice); count the "
+    "excerpt characters inside the meeting windows, over the union of those windows' characters "
+    "and the excerpts'"
+)
+
 
 def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str, float]:
     """What each predictable slip returns on one case -> the words that name it."""
@@ -112,8 +119,7 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "windows that meet an excerpt": len(wanted) / length,
         "your numerator counts excerpt characters that no window covers: count only those "
         "inside the meeting windows": len(wanted) / len(seen | wanted) if seen else 0.0,
-        "you counted the characters where two excerpts overlap twice: take the union of the "
-        "excerpts' characters": sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
+        _SUMMED: sum(e - s for s, e in excerpts) / len(seen) if seen else 0.0,
         "your numerator sums the excerpts' lengths: that counts excerpt characters no window "
         "covers (and overlapping ones twice); count only the excerpt characters inside the "
         "meeting windows": sum(e - s for s, e in excerpts) / len(seen | wanted) if seen else 0.0,

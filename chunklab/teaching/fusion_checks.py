@@ -207,6 +207,16 @@ def _where_they_differ(got: object, want: Mapping[str, float]) -> str:
     return "; ".join(p for p in parts if p) + ". "
 
 
+def _rounded(value: object, places: int) -> object:
+    """A dict's numbers rounded, so a message shows every key before it is cut short."""
+    if not isinstance(value, Mapping):
+        return value
+    return {
+        i: round(v, places) if isinstance(v, float | int) and not isinstance(v, bool) else v
+        for i, v in value.items()
+    }
+
+
 def _scored_cases() -> list[tuple[Scored, float, int]]:
     """The rankings of `_cases`, each turned into a dict of distinct positive scores on its own
     scale, in shuffled order, with ids past the depth that a right answer leaves out."""
@@ -269,7 +279,8 @@ def check_fuse(fn: Callable) -> int:
                     len(_matched(got, scored, k, depth)),
                     (
                         f"k = {k:g}, depth = {depth}: {_where_they_differ(got, expected)}scores "
-                        f"{short(scored, 200)}: expected {short(want)}, got {short(got)}: {hint}"
+                        f"{short([_rounded(d, 3) for d in scored], 400)}: expected "
+                        f"{short(want, 300)}, got {short(_rounded(got, 4), 300)}: {hint}"
                     ),
                 )
             )
