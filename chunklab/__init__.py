@@ -108,7 +108,6 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
-- `teaching.small_to_big_evidence`: notebook 03's tables of means and paired comparisons
 - `teaching.window_evidence`: 03b's tables of five ways on notebook 03's four questions
 - `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips

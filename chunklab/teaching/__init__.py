@@ -23,8 +23,6 @@
   stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
-- `small_to_big_evidence`: notebook 03's tables of means and paired comparisons on the series'
-  questions, each read at the level the notebook names for its family.
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
 - `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
