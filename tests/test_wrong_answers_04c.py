@@ -131,6 +131,20 @@ def _scored(cuts, starts, shift=1):
             ),
             "need not round back",
         ),
+        (
+            lambda s, p, t: (
+                _scored(_distances_above(s, p), t)[0] + (0 in t),
+                len(_distances_above(s, p)),
+            ),
+            "topic start 0 is counted as a hit",
+        ),
+        (
+            lambda s, p, t: (
+                _scored(_distances_above(s, p), t)[0],
+                len(_distances_above(s, p)) + 1,
+            ),
+            "counts chunks, not cuts",
+        ),
         (lambda s, p, t: 3, "return a pair"),
     ],
 )

@@ -65,9 +65,10 @@
   cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
   the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
-  blank line (04, 04c); `headless_scores`, 04c's section 1 table.
+  blank line (04, 04c); `headless_scores`, 04c's section 1 table; `headless_retrieval`, notebook
+  04's retrieval run on those pages.
 - `table_cuts`: 04c's section 4 (each breakpoint rule's cuts and orphans on the series' tables,
-  and the chance floor of as many random cuts).
+  and the gaps inside them, from which the notebook computes the chance floor).
 - `cut_agreement`: 04c's section 5 (how many cuts two models share at every percentile, and how
   many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence

@@ -2,8 +2,9 @@
 against known topic starts, on similarities the notebook never shows, refusing a call into the
 library's rule and naming each predictable slip (a cut at the cut-off itself, the percentile of
 the similarities, p / 100, a gap numbered as the sentence before it, every cut counted as a hit,
-the two numbers swapped, the document's start counted, the most similar gaps cut, the cut-off
-turned back into a similarity). Registered in `exercises`."""
+the two numbers swapped, the document's start counted as a cut or as a hit, chunks counted
+instead of cuts, the most similar gaps cut, the cut-off turned back into a similarity).
+Registered in `exercises`."""
 
 from __future__ import annotations
 
@@ -65,6 +66,16 @@ _SLIPS: list[tuple[Callable[..., tuple[int, int]], str]] = [
         lambda s, p, t: (_score(_cut_gaps(s, p), t)[0] + 1, len(_cut_gaps(s, p)) + 1),
         "the document's own start is counted as a cut: sentence 0 opens the document, not a gap; "
         "count only the gaps the rule cuts",
+    ),
+    (
+        lambda s, p, t: (_score(_cut_gaps(s, p), t)[0] + 1, len(_cut_gaps(s, p))),
+        "topic start 0 is counted as a hit: sentence 0 opens the document, and no cut opens it; "
+        "count only the topic starts a cut opens (gap i opens sentence i + 1)",
+    ),
+    (
+        lambda s, p, t: (_score(_cut_gaps(s, p), t)[0], len(_cut_gaps(s, p)) + 1),
+        "that counts chunks, not cuts: k cuts make k + 1 chunks; return how many gaps the rule "
+        "cuts",
     ),
     (
         lambda s, p, t: _score([i for i, x in enumerate(s) if x > np.percentile(s, p)], t),

@@ -15,11 +15,16 @@ from typing import Any
 
 import numpy as np
 
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.contracts import Chunk, Document, span_chunks
-from chunklab.documents.series import load_document
+from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.embeddings.static import WordLlamaEmbedder
+from chunklab.evaluation.experiment import plain, run_experiment
 from chunklab.evaluation.metrics import boundary_scores
+from chunklab.evaluation.questions import load_question_file
+from chunklab.retrieval.retrievers import BM25Retriever, DenseRetriever, Retriever
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
 from chunklab.tokens.packing import SENTENCE_END, pack_spans, spans_between, word_spans
@@ -168,3 +173,27 @@ def against_blank_lines(
         out[key + "lost"] = sorted((blank - starts) & true_starts)
     out["as many: scores"] = boundary_scores(as_many.split(doc), truth)
     return out
+
+
+def headless_retrieval(names: list[str]) -> tuple[Any, int]:
+    """Notebook 04's section 4 run again on `names` with their headings removed: the same four cuts
+    (WordLlama at percentile 80, markdown, fixed 100 tokens, blank lines) at a 100-token budget,
+    under BM25 and WordLlama, at k = 1 and 3. One row per (strategy, retriever, k, question), and
+    how many questions the pages have."""
+    import pandas as pd
+
+    everything = {name: load_document(name) for name in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", everything)
+    strategies = {
+        "semantic": plain(
+            SemanticChunker(embedder=WordLlamaEmbedder(), percentile=80, max_tokens=100)
+        ),
+        "markdown": plain(MarkdownChunker(max_tokens=100, table_mode="rows", prefix="none")),
+        "fixed 100 tokens": plain(FixedSizeChunker(size=100, overlap=20, unit="tokens")),
+        "blank lines": plain(BlankLines(max_tokens=100)),
+    }
+    pages = {name: without_headings(name)[0].model_copy(update={"doc_id": name}) for name in names}
+    asked = [q for q in questions if q.document in pages]
+    retrievers: dict[str, Retriever] = {"BM25": BM25Retriever(), "WordLlama": DenseRetriever()}
+    runs = run_experiment(pages, asked, strategies, retrievers, ks=(1, 3))
+    return pd.DataFrame(runs), len(asked)
