@@ -22,7 +22,8 @@ from chunklab.teaching.checking import NotYet, run_without, short
 
 
 def running_key(line: str) -> str:
-    """`Page 3 of 12` -> `Page # of`; `47700 Federal Register` -> `Federal Register`; `7` -> ``."""
+    """`Page 3 of 12` -> `Page # of`; `47700 Federal Register` -> `Federal Register`; `7` -> the
+    empty string."""
     return re.sub(r"\d+", "#", line).strip("# ")
 
 
