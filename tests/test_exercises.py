@@ -20,6 +20,8 @@ from chunklab.teaching import selfcheck
 from chunklab.teaching.exercises import CHECKS, verdict
 
 sys.path.insert(0, str(ROOT))
+from test_wrong_answers_04b import _no_resumption as no_resumption
+
 from solutions import exercises as solutions  # noqa: E402
 
 
@@ -235,17 +237,6 @@ def _numbers_anywhere_in_the_reply(reply):  # reads "Pieces 1 to 4" as cuts too
     return [int(n) for n in re.findall(r"\d+", reply)]
 
 
-def _calls_without_resuming(tokens, model, call_tokens):  # the next call starts after the window
-    calls, first = [], 1
-    while first <= len(tokens):
-        last, used = first - 1, 0
-        while last < len(tokens) and (last == first - 1 or used <= call_tokens):
-            used, last = used + tokens[last], last + 1
-        calls.append((first, last))
-        first = last + 1
-    return calls
-
-
 def _cuts_counting_every_cut_as_a_change(sims, percentile, topic_starts):
     import numpy as np
 
@@ -310,7 +301,7 @@ WRONG = {
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,
     "04c.2": _cuts_counting_every_cut_as_a_change,
-    "04b.2": _calls_without_resuming,
+    "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
     "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
