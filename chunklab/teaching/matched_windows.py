@@ -115,23 +115,3 @@ def walk_to(
         over = over + 1 if point.tokens > target else 0
         size += 1
     return points
-
-
-def plot_window_sweep(points: Sequence[WindowPoint], title: str):
-    """Questions won minus lost against each window size, one bar per size, green where the paired
-    verdict is "better". Why: a sweep of fifty sizes printed as ranges hides where the verdict
-    flickers and how far the margin falls; a bar per size shows both at a glance."""
-    import matplotlib.pyplot as plt  # teaching figures only: the library never needs matplotlib
-    from matplotlib.ticker import MaxNLocator
-
-    figure, ax = plt.subplots(figsize=(8, 2.8))
-    margins = [p.comparison.won - p.comparison.lost for p in points]
-    colours = ["tab:green" if p.comparison.better else "0.7" for p in points]
-    ax.bar([p.size for p in points], margins, color=colours)
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))  # questions come whole
-    ax.set(
-        xlabel="window size (tokens); green: better, grey: no difference shown",
-        ylabel="won minus lost",
-        title=title,
-    )
-    return figure

@@ -110,20 +110,6 @@ def plot_units_per_chunk(frames: Mapping[str, pd.DataFrame], units: Sequence[str
     return fig
 
 
-def hits_frame(hits: Sequence, text_of: Mapping[str, str]) -> pd.DataFrame:
-    """One row per search hit, best first: its score, the child's id after the document's `#`,
-    and the last line of its text (what tells the rows of a table apart)."""
-    rows = [
-        {
-            "score": round(hit.score, 3),
-            "child": hit.ref_id.split("#", 1)[-1],
-            "ends": text_of[hit.ref_id].splitlines()[-1],
-        }
-        for hit in hits
-    ]
-    return pd.DataFrame(rows)
-
-
 def blocks_frame(blocks, source: str) -> pd.DataFrame:
     """One row per block: kind, line span, character span, and how it begins."""
     rows = [
