@@ -16,7 +16,9 @@ sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
 
 
-def _room_by_blocks(text, count, rows_mode=False, end="\n", marks=":- "):
+def _room_by_blocks(
+    text, count, rows_mode=False, end="\n", marks=":- ", by_place=False, after_delimiter=None
+):
     """05b.1 another way: walk the text once, keeping the heading path as a list and each table's
     header as it is met; every row's pair built and measured as it comes."""
     path, fence, header, pairs = [], False, None, []
@@ -27,7 +29,8 @@ def _room_by_blocks(text, count, rows_mode=False, end="\n", marks=":- "):
             continue
         m = re.match(r"^(#{1,6})\s+(.*?)\s*$", line)
         if m and not fence:
-            del path[len([1 for lv, _ in path if lv < len(m.group(1))]) :]
+            level = len(m.group(1))
+            del path[level - 1 if by_place else len([1 for lv, _ in path if lv < level]) :]
             path.append((len(m.group(1)), m.group(2)))
             continue
         is_pipe = line.lstrip().startswith("|")
@@ -37,7 +40,8 @@ def _room_by_blocks(text, count, rows_mode=False, end="\n", marks=":- "):
             and set(lines[i + 1].replace("|", "").strip()) <= set(marks)
             and "-" in lines[i + 1]
         ):
-            header = line + end + (lines[i + 1] + end if rows_mode else "")
+            delimiter_end = end if after_delimiter is None else after_delimiter
+            header = line + end + (lines[i + 1] + delimiter_end if rows_mode else "")
             continue
         if header and is_pipe and not (set(line.replace("|", "").strip()) <= set(":- ")):
             crumb = " > ".join(t for _, t in path)
@@ -195,3 +199,27 @@ def test_05b_1_names_a_delimiter_that_refuses_colons():
 
     result = verdict("05b.1", no_colons)
     assert not result.passed and "colons" in result.message, result.message
+
+
+def test_05b_1_refuses_a_heading_stack_cut_by_position():
+    """`path[:level - 1]` keeps a sibling under a skipped level (# A, ### B, ### C: 'A > B > C'
+    where the path is 'A > C'); the hint names the cut by level."""
+
+    def by_place(text, count, rows_mode=False):
+        return _room_by_blocks(text, count, rows_mode, by_place=True)
+
+    result = verdict("05b.1", by_place)
+    assert not result.passed and "not by position" in result.message, result.message
+
+
+def test_05b_1_names_a_missing_newline_after_the_delimiter_line():
+    """In rows mode, no newline after the delimiter line gives the same count as one newline after
+    the breadcrumb on a document with headings; the hint names the delimiter line only."""
+
+    def no_delimiter_newline(text, count, rows_mode=False):
+        return _room_by_blocks(text, count, rows_mode, after_delimiter="")
+
+    result = verdict("05b.1", no_delimiter_newline)
+    assert not result.passed, result.message
+    assert "the delimiter line, like the header line" in result.message, result.message
+    assert "breadcrumb is followed" not in result.message, result.message
