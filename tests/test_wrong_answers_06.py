@@ -276,6 +276,10 @@ def test_06_2_refuses_the_old_routes_sorted_lists_and_compare():
             lambda rows, a, b, m: {q: -d for q, d in _paired_by_dicts(rows, a, b, m).items()},
             "sign is reversed",
         ),
+        (
+            lambda rows, a, b, m: {q: abs(d) for q, d in _paired_by_dicts(rows, a, b, m).items()},
+            "took the size of each difference (abs)",
+        ),
         (exercises_paired_rows.paired_by_position, "paired the rows by position"),
         (exercises_paired_rows.paired_missing_as_zero, "has no pair: leave it out"),
         (exercises_paired_rows.paired_any_strategy, "rows whose strategy is b"),

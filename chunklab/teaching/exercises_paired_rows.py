@@ -60,6 +60,11 @@ SLIPS: list[tuple[Callable[[Rows, str, str, str], dict[str, float]], str]] = [
         "the sign is reversed: the difference is a's measure minus b's",
     ),
     (
+        lambda rows, a, b, m: {q: abs(d) for q, d in paired_expected(rows, a, b, m).items()},
+        "you took the size of each difference (abs): keep its sign, a's measure minus b's, so a "
+        "question where a scores less shows as negative",
+    ),
+    (
         paired_by_position,
         "you paired the rows by position: they come in any order, so pair each question's "
         "a row with the same question's b row (key both by question id)",
