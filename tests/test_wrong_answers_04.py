@@ -5,6 +5,8 @@ The wrong answers are the mistakes a learner makes on the way (cuts counted as c
 document's start counted as a topic change, the default budget, a one-sided buffer); the right
 ones come from the library, so nothing here is typed in."""
 
+import math
+
 import pytest
 
 from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
@@ -383,3 +385,18 @@ def test_04_3_names_a_window_padded_with_the_edge_text():
     result = verdict("04.3", padded)
     assert not result.passed
     assert "edge text is repeated" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-04.1")
+def test_04_1_names_the_true_changes_and_a_stdevs_that_does_not_make_five_cuts():
+    """The answer key's gaps are named as such, and a wrong stdevs is not called "not the
+    smallest": the question asks for the stdevs that makes exactly 5 cuts, no smallest."""
+    right, _ = selfcheck.SOLUTIONS["04.1"][1]()
+    assert "true topic changes" in refusal("04.1", (right, [3, 7, 11, 15, 18]))
+    wrong = refusal("04.1", (0.5, list(answers_stdevs.stdev_gaps(0.5))))
+    assert "does not make exactly 5 cuts" in wrong and "smallest" not in wrong
+
+
+def test_04_2_names_a_precision_rounded_up():
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    assert "rounded up" in refusal("04.2", (chunks, math.ceil(precision * 100) / 100))
