@@ -26,6 +26,7 @@ from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
+from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
@@ -292,6 +293,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
+    **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes

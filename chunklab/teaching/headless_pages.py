@@ -143,7 +143,9 @@ def headless_scores(
             )
         if units[0][0] in set(section_starts) - {0}:
             notes[name] = {
-                r["cut"]: without_first_start(units, section_starts, r["cuts"], r["cuts on a start"])
+                r["cut"]: without_first_start(
+                    units, section_starts, r["cuts"], r["cuts on a start"]
+                )
                 for r in rows[-3:]
             }
     return pd.DataFrame(rows).set_index(["page, headings removed", "cut"]), notes
