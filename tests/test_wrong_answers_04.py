@@ -407,3 +407,13 @@ def test_04_1_names_the_true_changes_and_a_stdevs_that_does_not_make_five_cuts()
 def test_04_2_names_a_precision_rounded_up():
     chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
     assert "rounded up" in refusal("04.2", (chunks, math.ceil(precision * 100) / 100))
+
+
+def _padded(texts, b):
+    return [" ".join(([""] * b + texts + [""] * b)[i : i + 2 * b + 1]) for i in range(len(texts))]
+
+
+def test_04_3_names_ends_padded_with_empty_texts():
+    assert "padded with empty texts" in verdict("04.3", _padded).message
+    stripped = verdict("04.3", lambda t, b: [w.strip() for w in _padded(t, b)]).message
+    assert "padded with empty texts, then stripped" in stripped, stripped

@@ -26,7 +26,6 @@ from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
-from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
@@ -50,6 +49,7 @@ from chunklab.teaching.exercises_thresholds import (
     check_buffer_edges,
     check_threshold_for,
 )
+from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
@@ -235,6 +235,16 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     slips["joined by newlines: join the texts with single spaces"] = [
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
     ]
+    padded = [
+        join(([""] * buffer_size + texts + [""] * buffer_size)[i : i + 2 * buffer_size + 1])
+        for i in range(n)
+    ]
+    slips["the ends padded with empty texts: at the edges take fewer texts, not empty ones"] = (
+        padded
+    )
+    slips[
+        "the ends padded with empty texts, then stripped: at the edges take fewer texts, and strip nothing"
+    ] = [p.strip() for p in padded]
     if buffer_size != 1:
         slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
             join(texts[max(0, i - 1) : i + 2]) for i in range(n)
