@@ -243,7 +243,8 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
         padded
     )
     slips[
-        "the ends padded with empty texts, then stripped: at the edges take fewer texts, and strip nothing"
+        "the ends padded with empty texts, then stripped: at the edges take fewer texts, "
+        "and strip nothing"
     ] = [p.strip() for p in padded]
     if buffer_size != 1:
         slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
