@@ -196,6 +196,18 @@ def _check_line_windows(fn: Callable) -> int:
 # --- 04.3: the sentence buffer -------------------------------------------------------------------
 
 
+def _padded_slips(texts: list[str], buffer_size: int) -> dict[str, list[str]]:
+    """04.3's windows with the ends padded by empty texts (extra spaces), and padded then stripped
+    (which also strips each text's own edge whitespace): at the edges a window holds fewer texts."""
+    pad = [""] * buffer_size
+    padded = [" ".join((pad + texts + pad)[i : i + 2 * buffer_size + 1]) for i in range(len(texts))]
+    return {
+        "the ends padded with empty texts: at the edges take fewer texts, not empty ones": padded,
+        "the ends padded with empty texts, then stripped: at the edges take fewer texts, "
+        "and strip nothing": [w.strip() for w in padded],
+    }
+
+
 def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     """What a wrong `buffered` answer most likely did, named from the usual slips."""
     n = len(texts)
@@ -235,17 +247,7 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     slips["joined by newlines: join the texts with single spaces"] = [
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
     ]
-    padded = [
-        join(([""] * buffer_size + texts + [""] * buffer_size)[i : i + 2 * buffer_size + 1])
-        for i in range(n)
-    ]
-    slips["the ends padded with empty texts: at the edges take fewer texts, not empty ones"] = (
-        padded
-    )
-    slips[
-        "the ends padded with empty texts, then stripped: at the edges take fewer texts, "
-        "and strip nothing"
-    ] = [p.strip() for p in padded]
+    slips.update(_padded_slips(texts, buffer_size))
     if buffer_size != 1:
         slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
             join(texts[max(0, i - 1) : i + 2]) for i in range(n)
