@@ -162,6 +162,7 @@ The notebooks' helpers (`teaching/`)
   into piece numbers
 - `teaching.exercises_thresholds`: companion 04c's check: a percentile's cuts as a threshold
 - `teaching.exercises_llm_pass`: companion 04b's check 04b.2: a first pass's calls
+- `teaching.exercises_wide_buffer`: 04.3b's check: the buffered semantic cut written from scratch
 - `teaching.exercises_cut_changes`: companion 04c's check 04c.2: the percentile rule scored
   against topic starts
 - `teaching.table_cuts`: 04c's section 4: breakpoint rules on the series' tables

@@ -625,3 +625,19 @@ def paired_differences(rows: list[dict], a: str, b: str, measure: str) -> dict[s
     ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
     theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}
     return {q: ours[q] - theirs[q] for q in ours if q in theirs}
+
+
+def wide_cuts(texts: list[str], buffer_size: int) -> list[int]:
+    """04.3b: the percentile-80 rule on the cosines of the buffered texts, WordLlama's vectors,
+    written from scratch (gap i lies after text i)."""
+    import numpy as np
+
+    from chunklab.embeddings.static import WordLlamaEmbedder
+
+    vectors = WordLlamaEmbedder().embed_documents(buffered(texts, buffer_size))
+    cosines = [
+        float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        for u, v in zip(vectors, vectors[1:], strict=False)
+    ]
+    distances = np.array([1 - s for s in cosines])
+    return [i for i, d in enumerate(distances) if d > np.percentile(distances, 80)]

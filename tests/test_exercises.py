@@ -298,6 +298,7 @@ WRONG = {
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
     "04.3": _buffer_one_side,
+    "04.3b": lambda texts, buffer_size: list(range(0, len(texts) - 1, 4)),  # gaps not computed
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,
     "04c.2": _cuts_counting_every_cut_as_a_change,

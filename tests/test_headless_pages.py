@@ -33,3 +33,19 @@ def test_without_headings_starts_each_section_on_its_text():
     page, starts = without_headings("travel_policy")
     assert not re.search(r"^#{1,6} ", page.text, re.M)
     assert starts and all(not page.text[s].isspace() for s in starts)
+
+
+def test_without_first_start_is_the_hypergeometric_chance_the_draws_estimate():
+    """A page opening on a section start gives every cut that start: set aside, the exact chance
+    of as many hits among the other sentence starts, close to what the seeded draws give."""
+    from math import comb
+
+    from chunklab.teaching.headless_pages import random_hits, without_first_start
+
+    units = [(1, 5)] + [(10 * i, 10 * i + 5) for i in range(1, 16)]  # 15 other sentence starts
+    starts = [1, 10, 40, 70, 100]  # the opening one and 4 among the others
+    hit, made, chance = without_first_start(units, starts, cuts=8, hits=5)
+    assert (hit, made) == (4, 7)
+    assert chance == comb(11, 3) / comb(15, 7)  # all 4 marked starts among 7 of 15
+    drawn = random_hits(units, starts, 8, draws=20_000)
+    assert abs((drawn >= 5).mean() - chance) < 0.01

@@ -5,6 +5,8 @@ The wrong answers are the mistakes a learner makes on the way (cuts counted as c
 document's start counted as a topic change, the default budget, a one-sided buffer); the right
 ones come from the library, so nothing here is typed in."""
 
+import math
+
 import pytest
 
 from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
@@ -188,51 +190,58 @@ def test_04_3_says_when_the_function_changed_its_input():
     assert "changed its input" in message, message
 
 
-@pytest.mark.xdist_group("exercise-04.3b")  # with its selfcheck test: one worker, one solve
-def test_04_3b_refuses_the_printed_buffer_one_row_and_no_buffer():
-    right = selfcheck.SOLUTIONS["04.3b"][1]()
-    assert selfcheck.verdict_for("04.3b", list(right)).endswith("correct.")
-    one = answers_semantic.wide_buffer_gaps(1)
-    assert one != right
-    assert "buffer_size=1" in refusal("04.3b", one)
-    assert "no buffer" in refusal("04.3b", answers_semantic.wide_buffer_gaps(0))
-    assert "LangChain's default" in refusal(
-        "04.3b", answers_semantic.wide_buffer_gaps(percentile=95)
-    )
-
-
-@pytest.mark.xdist_group("exercise-04.3b")
-def test_04_3b_refuses_the_optimal_partition_and_the_scores():
-    """Buffer 3 scores (0.00, 0.00) with the greedy rule and with the optimal partition alike, so
-    the exercise asks the gaps: the wrong method now gives a wrong answer, named."""
-    assert answers_semantic.wide_buffer_scores() == answers_semantic.wide_buffer_scores(
-        partition="optimal"
-    )
-    optimal = answers_semantic.wide_buffer_gaps(partition="optimal")
-    assert optimal != selfcheck.SOLUTIONS["04.3b"][1]()
-    assert "optimal partition" in refusal("04.3b", optimal)
-    assert "(precision, recall)" in refusal("04.3b", answers_semantic.wide_buffer_scores())
-
-
-@pytest.mark.xdist_group("exercise-04.3b")
-def test_04_3b_answer_is_what_the_learners_buffer_and_breakpoints_give():
-    """The answer the learner builds by hand (04.3's buffer, section 1's cosine and percentile
-    rule) equals the library's, so a correct from-scratch route is accepted."""
+def _wide_cuts(texts, buffer_size, percentile=80, shift=0, use_buffer=True):
+    """04.3b written from scratch, with a slip when asked: another percentile, chunk starts
+    numbered for gaps, no buffer."""
     import numpy as np
 
-    from chunklab.documents.series import load_document
     from chunklab.embeddings.static import WordLlamaEmbedder
 
-    text = load_document("topics").text
-    units, _ = SemanticChunker(embedder=WordLlamaEmbedder()).similarities(load_document("topics"))
-    vectors = WordLlamaEmbedder().embed_documents(with_neighbours([text[a:b] for a, b in units], 3))
+    n, b = len(texts), buffer_size if use_buffer else 0  # 04.3's buffer, written out
+    given = [" ".join(texts[max(0, i - b) : i + b + 1]) for i in range(n)]
+    vectors = WordLlamaEmbedder().embed_documents(given)
     cosines = [
         float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
         for u, v in zip(vectors, vectors[1:], strict=False)
     ]
     distances = np.array([1 - s for s in cosines])
-    gaps = [i for i, d in enumerate(distances) if d > np.percentile(distances, 80)]
-    assert selfcheck.verdict_for("04.3b", gaps).endswith("correct.")
+    return [i + shift for i, d in enumerate(distances) if d > np.percentile(distances, percentile)]
+
+
+def _wide_cuts_by_the_library(texts, buffer_size):
+    """The shortcut a value answer let pass: the library's chunker on the texts joined."""
+    from chunklab import Document
+    from chunklab.embeddings.static import WordLlamaEmbedder
+
+    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), buffer_size=buffer_size)
+    doc = Document(doc_id="x", uri="urn:x", title="", text=" ".join(texts))
+    return chunker.cuts(chunker.similarities(doc)[1])
+
+
+@pytest.mark.xdist_group("exercise-04.3b")
+def test_04_3b_asks_for_the_cut_written_and_refuses_the_library_and_a_value():
+    """04.3b once took the gaps as a value, which SemanticChunker(buffer_size=3).cuts gave
+    unwritten; now it takes the learner's function and refuses a call into the chunker."""
+    assert verdict("04.3b", lambda texts, b: _wide_cuts(texts, b)).passed
+    assert verdict("04.3b", lambda texts, b: tuple(_wide_cuts(texts, b))).passed
+    assert not verdict("04.3b", [0, 4, 5, 13, 20]).passed
+    library = verdict("04.3b", _wide_cuts_by_the_library)
+    assert not library.passed and "calls" in library.message, library.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (lambda t, b: _wide_cuts(t, b, use_buffer=False), "no buffer"),
+        (lambda t, b: _wide_cuts(t, 3), "a buffer of 3 whatever"),
+        (lambda t, b: _wide_cuts(t, b, percentile=95), "percentile 95"),
+        (lambda t, b: _wide_cuts(t, b, shift=1), "gap i lies after text i"),
+    ],
+)
+@pytest.mark.xdist_group("exercise-04.3b")
+def test_04_3b_names_each_slip(wrong, named):
+    result = verdict("04.3b", wrong)
+    assert not result.passed and named in result.message, result.message
 
 
 def _newline_join(texts, buffer_size):
@@ -383,3 +392,28 @@ def test_04_3_names_a_window_padded_with_the_edge_text():
     result = verdict("04.3", padded)
     assert not result.passed
     assert "edge text is repeated" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-04.1")
+def test_04_1_names_the_true_changes_and_a_stdevs_that_does_not_make_five_cuts():
+    """The answer key's gaps are named as such, and a wrong stdevs is not called "not the
+    smallest": the question asks for the stdevs that makes exactly 5 cuts, no smallest."""
+    right, _ = selfcheck.SOLUTIONS["04.1"][1]()
+    assert "true topic changes" in refusal("04.1", (right, [3, 7, 11, 15, 18]))
+    wrong = refusal("04.1", (0.5, list(answers_stdevs.stdev_gaps(0.5))))
+    assert "does not make exactly 5 cuts" in wrong and "smallest" not in wrong
+
+
+def test_04_2_names_a_precision_rounded_up():
+    chunks, precision = selfcheck.SOLUTIONS["04.2"][1]()
+    assert "rounded up" in refusal("04.2", (chunks, math.ceil(precision * 100) / 100))
+
+
+def _padded(texts, b):
+    return [" ".join(([""] * b + texts + [""] * b)[i : i + 2 * b + 1]) for i in range(len(texts))]
+
+
+def test_04_3_names_ends_padded_with_empty_texts():
+    assert "padded with empty texts" in verdict("04.3", _padded).message
+    stripped = verdict("04.3", lambda t, b: [w.strip() for w in _padded(t, b)]).message
+    assert "padded with empty texts, then stripped" in stripped, stripped

@@ -86,6 +86,11 @@ def judge_scalar(answer: Any, expected: Any, form: Form) -> str | None:
     step = 10.0**-form.decimals
     if abs(round(float(answer), form.decimals) - float(expected)) < step / 2:
         return None
+    if float(answer) == math.ceil(round(float(expected) / step, 6)) * step:
+        return (
+            f"close, but rounded up: round to the nearest at {_plural(form.decimals, 'decimal')} "
+            f"(round(x, {form.decimals})), not up"
+        )
     if abs(float(answer) - float(expected)) <= step * (1 + 1e-9) and abs(answer) > abs(expected):
         # cutting digits off only ever lowers a number's size: this one is off, not truncated
         return (

@@ -13,87 +13,9 @@ from typing import Any
 
 from chunklab.chunkers.semantic import SemanticChunker
 from chunklab.documents.series import load_document, load_topic_boundaries
-from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
-from chunklab.evaluation.metrics import boundary_scores
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses, stdevs_off_the_grid
-
-
-def wide_buffer_scores(buffer_size: int = 3, **options: Any) -> tuple[float, float]:
-    """(precision, recall) of the greedy rule with a buffer on the topics document; the
-    notebook's prose reads it after 04.3b, whose answer is the gaps (`wide_buffer_gaps`)."""
-    chosen = {"wordllama": WordLlamaEmbedder, "minilm": MiniLMEmbedder}[
-        options.pop("embedder", "wordllama")
-    ]()
-    chunks = SemanticChunker(embedder=chosen, buffer_size=buffer_size, **options).split(
-        load_document("topics")
-    )
-    scored = boundary_scores(chunks, load_topic_boundaries("topics"))
-    return scored["precision"], scored["recall"]
-
-
-def wide_buffer_gaps(buffer_size: int = 3, **options: Any) -> tuple[int, ...]:
-    """04.3b: the gaps section 1's percentile-80 rule cuts when each sentence is embedded with
-    `buffer_size` neighbours each side (gap i lies after sentence i). Asked as gaps, not as
-    (precision, recall): buffer 3 scores (0.00, 0.00), which a learner could guess from the
-    printed 0.80 -> 0.40 pattern, and which the optimal partition scores too. A chunker run with
-    ``partition="optimal"`` has no greedy cuts: its gaps are read off its chunk starts."""
-    chosen = {"wordllama": WordLlamaEmbedder, "minilm": MiniLMEmbedder}[
-        options.pop("embedder", "wordllama")
-    ]()
-    chunker = SemanticChunker(embedder=chosen, buffer_size=buffer_size, **options)
-    topics = load_document("topics")
-    units, sims = chunker.similarities(topics)
-    if options.get("partition") != "optimal":
-        return tuple(int(c) for c in chunker.cuts(sims))
-    starts = [a for a, _ in units]
-    return tuple(starts.index(c.start) - 1 for c in chunker.split(topics)[1:])
-
-
-def _wide_buffer_misses() -> dict[Any, str]:
-    right = wide_buffer_gaps()
-    units, _ = SemanticChunker(embedder=HashingEmbedder()).similarities(load_document("topics"))
-    slips: list[tuple[Any, str]] = [
-        (wide_buffer_gaps(0), "those are section 1's gaps, no buffer: embed buffered(..., 3)"),
-        (
-            wide_buffer_gaps(1),
-            "that is buffer_size=1 (companion 04c's section 3 row): embed buffered(..., 3)",
-        ),
-        (wide_buffer_gaps(2), "that is buffer_size=2: embed buffered(..., 3)"),
-        (wide_buffer_gaps(4), "that is buffer_size=4: the question asks 3"),
-        (
-            wide_buffer_gaps(partition="optimal"),
-            "those are the optimal partition's cuts: apply section 1's breakpoints (the greedy "
-            "rule, percentile 80) to the buffered cosines",
-        ),
-        (wide_buffer_gaps(embedder="minilm"), "that is MiniLM: embed with WordLlamaEmbedder()"),
-        (
-            wide_buffer_gaps(percentile=95),
-            "that is percentile 95 (LangChain's default): keep breakpoints' percentile 80",
-        ),
-        (
-            tuple(c + 1 for c in right),
-            "those number the sentences that open each new chunk; a gap i lies after sentence i, "
-            "as breakpoints returns it",
-        ),
-        (
-            tuple(units[c + 1][0] for c in right),
-            "those are character offsets of the new chunks; the question asks the gap numbers "
-            "breakpoints returns",
-        ),
-        (
-            wide_buffer_scores(),
-            "that is (precision, recall); the question asks the gaps breakpoints cuts (a list "
-            "of ints): score them after",
-        ),
-        (tuple(reversed(right)), "the right gaps in the wrong order: keep breakpoints' order"),
-    ]
-    misses: dict[Any, str] = {}
-    for answer, hint in slips:
-        if tuple(answer) != tuple(right):
-            misses.setdefault(tuple(answer), hint)
-    return misses
 
 
 def budgeted_semantic(
@@ -237,7 +159,6 @@ SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
         stdevs_and_gaps,
     ),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
-    "04.3b": ("a list of gap numbers (ints), as breakpoints returns them", wide_buffer_gaps),
 }
 
 # exercise -> (answer, solution) -> what is wrong with the answer, in words ("": nothing named)
@@ -246,5 +167,4 @@ HINTS_SEMANTIC: dict[str, Callable[[Any, Any], str]] = {"04.1": stdevs_off_the_g
 FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
-    "04.3b": Form(misses=_wide_buffer_misses),
 }

@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.documents.series import load_document
+from chunklab.documents.series import load_document, load_topic_boundaries
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import WordLlamaEmbedder
 
@@ -72,11 +72,23 @@ def stdevs_misses() -> dict[Any, str]:
             stdevs_for_asked_cuts(),
             stdev_gaps(stdevs_for_asked_cuts(), "wordllama"),
         ): "the stdevs is right; those gaps are WordLlama's: take MiniLM's cuts there",
+        (stdevs_for_asked_cuts(), _true_change_gaps()): (
+            "the stdevs is right; those are the gaps before the true topic changes: give the gaps "
+            "MiniLM's rule cuts there, chunker.cuts(sims)"
+        ),
         (stdevs_for_asked_cuts(), tuple(g + 1 for g in stdev_gaps(stdevs_for_asked_cuts()))): (
             "the stdevs is right; those are the sentences where each new chunk starts, one past "
             "each gap: gap i lies after sentence i, so give chunker.cuts(sims) as it is"
         ),
     }
+
+
+def _true_change_gaps() -> tuple[int, ...]:
+    """The gaps just before the topics document's true topic starts (gap i lies after sentence i):
+    the answer key, not the rule's cuts."""
+    units, _ = _topic_similarities("minilm")[0].similarities(load_document("topics"))
+    truth = set(load_topic_boundaries("topics"))
+    return tuple(i for i in range(len(units) - 1) if units[i + 1][0] in truth)
 
 
 def _stdevs_value_misses() -> dict[Any, str]:
@@ -95,7 +107,7 @@ def _stdevs_value_misses() -> dict[Any, str]:
             misses[stdevs] = f"{asked} cuts, but not the smallest such stdevs: try smaller values"
         else:  # the count is not printed: it would let a guess walk to the answer unrun
             misses[stdevs] = (
-                f"not the smallest stdevs at which MiniLM's rule makes exactly {asked} cuts: "
+                f"at that stdevs MiniLM's rule does not make exactly {asked} cuts: "
                 'run MiniLMEmbedder() with breakpoint="stdev" and count len(chunker.cuts(sims)), '
                 "the rule's own cuts (not the chunks, which the token budget can add to), at each "
                 "multiple of 0.25 from 0"

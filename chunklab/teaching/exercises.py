@@ -49,6 +49,7 @@ from chunklab.teaching.exercises_thresholds import (
     check_buffer_edges,
     check_threshold_for,
 )
+from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
@@ -195,6 +196,18 @@ def _check_line_windows(fn: Callable) -> int:
 # --- 04.3: the sentence buffer -------------------------------------------------------------------
 
 
+def _padded_slips(texts: list[str], buffer_size: int) -> dict[str, list[str]]:
+    """04.3's windows with the ends padded by empty texts (extra spaces), and padded then stripped
+    (which also strips each text's own edge whitespace): at the edges a window holds fewer texts."""
+    pad = [""] * buffer_size
+    padded = [" ".join((pad + texts + pad)[i : i + 2 * buffer_size + 1]) for i in range(len(texts))]
+    return {
+        "the ends padded with empty texts: at the edges take fewer texts, not empty ones": padded,
+        "the ends padded with empty texts, then stripped: at the edges take fewer texts, "
+        "and strip nothing": [w.strip() for w in padded],
+    }
+
+
 def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     """What a wrong `buffered` answer most likely did, named from the usual slips."""
     n = len(texts)
@@ -234,6 +247,7 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
     slips["joined by newlines: join the texts with single spaces"] = [
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
     ]
+    slips.update(_padded_slips(texts, buffer_size))
     if buffer_size != 1:
         slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
             join(texts[max(0, i - 1) : i + 2]) for i in range(n)
@@ -292,6 +306,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
+    **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes

@@ -11,6 +11,7 @@ fall, and retrieval, on the headless pages).
 from __future__ import annotations
 
 import re
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -95,16 +96,18 @@ def random_hits(
     return np.isin(starts[picks], section_starts).sum(axis=1) + len(opening & set(section_starts))
 
 
-def headless_scores(names: list[str], draws: int = 10_000) -> tuple[Any, dict[str, str]]:
+def headless_scores(
+    names: list[str], draws: int = 10_000
+) -> tuple[Any, dict[str, dict[str, tuple[int, int, float]]]]:
     """04c's section 1 in one table: per page (headings removed), three cuts (every blank line,
     WordLlama at percentile 80, WordLlama at the highest percentile cutting at least as often as
     the blank lines), their scores against the section starts, and how often as many random cuts
-    hit as many starts. Also, per page opening on a section start (a free hit for every cut), the
-    scores without that start."""
+    hit as many starts. Also, per page opening on a section start (a free hit for every cut), per
+    cut, its cuts and hits without that start and their exact chance (`without_first_start`)."""
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
-    notes: dict[str, str] = {}
+    notes: dict[str, dict[str, tuple[int, int, float]]] = {}
     for name in names:
         page, section_starts = without_headings(name)
         blocks = [m.span() for m in PARAGRAPH.finditer(page.text)]
@@ -139,12 +142,29 @@ def headless_scores(names: list[str], draws: int = 10_000) -> tuple[Any, dict[st
                 }
             )
         if units[0][0] in set(section_starts) - {0}:
-            notes[name] = "; ".join(
-                f"{r['cut'].removesuffix(', at least as many cuts')}: {r['cuts on a start'] - 1} "
-                f"of {r['cuts'] - 1} cuts on a start"
+            notes[name] = {
+                r["cut"]: without_first_start(
+                    units, section_starts, r["cuts"], r["cuts on a start"]
+                )
                 for r in rows[-3:]
-            )
+            }
     return pd.DataFrame(rows).set_index(["page, headings removed", "cut"]), notes
+
+
+def without_first_start(
+    units: list[tuple[int, int]], section_starts: list[int], cuts: int, hits: int
+) -> tuple[int, int, float]:
+    """A page opening on a section start gives every cut, random ones too, that start for free.
+    Set it aside: the cut's other cuts and hits, and the exact chance (hypergeometric, no draws)
+    that as many cuts at the other sentence starts hit at least as many section starts."""
+    others = [a for a, _ in units[1:]]
+    marked = len(set(others) & set(section_starts))
+    made, hit = cuts - 1, hits - 1
+    ways = sum(
+        comb(marked, i) * comb(len(others) - marked, made - i)
+        for i in range(hit, min(marked, made) + 1)
+    )
+    return hit, made, ways / comb(len(others), made)
 
 
 def against_blank_lines(
