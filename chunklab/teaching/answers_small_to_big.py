@@ -42,7 +42,7 @@ def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float
     the window an exact slice of the policy: (its fact recall on t03, its tokens) (03b.1)."""
     doc, t03, spans, i = _t03_hit()
     text = doc.text[spans[max(0, i - before)][0] : spans[min(len(spans) - 1, i + after)][1]]
-    count = len if counter == "characters" else COUNTERS[counter]
+    count = {"characters": len, "words": lambda t: len(t.split())}.get(counter) or COUNTERS[counter]
     return fact_recall(text, t03.facts), count(text)
 
 
@@ -116,6 +116,7 @@ def _forward_window_hints() -> dict[Any, str]:
     counted = {_t03_window(0, a, "characters")[1]: "the window's characters (len)"}
     counted[words] = "the window's approx_tokens, its words × 4/3"
     counted[section] = f"{counted[words]}, or {whole}" if section == words else whole
+    counted.setdefault(_t03_window(0, a, "words")[1], "the window's words (split)")
     for tokens, what in counted.items():
         hints[tokens] = f"that is {what}; the question asks the window's cl100k tokens"
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
