@@ -116,7 +116,6 @@ def _forward_window_hints() -> dict[Any, str]:
     counted = {_t03_window(0, a, "characters")[1]: "the window's characters (len)"}
     counted[words] = "the window's approx_tokens, its words × 4/3"
     counted[section] = f"{counted[words]}, or {whole}" if section == words else whole
-    counted.setdefault(_t03_window(0, a, "words")[1], "the window's words (split)")
     for tokens, what in counted.items():
         hints[tokens] = f"that is {what}; the question asks the window's cl100k tokens"
     hints[a] = f"{a} is how many sentences after the hit; the question asks the window's tokens"
@@ -143,9 +142,12 @@ def _forward_window_hints() -> dict[Any, str]:
 
 def _forward_window_overreach_hints(a: int) -> dict[int, str]:
     """03b.1's slips past the right window's edges: run on to the document's end, or the slice
-    started a character early, on the line break before the hit."""
+    started a character early, on the line break before the hit; and its words counted."""
     doc, _, spans, i = _t03_hit()
     return {
+        _t03_window(0, a, "words")[1]: (
+            "that is the window's words (split); the question asks the window's cl100k tokens"
+        ),
         _t03_window(0, len(spans) - 1 - i)[1]: (
             "that window runs from the hit to the document's end; window() clips there, so the "
             "last sentence is the first one after the hit that brings step 5 in, not the last one"
