@@ -228,9 +228,16 @@ def fence_run_with_indentation(opening, line):  # the run measured without strip
     return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def fence_backticks_only(opening, line):  # tilde fences never handled
+    found = re.match(r" {0,3}(`{3,})", opening)
+    closing = re.fullmatch(r" {0,3}(`{3,})[ \t]*", line)
+    return bool(found and closing) and len(closing.group(1)) >= len(found.group(1))
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (fence_backticks_only, "closed by a run of tildes"),
         (fence_info_string_in_run, "not its info string"),
         (fence_run_with_indentation, "counted after its indentation"),
         (fence_mixed_run, "a closing run is one character only"),

@@ -117,7 +117,12 @@ def _as_many_words(ranked, parent_of, sections, starts):
     return section, " ".join("\n".join(t for _, t in ranked).split()[: len(section.split())])
 
 
+def _resorted(ranked, parent_of, sections, starts):  # ranked re-sorted before the cut
+    return _room_sliced(sorted(ranked), parent_of, sections, starts)
+
+
 WRONG_03_1 = [
+    (_resorted, "do not sort it"),
     (_cut_at_characters, "at the section's character count"),
     (_as_many_words, "as many words as the"),
     (_per_child, "counting each child apart"),

@@ -29,6 +29,7 @@ WRONG_03B_1 = [
     (84, "joined the sentences with spaces"),  # the same count: the sentences joined by " "
     (84, "two slips give this count"),  # neither slip stated as the learner's
     (408, "the window's characters (len)"),  # len(text), not tokens
+    (67, "the window's words (split)"),  # len(text.split()), not tokens
     (69, "starts one sentence after the hit"),  # the sentence after the hit taken as the first
     (105, "to the document's end"),  # run on past step 5 to the policy's last sentence
     (80, "starts a character early"),  # sliced from the line break before the hit

@@ -42,7 +42,7 @@ def _t03_window(before: int, after: int, counter: str = "cl100k") -> tuple[float
     the window an exact slice of the policy: (its fact recall on t03, its tokens) (03b.1)."""
     doc, t03, spans, i = _t03_hit()
     text = doc.text[spans[max(0, i - before)][0] : spans[min(len(spans) - 1, i + after)][1]]
-    count = len if counter == "characters" else COUNTERS[counter]
+    count = {"characters": len, "words": lambda t: len(t.split())}.get(counter) or COUNTERS[counter]
     return fact_recall(text, t03.facts), count(text)
 
 
@@ -142,9 +142,12 @@ def _forward_window_hints() -> dict[Any, str]:
 
 def _forward_window_overreach_hints(a: int) -> dict[int, str]:
     """03b.1's slips past the right window's edges: run on to the document's end, or the slice
-    started a character early, on the line break before the hit."""
+    started a character early, on the line break before the hit; and its words counted."""
     doc, _, spans, i = _t03_hit()
     return {
+        _t03_window(0, a, "words")[1]: (
+            "that is the window's words (split); the question asks the window's cl100k tokens"
+        ),
         _t03_window(0, len(spans) - 1 - i)[1]: (
             "that window runs from the hit to the document's end; window() clips there, so the "
             "last sentence is the first one after the hit that brings step 5 in, not the last one"

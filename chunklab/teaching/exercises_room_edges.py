@@ -111,6 +111,9 @@ def _room_slips(ranked: Ranked, parent_of: dict, sections: dict) -> dict[str, tu
         "section)), text[:starts(text)[budget]]": _room(*args, shift=-1),
         "you cut one token long: the room is len(starts(section)) tokens": _room(*args, shift=1),
         "cut the children to the section's tokens": (section, joined),
+        "`ranked` is already best first: keep its order, do not sort it": _room(
+            sorted(ranked), parent_of, sections
+        ),
         "the baseline takes the best children from anywhere, not only the section's own": _room(
             own, parent_of, sections
         )

@@ -199,6 +199,8 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
             f"the opening's run is its {char!r} characters only ({length}), not its info string: "
             f"{line.strip()!r} closes {opening!r}"
         )
+    if expected and char == "~":
+        return "a fence opened with tildes is closed by a run of tildes, as backticks by backticks"
     return "this line closes the fence" if expected else "this line does not close the fence"
 
 
