@@ -3,12 +3,17 @@
 A table cut under a repeated header leaves pieces that share the header's words. Which piece BM25
 ranks first then turns on length: a word weighs more in a shorter chunk. These two printers show
 it for one question: each piece's size, whether it holds the header and the answer, the question's
-words BM25 counts in it, and a chunk's score word by word (BM25's score is their sum).
+words BM25 counts in it, and a chunk's score word by word (BM25's score is their sum). Two helpers
+keep the bookkeeping out of the notebook: a table's lines alone, and a Word file's copy with its
+stored title emptied (the s07 case).
 """
 
 from __future__ import annotations
 
+import re
+import zipfile
 from collections import Counter
+from pathlib import Path
 
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.conversion_measures import words
@@ -53,3 +58,24 @@ def term_scores(chunks: list, chunk, question: str) -> dict[str, float]:
         for t in BM25Retriever.tokens(question)
     }
     return {t: round(s, 2) for t, s in scores.items() if s}
+
+
+def table_alone(text: str, header: str = "| Field | Value |") -> str:
+    """The table's lines, from `header` to its last row: its size is counted apart from the
+    breadcrumb and the text around it, to see which of them pushes a chunk past the budget."""
+    lines = text[text.index(header) :].splitlines()
+    return "\n".join(lines[: next(i for i, line in enumerate(lines) if not line.startswith("|"))])
+
+
+def title_emptied(word_file: Path, folder: str) -> Path:
+    """A copy of a Word file in `folder`, its stored title (``docProps/core.xml``) emptied, every
+    other part as it was: the one change that tests whether the title in the properties carries
+    an answer."""
+    untitled = Path(folder) / word_file.name
+    with zipfile.ZipFile(word_file) as original, zipfile.ZipFile(untitled, "w") as copy:
+        for item in original.infolist():
+            part = original.read(item)
+            if item.filename == "docProps/core.xml":
+                part = re.sub(rb"<dc:title>.*?</dc:title>", b"<dc:title></dc:title>", part)
+            copy.writestr(item, part)
+    return untitled
