@@ -205,3 +205,14 @@ def test_03d_2_accepts_a_loop_over_the_blocks():
         return best
 
     assert verdict("03d.2", parent_block).passed
+
+
+def _tie_to_smallest_id(child, blocks):  # right while ids sort in block order, as b0, b1 do
+    shared = {i: min(child[1], b) - max(child[0], a) for i, a, b in blocks}
+    return min(i for i in shared if shared[i] == max(shared.values()))
+
+
+def test_03d_2_refuses_a_tie_to_the_smallest_id():
+    """Accepted by the old check, whose ids all sorted in block order."""
+    result = verdict("03d.2", _tie_to_smallest_id)
+    assert not result.passed and "smallest id" in result.message, result.message
