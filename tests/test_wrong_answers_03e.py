@@ -220,3 +220,9 @@ def test_03e_2_frozenset_slip_really_moves_between_runs():
         for seed in ["1", "2", "3", "4"]
     }
     assert len(outs) > 1
+
+
+def test_03e_1_a_set_is_told_it_has_no_order():
+    """The old hint, "the right ids in another order", misnamed a set, which has no order."""
+    result = verdict("03e.1", lambda stored, now: {d for d in now if stored.get(d) != now[d]})
+    assert not result.passed and "a set has no order" in result.message, result.message

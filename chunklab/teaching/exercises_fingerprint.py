@@ -200,7 +200,7 @@ class _Name(str):
 
 def _named(salt: bytes) -> Settings:
     name = type("Name", (_Name,), {"salt": salt})
-    return {name(key): value for key, value in SET.items()}
+    return {name(key): name(v) if isinstance(v, str) else v for key, v in SET.items()}
 
 
 UNSTABLE = (
@@ -254,10 +254,13 @@ def check_fingerprint(fn: Callable) -> int:
     salt = _salt_read(fn)
     if salt:
         raise NotYet(salt)
-    first, again = (
-        run_without(fn, (BASE, _named(seed)), document_fingerprint, REFUSAL)
-        for seed in (b"1", b"2")
-    )
+    try:  # a lookup by a plain name misses the salted keys: the pairs below then judge it
+        first, again = (
+            run_without(fn, (BASE, _named(seed)), document_fingerprint, REFUSAL)
+            for seed in (b"1", b"2")
+        )
+    except Exception:
+        first = again = None
     if first != again:
         raise NotYet(UNSTABLE)
     for doc, settings, other, other_settings, equal, hint in PAIRS:
