@@ -140,6 +140,22 @@ def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> 
     return max(blocks, key=lambda b: (min(end, b[2]) - max(start, b[1]), -b[1]))[0]
 
 
+def family_verdicts(rows):
+    """03d.3: each row's verdict by compare's rule, read at 0.05 / m, m the rows in the family."""
+    from chunklab.teaching.claims import sign_test
+
+    alpha, out = 0.05 / len(rows), []
+    for won, lost, low, high in rows:
+        p = sign_test(won, lost)
+        if low > 0 and won > lost and p < alpha:
+            out.append("better")
+        elif high < 0 and lost > won and p < alpha:
+            out.append("worse")
+        else:
+            out.append("no difference shown")
+    return out
+
+
 def holding_block(excerpts, size, step):
     """03d.1: the first block (block i covers [i * step, i * step + size)) holding every excerpt."""
     lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)

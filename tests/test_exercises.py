@@ -25,6 +25,19 @@ from test_wrong_answers_04b import _no_resumption as no_resumption
 from solutions import exercises as solutions  # noqa: E402
 
 
+def _family_read_at_005(rows):  # 03d.3: every row read at 0.05, not 0.05 / m
+    from chunklab.teaching.claims import sign_test
+
+    return [
+        "better"
+        if low > 0 and won > lost and sign_test(won, lost) < 0.05
+        else "worse"
+        if high < 0 and lost > won and sign_test(won, lost) < 0.05
+        else "no difference shown"
+        for won, lost, low, high in rows
+    ]
+
+
 def function_name(exercise: str) -> str:
     return CHECKS[exercise][0].split("(")[0]
 
@@ -295,6 +308,7 @@ WRONG = {
     "03c.2": _filter_after_ranking,
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
+    "03d.3": _family_read_at_005,
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
     "04.3": _buffer_one_side,

@@ -64,6 +64,14 @@ WRONG_03C_1 = [
         lambda p, k: -(-_positions(p)[0] // k) if len(_positions(p)) >= k else None,
         "you stopped at the first passing chunk",
     ),
+    (  # the k = 1 rule carried to any k: failing chunks above the k-th passing one, plus one
+        lambda p, k: _positions(p)[k - 1] - k + 1 if len(_positions(p)) >= k else None,
+        "the k = 1 rule",
+    ),
+    (  # every failing chunk in the ranking, plus one
+        lambda p, k: sum(not x for x in p) + 1 if len(_positions(p)) >= k else None,
+        "counts every failing chunk",
+    ),
 ]
 
 

@@ -205,3 +205,65 @@ def test_03d_2_accepts_a_loop_over_the_blocks():
         return best
 
     assert verdict("03d.2", parent_block).passed
+
+
+def _tie_to_smallest_id(child, blocks):  # right while ids sort in block order, as b0, b1 do
+    shared = {i: min(child[1], b) - max(child[0], a) for i, a, b in blocks}
+    return min(i for i in shared if shared[i] == max(shared.values()))
+
+
+def test_03d_2_refuses_a_tie_to_the_smallest_id():
+    """Accepted by the old check, whose ids all sorted in block order."""
+    result = verdict("03d.2", _tie_to_smallest_id)
+    assert not result.passed and "smallest id" in result.message, result.message
+
+
+# --- 03d.3: a family of paired comparisons read at 0.05 / m ---------------------------------------
+
+
+def _reading(alpha=None, interval=True, counts=True, touching=False, worse=True):
+    """A reading of one family: compare's rule, or one of its slips."""
+    from chunklab.teaching.claims import sign_test
+
+    def family_verdicts(rows):
+        level = 0.05 / len(rows) if alpha is None else alpha
+        out = []
+        for won, lost, low, high in rows:
+            p = sign_test(won, lost)
+            above = low >= 0 if touching else low > 0
+            up = (not interval or above) and (not counts or (won > lost and p < level))
+            down = (not interval or high < 0) and (not counts or (lost > won and p < level))
+            out.append("better" if up else "worse" if down and worse else "no difference shown")
+        return out
+
+    return family_verdicts
+
+
+def test_03d_3_accepts_any_correct_reading():
+    assert verdict("03d.3", _reading()).passed
+    as_tuple = lambda rows: tuple(v.upper() for v in _reading()(rows))  # noqa: E731
+    assert verdict("03d.3", as_tuple).passed
+    with_note = lambda rows: [  # noqa: E731
+        v
+        if v != "no difference shown"
+        else "no difference shown (the sign test rejects, the interval reaches 0)"
+        for v in _reading()(rows)
+    ]
+    assert verdict("03d.3", with_note).passed
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_reading(alpha=0.05), "you read every row at 0.05"),
+        (_reading(alpha=0.05 / 18), "the notebook's m"),
+        (_reading(counts=False), "the interval alone"),
+        (_reading(interval=False), "the sign test alone"),
+        (_reading(touching=True), "lower end is 0"),
+        (_reading(worse=False), "no row came out 'worse'"),
+        (lambda rows: "better", "one verdict per row"),
+    ],
+)
+def test_03d_3_refuses_each_slip_with_its_hint(fn, hint):
+    result = verdict("03d.3", fn)
+    assert not result.passed and hint in result.message, result.message

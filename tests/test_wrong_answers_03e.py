@@ -3,6 +3,7 @@ and accepts the right one, however it is written."""
 
 import hashlib
 import sys
+import uuid
 
 import pytest
 from conftest import ROOT
@@ -170,3 +171,58 @@ def test_03e_1_names_the_fingerprint_and_unchanged_slips(fn, hint):
     get more than "not the ids expected": each hint names its slip."""
     result = verdict("03e.1", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+_SALT = uuid.uuid4().hex  # made once when this Python starts
+
+
+def _frozenset_settings(doc, s):  # right within one run; the set's order moves with PYTHONHASHSEED
+    made_from = doc.text + "\0" + doc.title + "\0" + str(frozenset(s.items()))
+    return hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
+
+
+def _salted_per_run(doc, s):  # a random salt made at start-up: never matches on the next run
+    made_from = _SALT + doc.text + "\0" + doc.title + "\0" + str(sorted(s.items()))
+    return hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_frozenset_settings, "frozenset"),
+        (_salted_per_run, "reads _SALT"),
+    ],
+)
+def test_03e_2_refuses_fingerprints_that_change_on_the_next_run(fn, hint):
+    """Both passed every pair of the old check, which refused only a call to hash()."""
+    result = verdict("03e.2", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_03e_2_frozenset_slip_really_moves_between_runs():
+    """The slip the check simulates is real: under two PYTHONHASHSEEDs the frozenset's string
+    differs (the check's two salted hashings stand for those two runs)."""
+    import subprocess
+    import sys
+
+    code = (
+        "s={'strategy':'markdown','max_tokens':45,'counter':'approx_tokens','prefix':True};"
+        "print(str(frozenset(s.items())))"
+    )
+    outs = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={"PYTHONHASHSEED": seed},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        for seed in ["1", "2", "3", "4"]
+    }
+    assert len(outs) > 1
+
+
+def test_03e_1_a_set_is_told_it_has_no_order():
+    """The old hint, "the right ids in another order", misnamed a set, which has no order."""
+    result = verdict("03e.1", lambda stored, now: {d for d in now if stored.get(d) != now[d]})
+    assert not result.passed and "a set has no order" in result.message, result.message

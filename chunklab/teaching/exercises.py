@@ -27,6 +27,7 @@ from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
+from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
@@ -304,6 +305,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_FETCH_FACTOR,  # 03c.1: teaching.exercises_fetch_factor
     "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
+    **CHECKS_FAMILY_READING,  # 03d.3: teaching.exercises_family_reading
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer

@@ -93,7 +93,18 @@ def _largest_touched(child: tuple[int, int], blocks: list[Block]) -> str:
     return blocks[-max(touched)[1]][0]
 
 
+def _smallest_id(child: tuple[int, int], blocks: list[Block]) -> str:
+    """A slip: a tie broken to the smallest id, right only while ids sort in block order."""
+    shared = {i: min(child[1], b) - max(child[0], a) for i, a, b in blocks}
+    return min(i for i in shared if shared[i] == max(shared.values()))
+
+
 BLOCK_SLIPS = [  # (a plausible wrong method, its slip in words), named when it fits every case
+    (
+        _smallest_id,
+        "a tie broken to the smallest id: take the earlier block, the first in the list; ids "
+        "need not sort in the text's order ('p10' sorts before 'p2')",
+    ),
     (
         _largest_touched,
         "you took the longest block the child overlaps; count the characters each block shares "
@@ -120,6 +131,7 @@ FIXED = [  # (child, blocks), each reaching one slip before the others
     ((600, 1400), [("b0", 0, 1000), ("b1", 1000, 2000)]),  # 400 each: the earlier
     ((0, 340), [("w", 0, 100), ("x", 100, 200), ("y", 200, 300), ("z", 300, 400)]),  # 3-way tie
     ((10, 30), [("only", 0, 100)]),
+    ((600, 1400), [("p2", 0, 1000), ("p10", 1000, 2000)]),  # a tie; "p10" sorts first, "p2" is
 ]
 
 

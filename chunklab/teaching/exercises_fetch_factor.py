@@ -69,6 +69,11 @@ SLIPS: list[tuple[Callable[[list[bool], int], object], str]] = [
         "you stopped at the first passing chunk and returned its position: k of them must be in "
         "the fetch, and the answer is a factor",
     ),
+    (
+        _slip(False, lambda at, k: at - k + 1),
+        "that is the k = 1 rule (failing chunks above, plus one) carried to any k: the fetch holds "
+        "factor x k chunks, so divide the k-th passing chunk's position by k, rounded up",
+    ),
 ]
 SLIPS += [
     (_slip(True, how, guarded=True), hint)
@@ -82,6 +87,7 @@ SLIPS += [
 
 def _cases() -> list[tuple[list[bool], int]]:
     fixed = [
+        ([False, True, True, False, False], 2),  # failing ones below the 2nd passing: factor 1
         ([False, False, True], 1),
         ([False, True, False, True, True], 2),  # the 2nd passing at 4: factor 2, not 4
         ([False, False, True, False, True, True, False], 2),  # at 5: rounded up to 3
@@ -103,6 +109,12 @@ def _why(got: object, passing: list[bool], k: int) -> str:
         return f"the right factor as {type(got).__name__}: return an int"
     if expected is None:
         return "fewer than k chunks pass at all: no factor reaches k of them, return None"
+    k1_rule = (_kth(passing, k) or 0) - k + 1  # the k = 1 rule carried to k, a slip of its own
+    if got == sum(not p for p in passing) + 1 != k1_rule:
+        return (
+            "that counts every failing chunk in the ranking, plus one: only those ranked above the "
+            "k-th passing chunk take places in the fetch"
+        )
     for slip, hint in SLIPS:
         if got == slip(passing, k) != expected:
             return hint

@@ -8,12 +8,18 @@ miss any third, `str(settings)` depends on the order the settings were written i
 values together with no separator gives two different settings one fingerprint. The pairs below
 are built here, none of them shown in the notebook, and each slip fails on one of them. Python's
 built-in `hash()` passes every pair in one process but changes between runs, so a call to it is
-refused by name.
+refused by name, and so is a fingerprint that reads the settings in set order
+(`str(frozenset(settings.items()))`): it is run twice with the setting names hashed two ways, as
+two runs of Python with different PYTHONHASHSEED hash them, and must come out the same. A value
+made once when Python starts (a random salt) is refused when the function reads it as a global.
 """
 
 from __future__ import annotations
 
+import hashlib
+import re
 import sys
+import uuid
 from collections.abc import Callable
 
 from chunklab.contracts import Document
@@ -56,8 +62,9 @@ PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
         BASE.model_copy(update={"metadata": {"owner": "finance"}}),
         SET,
         True,
-        "a new metadata value gave another fingerprint: leave the metadata out, the exercise's "
-        "fingerprint reads the text, the title and the settings only, as the library's does",
+        "a new metadata value gave another fingerprint: leave the metadata out; this exercise's "
+        "chunks are cut with no metadata prefix, so a metadata change moves no chunk (with 06's "
+        "prefixes it would, and would go in)",
     ),
     (
         BASE,
@@ -182,6 +189,58 @@ def _calls_builtin_hash(fn: Callable) -> bool:
     return bool(seen)
 
 
+class _Name(str):
+    """A setting name hashed with a salt, as another run of Python (PYTHONHASHSEED) hashes it."""
+
+    salt = b""
+
+    def __hash__(self) -> int:
+        return int.from_bytes(hashlib.blake2b(self.salt + self.encode(), digest_size=8).digest())
+
+
+def _named(salt: bytes) -> Settings:
+    name = type("Name", (_Name,), {"salt": salt})
+    return {name(key): name(v) if isinstance(v, str) else v for key, v in SET.items()}
+
+
+UNSTABLE = (
+    "your fingerprint changed when the setting names were hashed another way, as the next run of "
+    "Python hashes them (PYTHONHASHSEED): a set or frozenset (e.g. str(frozenset(settings."
+    "items()))) lists its items in hash order; sort the settings by name instead"
+)
+SALT = (
+    "your function reads {name} = {value}, made once when this Python started (a random salt, "
+    "uuid4(), the time): on the next run it differs, and so does every stored fingerprint; "
+    "build it from the document and the settings alone"
+)
+_RANDOM_LOOKING = re.compile(r"[0-9a-fA-F-]{8,}|[A-Za-z0-9_-]{16,}")
+
+
+def _salt_read(fn: Callable) -> str | None:
+    """A global or closure value `fn` reads that looks made at start-up: a number with a fraction,
+    a UUID, bytes, or a long random-looking token (a short separator such as "|" passes)."""
+    code = getattr(fn, "__code__", None)
+    if code is None:
+        return None
+    names, stack = set(), [code]
+    while stack:  # names read by fn and by any function or comprehension inside it
+        one = stack.pop()
+        names |= set(one.co_names)
+        stack += [c for c in one.co_consts if hasattr(c, "co_names")]
+    seen = {n: fn.__globals__[n] for n in names if n in getattr(fn, "__globals__", {})}
+    for name, cell in zip(code.co_freevars, fn.__closure__ or (), strict=False):
+        seen[name] = cell.cell_contents
+    for name, value in seen.items():
+        looks = isinstance(value, float | uuid.UUID | bytes) or (
+            isinstance(value, str)
+            and _RANDOM_LOOKING.fullmatch(value)
+            and any(map(str.isdigit, value))
+        )
+        if looks:
+            return SALT.format(name=name, value=short(value))
+    return None
+
+
 REFUSAL = (
     "your function calls the library's {name}: write the fingerprint yourself from the "
     "document's text and title and every setting"
@@ -192,6 +251,18 @@ def check_fingerprint(fn: Callable) -> int:
     """Run the learner's `fingerprint(doc, settings)` on every pair; each miss names its slip."""
     if _calls_builtin_hash(fn):
         raise NotYet(SALTED)
+    salt = _salt_read(fn)
+    if salt:
+        raise NotYet(salt)
+    try:  # a lookup by a plain name misses the salted keys: the pairs below then judge it
+        first, again = (
+            run_without(fn, (BASE, _named(seed)), document_fingerprint, REFUSAL)
+            for seed in (b"1", b"2")
+        )
+    except Exception:
+        first = again = None
+    if first != again:
+        raise NotYet(UNSTABLE)
     for doc, settings, other, other_settings, equal, hint in PAIRS:
         one = run_without(fn, (doc, dict(settings)), document_fingerprint, REFUSAL)
         two = run_without(fn, (other, dict(other_settings)), document_fingerprint, REFUSAL)
@@ -203,7 +274,7 @@ def check_fingerprint(fn: Callable) -> int:
                 f"{hint}. Case: title {doc.title!r}, text {doc.text!r}, settings {settings} "
                 f"against title {other.title!r}, text {other.text!r}, settings {other_settings}"
             )
-    return len(PAIRS)
+    return len(PAIRS) + 1
 
 
 CHECKS_FINGERPRINT: dict[str, tuple[str, Callable[[Callable], int]]] = {

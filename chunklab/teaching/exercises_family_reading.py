@@ -1,0 +1,143 @@
+"""Exercise 03d.3's check: one family of paired comparisons read at 0.05 / m, and the slips it
+names.
+
+Why a check of its own: companion 03d's skill is not computing a comparison but reading a family
+of them. A row is "better" only when its interval lies above 0 **and** a wins more questions
+**and** the sign test's p is below 0.05 / m, m counted from the family; "worse" is the mirror.
+Each plausible shortcut agrees with that on most rows: the threshold left at 0.05, m fixed at the
+notebook's 18, the interval alone, the sign test alone, an interval whose lower end is 0 read as
+above 0 (03d's closest row, [0, +17.8]), no row ever "worse". The families below are built here,
+none shown in the notebook, and each shortcut reads one of their rows another way. Any correct
+reading passes: the verdicts as a list or tuple, written in any case, with or without the note
+`compare` prints after "no difference shown".
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.claims import bare_verdict, sign_test
+
+Row = tuple[int, int, float, float]  # (won, lost, low, high), the interval drawn at 100 - 5/m
+
+
+def _rule(
+    rows: list[Row], alpha: float | None = None, *, interval: bool = True, counts: bool = True
+) -> list[str]:
+    """compare's two-part rule over one family; `alpha` None reads it at 0.05 / len(rows). The
+    keywords switch a test off, to write the slips."""
+    alpha = 0.05 / len(rows) if alpha is None else alpha
+    out = []
+    for won, lost, low, high in rows:
+        p = sign_test(won, lost)
+        up = (not interval or low > 0) and (not counts or (won > lost and p < alpha))
+        down = (not interval or high < 0) and (not counts or (lost > won and p < alpha))
+        out.append("better" if up else "worse" if down else "no difference shown")
+    return out
+
+
+def family_expected(rows: list[Row]) -> list[str]:
+    """The answer: each row's verdict at 0.05 / m, m the number of rows."""
+    return _rule(rows)
+
+
+def _touching(rows: list[Row]) -> list[str]:  # an interval from 0 read as above 0
+    return _rule([(w, lost, low if low != 0 else 1e-9, high) for w, lost, low, high in rows])
+
+
+SLIPS: list[tuple[Callable[[list[Row]], list[str]], str]] = [
+    (
+        lambda rows: _rule(rows, 0.05),
+        "you read every row at 0.05: a family of m comparisons is read at 0.05 / m, so that all "
+        "m together rarely show a difference by chance",
+    ),
+    (
+        lambda rows: _rule(rows, 0.05 / 18),
+        "you read every family at 0.05 / 18, the notebook's m: count m from the list you are "
+        "given, len(rows)",
+    ),
+    (
+        lambda rows: _rule(rows, counts=False),
+        "you read the interval alone: a verdict also needs the sign test to reject at 0.05 / m, "
+        "with more questions won than lost (or lost than won)",
+    ),
+    (
+        lambda rows: _rule(rows, interval=False),
+        "you read the sign test alone: a verdict also needs the interval to lie wholly above 0 "
+        "(or wholly below)",
+    ),
+    (
+        _touching,
+        "an interval whose lower end is 0 reaches 0, it does not lie above it: 'better' needs "
+        "low > 0",
+    ),
+    (
+        lambda rows: [v if v != "worse" else "no difference shown" for v in _rule(rows)],
+        "no row came out 'worse': the mirror rule, the interval below 0 and more lost than won "
+        "with p < 0.05 / m, gives 'worse'",
+    ),
+]
+
+FIXED: list[list[Row]] = [
+    [(30, 10, 2.0, 9.0), (22, 9, 0.5, 6.0), (9, 30, -9.0, -2.0)],  # p of 22-9 = 0.03: 0.05 / 3
+    [(12, 2, 1.0, 8.0)],  # m = 1: p = 0.013 < 0.05; at 0.05 / 18 it would not be
+    [(48, 10, 0.0, 17.8), (15, 12, 1.0, 5.0), (30, 10, -4.0, -0.5), (10, 40, -12.0, -3.0)],
+]
+
+
+def _families() -> list[list[Row]]:
+    rng, families = random.Random(5), [list(f) for f in FIXED]
+    for _ in range(30):
+        family = []
+        for _ in range(rng.randint(1, 20)):
+            won, lost = rng.randint(0, 60), rng.randint(0, 60)
+            centre = (won - lost) / 4 + rng.uniform(-3, 3)
+            half = rng.uniform(0.5, 8)
+            family.append((won, lost, round(centre - half, 1), round(centre + half, 1)))
+        families.append(family)
+    return families
+
+
+def _read(got: object, m: int) -> list[str]:
+    if not isinstance(got, list | tuple) or len(got) != m:
+        raise NotYet(f"return one verdict per row, {m} in a list, got {short(got)}")
+    if not all(isinstance(v, str) for v in got):
+        raise NotYet(f"each verdict is a str ('better', 'worse', 'no difference shown'): {got!r}")
+    return [bare_verdict(v.strip().lower()) for v in got]
+
+
+def _slips_matching(fn: Callable) -> list[str]:
+    """The hints of the slips that read every fixed family as the learner's function does: one
+    family can match several slips, the three together tell them apart."""
+    try:
+        got = [_read(fn([tuple(r) for r in rows]), len(rows)) for rows in FIXED]
+    except Exception:  # a function that raises or misreads a fixed family: no slip is named
+        return []
+    return [
+        hint for slip, hint in SLIPS if all(slip(r) == g for r, g in zip(FIXED, got, strict=True))
+    ]
+
+
+def check_family_verdicts(fn: Callable) -> int:
+    """Run the learner's `family_verdicts(rows)` on every family; a wrong reading names its slip."""
+    families = _families()
+    for rows in families:
+        expected = family_expected(rows)
+        got = _read(fn([tuple(r) for r in rows]), len(rows))
+        if got != expected:
+            n = next(i for i, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e)
+            why = "; or ".join(_slips_matching(fn))
+            won, lost, low, high = rows[n]
+            raise NotYet(
+                f"{why or 'not the verdict compare gives'}. Case: a family of m = {len(rows)}, "
+                f"row {n}: {won} won, {lost} lost, p = {sign_test(won, lost):.4g}, interval "
+                f"[{low}, {high}]: expected {expected[n]!r}, got {got[n]!r}"
+            )
+    return len(families)
+
+
+CHECKS_FAMILY_READING: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "03d.3": ("family_verdicts(rows) -> list of verdicts", check_family_verdicts),
+}
