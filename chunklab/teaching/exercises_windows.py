@@ -146,8 +146,10 @@ def _measured_slip(case: tuple[Spans, int, int], got: object) -> str | None:
         )
     starts = {a: i for i, (a, _) in enumerate(offsets)}
     ends = {b: i + 1 for i, (_, b) in enumerate(offsets)}
+    if not isinstance(got, list):
+        return None
     try:
-        pieces = [(starts[a], ends[b]) for a, b in got]  # type: ignore[union-attr]
+        pieces = [(starts[a], ends[b]) for a, b in got]
     except (KeyError, TypeError, ValueError):
         return None
     width, step = min(size - 2, len(offsets)), size - 2 - overlap
