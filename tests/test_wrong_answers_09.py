@@ -394,12 +394,14 @@ def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
     assert not result.passed and named in result.message, result.message
 
 
-def test_09b_2_pass_line_answers_the_prompts_second_question():
-    # "does the rise hold on the work-schedules page?": once right, the learner is told the numbers
+def test_09b_2_pass_line_sets_the_prompts_second_question_without_answering_it():
+    # "does the rise hold on the work-schedules page?": the pass line names what to compute with
+    # the learner's own function, and does not print the two numbers (that would answer it)
     result = verdict("09b.2", solutions.late_vectors)
     assert result.passed, result.message
-    assert "On the work-schedules page, 12 chunks of 200 tokens" in result.message, result.message
-    assert "alone and" in result.message and "late: it rises there too" in result.message
+    assert "work-schedules page" in result.message and "with your function" in result.message
+    assert "0.58" not in result.message and "0.67" not in result.message, result.message
+    assert "rises there too" not in result.message, result.message
 
 
 def _markers_dropped(vectors, mask):

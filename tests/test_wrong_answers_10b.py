@@ -401,3 +401,12 @@ def test_10b_1_messages_show_the_differing_ids_in_the_dicts_not_cut_before_them(
     for i in (x.strip(" '") for x in named.strip("[").split(",")):
         assert f"'{i}'" in got, message
     assert "…" not in got, message
+
+
+@pytest.mark.parametrize("wrong, named", SCORE_SLIPS, ids=[f.__name__ for f, _ in SCORE_SLIPS])
+def test_10b_1_the_named_slip_comes_before_the_cases_dicts(wrong, named):
+    """The case's dicts run to hundreds of characters: the hint naming the slip is read first,
+    right after "not yet: ", not at the end after the dumps."""
+    message = verdict("10b.1", wrong).message
+    after = message.split(": not yet: ", 1)[1]
+    assert after.index(named) < after.index("expected {"), message

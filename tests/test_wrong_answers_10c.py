@@ -230,3 +230,43 @@ def test_10c_2_answers_its_question_once_right():
     half, none = (np.array(scores_of(overlap)) for overlap in (57, 0))
     won, lost = int((half > none).sum()), int((half < none).sum())
     assert f"{won} won, {lost} lost" in line and "Paired on the 472 questions" in line, line
+
+
+def step_one_too_long(offsets, size, overlap):
+    return stepped(offsets, size - 2, size - 1 - overlap)
+
+
+def overlap_reduced_by_two(offsets, size, overlap):
+    return stepped(offsets, size - 2, size - 2 - max(overlap - 2, 0))
+
+
+def last_window_dropped(offsets, size, overlap):
+    whole = token_windows(offsets, size, overlap)
+    return whole[:-1] if len(whole) > 1 else whole
+
+
+def windows_of_size_pieces_right_step(offsets, size, overlap):
+    return stepped(offsets, size, size - 2 - overlap)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (step_one_too_long, "your second window starts"),
+        (overlap_reduced_by_two, "your second window starts"),
+        (last_window_dropped, "the last window, however short"),
+        (windows_of_size_pieces_right_step, "your first window holds"),
+    ],
+)
+def test_10c_1_names_a_slip_no_listed_hint_covers_by_measuring_it(wrong, named):
+    """A step off by one, an overlap reduced by 2, the last window dropped and `size` pieces a
+    window at the right step each got only the rule restated; the hint now measures the answer."""
+    result = verdict("10c.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_10c_2_names_the_right_value_at_one_decimal():
+    """22.0 for 22.04 was told only "the value is not right"."""
+    right = selfcheck.SOLUTIONS["10c.2"][1]()
+    line = selfcheck.verdict_for("10c.2", round(right, 1))
+    assert "not quite" in line and "one decimal" in line, line

@@ -294,22 +294,11 @@ def check_late_vectors(fn: Callable) -> Cases:
     )
 
 
-@lru_cache(maxsize=None)
 def _schedules_answer() -> str:
-    """The prompt's second question answered: section 2's mean cosine on the work-schedules page."""
-    doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
-    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
-
-    def mean_pairwise(vectors: np.ndarray) -> float:
-        sims = vectors @ vectors.T
-        return float(sims[~np.eye(len(vectors), dtype=bool)].mean())
-
-    alone = mean_pairwise(minilm.embed_documents([c.text for c in chunks]))
-    late_ = mean_pairwise(
-        late.late_chunk_vectors(minilm, doc.text, [(c.start, c.end) for c in chunks])
-    )
+    """The prompt's second question set, not answered: printing the two numbers on a pass would
+    answer it for the learner, so it names what to compute and where the reference numbers are."""
     return (
-        f"On the work-schedules page, {len(chunks)} chunks of 200 tokens, the mean cosine between "
-        f"two chunks is {alone:.2f} alone and {late_:.2f} late: it rises there too, by "
-        f"{late_ - alone:.2f}, against the policy's 0.36 (0.28 to 0.64)"
+        "Now the prompt's question, with your function: on the work-schedules page, cut into "
+        "200-token chunks, the mean cosine between two chunks alone and late, against the "
+        "policy's 0.28 and 0.64 (the reference numbers: solutions/exercises.py, late_vectors)"
     )

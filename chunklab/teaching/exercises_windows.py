@@ -7,7 +7,9 @@ starting `overlap` pieces before the previous one ended, stopping once one reach
 Kept apart from notebook 10's checks (`exercises_benchmark`) so each module stays small. The
 refusals name the slips a learner is likely to make: the markers not counted (or only one), the
 overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the
-end, ends taken from the next piece's start or the last piece's start, and piece indices returned.
+end, ends taken from the next piece's start or the last piece's start, and piece indices returned;
+a slip none of these names is measured (the first window's width, the first step, the last
+window dropped).
 
 10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
 of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size, scored
@@ -126,10 +128,42 @@ def _named_slip(fn: Callable, got: object, case: tuple[Spans, int, int]) -> str:
         return "; or ".join(matched)
     if not case[0]:
         return "no offsets, no windows: an empty list of offsets gives []"
-    return (
+    return _measured_slip(case, got) or (
         "a window holds size - 2 text pieces, the next starts size - 2 - overlap pieces later, "
         "and the windows stop once one reaches the last piece"
     )
+
+
+def _measured_slip(case: tuple[Spans, int, int], got: object) -> str | None:
+    """A slip no listed one explains, named by measuring the answer: the first window's width or
+    the step between the first two, in pieces, or the last window left out."""
+    offsets, size, overlap = case
+    right = expected_windows(*case)
+    if isinstance(got, list) and got and got == right[: len(got)]:
+        return (
+            f"you stopped after {len(got)} windows of {len(right)}: the last window, however "
+            "short, ends at the last piece"
+        )
+    starts = {a: i for i, (a, _) in enumerate(offsets)}
+    ends = {b: i + 1 for i, (_, b) in enumerate(offsets)}
+    if not isinstance(got, list):
+        return None
+    try:
+        pieces = [(starts[a], ends[b]) for a, b in got]
+    except (KeyError, TypeError, ValueError):
+        return None
+    width, step = min(size - 2, len(offsets)), size - 2 - overlap
+    if pieces and pieces[0] != (0, width):
+        return (
+            f"your first window holds {pieces[0][1] - pieces[0][0]} text pieces: with size "
+            f"{size}, it holds size - 2 = {size - 2} (or all of them, if fewer)"
+        )
+    if len(pieces) > 1 and pieces[1][0] - pieces[0][0] != step:
+        return (
+            f"your second window starts {pieces[1][0] - pieces[0][0]} pieces after the first: "
+            f"with size {size} and overlap {overlap}, size - 2 - overlap = {step}"
+        )
+    return None
 
 
 def check_token_windows(fn: Callable) -> int:
@@ -208,6 +242,7 @@ def _half_overlap_misses() -> dict[float, str]:
         _recursive_omega_percent(114, 57): "that is the report's recursive splitter at 114/57: "
         "the exercise asks fixed windows of word pieces (TokenText)",
         round(right / 100, 4): "that is a share; the exercise asks a percentage (x 100)",
+        round(right, 1): "that is rounded to one decimal: the exercise asks two",
         window_omega_percent(250, 125, spans=False): "that is TokenText 250/125, printed in the "
         "notebook: the exercise asks windows of 114 pieces",
         _with_markers_omega(): "those windows are cut from encode(text)'s offsets with [CLS] and "

@@ -277,10 +277,11 @@ def check_fuse(fn: Callable) -> int:
             failures.append(
                 (
                     len(_matched(got, scored, k, depth)),
-                    (
-                        f"k = {k:g}, depth = {depth}: {_where_they_differ(got, expected)}scores "
+                    (  # the slip first: the case's dicts below run long
+                        f"{hint}. The case: k = {k:g}, depth = {depth}: "
+                        f"{_where_they_differ(got, expected)}scores "
                         f"{short([_rounded(d, 3) for d in scored], 400)}: expected "
-                        f"{short(want, 300)}, got {short(_rounded(got, 4), 300)}: {hint}"
+                        f"{short(want, 300)}, got {short(_rounded(got, 4), 300)}"
                     ),
                 )
             )
