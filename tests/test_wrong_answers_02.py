@@ -500,3 +500,10 @@ def test_02_3_accepts_the_glued_count_and_names_each_slip(capsys):
         assert "not quite" in out and hint in out, (wrong, out)
         if not isinstance(wrong, str):  # the hint does not hand over the answer
             assert str(right) not in out.split("):", 1)[1], (wrong, out)
+
+
+def test_02_2_names_titles_returned_sorted():
+    from solutions.exercises import apart_headings
+
+    result = verdict("02.2", lambda text, spans: sorted(apart_headings(text, spans)))
+    assert not result.passed and "not sorted" in result.message, result.message

@@ -309,6 +309,10 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "a heading with no non-blank line after it is not counted: it has no text to keep",
     ),
     (
+        lambda t, sp: sorted(expected_apart(t, sp)),
+        "return the titles in page order, as the headings come, not sorted",
+    ),
+    (
         lambda t, sp: list(dict.fromkeys(expected_apart(t, sp))),
         "two headings can share a title: return one title per heading left apart, repeats kept",
     ),
