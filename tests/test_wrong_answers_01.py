@@ -58,6 +58,8 @@ def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
     refused("01.1", sampled, "multiples of 10", "sweep every overlap")
     at_200 = splits_at(200)
     refused("01.1", max(o for o in range(200) if at_200[o]) + 1, "size 200")
+    longest = max(map(len, load_document("manual").text.splitlines()))
+    refused("01.1", longest, "the longest line", "not the smallest")  # section 3's bound
     refused("01.1", right - 1, "line(s) are still split")
     refused("01.1", right + 2 if right + 1 == sampled else right + 1, "from a smaller one too")
     refused("01.1", str(right), "a str", "where an int is asked")
@@ -268,6 +270,23 @@ def _end_inclusive(text, cut_a, cut_b, questions):  # each chunk one character t
 def test_01_3_names_each_slip(wrong, hint):
     result = verdict("01.3", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _by_library_holds_fact(text, cut_a, cut_b, questions):  # chunklab's matcher, per chunk
+    from chunklab.teaching.fact_matching import holds_fact
+    from chunklab.tokens.folding import fold
+
+    def scores(cut):
+        texts = [fold(text[a:b]) for a, b in cut]
+        return [any(all(holds_fact(f, t) for f in q) for t in texts) for q in questions]
+
+    pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+def test_01_3_refuses_chunklabs_matcher_called_per_chunk():
+    result = verdict("01.3", _by_library_holds_fact)
+    assert not result.passed and "fact_matching.holds_fact" in result.message, result.message
 
 
 def test_01_3_names_the_facts_looked_up_in_the_whole_text():
@@ -717,3 +736,18 @@ def test_01_1_gives_no_direction_for_a_far_guess():
             continue
         message = refused("01.1", guess, "sweep every overlap")
         assert "still split" not in message and "smaller one" not in message, message
+
+
+def _mid_p_sign_test(differences):  # the observed split counted half in the tail
+    won, lost = sum(d > 0 for d in differences), sum(d < 0 for d in differences)
+    n, low = won + lost, min(won, lost)
+    if not n:
+        return 1.0
+    tail = sum(math.comb(n, k) for k in range(low)) + math.comb(n, low) / 2
+    return min(1.0, 2 * tail / 2**n)
+
+
+def test_01b_1_names_the_mid_p_not_one_sides_tail():
+    result = verdict("01b.1", _mid_p_sign_test)
+    assert not result.passed and "mid-p" in result.message, result.message
+    assert "one side's tail" not in result.message, result.message

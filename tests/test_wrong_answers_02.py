@@ -1,4 +1,4 @@
-"""Notebook 02's exercises (02.1, 02.2, 02b.1, 02b.2) against the wrong answers a learner writes.
+"""Notebook 02's exercises (02.1, 02.2, 02.3, 02b.1, 02b.2) against the wrong answers written.
 
 Each plausible wrong answer must be refused with a hint that names its mistake (not only "try
 again"), and every correct form must pass: a list where a tuple is shown, a function written
@@ -487,3 +487,30 @@ def test_02_2_refuses_dropping_a_repeated_title():
 
     result = verdict("02.2", lambda text, spans: list(dict.fromkeys(apart_headings(text, spans))))
     assert not result.passed and "repeats kept" in result.message, result.message
+
+
+# --- 02.3 (answer an int): the glue on the travel policy, a page notebook 02 did not glue ---
+
+
+def test_02_3_accepts_the_glued_count_and_names_each_slip(capsys):
+    right = SOLUTIONS["02.3"][1]()
+    assert right == 2, "the policy's stacked headings keep two apart even glued"
+    assert said("02.3", right, capsys).endswith("correct.\n")
+    for wrong, hint in [
+        (7, "plain separator cut"),  # no glue
+        (0, "section 5's page"),  # the 18F result carried over
+        (16, "18F page's heading lines"),  # notebook's `titled` reused
+        (1, "count again"),
+        ("2", "a str"),
+    ]:
+        out = said("02.3", wrong, capsys)
+        assert "not quite" in out and hint in out, (wrong, out)
+        if not isinstance(wrong, str):  # the hint does not hand over the answer
+            assert str(right) not in out.split("):", 1)[1], (wrong, out)
+
+
+def test_02_2_names_titles_returned_sorted():
+    from solutions.exercises import apart_headings
+
+    result = verdict("02.2", lambda text, spans: sorted(apart_headings(text, spans)))
+    assert not result.passed and "not sorted" in result.message, result.message

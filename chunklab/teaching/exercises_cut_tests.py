@@ -15,8 +15,9 @@ without their `#` signs. The texts repeat titles inside other lines, where a sub
 credits a heading the span does not hold.
 
 Both checks build their own cases from a fixed seed, refuse an answer that calls the library's
-matcher (`chunks_with_all`, `fact_matching.answerable`), and name the slip a wrong answer makes on
-every case (`checking.consistent_slips`), else show the first case it got wrong.
+matcher (`chunks_with_all`; for 01.3 also `fact_matching.answerable` and `holds_fact`), and name
+the slip a wrong answer makes on every case (`checking.consistent_slips`), else show the first case
+it got wrong.
 """
 
 from __future__ import annotations
@@ -29,7 +30,7 @@ from typing import Any
 
 from chunklab.evaluation.metrics import chunks_with_all
 from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
-from chunklab.teaching.fact_matching import answerable
+from chunklab.teaching.fact_matching import answerable, holds_fact
 
 Span = tuple[int, int]
 Case = tuple[str, list[Span], list[Span], list[list[str]]]
@@ -152,7 +153,7 @@ def check_compare_cuts(fn: Callable) -> int:
         got = run_without(
             fn,
             (text, list(cut_a), list(cut_b), [list(q) for q in questions]),
-            [chunks_with_all, answerable],
+            [chunks_with_all, answerable, holds_fact],
             "your function calls {name}: the exercise asks you to test each chunk, "
             "text[start:end], yourself",
         )
@@ -306,6 +307,10 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
         lambda t, sp: _apart_by(t, sp, _next_filled, _one_span, last=True),
         "a heading with no non-blank line after it is not counted: it has no text to keep",
+    ),
+    (
+        lambda t, sp: sorted(expected_apart(t, sp)),
+        "return the titles in page order, as the headings come, not sorted",
     ),
     (
         lambda t, sp: list(dict.fromkeys(expected_apart(t, sp))),
