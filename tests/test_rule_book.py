@@ -73,3 +73,18 @@ def test_a_family_is_compared_in_order_at_its_level():
     made = paired_family(pairs, level=100 - 5 / 2)
     assert [(c.a, c.b, c.won, c.lost) for c in made] == [("x", "y", 8, 0), ("x", "z", 1, 1)]
     assert all(c.level == 100 - 5 / 2 for c in made)
+
+
+def test_a_family_on_subsets_reads_each_line_on_its_own_questions():
+    import pandas as pd
+
+    from chunklab.teaching.rule_book import family_on
+
+    table = pd.DataFrame({"x": [1, 1, 0, 1], "y": [0, 0, 0, 1]}, index=["q1", "q2", "q3", "q4"])
+    family = [("x", "y", "bm25", "all"), ("x", "y", "bm25", "last two")]
+    made = family_on({"bm25": table}, {"all": table.index, "last two": ["q3", "q4"]}, family, 99.0)
+    assert [(c.a, c.won, c.lost, c.tied) for c in made] == [
+        ("x (bm25)", 2, 0, 2),
+        ("x (bm25)", 0, 0, 2),
+    ]
+    assert all(c.level == 99.0 for c in made)

@@ -752,3 +752,11 @@ def _iou_gold_unmerged_by_sweep(retrieved, gold):  # the retrieved side merged, 
 def test_07b_1_names_the_gold_left_unmerged_when_counted_by_a_sweep():
     result = verdict("07b.1", _iou_gold_unmerged_by_sweep)
     assert not result.passed and "merge the gold spans too" in result.message, result.message
+
+
+def test_07b_2_names_sorted_output():
+    def sorted_standing(family):
+        return sorted(solutions.standing(family))
+
+    result = verdict("07b.2", sorted_standing)
+    assert not result.passed and "do not sort them" in result.message, result.message

@@ -328,3 +328,61 @@ def cut_by_loops(functions, chunks):
 def test_correct_answers_written_another_way_pass():
     assert verdict("11.1", merge_recounting).passed
     assert verdict("11.2", cut_by_loops).passed
+
+
+def merge_leaving_the_last_group_open(sizes, budget):
+    """Closes a group only when the next unit does not fit: the last group is never appended."""
+    return merge_siblings(sizes, budget)[:-1]
+
+
+def merge_one_based(sizes, budget):
+    """The right groups, with indices counted from 1."""
+    return [[i + 1 for i in group] for group in merge_siblings(sizes, budget)]
+
+
+def cut_returning_the_list(functions, chunks):
+    """The functions cut, not how many."""
+    return [(a, b) for a, b in functions if not any(s <= a and b <= e for s, e in chunks)]
+
+
+def cut_testing_the_start_only(functions, chunks):
+    """A function is whole when its start lies in a chunk, whatever its end."""
+    return sum(1 for a, b in functions if not any(s <= a < e for s, e in chunks))
+
+
+@pytest.mark.parametrize(
+    ("task", "wrong", "hint"),
+    [
+        ("11.1", merge_leaving_the_last_group_open, "the last group is left open"),
+        ("11.1", merge_one_based, "indices count from 0"),
+        ("11.2", cut_returning_the_list, "return how many, len(...)"),
+        ("11.2", cut_testing_the_start_only, "must hold the other end too"),
+    ],
+)
+def test_a_predictable_slip_gets_its_own_hint(task, wrong, hint):
+    result = verdict(task, wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_11_3_names_a_family_of_seven_and_a_cut_too_many(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.exercises_code import bm25_family, shown_better, tree_family_at_500
+
+    m, shown = tree_family_at_500()
+    at_95 = shown_better(bm25_family(level=95.0))  # a cut too many that is not the 95% reading
+    other = next(c for c in bm25_family() if c not in shown and c not in at_95)
+    for answer, why in {
+        (m + 1, shown): "m counts the comparisons the question draws",
+        (m, (*shown, other)): "is not 'better' at 100 - 5/m",
+    }.items():
+        selfcheck.check("11.3", answer)
+        out = capsys.readouterr().out
+        assert "correct." not in out and why in out, (answer, out)
+
+
+def test_11_3_prompt_leaves_m_to_count():
+    import json
+
+    cells = json.loads((ROOT / "notebooks" / "11_code.ipynb").read_text())["cells"]
+    prompt = next("".join(c["source"]) for c in cells if "**11.3" in "".join(c["source"]))
+    assert "six comparisons" not in prompt and "all six" not in prompt

@@ -367,3 +367,21 @@ def indented_cut(
             if cut_definitions([span], spans):
                 found.append((name, len(source[: span[0]].rsplit("\n", 1)[-1])))
     return found
+
+
+def where_cut(
+    files: dict[str, str], pieces: Sequence[Piece], budget: int, around: int = 30
+) -> list[tuple[str, str]]:
+    """Each definition that fits `budget` cl100k tokens alone and that no single piece holds whole,
+    with the text either side of the first piece boundary inside it (``|`` marks the boundary).
+    Why: a splitter's cut is explained by where it put that boundary, which counts do not show."""
+    found = []
+    for uri, source in files.items():
+        spans = [(p.start, p.end) for p in pieces if p.uri == uri]
+        for name, (a, b) in definitions(source):
+            if cl100k(source[a:b]) <= budget and cut_definitions([(a, b)], spans):
+                at = next((x for s, e in spans for x in (s, e) if a < x < b), a)
+                found.append(
+                    (name, f"{source[max(a, at - around) : at]}|{source[at : at + around]}")
+                )
+    return found

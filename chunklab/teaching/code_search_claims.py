@@ -109,8 +109,10 @@ def against_tree_peers(
             "all questions or on the functions that fit the budget",
             holds=none_shown(llamaindex),
             evidence="all: "
-            + verdicts(versus, ["LlamaIndex CodeSplitter"], "minilm")
-            + " with minilm; fitting: "
+            + "; ".join(
+                verdicts(versus, ["LlamaIndex CodeSplitter"], r) + f" with {r}" for r in retrievers
+            )
+            + "; fitting: "
             + "; ".join(
                 verdicts(versus_fit, ["LlamaIndex CodeSplitter"], r) + f" with {r}"
                 for r in retrievers

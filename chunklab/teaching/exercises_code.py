@@ -12,15 +12,17 @@ whole, the count the notebook prints per splitter.
 of the other six cuts on complete@5 with BM25. The answer is (m, the cuts the tree is shown better
 than at 100 - 5/m), checked by value (`SOLUTIONS_CODE`), each known slip named (`FORMS_CODE`): each
 comparison read at 95% as if it were alone (at 500 the two readings part), a family counted wrong,
-the two blind cuts taken for the whole question, recall@5 for complete@5, the budget of 200.
+the two blind cuts taken for the whole question, recall@5 for complete@5, the budget of 200, a
+cut too many.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
 `<` where the budget allows equality, groups that are not adjacent siblings in order, groups made
 from the right, sizes returned instead of indices, a unit over the budget dropped or joined, an
-empty group, a function counted once per cut rather than once, the functions held whole counted
-instead of those cut, a share instead of a count, and a call to the library's own merge (`repack`)
-or count (`cut_definitions`, `answer_inside`).
+empty group, 1-based indices, the last group left open, a function counted once per cut rather than
+once, the functions held whole counted instead of those cut, a share instead of a count, the cut
+functions instead of their count, one end tested only, and a call to the library's own merge
+(`repack`) or count (`cut_definitions`, `answer_inside`).
 """
 
 from __future__ import annotations
@@ -87,6 +89,11 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
         [g[::-1] for g in backward[::-1]],
     ):
         return "you grouped from the right: merge left to right, from the first sibling"
+    expected = merged(sizes, budget)
+    if expected and got == [[i + 1 for i in g] for g in expected]:
+        return "indices count from 0, as in Python: the first unit is index 0, not 1"
+    if expected and got == expected[:-1]:
+        return "the last group is left open: append it once the loop is over"
     flat = [i for g in got for i in g]
     if sorted(flat) != list(range(len(sizes))):
         over = [i for i, s in enumerate(sizes) if s > budget]
@@ -109,15 +116,20 @@ def _merge_slip(sizes: list[int], budget: int, got: object, fn: Callable | None 
         _as_lists(fn(list(s), b)) == merged(s, b, most=2) for s, b in _merge_cases()
     ):
         return "a group may hold more than two siblings: keep adding while the total fits"
+    if got == _merged_strict(sizes, budget):
+        return "a group may fill the budget exactly: the test is `<=`, not `<`"
+    return "merge greedily: add the next sibling while the group stays within the budget"
+
+
+def _merged_strict(sizes: Sequence[int], budget: int) -> list[list[int]]:
+    """The slip of a strict `<`: a group that would fill the budget exactly is closed instead."""
     strict: list[list[int]] = []
     for i, size in enumerate(sizes):
         if strict and sum(sizes[j] for j in strict[-1]) + size < budget:
             strict[-1].append(i)
         else:
             strict.append([i])
-    if got == strict:
-        return "a group may fill the budget exactly: the test is `<=`, not `<`"
-    return "merge greedily: add the next sibling while the group stays within the budget"
+    return strict
 
 
 def _merged_testing_before(sizes: Sequence[int], budget: int) -> list[list[int]]:
@@ -221,6 +233,14 @@ def _count_without_the_library(fn: Callable, functions: list, chunks: list) -> o
     )
 
 
+def _one_end_counts(functions: list, chunks: list) -> tuple[int, int]:
+    """The counts of the slip of testing one end only: the start inside a chunk, or the end."""
+    return (
+        sum(1 for a, b in functions if not any(s <= a < e for s, e in chunks)),
+        sum(1 for a, b in functions if not any(s < b <= e for s, e in chunks)),
+    )
+
+
 def check_functions_cut(fn: Callable) -> int:
     cases = 0
     for functions, chunks in _cut_cases():
@@ -254,6 +274,10 @@ def check_functions_cut(fn: Callable) -> int:
                 slip = "count functions, not pieces or cuts: a function in three pieces is one"
             elif got == sum(1 for a, b in functions if not any(s < a and b < e for s, e in chunks)):
                 slip = "a chunk that starts or ends where the function does holds it whole: `<=`"
+            elif isinstance(got, list | tuple | set) and len(got) == expected:
+                slip = "those are the functions cut: return how many, len(...) of them"
+            elif got in _one_end_counts(functions, chunks):
+                slip = "a chunk holding one end of the function must hold the other end too"
             else:
                 slip = (
                     "a function is whole when one chunk has start <= its start and its end <= end"
@@ -330,7 +354,7 @@ def _family_misses() -> dict[object, str]:
         "complete@5, with BM25"
     )
     misses: dict[object, str] = {}
-    for size in sorted({m, 1, 2, m - 1, 2 * m}):
+    for size in sorted({m, 1, 2, m - 1, m + 1, 2 * m}):
         if size not in (1, m):  # a family counted wrong, whichever level it was then read at
             misses[(size, at_95)] = misses[(size, shown)] = size_hint
         elif sorted(at_95) != sorted(shown):  # m = 1 is the 95% reading itself
@@ -350,6 +374,10 @@ def _family_misses() -> dict[object, str]:
             slips.setdefault(wrong, []).append(why)
     for wrong, whys in slips.items():
         misses.setdefault((m, wrong), "those are the verdicts with " + ", or with ".join(whys))
+    extra = "one of your cuts is not 'better' at 100 - 5/m: list a cut only if its verdict says so"
+    for other in bm25_family():
+        if other not in shown:
+            misses.setdefault((m, (*shown, other)), extra)
     misses.pop((m, shown), None)
     return misses
 

@@ -146,3 +146,23 @@ def paired_family(
     its claim, and `RuleBook.frame` the table of all rows. Why a helper: a rule's family is many
     lines of `compare` that differ only in their labels; the notebook keeps the list in view."""
     return [compare(a_s, b_s, a=a, b=b, show=False, level=level) for a, b, a_s, b_s in pairs]
+
+
+def family_on(
+    tables: dict[str, pd.DataFrame],
+    subsets: dict[str, Sequence[str]],
+    family: Sequence[tuple[str, str, str, str]],
+    level: float,
+) -> list[Comparison]:
+    """Each line ``(a, b, retriever, subset)`` of one family compared on its own questions at the
+    family's `level`, in order, nothing printed. `tables` maps a retriever to its question x cut
+    scores and `subsets` a name to question ids. Why a helper: the decision table's rows each read
+    a different subset of questions, and slicing them is bookkeeping; the notebook keeps the
+    family's list, and so its m, in view before any result."""
+    return paired_family(
+        [
+            (f"{a} ({r})", f"{b} ({r})", *tables[r].loc[list(subsets[q]), [a, b]].T.values)
+            for a, b, r, q in family
+        ],
+        level,
+    )
