@@ -31,6 +31,7 @@ WRONG_03B_1 = [
     (408, "the window's characters (len)"),  # len(text), not tokens
     (67, "the window's words (split)"),  # len(text.split()), not tokens
     (69, "starts one sentence after the hit"),  # the sentence after the hit taken as the first
+    (72, "takes 5 after that start"),  # that late start, then 5 more counted on from it
     (105, "to the document's end"),  # run on past step 5 to the policy's last sentence
     (80, "starts a character early"),  # sliced from the line break before the hit
     (169, "before defaults to 3"),  # window(mine, i, after=5): the default before=3 left in place
@@ -151,6 +152,11 @@ def sorted_by_end(windows):
     return out
 
 
+def sorts_in_place(windows):
+    windows.sort()  # the right ranges, but the caller's list is reordered
+    return merged_windows(windows)
+
+
 def across_a_gap(windows):
     out = []
     for first, last in sorted(windows):
@@ -170,6 +176,7 @@ WRONG_03B_2 = [
     (not_merged, "still in two ranges"),
     (last_sentence_dropped, "the sentences covered changed"),
     (keeps_first_end, "keep the larger end"),
+    (sorts_in_place, "changed the list it was given"),
 ]
 
 

@@ -126,6 +126,11 @@ def _forward_window_hints() -> dict[Any, str]:
         "your window starts one sentence after the hit; the hit itself is the window's first "
         "sentence, so the slice starts where the hit starts"
     )
+    hints.setdefault(  # the same late start, then `a` sentences counted on from it
+        _t03_window(-1, a + 1)[1],
+        f"your window starts one sentence after the hit and takes {a} after that start; the hit "
+        "itself is the window's first sentence, so count the sentences after it from the hit",
+    )
     hints[_t03_window(1, a)[1]] = (
         "that window includes the sentence before the hit; take the slice "
         "policy.text[a:b] from the hit's own start, none before"

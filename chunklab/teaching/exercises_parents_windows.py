@@ -120,8 +120,14 @@ def check_merged_windows(fn: Callable) -> int:
         size = rng.randint(0, 3)
         cases.append([(max(0, c - size), c + size) for c in centres])
     for windows in cases:
-        expected = merged_expected(windows)
-        got = [tuple(w) for w in fn(list(windows))]
+        expected, given = merged_expected(windows), list(windows)
+        got = [tuple(w) for w in fn(given)]
+        if given != windows:  # the caller's list is the top k hits' windows, in rank order
+            raise NotYet(
+                "your function changed the list it was given (windows.sort() sorts the caller's "
+                "list in place, and the caller loses the hits' rank order): sort a copy, "
+                f"sorted(windows). Case: windows {windows}, left as {short(given)}"
+            )
         if got != expected:
             raise NotYet(
                 f"{_why_merged(got, expected, windows)}. Case: windows {windows}: got {short(got)}"
