@@ -480,6 +480,9 @@ def test_02b_2_hints_do_not_hand_over_the_count(capsys):
     assert "count it too" not in short and "opens a list of its own" not in short, short
     for wrong in [("paragraph", blocks), ("list", blocks), (kind, 2), (kind, blocks + 1)]:
         assert "?." not in said("02b.2", wrong, capsys), wrong
+    for wrong in [("paragraph", blocks), ("list", blocks)]:  # the kind is worked out, not told
+        out = said("02b.2", wrong, capsys)
+        assert "delimiter row" not in out and kind not in out, out
 
 
 def test_02_2_refuses_dropping_a_repeated_title():

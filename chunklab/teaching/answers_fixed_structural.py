@@ -127,8 +127,8 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
     if kind != solution[0]:
         return (
             "after a blank line, a line that starts at the margin is no lazy continuation, and "
-            "it is not indented enough to stay inside list item 3: it opens a block of its own, "
-            "of the kind a header row with a delimiter row under it opens"
+            "it is not indented enough to stay inside list item 3: it opens a block of its own; "
+            "which kind, section 1's line rules say from the header row's first character"
         )
     structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
     if count == structured:
