@@ -78,6 +78,20 @@ def _three_before_hints(hints: dict[Any, str], a: int) -> None:
     )
 
 
+def _late_start_hints(hints: dict[Any, str], a: int) -> None:
+    """03b.1's slips that start the window one sentence after the hit (before = -1): ending
+    where the right window ends, or counting `a` sentences on from that late start."""
+    hints[_t03_window(-1, a)[1]] = (
+        "your window starts one sentence after the hit; the hit itself is the window's first "
+        "sentence, so the slice starts where the hit starts"
+    )
+    hints.setdefault(
+        _t03_window(-1, a + 1)[1],
+        f"your window starts one sentence after the hit and takes {a} after that start; the hit "
+        "itself is the window's first sentence, so count the sentences after it from the hit",
+    )
+
+
 def _forward_window_hints() -> dict[Any, str]:
     """03b.1's slips: one sentence short or too many, the window on both sides or on the wrong
     side or starting one sentence late, the notebook's own 3 each side, the window's characters or
@@ -122,15 +136,7 @@ def _forward_window_hints() -> dict[Any, str]:
     hints.setdefault(
         a + 1, f"{a + 1} is how many sentences the window holds; the question asks its tokens"
     )
-    hints[_t03_window(-1, a)[1]] = (  # before = -1: the window starts one sentence after the hit
-        "your window starts one sentence after the hit; the hit itself is the window's first "
-        "sentence, so the slice starts where the hit starts"
-    )
-    hints.setdefault(  # the same late start, then `a` sentences counted on from it
-        _t03_window(-1, a + 1)[1],
-        f"your window starts one sentence after the hit and takes {a} after that start; the hit "
-        "itself is the window's first sentence, so count the sentences after it from the hit",
-    )
+    _late_start_hints(hints, a)
     hints[_t03_window(1, a)[1]] = (
         "that window includes the sentence before the hit; take the slice "
         "policy.text[a:b] from the hit's own start, none before"
