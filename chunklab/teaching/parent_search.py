@@ -122,3 +122,46 @@ def whole_sections(document: Document) -> Prepared:
     small-to-big's lead (notebook 07): is it the children's search, or only the whole sections?"""
     parents = MarkdownChunker(max_tokens=100, prefix="path").parents(document)
     return Prepared(parents, {p.chunk_id: p for p in parents})
+
+
+def _mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values) if values else 0.0
+
+
+def points_and_tokens(
+    found: dict[str, tuple[Sequence[float], Sequence[float]]],
+    tokens: dict[str, tuple[Sequence[int], Sequence[int]]],
+) -> Any:
+    """Per retriever, the means of section 5's two ways in notebook 03: fact recall in points
+    (sections searched directly, small-to-big) and cl100k tokens handed over. Kept out of the
+    notebook because it only averages what `direct_vs_s2b` returned; it tests nothing."""
+    import pandas as pd
+
+    return pd.DataFrame(
+        {
+            "sections searched directly": {n: 100 * _mean(d) for n, (d, _) in found.items()},
+            "small-to-big": {n: 100 * _mean(s) for n, (_, s) in found.items()},
+            "tokens, directly": {n: _mean(d) for n, (d, _) in tokens.items()},
+            "tokens, small-to-big": {n: _mean(s) for n, (_, s) in tokens.items()},
+        }
+    ).round(1)
+
+
+def feeding_table(fed: dict[str, tuple[list[float], list[float], list[tuple[int, int]]]]) -> Any:
+    """Per retriever, the means of `same_budget`'s three lists (notebook 03, section 6): points
+    for the section and for the children alone, the tokens of each, and on how many questions
+    the children ran out before the section's room was full (they had less room)."""
+    import pandas as pd
+
+    rows = [
+        {
+            "retriever": name,
+            "small-to-big (points)": 100 * _mean(s),
+            "children alone (points)": 100 * _mean(a),
+            "section tokens (mean)": _mean([t[0] for t in n]),
+            "children tokens (mean)": _mean([t[1] for t in n]),
+            "questions where they run out": sum(t[1] < t[0] for t in n),
+        }
+        for name, (s, a, n) in fed.items()
+    ]
+    return pd.DataFrame(rows).set_index("retriever").round(1)
