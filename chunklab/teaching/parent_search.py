@@ -2,7 +2,8 @@
 their children and hand over the best child's parent (small-to-big at k = 1). Plus the children
 alone at a budget of several children, judged on the character spans they cover, or filling the
 tokens of the section small-to-big hands over; fixed-size blocks as parents for a corpus
-without headings; and `whole_sections`, small-to-big's parents searched directly (notebook 07).
+without headings; `whole_sections`, small-to-big's parents searched directly (notebook 07); and
+the means tables of notebook 03's sections 5 and 6 (`points_and_tokens`, `feeding_table`).
 
 Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of
 child hits reused while only the parents change), not the idea being tested.
