@@ -244,6 +244,43 @@ def test_04_3b_names_each_slip(wrong, named):
     assert not result.passed and named in result.message, result.message
 
 
+def _wide_cuts_slipped(texts, buffer_size, hashed=False, ties=False, after_only=False, twice=False):
+    """04.3b with one of the slips the checker once met with its generic hint: the hash's
+    vectors, `>=` at the cut-off, windows after each text only, or buffering twice."""
+    import numpy as np
+
+    from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
+
+    n, b = len(texts), buffer_size
+    before = 0 if after_only else b
+    given = [" ".join(texts[max(0, i - before) : i + b + 1]) for i in range(n)]
+    if twice:
+        given = [" ".join(given[max(0, i - b) : i + b + 1]) for i in range(n)]
+    vectors = (HashingEmbedder() if hashed else WordLlamaEmbedder()).embed_documents(given)
+    cosines = [
+        float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
+        for u, v in zip(vectors, vectors[1:], strict=False)
+    ]
+    distances = np.array([1 - s for s in cosines])
+    cutoff = np.percentile(distances, 80)
+    return [i for i, d in enumerate(distances) if (d >= cutoff if ties else d > cutoff)]
+
+
+@pytest.mark.parametrize(
+    ("slip", "named"),
+    [
+        ({"hashed": True}, "the hash's cosines"),
+        ({"ties": True}, "equals the cut-off"),
+        ({"after_only": True}, "after each text only"),
+        ({"twice": True}, "buffered twice"),
+    ],
+)
+@pytest.mark.xdist_group("exercise-04.3b")
+def test_04_3b_names_the_slips_its_generic_hint_once_covered(slip, named):
+    result = verdict("04.3b", lambda t, b: _wide_cuts_slipped(t, b, **slip))
+    assert not result.passed and named in result.message, result.message
+
+
 def _newline_join(texts, buffer_size):
     return [
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(len(texts))

@@ -25,6 +25,8 @@
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
+- `semantic_retrieval`: notebook 04's section 4 bookkeeping (equal tokens handed over, a
+  family's fewest decisive questions, its verdicts as a table).
 - `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
   block drawn at random.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not

@@ -3,7 +3,8 @@
 texts the notebook never shows, as given. It refuses a call into the library's chunker, which
 gives the same gaps on the topics document and so would pass a value answer unwritten, and names
 each predictable slip (no buffer, a buffer of fixed size, another percentile, chunk starts
-for gaps, the percentile of the similarities cut above). Registered in `exercises`.
+for gaps, the percentile of the similarities cut above, the hash's vectors, a distance equal to
+the cut-off cut, windows after each text only, buffering twice). Registered in `exercises`.
 """
 
 from __future__ import annotations
@@ -21,20 +22,35 @@ from chunklab.teaching.checking import Cases, NotYet, consistent_slips, run_with
 Case = tuple[list[str], int]
 
 
-@lru_cache(maxsize=64)
-def _cosines(texts: tuple[str, ...], buffer_size: int) -> tuple[float, ...]:
-    """Each buffered text's cosine with the next, WordLlama's vectors (one embedding per call)."""
-    vectors = WordLlamaEmbedder().embed_documents(with_neighbours(list(texts), buffer_size))
+@lru_cache(maxsize=128)
+def _neighbour_cosines(given: tuple[str, ...], hashed: bool = False) -> tuple[float, ...]:
+    """Each text's cosine with the next, WordLlama's vectors (the hash's if `hashed`)."""
+    vectors = (HashingEmbedder() if hashed else WordLlamaEmbedder()).embed_documents(list(given))
     return tuple(
         float(u @ v / (np.linalg.norm(u) * np.linalg.norm(v)))
         for u, v in zip(vectors, vectors[1:], strict=False)
     )
 
 
-def _gaps(texts: list[str], buffer_size: int, percentile: float = 80, shift: int = 0) -> list[int]:
-    distances = 1 - np.array(_cosines(tuple(texts), buffer_size))
+def _cosines(texts: tuple[str, ...], buffer_size: int) -> tuple[float, ...]:
+    """Each buffered text's cosine with the next, WordLlama's vectors."""
+    return _neighbour_cosines(tuple(with_neighbours(list(texts), buffer_size)))
+
+
+def _cut(
+    cosines: tuple[float, ...], percentile: float = 80, shift: int = 0, ties: bool = False
+) -> list[int]:
+    distances = 1 - np.array(cosines)
     cutoff = np.percentile(distances, percentile)
-    return [i + shift for i, d in enumerate(distances) if d > cutoff]
+    return [i + shift for i, d in enumerate(distances) if d > cutoff or (ties and d == cutoff)]
+
+
+def _gaps(texts: list[str], buffer_size: int, percentile: float = 80, shift: int = 0) -> list[int]:
+    return _cut(_cosines(tuple(texts), buffer_size), percentile, shift)
+
+
+def _after_only(texts: list[str], buffer_size: int) -> tuple[str, ...]:
+    return tuple(" ".join(texts[i : i + buffer_size + 1]) for i in range(len(texts)))
 
 
 def _below_similarity_percentile(texts: list[str], buffer_size: int) -> list[int]:
@@ -63,6 +79,23 @@ _SLIPS: list[tuple[Callable[[list[str], int], list[int]], str]] = [
         lambda t, b: _gaps(t, b, shift=1),
         "those number the texts that open each new chunk; gap i lies after text i, as "
         "breakpoints returns it",
+    ),
+    (
+        lambda t, b: _cut(_neighbour_cosines(tuple(with_neighbours(t, b)), hashed=True)),
+        "those are the hash's cosines: embed with WordLlamaEmbedder().embed_documents, as asked",
+    ),
+    (
+        lambda t, b: _cut(_cosines(tuple(t), b), ties=True),
+        "your rule also cuts the gap whose distance equals the cut-off: cut only the distances "
+        "strictly above the 80th percentile (>, as breakpoints does)",
+    ),
+    (
+        lambda t, b: _cut(_neighbour_cosines(_after_only(t, b))),
+        "your windows take the texts after each text only: take buffer_size texts before it too",
+    ),
+    (
+        lambda t, b: _cut(_neighbour_cosines(tuple(with_neighbours(with_neighbours(t, b), b)))),
+        "you buffered twice: embed buffered(texts, buffer_size) once, not buffered again",
     ),
     (
         _below_similarity_percentile,
