@@ -330,3 +330,36 @@ def _rowwise(up, down):
 def test_03d_3_names_the_slips_once_left_generic(fn, hint):
     result = verdict("03d.3", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def _bounds(excerpts):
+    return min(a for a, _ in excerpts), max(b for _, b in excerpts)
+
+
+def _floor_unchecked(excerpts, size, step):  # (end - size) // step, returned without a check
+    return max(0, (_bounds(excerpts)[1] - size) // step)
+
+
+def _no_clamp(excerpts, size, step):  # rounded up, but never clamped at block 0
+    lo, hi = _bounds(excerpts)
+    i = -(-(hi - size) // step)
+    return i if i * step <= lo else None
+
+
+def _largest_start_smallest_end(excerpts, size, step):  # the span every excerpt shares
+    lo, hi = max(a for a, _ in excerpts), min(b for _, b in excerpts)
+    i = max(0, -(-(hi - size) // step))
+    return i if i * step <= lo and hi <= i * step + size else None
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [  # each got only the generic restatement of the rule before
+        (_floor_unchecked, "rounded up, not down"),
+        (_no_clamp, "clamp at 0"),
+        (_largest_start_smallest_end, "not the largest start and the smallest end"),
+    ],
+)
+def test_03d_1_names_the_slips_once_left_generic(fn, hint):
+    result = verdict("03d.1", fn)
+    assert not result.passed and hint in result.message, result.message
