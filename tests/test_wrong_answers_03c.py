@@ -241,3 +241,51 @@ def test_03c_2_refuses_the_wrong_forms(fn, hint):
     (id, score) pairs are each refused, with a hint naming that slip."""
     result = verdict("03c.2", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def _keyerror_on_unscored(scores, passes, k):  # walks passes, looks up an id never scored
+    return sorted(passes, key=lambda i: (-scores[i], i))[:k]
+
+
+def _ties_by_larger_id(scores, passes, k):  # equal scores: the larger id first
+    return sorted((i for i in scores if i in passes), key=lambda i: (scores[i], i), reverse=True)[
+        :k
+    ]
+
+
+def test_03c_2_a_keyerror_on_an_unscored_id_is_named():
+    """It used to be told "fewer than k pass": the slip is the lookup of an id `scores` lacks."""
+    result = verdict("03c.2", _keyerror_on_unscored)
+    assert not result.passed and "not in `scores`" in result.message, result.message
+    assert "fewer than k pass" not in result.message, result.message
+
+
+def test_03c_2_the_tie_hint_names_the_slip_without_the_code():
+    result = verdict("03c.2", _ties_by_larger_id)
+    assert not result.passed and "puts a larger" in result.message, result.message
+    assert "(-score, id)" not in result.message, result.message
+
+
+def _kth_position(passing, k):
+    seen = [i for i, p in enumerate(passing, start=1) if p]
+    return seen[k - 1] if len(seen) >= k else None
+
+
+def _unrounded(passing, k):  # position / k, a float
+    at = _kth_position(passing, k)
+    return None if at is None else at / k
+
+
+def _one_too_many(passing, k):  # position // k + 1: right unless k divides the position
+    at = _kth_position(passing, k)
+    return None if at is None else at // k + 1
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [(_unrounded, "a float"), (_one_too_many, "one too many when the position divides by k")],
+)
+def test_03c_1_names_the_float_and_the_off_by_one(fn, hint):
+    """p / k unrounded lost its own hint to the generic one; p // k + 1 only ever had that."""
+    result = verdict("03c.1", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -212,6 +212,18 @@ def _tie_to_smallest_id(child, blocks):  # right while ids sort in block order, 
     return min(i for i in shared if shared[i] == max(shared.values()))
 
 
+def test_03d_2_names_an_overlap_taken_with_abs():
+    """abs() of a negative overlap makes a far block win; it used to be told "one character off"."""
+
+    def with_abs(child, blocks):
+        shared = [abs(min(child[1], b) - max(child[0], a)) for _, a, b in blocks]
+        return blocks[shared.index(max(shared))][0]
+
+    result = verdict("03d.2", with_abs)
+    assert not result.passed and "abs()" in result.message, result.message
+    assert "one character off" not in result.message, result.message
+
+
 def test_03d_2_refuses_a_tie_to_the_smallest_id():
     """Accepted by the old check, whose ids all sorted in block order."""
     result = verdict("03d.2", _tie_to_smallest_id)
@@ -266,4 +278,88 @@ def test_03d_3_accepts_any_correct_reading():
 )
 def test_03d_3_refuses_each_slip_with_its_hint(fn, hint):
     result = verdict("03d.3", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+def _rowwise(up, down):
+    """A reading that decides each row by `up(won, lost, low, p, alpha)` and its mirror."""
+    from chunklab.teaching.claims import sign_test
+
+    def family_verdicts(rows):
+        alpha, out = 0.05 / len(rows), []
+        for won, lost, low, high in rows:
+            p = sign_test(won, lost)
+            v = "better" if up(won, lost, low, p, alpha) else None
+            out.append(v or ("worse" if down(won, lost, high, p, alpha) else "no difference shown"))
+        return out
+
+    return family_verdicts
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [  # each got the generic "not the verdict compare gives", or the wrong slip's hint, before
+        (
+            _rowwise(
+                lambda w, lo, a, p, al: a > 0 and w > lo, lambda w, lo, b, p, al: b < 0 and lo > w
+            ),
+            "the interval alone, with more questions won",
+        ),
+        (
+            _rowwise(
+                lambda w, lo, a, p, al: a > 0 and p < al, lambda w, lo, b, p, al: b < 0 and p < al
+            ),
+            "you left out who won more",
+        ),
+        (
+            _rowwise(
+                lambda w, lo, a, p, al: a > 0 and w > lo and p / 2 < al,
+                lambda w, lo, b, p, al: b < 0 and lo > w and p / 2 < al,
+            ),
+            "you halved the sign test's p",
+        ),
+        (
+            _rowwise(
+                lambda w, lo, a, p, al: a > 0 or (w > lo and p < al),
+                lambda w, lo, b, p, al: b < 0 or (lo > w and p < al),
+            ),
+            "either test passes",
+        ),
+    ],
+)
+def test_03d_3_names_the_slips_once_left_generic(fn, hint):
+    result = verdict("03d.3", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+def _bounds(excerpts):
+    return min(a for a, _ in excerpts), max(b for _, b in excerpts)
+
+
+def _floor_unchecked(excerpts, size, step):  # (end - size) // step, returned without a check
+    return max(0, (_bounds(excerpts)[1] - size) // step)
+
+
+def _no_clamp(excerpts, size, step):  # rounded up, but never clamped at block 0
+    lo, hi = _bounds(excerpts)
+    i = -(-(hi - size) // step)
+    return i if i * step <= lo else None
+
+
+def _largest_start_smallest_end(excerpts, size, step):  # the span every excerpt shares
+    lo, hi = max(a for a, _ in excerpts), min(b for _, b in excerpts)
+    i = max(0, -(-(hi - size) // step))
+    return i if i * step <= lo and hi <= i * step + size else None
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [  # each got only the generic restatement of the rule before
+        (_floor_unchecked, "rounded up, not down"),
+        (_no_clamp, "clamp at 0"),
+        (_largest_start_smallest_end, "not the largest start and the smallest end"),
+    ],
+)
+def test_03d_1_names_the_slips_once_left_generic(fn, hint):
+    result = verdict("03d.1", fn)
     assert not result.passed and hint in result.message, result.message

@@ -99,7 +99,20 @@ def _smallest_id(child: tuple[int, int], blocks: list[Block]) -> str:
     return min(i for i in shared if shared[i] == max(shared.values()))
 
 
+def _abs_overlap(child: tuple[int, int], blocks: list[Block]) -> str:
+    """A slip: the overlap taken with abs(), so a block far from the child, whose overlap is
+    negative, counts as sharing characters."""
+    shared = [abs(min(child[1], b) - max(child[0], a)) for _, a, b in blocks]
+    return blocks[shared.index(max(shared))][0]
+
+
 BLOCK_SLIPS = [  # (a plausible wrong method, its slip in words), named when it fits every case
+    (
+        _abs_overlap,
+        "you took abs() of the overlap: a block that does not touch the child has a negative "
+        "overlap, and abs() turns a far block's gap into shared characters; a block that does "
+        "not touch shares 0 (max(0, ...))",
+    ),
     (
         _smallest_id,
         "a tie broken to the smallest id: take the earlier block, the first in the list; ids "
@@ -131,6 +144,7 @@ FIXED = [  # (child, blocks), each reaching one slip before the others
     ((600, 1400), [("b0", 0, 1000), ("b1", 1000, 2000)]),  # 400 each: the earlier
     ((0, 340), [("w", 0, 100), ("x", 100, 200), ("y", 200, 300), ("z", 300, 400)]),  # 3-way tie
     ((10, 30), [("only", 0, 100)]),
+    ((0, 10), [("a", 0, 100), ("b", 100, 1000)]),  # "b" is 90 away: abs() would pick it
     ((600, 1400), [("p2", 0, 1000), ("p10", 1000, 2000)]),  # a tie; "p10" sorts first, "p2" is
 ]
 

@@ -24,17 +24,25 @@ Row = tuple[int, int, float, float]  # (won, lost, low, high), the interval draw
 
 
 def _rule(
-    rows: list[Row], alpha: float | None = None, *, interval: bool = True, counts: bool = True
+    rows: list[Row],
+    alpha: float | None = None,
+    *,
+    interval: bool = True,
+    counts: bool = True,
+    sided: bool = True,
+    p_test: bool = True,
+    p_scale: float = 1.0,
+    join: Callable = all,
 ) -> list[str]:
-    """compare's two-part rule over one family; `alpha` None reads it at 0.05 / len(rows). The
-    keywords switch a test off, to write the slips."""
+    """compare's rule over one family; `alpha` None reads it at 0.05 / len(rows). The keywords
+    switch a part off (or halve p, or let either test do), to write the slips."""
     alpha = 0.05 / len(rows) if alpha is None else alpha
     out = []
     for won, lost, low, high in rows:
-        p = sign_test(won, lost)
-        up = (not interval or low > 0) and (not counts or (won > lost and p < alpha))
-        down = (not interval or high < 0) and (not counts or (lost > won and p < alpha))
-        out.append("better" if up else "worse" if down else "no difference shown")
+        p_ok = not p_test or sign_test(won, lost) * p_scale < alpha
+        up = [not interval or low > 0, not counts or ((won > lost or not sided) and p_ok)]
+        down = [not interval or high < 0, not counts or ((lost > won or not sided) and p_ok)]
+        out.append("better" if join(up) else "worse" if join(down) else "no difference shown")
     return out
 
 
@@ -64,6 +72,26 @@ SLIPS: list[tuple[Callable[[list[Row]], list[str]], str]] = [
         "with more questions won than lost (or lost than won)",
     ),
     (
+        lambda rows: _rule(rows, p_test=False),
+        "you read the interval alone, with more questions won than lost: a verdict also needs "
+        "sign_test(won, lost) below 0.05 / m",
+    ),
+    (
+        lambda rows: _rule(rows, sided=False),
+        "you left out who won more: 'better' needs more questions won than lost, 'worse' more "
+        "lost than won (the sign test's p is the same either way round)",
+    ),
+    (
+        lambda rows: _rule(rows, p_scale=0.5),
+        "you halved the sign test's p (a one-sided test): sign_test gives the two-sided p that "
+        "compare reads; use it as it is",
+    ),
+    (
+        lambda rows: _rule(rows, join=any),
+        "you gave a verdict when either test passes: 'better' needs both, the interval wholly "
+        "above 0 and the sign test below 0.05 / m",
+    ),
+    (
         lambda rows: _rule(rows, interval=False),
         "you read the sign test alone: a verdict also needs the interval to lie wholly above 0 "
         "(or wholly below)",
@@ -84,6 +112,7 @@ FIXED: list[list[Row]] = [
     [(30, 10, 2.0, 9.0), (22, 9, 0.5, 6.0), (9, 30, -9.0, -2.0)],  # p of 22-9 = 0.03: 0.05 / 3
     [(12, 2, 1.0, 8.0)],  # m = 1: p = 0.013 < 0.05; at 0.05 / 18 it would not be
     [(48, 10, 0.0, 17.8), (15, 12, 1.0, 5.0), (30, 10, -4.0, -0.5), (10, 40, -12.0, -3.0)],
+    [(15, 6, 0.5, 4.0)],  # m = 1: p = 0.078, above 0.05; halved, it would pass
 ]
 
 

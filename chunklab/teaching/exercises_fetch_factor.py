@@ -74,6 +74,10 @@ SLIPS: list[tuple[Callable[[list[bool], int], object], str]] = [
         "that is the k = 1 rule (failing chunks above, plus one) carried to any k: the fetch holds "
         "factor x k chunks, so divide the k-th passing chunk's position by k, rounded up",
     ),
+    (
+        _slip(False, lambda at, k: at // k + 1),
+        "position // k + 1 is one too many when the position divides by k: round up instead",
+    ),
 ]
 SLIPS += [
     (_slip(True, how, guarded=True), hint)
@@ -107,6 +111,8 @@ def _why(got: object, passing: list[bool], k: int) -> str:
     expected = fetch_factor_expected(passing, k)
     if got == expected:  # the right number, in another type
         return f"the right factor as {type(got).__name__}: return an int"
+    if isinstance(got, float) and expected is not None and math.ceil(got) == expected:
+        return "a float, the position over k not rounded up: return an int, rounded up"
     if expected is None:
         return "fewer than k chunks pass at all: no factor reaches k of them, return None"
     k1_rule = (_kth(passing, k) or 0) - k + 1  # the k = 1 rule carried to k, a slip of its own

@@ -184,10 +184,13 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
     if got == sorted(i for i in scores if i in passes)[:k]:
         return (
             "you sorted the passing ids by id alone: sort by score, best first, and let the id "
-            "only break ties (sort by (-score, id))"
+            "only break ties"
         )
     if [scores.get(i) for i in got] == [scores[i] for i in expected] and got != expected:
-        return "ties: among equal scores the smaller id comes first (sort by (-score, id))"
+        return (
+            "ties: among equal scores the smaller id comes first, and your order puts a larger "
+            "one before it (the order they were given in, or the set's)"
+        )
     if sorted(got) == sorted(expected):
         return "the right ids in the wrong order: best score first (ties by id)"
     return "not the ids expected"
@@ -228,7 +231,14 @@ def check_filtered_top_k(fn: Callable) -> int:
         try:
             given = dict(scores)
             returned = fn(given, _LargestFirst(passes), k)
-        except Exception as error:  # raised only where fewer than k pass: name that case
+        except Exception as error:  # an unscored id looked up, or fewer than k pass: name it
+            unscored = sorted(passes - scores.keys())
+            if isinstance(error, KeyError) and error.args and error.args[0] in unscored:
+                raise NotYet(
+                    f"your function raised KeyError on {error.args[0]!r}, an id that passes the "
+                    "filter but is not in `scores`: it was never scored, leave it out. Case: "
+                    f"scores {scores}, passes {sorted(passes)}"
+                ) from error
             if len(expected) >= k:
                 raise
             raise NotYet(

@@ -267,6 +267,12 @@ def _floored(lo: int, hi: int, size: int, step: int) -> int | None:
     return i if i * step <= lo and hi <= i * step + size else None
 
 
+def _unclamped(lo: int, hi: int, size: int, step: int) -> int | None:
+    """The first block's index rounded up, -((size - hi) // step), with no clamp at 0."""
+    i = -(-(hi - size) // step)
+    return i if i * step <= lo and hi <= i * step + size else None
+
+
 def _block_slips(excerpts: Excerpts, size: int, step: int) -> dict[str, Any]:
     lo, hi = min(a for a, _ in excerpts), max(b for _, b in excerpts)
     alone = [_block([e], size, step) for e in excerpts]
@@ -290,7 +296,17 @@ def _block_slips(excerpts: Excerpts, size: int, step: int) -> dict[str, Any]:
             )
         ),
         "the first block that reaches the answer's end is (end - size) / step rounded up, not "
-        "down: rounded down, the block ends before the answer does": _floored(lo, hi, size, step),
+        "down: rounded down, the block ends before the answer does": _AnyOf(
+            (_floored(lo, hi, size, step), max(0, (hi - size) // step))
+        ),
+        "an answer that ends within the first block gives a negative (end - size) / step: block 0 "
+        "is the first, clamp at 0": _AnyOf(
+            (_unclamped(lo, hi, size, step), -(-(hi - size) // step))
+        ),
+        "the smallest start and the largest end bound what one block must hold, not the largest "
+        "start and the smallest end": _span_block(
+            max(a for a, _ in excerpts), min(b for _, b in excerpts), size, step
+        ),
         "an answer shorter than a block can still cross every block's edge: check a block's "
         "start and end": lo // step if hi - lo <= size else None,
         "the first block that holds it, not the last": _block(excerpts, size, step, last=True),
