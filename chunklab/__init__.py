@@ -103,6 +103,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.rule_book`: rules stated as claims over paired comparisons, each comparison a row.
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.equal_count`: 02's equal-chunk-count baseline, a cut against as many fixed windows
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_parent_budget`: exercise 03.3's check (parents within a token budget)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)

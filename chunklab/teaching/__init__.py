@@ -14,6 +14,8 @@
   the decision table with each row's evidence.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
+- `equal_count`: notebook 02's equal-chunk-count baseline, a cut against fixed windows that make
+  as many chunks, per heading test.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
 - `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
