@@ -33,6 +33,8 @@
   nest, and the slips it names.
 - `exercises_family_reading`: exercise 03d.3, a family of paired comparisons read at 0.05 / m,
   and the slips it names.
+- `exercises_paired_interval`: exercise 01b.3, the paired interval by resampling the questions,
+  and the slips it names.
 - `exercises_sign_test`: exercise 01b.1, the exact two-sided sign test written from the
   per-question differences, and the slips it names (one side, ties counted, no cap at 1).
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
