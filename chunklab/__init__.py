@@ -103,6 +103,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.rule_book`: rules stated as claims over paired comparisons, each comparison a row.
 - `teaching.answers`: an answer judged on its value (list or tuple, rounding, order)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
+- `teaching.equal_count`: 02's equal-chunk-count baseline, a cut against as many fixed windows
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_parent_budget`: exercise 03.3's check (parents within a token budget)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
@@ -112,6 +113,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
 - `teaching.exercises_family_reading`: exercise 03d.3, a family of comparisons read at 0.05 / m
+- `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling
 - `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor

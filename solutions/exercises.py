@@ -43,6 +43,19 @@ def sign_test_p(differences: list[float]) -> float:
     return min(1.0, 2 * tail)
 
 
+def paired_interval(
+    differences: list[float], draws: int, seed: int, level: float
+) -> tuple[float, float]:
+    """01b.3: resample the questions with replacement; the middle `level` percent of the means."""
+    import numpy as np
+
+    diffs = np.asarray(differences, dtype=float)
+    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(draws, len(diffs)))
+    tail = (100 - level) / 2
+    low, high = np.percentile(diffs[picks].mean(axis=1) * 100, [tail, 100 - tail])
+    return float(low), float(high)
+
+
 def repack_tokens(text: str, spans: list[tuple[int, int]], budget: int) -> list[tuple[int, int]]:
     """02.1: merge neighbouring spans while the merged slice has at most `budget` cl100k tokens."""
     from chunklab import cl100k

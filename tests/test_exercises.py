@@ -292,11 +292,21 @@ def _size_until_first_failure(text, budget, count):  # stops at the first size t
     return size - 1
 
 
+def _interval_at_fixed_ends(differences, draws, seed, level):  # 01b.3: 2.5 and 97.5 always
+    import numpy as np
+
+    diffs = np.asarray(differences, dtype=float)
+    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(draws, len(diffs)))
+    low, high = np.percentile(diffs[picks].mean(axis=1) * 100, [2.5, 97.5])
+    return float(low), float(high)
+
+
 WRONG = {
     "01.2": _size_until_first_failure,
     "01.3": compare_with_facts_spread,
     "01.4": _windows_without_line_snap,
     "01b.1": _sign_test_counting_ties,
+    "01b.3": _interval_at_fixed_ends,
     "02.1": _repack_counting_pieces,
     "02.2": apart_by_title_substring,
     "02b.1": _fence_closed_by_startswith,

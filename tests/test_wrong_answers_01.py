@@ -751,3 +751,44 @@ def test_01b_1_names_the_mid_p_not_one_sides_tail():
     result = verdict("01b.1", _mid_p_sign_test)
     assert not result.passed and "mid-p" in result.message, result.message
     assert "one side's tail" not in result.message, result.message
+
+
+# --- 01b.3: the paired interval by resampling ---
+
+
+def _interval_with(ends, scale=100, replace=True):
+    def paired_interval(differences, draws, seed, level):
+        diffs, rng = np.asarray(differences, dtype=float), np.random.default_rng(seed)
+        n = len(diffs)
+        if replace:
+            picks = rng.integers(0, n, size=(draws, n))
+        else:
+            picks = np.array([rng.permutation(n) for _ in range(draws)])
+        low, high = np.percentile(diffs[picks].mean(axis=1) * scale, ends(level))
+        return float(low), float(high)
+
+    return paired_interval
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (_interval_with(lambda lv: [2.5, 97.5]), "the ends move with `level`"),
+        (_interval_with(lambda lv: [100 - lv, lv]), "beyond EACH end"),
+        (_interval_with(lambda lv: [(100 - lv) / 2, 100 - (100 - lv) / 2], scale=1), "by 100"),
+        (
+            _interval_with(lambda lv: [(100 - lv) / 2, 100 - (100 - lv) / 2], replace=False),
+            "WITH replacement",
+        ),
+    ],
+)
+def test_01b_3_refuses_each_interval_slip_naming_it(wrong, hint):
+    result = verdict("01b.3", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_01b_3_accepts_the_resampled_interval():
+    from solutions.exercises import paired_interval
+
+    assert verdict("01b.3", paired_interval).passed
+    assert verdict("01b.3", lambda *a: list(paired_interval(*a))).passed

@@ -517,3 +517,37 @@ def test_02_2_names_titles_returned_sorted():
 
     result = verdict("02.2", lambda text, spans: sorted(apart_headings(text, spans)))
     assert not result.passed and "not sorted" in result.message, result.message
+
+
+def repack_joined_by_line_break(text, spans, budget):  # right only where spans are lines
+    pieces: list[list[tuple[int, int]]] = []
+    for a, b in spans:
+        if pieces and cl100k("\n".join(text[x:y] for x, y in [*pieces[-1], (a, b)])) <= budget:
+            pieces[-1].append((a, b))
+        else:
+            pieces.append([(a, b)])
+    return [(p[0][0], p[-1][1]) for p in pieces]
+
+
+def test_02_1_refuses_pieces_rebuilt_with_line_breaks():
+    result = verdict("02.1", repack_joined_by_line_break)
+    assert not result.passed and "joined with a line break" in result.message, result.message
+
+
+def apart_indented_too(text, spans):  # "  # X" taken for a heading
+    lines, pos = [], 0
+    for line in text.split("\n"):
+        lines.append((pos, pos + len(line), line))
+        pos += len(line) + 1
+    out = []
+    for k, (s, e, line) in enumerate(lines):
+        after = next((x for x in lines[k + 1 :] if x[2].strip()), None)
+        if re.match(r"\s*#{1,6} ", line) and after is not None:
+            if not any(a <= s and e <= b and a <= after[0] and after[1] <= b for a, b in spans):
+                out.append(line.strip().lstrip("#").strip())
+    return out
+
+
+def test_02_2_refuses_an_indented_heading():
+    result = verdict("02.2", apart_indented_too)
+    assert not result.passed and "STARTS with its `#`s" in result.message, result.message

@@ -14,6 +14,8 @@
   the decision table with each row's evidence.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
+- `equal_count`: notebook 02's equal-chunk-count baseline, a cut against fixed windows that make
+  as many chunks, per heading test.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
 - `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
@@ -32,6 +34,8 @@
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
 - `exercises_family_reading`: exercise 03d.3, a family of paired comparisons read at 0.05 / m,
+  and the slips it names.
+- `exercises_paired_interval`: exercise 01b.3, the paired interval by resampling the questions,
   and the slips it names.
 - `exercises_sign_test`: exercise 01b.1, the exact two-sided sign test written from the
   per-question differences, and the slips it names (one side, ties counted, no cap at 1).

@@ -32,6 +32,7 @@ from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_paired_interval import CHECKS_PAIRED_INTERVAL
 from chunklab.teaching.exercises_paired_rows import check_paired_differences
 from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
@@ -288,6 +289,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     **CHECKS_BUDGET_SIZE,  # 01.2: teaching.exercises_budget_size
     **CHECKS_SIGN_TEST,  # 01b.1: teaching.exercises_sign_test
+    **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
     "03.2": (

@@ -290,6 +290,10 @@ HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
     ),
     (lambda t, sp: _apart_by(t, sp, _next_filled, _reaches_next), _WHOLE_NEXT),
     (lambda t, sp: _apart_by(t, sp, _next_filled, partial(_reaches_next, inside=0)), _WHOLE_NEXT),
+    (
+        lambda t, sp: [_title(x) for x in _loose(r"[ \t]*#{1,6} ")(t, sp)],
+        "a heading line STARTS with its `#`s: an indented `  # Title` is a plain line here",
+    ),
     (_loose(r"#+ "), _SEVEN),
     (_loose(r"#{1,6}(?!#)"), _NO_SPACE),
     (_loose(r"#+"), _NO_SPACE),
@@ -326,6 +330,8 @@ def heading_cases() -> list[tuple[str, list[Span]]]:
     cases.append((odd, [(0, 5), (5, 27), (27, len(odd))]))
     twice = "## Notes\nalpha\n## Notes\nbeta"  # the same title apart twice
     cases.append((twice, [(0, 10), (10, 20), (20, len(twice))]))
+    indented = "  # Indented\nbody one\n# Real\nbody two"  # the first line is no heading
+    cases.append((indented, [(0, 13), (13, 22), (22, len(indented))]))
     rng = random.Random(202)
     for _ in range(60):
         lines: list[str] = []

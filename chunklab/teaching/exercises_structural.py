@@ -65,6 +65,10 @@ def repack_mistakes(text: str, spans: list[Span], budget: int) -> dict[str, list
         "with its own separators": greedy(
             spans, lambda group, s: cl100k(" ".join(text[a:b] for a, b in [*group, s])) <= budget
         ),
+        "you counted the pieces joined with a line break; spans need not be lines (some texts "
+        "are cut at spaces): count the slice of the text itself, separators included": greedy(
+            spans, lambda group, s: cl100k("\n".join(text[a:b] for a, b in [*group, s])) <= budget
+        ),
         "the budget is in cl100k tokens, not words (`split()`)": greedy(
             spans, lambda group, s: len(text[group[0][0] : s[1]].split()) <= budget
         ),
@@ -100,6 +104,14 @@ def check_repack_tokens(fn: Callable) -> int:
         budget = rng.randint(6, 60)
         text = "\n".join(rng.choice(SENTENCES) for _ in range(rng.randint(1, 9)))
         spans = split_span(text, 0, len(text), "\n")
+        got = [tuple(s) for s in fn(text, list(spans), budget)]
+        runs.append(
+            (text, spans, budget, got, pack_spans(spans, budget, SourceBudget(text, cl100k)))
+        )
+    for _ in range(20):  # cut at spaces, not at line breaks: a rebuilt "\n".join is wrong here
+        budget = rng.randint(6, 60)
+        text = " ".join(rng.choice(SENTENCES) for _ in range(rng.randint(2, 9)))
+        spans = split_span(text, 0, len(text), " ")
         got = [tuple(s) for s in fn(text, list(spans), budget)]
         runs.append(
             (text, spans, budget, got, pack_spans(spans, budget, SourceBudget(text, cl100k)))
