@@ -760,3 +760,24 @@ def test_07b_2_names_sorted_output():
 
     result = verdict("07b.2", sorted_standing)
     assert not result.passed and "do not sort them" in result.message, result.message
+
+
+def _standing_normal(correction):
+    def standing(family):
+        m = len(family)
+        out = []
+        for name, won, lost, low in family:
+            z = max(abs(won - lost) - correction, 0) / math.sqrt(max(won + lost, 1))
+            if low > 0 and won > lost and math.erfc(z / math.sqrt(2)) < 0.05 / m:
+                out.append(name)
+        return out
+
+    return standing
+
+
+@pytest.mark.parametrize("correction", [0.0, 1.0])
+def test_07b_2_names_the_normal_approximation(correction):
+    """07b.2 once answered the normal approximation with the generic 'read at 0.05 / m' hint."""
+    result = verdict("07b.2", _standing_normal(correction))
+    assert not result.passed
+    assert "normal approximation" in result.message, result.message

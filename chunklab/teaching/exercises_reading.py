@@ -191,10 +191,14 @@ def _ahead(
     one_sided: bool = False,
     worse_too: bool = False,
     touching: bool = False,
+    normal: float | None = None,
 ) -> list[str]:
     out = []
     for name, won, lost, low in family:
         p = sign_test(won, lost) / (2 if one_sided else 1)
+        if normal is not None:  # the normal approximation, `normal` the continuity correction
+            z = max(abs(won - lost) - normal, 0) / math.sqrt(max(won + lost, 1))
+            p = min(1.0, math.erfc(z / math.sqrt(2)))
         if worse_too and won < lost and p < alpha:  # shown apart, but behind
             out.append(name)
         elif (not interval or low > 0 or (touching and low == 0)) and (
@@ -235,6 +239,14 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         ),
         "your sign test is one-sided: count both tails (double it), as `compare` does": _ahead(
             family, 0.05 / m, one_sided=True
+        ),
+        "you used the normal approximation (a z-score of won - lost): with a handful of decisive "
+        "questions it is too lenient; the sign test is exact, 2 * sum(comb(n, i)) / 2**n": _ahead(
+            family, 0.05 / m, normal=0.0
+        ),
+        "you used the normal approximation with a continuity correction: still not the exact "
+        "sign test, 2 * sum(comb(n, i) for i up to min(won, lost)) / 2**n": _ahead(
+            family, 0.05 / m, normal=1.0
         ),
         "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
         "it, the low end must be above 0": _ahead(family, 0.05 / m, touching=True),

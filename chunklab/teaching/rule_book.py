@@ -166,3 +166,28 @@ def family_on(
         ],
         level,
     )
+
+
+def question_subsets(questions: Sequence, documents: dict, headed: Sequence[str]) -> dict:
+    """The decision table's two subsets of question ids: ``headed``, the questions of the
+    documents named in `headed`, and ``tables``, those whose gold evidence holds a table line (a
+    ``|``). Why a helper: finding them is slicing, not the idea; the notebook prints them."""
+    return {
+        "headed": sorted(q.id for q in questions if q.document in headed),
+        "tables": [
+            q.id
+            for q in questions
+            if any("|" in documents[q.document].text[g.start : g.end] for g in q.gold)
+        ],
+    }
+
+
+def orphans_against(summary: pd.DataFrame, a: str, b: str) -> str:
+    """``orphans X against Y, summed over ... chunks``: two cuts' orphan rows (a table row without
+    its header) over all five documents, with BM25's rows of `summary`. Why a helper: the claim's
+    evidence string is bookkeeping."""
+    bm25 = summary.xs("bm25", level="retriever")
+    return (
+        f"orphans {bm25.loc[a, 'orphans']} against {bm25.loc[b, 'orphans']}, summed over the five "
+        f"documents' {int(bm25.loc[a, 'chunks'])} and {int(bm25.loc[b, 'chunks'])} chunks"
+    )
