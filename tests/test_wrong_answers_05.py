@@ -315,3 +315,17 @@ def test_05_2_refuses_the_sweep_and_names_the_slips():
     assert not crossed.passed and "own table's header" in crossed.message, crossed.message
     short = verdict("05.2", without_the_newline)
     assert not short.passed and "count the newline" in short.message, short.message
+
+
+def keeping_the_outer_empties(header, row):
+    """Splits on unescaped pipes and keeps the empty pieces the outer pipes leave: ': ; A: x; : '."""
+
+    def cells(line):
+        return [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def test_05_1_names_the_empty_piece_an_outer_pipe_leaves():
+    result = verdict("05.1", keeping_the_outer_empties)
+    assert not result.passed and "no column name" in result.message, result.message
