@@ -318,7 +318,7 @@ def test_05_2_refuses_the_sweep_and_names_the_slips():
 
 
 def keeping_the_outer_empties(header, row):
-    """Splits on unescaped pipes and keeps the empty pieces the outer pipes leave: ': ; A: x; : '."""
+    """Splits on unescaped pipes, keeping the empty pieces outer pipes leave: ': ; A: x; : '."""
 
     def cells(line):
         return [c.strip() for c in re.split(r"(?<!\\)\|", line)]
