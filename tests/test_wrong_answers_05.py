@@ -1,8 +1,9 @@
 """Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
 dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
-without outer pipes; 05.2 refuses the size where the orphan count, not the rows kept, reaches
-0, and a count of blind sizes taken from orphans alone."""
+without outer pipes; 05.2 asks for the safe-size rule and refuses a sweep; 05.3 refuses the
+size where the orphan count, not the rows kept, reaches 0, and a count of blind sizes taken from
+orphans alone."""
 
 import re
 
