@@ -283,6 +283,13 @@ def column_value(header: str, row: str) -> str:
     return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
+def safe_size(doc) -> int:
+    """05.2: the longest header + newline + row, each row with its own table's header."""
+    from chunklab.chunkers.tables import find_tables
+
+    return max(len(t.header) + 1 + len(row) for t in find_tables(doc.text) for row in t.rows)
+
+
 def heading_paths(headings: list[str]) -> list[str]:
     """06.1: each heading's path from the top: a stack of (level, title), from which a heading
     drops those of its level or deeper (by level, not by place: levels may be skipped)."""

@@ -71,6 +71,12 @@ def test_the_reference_solution_passes(exercise):
     assert re.search(r"correct on all \d+ cases", result.message)
 
 
+def _longest_row_alone(doc):  # 05.2: the row without its header
+    from chunklab.chunkers.tables import find_tables
+
+    return max(len(row) for t in find_tables(doc.text) for row in t.rows)
+
+
 def _fingerprint_of_the_text_alone(doc, settings):  # 03e.2: the content hash, settings left out
     return doc.content_hash
 
@@ -328,6 +334,7 @@ WRONG = {
     "04c.2": _cuts_counting_every_cut_as_a_change,
     "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
+    "05.2": _longest_row_alone,
     "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
     "06.2": lambda rows, a, b, m: {r["question"]: r[m] for r in rows if r["strategy"] == a},

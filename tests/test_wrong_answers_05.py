@@ -1,8 +1,9 @@
 """Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
 dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
-without outer pipes; 05.2 refuses the size where the orphan count, not the rows kept, reaches
-0, and a count of blind sizes taken from orphans alone."""
+without outer pipes; 05.2 asks for the safe-size rule and refuses a sweep; 05.3 refuses the
+size where the orphan count, not the rows kept, reaches 0, and a count of blind sizes taken from
+orphans alone."""
 
 import re
 
@@ -138,39 +139,39 @@ def test_05_1_names_cells_left_unstripped():
     assert not result.passed and "strip each cell" in result.message, result.message
 
 
-@pytest.mark.xdist_group("exercise-05.2")  # with its selfcheck test: one worker, one solve
-def test_05_2_accepts_the_pair_and_names_the_orphan_count_slip():
+@pytest.mark.xdist_group("exercise-05.3")  # with its selfcheck test: one worker, one solve
+def test_05_3_accepts_the_pair_and_names_the_orphan_count_slip():
     """The travel policy's table: orphans reach 0 at a smaller size than rows kept do; that size,
     the answer the orphan count gives, is refused as the count's blind spot, and so is a count of
     blind sizes taken from orphans alone (0)."""
-    right, blind_count = selfcheck.SOLUTIONS["05.2"][1]()
+    right, blind_count = selfcheck.SOLUTIONS["05.3"][1]()
     assert blind_count > 0, "some size from 60 to 300 reads 0 orphans while a row is lost"
-    assert selfcheck.verdict_for("05.2", (right, blind_count)).endswith("correct.")
-    assert selfcheck.verdict_for("05.2", [float(right), float(blind_count)]).endswith("correct.")
+    assert selfcheck.verdict_for("05.3", (right, blind_count)).endswith("correct.")
+    assert selfcheck.verdict_for("05.3", [float(right), float(blind_count)]).endswith("correct.")
     blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
     assert blind, "the orphan count reaches 0 before the rows are kept"
-    line = selfcheck.verdict_for("05.2", (min(blind), blind_count))
+    line = selfcheck.verdict_for("05.3", (min(blind), blind_count))
     assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
-    assert "what orphans alone say" in selfcheck.verdict_for("05.2", (right, 0))
-    assert "two ints" in selfcheck.verdict_for("05.2", right)  # the old one-number answer
-    assert "swapped" in selfcheck.verdict_for("05.2", (blind_count, right))
+    assert "what orphans alone say" in selfcheck.verdict_for("05.3", (right, 0))
+    assert "two ints" in selfcheck.verdict_for("05.3", right)  # the old one-number answer
+    assert "swapped" in selfcheck.verdict_for("05.3", (blind_count, right))
     # size 1, the first size at which orphans() reads 0: the slip the prompt warns of, named too
     assert answers_tables_prefixes.policy_linearized_at(1)[1] == 0
-    assert "orphans() reports 0" in selfcheck.verdict_for("05.2", (1, blind_count))
+    assert "orphans() reports 0" in selfcheck.verdict_for("05.3", (1, blind_count))
 
 
-@pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
-    right, blind_count = selfcheck.SOLUTIONS["05.2"][1]()
-    assert "newline" in selfcheck.verdict_for("05.2", (right - 1, blind_count))
-    assert "smaller size" in selfcheck.verdict_for("05.2", (right + 1, blind_count))
-    assert "cloud.gov" in selfcheck.verdict_for("05.2", (197, blind_count))
+@pytest.mark.xdist_group("exercise-05.3")
+def test_05_3_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
+    right, blind_count = selfcheck.SOLUTIONS["05.3"][1]()
+    assert "newline" in selfcheck.verdict_for("05.3", (right - 1, blind_count))
+    assert "smaller size" in selfcheck.verdict_for("05.3", (right + 1, blind_count))
+    assert "cloud.gov" in selfcheck.verdict_for("05.3", (197, blind_count))
     doc = answers_tables_prefixes.load_document("travel_policy")
     (table,) = answers_tables_prefixes.find_tables(doc.text)
     tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
-    assert "counts characters" in selfcheck.verdict_for("05.2", (tokens, blind_count))
+    assert "counts characters" in selfcheck.verdict_for("05.3", (tokens, blind_count))
     losing = sum(answers_tables_prefixes.policy_linearized_at(s)[0] > 0 for s in range(60, 301))
-    assert "every size that loses a row" in selfcheck.verdict_for("05.2", (right, losing))
+    assert "every size that loses a row" in selfcheck.verdict_for("05.3", (right, losing))
 
 
 def test_05_1_refuses_the_library_split_cells_with_its_own_hint():
@@ -187,7 +188,7 @@ def test_05_1_refuses_the_library_split_cells_with_its_own_hint():
     assert not result.passed and "split_cells" in result.message, result.message
 
 
-@pytest.mark.xdist_group("exercise-05.2")
+@pytest.mark.xdist_group("exercise-05.3")
 def test_05_1_refuses_the_library_split_cells_taken_as_a_default_argument():
     """A default argument `sc=split_cells` names no global: the check reads defaults too."""
     from chunklab.parsing.blocks import split_cells
@@ -240,9 +241,9 @@ def test_05_1_refuses_the_library_split_cells_behind_a_helper_or_an_inner_import
     assert not result.passed and "split_cells" in result.message, result.message
 
 
-@pytest.mark.xdist_group("exercise-05.2")
-def test_05_2_names_strings_given_for_ints():
-    assert "not strings" in selfcheck.verdict_for("05.2", ("73", 8))
+@pytest.mark.xdist_group("exercise-05.3")
+def test_05_3_names_strings_given_for_ints():
+    assert "not strings" in selfcheck.verdict_for("05.3", ("73", 8))
 
 
 def assuming_paired_outer_pipes(header, row):
@@ -260,3 +261,72 @@ def test_05_1_refuses_outer_pipes_assumed_in_pairs():
     result = verdict("05.1", assuming_paired_outer_pipes)
     assert not result.passed, result.message
     assert "one side only" in result.message, result.message
+
+
+def _pairs(doc):
+    from chunklab.chunkers.tables import find_tables
+
+    return [(t.header, r) for t in find_tables(doc.text) for r in t.rows], find_tables(doc.text)
+
+
+def safe_size(doc):
+    pairs, _ = _pairs(doc)
+    return max(len(h) + 1 + len(r) for h, r in pairs)
+
+
+def by_sweeping(doc):
+    """Cell 23's loop on the document: the answer, by cutting at every size, not by the rule."""
+    from chunklab.chunkers.tables import LinearizedChunker
+
+    pairs, _ = _pairs(doc)
+    lost = [
+        s
+        for s in range(10, 301)
+        if not all(
+            any(h in c.text and r in c.text for c in LinearizedChunker(size=s).split(doc))
+            for h, r in pairs
+        )
+    ]
+    return max(lost) + 1
+
+
+def header_and_row_from_two_tables(doc):
+    pairs, tables = _pairs(doc)
+    return max(len(t.header) for t in tables) + 1 + max(len(r) for _, r in pairs)
+
+
+def without_the_newline(doc):
+    return safe_size(doc) - 1
+
+
+def test_05_2_accepts_the_rule_and_it_is_the_sweeps_size():
+    assert verdict("05.2", safe_size).passed
+    right, _ = answers_tables_prefixes.policy_size_and_blind_count()
+    from chunklab.documents.series import load_document
+
+    assert safe_size(load_document("travel_policy")) == right  # the rule is what the sweep finds
+
+
+def test_05_2_refuses_the_sweep_and_names_the_slips():
+    """The pair (73, 8) was passed by re-running cell 23's loop on the travel policy; 05.2 now
+    asks for the rule, refuses a function that cuts, and names the slips a rule can make."""
+    swept = verdict("05.2", by_sweeping)
+    assert not swept.passed and "cut the document" in swept.message, swept.message
+    crossed = verdict("05.2", header_and_row_from_two_tables)
+    assert not crossed.passed and "own table's header" in crossed.message, crossed.message
+    short = verdict("05.2", without_the_newline)
+    assert not short.passed and "count the newline" in short.message, short.message
+
+
+def keeping_the_outer_empties(header, row):
+    """Splits on unescaped pipes, keeping the empty pieces outer pipes leave: ': ; A: x; : '."""
+
+    def cells(line):
+        return [c.strip() for c in re.split(r"(?<!\\)\|", line)]
+
+    return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
+
+
+def test_05_1_names_the_empty_piece_an_outer_pipe_leaves():
+    result = verdict("05.1", keeping_the_outer_empties)
+    assert not result.passed and "no column name" in result.message, result.message

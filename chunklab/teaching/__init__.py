@@ -54,6 +54,7 @@
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
+- `exercises_safe_size`: exercise 05.2's check (a table's safe size, predicted, not swept).
 - `exercises_paired_rows`: exercise 06.2's check (two strategies' rows paired by question id).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).

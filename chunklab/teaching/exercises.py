@@ -42,6 +42,7 @@ from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
 from chunklab.teaching.exercises_running_heads import CHECKS_RUNNING_HEADS
+from chunklab.teaching.exercises_safe_size import CHECKS_SAFE_SIZE
 from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
@@ -316,6 +317,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
+    **CHECKS_SAFE_SIZE,  # 05.2: teaching.exercises_safe_size
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.2": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),

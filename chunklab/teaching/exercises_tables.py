@@ -81,6 +81,12 @@ QUOTED_HINT = (
     "prints it): write each pair as plain text, Measure: Vibration"
 )
 
+# The empty pieces an outer pipe leaves, kept as cells: ": ; Measure: Vibration; ...; : ".
+EMPTY_NAME_HINT = (
+    "a pair has no column name: an outer pipe leaves an empty piece before the first cell or "
+    "after the last; drop that piece (it is no column), and only that one"
+)
+
 # Pairs run together: "Measure:VibrationUnit:mm/s" leaves no mark where a value ends.
 RUN_TOGETHER = "two pairs run together"
 RUN_TOGETHER_HINT = (
@@ -187,6 +193,8 @@ def check_column_value(fn: Callable) -> int:
         if wrong:
             slips = {PIPE_LEFT: PIPE_HINT, UNSTRIPPED: UNSTRIPPED_HINT, QUOTED: QUOTED_HINT}
             hint = (slips | {RUN_TOGETHER: RUN_TOGETHER_HINT}).get(wrong, HINTS[kind])
+            if re.search(r"(?:^|[;,\n])\s*:", got):  # a pair with no column name
+                hint = EMPTY_NAME_HINT
             raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
         cases += 1
     return cases
