@@ -126,13 +126,9 @@ def _bm25_on_the_cut_misses() -> dict[Any, str]:
     right = (paired.won, paired.lost)
     interval = (round(paired.low, 1), round(paired.high, 1))
     printed = "printed in section 2: the exercise asks markdown 200's chunks"
+    swapped = (right[1], right[0], -interval[1], -interval[0])
     pairs: dict[Pair, str] = {
-        (
-            right[1],
-            right[0],
-            -interval[1],
-            -interval[0],
-        ): "the pair is (won, lost) for BM25: you gave MiniLM's",
+        swapped: "the pair is (won, lost) for BM25: you gave MiniLM's",
         _won_lost("Recursive 200/0"): f"that is Recursive 200/0's pair, {printed}",
         _won_lost("markdown 150"): f"that is markdown 150's pair, {printed}",
         _pair(_against_minilm("markdown 150", level=FAMILY_LEVEL)): f"that is markdown 150's "
