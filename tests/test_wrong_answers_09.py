@@ -387,6 +387,8 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"width": 256}, "a window holds 254 pieces of text"),
         ({"averaged": True}, "you averaged a piece's readings"),
         ({"cls_kept": True}, "took its left neighbour's reading"),
+        ({"overlap": 190}, "64 is the overlap"),  # a step of 64: the overlap taken for the step
+        ({"width": 126, "overlap": 32}, "126 pieces overlapping by 32"),
     ],
 )
 def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
@@ -394,14 +396,52 @@ def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
     assert not result.passed and named in result.message, result.message
 
 
-def test_09b_2_pass_line_sets_the_prompts_second_question_without_answering_it():
-    # "does the rise hold on the work-schedules page?": the pass line names what to compute with
-    # the learner's own function, and does not print the two numbers (that would answer it)
+def test_09b_2_pass_line_answers_the_prompts_second_question_after_the_learners_own():
+    # the prompt asks for the learner's two numbers first; only a pass prints the reference
     result = verdict("09b.2", solutions.late_vectors)
     assert result.passed, result.message
-    assert "work-schedules page" in result.message and "with your function" in result.message
-    assert "0.58" not in result.message and "0.67" not in result.message, result.message
-    assert "rises there too" not in result.message, result.message
+    assert "set your two numbers beside these" in result.message, result.message
+    assert "0.58 alone and 0.67 late" in result.message, result.message
+    assert "0.58" not in verdict("09b.2", _each_chunk_alone).message
+
+
+def _counted_in_turn(text, spans):
+    """Section 1's first cell's way: each span gets the next run of pieces, as many as it has
+    alone, from the right stitched readings."""
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    minilm = MiniLMEmbedder()
+    vectors, out, position = solutions_tokens(minilm, text), [], 0
+    for a, b in spans:
+        n = len(minilm.encoding(text[a:b]).ids) - 2
+        with np.errstate(invalid="ignore"), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            mean = vectors[position : position + n].mean(axis=0)
+            out.append(mean / np.linalg.norm(mean))
+        position += n
+    return np.array(out)
+
+
+def solutions_tokens(minilm, text):
+    """Each piece's reading, stitched from windows of 254 overlapping by 64 (as the solution)."""
+    ids = minilm.encoding(text).ids
+    n, width = len(ids) - 2, 254
+    vectors, margin = np.zeros((n, minilm.dim)), np.full(n, -1)
+    for first in [*range(0, max(n - width, 0), width - 64), max(n - width, 0)]:
+        end = min(first + width, n)
+        read = minilm.read([ids[0], *ids[1 + first : 1 + end], ids[-1]])[1:-1]
+        for piece in range(first, end):
+            here = min(piece - first, end - 1 - piece)
+            if here >= margin[piece]:
+                vectors[piece], margin[piece] = read[piece - first], here
+    return vectors
+
+
+def test_09b_2_names_counting_each_spans_pieces_in_turn():
+    result = verdict("09b.2", lambda text, spans: _counted_in_turn(text, list(spans)))
+    assert not result.passed and "counted each span's pieces in turn" in result.message, (
+        result.message
+    )
 
 
 def _markers_dropped(vectors, mask):

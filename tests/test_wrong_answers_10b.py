@@ -245,7 +245,7 @@ def test_10b_2_accepts_the_right_answer_as_a_tuple_a_list_or_unrounded(capsys):
     from chunklab.teaching.claims import compare
 
     won, lost, low, high, word = selfcheck.SOLUTIONS["10b.2"][1]()
-    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    minilm = evaluate(stored_cut("markdown 200"), dense(stored_minilm(strict=True)), k=5)
     bm25 = rescore(minilm, bm25_ranker())
     paired = compare(bm25.scores["recall"], minilm.scores["recall"], show=False)  # a learner's own
     unrounded = (paired.won, paired.lost, paired.low, paired.high, paired.verdict)
@@ -264,7 +264,7 @@ def test_10b_2_names_the_interval_drawn_at_the_family_level(capsys):
     from chunklab.teaching import selfcheck
     from chunklab.teaching.claims import compare
 
-    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    minilm = evaluate(stored_cut("markdown 200"), dense(stored_minilm(strict=True)), k=5)
     bm25 = rescore(minilm, bm25_ranker())
     family = compare(bm25.scores["recall"], minilm.scores["recall"], show=False, level=100 - 5 / 13)
     answer = (family.won, family.lost, round(family.low, 1), round(family.high, 1), family.verdict)
@@ -314,7 +314,7 @@ def test_10b_2_names_precision_and_bm25_against_the_hybrid(capsys):
     from chunklab.teaching import selfcheck
     from chunklab.teaching.claims import compare
 
-    minilm = evaluate(stored_cut("markdown 150"), dense(stored_minilm(strict=True)), k=5)
+    minilm = evaluate(stored_cut("markdown 200"), dense(stored_minilm(strict=True)), k=5)
     bm25, hybrid = (rescore(minilm, r) for r in (bm25_ranker(), hybrid_ranker(stored_minilm())))
     precision = compare(bm25.scores["precision"], minilm.scores["precision"], show=False)
     selfcheck.check("10b.2", (*_four(precision), "worse"))
@@ -365,6 +365,56 @@ def test_10b_1_the_message_names_the_ids_that_differ(wrong, where):
     assert where in message, message
     named = message.split(where, 1)[1].split(";")[0].split(".")[0]
     assert "'" in named, message
+
+
+def _learners_pair(bm25_on, minilm_on, level=95.0):
+    from chunklab.evaluation.benchmark import dense, evaluate
+    from chunklab.evaluation.benchmark_rankers import bm25_ranker, rescore
+    from chunklab.evaluation.benchmark_rows import row_cut, stored_minilm
+    from chunklab.evaluation.stored_cuts import stored_cut
+    from chunklab.teaching.claims import compare
+
+    def minilm(label):
+        cut = row_cut(label) if label.startswith("Recursive") else stored_cut(label)
+        return evaluate(cut, dense(stored_minilm(strict=True)), k=5)
+
+    bm25 = rescore(minilm(bm25_on), bm25_ranker())
+    return compare(
+        bm25.scores["recall"], minilm(minilm_on).scores["recall"], show=False, level=level
+    )
+
+
+def test_10b_2_names_bm25_200_reused_against_minilm_on_the_exercises_cut(capsys):
+    """Section 2's bm25_200 (BM25 on Recursive 200/0) paired against MiniLM on markdown 200: the
+    cut changed too. It got only "items ... of 5 are not right"."""
+    from chunklab.teaching import selfcheck
+
+    paired = _learners_pair("Recursive 200/0", "markdown 200")
+    selfcheck.check("10b.2", (*_four(paired), paired.verdict))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "bm25_200" in out and "cut changed too" in out, out
+
+
+def test_10b_2_names_an_interval_drawn_at_99_percent(capsys):
+    from chunklab.teaching import selfcheck
+
+    paired = _learners_pair("markdown 200", "markdown 200", level=99.0)
+    selfcheck.check("10b.2", (*_four(paired), paired.verdict))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "drawn at 99%" in out and "95%" in out, out
+
+
+def test_10b_2_asks_a_cut_the_notebook_does_not_pair(capsys):
+    """markdown 150's pair is printed in section 2: copying it is named, not accepted."""
+    from chunklab.teaching import selfcheck
+
+    paired = _learners_pair("markdown 150", "markdown 150")
+    selfcheck.check("10b.2", (*_four(paired), paired.verdict))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "markdown 150's pair" in out, out
+    selfcheck.check("10b.2", selfcheck.SOLUTIONS["10b.2"][1]())
+    out = capsys.readouterr().out
+    assert "at the family's 99.62%" in out and "of the three tried" in out, out
 
 
 def test_10b_2_names_an_interval_given_in_shares_not_points(capsys):

@@ -5,8 +5,9 @@ itself. Each plausible slip (the windows not overlapping or overlapping by anoth
 means never scaled to length 1, each chunk embedded alone, a piece kept by its last character, a
 tie kept from the earlier window, each window overwriting the last, the readings averaged, a
 window's [CLS] left in (a one-piece shift), the markers' readings pooled, the last window not
-moved back, only the first window read) is computed here and named in the hint; a window too wide
-for the model is named from the embedder's refusal.
+moved back, only the first window read, the step taken for the overlap, section 3's 126-piece
+windows, each span's pieces counted in turn as section 1's first cell does) is computed here and
+named in the hint; a window too wide for the model is named from the embedder's refusal.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
 """
@@ -219,7 +220,60 @@ def _window_slips(text: str, spans: tuple[tuple[int, int], ...]) -> list[tuple[n
     for wrong in (32, 50, 128):  # 0: named in _slips; 50, a round guess
         read = late.late_chunk_vectors(minilm, text, list(spans), overlap=wrong)
         out.append((read, f"your windows overlap by {wrong} pieces, not {overlap}"))
-    return out
+    return out + _setting_slips(text, spans, n, width, overlap)
+
+
+def _setting_slips(
+    text: str, spans: tuple[tuple[int, int], ...], n: int, width: int, overlap: int
+) -> list[tuple[np.ndarray, str]]:
+    """Settings read from the wrong place: the overlap taken for the step, section 3's
+    128-position windows, and section 1's first cell, which counts each chunk's pieces in turn."""
+    step_64 = [a for a, _ in late.windows(n, width, width - overlap)]
+    short = [a for a, _ in late.windows(n, 126, 32)]
+    return [
+        (
+            late.pool_spans(_stitched(text, step_64, width), spans),
+            f"your windows start every {overlap} pieces: {overlap} is the overlap, the pieces two "
+            f"neighbours share; each window starts {width} - {overlap} = {width - overlap} pieces "
+            "after the one before",
+        ),
+        (
+            late.pool_spans(_stitched(text, short, 126), spans),
+            "your windows hold 126 pieces overlapping by 32, section 3's 128-position follow-up: "
+            f"read as section 1 does, windows of {width} pieces overlapping by {overlap}",
+        ),
+        *((wrong, _IN_TURN) for wrong in _counted_in_turn(text, spans)),
+    ]
+
+
+_IN_TURN = (
+    "you counted each span's pieces in turn, as section 1's first cell does: that holds only for "
+    "spans that follow one another and split alone into the pieces they have in the text; these "
+    "overlap and start inside words, so keep a piece by its first character's offset (09b.1)"
+)
+
+
+def _counted_in_turn(text: str, spans: tuple[tuple[int, int], ...]) -> list[np.ndarray]:
+    """The right readings, each span given the next run of pieces as long as it is alone (the
+    run starting where the last ended, or after the pieces of the text before the span)."""
+    minilm = MiniLMEmbedder()
+    tokens = late.token_vectors(minilm, text)
+
+    def pooled(first: int, n: int) -> np.ndarray:
+        run = tokens.vectors[first : first + n].astype(np.float64)
+        mean = run.mean(axis=0) if len(run) else np.zeros(minilm.dim)
+        norm = np.linalg.norm(mean)
+        return mean / norm if norm else mean
+
+    def pieces(part: str) -> int:
+        return len(minilm.encoding(part).ids) - 2
+
+    running, position = [], 0
+    for a, b in spans:
+        running.append(pooled(position, pieces(text[a:b])))
+        position += pieces(text[a:b])
+    before = [pooled(pieces(text[:a]) if a else 0, pieces(text[a:b])) for a, b in spans]
+    return [np.array(running), np.array(before)]
 
 
 @lru_cache(maxsize=None)
@@ -294,11 +348,24 @@ def check_late_vectors(fn: Callable) -> Cases:
     )
 
 
+@lru_cache(maxsize=None)
 def _schedules_answer() -> str:
-    """The prompt's second question set, not answered: printing the two numbers on a pass would
-    answer it for the learner, so it names what to compute and where the reference numbers are."""
+    """The prompt's second question answered, shown only on a pass, after the prompt has asked
+    for the learner's own two numbers first: section 2's mean cosine on the work-schedules page."""
+    doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
+    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
+
+    def mean_pairwise(vectors: np.ndarray) -> float:
+        sims = vectors @ vectors.T
+        return float(sims[~np.eye(len(vectors), dtype=bool)].mean())
+
+    alone = mean_pairwise(minilm.embed_documents([c.text for c in chunks]))
+    late_ = mean_pairwise(
+        late.late_chunk_vectors(minilm, doc.text, [(c.start, c.end) for c in chunks])
+    )
     return (
-        "Now the prompt's question, with your function: on the work-schedules page, cut into "
-        "200-token chunks, the mean cosine between two chunks alone and late, against the "
-        "policy's 0.28 and 0.64 (the reference numbers: solutions/exercises.py, late_vectors)"
+        f"Now set your two numbers beside these: on the work-schedules page, {len(chunks)} chunks "
+        f"of 200 tokens, the mean cosine between two chunks is {alone:.2f} alone and {late_:.2f} "
+        f"late: it rises there too, by {late_ - alone:.2f}, against the policy's 0.36 (0.28 to "
+        "0.64)"
     )
