@@ -226,3 +226,34 @@ def test_03e_1_a_set_is_told_it_has_no_order():
     """The old hint, "the right ids in another order", misnamed a set, which has no order."""
     result = verdict("03e.1", lambda stored, now: {d for d in now if stored.get(d) != now[d]})
     assert not result.passed and "a set has no order" in result.message, result.message
+
+
+_SEPARATOR = b"\0"  # constants a correct answer may read: not made at start-up
+_FORMAT = "2024-06-01"
+_NAME = "chunklab_fingerprint_v2"
+
+
+def _with_constants(doc, s):  # correct: a fixed separator, a format date and a name, every run
+    h = hashlib.sha256(_FORMAT.encode() + _SEPARATOR + _NAME.encode())
+    for part in (doc.title, doc.text, repr(sorted(s.items()))):
+        h.update(_SEPARATOR + part.encode())
+    return h.hexdigest()
+
+
+def test_03e_2_accepts_constants_that_are_the_same_on_every_run():
+    """The first salt check refused any bytes, any 8 hex digits or dashes ("2024-06-01") and any
+    16-character name with a digit, so this correct fingerprint was told it read a random salt."""
+    assert verdict("03e.2", _with_constants).passed, verdict("03e.2", _with_constants).message
+
+
+@pytest.mark.parametrize(
+    "salt", [uuid.uuid4().hex, str(uuid.uuid4()), "Xy7_q9Lk-2mZ8pRt", b"\x8f\x13" * 8, 0.123]
+)
+def test_03e_2_still_refuses_a_value_made_at_start_up(salt):
+    def salted(doc, s):
+        return hashlib.sha256(
+            (repr(salt) + doc.title + doc.text + repr(sorted(s.items()))).encode()
+        ).hexdigest()
+
+    result = verdict("03e.2", salted)
+    assert not result.passed and "reads salt" in result.message, result.message

@@ -213,12 +213,25 @@ SALT = (
     "uuid4(), the time): on the next run it differs, and so does every stored fingerprint; "
     "build it from the document and the settings alone"
 )
-_RANDOM_LOOKING = re.compile(r"[0-9a-fA-F-]{8,}|[A-Za-z0-9_-]{16,}")
+# uuid4() and its .hex, token_hex(8) or longer, token_urlsafe(12) or longer (mixed case with
+# digits); a date such as "2024-06-01", a version tag or a readable name is a constant a correct
+# answer may keep, and passes
+_UUID_OR_HEX = re.compile(r"[0-9a-fA-F]{8}(-[0-9a-fA-F]{4}){3}-[0-9a-fA-F]{12}|[0-9a-fA-F]{16,}")
+_URLSAFE = re.compile(r"[A-Za-z0-9_-]{16,}")
+
+
+def _random_looking(text: str) -> bool:
+    if _UUID_OR_HEX.fullmatch(text):
+        return any(map(str.isdigit, text))
+    mixed = any(map(str.islower, text)) and any(map(str.isupper, text))
+    return bool(_URLSAFE.fullmatch(text)) and mixed and sum(map(str.isdigit, text)) >= 3
 
 
 def _salt_read(fn: Callable) -> str | None:
     """A global or closure value `fn` reads that looks made at start-up: a number with a fraction,
-    a UUID, bytes, or a long random-looking token (a short separator such as "|" passes)."""
+    a UUID, 8 bytes or more (``os.urandom``), or a long random-looking token. A short separator
+    (``"|"``, ``b"\\0"``) or a date kept as a format version passes: a correct answer may
+    read one."""
     code = getattr(fn, "__code__", None)
     if code is None:
         return None
@@ -231,10 +244,10 @@ def _salt_read(fn: Callable) -> str | None:
     for name, cell in zip(code.co_freevars, fn.__closure__ or (), strict=False):
         seen[name] = cell.cell_contents
     for name, value in seen.items():
-        looks = isinstance(value, float | uuid.UUID | bytes) or (
-            isinstance(value, str)
-            and _RANDOM_LOOKING.fullmatch(value)
-            and any(map(str.isdigit, value))
+        looks = (
+            isinstance(value, float | uuid.UUID)
+            or (isinstance(value, bytes) and len(value) >= 8)
+            or (isinstance(value, str) and _random_looking(value))
         )
         if looks:
             return SALT.format(name=name, value=short(value))
