@@ -247,7 +247,15 @@ def test_03e_2_accepts_constants_that_are_the_same_on_every_run():
 
 
 @pytest.mark.parametrize(
-    "salt", [uuid.uuid4().hex, str(uuid.uuid4()), "Xy7_q9Lk-2mZ8pRt", b"\x8f\x13" * 8, 0.123]
+    "salt",
+    [
+        "2dde188ba00a43b3bcea108766c5a018",  # what uuid4().hex gives, written out: ids stay fixed
+        "b3c60cf0-c817-44da-9a97-19799ee57d08",  # str(uuid4())
+        "Xy7_q9Lk-2mZ8pRt",  # secrets.token_urlsafe(12)
+        b"\x8f\x13" * 8,  # os.urandom(16)
+        0.123,  # random.random()
+    ],
+    ids=["uuid4-hex", "uuid4", "token_urlsafe", "urandom", "random"],
 )
 def test_03e_2_still_refuses_a_value_made_at_start_up(salt):
     def salted(doc, s):
