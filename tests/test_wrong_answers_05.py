@@ -299,6 +299,17 @@ def without_the_newline(doc):
     return safe_size(doc) - 1
 
 
+def first_table_only(doc):
+    _, tables = _pairs(doc)
+    return max(len(tables[0].header) + 1 + len(r) for r in tables[0].rows)
+
+
+def test_05_2_names_reading_only_the_first_table():
+    """It got the generic 'the size is the longest header + newline + row', not the slip."""
+    result = verdict("05.2", first_table_only)
+    assert not result.passed and "only the first table" in result.message, result.message
+
+
 def test_05_2_accepts_the_rule_and_it_is_the_sweeps_size():
     assert verdict("05.2", safe_size).passed
     right, _ = answers_tables_prefixes.policy_size_and_blind_count()

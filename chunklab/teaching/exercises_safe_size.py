@@ -46,6 +46,8 @@ def _slips(doc: Document) -> dict[int, str]:
     return {  # the whole table first: a slip below that gives the same number names itself
         max(len("\n".join(lines[t.header_line : t.row_lines[-1] + 1])) for t in tables): "a whole "
         "table: the chunk needs one row and its header, not every row",
+        max(len(tables[0].header) + 1 + len(r) for r in tables[0].rows): "you read only the "
+        "first table: take the longest header + newline + row over every table of the document",
         max(len(t.header) for t in tables) + 1 + max(len(r) for _, r in pairs): "the widest "
         "header + the longest row, from two tables: pair each row with its own table's header",
         max(len(r) for _, r in pairs): "the longest row alone: the chunk holds its header too, "
