@@ -269,6 +269,20 @@ def test_06_2_refuses_the_old_routes_sorted_lists_and_compare():
     )
 
 
+def test_06_2_refuses_compare_even_when_it_raises():
+    """Built on compare with each side's own list, one side is a question short: compare raised
+    ValueError and the learner saw that error, not the hint that the exercise refuses compare."""
+
+    def through_compare_unpaired(rows, a, b, measure):
+        compare(_per_question(rows, a, measure), _per_question(rows, b, measure), show=False)
+        return _paired_by_dicts(rows, a, b, measure)
+
+    refused = verdict("06.2", through_compare_unpaired)
+    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
+        refused.message
+    )
+
+
 @pytest.mark.parametrize(
     ("slip", "hint"),
     [

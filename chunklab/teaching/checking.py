@@ -95,10 +95,17 @@ def run_without(
 ) -> Any:
     """The learner's `fn(*args)`, refused with `refusal` (what it calls, and what the exercise
     asks instead) when it calls the library's `function`, or any of several, which the exercise
-    asks it to write. `{name}` in `refusal` becomes the qualified name of the first one called."""
+    asks it to write. `{name}` in `refusal` becomes the qualified name of the first one called.
+    A refused call that raises (`compare` on lists of unequal length) is refused all the same:
+    its error would hide the hint."""
     watched = list(function) if isinstance(function, Sequence) else [function]
     with calls_to(*watched) as called:
-        got = fn(*args)
+        try:
+            got = fn(*args)
+        except Exception as error:
+            if called:
+                raise NotYet(refusal.replace("{name}", called[0])) from error
+            raise
     if called:
         raise NotYet(refusal.replace("{name}", called[0]))
     return got
