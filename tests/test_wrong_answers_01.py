@@ -787,6 +787,20 @@ def test_01b_3_refuses_each_interval_slip_naming_it(wrong, hint):
     assert not result.passed and hint in result.message, result.message
 
 
+def _interval_legacy_rng(differences, draws, seed, level):  # np.random.seed, not default_rng
+    diffs, tail = np.asarray(differences, dtype=float), (100 - level) / 2
+    np.random.seed(seed)
+    picks = np.random.randint(0, len(diffs), size=(draws, len(diffs)))
+    low, high = np.percentile(diffs[picks].mean(axis=1) * 100, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def test_01b_3_names_the_legacy_generator_not_the_ends():
+    result = verdict("01b.3", _interval_legacy_rng)
+    assert not result.passed and "legacy generator" in result.message, result.message
+    assert "EACH end" not in result.message, result.message
+
+
 def test_01b_3_accepts_the_resampled_interval():
     from solutions.exercises import paired_interval
 

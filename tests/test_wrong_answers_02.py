@@ -551,3 +551,29 @@ def apart_indented_too(text, spans):  # "  # X" taken for a heading
 def test_02_2_refuses_an_indented_heading():
     result = verdict("02.2", apart_indented_too)
     assert not result.passed and "STARTS with its `#`s" in result.message, result.message
+
+
+def _section_5_line_pattern():
+    """The `filled` pattern of notebook 02's section 5, read from the notebook itself."""
+    import json
+
+    cells = json.loads((ROOT / "notebooks" / "02_structural.ipynb").read_text())["cells"]
+    source = next("".join(c["source"]) for c in cells if "filled = [" in "".join(c["source"]))
+    return re.search(r'finditer\(r"(.+?)", schedules', source)[1]
+
+
+def test_02_2_accepts_section_5s_test_adapted_to_spans():
+    pattern = _section_5_line_pattern()
+
+    def apart_headings(text, spans):  # section 5's filled/titled/holds, over spans
+        filled = [(m.start(1), m.end(1), m[1]) for m in re.finditer(pattern, text, re.M)]
+        pairs = zip(filled, filled[1:], strict=False)
+        titled = [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]
+        return [
+            h[2].lstrip("#").strip()
+            for h, a in titled
+            if not any(s <= h[0] and a[1] <= e for s, e in spans)
+        ]
+
+    result = verdict("02.2", apart_headings)
+    assert result.passed, result.message

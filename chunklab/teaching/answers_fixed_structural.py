@@ -177,7 +177,7 @@ GLUE_DOC, GLUE_SIZE = "travel_policy", 800  # 02.3: a page notebook 02's glue wa
 
 def _heading_lines(text: str) -> list[tuple[tuple, tuple]]:
     """02.3: each heading line (start, end, text) and the next non-blank line, as notebook 02."""
-    lines = re.finditer(r"^[ \t]*(\S.*?)[ \t]*$", text, re.M)
+    lines = re.finditer(r"^([ \t]*\S.*?)[ \t]*$", text, re.M)  # an indented `#` is no heading
     filled = [(m.start(1), m.end(1), m[1]) for m in lines]
     pairs = zip(filled, filled[1:], strict=False)
     return [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]

@@ -1,7 +1,8 @@
 """The check of exercise 01b.3: the learner writes the paired interval by resampling the questions,
 and the check compares it with the library's `evaluation.bootstrap.paired` on differences the
 notebook never shows, naming the slip a learner is likely to make (the ends fixed at 2.5 and 97.5,
-all of `100 - level` on each side, no scale to points, draws without replacement).
+all of `100 - level` on each side, no scale to points, draws without replacement, the legacy
+global generator).
 """
 
 from __future__ import annotations
@@ -18,8 +19,14 @@ from chunklab.teaching.checking import NotYet, short
 Pair = tuple[float, float]
 
 
-def _interval(diffs: list[float], draws: int, seed: int, ends: Pair, scale: float = 100) -> Pair:
-    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(draws, len(diffs)))
+def _interval(
+    diffs: list[float], draws: int, seed: int, ends: Pair, scale: float = 100, legacy: bool = False
+) -> Pair:
+    size = (draws, len(diffs))
+    if legacy:  # np.random.seed(seed); np.random.randint(...): the old global generator
+        picks = np.random.RandomState(seed).randint(0, len(diffs), size=size)
+    else:
+        picks = np.random.default_rng(seed).integers(0, len(diffs), size=size)
     low, high = np.percentile(np.asarray(diffs)[picks].mean(axis=1) * scale, list(ends))
     return float(low), float(high)
 
@@ -27,7 +34,11 @@ def _interval(diffs: list[float], draws: int, seed: int, ends: Pair, scale: floa
 def _slip(diffs: list[float], draws: int, seed: int, level: float, got: Pair) -> str:
     """Name the predictable slip whose interval is the learner's."""
     tail = (100 - level) / 2
-    slips = {
+    slips = {  # the generator first: its interval can land on a wrong-ends one by chance
+        "the draws come from the legacy generator (`np.random.seed`, `np.random.randint`): draw "
+        "from `np.random.default_rng(seed)` as cell 7 does, so the same seed gives the same rows": (
+            _interval(diffs, draws, seed, (tail, 100 - tail), legacy=True)
+        ),
         "the ends move with `level`: put (100 - level) / 2 percent beyond each end, not 2.5": (
             _interval(diffs, draws, seed, (2.5, 97.5))
         ),
