@@ -410,7 +410,8 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         (("list", blocks), "no lazy continuation"),
         (("paragraph", blocks), "no lazy continuation"),
         ((kind, blocks - 1), "what becomes of the numbered items after the table"),
-        ((kind, blocks + 1), "not the numbered items"),
+        ((kind, blocks + 2), "not the numbered items"),  # items 1 to 3 counted as three
+        ((kind, blocks + 1), "each paragraph, list and table once"),  # no slip: no direction given
         ((kind, structured), "structured manual"),
         ((kind.title(), blocks), "lower case"),
         ((blocks, kind), "kind first"),
