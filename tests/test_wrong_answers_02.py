@@ -228,6 +228,13 @@ def fence_run_with_indentation(opening, line):  # the run measured without strip
     return not _indented(line) and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def fence_opening_read_unindented(opening, line):  # an indented opening is not seen as a fence
+    found = re.match(r"(`{3,}|~{3,})", opening)
+    stripped = line.strip(" \t")
+    run = found.group(1) if found else "\0"
+    return not _indented(line) and len(stripped) >= len(run) and stripped == run[0] * len(stripped)
+
+
 def fence_backticks_only(opening, line):  # tilde fences never handled
     found = re.match(r" {0,3}(`{3,})", opening)
     closing = re.fullmatch(r" {0,3}(`{3,})[ \t]*", line)
@@ -249,6 +256,7 @@ def fence_backticks_only(opening, line):  # tilde fences never handled
         (fence_exact_length, "longer than the opening's"),
         (fence_tab_as_one_space, "a tab counts as four"),
         (fence_spaces_only_after, "spaces or tabs after the closing run"),
+        (fence_opening_read_unindented, "starts after its indentation"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
@@ -402,7 +410,8 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         (("list", blocks), "no lazy continuation"),
         (("paragraph", blocks), "no lazy continuation"),
         ((kind, blocks - 1), "what becomes of the numbered items after the table"),
-        ((kind, blocks + 1), "not the numbered items"),
+        ((kind, blocks + 2), "not the numbered items"),  # items 1 to 3 counted as three
+        ((kind, blocks + 1), "each paragraph, list and table once"),  # no slip: no direction given
         ((kind, structured), "structured manual"),
         ((kind.title(), blocks), "lower case"),
         ((blocks, kind), "kind first"),

@@ -121,6 +121,13 @@ def _resorted(ranked, parent_of, sections, starts):  # ranked re-sorted before t
     return _room_sliced(sorted(ranked), parent_of, sections, starts)
 
 
+def _no_empty_case(ranked, parent_of, sections, starts):  # ranked[0] read before any check
+    section = sections[parent_of[ranked[0][0]]]
+    text, at = "\n".join(t for _, t in ranked), starts("\n".join(t for _, t in ranked))
+    room = len(starts(section))
+    return section, text[: at[room]] if room < len(at) else text
+
+
 WRONG_03_1 = [
     (_resorted, "do not sort it"),
     (_cut_at_characters, "at the section's character count"),
@@ -138,6 +145,7 @@ WRONG_03_1 = [
     (_slipped(cut=False), "cut the children to the section's tokens"),
     (_slipped(own=True), "from anywhere"),
     (_calls_cl100k, "calls cl100k_token_starts"),
+    (_no_empty_case, 'return ("", "")'),
 ]
 
 

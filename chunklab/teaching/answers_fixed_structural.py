@@ -138,11 +138,13 @@ def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
             "the kind is right, the count is not: work out what becomes of the numbered items "
             "after the table once the table ends the list they started in"
         )
-    if count > solution[1]:
+    if count == solution[1] + 2:  # items 1 to 3 counted apart, as the sketch splits a loose list
         return (
             "count parse_blocks' blocks, not the numbered items: items 1 to 3 stay in one "
             "list block"
         )
+    if count > solution[1]:  # no known slip: a hint that does not say which way the count is off
+        return "count every block of the changed text by hand: each paragraph, list and table once"
     return "count every block of the changed text by hand, the title's paragraph too"
 
 

@@ -206,6 +206,12 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         return f"a closing run longer than the opening's ({run} > {length}) still closes the fence"
     if expected and line.rstrip(" \t") != line:
         return "spaces or tabs after the closing run still close the fence"
+    if expected and opening[:1] == " ":
+        info = ", not its info string" if opening.lstrip(" ")[length:].strip() else ""
+        return (
+            f"the opening's run starts after its indentation: it is {length} {char!r}{info}, "
+            f"so {line.strip()!r} closes {opening!r}"
+        )
     if expected and opening.lstrip(" ")[length:].strip():
         return (
             f"the opening's run is its {char!r} characters only ({length}), not its info string: "
