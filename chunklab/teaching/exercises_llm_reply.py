@@ -43,6 +43,8 @@ _REPLIES_04B = [
     "split_after: \u0663, \u0665",  # Arabic-Indic 3 and 5: digits to Python, not 0-9
     "split_after: 2, \uff14",  # a fullwidth 4
     "Answer: split_after: 3, 5",  # words before it on its line: not the split_after: line
+    "  split_after: 3, 5",  # spaces before the line's split_after: are allowed
+    "Here are the cuts.\n\tsplit_after: 4",
 ]
 
 
@@ -137,6 +139,8 @@ def check_piece_numbers(fn: Callable) -> int:
                     why = ": this reply is readable; single commas, spaces around them optional"
                 elif re.search(r"split_after:\d", reply):
                     why = ": this reply is readable; the space after the colon is optional"
+                elif re.search(r"^[ \t]+split_after:", reply, re.M):
+                    why = ": this reply is readable; spaces before split_after: are allowed"
                 elif expected == []:
                     why = ": a split_after: line with no numbers means no cut: return []"
                 elif not reply.startswith("split_after:"):
