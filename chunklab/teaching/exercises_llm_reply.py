@@ -45,12 +45,17 @@ _REPLIES_04B = [
     "Answer: split_after: 3, 5",  # words before it on its line: not the split_after: line
     "  split_after: 3, 5",  # spaces before the line's split_after: are allowed
     "Here are the cuts.\n\tsplit_after: 4",
+    "SPLIT_AFTER: 3, 5",  # not the line: split_after: is lowercase
+    "split_after: 3\nOn second thought:\nsplit_after: 5, 7",  # the first such line is the answer
 ]
 
 
 def _piece_numbers_slip(reply: str, got: Any) -> str:
     """What a wrong reader most likely did, named: numbers read past the line, or before it."""
     after = reply.split("split_after:", 1)[1] if "split_after:" in reply else ""
+    last = reply.rsplit("split_after:", 1)[1].split("\n", 1)[0] if "split_after:" in reply else ""
+    if reply.count("split_after:") > 1 and got == [int(n) for n in re.findall(r"\d+", last)]:
+        return "two split_after: lines: the first is the answer, not the last"
     if got == [int(n) for n in re.findall(r"\d+", after)]:
         return "only the split_after: line counts, not the lines that follow it"
     if got == [int(n) for n in re.findall(r"\d+", reply)]:
@@ -60,6 +65,8 @@ def _piece_numbers_slip(reply: str, got: Any) -> str:
 
 def _refusal_slip(reply: str) -> str:
     """Why the reply must be refused, named by the slip that let it through."""
+    if "split_after:" not in reply and "split_after:" in reply.lower():
+        return "split_after: is written in lowercase; another case is not that line: raise"
     if "split_after:" not in reply:
         return "the reply has no split_after: line; raise, never return an empty list"
     before = reply.split("split_after:", 1)[0].rsplit("\n", 1)[-1]
