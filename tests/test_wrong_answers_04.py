@@ -454,3 +454,13 @@ def test_04_3_names_ends_padded_with_empty_texts():
     assert "padded with empty texts" in verdict("04.3", _padded).message
     stripped = verdict("04.3", lambda t, b: [w.strip() for w in _padded(t, b)]).message
     assert "padded with empty texts, then stripped" in stripped, stripped
+
+
+def test_04_1_names_a_wrong_stdevs_beside_the_right_gaps():
+    """A stdevs on the grid that is not the answer, with the answer's gaps, got the generic
+    'item 1 of 2'; the hint now names it (a pure function: no model runs)."""
+    gaps = (3, 6, 7, 11, 15)
+    hint = answers_stdevs.stdevs_off_the_grid((0.5, list(gaps)), (0.75, gaps))
+    assert "the gaps are right, the stdevs is not" in hint, hint
+    assert "0.75" not in hint
+    assert answers_stdevs.stdevs_off_the_grid((0.75, gaps), (0.75, gaps)) == ""

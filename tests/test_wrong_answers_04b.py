@@ -357,3 +357,58 @@ def test_04b_2_names_pieces_numbered_from_0():
         return [(a - 1, b - 1) for a, b in pass_windows(tokens, model, call_tokens)]
 
     assert "numbered from 1" in verdict("04b.2", from_zero).message
+
+
+def no_spaces_before_the_line(reply):
+    """The gap a fresh reader found passing: a reader that wants split_after: at the very start of
+    its line refuses `  split_after: 3, 5`, which the brief allows (spaces before it)."""
+    line = next((ln for ln in reply.splitlines() if ln.startswith("split_after:")), None)
+    if line is None:
+        raise ValueError("no split_after: line")
+    rest = line.split("split_after:", 1)[1]
+    if not re.fullmatch(r"\s*([0-9]+(\s*,\s*[0-9]+)*)?\s*", rest):
+        raise ValueError(line)
+    return _in_order([int(n) for n in re.findall(r"[0-9]+", rest)])
+
+
+def test_04b_1_refuses_a_reader_that_refuses_spaces_before_the_line():
+    result = verdict("04b.1", no_spaces_before_the_line)
+    assert not result.passed
+    assert "spaces before split_after: are allowed" in result.message, result.message
+
+
+def last_split_after_line(reply):
+    """Takes the last `split_after:` line; the first is the answer (the library's reading)."""
+    lines = [ln for ln in reply.splitlines() if ln.lstrip().startswith("split_after:")]
+    if not lines:
+        raise ValueError("no split_after: line")
+    rest = lines[-1].split("split_after:", 1)[1]
+    if not re.fullmatch(r"\s*([0-9]+(\s*,\s*[0-9]+)*)?\s*", rest):
+        raise ValueError(lines[-1])
+    return _in_order([int(n) for n in re.findall(r"[0-9]+", rest)])
+
+
+def any_case(reply):
+    """Reads `SPLIT_AFTER: 3, 5` too; the brief's line starts with split_after:, lowercase."""
+    line = next(
+        (ln for ln in reply.splitlines() if ln.lower().lstrip().startswith("split_after:")), None
+    )
+    if line is None:
+        raise ValueError("no split_after: line")
+    rest = line.split(":", 1)[1]
+    if not re.fullmatch(r"\s*([0-9]+(\s*,\s*[0-9]+)*)?\s*", rest):
+        raise ValueError(line)
+    return _in_order([int(n) for n in re.findall(r"[0-9]+", rest)])
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (last_split_after_line, "the first is the answer"),
+        (any_case, "written in lowercase"),
+    ],
+)
+def test_04b_1_refuses_the_last_line_and_any_case(wrong, hint):
+    result = verdict("04b.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message

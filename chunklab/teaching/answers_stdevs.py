@@ -122,7 +122,7 @@ def stdevs_off_the_grid(answer: Any, solution: Any) -> str:
     if not isinstance(stdevs, (int, float)) or isinstance(stdevs, bool):
         return ""
     if (float(stdevs) * 4).is_integer():
-        return ""
+        return _right_gaps_wrong_stdevs(answer, solution)
     hint = f"{stdevs} is not a multiple of 0.25: run the rule at 0, 0.25, 0.5, ... in turn"
     if round(stdevs * 100) == 80:
         hint += (
@@ -130,3 +130,16 @@ def stdevs_off_the_grid(answer: Any, solution: Any) -> str:
             "deviations of the distances, another scale)"
         )
     return hint
+
+
+def _right_gaps_wrong_stdevs(answer: Any, solution: Any) -> str:
+    """The gaps copied right beside a stdevs on the grid that is not the smallest one: named
+    without saying which multiple of 0.25 is right."""
+    if not isinstance(answer, (list, tuple)) or len(answer) != 2 or answer[0] == solution[0]:
+        return ""
+    if tuple(answer[1]) != tuple(solution[1]):
+        return ""
+    return (
+        "the gaps are right, the stdevs is not: give the smallest multiple of 0.25 at which "
+        f"MiniLM's rule makes exactly {_CUTS_ASKED} cuts (run it at each, from 0)"
+    )

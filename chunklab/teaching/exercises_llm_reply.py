@@ -43,12 +43,19 @@ _REPLIES_04B = [
     "split_after: \u0663, \u0665",  # Arabic-Indic 3 and 5: digits to Python, not 0-9
     "split_after: 2, \uff14",  # a fullwidth 4
     "Answer: split_after: 3, 5",  # words before it on its line: not the split_after: line
+    "  split_after: 3, 5",  # spaces before the line's split_after: are allowed
+    "Here are the cuts.\n\tsplit_after: 4",
+    "SPLIT_AFTER: 3, 5",  # not the line: split_after: is lowercase
+    "split_after: 3\nOn second thought:\nsplit_after: 5, 7",  # the first such line is the answer
 ]
 
 
 def _piece_numbers_slip(reply: str, got: Any) -> str:
     """What a wrong reader most likely did, named: numbers read past the line, or before it."""
     after = reply.split("split_after:", 1)[1] if "split_after:" in reply else ""
+    last = reply.rsplit("split_after:", 1)[1].split("\n", 1)[0] if "split_after:" in reply else ""
+    if reply.count("split_after:") > 1 and got == [int(n) for n in re.findall(r"\d+", last)]:
+        return "two split_after: lines: the first is the answer, not the last"
     if got == [int(n) for n in re.findall(r"\d+", after)]:
         return "only the split_after: line counts, not the lines that follow it"
     if got == [int(n) for n in re.findall(r"\d+", reply)]:
@@ -58,6 +65,8 @@ def _piece_numbers_slip(reply: str, got: Any) -> str:
 
 def _refusal_slip(reply: str) -> str:
     """Why the reply must be refused, named by the slip that let it through."""
+    if "split_after:" not in reply and "split_after:" in reply.lower():
+        return "split_after: is written in lowercase; another case is not that line: raise"
     if "split_after:" not in reply:
         return "the reply has no split_after: line; raise, never return an empty list"
     before = reply.split("split_after:", 1)[0].rsplit("\n", 1)[-1]
@@ -137,6 +146,8 @@ def check_piece_numbers(fn: Callable) -> int:
                     why = ": this reply is readable; single commas, spaces around them optional"
                 elif re.search(r"split_after:\d", reply):
                     why = ": this reply is readable; the space after the colon is optional"
+                elif re.search(r"^[ \t]+split_after:", reply, re.M):
+                    why = ": this reply is readable; spaces before split_after: are allowed"
                 elif expected == []:
                     why = ": a split_after: line with no numbers means no cut: return []"
                 elif not reply.startswith("split_after:"):
