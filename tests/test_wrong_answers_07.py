@@ -3,6 +3,7 @@ the mistake, and accepts every correct form (issue 29, item 3)."""
 
 import itertools
 import math
+import re
 import sys
 
 import numpy as np
@@ -781,3 +782,15 @@ def test_07b_2_names_the_normal_approximation(correction):
     result = verdict("07b.2", _standing_normal(correction))
     assert not result.passed
     assert "normal approximation" in result.message, result.message
+
+
+def test_07_3_a_wrong_m_is_named_without_handing_over_m():
+    """Every hint for a wrong m said "so m = 3" (or that the retrievers "are three"): the answer
+    given away. Each still names what the wrong m counts, and leaves the count to the learner."""
+    from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
+
+    line = read_pair(RETRIEVER, AMONG_THREE)
+    for m in (1, 2, 4, 5, 11, 36):
+        out = selfcheck.verdict_for("07.3", (m, *line))
+        assert "not quite" in out and not re.search(r"m = 3\b|are three", out), out
+        assert "count" in out, out

@@ -386,3 +386,21 @@ def test_11_3_prompt_leaves_m_to_count():
     cells = json.loads((ROOT / "notebooks" / "11_code.ipynb").read_text())["cells"]
     prompt = next("".join(c["source"]) for c in cells if "**11.3" in "".join(c["source"]))
     assert "six comparisons" not in prompt and "all six" not in prompt
+
+
+def test_11_3_names_the_notebooks_own_level_and_family_sizes(capsys):
+    """(6, []) is m counted right but read at the notebook's LEVEL (m = 45); (45, []) and (12, [])
+    are the notebook's whole family and its complete@5 lines: each hint names that slip."""
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.exercises_code import bm25_family, shown_better, tree_family_at_500
+
+    m, _ = tree_family_at_500()
+    at_notebook = shown_better(bm25_family(level=100 - 5 / 45))
+    for answer, why in {
+        (m, at_notebook): "read at the notebook's LEVEL (m = 45)",
+        (45, at_notebook): "45 counts every line of the notebook's table",
+        (12, ()): "12 counts its complete@5",
+    }.items():
+        selfcheck.check("11.3", answer)
+        out = capsys.readouterr().out
+        assert "correct." not in out and why in out, (answer, out)

@@ -73,13 +73,17 @@ def _family_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
     """The right line given with another family size: each m named by what it counts."""
     named = {
         1: "m = 1 reads the line alone, at 0.05",
-        2: "m = 2 counts two retrievers; BM25, WordLlama and the hybrid are three",
+        2: "m = 2 counts two retrievers; count again the retrievers the question picks among",
         4: "m = 4 counts the stub too; it is no retriever the question picks among",
         11: "m = 11 counts the cuts; the question fixes the pair of cuts and picks the retriever",
         36: "m = 36 is the search over pairs of cuts, not this question's",
     }
     generic = "the family is what the question picks among: one line per retriever"
-    return {(m, *line): named.get(m, generic) + ", so m = 3" for m in range(0, 100) if m != FAMILY}
+    return {
+        (m, *line): named.get(m, generic) + "; count m from what the question picks among"
+        for m in range(100)
+        if m != FAMILY
+    }
 
 
 def paired_misses() -> dict[Any, str]:
@@ -169,7 +173,8 @@ def paired_hint(answer: Any, solution: Any) -> str:
         return ""
     if answer[0] != FAMILY and isinstance(answer[0], Integral):
         return "m is the family's size: " + _family_misses(tuple(solution[1:])).get(
-            (answer[0], *solution[1:]), "one line per retriever the question picks among, so m = 3"
+            (answer[0], *solution[1:]),
+            "one line per retriever the question picks among: count them",
         )
     return _line_hint(tuple(answer[1:]), tuple(solution[1:]))
 

@@ -189,5 +189,5 @@ def orphans_against(summary: pd.DataFrame, a: str, b: str) -> str:
     bm25 = summary.xs("bm25", level="retriever")
     return (
         f"orphans {bm25.loc[a, 'orphans']} against {bm25.loc[b, 'orphans']}, summed over the five "
-        f"documents' {int(bm25.loc[a, 'chunks'])} and {int(bm25.loc[b, 'chunks'])} chunks"
+        f"documents' chunks ({a} {int(bm25.loc[a, 'chunks'])}, {b} {int(bm25.loc[b, 'chunks'])})"
     )
