@@ -286,3 +286,14 @@ def test_03e_2_refuses_a_set_of_strings_built_inside():
 
 def test_03e_2_accepts_a_set_read_through_sorted():
     assert verdict("03e.2", _sorted_set).passed, verdict("03e.2", _sorted_set).message
+
+
+def test_03e_2_accepts_a_set_beside_json_sorted_keys():
+    import json
+
+    def fingerprint(doc, s):  # a set of names to skip, the settings read through sort_keys
+        skip = {"metadata", "notes"}
+        kept = {k: v for k, v in s.items() if k not in skip}
+        return f"{doc.title}\n{doc.text}\n{json.dumps(kept, sort_keys=True)}"
+
+    assert verdict("03e.2", fingerprint).passed, verdict("03e.2", fingerprint).message

@@ -278,17 +278,19 @@ def _codes(fn: Callable) -> list:
 
 def _reads_set_order(fn: Callable) -> bool:
     """Whether `fn` builds a set or frozenset (a call to either, a set display or comprehension)
-    and never sorts (no ``sorted`` or ``.sort``). Strings built inside `fn` from the settings
-    carry none of the check's salted hashes, so the two salted runs cannot see their order move;
-    this reads the code instead. A constant set (``k in {"a", "b"}``) is a frozenset constant,
-    not built, and passes; so does anything read through ``sorted``."""
+    and never sorts (no ``sorted``, ``.sort`` or ``sort_keys=``). Strings built inside `fn` from
+    the settings carry none of the check's salted hashes, so the two salted runs cannot see their
+    order move; this reads the code instead. A constant set (``k in {"a", "b"}``) is a frozenset
+    constant, not built, and passes; so does anything read through ``sorted``."""
     codes = _codes(fn)
     names = {n for c in codes for n in c.co_names}
     built = {"BUILD_SET", "SET_ADD", "SET_UPDATE"}
     makes = bool(names & {"set", "frozenset"}) or any(
         i.opname in built for c in codes for i in dis.get_instructions(c)
     )
-    return makes and not names & {"sorted", "sort"}
+    keywords = {k for c in codes for t in c.co_consts if isinstance(t, tuple) for k in t}
+    sorts = names & {"sorted", "sort"} or "sort_keys" in keywords
+    return makes and not sorts
 
 
 REFUSAL = (
