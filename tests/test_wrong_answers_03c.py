@@ -1,6 +1,7 @@
 """Notebook 03c's exercises refuse plausible wrong answers, each with a hint naming what is wrong,
 and accept the right one."""
 
+import math
 import sys
 
 import pytest
@@ -289,3 +290,19 @@ def test_03c_1_names_the_float_and_the_off_by_one(fn, hint):
     """p / k unrounded lost its own hint to the generic one; p // k + 1 only ever had that."""
     result = verdict("03c.1", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def _zero_based(passing, k):  # the k-th passing chunk's 0-based index read as its position
+    seen = 0
+    for i, p in enumerate(passing):
+        seen += bool(p)
+        if p and seen == k:
+            return max(1, math.ceil(i / k))
+    return None
+
+
+def test_03c_1_names_a_zero_based_position():
+    """The old check told it "the count of failing chunks above the first that passes", true at
+    k = 1 only."""
+    result = verdict("03c.1", _zero_based)
+    assert not result.passed and "counted positions from 0" in result.message, result.message

@@ -273,6 +273,7 @@ def test_03d_3_accepts_any_correct_reading():
         (_reading(interval=False), "the sign test alone"),
         (_reading(touching=True), "lower end is 0"),
         (_reading(worse=False), "no row came out 'worse'"),
+        (lambda rows: _reading(alpha=0.025 / len(rows))(rows), "you read at 0.025 / m"),
         (lambda rows: "better", "one verdict per row"),
     ],
 )

@@ -107,7 +107,7 @@ WRONG_03E_2 = [
     (lambda doc, settings: f"{doc.title}|{doc.content_hash}|{settings}", "in another order"),
     (
         lambda doc, s: f"{doc.content_hash}|{sorted(s.items())}",
-        "the title goes into the chunks",
+        "writes the title into every chunk",
     ),
     (
         lambda doc, s: f"{doc.title}|{doc.text}|" + "".join(str(s[k]) for k in sorted(s)),
@@ -265,3 +265,35 @@ def test_03e_2_still_refuses_a_value_made_at_start_up(salt):
 
     result = verdict("03e.2", salted)
     assert not result.passed and "reads salt" in result.message, result.message
+
+
+def _set_of_strings(doc, s):  # the strings are built here, so the check's salted names miss them
+    made_from = doc.text + "\0" + doc.title + "\0" + str(set(f"{k}={v}" for k, v in s.items()))
+    return hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
+
+
+def _sorted_set(doc, s):  # correct: the set read through sorted()
+    made_from = doc.text + "\0" + doc.title + "\0" + str(sorted({f"{k}={v}" for k, v in s.items()}))
+    return hashlib.blake2b(made_from.encode(), digest_size=16).hexdigest()
+
+
+def test_03e_2_refuses_a_set_of_strings_built_inside():
+    """Passed the old check: its salted setting names never reach strings the function builds,
+    yet such a set's order moves with PYTHONHASHSEED."""
+    result = verdict("03e.2", _set_of_strings)
+    assert not result.passed and "without sorted()" in result.message, result.message
+
+
+def test_03e_2_accepts_a_set_read_through_sorted():
+    assert verdict("03e.2", _sorted_set).passed, verdict("03e.2", _sorted_set).message
+
+
+def test_03e_2_accepts_a_set_beside_json_sorted_keys():
+    import json
+
+    def fingerprint(doc, s):  # a set of names to skip, the settings read through sort_keys
+        skip = {"metadata", "notes"}
+        kept = {k: v for k, v in s.items() if k not in skip}
+        return f"{doc.title}\n{doc.text}\n{json.dumps(kept, sort_keys=True)}"
+
+    assert verdict("03e.2", fingerprint).passed, verdict("03e.2", fingerprint).message

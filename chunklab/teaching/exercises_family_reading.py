@@ -87,6 +87,11 @@ SLIPS: list[tuple[Callable[[list[Row]], list[str]], str]] = [
         "compare reads; use it as it is",
     ),
     (
+        lambda rows: _rule(rows, 0.025 / len(rows)),
+        "you read at 0.025 / m, half of 0.05 / m (two-sided counted twice): sign_test's p is "
+        "already two-sided, so compare it with 0.05 / m as it is",
+    ),
+    (
         lambda rows: _rule(rows, join=any),
         "you gave a verdict when either test passes: 'better' needs both, the interval wholly "
         "above 0 and the sign test below 0.05 / m",
@@ -113,6 +118,7 @@ FIXED: list[list[Row]] = [
     [(12, 2, 1.0, 8.0)],  # m = 1: p = 0.013 < 0.05; at 0.05 / 18 it would not be
     [(48, 10, 0.0, 17.8), (15, 12, 1.0, 5.0), (30, 10, -4.0, -0.5), (10, 40, -12.0, -3.0)],
     [(15, 6, 0.5, 4.0)],  # m = 1: p = 0.078, above 0.05; halved, it would pass
+    [(20, 8, 0.5, 6.0)],  # m = 1: p = 0.036, below 0.05 but not below 0.025
 ]
 
 

@@ -87,6 +87,14 @@ SLIPS += [
         (lambda at, k: at - 1, SLIPS[0][1]),
     ]
 ]
+ZERO_BASED = (
+    "you counted positions from 0 (enumerate's default): the chunk at index i is the (i + 1)-th, "
+    "and the fetch must reach it, so divide i + 1 by k, rounded up"
+)
+SLIPS += [
+    (_slip(False, lambda at, k: math.ceil((at - 1) / k)), ZERO_BASED),
+    (_slip(False, lambda at, k: max(1, math.ceil((at - 1) / k))), ZERO_BASED),
+]
 
 
 def _cases() -> list[tuple[list[bool], int]]:
