@@ -227,7 +227,7 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
 
 
 def _bold_table_by_gaps(
-    words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"], by_x0=True
+    words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"], by_x0=True, previous=False
 ):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     the smallest distance computed with sorted()."""
@@ -257,6 +257,7 @@ def _bold_table_by_gaps(
             k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
             cells[k].append(w["text"])
         table.append(tuple(" ".join(cells[k]) for k in range(len(header))))
+        first = tops[i] - tops[i - 1] if previous else first
         i += 1
     return table
 
@@ -388,6 +389,16 @@ def test_08_2_pins_the_stop_factor_near_1_4(factor):
     result = verdict("08.2", lambda words: _bold_table_by_gaps(words, factor=factor))
     hint = SLIPS["stop_low" if factor < 1.4 else "stop_high"]
     assert not result.passed and hint in result.message, result.message
+
+
+def test_08_2_names_a_stop_on_the_previous_gap_not_a_larger_factor():
+    """Ending the table at 1.4 times the gap just before (not the header's step) used to get the
+    hint for a factor above 1.4; its own hint now names the reference distance."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, previous=True))
+    assert not result.passed and "HEADER'S distance" in result.message, result.message
+    assert SLIPS["stop_high"] not in result.message, result.message
 
 
 def test_08_2_names_a_word_placed_by_its_centre():

@@ -197,6 +197,18 @@ def test_09_1_names_the_median_and_the_count_times_dimensions():
         assert not result.passed and named in result.message, result.message
 
 
+def test_09_1_names_a_division_by_the_dimensions():
+    """The masked sum over vectors.shape[2] used to get the vague "not scaled" hint."""
+
+    def over_dimensions(vectors, mask):
+        return (np.asarray(vectors) * _weights(mask)).sum(axis=1) / np.asarray(vectors).shape[2]
+
+    result = verdict("09.1", over_dimensions)
+    assert not result.passed and "number of dimensions, vectors.shape[2]" in result.message, (
+        result.message
+    )
+
+
 def test_09_1_refuses_the_library_too():
     def by_library(vectors, mask):
         from chunklab.embeddings.late import windows

@@ -70,6 +70,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         factor = 1.0 if slip.get("stop_low") else 1.9 if slip.get("stop_high") else 1.4
         if not slip.get("no_end") and distance > factor * step:
             break
+        step = distance if slip.get("from_previous") else step
         row: list[list[str]] = [[] for _ in starts]
         for w in sorted(lines[top], key=lambda w: w["x0"]):
             if slip.get("left_of"):
@@ -96,6 +97,10 @@ SLIPS = {
     "above it is still a row: the table ends only at a wider gap",
     "stop_high": "the table ends at the first line more than 1.4 times the header's distance to "
     "the first row below the line above it; a larger factor keeps a line that is not a row",
+    # after stop_high: on the 1.375/1.458 page both keep the note, and that page is stop_high's
+    "from_previous": "the table ends at a gap wider than 1.4 times the HEADER'S distance to the "
+    "first row, a step fixed once, not 1.4 times the gap just before: gaps that widen a little "
+    "at a time would never end the table",
     "from_header": "measure each line's distance to the line just above it, not to the header: "
     "every row after the first is farther than that from the header",
     "one_cell": "the header is the first bold line that makes two cells or more; a bold title of "
@@ -211,6 +216,21 @@ def _uneven_page() -> list[dict]:
     )
 
 
+def _widening_page() -> list[dict]:
+    """Two rows, then notes whose gaps widen a little at a time (16, 22, 30 points after 12),
+    then a paragraph 60 below: only the header's step ends the table at the first note."""
+    return _words(
+        [
+            (50.0, [(80.0, "Team"), (160.0, "Lead"), (240.0, "Room")], True),
+            (62.0, [(80.0, "Ops"), (160.0, "Ana"), (240.0, "2.01")], False),
+            (78.0, [(80.0, "Web"), (160.0, "Raj"), (240.0, "3.10")], False),
+            (100.0, [(80.0, "Rooms change in June")], False),
+            (130.0, [(80.0, "Ask the desk for a key")], False),
+            (190.0, [(80.0, "Every team books its own room")], False),
+        ]
+    )
+
+
 def _cases() -> list[tuple[str, list[dict]]]:
     """Pages of words, each named by what it holds; none is the notebook's page."""
     return [
@@ -228,6 +248,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
             _four_columns_page(),
         ),
         ("a header whose first two cells stand exactly 6 points apart", _six_apart_page()),
+        ("notes under the table at gaps that widen a little at a time", _widening_page()),
         (
             "a row 1.375 times the header's distance below the last, then a note 1.458 times below",
             _uneven_page(),

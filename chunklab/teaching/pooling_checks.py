@@ -176,6 +176,11 @@ def _other_poolings(vectors: np.ndarray, mask: np.ndarray) -> list:
             "integer division (//) floors the mean: divide with /",
         ),
         (
+            summed / vectors.shape[2],
+            "divided by the number of dimensions, vectors.shape[2]: divide by each text's number "
+            "of real tokens, mask.sum(axis=1)",
+        ),
+        (
             np.where(mask[..., None] > 0, vectors, -np.inf).max(axis=1),
             "that is the largest value of each dimension (max pooling): this model takes the mean",
         ),
