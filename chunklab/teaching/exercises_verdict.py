@@ -9,9 +9,10 @@ above 0 **and** a wins more questions **and** p < (100 - level) / 100; "worse" t
 split, no cap, no rule); the cases here are built by the check, each near one of the rule's
 edges, so every predictable slip gives another answer on one of them: the interval alone, the
 sign test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin
-tosses or split between won and lost, p not capped at 1, the direction of the split ignored, an interval touching 0 read as
-excluding it, the observed split left out of the tail. A call into `compare` or `sign_test` is
-refused; any correct method (math.comb, scipy.stats.binomtest, numpy) passes.
+tosses or split between won and lost, p not capped at 1, the direction of the split ignored, an
+interval touching 0 read as excluding it, the observed split left out of the tail. A call into
+`compare` or `sign_test` is refused; any correct method (math.comb, scipy.stats.binomtest, numpy)
+passes.
 """
 
 from __future__ import annotations
@@ -68,23 +69,15 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
     strict_tail = min(1.0, 2 * (_tail(k - 1, n) if k else 0.0)) if n else 1.0
     alpha = (100 - level) / 100
     interval_only = "better" if low > 0 else "worse" if high < 0 else "no difference shown"
-    sign_only = (
-        "better"
-        if won > lost and p < alpha
-        else "worse"
-        if lost > won and p < alpha
-        else "no difference shown"
-    )
+    sign_only = _rule(p, won, lost, 1.0, -1.0, level)  # the interval read as excluding 0
     undirected = (
         "better" if low > 0 and p < alpha else "worse" if high < 0 and p < alpha else _WORDS[2]
     )
-    touching = (
-        "better"
-        if low >= 0 and won > lost and p < alpha
-        else "worse"
-        if high <= 0 and lost > won and p < alpha
-        else _WORDS[2]
-    )
+    touching = _rule(p, won, lost, low + (low == 0), high - (high == 0), level)  # >= 0 as > 0
+
+    def ruled(q: float) -> tuple[float, str]:
+        return q, _rule(q, won, lost, low, high, level)
+
     return {
         "you read the interval alone: compare also asks the sign test for p below the level's "
         "threshold": (p, interval_only),
@@ -93,21 +86,17 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
             p,
             _rule(p, won, lost, low, high, 95.0),
         ),
-        "you did not double the tail: the test is two-sided, p = 2 x the smaller tail": (
-            one_sided,
-            _rule(one_sided, won, lost, low, high, level),
+        "you did not double the tail: the test is two-sided, p = 2 x the smaller tail": ruled(
+            one_sided
         ),
-        "you counted the ties as coin tosses: ties carry no sign, leave them out of n": (
-            with_ties,
-            _rule(with_ties, won, lost, low, high, level),
+        "you counted the ties as coin tosses: ties carry no sign, leave them out of n": ruled(
+            with_ties
         ),
-        "you split the ties between won and lost: ties carry no sign, leave them out of n": (
-            halved,
-            _rule(halved, won, lost, low, high, level),
+        "you split the ties between won and lost: ties carry no sign, leave them out of n": ruled(
+            halved
         ),
-        "you did not cap p at 1: twice the tail passes 1 when won and lost are close": (
-            uncapped,
-            _rule(uncapped, won, lost, low, high, level),
+        "you did not cap p at 1: twice the tail passes 1 when won and lost are close": ruled(
+            uncapped
         ),
         "you left the observed split out of the tail: it sums k = 0 to min(won, lost), the "
         "split itself included": (strict_tail, _rule(strict_tail, won, lost, low, high, level)),
