@@ -9,7 +9,7 @@ refusals name the slips a learner is likely to make: the markers not counted (or
 overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the
 end, ends taken from the next piece's start or the last piece's start, and piece indices returned;
 a slip none of these names is measured (the first window's width, the first step, the last
-window dropped).
+window dropped or moved back, windows past the end); no offsets, if the function raises, is named.
 
 10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
 of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size, scored
@@ -149,8 +149,14 @@ def _measured_slip(case: tuple[Spans, int, int], got: object) -> str | None:
             f"you kept stepping after window {len(right)} reached the last piece: stop there, "
             "or the last windows lie inside the one before"
         )
-    if (isinstance(got, list) and right and len(got) == len(right) and got[:-1] == right[:-1]
-            and tuple(got[-1]) != right[-1] and got[-1][1] == right[-1][1]):
+    if (
+        isinstance(got, list)
+        and right
+        and len(got) == len(right)
+        and got[:-1] == right[:-1]
+        and tuple(got[-1]) != right[-1]
+        and got[-1][1] == right[-1][1]
+    ):
         return (
             "your last window was moved back to hold size - 2 pieces: it starts where the step "
             "puts it, size - 2 - overlap pieces after the one before, however short it is"
