@@ -623,3 +623,16 @@ def test_09b_2_names_the_markers_pooled():
     result = verdict("09b.2", _late_with_markers_pooled)
     assert not result.passed, result.message
     assert "[CLS] and [SEP] readings too" in result.message, result.message
+
+
+def test_09b_1_names_the_median():
+    def median(offsets, vectors, start, end):
+        offsets = np.asarray(offsets)
+        inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
+        if not inside.any():
+            return np.zeros(vectors.shape[1])
+        m = np.median(vectors[inside], axis=0)
+        return m / np.linalg.norm(m)
+
+    result = verdict("09b.1", median)
+    assert not result.passed and "median of each dimension" in result.message, result.message

@@ -451,3 +451,38 @@ def test_summed_lengths_on_excerpts_that_do_not_overlap_is_not_told_overlap():
     assert "[(2, 5), (18, 30)]" in result.message, result.message
     assert "overlap twice" not in result.message, result.message
     assert "lengths, over the meeting windows' characters alone" in result.message
+
+
+def verdict_touching_read_as_excluding(a, b, low, high, level):
+    """`low >= 0` and `high <= 0`: an interval that touches 0 read as excluding it."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    alpha = (100 - level) / 100
+    if low >= 0 and won > lost and p < alpha:
+        return p, "better"
+    if high <= 0 and lost > won and p < alpha:
+        return p, "worse"
+    return p, "no difference shown"
+
+
+def verdict_ties_split_in_half(a, b, low, high, level):
+    won, lost = _split(a, b)
+    tied = len(a) - won - lost
+    p = min(1.0, 2 * _tail(min(won + tied // 2, lost + tied - tied // 2), len(a)))
+    return p, _rule(p, won, lost, low, high, level)
+
+
+@pytest.mark.parametrize(
+    "wrong, slip, not_named",
+    [
+        (verdict_undirected, "which way the questions split", "interval alone"),
+        (verdict_touching_read_as_excluding, "touches 0", "sign test alone"),
+        (verdict_ties_split_in_half, "split the ties between won and lost", "count won and lost"),
+    ],
+    ids=lambda x: getattr(x, "__name__", x),
+)
+def test_10_2_names_only_the_slip_the_function_makes(wrong, slip, not_named):
+    """One case can match two slips; the hint names the one the function makes on every case."""
+    result = verdict("10.2", wrong)
+    assert not result.passed and slip in result.message, result.message
+    assert not_named not in result.message, result.message

@@ -144,6 +144,46 @@ def test_10c_1_names_a_window_made_of_no_offsets():
     assert not result.passed and "no offsets, no windows" in result.message, result.message
 
 
+def step_of_overlap_past_the_end(offsets, size, overlap):
+    """Starts every `overlap` pieces (a whole window when 0), never stopping at the end."""
+    width = size - 2
+    return [
+        (offsets[i][0], offsets[min(i + width, len(offsets)) - 1][1])
+        for i in range(0, len(offsets), overlap or width)
+    ]
+
+
+def last_window_moved_back(offsets, size, overlap):
+    """Right until the last window, which is moved back to hold a full size - 2 pieces."""
+    spans, start, width = [], 0, size - 2
+    while offsets:
+        if start + width >= len(offsets):
+            start = max(0, len(offsets) - width)
+            return [*spans, (offsets[start][0], offsets[-1][1])]
+        spans.append((offsets[start][0], offsets[start + width - 1][1]))
+        start += width - overlap
+    return spans
+
+
+def crashes_on_no_offsets(offsets, size, overlap):
+    """Right on every text, but indexes offsets[0] before asking whether there are any."""
+    first = offsets[0]
+    return token_windows(offsets, size, overlap) if first else []
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (step_of_overlap_past_the_end, "kept stepping after window"),
+        (last_window_moved_back, "last window was moved back"),
+        (crashes_on_no_offsets, "no offsets, no windows"),
+    ],
+)
+def test_10c_1_names_the_slips_a_generic_hint_used_to_cover(wrong, named):
+    result = verdict("10c.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
 def test_10c_1_refuses_the_librarys_windows():
     result = verdict("10c.1", windows_with_the_library)
     assert not result.passed and "without chunklab" in result.message, result.message

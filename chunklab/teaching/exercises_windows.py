@@ -9,7 +9,7 @@ refusals name the slips a learner is likely to make: the markers not counted (or
 overlap ignored, a step of `size - overlap` or of `overlap`, windows that keep stepping past the
 end, ends taken from the next piece's start or the last piece's start, and piece indices returned;
 a slip none of these names is measured (the first window's width, the first step, the last
-window dropped).
+window dropped or moved back, windows past the end); no offsets, if the function raises, is named.
 
 10c.2 asks for the mean precision-Ω, in percent, of windows of 114 MiniLM pieces that repeat half
 of each window (57 pieces), the overlap of the report's 250/125 row at markdown 150's size, scored
@@ -144,6 +144,23 @@ def _measured_slip(case: tuple[Spans, int, int], got: object) -> str | None:
             f"you stopped after {len(got)} windows of {len(right)}: the last window, however "
             "short, ends at the last piece"
         )
+    if isinstance(got, list) and len(got) > len(right) and got[: len(right)] == right:
+        return (
+            f"you kept stepping after window {len(right)} reached the last piece: stop there, "
+            "or the last windows lie inside the one before"
+        )
+    if (
+        isinstance(got, list)
+        and right
+        and len(got) == len(right)
+        and got[:-1] == right[:-1]
+        and tuple(got[-1]) != right[-1]
+        and got[-1][1] == right[-1][1]
+    ):
+        return (
+            "your last window was moved back to hold size - 2 pieces: it starts where the step "
+            "puts it, size - 2 - overlap pieces after the one before, however short it is"
+        )
     starts = {a: i for i, (a, _) in enumerate(offsets)}
     ends = {b: i + 1 for i, (_, b) in enumerate(offsets)}
     if not isinstance(got, list):
@@ -171,13 +188,21 @@ def check_token_windows(fn: Callable) -> int:
     for case in _window_cases():
         offsets, size, overlap = case
         expected = expected_windows(*case)
-        got = run_without(
-            fn,
-            (list(offsets), size, overlap),
-            char_windows,
-            "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks you "
-            "to step the windows yourself, without chunklab",
-        )
+        try:
+            got = run_without(
+                fn,
+                (list(offsets), size, overlap),
+                char_windows,
+                "your function calls chunklab.chunkers.fixed.char_windows: the exercise asks "
+                "you to step the windows yourself, without chunklab",
+            )
+        except (IndexError, ValueError, ZeroDivisionError) as error:
+            if offsets:
+                raise
+            raise NotYet(
+                f"offsets [], size {size}, overlap {overlap}: your function raised "
+                f"{type(error).__name__} ({error}): no offsets, no windows: return []"
+            ) from error
         try:
             spans = [(int(a), int(b)) for a, b in got]
         except (TypeError, ValueError):

@@ -251,6 +251,8 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
         return "no token starts in the span: return a vector of zeros"
     if close(got, _unit(_unit(vectors[inside]).mean(axis=0))):
         return "each token was scaled to length 1 before the mean: scale only the mean"
+    if any(close(got, f(np.median(vectors[inside], axis=0))) for f in (_unit, np.asarray)):
+        return "that is the median of each dimension: take the tokens' mean, scaled to length 1"
     by_index = np.zeros(len(offsets), dtype=bool)
     by_index[start:end] = True
     if by_index.any() and close(got, pooled(by_index)):
