@@ -364,3 +364,12 @@ def _largest_start_smallest_end(excerpts, size, step):  # the span every excerpt
 def test_03d_1_names_the_slips_once_left_generic(fn, hint):
     result = verdict("03d.1", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def test_03d_3_slip_table_starts_from_the_librarys_rule():
+    """The slips are written by switching parts of `_rule` off; with none switched off it must
+    read every family the check draws as `compare`'s `Comparison.verdict` does (the answer)."""
+    from chunklab.teaching import exercises_family_reading as fr
+
+    for rows in fr._families():
+        assert fr._rule(rows) == fr.family_expected(rows), rows

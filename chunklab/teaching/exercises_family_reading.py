@@ -18,7 +18,7 @@ import random
 from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, short
-from chunklab.teaching.claims import bare_verdict, sign_test
+from chunklab.teaching.claims import Comparison, bare_verdict, sign_test
 
 Row = tuple[int, int, float, float]  # (won, lost, low, high), the interval drawn at 100 - 5/m
 
@@ -47,8 +47,13 @@ def _rule(
 
 
 def family_expected(rows: list[Row]) -> list[str]:
-    """The answer: each row's verdict at 0.05 / m, m the number of rows."""
-    return _rule(rows)
+    """The answer: each row's verdict at 0.05 / m, m the number of rows, as the library's
+    `Comparison` reads it (the one implementation of the rule; `_rule` only writes the slips)."""
+    level = 100 - 5 / len(rows)
+    return [
+        Comparison("a", "b", won, lost, 0, 0.0, low, high, 1.0, level=level).verdict
+        for won, lost, low, high in rows
+    ]
 
 
 def _touching(rows: list[Row]) -> list[str]:  # an interval from 0 read as above 0
