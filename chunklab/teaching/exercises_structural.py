@@ -100,22 +100,15 @@ def check_repack_tokens(fn: Callable) -> int:
     case, not only the first one missed: on a small case two mistakes can return the same pieces.
     """
     rng, runs = random.Random(2), []
-    for _ in range(60):
-        budget = rng.randint(6, 60)
-        text = "\n".join(rng.choice(SENTENCES) for _ in range(rng.randint(1, 9)))
-        spans = split_span(text, 0, len(text), "\n")
-        got = [tuple(s) for s in fn(text, list(spans), budget)]
-        runs.append(
-            (text, spans, budget, got, pack_spans(spans, budget, SourceBudget(text, cl100k)))
-        )
-    for _ in range(20):  # cut at spaces, not at line breaks: a rebuilt "\n".join is wrong here
-        budget = rng.randint(6, 60)
-        text = " ".join(rng.choice(SENTENCES) for _ in range(rng.randint(2, 9)))
-        spans = split_span(text, 0, len(text), " ")
-        got = [tuple(s) for s in fn(text, list(spans), budget)]
-        runs.append(
-            (text, spans, budget, got, pack_spans(spans, budget, SourceBudget(text, cl100k)))
-        )
+    # 60 texts cut at line breaks, then 20 cut at spaces, where a rebuilt "\n".join is wrong
+    for separator, texts, fewest in (("\n", 60, 1), (" ", 20, 2)):
+        for _ in range(texts):
+            budget = rng.randint(6, 60)
+            text = separator.join(rng.choice(SENTENCES) for _ in range(rng.randint(fewest, 9)))
+            spans = split_span(text, 0, len(text), separator)
+            got = [tuple(s) for s in fn(text, list(spans), budget)]
+            want = pack_spans(spans, budget, SourceBudget(text, cl100k))
+            runs.append((text, spans, budget, got, want))
     missed = [run for run in runs if run[3] != run[4]]
     if not missed:
         return len(runs)
