@@ -137,7 +137,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
 - `teaching.answers_stdevs`: exercise 04.1's answer and the wrong answers it knows
 - `teaching.semantic_retrieval`: 04's section 4 bookkeeping, equal tokens handed over and a
-  family's power and verdict table (04)
+  family's verdict table (04)
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know

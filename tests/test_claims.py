@@ -229,3 +229,11 @@ def test_a_verdict_pasted_with_its_note_reads_as_the_verdict():
     assert bare_verdict(noted) == "no difference shown"
     assert judge((7, 1, noted), (7, 1, "no difference shown"), Form()) is None
     assert judge((7, 1, "better (" + noted.split("(", 1)[1]), (7, 1, "no difference shown"), Form())
+
+
+@pytest.mark.parametrize("alpha", [0.05, 0.05 / 3, 0.05 / 18, 0.05 / 45])
+def test_fewest_decisive_is_the_first_count_whose_sign_test_passes(alpha):
+    from chunklab.teaching.claims import fewest_decisive, sign_test
+
+    n = fewest_decisive(100, alpha)
+    assert sign_test(n, 0) < alpha <= sign_test(n - 1, 0)

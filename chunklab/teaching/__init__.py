@@ -28,7 +28,7 @@
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
 - `semantic_retrieval`: notebook 04's section 4 bookkeeping (equal tokens handed over, a
-  family's fewest decisive questions, its verdicts as a table).
+  family's verdicts as a table; a family's fewest decisive questions is `claims.fewest_decisive`).
 - `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
   block drawn at random.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not

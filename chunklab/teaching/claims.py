@@ -47,6 +47,12 @@ def sign_test(won: int, lost: int) -> float:
     return min(1.0, 2 * tail)
 
 
+def fewest_decisive(questions: int, alpha: float) -> int:
+    """The fewest decisive questions, all one way, whose sign test falls under `alpha`: computed
+    before any result, it says which comparisons of a family could show a difference at all."""
+    return next(n for n in range(1, questions + 1) if sign_test(n, 0) < alpha)
+
+
 def signed(value: float) -> str:
     """A bound or difference with its sign, one decimal, but never a rounded 0: a bound of +0.03
     printed as "+0.0" would hide which side of 0 it lies on."""

@@ -1,7 +1,7 @@
 """Notebook 04's section 4 bookkeeping, kept out of the cells so that each comparison and claim
 stays in view: the per-question scores when every strategy hands over its ranked chunks up to the
-same number of tokens, the power of a family (the fewest decisive questions that can reach its
-level), and a family's verdicts as one table."""
+same number of tokens, and a family's verdicts as one table (a family's power, the fewest decisive
+questions that can reach its level, is `claims.fewest_decisive`, beside the sign test)."""
 
 from __future__ import annotations
 
@@ -11,15 +11,9 @@ from typing import Any
 import numpy as np
 
 from chunklab.evaluation.recall import fact_recall
-from chunklab.teaching.claims import sign_test, signed
+from chunklab.teaching.claims import signed
 
 Key = tuple[str, str]  # (retriever, strategy)
-
-
-def fewest_decisive(questions: int, alpha: float) -> int:
-    """The fewest decisive questions, all one way, whose sign test falls under `alpha`: computed
-    before any result, it says which comparisons of a family could show a difference at all."""
-    return next(n for n in range(1, questions + 1) if sign_test(n, 0) < alpha)
 
 
 def recall_within_tokens(
