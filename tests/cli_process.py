@@ -24,6 +24,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 # The warm process: imports the command line, then reads one request per line and answers with
@@ -95,6 +96,7 @@ class WarmProcess:
         self.root = root
         self.process: subprocess.Popen | None = None
         self.usable = True
+        self.pending = b""  # bytes read from the warm process past the last whole line
 
     def start(self) -> bool:
         if self.process is None and self.usable:
@@ -103,11 +105,37 @@ class WarmProcess:
                 cwd=self.root,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                text=True,
+                bufsize=0,
             )
-            ready = self.process.stdout.readline()
+            self.pending = b""
+            ready = self.read_line(TIMEOUT)
             self.usable = bool(ready) and json.loads(ready).get("ready", False)
         return self.usable
+
+    def read_line(self, timeout: float) -> bytes | None:
+        """The warm process's next line, or None if it sent none within `timeout` seconds (or
+        died). Why not `stdout.readline()` then `select`: a buffered reader may already hold the
+        next line (a quick child's exit code arrives with its pid), and `select` on the pipe
+        then waits for bytes that were read already. This reads the pipe itself and keeps what
+        follows the line in `pending`."""
+        deadline = time.monotonic() + timeout
+        fd = self.process.stdout.fileno()
+        while b"\n" not in self.pending:
+            left = deadline - time.monotonic()
+            if left <= 0 or not select.select([fd], [], [], left)[0]:
+                return None
+            chunk = os.read(fd, 65536)
+            if not chunk:
+                return None
+            self.pending += chunk
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line
+
+    def send(self, request: dict) -> None:
+        """One request line, written whole (an unbuffered pipe may take part of it per write)."""
+        data = memoryview((json.dumps(request) + "\n").encode())
+        while data:
+            data = data[self.process.stdin.write(data) :]
 
     def run(self, args, env: dict, input: bytes | None) -> subprocess.CompletedProcess:
         with tempfile.TemporaryDirectory() as folder:
@@ -117,13 +145,13 @@ class WarmProcess:
                 paths[name].touch()
             request = {"args": list(args), "env": env, "cwd": str(self.root)}
             request.update({name: str(path) for name, path in paths.items()})
-            self.process.stdin.write(json.dumps(request) + "\n")
-            self.process.stdin.flush()
-            child = json.loads(self.process.stdout.readline() or '{"pid": 0}').get("pid", 0)
-            if child and not select.select([self.process.stdout], [], [], TIMEOUT)[0]:
+            self.send(request)
+            started = self.read_line(TIMEOUT)
+            child = json.loads(started).get("pid", 0) if started else 0
+            answer = self.read_line(TIMEOUT) if child else None
+            if child and answer is None and self.process.poll() is None:
                 self.abandon(child)
                 raise WarmTimeout(request["args"], TIMEOUT)
-            answer = self.process.stdout.readline()
             if not child or not answer:
                 self.process, self.usable = None, False
                 raise RuntimeError("the warm chunklab process died")
