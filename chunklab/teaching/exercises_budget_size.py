@@ -1,6 +1,6 @@
 """Exercise 01.2's check: the character size that fits a token budget, found by the learner.
 
-Notebook 01 section 5 shows that one size in characters buys a different token budget in each
+Notebook 01 section 4 shows that one size in characters buys a different token budget in each
 language. `size_for_budget(text, budget, count)` returns the largest size `s` in characters such
 that every window of section 2's loop with no overlap, `text[k:k + s]` for k = 0, s, 2s, ..., costs
 at most `budget` under `count` (0 when no size does). The check runs it on made-up Portuguese and
