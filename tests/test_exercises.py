@@ -216,9 +216,11 @@ def _late_by_the_library(text, spans):  # the library called, not written
     return late_chunk_vectors(MiniLMEmbedder(), text, spans)
 
 
-def _filter_after_ranking(scores, passes, k):  # the top k first, then the filter
-    ranked = sorted(scores, key=lambda i: (-scores[i], i))[:k]
-    return [i for i in ranked if i in passes]
+def _one_version_for_all(scores, versions, k):  # 03c.2: one version number for every document
+    newest = max(v for _, v in versions.values())
+    return sorted((i for i in scores if versions[i][1] == newest), key=lambda i: (-scores[i], i))[
+        :k
+    ]
 
 
 def _chunk_again_ids_only(stored, now):  # new ids found, edited documents missed
@@ -321,7 +323,7 @@ WRONG = {
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.1": _fetch_factor_rounded_down,
-    "03c.2": _filter_after_ranking,
+    "03c.2": _one_version_for_all,
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03d.3": _family_read_at_005,
