@@ -223,6 +223,14 @@ def _one_version_for_all(scores, versions, k):  # 03c.2: one version number for 
     ]
 
 
+def _held_by_doc_id_alone(calls):  # 03f.1: the flat store, one tenant's document lost
+    docs = {doc_id: (tenant or "default", ids) for tenant, doc_id, ids in calls}
+    held = {}
+    for tenant, ids in docs.values():
+        held.setdefault(tenant, []).extend(ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
+
+
 def _chunk_again_ids_only(stored, now):  # new ids found, edited documents missed
     return sorted(d for d in now if d not in stored)
 
@@ -329,6 +337,7 @@ WRONG = {
     "03d.3": _family_read_at_005,
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
+    "03f.1": _held_by_doc_id_alone,
     "04.3": _buffer_one_side,
     "04.3b": lambda texts, buffer_size: list(range(0, len(texts) - 1, 4)),  # gaps not computed
     "04b.1": _numbers_anywhere_in_the_reply,

@@ -214,7 +214,8 @@ def test_03c_2_verdict_does_not_depend_on_the_hash_seed():
 
     code = (
         "from chunklab.teaching.exercises import verdict\n"
-        "new = lambda v: {i for i in v if v[i][1] == max(w for d, w in v.values() if d == v[i][0])}\n"
+        "new = lambda v: {i for i in v if v[i][1] == max(w for d, w in v.values() if d == v[i][0])}"
+        "\n"
         "fn = lambda s, v, k: sorted((i for i in new(v) if i in s), key=lambda i: -s[i])[:k]\n"
         "print(verdict('03c.2', fn).passed)"
     )

@@ -47,6 +47,7 @@ from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
 from chunklab.teaching.exercises_tables import check_column_value
+from chunklab.teaching.exercises_tenants import CHECKS_TENANTS
 from chunklab.teaching.exercises_thresholds import (
     buffered_window_slip,
     check_buffer_edges,
@@ -310,6 +311,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     **CHECKS_FAMILY_READING,  # 03d.3: teaching.exercises_family_reading
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
+    **CHECKS_TENANTS,  # 03f.1: teaching.exercises_tenants
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
