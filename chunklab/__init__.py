@@ -116,6 +116,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling
 - `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.exercises_tenants`: exercise 03f.1, what each tenant holds after its calls, its slips
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor
 - `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting
 - `teaching.command_line`: the `chunklab` command run in a scratch folder, printed as typed (03e)

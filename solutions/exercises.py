@@ -134,10 +134,16 @@ def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     return out
 
 
-def filtered_top_k(scores: dict[str, float], passes: set[str], k: int) -> list[str]:
-    """03c.2: filter first, then rank: the k best ids among those that pass (ties by id)."""
-    allowed = [i for i in scores if i in passes]
-    return sorted(allowed, key=lambda i: (-scores[i], i))[:k]
+def current_top_k(
+    scores: dict[str, float], versions: dict[str, tuple[str, int]], k: int
+) -> list[str]:
+    """03c.2: filter first, then rank: the k best ids among each document's newest version in
+    the index (ties by id)."""
+    newest: dict[str, int] = {}
+    for doc, version in versions.values():
+        newest[doc] = max(newest.get(doc, version), version)
+    current = [i for i in scores if versions[i][1] == newest[versions[i][0]]]
+    return sorted(current, key=lambda i: (-scores[i], i))[:k]
 
 
 def chunk_again(stored: dict[str, str], now: dict[str, str]) -> list[str]:
@@ -145,6 +151,18 @@ def chunk_again(stored: dict[str, str], now: dict[str, str]) -> list[str]:
     return sorted(
         doc_id for doc_id, fingerprint in now.items() if stored.get(doc_id) != fingerprint
     )
+
+
+def held_by_tenant(calls: list[tuple[str | None, str, list[str]]]) -> dict[str, list[str]]:
+    """03f.1: each document under (tenant, doc_id), no tenant meaning "default", a document
+    indexed again replacing all its chunks; each tenant's chunk ids sorted."""
+    docs = {}
+    for tenant, doc_id, chunk_ids in calls:
+        docs["default" if tenant is None else tenant, doc_id] = chunk_ids
+    held: dict[str, list[str]] = {}
+    for (tenant, _), chunk_ids in docs.items():
+        held.setdefault(tenant, []).extend(chunk_ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
 
 
 def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> str:

@@ -216,9 +216,19 @@ def _late_by_the_library(text, spans):  # the library called, not written
     return late_chunk_vectors(MiniLMEmbedder(), text, spans)
 
 
-def _filter_after_ranking(scores, passes, k):  # the top k first, then the filter
-    ranked = sorted(scores, key=lambda i: (-scores[i], i))[:k]
-    return [i for i in ranked if i in passes]
+def _one_version_for_all(scores, versions, k):  # 03c.2: one version number for every document
+    newest = max(v for _, v in versions.values())
+    return sorted((i for i in scores if versions[i][1] == newest), key=lambda i: (-scores[i], i))[
+        :k
+    ]
+
+
+def _held_by_doc_id_alone(calls):  # 03f.1: the flat store, one tenant's document lost
+    docs = {doc_id: (tenant or "default", ids) for tenant, doc_id, ids in calls}
+    held = {}
+    for tenant, ids in docs.values():
+        held.setdefault(tenant, []).extend(ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
 
 
 def _chunk_again_ids_only(stored, now):  # new ids found, edited documents missed
@@ -321,12 +331,13 @@ WRONG = {
     "03.3": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.1": _fetch_factor_rounded_down,
-    "03c.2": _filter_after_ranking,
+    "03c.2": _one_version_for_all,
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03d.3": _family_read_at_005,
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
+    "03f.1": _held_by_doc_id_alone,
     "04.3": _buffer_one_side,
     "04.3b": lambda texts, buffer_size: list(range(0, len(texts) - 1, 4)),  # gaps not computed
     "04b.1": _numbers_anywhere_in_the_reply,

@@ -401,31 +401,53 @@ def test_02_2_names_each_slip(wrong, hint):
 
 
 def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
-    kind, blocks = SOLUTIONS["02b.2"][1]()
-    plain = len(parse_blocks(load_document("manual").text))  # the manual before the blank line
-    structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
-    assert (kind, blocks) != ("list", plain), "the blank line must change what the parser finds"
+    kinds = SOLUTIONS["02b.2"][1]()
+    plain = [b.kind for b in parse_blocks(load_document("manual").text)]  # before the blank line
+    structured = [
+        b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
+    ]
+    assert kinds != plain, "the blank line must change what the parser finds"
+    items_apart = [*kinds[:1], "list", "list", "list", *kinds[2:]]  # the sketch's loose list
     for wrong, hint in [
-        (("list", plain), "before the change"),
-        (("list", blocks), "no lazy continuation"),
-        (("paragraph", blocks), "no lazy continuation"),
-        ((kind, blocks - 1), "what becomes of the numbered items after the table"),
-        ((kind, blocks + 2), "not the numbered items"),  # items 1 to 3 counted as three
-        ((kind, blocks + 1), "each paragraph, list and table once"),  # no slip: no direction given
-        ((kind, structured), "structured manual"),
-        ((kind.title(), blocks), "lower case"),
-        ((blocks, kind), "kind first"),
-        ((kind, str(blocks)), "an int"),
-        (kind, "answer a pair"),
-        ((kind, 2), "by hand"),
+        (plain, "before the change"),
+        ([*kinds[:2], "list", *kinds[3:]], "two list blocks in a row"),
+        ([*kinds[:2], "paragraph", *kinds[3:]], "no lazy continuation"),
+        (items_apart, "a loose list is one block"),
+        (kinds[:-1], "you stopped early"),
+        ([*kinds[:-1], "paragraph"], "the rule section 5 applied"),
+        (["heading", *kinds[1:]], "finds no heading"),
+        (structured, "structured manual"),
+        ([k.title() for k in kinds], "lower case"),
+        (("table", 4), "not a (kind, count) pair"),  # the old exercise's answer
+        ("table", "a list of str"),
+        (["paragraph", "table", "list"], "from its first line"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
         # the exercise says: work it out without running anything on the changed text
         assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
         assert "print the kind" not in out, (wrong, out)
-    assert said("02b.2", (kind, blocks), capsys).endswith("correct.\n")
-    assert said("02b.2", [kind, blocks], capsys).endswith("correct.\n")
+    assert said("02b.2", kinds, capsys).endswith("correct.\n")
+    assert said("02b.2", tuple(kinds), capsys).endswith("correct.\n")
+
+
+def test_02b_2_is_not_walked_to_by_guessing_a_pair(capsys):
+    """The old answer was (kind, blocks), a pair from a small space, and its hints pointed the way:
+    one guess said "items 1 to 3 stay in one list block" (count two fewer), the next "what becomes
+    of the numbered items after the table" (count one more). The answer is now every block's kind
+    in order, and no hint names a position, a direction or the kind asked for (fails on the old
+    check, which took ('table', 4) as correct)."""
+    kinds = SOLUTIONS["02b.2"][1]()
+    assert not said("02b.2", ("table", 4), capsys).endswith("correct.\n")
+    for wrong in [
+        [*kinds[:2], "paragraph", *kinds[3:]],
+        [*kinds[:2], "list", *kinds[3:]],
+        ["paragraph", "table", "list"],
+        ["paragraph", "list", "code", "list"],
+    ]:
+        out = said("02b.2", wrong, capsys)
+        assert "of 4" not in out and "table" not in out.split("):", 1)[1], out
+        assert not any(w in out for w in ["one more", "one fewer", "fewer", "too many"]), out
 
 
 def _just_below(text, spans):  # the physical next line, blank or not, as the line after
@@ -479,19 +501,6 @@ def test_02_2_names_the_next_line_and_heading_slips(wrong, hint):
     heading pattern looser than one to six `#`s and a space: each refused with its own hint."""
     result = verdict("02.2", wrong)
     assert not result.passed and hint in result.message, result.message
-
-
-def test_02b_2_hints_do_not_hand_over_the_count(capsys):
-    """A hint names where to look, not the block to add: the one-short count is not told "count
-    it too", and no hint ends in a stray "?."."""
-    kind, blocks = SOLUTIONS["02b.2"][1]()
-    short = said("02b.2", (kind, blocks - 1), capsys)
-    assert "count it too" not in short and "opens a list of its own" not in short, short
-    for wrong in [("paragraph", blocks), ("list", blocks), (kind, 2), (kind, blocks + 1)]:
-        assert "?." not in said("02b.2", wrong, capsys), wrong
-    for wrong in [("paragraph", blocks), ("list", blocks)]:  # the kind is worked out, not told
-        out = said("02b.2", wrong, capsys)
-        assert "delimiter row" not in out and kind not in out, out
 
 
 def test_02_2_refuses_dropping_a_repeated_title():

@@ -10,7 +10,7 @@ from conftest import ROOT
 from chunklab.teaching.exercises import verdict
 
 sys.path.insert(0, str(ROOT))
-from solutions.exercises import fetch_factor, filtered_top_k  # noqa: E402
+from solutions.exercises import current_top_k, fetch_factor  # noqa: E402
 
 # --- 03c.1: the learner writes the fetch factor's rule ----------------------------------------
 
@@ -85,6 +85,53 @@ def test_03c_1_refuses_each_slip_with_its_hint(fn, hint):
 # --- 03c.2: filter, then rank ---------------------------------------------------------------------
 
 
+def _current(versions):  # each document's newest version: the ids that pass
+    newest = {}
+    for doc, version in versions.values():
+        newest[doc] = max(newest.get(doc, version), version)
+    return {i for i, (doc, version) in versions.items() if version == newest[doc]}
+
+
+def _on_versions(fn):
+    """A slip written against the ids that pass, handed the right filter: its own slip alone."""
+    return lambda scores, versions, k: fn(scores, _current(versions), k)
+
+
+def _copied_cell(scores, versions, k):  # the notebook's filter: one version number for all
+    current = max(v for _, v in versions.values())
+    kept = (i for i in scores if versions[i][1] == current)
+    return sorted(kept, key=lambda i: (-scores[i], i))[:k]
+
+
+def _newest_among_scored(scores, versions, k):  # the newest version read from what scored
+    return _on_versions(_sorted_passing)(scores, {i: versions[i] for i in scores}, k)
+
+
+def _sorted_passing(scores, passes, k):
+    return sorted((i for i in scores if i in passes), key=lambda i: (-scores[i], i))[:k]
+
+
+def _no_version_filter(scores, versions, k):  # every version ranked, none dropped
+    return sorted(scores, key=lambda i: (-scores[i], i))[:k]
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_copied_cell, "one version number for every document"),
+        (_newest_among_scored, "from the chunks that scored"),
+        (_no_version_filter, "a chunk of an older version came back"),
+    ],
+)
+def test_03c_2_refuses_the_filter_of_one_version_number(fn, hint):
+    """The notebook's cell filters on one version, "3.2", as its one document needs. Copied, it
+    passed the old exercise (ids that pass were given); with two documents at their own newest
+    versions it drops one of them, and the check names that slip (fails on the old check, which
+    handed `passes`, a set, where these functions read `versions`)."""
+    result = verdict("03c.2", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
 def _rank_then_filter(scores, passes, k):
     ranked = sorted(scores, key=lambda i: (-scores[i], i))[:k]
     return [i for i in ranked if i in passes]
@@ -137,17 +184,17 @@ def _id_only(scores, passes, k):  # sorted by id, the score forgotten
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
-        (_id_only, "sorted the passing ids by id alone"),
-        (_drops_zero_scores, "dropped the passing chunks that score 0"),
-        (_rank_then_filter, "filtered after"),
-        (_reverse_order, "wrong order"),
-        (_unfiltered, "fails the filter"),
-        (_score_only, "ties: among equal scores the smaller id"),
-        (_one_too_many, "more than k"),
-        (_one_too_few, "not [:k-1]"),
-        (_fetch_three_k, "fetching a few times k"),
-        (_ties_reversed, "ties: among equal scores the smaller id"),
-        (_walks_passes_score_only, "ties: among equal scores the smaller id"),
+        (_on_versions(_id_only), "sorted the passing ids by id alone"),
+        (_on_versions(_drops_zero_scores), "dropped the passing chunks that score 0"),
+        (_on_versions(_rank_then_filter), "filtered after"),
+        (_on_versions(_reverse_order), "wrong order"),
+        (_on_versions(_unfiltered), "a chunk of an older version came back"),
+        (_on_versions(_score_only), "ties: among equal scores the smaller id"),
+        (_on_versions(_one_too_many), "more than k"),
+        (_on_versions(_one_too_few), "not [:k-1]"),
+        (_on_versions(_fetch_three_k), "fetching a few times k"),
+        (_on_versions(_ties_reversed), "ties: among equal scores the smaller id"),
+        (_on_versions(_walks_passes_score_only), "ties: among equal scores the smaller id"),
     ],
 )
 def test_03c_2_refuses_with_a_hint(fn, hint):
@@ -156,18 +203,20 @@ def test_03c_2_refuses_with_a_hint(fn, hint):
 
 
 def test_03c_2_accepts_the_solution():
-    assert verdict("03c.2", filtered_top_k).passed
+    assert verdict("03c.2", current_top_k).passed
 
 
 def test_03c_2_verdict_does_not_depend_on_the_hash_seed():
     """A set's order follows the hash seed: the checker's verdict on a solution that walks
-    `passes` and sorts by score alone must be the same refusal in every process."""
+    the current ids as a set and sorts by score alone must be the same refusal in every process."""
     import os
     import subprocess
 
     code = (
         "from chunklab.teaching.exercises import verdict\n"
-        "fn = lambda s, p, k: sorted((i for i in p if i in s), key=lambda i: -s[i])[:k]\n"
+        "new = lambda v: {i for i in v if v[i][1] == max(w for d, w in v.values() if d == v[i][0])}"
+        "\n"
+        "fn = lambda s, v, k: sorted((i for i in new(v) if i in s), key=lambda i: -s[i])[:k]\n"
         "print(verdict('03c.2', fn).passed)"
     )
     seen = {
@@ -198,8 +247,8 @@ def _raises_when_short(scores, passes, k):  # insists on k passing ids
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
-        (_pads_with_none, "padded the list with None"),
-        (_raises_when_short, "fewer than k pass, return them all"),
+        (_on_versions(_pads_with_none), "padded the list with None"),
+        (_on_versions(_raises_when_short), "fewer than k pass, return them all"),
     ],
 )
 def test_03c_2_names_the_fewer_than_k_slips(fn, hint):
@@ -231,10 +280,10 @@ def _pairs(scores, passes, k):  # (id, score) pairs, not ids
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
-        (_as_tuple, "return a list of ids, not a tuple"),
-        (_deletes_failing, "changed the `scores` it was given"),
-        (_unscored_as_zero, "not in `scores` came back"),
-        (_pairs, "(id, score) pairs"),
+        (_on_versions(_as_tuple), "return a list of ids, not a tuple"),
+        (_on_versions(_deletes_failing), "changed the `scores` it was given"),
+        (_on_versions(_unscored_as_zero), "not in `scores` came back"),
+        (_on_versions(_pairs), "(id, score) pairs"),
     ],
 )
 def test_03c_2_refuses_the_wrong_forms(fn, hint):
@@ -256,13 +305,13 @@ def _ties_by_larger_id(scores, passes, k):  # equal scores: the larger id first
 
 def test_03c_2_a_keyerror_on_an_unscored_id_is_named():
     """It used to be told "fewer than k pass": the slip is the lookup of an id `scores` lacks."""
-    result = verdict("03c.2", _keyerror_on_unscored)
+    result = verdict("03c.2", _on_versions(_keyerror_on_unscored))
     assert not result.passed and "not in `scores`" in result.message, result.message
     assert "fewer than k pass" not in result.message, result.message
 
 
 def test_03c_2_the_tie_hint_names_the_slip_without_the_code():
-    result = verdict("03c.2", _ties_by_larger_id)
+    result = verdict("03c.2", _on_versions(_ties_by_larger_id))
     assert not result.passed and "puts a larger" in result.message, result.message
     assert "(-score, id)" not in result.message, result.message
 

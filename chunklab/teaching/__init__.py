@@ -20,7 +20,7 @@
   wrong answer.
 - `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
 - `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
-  rank).
+  rank, the filter each document's newest version).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
   stretch of the pieces merged (companion 03b's stricter test), and the top k chunks themselves.
 - `parent_search`: a parent found by searching the parents or their children (small-to-big at
@@ -41,6 +41,8 @@
   per-question differences, and the slips it names (one side, ties counted, no cap at 1).
 - `exercises_refresh`: exercise 03e.1, which documents a refresh chunks again, and the slips it
   names.
+- `exercises_tenants`: exercise 03f.1, what a shared index holds after its calls, per tenant, and
+  the slips it names.
 - `exercises_fetch_factor`: exercise 03c.1, the learner's rule for the smallest factor of "fetch
   more, then filter", and the slips it names.
 - `exercises_fingerprint`: exercise 03e.2, the learner's fingerprint of a document and every

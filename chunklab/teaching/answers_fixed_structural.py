@@ -89,63 +89,66 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-HEADER_ROWS = {"manual": "| Medida |", "manual_en": "| Measure |"}
-
 # 02b.2: the blank line that ends item 3's paragraph before the manual's table, so its rows are no
 # longer lazy continuation lines of that item.
 BLANK_BEFORE_TABLE = ("tolerância\n|", "tolerância\n\n|")
 
 
-def _kind_and_blocks() -> tuple[str, int]:
-    """02b.2: the kind of the block that holds the header row once the blank line is in, and how
-    many blocks `parse_blocks` then finds."""
-    text = load_document("manual").text.replace(*BLANK_BEFORE_TABLE)
-    blocks = parse_blocks(text)
-    header = text.index(HEADER_ROWS["manual"])
-    return next(b.kind for b in blocks if b.start <= header < b.end), len(blocks)
+def _block_kinds() -> list[str]:
+    """02b.2: the kind of every block `parse_blocks` finds once the blank line is in, in order."""
+    return [b.kind for b in parse_blocks(load_document("manual").text.replace(*BLANK_BEFORE_TABLE))]
 
 
-def _kind_and_blocks_hint(answer: Any, solution: tuple[str, int]) -> str:
-    """02b.2: which half of (kind, blocks) is wrong, and the slip that most often gives it."""
-    if not (isinstance(answer, tuple | list) and len(answer) == 2):
-        return "answer a pair (kind, blocks): a str and an int"
-    kind, count = answer
-    if isinstance(kind, int) and isinstance(count, str):
-        return "kind first, then the count: (kind, blocks)"
-    if not isinstance(kind, str):
-        return "kind is the name parse_blocks gives the block, a str such as 'paragraph'"
-    if not isinstance(count, int) or isinstance(count, bool):
-        return "blocks is a count, an int"
-    plain = len(parse_blocks(load_document("manual").text))
-    if kind == "list" and count == plain:
+def _kinds_of(text: str) -> list[str]:
+    return [b.kind for b in parse_blocks(text)]
+
+
+def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
+    """02b.2: the slip the learner's kinds show, never which block is wrong or what it should be
+    (a hint that points at a place or a direction lets a few guesses walk to the answer)."""
+    if isinstance(answer, tuple | list) and len(answer) == 2 and isinstance(answer[1], int):
+        return "answer every block's kind, in order, not a (kind, count) pair"
+    if not isinstance(answer, tuple | list) or not all(isinstance(k, str) for k in answer):
+        return "answer a list of str, one kind per block, in the order the blocks come"
+    kinds = list(answer)
+    if [k.strip().lower() for k in kinds] == solution:
+        return "write each kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
+    manual = load_document("manual")
+    if kinds == _kinds_of(manual.text):
         return (
-            f"({kind!r}, {count}) is the manual before the change: with the blank line, the "
-            "header row no longer continues item 3's paragraph; work out what it opens instead"
+            "that is the manual before the change: with the blank line in, the header row can "
+            "no longer be a lazy continuation line of item 3's paragraph"
         )
-    if kind.strip().lower() == solution[0] and kind != solution[0]:
-        return "write the kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
-    if kind != solution[0]:
+    if kinds == _kinds_of(with_explicit_headings(manual).text):
+        return "that is the structured manual's blocks: the exercise changes the plain manual"
+    if any(a == b == "list" for a, b in zip(kinds, kinds[1:], strict=False)):
         return (
-            "after a blank line, a line that starts at the margin is no lazy continuation, and "
-            "it is not indented enough to stay inside list item 3: it opens a block of its own; "
-            "which kind, section 1's line rules say from the header row's first character"
+            "two list blocks in a row: you split a list at the blank lines between its items, as "
+            "the sketch does; to CommonMark and parse_blocks a loose list is one block"
         )
-    structured = len(parse_blocks(with_explicit_headings(load_document("manual")).text))
-    if count == structured:
-        return "that counts the structured manual's blocks: the exercise changes the plain manual"
-    if count == solution[1] - 1:
+    if "heading" in kinds:
         return (
-            "the kind is right, the count is not: work out what becomes of the numbered items "
-            "after the table once the table ends the list they started in"
+            "no line of the manual starts with `#` or is underlined, so parse_blocks finds no "
+            "heading in it: a numbered title is read as section 5 read `1. Escopo`"
         )
-    if count == solution[1] + 2:  # items 1 to 3 counted apart, as the sketch splits a loose list
+    if len(kinds) == len(solution) and kinds[:-1] == solution[:-1]:
         return (
-            "count parse_blocks' blocks, not the numbered items: items 1 to 3 stay in one "
-            "list block"
+            "the block after the table: `4. Registro`, at the margin after a blank line, is read "
+            "by the rule section 5 applied to `1. Escopo`"
         )
-    if count > solution[1]:  # no known slip: a hint that does not say which way the count is off
-        return "count every block of the changed text by hand: each paragraph, list and table once"
-    return "count every block of the changed text by hand, the title's paragraph too"
+    if kinds == solution[: len(kinds)]:
+        return "you stopped early: parse_blocks reads the whole of `spaced`, to its last line"
+    if len(kinds) >= 3 and kinds[:2] == solution[:2] and kinds[2] in ("list", "paragraph"):
+        return (
+            "the header row's block: after a blank line a line at the margin is no lazy "
+            "continuation, and it is not indented enough to stay inside list item 3, so it "
+            "opens a block of its own; which kind, section 1's line rules say from its first "
+            "character"
+        )
+    return (
+        "not the blocks parse_blocks finds: go through `spaced` from its first line with "
+        "section 1's line rules and section 5's lazy continuation, one kind per block"
+    )
 
 
 SIGN_QUESTIONS, SIGN_LOST = 12, 1  # 01b.2: twelve questions, one lost
@@ -237,7 +240,7 @@ def _glue_hint(answer: Any, solution: int) -> str:
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
-    "02b.2": ("a pair (kind, blocks)", _kind_and_blocks),
+    "02b.2": ("a list of str: each block's kind, in order", _block_kinds),
     "02.3": ("an int: the headings apart", lambda: _glue_counts()["glued"]),
 }
 
@@ -245,7 +248,7 @@ SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
 HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01b.2": _fewest_wins_hint,
-    "02b.2": _kind_and_blocks_hint,
+    "02b.2": _block_kinds_hint,
     "02.3": _glue_hint,
 }
 

@@ -36,7 +36,7 @@ from chunklab.teaching.exercises_paired_interval import CHECKS_PAIRED_INTERVAL
 from chunklab.teaching.exercises_paired_rows import check_paired_differences
 from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
-from chunklab.teaching.exercises_parents_windows import check_filtered_top_k, check_merged_windows
+from chunklab.teaching.exercises_parents_windows import check_current_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
 from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
@@ -47,6 +47,7 @@ from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
 from chunklab.teaching.exercises_tables import check_column_value
+from chunklab.teaching.exercises_tenants import CHECKS_TENANTS
 from chunklab.teaching.exercises_thresholds import (
     buffered_window_slip,
     check_buffer_edges,
@@ -306,10 +307,11 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
         check_merged_windows,
     ),
     **CHECKS_FETCH_FACTOR,  # 03c.1: teaching.exercises_fetch_factor
-    "03c.2": ("filtered_top_k(scores, passes, k) -> list of ids", check_filtered_top_k),
+    "03c.2": ("current_top_k(scores, versions, k) -> list of ids", check_current_top_k),
     "03d.2": ("parent_block(child, blocks) -> block id", check_parent_block),
     **CHECKS_FAMILY_READING,  # 03d.3: teaching.exercises_family_reading
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
+    **CHECKS_TENANTS,  # 03f.1: teaching.exercises_tenants
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),

@@ -135,7 +135,7 @@ def check_merged_windows(fn: Callable) -> int:
     return len(cases)
 
 
-# --- 03c.2: filter, then rank ---------------------------------------------------------------------
+# --- 03c.2: filter (each document's newest version), then rank -----------------------------------
 
 
 def filtered_expected(scores: dict[str, float], passes: set[str], k: int) -> list[str]:
@@ -173,7 +173,10 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
     if any(i not in scores for i in got):
         return "an id that is not in `scores` came back: rank only the ids that were scored"
     if any(i not in passes for i in got):
-        return "an id that fails the filter came back: keep only ids in `passes`"
+        return (
+            "a chunk of an older version came back: it fails the filter; keep each document's "
+            "newest version only"
+        )
     if short_by > 0:
         return (
             f"you returned {len(got)} ids where {len(expected)} of the passing ones fit in k = "
@@ -196,67 +199,112 @@ def _why_filtered(got: list, scores: dict[str, float], passes: set[str], k: int)
     return "not the ids expected"
 
 
-FILTER_CASES = [  # (scores, passes, k): the best chunks fail the filter, a passing one is lower
-    ({"a": 2.0, "b": 1.0}, {"a", "b"}, 2),  # all pass: k ids come back
-    ({"a": 3.0, "b": 2.0, "c": 1.0}, {"c"}, 1),
-    ({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, {"b", "d"}, 2),
-    ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
-    ({"a": 1.0}, set(), 3),
-    ({"b": 1.0, "a": 1.0}, {"a", "b"}, 1),  # a tie in reverse insertion order: "a" first
-    # 20 failing chunks above the only passing one: over-fetching a few times k misses it
-    ({**{f"f{n:02d}": float(30 - n) for n in range(20)}, "p": 1.0}, {"p"}, 1),
-    ({f"t{n}": 1.0 for n in range(8)}, {f"t{n}" for n in range(8)}, 3),  # all tied: ids decide
-    ({"a": 2.0, "b": 0.0}, {"b", "z"}, 2),  # "z" passes but was never scored: leave it out
+def current_ids(versions: dict[str, tuple[str, int]]) -> set[str]:
+    """The ids of each document's newest version among those the index holds."""
+    newest: dict[str, int] = {}
+    for doc, version in versions.values():
+        newest[doc] = max(newest.get(doc, version), version)
+    return {i for i, (doc, version) in versions.items() if version == newest[doc]}
+
+
+def current_expected(scores: dict[str, float], versions: dict, k: int) -> list[str]:
+    """The answer: the k best-scoring ids among each document's newest version (ties by id)."""
+    return filtered_expected(scores, current_ids(versions), k)
+
+
+def _why_current(got: list, scores: dict[str, float], versions: dict, k: int) -> str:
+    newest = max(v for _, v in versions.values())
+    one_number = {i for i, (_, v) in versions.items() if v == newest}
+    if got == filtered_expected(scores, one_number, k):
+        return (
+            "you kept one version number for every document, the newest in the whole index (as "
+            'the notebook\'s filter version == "3.2" did for its one document): each document '
+            "has its own newest version"
+        )
+    scored = current_ids({i: versions[i] for i in scores})
+    if got == filtered_expected(scores, scored, k):
+        return (
+            "you read each document's newest version from the chunks that scored: the newest is "
+            "the one the index holds (`versions`), even when none of its chunks scored"
+        )
+    return _why_filtered(got, scores, current_ids(versions), k)
+
+
+def _as_versions(scores: dict[str, float], passes: set[str]) -> dict[str, tuple[str, int]]:
+    """One document: the passing ids its version 2, the others its version 1."""
+    return {i: ("d", 2 if i in passes else 1) for i in sorted({*scores, *passes}, reverse=True)}
+
+
+FILTER_CASES = [  # (scores, versions, k): one document, its best chunks an old version's
+    (s, _as_versions(s, p), k)
+    for s, p, k in [
+        ({"a": 2.0, "b": 1.0}, {"a", "b"}, 2),  # all current: k ids come back
+        ({"a": 3.0, "b": 2.0, "c": 1.0}, {"c"}, 1),
+        ({"a": 3.0, "b": 2.0, "c": 1.0, "d": 0.5}, {"b", "d"}, 2),
+        ({"a": 1.0, "b": 1.0}, {"a", "b"}, 1),
+        ({"a": 1.0}, {"n"}, 3),  # the newest version scored nothing: none of it comes back
+        ({"b": 1.0, "a": 1.0}, {"a", "b"}, 1),  # a tie in reverse insertion order: "a" first
+        # 20 old chunks above the only current one: over-fetching a few times k misses it
+        ({**{f"f{n:02d}": float(30 - n) for n in range(20)}, "p": 1.0}, {"p"}, 1),
+        ({f"t{n}": 1.0 for n in range(8)}, {f"t{n}" for n in range(8)}, 3),  # all tied: ids
+        ({"a": 2.0, "b": 0.0}, {"b", "z"}, 2),  # "z" is current but was never scored
+    ]
+] + [  # two documents, each at its own newest version
+    (
+        {"p1": 3.0, "p2": 2.0, "m1": 2.5, "m2": 1.0},
+        {"p1": ("policy", 3), "p2": ("policy", 2), "m1": ("manual", 1), "m2": ("manual", 1)},
+        2,
+    ),
+    (  # the manual's version 2 scored nothing: its version 1 is old all the same
+        {"m1": 4.0, "p1": 1.0},
+        {"m1": ("manual", 1), "m9": ("manual", 2), "p1": ("policy", 1)},
+        2,
+    ),
 ]
 
 
-class _LargestFirst(set):
-    """A set that iterates its ids largest first, the same in every process: a solution that
-    walks `passes` and sorts by score alone then fails every time, not under some hash seeds."""
+def _random_case(rng: random.Random) -> tuple[dict[str, float], dict, int]:
+    ids = [f"c{n:02d}" for n in range(rng.randint(1, 9))]
+    rng.shuffle(ids)  # insertion order is not id order: a stable sort by score alone fails
+    versions = {i: (rng.choice("xyz"), rng.randint(1, 3)) for i in sorted(ids, reverse=True)}
+    scores = {i: float(rng.randint(0, 9)) for i in ids if rng.random() < 0.8}
+    return scores, versions, rng.randint(1, 4)
 
-    def __iter__(self):
-        return iter(sorted(set.__iter__(self), reverse=True))
 
-
-def check_filtered_top_k(fn: Callable) -> int:
-    rng, cases = random.Random(5), []
-    for _ in range(40):
-        ids = [f"c{n}" for n in range(rng.randint(0, 8))]
-        rng.shuffle(ids)  # insertion order is not id order: a stable sort by score alone fails
-        scores = {i: float(rng.randint(0, 9)) for i in ids}
-        passes = {i for i in scores if rng.random() < 0.4}
-        cases.append((scores, passes, rng.randint(1, 4)))
-    for scores, passes, k in [*FILTER_CASES, *cases]:
-        expected = filtered_expected(scores, passes, k)
+def check_current_top_k(fn: Callable) -> int:
+    rng = random.Random(5)
+    cases = [_random_case(rng) for _ in range(60)]
+    for scores, versions, k in [*FILTER_CASES, *cases]:
+        expected = current_expected(scores, versions, k)
+        passes = current_ids(versions)
+        case = f"scores {scores}, versions {versions}, k={k}"
         try:
             given = dict(scores)
-            returned = fn(given, _LargestFirst(passes), k)
+            returned = fn(given, dict(versions), k)
         except Exception as error:  # an unscored id looked up, or fewer than k pass: name it
             unscored = sorted(passes - scores.keys())
             if isinstance(error, KeyError) and error.args and error.args[0] in unscored:
                 raise NotYet(
-                    f"your function raised KeyError on {error.args[0]!r}, an id that passes the "
-                    "filter but is not in `scores`: it was never scored, leave it out. Case: "
-                    f"scores {scores}, passes {sorted(passes)}"
+                    f"your function raised KeyError on {error.args[0]!r}, a current chunk that "
+                    f"is not in `scores`: it was never scored, leave it out. Case: {case}"
                 ) from error
             if len(expected) >= k:
                 raise
             raise NotYet(
-                f"your function raised {type(error).__name__} where only {len(expected)} of the "
-                f"ids pass and k = {k}: fewer than k pass, return them all. Case: scores "
-                f"{scores}, passes {sorted(passes)}"
+                f"your function raised {type(error).__name__} where only {len(expected)} ids "
+                f"are current and scored and k = {k}: fewer than k pass, return them all. "
+                f"Case: {case}"
             ) from error
         if given != scores:
             raise NotYet(
                 "your function changed the `scores` it was given: leave the caller's dict as it "
-                f"was and build a new list. Case: scores {scores}, passes {sorted(passes)}"
+                f"was and build a new list. Case: {case}"
             )
         if not isinstance(returned, list):
             raise NotYet(f"return a list of ids, not a {type(returned).__name__}")
-        got = returned
-        if got != expected:
+        if returned != expected:
             raise NotYet(
-                f"{_why_filtered(got, scores, passes, k)}. Case: scores {scores}, passes "
-                f"{sorted(passes)}, k={k}: expected {expected}, got {short(got)}"
+                f"{_why_current(returned, scores, versions, k)}. Case: {case}: expected "
+                f"{expected}, got {short(returned)}"
             )
     return len(FILTER_CASES) + len(cases)

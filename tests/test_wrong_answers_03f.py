@@ -1,0 +1,67 @@
+"""Notebook 03f's exercise refuses plausible wrong answers, each with a hint naming what is wrong,
+and accepts the right one."""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab.teaching.exercises import verdict
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import held_by_tenant  # noqa: E402
+
+
+def _gathered(docs):  # (tenant, doc_id) -> ids, as tenant -> sorted ids
+    held = {}
+    for (tenant, _), ids in docs.items():
+        held.setdefault(tenant, []).extend(ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
+
+
+def _by_doc_id(calls):  # the flat index: one record per doc_id, whatever the tenant
+    docs = {doc_id: (tenant or "default", ids) for tenant, doc_id, ids in calls}
+    return _gathered({(t, d): ids for d, (t, ids) in docs.items()})
+
+
+def _appends(calls):  # a document indexed again: its new chunks added to the old ones
+    held = {}
+    for tenant, _, ids in calls:
+        held.setdefault(tenant or "default", set()).update(ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
+
+
+def _drops_untenanted(calls):  # a call without a tenant skipped
+    return _gathered({(t, d): ids for t, d, ids in calls if t is not None})
+
+
+def _none_as_tenant(calls):  # no tenant filed under None
+    return _gathered({(t, d): ids for t, d, ids in calls})
+
+
+def _unsorted(calls):  # the right chunk ids, in indexing order
+    docs = {(tenant or "default", d): ids for tenant, d, ids in calls}
+    held = {}
+    for (tenant, _), ids in docs.items():
+        held.setdefault(tenant, []).extend(ids)
+    return held
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_by_doc_id, "key each by (tenant, doc_id)"),
+        (_appends, "keeps none of its earlier chunks"),
+        (_drops_untenanted, "still indexes: its chunks land in the tenant 'default'"),
+        (_none_as_tenant, "not None"),
+        (_unsorted, "sort each tenant's list"),
+    ],
+)
+def test_03f_1_refuses_each_slip_with_its_hint(fn, hint):
+    result = verdict("03f.1", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_03f_1_accepts_the_solution():
+    result = verdict("03f.1", held_by_tenant)
+    assert result.passed, result.message
