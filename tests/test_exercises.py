@@ -265,7 +265,8 @@ def _cuts_counting_every_cut_as_a_change(sims, percentile, topic_starts):
 
 
 def _chance_of_exactly_as_many(places, marked, cuts, hits):  # 04d.1: not "at least"
-    return math.comb(marked, hits) * math.comb(places - marked, cuts - hits) / math.comb(places, cuts)
+    ways = math.comb(marked, hits) * math.comb(places - marked, cuts - hits)
+    return ways / math.comb(places, cuts)
 
 
 def _threshold_from_the_similarities(sims, percentile):  # the percentile of sims, not distances

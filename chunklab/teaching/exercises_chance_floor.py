@@ -26,9 +26,7 @@ def _at_least(places: int, marked: int, cuts: int, hits: int) -> float:
 
 def _with_replacement(places: int, marked: int, cuts: int, hits: int) -> float:
     p = marked / places
-    return sum(
-        comb(cuts, i) * p**i * (1 - p) ** (cuts - i) for i in range(max(hits, 0), cuts + 1)
-    )
+    return sum(comb(cuts, i) * p**i * (1 - p) ** (cuts - i) for i in range(max(hits, 0), cuts + 1))
 
 
 _SLIPS: list[tuple[Callable[..., float], str]] = [
@@ -49,7 +47,8 @@ _SLIPS: list[tuple[Callable[..., float], str]] = [
     ),
     (
         lambda n, m, c, h: 1 - _at_least(n, m, c, h),
-        "that is the chance of fewer hits than the cut: the floor is the chance of at least as many",
+        "that is the chance of fewer hits than the cut: the floor is the chance of at least as "
+        "many",
     ),
 ]
 
