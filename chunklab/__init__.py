@@ -173,8 +173,9 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_wide_buffer`: 04.3b's check: the buffered semantic cut written from scratch
 - `teaching.exercises_cut_changes`: companion 04c's check 04c.2: the percentile rule scored
   against topic starts
-- `teaching.table_cuts`: 04c's section 4: breakpoint rules on the series' tables
-- `teaching.cut_agreement`: 04c's section 5: cuts shared by two models, and cuts on true changes
+- `teaching.exercises_chance_floor`: companion 04d's check 04d.1: the chance floor counted exactly
+- `teaching.table_cuts`: 04d's section 2: breakpoint rules on the series' tables
+- `teaching.cut_agreement`: 04c's section 3: cuts shared by two models, and cuts on true changes
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections

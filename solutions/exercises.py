@@ -225,6 +225,16 @@ def cuts_on_changes(similarities, percentile: float, topic_starts: list[int]) ->
     return sum(i + 1 in topic_starts for i in cuts), len(cuts)
 
 
+def chance_as_many(places: int, marked: int, cuts: int, hits: int) -> float:
+    """04d.1: the chance that `cuts` distinct places drawn at random among `places`, `marked` of
+    them marked, hit at least `hits` marked ones: the hypergeometric tail, counted exactly."""
+    from math import comb
+
+    top = min(marked, cuts)
+    ways = sum(comb(marked, i) * comb(places - marked, cuts - i) for i in range(hits, top + 1))
+    return ways / comb(places, cuts)
+
+
 def piece_numbers(reply: str) -> list[int]:
     """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)

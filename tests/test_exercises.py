@@ -274,6 +274,11 @@ def _cuts_counting_every_cut_as_a_change(sims, percentile, topic_starts):
     return cuts, cuts
 
 
+def _chance_of_exactly_as_many(places, marked, cuts, hits):  # 04d.1: not "at least"
+    ways = math.comb(marked, hits) * math.comb(places - marked, cuts - hits)
+    return ways / math.comb(places, cuts)
+
+
 def _threshold_from_the_similarities(sims, percentile):  # the percentile of sims, not distances
     import numpy as np
 
@@ -343,6 +348,7 @@ WRONG = {
     "04b.1": _numbers_anywhere_in_the_reply,
     "04c.1": _threshold_from_the_similarities,
     "04c.2": _cuts_counting_every_cut_as_a_change,
+    "04d.1": _chance_of_exactly_as_many,
     "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
     "05.2": _longest_row_alone,

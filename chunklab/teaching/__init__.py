@@ -78,11 +78,11 @@
   cuts, and the gaps it cuts there), registered in `answers_semantic`.
 - `headless_pages`: sectioned pages with their headings removed (true starts nothing marks), and
   the chance floor of as many cuts at random sentence starts, and `BlankLines`, a cut at every
-  blank line (04, 04c); `headless_scores`, 04c's section 1 table; `headless_retrieval`, notebook
-  04's retrieval run on those pages.
-- `table_cuts`: 04c's section 4 (each breakpoint rule's cuts and orphans on the series' tables,
+  blank line (04, 04c, 04d); `headless_scores`, 04d's section 1 table; `headless_retrieval`,
+  notebook 04's retrieval run on those pages.
+- `table_cuts`: 04d's section 2 (each breakpoint rule's cuts and orphans on the series' tables,
   and the gaps inside them, from which the notebook computes the chance floor).
-- `cut_agreement`: 04c's section 5 (how many cuts two models share at every percentile, and how
+- `cut_agreement`: 04c's section 3 (how many cuts two models share at every percentile, and how
   many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
@@ -136,6 +136,7 @@
 - `exercises_wide_buffer`: 04.3b's check (the buffered semantic cut, written from scratch).
 - `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
   against topic starts).
+- `exercises_chance_floor`: 04d.1's check (the chance floor of a cut, counted exactly).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 - `attention_map`: one attention head drawn as a map of its weights (notebook 09).

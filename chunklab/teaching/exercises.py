@@ -24,6 +24,7 @@ from chunklab.teaching.exercises_benchmark import CHECKS_BENCHMARK
 from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
+from chunklab.teaching.exercises_chance_floor import CHECKS_CHANCE_FLOOR
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
@@ -317,6 +318,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
+    **CHECKS_CHANCE_FLOOR,  # 04d.1: teaching.exercises_chance_floor
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_SAFE_SIZE,  # 05.2: teaching.exercises_safe_size

@@ -4,8 +4,9 @@ there is found, not read off a heading; and the chance floor, as many cuts at ra
 starts; and the skeptic's first cut, a chunk at every blank line (`BlankLines`), the baseline a
 semantic cut must beat on such pages.
 
-Used by notebook 04 (`BlankLines` as a retrieval baseline) and its companion 04c (where the cuts
-fall, and retrieval, on the headless pages).
+Used by notebook 04 (`BlankLines` as a retrieval baseline) and its companions 04c (a frozen
+cut-off carried to a headless page) and 04d (where the cuts fall, and retrieval, on the headless
+pages).
 """
 
 from __future__ import annotations
@@ -99,7 +100,7 @@ def random_hits(
 def headless_scores(
     names: list[str], draws: int = 10_000
 ) -> tuple[Any, dict[str, dict[str, tuple[int, int, float]]]]:
-    """04c's section 1 in one table: per page (headings removed), three cuts (every blank line,
+    """04d's section 1 in one table: per page (headings removed), three cuts (every blank line,
     WordLlama at percentile 80, WordLlama at the highest percentile cutting at least as often as
     the blank lines), their scores against the section starts, and how often as many random cuts
     hit as many starts. Also, per page opening on a section start (a free hit for every cut), per

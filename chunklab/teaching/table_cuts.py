@@ -1,4 +1,4 @@
-"""Companion 04c's section 4: what each breakpoint rule does to the series' pipe tables, with
+"""Companion 04d's section 2: what each breakpoint rule does to the series' pipe tables, with
 line units. Per document with a table: the cuts and the orphans (rows cut off from their header)
 under WordLlama at the article's 0.6 threshold and at percentile 80, under MiniLM at 0.6 (the
 threshold on another model's scale), and under the hash at percentile 80 (a model that knows no

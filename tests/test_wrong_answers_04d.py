@@ -1,0 +1,43 @@
+"""Notebook 04d's exercise refuses the plausible wrong chance floors, each with a hint naming the
+slip, and accepts the exact tail written two ways."""
+
+from math import comb
+
+import pytest
+
+from chunklab.teaching.exercises import verdict
+
+
+def _exactly(n, m, c, h):
+    return comb(m, h) * comb(n - m, c - h) / comb(n, c)
+
+
+def _at_least(n, m, c, h):
+    return sum(_exactly(n, m, c, i) for i in range(h, min(m, c) + 1))
+
+
+def test_04d_1_accepts_the_tail_and_one_minus_the_head():
+    assert verdict("04d.1", _at_least).passed
+    head = lambda n, m, c, h: 1 - sum(_exactly(n, m, c, i) for i in range(0, h))  # noqa: E731
+    assert verdict("04d.1", head).passed
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda n, m, c, h: _exactly(n, m, c, h), "exactly as many hits"),
+        (lambda n, m, c, h: _at_least(n, m, c, h + 1), "(>=, not >)"),
+        (
+            lambda n, m, c, h: sum(
+                comb(c, i) * (m / n) ** i * (1 - m / n) ** (c - i) for i in range(h, c + 1)
+            ),
+            "draws with replacement",
+        ),
+        (lambda n, m, c, h: 1 - _at_least(n, m, c, h), "fewer hits than the cut"),
+        (lambda n, m, c, h: [0.5], "return one number"),
+    ],
+)
+def test_04d_1_names_each_slip(wrong, hint):
+    result = verdict("04d.1", wrong)
+    assert not result.passed
+    assert hint in result.message, result.message
