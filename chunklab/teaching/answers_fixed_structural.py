@@ -186,7 +186,7 @@ def _heading_lines(text: str) -> list[tuple[tuple, tuple]]:
 
 
 def _glued(chunks: list, n: int, text: str) -> list[tuple[int, int, str]]:
-    """02c.2: notebook 02c's glue, on (start, end, text): a heading-only chunk joined to the next."""
+    """02c.2: notebook 02c's glue on (start, end, text): a heading-only chunk joined to the next."""
     out: list[tuple[int, int, str]] = []
     for c in chunks:
         if out and re.fullmatch(r"#{1,6} .*", out[-1][2].strip()) and c.end - out[-1][0] <= n:

@@ -253,7 +253,7 @@ def _one_span(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
 
 
 def _title_and_after(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
-    """A looser test than 02c.1 asks: the title alone as a line (a span may start after the `#`s)."""
+    """A looser test than 02c.1 asks: the title alone as a line (a span may start after `#`s)."""
     title_start = line[0] + len(line[2]) - len(line[2].lstrip("#").lstrip())
     return _holds(spans, (title_start, line[1], ""), after)
 
