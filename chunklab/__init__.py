@@ -160,7 +160,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
 - `teaching.article_fixed`: the article's figures for its 200/40 cut, and our checks against them
 - `teaching.exercises_budget_size`: 01.2's check: the size in characters that fits a token budget
-- `teaching.exercises_cut_tests`: 01.3's and 02.2's checks: won/lost/tied, headings apart (01, 02)
+- `teaching.exercises_cut_tests`: 01.3's and 02c.1's checks: won/lost/tied, headings apart (01, 02c)
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)

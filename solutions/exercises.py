@@ -636,7 +636,7 @@ def compare_cuts(text, cut_a, cut_b, questions):
 
 
 def apart_headings(text, spans):
-    """02.2: the titles of the headings no span holds whole with the next non-blank line."""
+    """02c.1: the titles of the headings no span holds whole with the next non-blank line."""
     lines, pos = [], 0
     for line in text.split("\n"):
         lines.append((pos, pos + len(line), line))

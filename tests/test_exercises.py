@@ -329,7 +329,7 @@ WRONG = {
     "01b.1": _sign_test_counting_ties,
     "01b.3": _interval_at_fixed_ends,
     "02.1": _repack_counting_pieces,
-    "02.2": apart_by_title_substring,
+    "02c.1": apart_by_title_substring,
     "02b.1": _fence_closed_by_startswith,
     "03.1": _room_with_the_last_childs_section,
     "03.2": _lift_in_the_order_given,

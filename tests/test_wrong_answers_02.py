@@ -1,4 +1,4 @@
-"""Notebook 02's exercises (02.1, 02.2, 02.3, 02b.1, 02b.2) against the wrong answers written.
+"""Notebook 02's exercises (02.1, 02b.1, 02b.2, 02c.1, 02c.2) against the wrong answers written.
 
 Each plausible wrong answer must be refused with a hint that names its mistake (not only "try
 again"), and every correct form must pass: a list where a tuple is shown, a function written
@@ -270,7 +270,7 @@ def test_02b_1_accepts_a_regex_answer_that_returns_a_match_or_none():
     assert verdict("02b.1", closes_fence).passed
 
 
-# --- 02.2 (write code): apart_headings; 02b.2, an answer exercise  ---
+# --- 02c.1 (write code): apart_headings; 02b.2, an answer exercise  ---
 
 
 def said(exercise, answer, capsys) -> str:
@@ -293,11 +293,11 @@ def _old_02_2_answer():
     raise AssertionError
 
 
-def test_02_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
+def test_02c_1_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
     old = _old_02_2_answer()
-    out = said("02.2", old, capsys)
+    out = said("02c.1", old, capsys)
     assert "not yet: pass your function itself" in out, out
-    assert not verdict("02.2", lambda text, spans: old).passed
+    assert not verdict("02c.1", lambda text, spans: old).passed
 
 
 def apart_by_spans(text, spans):  # a correct answer: line offsets, one span holding both
@@ -324,8 +324,8 @@ def apart_by_regex(text, spans):  # another correct answer: a regex, the line af
 
 
 @pytest.mark.parametrize("right", [apart_by_spans, apart_by_regex])
-def test_02_2_accepts_a_correct_apart_headings_written_two_ways(right):
-    result = verdict("02.2", right)
+def test_02c_1_accepts_a_correct_apart_headings_written_two_ways(right):
+    result = verdict("02c.1", right)
     assert result.passed, result.message
 
 
@@ -359,7 +359,7 @@ def _title_substring(text, spans):  # the title's words anywhere in the chunk
     )
 
 
-def _title_without_its_hashes(text, spans):  # notebook 02's test: the title as a line, '#'s or not
+def _title_without_its_hashes(text, spans):  # notebook 02c's test: the title as a line, '#'s or not
     def kept(t, sp, h, n):
         start = h[0] + len(h[2]) - len(h[2].lstrip("#").lstrip())
         return _one(sp, (start, h[1], ""), n)
@@ -395,8 +395,8 @@ def _last_heading_counted(text, spans):
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
-def test_02_2_names_each_slip(wrong, hint):
-    result = verdict("02.2", wrong)
+def test_02c_1_names_each_slip(wrong, hint):
+    result = verdict("02c.1", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -496,44 +496,44 @@ def _loose_heading(pattern):
     ],
     ids=["just_below", "start_of_next", "seven_hashes", "any_hashes", "no_space"],
 )
-def test_02_2_names_the_next_line_and_heading_slips(wrong, hint):
+def test_02c_1_names_the_next_line_and_heading_slips(wrong, hint):
     """The line just below (maybe blank), a span holding only the next line's start, and a
     heading pattern looser than one to six `#`s and a space: each refused with its own hint."""
-    result = verdict("02.2", wrong)
+    result = verdict("02c.1", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
-def test_02_2_refuses_dropping_a_repeated_title():
+def test_02c_1_refuses_dropping_a_repeated_title():
     from solutions.exercises import apart_headings
 
-    result = verdict("02.2", lambda text, spans: list(dict.fromkeys(apart_headings(text, spans))))
+    result = verdict("02c.1", lambda text, spans: list(dict.fromkeys(apart_headings(text, spans))))
     assert not result.passed and "repeats kept" in result.message, result.message
 
 
-# --- 02.3 (answer an int): the glue on the travel policy, a page notebook 02 did not glue ---
+# --- 02c.2 (answer an int): the glue on the travel policy, a page notebook 02c did not glue ---
 
 
-def test_02_3_accepts_the_glued_count_and_names_each_slip(capsys):
-    right = SOLUTIONS["02.3"][1]()
+def test_02c_2_accepts_the_glued_count_and_names_each_slip(capsys):
+    right = SOLUTIONS["02c.2"][1]()
     assert right == 2, "the policy's stacked headings keep two apart even glued"
-    assert said("02.3", right, capsys).endswith("correct.\n")
+    assert said("02c.2", right, capsys).endswith("correct.\n")
     for wrong, hint in [
         (7, "plain separator cut"),  # no glue
-        (0, "section 5's page"),  # the 18F result carried over
+        (0, "the 18F page"),  # the 18F result carried over
         (16, "18F page's heading lines"),  # notebook's `titled` reused
         (1, "count again"),
         ("2", "a str"),
     ]:
-        out = said("02.3", wrong, capsys)
+        out = said("02c.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
         if not isinstance(wrong, str):  # the hint does not hand over the answer
             assert str(right) not in out.split("):", 1)[1], (wrong, out)
 
 
-def test_02_2_names_titles_returned_sorted():
+def test_02c_1_names_titles_returned_sorted():
     from solutions.exercises import apart_headings
 
-    result = verdict("02.2", lambda text, spans: sorted(apart_headings(text, spans)))
+    result = verdict("02c.1", lambda text, spans: sorted(apart_headings(text, spans)))
     assert not result.passed and "not sorted" in result.message, result.message
 
 
@@ -566,24 +566,24 @@ def apart_indented_too(text, spans):  # "  # X" taken for a heading
     return out
 
 
-def test_02_2_refuses_an_indented_heading():
-    result = verdict("02.2", apart_indented_too)
+def test_02c_1_refuses_an_indented_heading():
+    result = verdict("02c.1", apart_indented_too)
     assert not result.passed and "STARTS with its `#`s" in result.message, result.message
 
 
 def _section_5_line_pattern():
-    """The `filled` pattern of notebook 02's section 5, read from the notebook itself."""
+    """The `filled` pattern of notebook 02c's section 2, read from the notebook itself."""
     import json
 
-    cells = json.loads((ROOT / "notebooks" / "02_structural.ipynb").read_text())["cells"]
+    cells = json.loads((ROOT / "notebooks" / "02c_headings.ipynb").read_text())["cells"]
     source = next("".join(c["source"]) for c in cells if "filled = [" in "".join(c["source"]))
     return re.search(r'finditer\(r"(.+?)", schedules', source)[1]
 
 
-def test_02_2_accepts_section_5s_test_adapted_to_spans():
+def test_02c_1_accepts_section_5s_test_adapted_to_spans():
     pattern = _section_5_line_pattern()
 
-    def apart_headings(text, spans):  # section 5's filled/titled/holds, over spans
+    def apart_headings(text, spans):  # section 2's filled/titled/holds, over spans
         filled = [(m.start(1), m.end(1), m[1]) for m in re.finditer(pattern, text, re.M)]
         pairs = zip(filled, filled[1:], strict=False)
         titled = [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]
@@ -593,5 +593,5 @@ def test_02_2_accepts_section_5s_test_adapted_to_spans():
             if not any(s <= h[0] and a[1] <= e for s, e in spans)
         ]
 
-    result = verdict("02.2", apart_headings)
+    result = verdict("02c.1", apart_headings)
     assert result.passed, result.message

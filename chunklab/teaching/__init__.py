@@ -14,7 +14,7 @@
   the decision table with each row's evidence.
 - `answers`:   an answer judged on its value: list or tuple, rounding, order; what is wrong.
 - `exercises`: the exercises' checks, which accept any correct answer.
-- `equal_count`: notebook 02's equal-chunk-count baseline, a cut against fixed windows that make
+- `equal_count`: notebook 02c's equal-chunk-count baseline, a cut against fixed windows that make
   as many chunks, per heading test.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
@@ -111,7 +111,7 @@
   of our numbers against them.
 - `exercises_budget_size`: exercise 01.2's check (the largest size in characters whose windows
   fit a token budget), each slip named.
-- `exercises_cut_tests`: 01.3's and 02.2's checks (two cuts counted won/lost/tied from
+- `exercises_cut_tests`: 01.3's and 02c.1's checks (two cuts counted won/lost/tied from
   their spans; the headings no span holds with the line after them), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`, and 11.3's answer with its known slips, joined into `selfcheck`.

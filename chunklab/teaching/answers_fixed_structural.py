@@ -177,11 +177,11 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
     return f"{answer} won gives p = {p:.3g}, below 0.05; is it the fewest? compute p for fewer"
 
 
-GLUE_DOC, GLUE_SIZE = "travel_policy", 800  # 02.3: a page notebook 02's glue was not run on
+GLUE_DOC, GLUE_SIZE = "travel_policy", 800  # 02c.2: a page notebook 02c's glue was not designed on
 
 
 def _heading_lines(text: str) -> list[tuple[tuple, tuple]]:
-    """02.3: each heading line (start, end, text) and the next non-blank line, as notebook 02."""
+    """02c.2: each heading line (start, end, text) and the next non-blank line, as notebook 02c."""
     lines = re.finditer(r"^([ \t]*\S.*?)[ \t]*$", text, re.M)  # an indented `#` is no heading
     filled = [(m.start(1), m.end(1), m[1]) for m in lines]
     pairs = zip(filled, filled[1:], strict=False)
@@ -189,7 +189,7 @@ def _heading_lines(text: str) -> list[tuple[tuple, tuple]]:
 
 
 def _glued(chunks: list, n: int, text: str) -> list[tuple[int, int, str]]:
-    """02.3: notebook 02's glue, on (start, end, text): a heading-only chunk joined to the next."""
+    """02c.2: notebook 02c's glue on (start, end, text): a heading-only chunk joined to the next."""
     out: list[tuple[int, int, str]] = []
     for c in chunks:
         if out and re.fullmatch(r"#{1,6} .*", out[-1][2].strip()) and c.end - out[-1][0] <= n:
@@ -205,7 +205,7 @@ def _apart_count(spans: list[tuple[int, int, str]], lines: list[tuple[tuple, tup
 
 @functools.cache
 def _glue_counts() -> dict[str, int]:
-    """02.3: headings apart on the travel policy, glued (the answer) and under each slip."""
+    """02c.2: headings apart on the travel policy, glued (the answer) and under each slip."""
     doc = load_document(GLUE_DOC)
     plain = StructuralChunker(size=GLUE_SIZE).split(doc)
     lines = _heading_lines(doc.text)
@@ -218,7 +218,7 @@ def _glue_counts() -> dict[str, int]:
 
 
 def _glue_hint(answer: Any, solution: int) -> str:
-    """02.3: which count the learner's number is, when it is one of the slips'."""
+    """02c.2: which count the learner's number is, when it is one of the slips'."""
     if not isinstance(answer, int) or isinstance(answer, bool):
         return ""
     counts = _glue_counts()
@@ -231,7 +231,7 @@ def _glue_hint(answer: Any, solution: int) -> str:
         )
     if answer == 0:
         return (
-            "0 is what section 5's page leads you to expect, not this page's count: run the "
+            "0 is what the 18F page leads you to expect, not this page's count: run the "
             "glued cut on the policy and count"
         )
     return "one chunk must hold the heading line and the whole next non-blank line: count again"
@@ -241,7 +241,7 @@ SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
     "02b.2": ("a list of str: each block's kind, in order", _block_kinds),
-    "02.3": ("an int: the headings apart", lambda: _glue_counts()["glued"]),
+    "02c.2": ("an int: the headings apart", lambda: _glue_counts()["glued"]),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -249,7 +249,7 @@ HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01b.2": _fewest_wins_hint,
     "02b.2": _block_kinds_hint,
-    "02.3": _glue_hint,
+    "02c.2": _glue_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {

@@ -1,4 +1,4 @@
-"""Notebook 02's equal-chunk-count baseline: a cut against every fixed window that cuts the page
+"""Notebook 02c's equal-chunk-count baseline: a cut against every fixed window that cuts the page
 into as many chunks, under one or more heading tests.
 
 Why a module: grouping the sizes by the chunk count they give, for the cut and for the windows,

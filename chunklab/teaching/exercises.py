@@ -333,7 +333,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads
     **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_CUT_TESTS,  # 01.3's and 02.2's: teaching.exercises_cut_tests
+    **CHECKS_CUT_TESTS,  # 01.3's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
 }
 

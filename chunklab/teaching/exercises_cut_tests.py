@@ -7,7 +7,7 @@ other way) or tied (both or neither). The checks' texts are made of words none o
 inside another, so a plain substring test, a whole-word test and notebook 01's folded matcher all
 agree: any of them passes.
 
-02.2, `apart_headings(text, spans)`: notebook 02's heading test, from spans. A heading (a line
+02c.1, `apart_headings(text, spans)`: notebook 02c's heading test, from spans. A heading (a line
 starting with one to six `#` and a space) is kept with its text when one span holds the whole
 heading line and the whole next non-blank line; the titles of the others are returned in page
 order. A heading with no non-blank line after it is not counted. Titles are accepted with or
@@ -176,7 +176,7 @@ def check_compare_cuts(fn: Callable) -> int:
     return len(cases)
 
 
-# --- 02.2: the headings no span holds with the line after them ----------------------------------
+# --- 02c.1: the headings no span holds with the line after them ----------------------------------
 
 HEADING = re.compile(r"#{1,6} ")
 
@@ -233,12 +233,12 @@ def _next_any(lines: list[tuple[int, int, str]], k: int) -> tuple[int, int, str]
 
 
 def _reaches_next(text: str, spans: list[Span], line: tuple, after: tuple, inside: int = 1) -> bool:
-    """A looser test than 02.2 asks: the heading line whole and only the START of the next."""
+    """A looser test than 02c.1 asks: the heading line whole and only the START of the next."""
     return any(a <= line[0] and line[1] <= b and after[0] + inside <= b for a, b in spans)
 
 
 def _loose(pattern: str) -> Callable[..., list[str]]:
-    """02.2's test with a looser heading pattern than one to six `#`s and a space."""
+    """02c.1's test with a looser heading pattern than one to six `#`s and a space."""
     loose = re.compile(pattern)
     return lambda t, sp: _apart_by(t, sp, _next_filled, _one_span, heading=loose)
 
@@ -253,7 +253,7 @@ def _one_span(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
 
 
 def _title_and_after(text: str, spans: list[Span], line: tuple, after: tuple) -> bool:
-    """A looser test than 02.2 asks: the title alone as a line (a span may start after the `#`s)."""
+    """A looser test than 02c.1 asks: the title alone as a line (a span may start after `#`s)."""
     title_start = line[0] + len(line[2]) - len(line[2].lstrip("#").lstrip())
     return _holds(spans, (title_start, line[1], ""), after)
 
@@ -388,5 +388,5 @@ CHECKS_CUT_TESTS: dict[str, tuple[str, Callable[[Callable], int]]] = {
         "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
         check_compare_cuts,
     ),
-    "02.2": ("apart_headings(text, spans) -> list of titles", check_apart_headings),
+    "02c.1": ("apart_headings(text, spans) -> list of titles", check_apart_headings),
 }
