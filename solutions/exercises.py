@@ -467,7 +467,10 @@ def bold_table(words: list[dict]) -> list[list[str]]:
             nearest = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
             row[nearest].append(w["text"])
         if len(table) > 1 and not row[0]:  # a wrapped cell: the line goes on in the row above
-            table[-1] = [" ".join(filter(None, [a, " ".join(b)])) for a, b in zip(table[-1], row)]
+            table[-1] = [
+                " ".join(filter(None, [a, " ".join(b)]))
+                for a, b in zip(table[-1], row, strict=True)
+            ]
         else:
             table.append([" ".join(cell) for cell in row])
     return table
