@@ -460,7 +460,8 @@ def late_vectors(text, spans):
 
 def bold_table(words: list[dict]) -> list[list[str]]:
     """08.2: the header is the first line, all bold, of two cells or more (a cell ends at a gap of
-    6 points); rows follow, each word to its nearest column, until a gap 1.4 times the first."""
+    6 points); rows follow, each word to its nearest column, until a gap 1.4 times the first; a
+    line whose first column is empty continues the row above."""
     lines: dict[float, list[dict]] = {}
     for w in words:
         lines.setdefault(w["top"], []).append(w)
@@ -493,7 +494,13 @@ def bold_table(words: list[dict]) -> list[list[str]]:
         for w in sorted(lines[below], key=lambda w: w["x0"]):
             nearest = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
             row[nearest].append(w["text"])
-        table.append([" ".join(cell) for cell in row])
+        if len(table) > 1 and not row[0]:  # a wrapped cell: the line goes on in the row above
+            table[-1] = [
+                " ".join(filter(None, [a, " ".join(b)]))
+                for a, b in zip(table[-1], row, strict=True)
+            ]
+        else:
+            table.append([" ".join(cell) for cell in row])
     return table
 
 

@@ -340,6 +340,7 @@ WRONG = {
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03d.3": _family_read_at_005,
+    "08c.1": _family_read_at_005,
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
     "03f.1": _held_by_doc_id_alone,

@@ -227,7 +227,13 @@ def test_08_1_is_not_the_function_the_notebook_already_wrote():
 
 
 def _bold_table_by_gaps(
-    words, apart=lambda gap: gap >= 6, factor=1.4, at=lambda w: w["x0"], by_x0=True, previous=False
+    words,
+    apart=lambda gap: gap >= 6,
+    factor=1.4,
+    at=lambda w: w["x0"],
+    by_x0=True,
+    previous=False,
+    wraps=True,
 ):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     the smallest distance computed with sorted()."""
@@ -256,6 +262,9 @@ def _bold_table_by_gaps(
         for w in line[tops[i]]:
             k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
             cells[k].append(w["text"])
+        if wraps and len(table) > 1 and not cells[0]:  # a wrapped cell goes on in the row above
+            cells = {k: [table[-1][k], *cells[k]] if table[-1][k] else cells[k] for k in cells}
+            table.pop()
         table.append(tuple(" ".join(cells[k]) for k in range(len(header))))
         first = tops[i] - tops[i - 1] if previous else first
         i += 1
@@ -266,6 +275,19 @@ def test_08_2_accepts_two_correct_forms():
     assert verdict("08.2", solutions.bold_table).passed
     result = verdict("08.2", _bold_table_by_gaps)
     assert result.passed, result.message
+
+
+def test_08_2_refuses_section_4s_cells_copied_out():
+    """The notebook's rule, copied from section 4's cells with `bold` for the font name, has no
+    wrapped cell to handle; the exercise asks for one, so the copy is refused with that hint (the
+    check before this test accepted it)."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    def copied(words):
+        return _bold_table_by_gaps(words, wraps=False)
+
+    result = verdict("08.2", copied)
+    assert not result.passed and SLIPS["no_wrap"] in result.message, result.message
 
 
 def test_08_2_refuses_more_than_6_points_for_6_or_more():

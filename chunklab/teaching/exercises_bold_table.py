@@ -4,7 +4,9 @@ Notebook 08, section 4, finds the travel policy's booktabs table on one page wit
 lines: the header is the first line set in bold whose words stand apart in two groups or more,
 each group starts a column, and the lines under it are rows (each word to the nearest column's
 start) until a gap wider than 1.4 times the header's distance to the first row. The exercise asks
-the learner to write that rule as a function of a page's words; the check runs it on pages built
+the learner to write that rule as a function of a page's words, with one thing the notebook's page
+did not need, so that its cells copied out do not pass: a cell whose text wraps onto a second
+line, whose first column is then empty, goes on in the row above; the check runs it on pages built
 here, none of them the notebook's, each set up so that one predictable slip gives another table.
 """
 
@@ -63,7 +65,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         return []
     head = cells(sorted(lines[tops[at]], key=lambda w: w["x0"]))
     starts = [g[0]["x0"] for g in head]
-    table = [[" ".join(w["text"] for w in g) for g in head]]
+    rows = [[[w["text"] for w in g] for g in head]]  # each row: each column's words
     step = tops[at + 1] - tops[at] if at + 1 < len(tops) else 0.0
     for above, top in zip(tops[at:], tops[at + 1 :], strict=False):
         distance = top - (tops[at] if slip.get("from_header") else above)
@@ -71,19 +73,29 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         if not slip.get("no_end") and distance > factor * step:
             break
         step = distance if slip.get("from_previous") else step
-        row: list[list[str]] = [[] for _ in starts]
-        for w in sorted(lines[top], key=lambda w: w["x0"]):
-            if slip.get("left_of"):
-                column = max([i for i, s in enumerate(starts) if s <= w["x0"]], default=0)
-            elif slip.get("by_centre"):
-                middle = (w["x0"] + w["x1"]) / 2
-                column = min(range(len(starts)), key=lambda i: abs(starts[i] - middle))
-            else:
-                column = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
-            row[column].append(w["text"])
-        texts = [" ".join(cell) for cell in row]
-        table.append([t for t in texts if t] if slip.get("drop_empty") else texts)
+        row = _columns(lines[top], starts, slip)
+        if len(rows) > 1 and not row[0] and not slip.get("no_wrap"):  # a wrapped cell goes on
+            rows[-1] = [before + more for before, more in zip(rows[-1], row, strict=True)]
+        else:
+            rows.append(row)
+    texts = [[" ".join(cell) for cell in row] for row in rows]
+    table = [[t for t in row if t] for row in texts] if slip.get("drop_empty") else texts
     return table[1:] if slip.get("no_header") else table
+
+
+def _columns(line: list[dict], starts: list[float], slip: dict) -> list[list[str]]:
+    """One line's words placed under the columns (each to the nearest start, unless a slip)."""
+    row: list[list[str]] = [[] for _ in starts]
+    for w in sorted(line, key=lambda w: w["x0"]):
+        if slip.get("left_of"):
+            column = max([i for i, s in enumerate(starts) if s <= w["x0"]], default=0)
+        elif slip.get("by_centre"):
+            middle = (w["x0"] + w["x1"]) / 2
+            column = min(range(len(starts)), key=lambda i: abs(starts[i] - middle))
+        else:
+            column = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
+        row[column].append(w["text"])
+    return row
 
 
 SLIPS = {
@@ -116,6 +128,8 @@ SLIPS = {
     "drop_empty": "a column with no word in a row is an empty string: every row has as many "
     "cells as the header",
     "no_header": "return the header row first, then the rows",
+    "no_wrap": "a line under the first row whose first column has no word continues the row "
+    "above (a cell whose text wrapped): its words join that row's cells, not a row of their own",
 }
 
 
@@ -231,6 +245,21 @@ def _widening_page() -> list[dict]:
     )
 
 
+def _wrapped_page() -> list[dict]:
+    """Rows whose middle or last cell wraps onto a line of its own, its first column empty."""
+    return _words(
+        [
+            (50.0, [(80.0, "Form"), (150.0, "Who signs"), (300.0, "Days")], True),
+            (64.0, [(80.0, "Leave"), (150.0, "Line manager and"), (300.0, "5")], False),
+            (74.0, [(150.0, "head of unit")], False),
+            (88.0, [(80.0, "Travel"), (150.0, "Director"), (300.0, "10 working")], False),
+            (98.0, [(300.0, "days")], False),
+            (112.0, [(80.0, "Expenses"), (150.0, "Finance"), (300.0, "3")], False),
+            (140.0, [(80.0, "Forms go to the office named above")], False),
+        ]
+    )
+
+
 def _cases() -> list[tuple[str, list[dict]]]:
     """Pages of words, each named by what it holds; none is the notebook's page."""
     return [
@@ -255,6 +284,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
         ),
         ("a header cell whose words stand 5.95 points apart", _wide_words_page()),
         ("four columns, the words given right to left", _four_columns_page()[::-1]),
+        ("cells whose text wraps onto a second line", _wrapped_page()),
     ]
 
 

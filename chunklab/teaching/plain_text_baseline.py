@@ -1,4 +1,4 @@
-"""Notebook 08's section 3: does the answer survive a conversion, against the skeptic's baseline?
+"""Notebook 08 (answers against the Markdown) and companion 08c (against the plain text).
 
 The skeptic's baseline strips the structure: a file's plain text (`pdfplumber`'s `extract_text`
 for a PDF, BeautifulSoup's `get_text` for HTML, mammoth's `extract_raw_text` for Word), cut by the
@@ -166,8 +166,9 @@ class Survival:
         )
 
     def against_plain_text(self, family: list[tuple], level: float, title: str) -> dict:
-        """Each conversion against its baseline, the family read at `level`; the won and lost
-        table, the forest plot, and the section's claims."""
+        """Each conversion against its baseline, the family read at `level`; the table (won and
+        lost, the paired interval at `level`, the sign test's p), the forest plot, and the
+        section's claims."""
         got = {
             (kind, k, b, base): compare(
                 self.found[kind, k, b],
@@ -187,6 +188,7 @@ class Survival:
                     "format": kind,
                     "k": k,
                     "won-lost": f"{c.won}-{c.lost}",
+                    "interval": f"[{c.low:+.1f}, {c.high:+.1f}]",
                     "p": round(c.p_value, 4),
                     "verdict": c.verdict,
                 }
