@@ -249,12 +249,12 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         (m, shown_better(bm25_family(metric="recall@5"))): "recall@5 for complete@5",
     }
     for answer, why in slips.items():
-        selfcheck.check("11.3", answer)
+        selfcheck.check("11b.1", answer)
         out = capsys.readouterr().out
         assert "correct." not in out and why in out, (answer, out)
     for right in ((m, list(shown)), (m, set(shown)), (m, tuple(shown))):
-        selfcheck.check("11.3", right)
-        assert "Exercise 11.3: correct." in capsys.readouterr().out, right
+        selfcheck.check("11b.1", right)
+        assert "Exercise 11b.1: correct." in capsys.readouterr().out, right
 
 
 def test_11_1_accepts_groups_given_as_tuples():
@@ -375,7 +375,7 @@ def test_11_3_names_a_family_of_seven_and_a_cut_too_many(capsys):
         (m + 1, shown): "m counts the comparisons the question draws",
         (m, (*shown, other)): "is not 'better' at 100 - 5/m",
     }.items():
-        selfcheck.check("11.3", answer)
+        selfcheck.check("11b.1", answer)
         out = capsys.readouterr().out
         assert "correct." not in out and why in out, (answer, out)
 
@@ -383,24 +383,24 @@ def test_11_3_names_a_family_of_seven_and_a_cut_too_many(capsys):
 def test_11_3_prompt_leaves_m_to_count():
     import json
 
-    cells = json.loads((ROOT / "notebooks" / "11_code.ipynb").read_text())["cells"]
-    prompt = next("".join(c["source"]) for c in cells if "**11.3" in "".join(c["source"]))
+    cells = json.loads((ROOT / "notebooks" / "11b_code_search.ipynb").read_text())["cells"]
+    prompt = next("".join(c["source"]) for c in cells if "**11b.1" in "".join(c["source"]))
     assert "six comparisons" not in prompt and "all six" not in prompt
 
 
 def test_11_3_names_the_notebooks_own_level_and_family_sizes(capsys):
-    """(6, []) is m counted right but read at the notebook's LEVEL (m = 45); (45, []) and (12, [])
-    are the notebook's whole family and its complete@5 lines: each hint names that slip."""
+    """(6, []) is m counted right but read at 11b's LEVEL (m = 45): the hint names the level to use
+    instead; (45, []) and (12, []) are 11b's whole family and its complete@5 lines: each hint names that slip."""
     from chunklab.teaching import selfcheck
     from chunklab.teaching.exercises_code import bm25_family, shown_better, tree_family_at_500
 
     m, _ = tree_family_at_500()
     at_notebook = shown_better(bm25_family(level=100 - 5 / 45))
     for answer, why in {
-        (m, at_notebook): "read at the notebook's LEVEL (m = 45)",
-        (45, at_notebook): "45 counts every line of the notebook's table",
+        (m, at_notebook): f"read at 11b's LEVEL (m = 45), not at level=100 - 5/{m}",
+        (45, at_notebook): "45 counts every line of 11b's table",
         (12, ()): "12 counts its complete@5",
     }.items():
-        selfcheck.check("11.3", answer)
+        selfcheck.check("11b.1", answer)
         out = capsys.readouterr().out
         assert "correct." not in out and why in out, (answer, out)

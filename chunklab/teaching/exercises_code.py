@@ -1,4 +1,4 @@
-"""The coding exercises of notebook 11 (chunking code): cAST's merge, and counting cut functions.
+"""The exercises of notebook 11 (chunking code) and its companion 11b (code search).
 
 11.1 asks for `merge_siblings(sizes, budget)`: cAST's merge step. Sibling units, in order, with
 their sizes (non-white-space characters, which add up); adjacent units are grouped greedily left
@@ -8,11 +8,11 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11.3 asks, at a budget of 500 tokens, for a family read as one: the syntax tree paired with each
+11b.1 asks, at a budget of 500 tokens, for a family read as one: the syntax tree paired with each
 of the other six cuts on complete@5 with BM25. The answer is (m, the cuts the tree is shown better
 than at 100 - 5/m), checked by value (`SOLUTIONS_CODE`), each known slip named (`FORMS_CODE`): each
 comparison read at 95% as if it were alone (at 500 the two readings part), a family counted wrong,
-the two blind cuts taken for the whole question, the notebook's own m = 45 (its LEVEL) or its 12
+the two blind cuts taken for the whole question, 11b's own m = 45 (its LEVEL) or its 12
 complete@5 lines, recall@5 for complete@5, the budget of 200, a cut too many.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
@@ -296,8 +296,8 @@ CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
 }
 
 
-FAMILY_BUDGET = 500  # 11.3's budget: where the 95% reading and the family's reading part
-NOTEBOOK_M = 45  # the notebook's own family (its LEVEL), a slip within reach in 11.3
+FAMILY_BUDGET = 500  # 11b.1's budget: where the 95% reading and the family's reading part
+NOTEBOOK_M = 45  # 11b's own family (its LEVEL), a slip within reach in 11b.1
 
 
 @functools.cache
@@ -337,13 +337,13 @@ def shown_better(pairs: dict[str, Comparison]) -> tuple[str, ...]:
 
 
 def tree_family_at_500() -> tuple[int, tuple[str, ...]]:
-    """11.3's answer: (m, the cuts the tree is shown better than at the family's level)."""
+    """11b.1's answer: (m, the cuts the tree is shown better than at the family's level)."""
     pairs = bm25_family()
     return len(pairs), shown_better(pairs)
 
 
 def _family_misses() -> dict[object, str]:
-    """11.3's known wrong answers, each computed here from the library, with why it is wrong."""
+    """11b.1's known wrong answers, each computed here from the library, with why it is wrong."""
     m, shown = tree_family_at_500()
     at_95 = shown_better(bm25_family(level=95.0))
     level_hint = (
@@ -362,7 +362,7 @@ def _family_misses() -> dict[object, str]:
             misses[(size, at_95)] = level_hint
     misses[(1, shown)] = size_hint
     at_notebook = shown_better(bm25_family(level=100 - 5 / NOTEBOOK_M))
-    for size, what in ((NOTEBOOK_M, "every line of the notebook's table"), (12, "its complete@5")):
+    for size, what in ((NOTEBOOK_M, "every line of 11b's table"), (12, "its complete@5")):
         for read in {shown, at_95, at_notebook, shown_better(bm25_family(level=100 - 5 / size))}:
             misses[(size, read)] = f"{size} counts {what}, both retrievers at 200: " + size_hint
     blind = ("fixed tokens", "lines packed")
@@ -372,7 +372,7 @@ def _family_misses() -> dict[object, str]:
     )
     slips: dict[tuple[str, ...], list[str]] = {}
     for wrong, why in (
-        (at_notebook, f"m right but read at the notebook's LEVEL (m = {NOTEBOOK_M}), not yours"),
+        (at_notebook, f"m right but read at 11b's LEVEL (m = {NOTEBOOK_M}), not at level=100 - 5/{m}"),
         (shown_better(bm25_family(metric="recall@5")), "recall@5 for complete@5"),
         (shown_better(bm25_family(200)), f"the budget of 200 for {FAMILY_BUDGET}"),
     ):
@@ -389,11 +389,11 @@ def _family_misses() -> dict[object, str]:
 
 
 SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {
-    "11.3": (
+    "11b.1": (
         f"a pair (m, cuts): the family's size, and the cuts the tree is shown better than on "
         f"complete@5 with BM25 at {FAMILY_BUDGET} tokens, each read at the family's level",
         tree_family_at_500,
     ),
 }
 
-FORMS_CODE: dict[str, Form] = {"11.3": Form(ordered=False, misses=_family_misses)}
+FORMS_CODE: dict[str, Form] = {"11b.1": Form(ordered=False, misses=_family_misses)}
