@@ -575,7 +575,7 @@ def functions_cut(functions, chunks):
 
 
 def tree_family(budget: int) -> tuple[int, list[str]]:
-    """11.3: at `budget`, the syntax tree paired with each other cut on complete@5 with BM25 (BM25
+    """11b.1: at `budget`, the syntax tree paired with each other cut on complete@5 with BM25 (BM25
     only: seconds, no stored vectors needed). The six comparisons answer one question, so they are
     one family of m = 6, each read at 100 - 5/6 percent: (m, the cuts the tree is shown ahead of).
 

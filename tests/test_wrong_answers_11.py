@@ -1,5 +1,6 @@
-"""Exercises 11.1 (cAST's merge of siblings) and 11.2 (functions cut): plausible wrong answers are
-refused, each with the hint that names its slip, and the reference solutions pass."""
+"""Exercises 11.1 (cAST's merge of siblings), 11.2 (functions cut) and 11b.1 (a family read as
+one): plausible wrong answers are refused, each with the hint that names its slip, and the
+reference solutions pass."""
 
 import sys
 
@@ -173,7 +174,15 @@ def merge_joining_empty_units(sizes, budget):
     return groups
 
 
-WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict}
+def family_read_at_95(budget):
+    """Each comparison of the family read at 95%, as if it were the only one drawn."""
+    from chunklab.teaching.exercises_code_family import bm25_family, shown_better
+
+    pairs = bm25_family(budget, level=95.0)
+    return len(pairs), list(shown_better(pairs))
+
+
+WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict, "11b.1": family_read_at_95}
 
 
 @pytest.mark.parametrize(
@@ -221,9 +230,8 @@ def test_the_reference_solutions_pass():
     assert verdict("11.2", functions_cut).passed
 
 
-def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
-    from chunklab.teaching import selfcheck
-    from chunklab.teaching.exercises_code import (
+def test_11_3_accepts_the_answer_and_names_each_slip():
+    from chunklab.teaching.exercises_code_family import (
         FAMILY_BUDGET,
         bm25_family,
         shown_better,
@@ -249,12 +257,15 @@ def test_11_3_accepts_the_answer_and_names_each_slip(capsys):
         (m, shown_better(bm25_family(metric="recall@5"))): "recall@5 for complete@5",
     }
     for answer, why in slips.items():
-        selfcheck.check("11.3", answer)
-        out = capsys.readouterr().out
-        assert "correct." not in out and why in out, (answer, out)
-    for right in ((m, list(shown)), (m, set(shown)), (m, tuple(shown))):
-        selfcheck.check("11.3", right)
-        assert "Exercise 11.3: correct." in capsys.readouterr().out, right
+        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        assert "correct" not in out and why in out, (answer, out)
+    for kind in (list, set, tuple):  # any collection of the cuts, in any order
+        out = verdict(
+            "11b.1", lambda b, kind=kind: (tree_family(b)[0], kind(tree_family(b)[1]))
+        ).message
+        assert out.startswith("Exercise 11b.1: correct"), (kind, out)
+    out = verdict("11b.1", lambda budget: (m, list(shown))).message  # a fixed answer, right at 500
+    assert "at 200 tokens" in out and "correct" not in out, out
 
 
 def test_11_1_accepts_groups_given_as_tuples():
@@ -364,9 +375,12 @@ def test_a_predictable_slip_gets_its_own_hint(task, wrong, hint):
     assert not result.passed and hint in result.message, result.message
 
 
-def test_11_3_names_a_family_of_seven_and_a_cut_too_many(capsys):
-    from chunklab.teaching import selfcheck
-    from chunklab.teaching.exercises_code import bm25_family, shown_better, tree_family_at_500
+def test_11_3_names_a_family_of_seven_and_a_cut_too_many():
+    from chunklab.teaching.exercises_code_family import (
+        bm25_family,
+        shown_better,
+        tree_family_at_500,
+    )
 
     m, shown = tree_family_at_500()
     at_95 = shown_better(bm25_family(level=95.0))  # a cut too many that is not the 95% reading
@@ -375,32 +389,34 @@ def test_11_3_names_a_family_of_seven_and_a_cut_too_many(capsys):
         (m + 1, shown): "m counts the comparisons the question draws",
         (m, (*shown, other)): "is not 'better' at 100 - 5/m",
     }.items():
-        selfcheck.check("11.3", answer)
-        out = capsys.readouterr().out
-        assert "correct." not in out and why in out, (answer, out)
+        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        assert "correct" not in out and why in out, (answer, out)
 
 
 def test_11_3_prompt_leaves_m_to_count():
     import json
 
-    cells = json.loads((ROOT / "notebooks" / "11_code.ipynb").read_text())["cells"]
-    prompt = next("".join(c["source"]) for c in cells if "**11.3" in "".join(c["source"]))
+    cells = json.loads((ROOT / "notebooks" / "11b_code_search.ipynb").read_text())["cells"]
+    prompt = next("".join(c["source"]) for c in cells if "**11b.1" in "".join(c["source"]))
     assert "six comparisons" not in prompt and "all six" not in prompt
 
 
-def test_11_3_names_the_notebooks_own_level_and_family_sizes(capsys):
-    """(6, []) is m counted right but read at the notebook's LEVEL (m = 45); (45, []) and (12, [])
-    are the notebook's whole family and its complete@5 lines: each hint names that slip."""
-    from chunklab.teaching import selfcheck
-    from chunklab.teaching.exercises_code import bm25_family, shown_better, tree_family_at_500
+def test_11_3_names_the_notebooks_own_level_and_family_sizes():
+    """(6, []) is m counted right but read at 11b's LEVEL (m = 45): the hint names the level to use
+    instead; (45, []) and (12, []) are 11b's whole family and its complete@5 lines: each hint
+    names that slip."""
+    from chunklab.teaching.exercises_code_family import (
+        bm25_family,
+        shown_better,
+        tree_family_at_500,
+    )
 
     m, _ = tree_family_at_500()
     at_notebook = shown_better(bm25_family(level=100 - 5 / 45))
     for answer, why in {
-        (m, at_notebook): "read at the notebook's LEVEL (m = 45)",
-        (45, at_notebook): "45 counts every line of the notebook's table",
+        (m, at_notebook): f"read at 11b's LEVEL (m = 45), not at level=100 - 5/{m}",
+        (45, at_notebook): "45 counts every line of 11b's table",
         (12, ()): "12 counts its complete@5",
     }.items():
-        selfcheck.check("11.3", answer)
-        out = capsys.readouterr().out
-        assert "correct." not in out and why in out, (answer, out)
+        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        assert "correct" not in out and why in out, (answer, out)

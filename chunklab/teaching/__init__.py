@@ -114,7 +114,9 @@
 - `exercises_cut_tests`: 01.3's and 02c.1's checks (two cuts counted won/lost/tied from
   their spans; the headings no span holds with the line after them), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
-  `exercises`, and 11.3's answer with its known slips, joined into `selfcheck`.
+  `exercises`.
+- `exercises_code_family`: companion 11b's check, the tree's family of BM25 comparisons read as
+  one (`tree_family(budget)`), each known slip named; joined into `exercises` via `exercises_code`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token

@@ -1,4 +1,4 @@
-"""The coding exercises of notebook 11 (chunking code): cAST's merge, and counting cut functions.
+"""The exercises of notebook 11 (chunking code) and its companion 11b (code search).
 
 11.1 asks for `merge_siblings(sizes, budget)`: cAST's merge step. Sibling units, in order, with
 their sizes (non-white-space characters, which add up); adjacent units are grouped greedily left
@@ -8,12 +8,7 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11.3 asks, at a budget of 500 tokens, for a family read as one: the syntax tree paired with each
-of the other six cuts on complete@5 with BM25. The answer is (m, the cuts the tree is shown better
-than at 100 - 5/m), checked by value (`SOLUTIONS_CODE`), each known slip named (`FORMS_CODE`): each
-comparison read at 95% as if it were alone (at 500 the two readings part), a family counted wrong,
-the two blind cuts taken for the whole question, the notebook's own m = 45 (its LEVEL) or its 12
-complete@5 lines, recall@5 for complete@5, the budget of 200, a cut too many.
+11b.1, companion 11b's family read as one, is checked in `exercises_code_family`.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
@@ -27,25 +22,16 @@ functions instead of their count, one end tested only, and a call to the library
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Sequence
 
 import numpy as np
 
 from chunklab.chunkers.structural import repack
-from chunklab.documents.series import data_dir
-from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, run_without, short
-from chunklab.teaching.claims import Comparison, compare
-from chunklab.teaching.code_search import (
-    corpus,
-    cut_corpus,
-    cut_definitions,
-    experiment_cuts,
-    score_cut,
-)
+from chunklab.teaching.code_search import cut_definitions
 from chunklab.teaching.excerpt_inside import answer_inside
+from chunklab.teaching.exercises_code_family import CHECKS_FAMILY
 
 
 def merged(sizes: Sequence[int], budget: int, most: int | None = None) -> list[list[int]]:
@@ -293,107 +279,7 @@ def check_functions_cut(fn: Callable) -> int:
 CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
     "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
+    **CHECKS_FAMILY,  # companion 11b's: teaching.exercises_code_family
 }
-
-
-FAMILY_BUDGET = 500  # 11.3's budget: where the 95% reading and the family's reading part
-NOTEBOOK_M = 45  # the notebook's own family (its LEVEL), a slip within reach in 11.3
-
-
-@functools.cache
-def _bm25_scores(budget: int) -> dict[str, dict[str, list[float]]]:
-    """Every cut of the experiment at `budget`, scored with BM25 (cached: the slips reuse it)."""
-    files, questions = corpus(data_dir() / "code" / "toolz")
-    return {
-        label: score_cut(files, cut_corpus(files, split), questions, BM25Retriever())
-        for label, split in experiment_cuts(budget).items()
-    }
-
-
-def bm25_family(
-    budget: int = FAMILY_BUDGET, metric: str = "complete@5", level: float | None = None
-) -> dict[str, Comparison]:
-    """At `budget`: the tree against each of the other cuts on `metric` with BM25, question by
-    question, every comparison read at `level` (default: the family's, 100 - 5/m)."""
-    scored = _bm25_scores(budget)
-    others = [label for label in scored if label != "chunklab code"]
-    level = 100 - 5 / len(others) if level is None else level
-    return {
-        other: compare(
-            scored["chunklab code"][metric],
-            scored[other][metric],
-            a="chunklab code (bm25)",
-            b=other,
-            level=level,
-            show=False,
-        )
-        for other in others
-    }
-
-
-def shown_better(pairs: dict[str, Comparison]) -> tuple[str, ...]:
-    """The cuts the tree is shown better than, in the order of `experiment_cuts`."""
-    return tuple(other for other, pair in pairs.items() if pair.verdict == "better")
-
-
-def tree_family_at_500() -> tuple[int, tuple[str, ...]]:
-    """11.3's answer: (m, the cuts the tree is shown better than at the family's level)."""
-    pairs = bm25_family()
-    return len(pairs), shown_better(pairs)
-
-
-def _family_misses() -> dict[object, str]:
-    """11.3's known wrong answers, each computed here from the library, with why it is wrong."""
-    m, shown = tree_family_at_500()
-    at_95 = shown_better(bm25_family(level=95.0))
-    level_hint = (
-        "that reads each comparison at 95%, as if it were the only one drawn; the question draws "
-        "a family, so each is read at 100 - 5/m (compare(..., level=100 - 5/m))"
-    )
-    size_hint = (
-        "m counts the comparisons the question draws: the tree against each other cut, on "
-        "complete@5, with BM25"
-    )
-    misses: dict[object, str] = {}
-    for size in sorted({m, 1, 2, m - 1, m + 1, 2 * m}):
-        if size not in (1, m):  # a family counted wrong, whichever level it was then read at
-            misses[(size, at_95)] = misses[(size, shown)] = size_hint
-        elif sorted(at_95) != sorted(shown):  # m = 1 is the 95% reading itself
-            misses[(size, at_95)] = level_hint
-    misses[(1, shown)] = size_hint
-    at_notebook = shown_better(bm25_family(level=100 - 5 / NOTEBOOK_M))
-    for size, what in ((NOTEBOOK_M, "every line of the notebook's table"), (12, "its complete@5")):
-        for read in {shown, at_95, at_notebook, shown_better(bm25_family(level=100 - 5 / size))}:
-            misses[(size, read)] = f"{size} counts {what}, both retrievers at 200: " + size_hint
-    blind = ("fixed tokens", "lines packed")
-    two = shown_better({k: v for k, v in bm25_family(level=100 - 5 / 2).items() if k in blind})
-    misses[(2, two)] = (
-        "the question is every other cut, not only the two blind to structure: " + size_hint
-    )
-    slips: dict[tuple[str, ...], list[str]] = {}
-    for wrong, why in (
-        (at_notebook, f"m right but read at the notebook's LEVEL (m = {NOTEBOOK_M}), not yours"),
-        (shown_better(bm25_family(metric="recall@5")), "recall@5 for complete@5"),
-        (shown_better(bm25_family(200)), f"the budget of 200 for {FAMILY_BUDGET}"),
-    ):
-        if sorted(wrong) != sorted(shown):
-            slips.setdefault(wrong, []).append(why)
-    for wrong, whys in slips.items():
-        misses.setdefault((m, wrong), "those are the verdicts with " + ", or with ".join(whys))
-    extra = "one of your cuts is not 'better' at 100 - 5/m: list a cut only if its verdict says so"
-    for other in bm25_family():
-        if other not in shown:
-            misses.setdefault((m, (*shown, other)), extra)
-    misses.pop((m, shown), None)
-    return misses
-
-
-SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {
-    "11.3": (
-        f"a pair (m, cuts): the family's size, and the cuts the tree is shown better than on "
-        f"complete@5 with BM25 at {FAMILY_BUDGET} tokens, each read at the family's level",
-        tree_family_at_500,
-    ),
-}
-
-FORMS_CODE: dict[str, Form] = {"11.3": Form(ordered=False, misses=_family_misses)}
+SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {}  # 11b.1 is checked as a function
+FORMS_CODE: dict[str, Form] = {}
