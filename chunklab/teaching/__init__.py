@@ -93,7 +93,7 @@
   breadcrumb rewritten, and the title handed at answer time instead of indexed.
 - `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they
   know.
-- `answers_paired`: exercise 07.3's answer (the family size m, then one paired comparison read
+- `answers_paired`: exercise 07c.1's answer (the family size m, then one paired comparison read
   inside its family of three retrievers) and the wrong answers it names, registered by
   `answers_experiments`.
 - `answers_late_chunking`: exercise 09b.2's check (late chunking written from the model's
