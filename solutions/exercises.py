@@ -627,7 +627,7 @@ def apart_headings(text, spans):
 
 
 def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
-    """07.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
+    """07c.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
     lowered = [c.lower() for c in chunks]
     return sorted(
         q for q, fs in facts.items() if not any(all(f.lower() in c for f in fs) for c in lowered)

@@ -165,7 +165,7 @@ def test_07b_1_accepts_every_correct_form():
         assert verdict("07b.1", fn).passed, verdict("07b.1", fn).message
 
 
-@pytest.mark.parametrize("exercise", ["07.1", "07.2", "07b.1", "07b.2", "08.1", "09.1", "09b.1"])
+@pytest.mark.parametrize("exercise", ["07.1", "07c.2", "07b.1", "07b.2", "08.1", "09.1", "09b.1"])
 def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     """08's check cell once passed the library's heading_levels to the 08.1 check: the learner's
     function was never run."""
@@ -328,7 +328,7 @@ def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
     assert "a mask of them" in result.message, result.message  # named as a mask, not only a set
 
 
-@pytest.mark.xdist_group("exercise-07.2")
+@pytest.mark.xdist_group("exercise-07c.2")
 def test_07c_1_names_markdown_in_place_of_markdown_lin_and_k_1():
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
@@ -338,7 +338,7 @@ def test_07c_1_names_markdown_in_place_of_markdown_lin_and_k_1():
     assert "that is k=1" in selfcheck.verdict_for("07c.1", (3, *at_one))
 
 
-@pytest.mark.xdist_group("exercise-07.2")
+@pytest.mark.xdist_group("exercise-07c.2")
 def test_07c_1_names_the_path_twin_and_k_5():
     """A fresh reader's two slips: the `+path` twin of markdown-lin, and reading at k = 5."""
     from chunklab.teaching.answers_paired import AMONG_THREE, PAIR, RETRIEVER, read_pair
@@ -414,7 +414,7 @@ def test_07c_1_names_worse_for_a_pair_that_wins_more_than_it_loses():
     assert "'worse' would say markdown-lin completes fewer" in message, message
 
 
-@pytest.mark.xdist_group("exercise-07.2")
+@pytest.mark.xdist_group("exercise-07c.2")
 def test_07c_1_names_better_read_at_0_05_alone():
     """Right counts and low end with "better": the sign test read at 0.05, not at 0.05 / 3."""
     m, won, lost, low, _ = paired_in_family()
@@ -437,7 +437,7 @@ def _fixed_rows(retriever, strategies=("fixed_size",), ks=(1, 3, 5)):
     )
 
 
-# --- 07.2: cannot_answer(chunks, facts), written by the learner ---------------------------------
+# --- 07c.2: cannot_answer(chunks, facts), written by the learner ---------------------------------
 
 
 def _answer_by_sets(
@@ -486,19 +486,19 @@ def _answer_with_library(chunks, facts):
     return sorted(q for q, fs in facts.items() if not any(has_facts(c, fs) for c in chunks))
 
 
-def test_07_2_accepts_two_right_forms():
+def test_07c_2_accepts_two_right_forms():
     for fn in (solutions.cannot_answer, _answer_by_sets):
-        result = verdict("07.2", fn)
+        result = verdict("07c.2", fn)
         assert result.passed, result.message
 
 
-def test_07_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_it(capsys):
-    """The old 07.2 took the list of fixed_size's ten ids, found by re-running a cell with
+def test_07c_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_it(capsys):
+    """The old 07c.2 took the list of fixed_size's ten ids, found by re-running a cell with
     another strategy name; now the learner writes the test, and the list is no answer."""
     listed = ["m09", "m11", "s05", "s07", "t01", "t02", "t03", "t08", "w05", "w10"]
-    selfcheck.check("07.2", listed)
+    selfcheck.check("07c.2", listed)
     assert ": correct" not in capsys.readouterr().out
-    assert not verdict("07.2", lambda chunks, facts: listed).passed
+    assert not verdict("07c.2", lambda chunks, facts: listed).passed
 
 
 @pytest.mark.parametrize(
@@ -513,8 +513,8 @@ def test_07_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_i
     ],
     ids=["spread", "any-fact", "case", "answerable", "unsorted", "library"],
 )
-def test_07_2_names_each_slip(wrong, named):
-    result = verdict("07.2", wrong)
+def test_07c_2_names_each_slip(wrong, named):
+    result = verdict("07c.2", wrong)
     assert not result.passed and named in result.message, result.message
 
 
@@ -618,7 +618,7 @@ def test_07b_2_refuses_a_call_into_the_library_sign_test():
     assert not result.passed and "sign_test" in result.message, result.message
 
 
-# --- slips the checkers once accepted: whole-word facts (07.2), ties and worse members (07b.2) ---
+# --- slips the checkers once accepted: whole-word facts (07c.2), ties and worse members (07b.2) ---
 
 
 def _answer_whole_words(chunks, facts):  # a fact as one token of the chunk split on spaces
@@ -646,8 +646,8 @@ def _answer_word_boundaries(chunks, facts):  # a fact between \b's: misses 'cap'
     [(_answer_whole_words, "whole words"), (_answer_word_boundaries, "word boundaries")],
     ids=["whole-words", "word-boundaries"],
 )
-def test_07_2_refuses_facts_matched_as_words(wrong, named):
-    result = verdict("07.2", wrong)
+def test_07c_2_refuses_facts_matched_as_words(wrong, named):
+    result = verdict("07c.2", wrong)
     assert not result.passed and named in result.message, result.message
 
 
@@ -756,13 +756,13 @@ def _answer_without_accents(
     )
 
 
-def test_07_2_refuses_accent_stripping_by_name():
-    result = verdict("07.2", _answer_without_accents)
+def test_07c_2_refuses_accent_stripping_by_name():
+    result = verdict("07c.2", _answer_without_accents)
     assert not result.passed and "stripped accents" in result.message, result.message
 
 
-def test_07_2_names_a_set_returned():
-    result = verdict("07.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
+def test_07c_2_names_a_set_returned():
+    result = verdict("07c.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
     assert not result.passed and "sorted list" in result.message, result.message
 
 
