@@ -173,7 +173,8 @@ def _path_chunks_with_the_articles_bug(text):
 
 
 def _rank_from_zero(ranked, facts):
-    return next((1 / (k + 2) for k, t in enumerate(ranked) if all(f.lower() in t.lower() for f in facts)), 0.0)
+    whole = [all(f.lower() in t.lower() for f in facts) for t in ranked]
+    return next((1 / (k + 2) for k, complete in enumerate(whole) if complete), 0.0)
 
 
 def _iou_without_merging(retrieved, gold):  # counts a character retrieved twice, twice

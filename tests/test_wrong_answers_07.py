@@ -33,7 +33,8 @@ def _rr_from_zero(ranked, gold):  # the first position is 0: divides by zero, or
 
 
 def _rr_last(ranked, gold):
-    return next((1 / k for k, ref in reversed(list(enumerate(ranked, 1))) if _complete(ref, gold)), 0.0)
+    backwards = reversed(list(enumerate(ranked, 1)))
+    return next((1 / k for k, ref in backwards if _complete(ref, gold)), 0.0)
 
 
 def _rr_integer(ranked, gold):
@@ -81,7 +82,8 @@ def _rr_by_rote(ranked, gold):  # the textbook reciprocal rank: an id looked up 
 
 
 def _rr_one_fact(ranked, facts):  # a chunk holding any one fact counted as complete
-    return next((1 / k for k, t in enumerate(ranked, 1) if any(f.lower() in t.lower() for f in facts)), 0.0)
+    one = [any(f.lower() in t.lower() for f in facts) for t in ranked]
+    return next((1 / k for k, held in enumerate(one, 1) if held), 0.0)
 
 
 def _rr_case_kept(ranked, facts):

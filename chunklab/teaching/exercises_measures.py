@@ -42,7 +42,7 @@ def _call(fn: Callable, *args: Any, hint: str = EMPTY) -> Any:
         ) from None
 
 
-# --- 07.1: reciprocal rank of the first complete chunk ---------------------------------------------
+# --- 07.1: reciprocal rank of the first complete chunk -------------------------------------------
 
 
 def _first(texts: list[str], holds: Callable[[str], bool]) -> int:
@@ -51,7 +51,7 @@ def _first(texts: list[str], holds: Callable[[str], bool]) -> int:
 
 
 def _content_slip(texts: list[str], facts: list[str], got: Any, first: int) -> str | None:
-    """The slips of `complete` itself: one fact taken for all, case kept, texts looked up in facts."""
+    """The slips of `complete` itself: one fact for all, case kept, texts looked up in facts."""
     lowered = [f.lower() for f in facts]
     one = _first(texts, lambda t: any(f in t.lower() for f in lowered))
     if one and one != first and _is(got, 1 / one):
