@@ -148,13 +148,13 @@ The notebooks' helpers (`teaching/`)
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)
 - `teaching.answers_experiments`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.answers_late_chunking`: exercise 09b.2's answer and the wrong pairs it names
-- `teaching.answers_paired`: exercise 07.3's answer (a comparison read in its family), its slips
+- `teaching.answers_paired`: exercise 07c.1's answer (a comparison read in its family), its slips
 - `teaching.attention_map`: one attention head drawn as a map of its weights (09)
 - `teaching.best_part`: a chunk longer than the embedder reads, scored by its best part (09)
 - `teaching.answers_split_table`: exercise 08b.2's answer and the wrong budgets it names
 - `teaching.exercises_benchmark`: notebook 10's exercise check (10)
 - `teaching.exercises_verdict`: exercise 10.2's check: compare's rule written by hand (10)
-- `teaching.exercises_reading`: exercises 07.2 and 07b.2: the questions no one chunk answers, a
+- `teaching.exercises_reading`: exercises 07c.2 and 07b.2: the questions no one chunk answers, a
   family's verdicts read at 0.05 / m
 - `teaching.exercises_windows`: companion 10c's checks: windows of word pieces with an overlap (10c)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)

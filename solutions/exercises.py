@@ -352,9 +352,12 @@ def fixed_path_chunks(text: str) -> list[str]:
     return out
 
 
-def reciprocal_rank(ranked_ids: list[str], gold: set[str]) -> float:
-    """07.1: 1 / the rank of the first relevant result, 0 if none."""
-    return next((1 / rank for rank, ref in enumerate(ranked_ids, start=1) if ref in gold), 0.0)
+def reciprocal_rank(ranked_texts: list[str], facts: list[str]) -> float:
+    """07.1: 1 / the rank of the first chunk holding every fact (ignoring case), 0 if none."""
+    for rank, text in enumerate(ranked_texts, start=1):
+        if all(fact.lower() in text.lower() for fact in facts):
+            return 1 / rank
+    return 0.0
 
 
 def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> float:
@@ -659,7 +662,7 @@ def apart_headings(text, spans):
 
 
 def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
-    """07.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
+    """07c.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
     lowered = [c.lower() for c in chunks]
     return sorted(
         q for q, fs in facts.items() if not any(all(f.lower() in c for f in fs) for c in lowered)

@@ -172,8 +172,9 @@ def _path_chunks_with_the_articles_bug(text):
     return out
 
 
-def _rank_from_zero(ranked, gold):
-    return next((1 / (k + 2) for k, ref in enumerate(ranked) if ref in gold), 0.0)
+def _rank_from_zero(ranked, facts):
+    whole = [all(f.lower() in t.lower() for f in facts) for t in ranked]
+    return next((1 / (k + 2) for k, complete in enumerate(whole) if complete), 0.0)
 
 
 def _iou_without_merging(retrieved, gold):  # counts a character retrieved twice, twice
@@ -359,7 +360,7 @@ WRONG = {
     "06.3": _path_chunks_with_the_articles_bug,
     "07.1": _rank_from_zero,
     "07b.1": _iou_without_merging,
-    "07.2": _facts_spread_over_chunks,
+    "07c.2": _facts_spread_over_chunks,
     "07b.2": _each_read_at_0_05,
     "08.1": _markdown_with_body_per_line,
     "08.2": _bold_table_of_the_first_bold_line,

@@ -24,32 +24,37 @@ sys.path.insert(0, str(ROOT))
 from solutions import exercises as solutions  # noqa: E402
 
 
+def _complete(text, facts):  # one chunk holds every fact, ignoring case: the `complete` of 07
+    return all(f.lower() in text.lower() for f in facts)
+
+
 def _rr_from_zero(ranked, gold):  # the first position is 0: divides by zero, or 1/(k) one too big
-    return next((1 / k for k, ref in enumerate(ranked) if ref in gold), 0.0)
+    return next((1 / k for k, ref in enumerate(ranked) if _complete(ref, gold)), 0.0)
 
 
 def _rr_last(ranked, gold):
-    return next((1 / k for k, ref in reversed(list(enumerate(ranked, 1))) if ref in gold), 0.0)
+    backwards = reversed(list(enumerate(ranked, 1)))
+    return next((1 / k for k, ref in backwards if _complete(ref, gold)), 0.0)
 
 
 def _rr_integer(ranked, gold):
-    return next((1 // k for k, ref in enumerate(ranked, 1) if ref in gold), 0)
+    return next((1 // k for k, ref in enumerate(ranked, 1) if _complete(ref, gold)), 0)
 
 
 def _rr_share(ranked, gold):
-    return sum(ref in gold for ref in ranked) / len(ranked) if ranked else 0.0
+    return sum(_complete(ref, gold) for ref in ranked) / len(ranked) if ranked else 0.0
 
 
 def _rr_none_is_one(ranked, gold):
-    return next((1 / k for k, ref in enumerate(ranked, 1) if ref in gold), 1.0)
+    return next((1 / k for k, ref in enumerate(ranked, 1) if _complete(ref, gold)), 1.0)
 
 
 WRONG_RR = {
     _rr_from_zero: "positions count from 1",
-    _rr_last: "the first id that is in gold, not the last",
+    _rr_last: "the first complete chunk, not the last",
     _rr_integer: "not integer division",
     _rr_share: "not a share of the list",
-    _rr_none_is_one: "no id is in gold, so the reciprocal rank is 0.0",
+    _rr_none_is_one: "no chunk holds every fact, so the reciprocal rank is 0.0",
 }
 
 
@@ -65,11 +70,40 @@ def test_07_1_accepts_every_correct_form():
         return np.float64(solutions.reciprocal_rank(ranked, gold))
 
     def by_index(ranked, gold):
-        hits = [i for i, ref in enumerate(ranked) if ref in gold]
+        hits = [i for i, ref in enumerate(ranked) if _complete(ref, gold)]
         return 1 / (hits[0] + 1) if hits else 0
 
     for fn in (solutions.reciprocal_rank, as_numpy, by_index):
         assert verdict("07.1", fn).passed, verdict("07.1", fn).message
+
+
+def _rr_by_rote(ranked, gold):  # the textbook reciprocal rank: an id looked up in a gold set
+    return next((1 / k for k, ref in enumerate(ranked, 1) if ref in gold), 0.0)
+
+
+def _rr_one_fact(ranked, facts):  # a chunk holding any one fact counted as complete
+    one = [any(f.lower() in t.lower() for f in facts) for t in ranked]
+    return next((1 / k for k, held in enumerate(one, 1) if held), 0.0)
+
+
+def _rr_case_kept(ranked, facts):
+    return next((1 / k for k, t in enumerate(ranked, 1) if all(f in t for f in facts)), 0.0)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_rr_by_rote, "not whether the text is in `facts`"),
+        (_rr_one_fact, "holds one fact, not every fact"),
+        (_rr_case_kept, "ignore case"),
+    ],
+    ids=["rote", "one-fact", "case-kept"],
+)
+def test_07_1_refuses_the_rote_reciprocal_rank_and_the_slips_of_complete(wrong, named):
+    """07.1 once asked for the textbook reciprocal rank over ids and a gold set, passed by rote; it
+    now asks for 07's `rr`: the rank of the first chunk that holds every fact, ignoring case."""
+    result = verdict("07.1", wrong)
+    assert not result.passed and named in result.message, result.message
 
 
 def _iou_unmerged(retrieved, gold):
@@ -133,7 +167,7 @@ def test_07b_1_accepts_every_correct_form():
         assert verdict("07b.1", fn).passed, verdict("07b.1", fn).message
 
 
-@pytest.mark.parametrize("exercise", ["07.1", "07.2", "07b.1", "07b.2", "08.1", "09.1", "09b.1"])
+@pytest.mark.parametrize("exercise", ["07.1", "07c.2", "07b.1", "07b.2", "08.1", "09.1", "09b.1"])
 def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     """08's check cell once passed the library's heading_levels to the 08.1 check: the learner's
     function was never run."""
@@ -156,15 +190,15 @@ def test_the_notebook_checks_the_function_its_starter_defines(exercise):
 
 
 def _rr_top_only(ranked, gold):
-    return 1.0 if ranked and ranked[0] in gold else 0.0
+    return 1.0 if ranked and _complete(ranked[0], gold) else 0.0
 
 
 def _rr_sum(ranked, gold):
-    return sum(1 / k for k, ref in enumerate(ranked, 1) if ref in gold)
+    return sum(1 / k for k, ref in enumerate(ranked, 1) if _complete(ref, gold))
 
 
 def _rr_mean(ranked, gold):
-    found = [1 / k for k, ref in enumerate(ranked, 1) if ref in gold]
+    found = [1 / k for k, ref in enumerate(ranked, 1) if _complete(ref, gold)]
     return sum(found) / len(found) if found else 0.0
 
 
@@ -296,18 +330,18 @@ def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
     assert "a mask of them" in result.message, result.message  # named as a mask, not only a set
 
 
-@pytest.mark.xdist_group("exercise-07.2")
-def test_07_3_names_markdown_in_place_of_markdown_lin_and_k_1():
+@pytest.mark.xdist_group("exercise-07c.2")
+def test_07c_1_names_markdown_in_place_of_markdown_lin_and_k_1():
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
     plain = read_pair(RETRIEVER, AMONG_THREE, ("markdown", "fixed_size"))
     at_one = read_pair(RETRIEVER, AMONG_THREE, k=1)
-    assert "that is `markdown`" in selfcheck.verdict_for("07.3", (3, *plain))
-    assert "that is k=1" in selfcheck.verdict_for("07.3", (3, *at_one))
+    assert "that is `markdown`" in selfcheck.verdict_for("07c.1", (3, *plain))
+    assert "that is k=1" in selfcheck.verdict_for("07c.1", (3, *at_one))
 
 
-@pytest.mark.xdist_group("exercise-07.2")
-def test_07_3_names_the_path_twin_and_k_5():
+@pytest.mark.xdist_group("exercise-07c.2")
+def test_07c_1_names_the_path_twin_and_k_5():
     """A fresh reader's two slips: the `+path` twin of markdown-lin, and reading at k = 5."""
     from chunklab.teaching.answers_paired import AMONG_THREE, PAIR, RETRIEVER, read_pair
 
@@ -317,8 +351,8 @@ def test_07_3_names_the_path_twin_and_k_5():
         ((3, *twin), "that is `markdown-lin+path`"),
         ((3, *at_five), "that is k=5"),
     ]:
-        assert answer != selfcheck.SOLUTIONS["07.3"][1]()
-        message = selfcheck.verdict_for("07.3", answer)
+        assert answer != selfcheck.SOLUTIONS["07c.1"][1]()
+        message = selfcheck.verdict_for("07c.1", answer)
         assert "not quite" in message and hint in message, message
 
 
@@ -342,32 +376,32 @@ def test_07b_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
     assert "subtract the shared characters once" in message, message
 
 
-def test_07_3_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
+def test_07c_1_names_the_uncorrected_verdict_the_totals_and_the_reversed_pair():
     m, won, lost, low, verdict = paired_in_family()
-    assert selfcheck.verdict_for("07.3", (m, won, lost, low, verdict)).endswith("correct.")
+    assert selfcheck.verdict_for("07c.1", (m, won, lost, low, verdict)).endswith("correct.")
     at_005 = read_pair(RETRIEVER, 95.0)
-    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", (3, *at_005))
-    assert "the line read at 0.05" in selfcheck.verdict_for("07.3", (1, *at_005))
+    assert "the line read at 0.05" in selfcheck.verdict_for("07c.1", (3, *at_005))
+    assert "the line read at 0.05" in selfcheck.verdict_for("07c.1", (1, *at_005))
     reversed_pair = (3, lost, won, -low, verdict)
-    assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07.3", reversed_pair)
-    assert "compare's words" in selfcheck.verdict_for("07.3", (3, won, lost, low, "not shown"))
+    assert "fixed_size against markdown-lin" in selfcheck.verdict_for("07c.1", reversed_pair)
+    assert "compare's words" in selfcheck.verdict_for("07c.1", (3, won, lost, low, "not shown"))
     found = _fixed_rows(RETRIEVER, PAIR, ks=(3,))
     total = {s: int(sum(r["complete"] for r in found if r["strategy"] == s)) for s in PAIR}
     totals = (3, total[PAIR[0]], total[PAIR[1]], low, verdict)
-    assert "two cuts' totals" in selfcheck.verdict_for("07.3", totals)
+    assert "two cuts' totals" in selfcheck.verdict_for("07c.1", totals)
 
 
-def test_07_3_refuses_a_verdict_read_at_another_family_or_guessed_without_the_level():
+def test_07c_1_refuses_a_verdict_read_at_another_family_or_guessed_without_the_level():
     """The verdict alone passed at any level stricter than 0.05: the interval's low end shows the
     level, so 0.05 / 36, and 'no difference shown' guessed beside the 0.05 interval, are refused."""
     m, won, lost, low, verdict = paired_in_family()
-    assert "m, won, lost, low, verdict" in selfcheck.verdict_for("07.3", (won, lost, low, verdict))
+    assert "m, won, lost, low, verdict" in selfcheck.verdict_for("07c.1", (won, lost, low, verdict))
     strict = read_pair(RETRIEVER, 100 - 5 / 36)
     assert strict[3] == verdict and strict[2] != low
-    assert "0.05 / 36" in selfcheck.verdict_for("07.3", (3, *strict))
-    assert "0.05 / 36" in selfcheck.verdict_for("07.3", (36, *strict))
+    assert "0.05 / 36" in selfcheck.verdict_for("07c.1", (3, *strict))
+    assert "0.05 / 36" in selfcheck.verdict_for("07c.1", (36, *strict))
     guessed = (3, *read_pair(RETRIEVER, 95.0)[:3], verdict)
-    assert "at 0.05 / 3" in selfcheck.verdict_for("07.3", guessed)
+    assert "at 0.05 / 3" in selfcheck.verdict_for("07c.1", guessed)
 
 
 def test_07_1_integer_division_hint_names_only_that_slip():
@@ -376,17 +410,17 @@ def test_07_1_integer_division_hint_names_only_that_slip():
     assert "not integer division" in message and "top one" not in message, message
 
 
-def test_07_3_names_worse_for_a_pair_that_wins_more_than_it_loses():
+def test_07c_1_names_worse_for_a_pair_that_wins_more_than_it_loses():
     m, won, lost, low, _ = paired_in_family()
-    message = selfcheck.verdict_for("07.3", (m, won, lost, low, "worse"))
+    message = selfcheck.verdict_for("07c.1", (m, won, lost, low, "worse"))
     assert "'worse' would say markdown-lin completes fewer" in message, message
 
 
-@pytest.mark.xdist_group("exercise-07.2")
-def test_07_3_names_better_read_at_0_05_alone():
+@pytest.mark.xdist_group("exercise-07c.2")
+def test_07c_1_names_better_read_at_0_05_alone():
     """Right counts and low end with "better": the sign test read at 0.05, not at 0.05 / 3."""
     m, won, lost, low, _ = paired_in_family()
-    message = selfcheck.verdict_for("07.3", (m, won, lost, low, "better"))
+    message = selfcheck.verdict_for("07c.1", (m, won, lost, low, "better"))
     assert "against 0.05 / 3" in message, message
 
 
@@ -405,7 +439,7 @@ def _fixed_rows(retriever, strategies=("fixed_size",), ks=(1, 3, 5)):
     )
 
 
-# --- 07.2: cannot_answer(chunks, facts), written by the learner ---------------------------------
+# --- 07c.2: cannot_answer(chunks, facts), written by the learner ---------------------------------
 
 
 def _answer_by_sets(
@@ -454,19 +488,19 @@ def _answer_with_library(chunks, facts):
     return sorted(q for q, fs in facts.items() if not any(has_facts(c, fs) for c in chunks))
 
 
-def test_07_2_accepts_two_right_forms():
+def test_07c_2_accepts_two_right_forms():
     for fn in (solutions.cannot_answer, _answer_by_sets):
-        result = verdict("07.2", fn)
+        result = verdict("07c.2", fn)
         assert result.passed, result.message
 
 
-def test_07_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_it(capsys):
-    """The old 07.2 took the list of fixed_size's ten ids, found by re-running a cell with
+def test_07c_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_it(capsys):
+    """The old 07c.2 took the list of fixed_size's ten ids, found by re-running a cell with
     another strategy name; now the learner writes the test, and the list is no answer."""
     listed = ["m09", "m11", "s05", "s07", "t01", "t02", "t03", "t08", "w05", "w10"]
-    selfcheck.check("07.2", listed)
+    selfcheck.check("07c.2", listed)
     assert ": correct" not in capsys.readouterr().out
-    assert not verdict("07.2", lambda chunks, facts: listed).passed
+    assert not verdict("07c.2", lambda chunks, facts: listed).passed
 
 
 @pytest.mark.parametrize(
@@ -481,8 +515,8 @@ def test_07_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_i
     ],
     ids=["spread", "any-fact", "case", "answerable", "unsorted", "library"],
 )
-def test_07_2_names_each_slip(wrong, named):
-    result = verdict("07.2", wrong)
+def test_07c_2_names_each_slip(wrong, named):
+    result = verdict("07c.2", wrong)
     assert not result.passed and named in result.message, result.message
 
 
@@ -586,7 +620,7 @@ def test_07b_2_refuses_a_call_into_the_library_sign_test():
     assert not result.passed and "sign_test" in result.message, result.message
 
 
-# --- slips the checkers once accepted: whole-word facts (07.2), ties and worse members (07b.2) ---
+# --- slips the checkers once accepted: whole-word facts (07c.2), ties and worse members (07b.2) ---
 
 
 def _answer_whole_words(chunks, facts):  # a fact as one token of the chunk split on spaces
@@ -614,8 +648,8 @@ def _answer_word_boundaries(chunks, facts):  # a fact between \b's: misses 'cap'
     [(_answer_whole_words, "whole words"), (_answer_word_boundaries, "word boundaries")],
     ids=["whole-words", "word-boundaries"],
 )
-def test_07_2_refuses_facts_matched_as_words(wrong, named):
-    result = verdict("07.2", wrong)
+def test_07c_2_refuses_facts_matched_as_words(wrong, named):
+    result = verdict("07c.2", wrong)
     assert not result.passed and named in result.message, result.message
 
 
@@ -641,30 +675,30 @@ def test_07b_2_refuses_m_without_ties_and_worse_members(wrong, named):
     assert not result.passed and named in result.message, result.message
 
 
-def test_07_3_names_each_level_that_prints_the_low_end_a_fraction_and_reached():
+def test_07c_1_names_each_level_that_prints_the_low_end_a_fraction_and_reached():
     """0.05 / 2 prints the low end 0.05 does: both are named, not 0.05 alone; the low end as a
     fraction is named as that, not as the 0.05 / 36 line alone; `reached` is named."""
     m, won, lost, low, verdict = paired_in_family()
     at_two = read_pair(RETRIEVER, 97.5)
     assert at_two[2] != low
-    message = selfcheck.verdict_for("07.3", (m, *at_two))
+    message = selfcheck.verdict_for("07c.1", (m, *at_two))
     assert "0.05 / 2" in message and "0.05 / 3" in message, message
-    message = selfcheck.verdict_for("07.3", (m, won, lost, low / 100, verdict))
+    message = selfcheck.verdict_for("07c.1", (m, won, lost, low / 100, verdict))
     assert "as a fraction" in message and f"{low / 100:g}" not in message.split("): ", 1)[1], (
         message
     )
     message = selfcheck.verdict_for(
-        "07.3", (m, *read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
+        "07c.1", (m, *read_pair(RETRIEVER, AMONG_THREE, measure="reached"))
     )
     assert "that is `reached`" in message, message
 
 
 def _rr_one_too_far(ranked, gold):  # enumerate from 1, then 1 added again
-    return next((1 / (k + 1) for k, ref in enumerate(ranked, 1) if ref in gold), 0.0)
+    return next((1 / (k + 1) for k, ref in enumerate(ranked, 1) if _complete(ref, gold)), 0.0)
 
 
 def _rr_hit(ranked, gold):  # found or not, 1 or 0
-    return 1.0 if any(ref in gold for ref in ranked) else 0.0
+    return 1.0 if any(_complete(ref, gold) for ref in ranked) else 0.0
 
 
 @pytest.mark.parametrize(
@@ -677,7 +711,7 @@ def test_07_1_names_one_too_far_and_a_hit(wrong, named):
     assert not result.passed and named in result.message, result.message
 
 
-def test_07_3_asks_the_family_size_the_line_alone_cannot_tell():
+def test_07c_1_asks_the_family_size_the_line_alone_cannot_tell():
     """The right line reads the same at every m from 3 to 12: a learner who counts four retrievers
     (the stub too) or the 11 cuts passed. m is now asked, and each wrong m is named."""
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
@@ -685,12 +719,12 @@ def test_07_3_asks_the_family_size_the_line_alone_cannot_tell():
     line = read_pair(RETRIEVER, AMONG_THREE)
     for m in range(4, 13):
         assert read_pair(RETRIEVER, 100 - 5 / m) == line  # why the line alone cannot tell
-    assert selfcheck.verdict_for("07.3", (3, *line)).endswith("correct.")
-    four = selfcheck.verdict_for("07.3", (4, *line))
+    assert selfcheck.verdict_for("07c.1", (3, *line)).endswith("correct.")
+    four = selfcheck.verdict_for("07c.1", (4, *line))
     assert "not quite" in four and "counts the stub" in four, four
-    eleven = selfcheck.verdict_for("07.3", (11, *line))
+    eleven = selfcheck.verdict_for("07c.1", (11, *line))
     assert "not quite" in eleven and "counts the cuts" in eleven, eleven
-    assert "not quite" in selfcheck.verdict_for("07.3", line)  # the line without m
+    assert "not quite" in selfcheck.verdict_for("07c.1", line)  # the line without m
 
 
 def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
@@ -724,13 +758,13 @@ def _answer_without_accents(
     )
 
 
-def test_07_2_refuses_accent_stripping_by_name():
-    result = verdict("07.2", _answer_without_accents)
+def test_07c_2_refuses_accent_stripping_by_name():
+    result = verdict("07c.2", _answer_without_accents)
     assert not result.passed and "stripped accents" in result.message, result.message
 
 
-def test_07_2_names_a_set_returned():
-    result = verdict("07.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
+def test_07c_2_names_a_set_returned():
+    result = verdict("07c.2", lambda chunks, facts: set(solutions.cannot_answer(chunks, facts)))
     assert not result.passed and "sorted list" in result.message, result.message
 
 
@@ -784,13 +818,13 @@ def test_07b_2_names_the_normal_approximation(correction):
     assert "normal approximation" in result.message, result.message
 
 
-def test_07_3_a_wrong_m_is_named_without_handing_over_m():
+def test_07c_1_a_wrong_m_is_named_without_handing_over_m():
     """Every hint for a wrong m said "so m = 3" (or that the retrievers "are three"): the answer
     given away. Each still names what the wrong m counts, and leaves the count to the learner."""
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
     line = read_pair(RETRIEVER, AMONG_THREE)
     for m in (1, 2, 4, 5, 11, 36):
-        out = selfcheck.verdict_for("07.3", (m, *line))
+        out = selfcheck.verdict_for("07c.1", (m, *line))
         assert "not quite" in out and not re.search(r"m = 3\b|are three", out), out
         assert "count" in out, out

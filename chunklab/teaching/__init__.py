@@ -51,7 +51,7 @@
 - `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
-- `exercises_reading`: exercises 07.2 (the questions no one chunk can answer) and 07b.2 (which
+- `exercises_reading`: exercises 07c.2 (the questions no one chunk can answer) and 07b.2 (which
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).
@@ -95,7 +95,7 @@
   breadcrumb rewritten, and the title handed at answer time instead of indexed.
 - `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they
   know.
-- `answers_paired`: exercise 07.3's answer (the family size m, then one paired comparison read
+- `answers_paired`: exercise 07c.1's answer (the family size m, then one paired comparison read
   inside its family of three retrievers) and the wrong answers it names, registered by
   `answers_experiments`.
 - `answers_late_chunking`: exercise 09b.2's check (late chunking written from the model's

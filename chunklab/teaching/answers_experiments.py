@@ -110,18 +110,18 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "07.3": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
+    "07c.1": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
     "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
-    "07.3": Form(decimals=1, misses=paired_misses),
+    "07c.1": Form(decimals=1, misses=paired_misses),
     "09.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split.split_table_misses),
 }
 
 
 HINTS_EXPERIMENTS: dict[str, Callable[[Any, Any], str]] = {
-    "07.3": paired_hint,
+    "07c.1": paired_hint,
 }

@@ -1,4 +1,4 @@
-"""Exercise 07.3's answer: one paired comparison read inside its family, given with the
+"""Exercise 07c.1's answer: one paired comparison read inside its family, given with the
 family's size m (the line reads the same at every m from 3 to 12), and the wrong answers a
 refusal names (another m, named by what it counts; the line read at 0.05, or at 0.05 / 2 or
 0.05 / 36, where the pick among three retrievers asks 0.05 / 3: the interval's low end, asked
@@ -7,7 +7,7 @@ end written as a fraction; `reached` read in place of `complete`; the two cuts' 
 given as won and lost; the pair the other way round; another retriever; `markdown` or its `+path`
 twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
 
-Why a module of its own: the slips are the ones notebook 07 teaches against, so each refusal
+Why a module of its own: the slips are the ones notebooks 07 and 07c teach against, so each refusal
 says which one it is; `answers_experiments` registers the exercise. Reading this file gives the
 answer away: try first.
 """
@@ -26,7 +26,7 @@ from chunklab.teaching.claims import compare
 
 PAIR = ("markdown-lin", "fixed_size")  # a and b, in the prompt's order
 RETRIEVER = "hybrid"
-FAMILY = 3  # m: the pick among notebook 07's three retrievers (BM25, WordLlama, the hybrid)
+FAMILY = 3  # m: the pick among notebook 07c's three retrievers (BM25, WordLlama, the hybrid)
 AMONG_THREE = 100 - 5 / FAMILY
 K = 3  # the exercise reads `complete` at k = 3
 
@@ -167,7 +167,7 @@ def _level_misses(low: float, verdict: str) -> dict[Any, str]:
 
 
 def paired_hint(answer: Any, solution: Any) -> str:
-    """07.3: the pair the other way round, the unpaired totals, a verdict that is not one of
+    """07c.1: the pair the other way round, the unpaired totals, a verdict that is not one of
     compare's three words (judged on won and lost alone, whatever the low end given)."""
     if not isinstance(answer, (list, tuple)) or len(answer) != 5:
         return ""

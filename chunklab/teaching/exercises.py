@@ -327,7 +327,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.2": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
-    **CHECKS_READING,  # 07.2 and 07b.2: teaching.exercises_reading
+    **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
     **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads

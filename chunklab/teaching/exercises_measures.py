@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from chunklab.evaluation.metrics import char_scores, reciprocal_rank
+from chunklab.evaluation.metrics import char_scores, has_facts, reciprocal_rank
 from chunklab.teaching.answers_late_chunking import check_late_vectors
 from chunklab.teaching.checking import Cases, NotYet, floors, short
 from chunklab.teaching.page_lines import check_lines_as_markdown
@@ -42,27 +42,54 @@ def _call(fn: Callable, *args: Any, hint: str = EMPTY) -> Any:
         ) from None
 
 
-# --- 07.1: reciprocal rank ------------------------------------------------------------------------
+# --- 07.1: reciprocal rank of the first complete chunk -------------------------------------------
 
 
-def _rr_hint(ranked: list[str], gold: set[str], got: Any, fn: Callable) -> str:
-    positions = [n for n, ref in enumerate(ranked, start=1) if ref in gold]
+def _first(texts: list[str], holds: Callable[[str], bool]) -> int:
+    """The position, counted from 1, of the first text for which `holds` is true (0 if none)."""
+    return next((n for n, text in enumerate(texts, start=1) if holds(text)), 0)
+
+
+def _content_slip(texts: list[str], facts: list[str], got: Any, first: int) -> str | None:
+    """The slips of `complete` itself: one fact for all, case kept, texts looked up in facts."""
+    lowered = [f.lower() for f in facts]
+    one = _first(texts, lambda t: any(f in t.lower() for f in lowered))
+    if one and one != first and _is(got, 1 / one):
+        return (
+            f"the chunk at position {one} holds one fact, not every fact: complete means one "
+            "chunk holds them all (m09's two facts)"
+        )
+    cased = _first(texts, lambda t: all(f in t for f in facts))
+    if cased != first and _is(got, 1 / cased if cased else 0.0):
+        return "ignore case, as `has_facts` does: 'limite' holds the fact 'Limite'"
+    if first == 1 and _is(got, 0.0) and not any(t in facts for t in texts):
+        return (
+            "0.0, yet the first chunk holds every fact: test each text for the "
+            "facts (each a substring, ignoring case), not whether the text is in `facts`"
+        )
+    return None
+
+
+def _rr_hint(texts: list[str], facts: list[str], got: Any, fn: Callable) -> str:
+    positions = [
+        n for n, t in enumerate(texts, start=1) if all(f.lower() in t.lower() for f in facts)
+    ]
+    slip = _content_slip(texts, facts, got, positions[0] if positions else 0)
+    if slip:
+        return slip
     if not positions:
-        return "no id is in gold, so the reciprocal rank is 0.0"
+        return "no chunk holds every fact, so the reciprocal rank is 0.0"
     first = positions[0]
     if first > 1 and _is(got, 1 / (first - 1)):
-        return "positions count from 1: the first id has rank 1, the second 2"
+        return "positions count from 1: the first chunk has rank 1, the second 2"
     if len(positions) > 1 and _is(got, 1 / positions[-1]):
-        return (
-            "walk `ranked_ids` in order: the first id that is in gold, not the last "
-            "(nor the first in gold's own order)"
-        )
-    if _is(got, len(positions) / len(ranked)) or _is(got, 1 / len(ranked)):
-        return "it is 1 / the position of the first id in gold, not a share of the list"
+        return "walk the ranking in order: the first complete chunk, not the last"
+    if _is(got, len(positions) / len(texts)) or _is(got, 1 / len(texts)):
+        return "it is 1 / the position of the first complete chunk, not a share of the list"
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions)):
-        return "that adds 1 / position for every id in gold; use only the first one"
+        return "that adds 1 / position for every complete chunk; use only the first one"
     if len(positions) > 1 and _is(got, sum(1 / n for n in positions) / len(positions)):
-        return "that averages 1 / position over the ids in gold; use only the first one"
+        return "that averages 1 / position over the complete chunks; use only the first one"
     if got == 0 and first > 1 and isinstance(got, (int, np.integer)) and not isinstance(got, bool):
         # an integer 0: `1 // position`, or an int for the top hit only; the source tells which
         why = f"not integer division (1 // {first} is 0)" if floors(fn) else "not only the top one"
@@ -71,43 +98,61 @@ def _rr_hint(ranked: list[str], gold: set[str], got: Any, fn: Callable) -> str:
         return f"that is the position itself ({first}); return 1 / position, here 1/{first}"
     if got == 0 and first > 3:
         return (
-            f"0 for an id in gold at position {first}: score the whole list, do not cut it to "
-            "the top 3 first"
+            f"0 for a complete chunk at position {first}: score the whole list, do not cut it "
+            "to the top 3 first"
         )
     if got == 0 and first > 1:
         return (
-            f"0 for an id in gold at position {first}: every position counts (1/{first}), not "
-            "only the top one"
+            f"0 for a complete chunk at position {first}: every position counts (1/{first}), "
+            "not only the top one"
         )
     if _is(got, 1 / (first + 1)):
         return (
-            f"that is 1/{first + 1}, one position too far: the first id has rank 1, so count "
+            f"that is 1/{first + 1}, one position too far: the first chunk has rank 1, so count "
             "from 1 once, without adding 1 again"
         )
     if _is(got, 1.0) and first > 1:
         return (
-            f"1.0 for a first id in gold at position {first}: that is a hit (found or not); the "
-            "reciprocal rank falls with the position"
+            f"1.0 for a first complete chunk at position {first}: that is a hit (found or not); "
+            "the reciprocal rank falls with the position"
         )
-    return f"the first id in gold is at position {first}"
+    return f"the first chunk holding every fact is at position {first}"
+
+
+FACTS = ["Limite", "0,08", "Maxiflex", "London", "12"]
+
+
+def _rr_case(rng: random.Random) -> tuple[list[str], list[str]]:
+    """Ranked chunk texts, each holding a random share of the facts, some in another case."""
+    facts = rng.sample(FACTS, rng.randint(1, 3))
+    texts = []
+    for _ in range(rng.randint(0, 7)):
+        held = [f for f in facts if rng.random() < 0.6]
+        held = [f.lower() if rng.random() < 0.3 else f for f in held]
+        texts.append(" ".join(["a line of text", *held, "more text"]))
+    return texts, facts
 
 
 def check_reciprocal_rank(fn: Callable) -> int:
     rng, cases = random.Random(7), 0
-    ids = [f"d{k}" for k in range(12)]
-    fixed = [(["d1", "d2", "d3"], {"d3"}), (["d1", "d2", "d3", "d4"], {"d2", "d4"}), ([], {"d1"})]
-    randoms = [
-        (rng.sample(ids, rng.randint(0, 8)), set(rng.sample(ids, rng.randint(0, 3))))
-        for _ in range(40)
+    fixed = [  # in this order, each slip is first refused where it alone explains the answer
+        (["Limite de 0,08 mm", "other", "more"], ["0,08", "Limite"]),  # complete first: 1.0
+        (["x", "y", "Limite 0,08"], ["0,08", "Limite"]),  # third: 1/3
+        (["x", "Limite: 0,08", "0,08 is the Limite"], ["Limite", "0,08"]),  # two: the first, 1/2
+        (["x", "y", "z", "w", "Maxiflex 12"], ["Maxiflex", "12"]),  # below the top 3
+        (["nothing here", "nor here"], ["London"]),  # none holds a fact: 0.0
+        (["Maxiflex", "12"], ["Maxiflex", "12"]),  # spread over two chunks: none complete
+        (["0,08 mm", "Tolerance", "limite: 0,08"], ["0,08", "Limite"]),  # one fact, then a case
+        ([], ["London"]),
     ]
-    for ranked, gold in fixed + randoms:
-        hint = "positions count from 1; no id in gold is 0.0"
-        got = _call(fn, list(ranked), set(gold), hint=hint)
-        expected = reciprocal_rank(ranked, gold)
+    for texts, facts in fixed + [_rr_case(rng) for _ in range(40)]:
+        hint = "positions count from 1; no complete chunk is 0.0"
+        got = _call(fn, list(texts), list(facts), hint=hint)
+        expected = reciprocal_rank(texts, {t for t in texts if has_facts(t, facts)})
         if not _is(got, expected):
             raise NotYet(
-                f"ranked {ranked}, gold {sorted(gold)}: expected {expected:.4g}, got {short(got)} "
-                f"({_rr_hint(ranked, gold, got, fn)})"
+                f"ranked {short(texts, 120)}, facts {facts}: expected {expected:.4g}, got "
+                f"{short(got)} ({_rr_hint(texts, facts, got, fn)})"
             )
         cases += 1
     return cases
@@ -303,7 +348,7 @@ def _check_iou_on_long_spans(fn: Callable) -> int:
 
 
 CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
-    "07.1": ("reciprocal_rank(ranked_ids, gold) -> float", check_reciprocal_rank),
+    "07.1": ("reciprocal_rank(ranked_texts, facts) -> float", check_reciprocal_rank),
     "07b.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),

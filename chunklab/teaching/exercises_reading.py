@@ -1,7 +1,7 @@
-"""Exercises 07.2 and 07b.2: what the experiment notebooks ask a learner to write, checked on cases
+"""Exercises 07c.2 and 07b.2: what the experiment notebooks ask a learner to write, checked on cases
 the notebooks never show.
 
-07.2 `cannot_answer(chunks, facts)`: the ids of the questions that no single chunk can answer,
+07c.2 `cannot_answer(chunks, facts)`: the ids of the questions that no single chunk can answer,
 whatever the retriever (`answerable` 0 in 07's rows): a chunk answers when it holds every fact of
 the question, ignoring case. The slips named: facts spread over several chunks counted (that is
 `fact_recall` 1, m09's case in 07, not a chunk that answers alone), one fact enough, case kept,
@@ -31,7 +31,7 @@ from chunklab.evaluation.metrics import has_facts
 from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.claims import sign_test
 
-# --- 07.2: which questions can no chunk answer? -------------------------------------------------
+# --- 07c.2: which questions can no chunk answer? -------------------------------------------------
 
 Facts = dict[str, list[str]]
 
@@ -334,6 +334,6 @@ def sign_p(won: int, lost: int) -> float:
 
 
 CHECKS_READING: dict[str, tuple[str, Callable[[Callable], Any]]] = {
-    "07.2": ("cannot_answer(chunks, facts) -> sorted list of question ids", check_cannot_answer),
+    "07c.2": ("cannot_answer(chunks, facts) -> sorted list of question ids", check_cannot_answer),
     "07b.2": ("standing(family) -> names of the comparisons shown ahead", check_standing),
 }
