@@ -15,8 +15,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from solutions.exercises import family_verdicts, lead_without_flaws  # noqa: E402
 
 
-def _lead(found=lambda f, t: plain(f) in plain(t), *, join=all, own=True, skip_missed=False,
-          ties=False, swap=False):
+def _lead(
+    found=lambda f, t: plain(f) in plain(t),
+    *,
+    join=all,
+    own=True,
+    skip_missed=False,
+    ties=False,
+    swap=False,
+):
     """A learner's lead_without_flaws, written out here (not from the check's slip table), one
     part switched at a time."""
 
@@ -76,6 +83,7 @@ def test_08c_1_refuses_each_slip_with_its_hint(fn, hint):
 
 def test_08c_1_each_slip_reads_the_fixed_case_its_own_way():
     """One fixed case tells every slip apart, so a refusal names one slip, not several."""
-    reads = [tuple(map(tuple, map(sorted, slip(case)))) for slip, _ in yf.SLIPS for case in yf.FIXED]
-    answer = tuple(map(tuple, map(sorted, yf._split(yf.FIXED[0]))))
+    case = yf.FIXED[0]
+    reads = [tuple(map(tuple, map(sorted, slip(case)))) for slip, _ in yf.SLIPS]
+    answer = tuple(map(tuple, map(sorted, yf._split(case))))
     assert answer not in reads and len(set(reads)) == len(reads)

@@ -162,7 +162,8 @@ def _drawn(rng: random.Random) -> Case:
             fact = " ".join(words[start : start + rng.randint(2, 3)])
             facts = [fact, re.sub(r"\b1(\d)\b", r"\1", fact)] if rng.random() < 0.3 else [fact]
             fair = all(_in_words(f, texts[doc]) for f in facts)
-            rows.append((f"{doc[0]}{i}", doc, facts, rng.random() < 0.6, fair and rng.random() < 0.5))
+            answered = rng.random() < 0.6, fair and rng.random() < 0.5  # conversion, baseline
+            rows.append((f"{doc[0]}{i}", doc, facts, *answered))
     return _case(texts, rows)
 
 
@@ -184,9 +185,12 @@ def _read(got: object) -> tuple[list[str], list[str]]:
 
 def _copy(case: Case) -> Case:
     questions, conversion, baseline, texts = case
-    return [dict(q, facts=list(q["facts"])) for q in questions], dict(conversion), dict(
-        baseline
-    ), dict(texts)
+    return (
+        [dict(q, facts=list(q["facts"])) for q in questions],
+        dict(conversion),
+        dict(baseline),
+        dict(texts),
+    )
 
 
 def _slips_matching(fn: Callable) -> list[str]:
