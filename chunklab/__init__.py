@@ -123,6 +123,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
+- `teaching.exercises_yardstick_flaws`: exercise 08c.1, a lead over the plain text, flaws left out
 - `teaching.plain_text_baseline`: 08's answers against a file's plain text, titled or not
 - `teaching.exercises_table_room`: exercise 05b.1's check: the room a table's rows need
 - `teaching.exercises_safe_size`: exercise 05.2's check: the safe size predicted, not swept

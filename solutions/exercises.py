@@ -719,3 +719,20 @@ def wide_cuts(texts: list[str], buffer_size: int) -> list[int]:
     ]
     distances = np.array([1 - s for s in cosines])
     return [i for i, d in enumerate(distances) if d > np.percentile(distances, 80)]
+
+
+def lead_without_flaws(questions, conversion, baseline, texts):
+    """08c.1: won and lost ids, the questions whose facts are not all in their document's plain
+    text (read word by word) left out first: the baseline loses those at every budget."""
+    from chunklab.teaching.plain_text_baseline import plain
+
+    won, lost = [], []
+    for q in questions:
+        text = plain(texts[q["document"]])
+        if not all(plain(fact) in text for fact in q["facts"]):
+            continue  # a flaw of the yardstick, not a loss of structure
+        if conversion[q["id"]] and not baseline[q["id"]]:
+            won.append(q["id"])
+        elif baseline[q["id"]] and not conversion[q["id"]]:
+            lost.append(q["id"])
+    return won, lost

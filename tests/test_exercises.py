@@ -71,6 +71,11 @@ def test_the_reference_solution_passes(exercise):
     assert re.search(r"correct on all \d+ cases", result.message)
 
 
+def _lead_with_the_flaws_in(questions, conversion, baseline, texts):  # 08c.1: nothing left out
+    won = [q["id"] for q in questions if conversion[q["id"]] and not baseline[q["id"]]]
+    return won, [q["id"] for q in questions if baseline[q["id"]] and not conversion[q["id"]]]
+
+
 def _longest_row_alone(doc):  # 05.2: the row without its header
     from chunklab.chunkers.tables import find_tables
 
@@ -341,7 +346,7 @@ WRONG = {
     "03d.1": _block_without_overlap,
     "03d.2": _block_of_the_first_character,
     "03d.3": _family_read_at_005,
-    "08c.1": _family_read_at_005,
+    "08c.1": _lead_with_the_flaws_in,
     "03e.1": _chunk_again_ids_only,
     "03e.2": _fingerprint_of_the_text_alone,
     "03f.1": _held_by_doc_id_alone,

@@ -55,6 +55,8 @@
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).
+- `exercises_yardstick_flaws`: exercise 08c.1, a conversion's lead over its plain text with the
+  yardstick's flaws left out, and the slips it names.
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
 - `exercises_safe_size`: exercise 05.2's check (a table's safe size, predicted, not swept).
 - `exercises_paired_rows`: exercise 06.2's check (two strategies' rows paired by question id).

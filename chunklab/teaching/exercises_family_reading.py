@@ -1,5 +1,5 @@
-"""Exercises 03d.3's and 08c.1's check: one family of paired comparisons read at 0.05 / m, and
-the slips it names.
+"""Exercise 03d.3's check: one family of paired comparisons read at 0.05 / m, and the slips it
+names.
 
 Why a check of its own: companion 03d's skill is not computing a comparison but reading a family
 of them. A row is "better" only when its interval lies above 0 **and** a wins more questions
@@ -180,7 +180,4 @@ def check_family_verdicts(fn: Callable) -> int:
 
 CHECKS_FAMILY_READING: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "03d.3": ("family_verdicts(rows) -> list of verdicts", check_family_verdicts),
-    # companion 08c's family of 18 holds the row this check is for: an interval above 0 whose
-    # sign test misses the family's level
-    "08c.1": ("family_verdicts(rows) -> list of verdicts", check_family_verdicts),
 }
