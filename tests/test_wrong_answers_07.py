@@ -828,3 +828,34 @@ def test_07c_1_a_wrong_m_is_named_without_handing_over_m():
         out = selfcheck.verdict_for("07c.1", (m, *line))
         assert "not quite" in out and not re.search(r"m = 3\b|are three", out), out
         assert "count" in out, out
+
+
+def _rr_whole_words(ranked, gold):  # a fact as one token of the chunk split on spaces
+    return next(
+        (
+            1 / k
+            for k, t in enumerate(ranked, 1)
+            if all(f.lower() in t.lower().split() for f in gold)
+        ),
+        0.0,
+    )
+
+
+def _rr_word_boundaries(ranked, gold):  # a fact between \b's: misses 'Limite' in 'Limites:'
+    return next(
+        (
+            1 / k
+            for k, t in enumerate(ranked, 1)
+            if all(re.search(rf"\b{re.escape(f.lower())}\b", t.lower()) for f in gold)
+        ),
+        0.0,
+    )
+
+
+@pytest.mark.parametrize("wrong", [_rr_whole_words, _rr_word_boundaries], ids=["split", "bounds"])
+def test_07_1_names_facts_matched_as_whole_words(wrong):
+    """07's `complete` tests each fact as a substring, ignoring case. A whole-word matcher was told
+    "the first complete chunk, not the last"; one at word boundaries passed."""
+    result = verdict("07.1", wrong)
+    assert not result.passed and "whole words" in result.message, result.message
+    assert "not the last" not in result.message, result.message

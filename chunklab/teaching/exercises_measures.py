@@ -11,7 +11,9 @@ exercise's rule where it does not.
 
 from __future__ import annotations
 
+import functools
 import random
+import re
 import tracemalloc
 from collections.abc import Callable
 from typing import Any
@@ -50,6 +52,16 @@ def _first(texts: list[str], holds: Callable[[str], bool]) -> int:
     return next((n for n, text in enumerate(texts, start=1) if holds(text)), 0)
 
 
+_WORD_MATCHERS: list[Callable[[str, str], bool]] = [
+    lambda fact, text: fact in text.split(),  # the chunk split on spaces
+    lambda fact, text: re.search(rf"\b{re.escape(fact)}\b", text) is not None,  # word boundaries
+]
+
+
+def _all_words(word: Callable[[str, str], bool], text: str, *, facts: list[str]) -> bool:
+    return all(word(f.lower(), text.lower()) for f in facts)
+
+
 def _content_slip(texts: list[str], facts: list[str], got: Any, first: int) -> str | None:
     """The slips of `complete` itself: one fact for all, case kept, texts looked up in facts."""
     lowered = [f.lower() for f in facts]
@@ -62,6 +74,14 @@ def _content_slip(texts: list[str], facts: list[str], got: Any, first: int) -> s
     cased = _first(texts, lambda t: all(f in t for f in facts))
     if cased != first and _is(got, 1 / cased if cased else 0.0):
         return "ignore case, as `has_facts` does: 'limite' holds the fact 'Limite'"
+    for word in _WORD_MATCHERS:  # a fact as a whole word: 'Limite' not found in 'Limites:'
+        worded = _first(texts, functools.partial(_all_words, word, facts=facts))
+        if worded != first and _is(got, 1 / worded if worded else 0.0):
+            return (
+                f"you matched facts as whole words: a fact need only be a substring of the chunk, "
+                f"ignoring case, so the chunk at position {first} holds them all ('Limite' sits "
+                "in 'Limites:'; a fact may also span words, as '30 dias' does)"
+            )
     if first == 1 and _is(got, 0.0) and not any(t in facts for t in texts):
         return (
             "0.0, yet the first chunk holds every fact: test each text for the "
@@ -138,6 +158,7 @@ def check_reciprocal_rank(fn: Callable) -> int:
     fixed = [  # in this order, each slip is first refused where it alone explains the answer
         (["Limite de 0,08 mm", "other", "more"], ["0,08", "Limite"]),  # complete first: 1.0
         (["x", "y", "Limite 0,08"], ["0,08", "Limite"]),  # third: 1/3
+        (["Limites: 0,08", "x", "0,08 Limite", "Limite 0,08"], ["0,08", "Limite"]),  # 1.0: no words
         (["x", "Limite: 0,08", "0,08 is the Limite"], ["Limite", "0,08"]),  # two: the first, 1/2
         (["x", "y", "z", "w", "Maxiflex 12"], ["Maxiflex", "12"]),  # below the top 3
         (["nothing here", "nor here"], ["London"]),  # none holds a fact: 0.0
