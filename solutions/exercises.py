@@ -402,7 +402,7 @@ def pool_span(offsets, vectors, start, end):
 
 
 def late_vectors(text, spans):
-    """09b.2: read the text in windows of 254 pieces overlapping by 64, keep each piece from the
+    """09c.1: read the text in windows of 254 pieces overlapping by 64, keep each piece from the
     window where it sits furthest from an edge (a tie: the later), pool each span (09b.1).
 
     The prompt's question: on the work-schedules page, 12 chunks of 200 tokens, the mean cosine
