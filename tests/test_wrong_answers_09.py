@@ -412,9 +412,25 @@ def test_09c_1_pass_line_answers_the_prompts_second_question_after_the_learners_
     # the prompt asks for the learner's two numbers first; only a pass prints the reference
     result = verdict("09c.1", solutions.late_vectors)
     assert result.passed, result.message
-    assert "set your two numbers beside these" in result.message, result.message
+    assert "set your three numbers beside these" in result.message, result.message
     assert "0.58 alone and 0.67 late" in result.message, result.message
     assert "0.58" not in verdict("09c.1", _each_chunk_alone).message
+
+
+def test_09c_1_pass_line_gives_the_number_only_the_learners_own_function_reaches():
+    """The alone and late numbers are late_chunk_vectors' own, so a learner could read them off the
+    library; the third, each piece kept from the first window that reads it (the paper's code's
+    rule), has no switch in the library: it needs the learner's function with one rule changed."""
+    from chunklab.chunkers.registry import build
+    from chunklab.documents.series import load_document
+
+    doc = load_document("work_schedules")
+    spans = [(c.start, c.end) for c in build("fixed", size=200, overlap=0, unit="tokens").split(doc)]
+    vectors = _from_scratch(paper=True)(doc.text, spans)
+    sims = vectors @ vectors.T
+    first = float(sims[~np.eye(len(spans), dtype=bool)].mean())
+    message = verdict("09c.1", solutions.late_vectors).message
+    assert f"first window that reads it, {first:.2f} late" in message, message
 
 
 def _counted_in_turn(text, spans):
