@@ -425,7 +425,8 @@ def test_09c_1_pass_line_gives_the_number_only_the_learners_own_function_reaches
     from chunklab.documents.series import load_document
 
     doc = load_document("work_schedules")
-    spans = [(c.start, c.end) for c in build("fixed", size=200, overlap=0, unit="tokens").split(doc)]
+    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
+    spans = [(c.start, c.end) for c in chunks]
     vectors = _from_scratch(paper=True)(doc.text, spans)
     sims = vectors @ vectors.T
     first = float(sims[~np.eye(len(spans), dtype=bool)].mean())
