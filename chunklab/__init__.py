@@ -148,7 +148,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers_tables_prefixes`: the answer exercises of 05, 05b and 06, the same way
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)
 - `teaching.answers_experiments`: the answer exercises of 07 to 09 and the wrong answers they know
-- `teaching.answers_late_chunking`: exercise 09b.2's answer and the wrong pairs it names
+- `teaching.answers_late_chunking`: exercise 09c.1's answer and the wrong pairs it names
 - `teaching.answers_paired`: exercise 07c.1's answer (a comparison read in its family), its slips
 - `teaching.attention_map`: one attention head drawn as a map of its weights (09)
 - `teaching.best_part`: a chunk longer than the embedder reads, scored by its best part (09)

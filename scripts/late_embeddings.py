@@ -1,4 +1,4 @@
-"""Store the MiniLM vectors of companion 09b's baseline: data/late/embeddings/minilm.*
+"""Store the MiniLM vectors of 09b's baseline (09c reads them too): data/late/embeddings/minilm.*
 
 Companion 09b compares late chunking with each chunk embedded alone. The late side reads every
 document live; the baseline's vectors, every chunk embedded alone, are the same for every run, so

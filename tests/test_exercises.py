@@ -372,7 +372,7 @@ WRONG = {
     "08b.1": on_more_than_one_page,
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,
-    "09b.2": _late_by_the_library,
+    "09c.1": _late_by_the_library,
     **WRONG_10,
     **WRONG_10B,
     **WRONG_10C,

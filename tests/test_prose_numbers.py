@@ -45,6 +45,10 @@ ALLOWED: dict[str, dict[str, str]] = {
     "09b": {
         "9": "the step this companion belongs to ('Companion to step **9**'), not a figure",
         "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",
+    },
+    "09c": {
+        "9": "the step this companion belongs to ('Companion to step **9**'), not a figure",
+        "128": "the longest input all-MiniLM-L6-v2 was trained on, quoted from its model card",
         "8,192": "jina-embeddings-v2's input length, quoted from the late-chunking paper",
     },
 }

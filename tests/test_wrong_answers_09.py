@@ -304,28 +304,28 @@ def _each_chunk_alone(text, spans):
     return MiniLMEmbedder().embed_documents([text[a:b] for a, b in spans])
 
 
-def test_09b_2_refuses_a_call_into_the_library_and_accepts_the_from_scratch_reading():
-    result = verdict("09b.2", _late_by_library)
+def test_09c_1_refuses_a_call_into_the_library_and_accepts_the_from_scratch_reading():
+    result = verdict("09c.1", _late_by_library)
     assert not result.passed and "calls chunklab.embeddings.late" in result.message, result.message
     # imported under another name, the call is still seen
-    result = verdict("09b.2", _late_without_overlap)
+    result = verdict("09c.1", _late_without_overlap)
     assert not result.passed and "late_chunk_vectors" in result.message, result.message
     for right in (solutions.late_vectors, _from_scratch()):  # the slips' helper, without a slip
-        result = verdict("09b.2", right)
+        result = verdict("09c.1", right)
         assert result.passed, result.message
 
 
-def test_09b_2_pass_line_says_its_cases_are_spans_of_one_page_not_unseen_cases():
+def test_09c_1_pass_line_says_its_cases_are_spans_of_one_page_not_unseen_cases():
     # the 8 spans open one page the notebook also reads: "cases it had not seen" would overstate
-    result = verdict("09b.2", solutions.late_vectors)
+    result = verdict("09c.1", solutions.late_vectors)
     assert result.passed, result.message
     assert "had not seen" not in result.message, result.message
     said = "correct on all 8 cases: late_chunk_vectors' vectors for 8 spans of one page"
     assert f"{said}, sensitive_code's opening" in result.message, result.message
 
 
-def test_09b_2_names_each_chunk_embedded_alone():
-    result = verdict("09b.2", _each_chunk_alone)
+def test_09c_1_names_each_chunk_embedded_alone():
+    result = verdict("09c.1", _each_chunk_alone)
     assert not result.passed and "each chunk embedded alone" in result.message, result.message
 
 
@@ -342,7 +342,7 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
     averaged=False,
     cls_kept=False,
 ):
-    """09b.2 read from the model's own pieces, with one slip switchable: the windows' overlap,
+    """09c.1 read from the model's own pieces, with one slip switchable: the windows' overlap,
     the means scaled to length 1, a tie kept from the later window, the last window moved back,
     the character a piece is kept by (edge 0 its first, 1 its last), only the first window read."""
 
@@ -403,18 +403,35 @@ def _from_scratch(  # noqa: PLR0913  (one switch per slip)
         ({"width": 126, "overlap": 32}, "126 pieces overlapping by 32"),
     ],
 )
-def test_09b_2_names_each_slip_of_a_from_scratch_reading(slip, named):
-    result = verdict("09b.2", _from_scratch(**slip))
+def test_09c_1_names_each_slip_of_a_from_scratch_reading(slip, named):
+    result = verdict("09c.1", _from_scratch(**slip))
     assert not result.passed and named in result.message, result.message
 
 
-def test_09b_2_pass_line_answers_the_prompts_second_question_after_the_learners_own():
+def test_09c_1_pass_line_answers_the_prompts_second_question_after_the_learners_own():
     # the prompt asks for the learner's two numbers first; only a pass prints the reference
-    result = verdict("09b.2", solutions.late_vectors)
+    result = verdict("09c.1", solutions.late_vectors)
     assert result.passed, result.message
-    assert "set your two numbers beside these" in result.message, result.message
+    assert "set your three numbers beside these" in result.message, result.message
     assert "0.58 alone and 0.67 late" in result.message, result.message
-    assert "0.58" not in verdict("09b.2", _each_chunk_alone).message
+    assert "0.58" not in verdict("09c.1", _each_chunk_alone).message
+
+
+def test_09c_1_pass_line_gives_the_number_only_the_learners_own_function_reaches():
+    """The alone and late numbers are late_chunk_vectors' own, so a learner could read them off the
+    library; the third, each piece kept from the first window that reads it (the paper's code's
+    rule), has no switch in the library: it needs the learner's function with one rule changed."""
+    from chunklab.chunkers.registry import build
+    from chunklab.documents.series import load_document
+
+    doc = load_document("work_schedules")
+    chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
+    spans = [(c.start, c.end) for c in chunks]
+    vectors = _from_scratch(paper=True)(doc.text, spans)
+    sims = vectors @ vectors.T
+    first = float(sims[~np.eye(len(spans), dtype=bool)].mean())
+    message = verdict("09c.1", solutions.late_vectors).message
+    assert f"first window that reads it, {first:.2f} late" in message, message
 
 
 def _counted_in_turn(text, spans):
@@ -449,8 +466,8 @@ def solutions_tokens(minilm, text):
     return vectors
 
 
-def test_09b_2_names_counting_each_spans_pieces_in_turn():
-    result = verdict("09b.2", lambda text, spans: _counted_in_turn(text, list(spans)))
+def test_09c_1_names_counting_each_spans_pieces_in_turn():
+    result = verdict("09c.1", lambda text, spans: _counted_in_turn(text, list(spans)))
     assert not result.passed and "counted each span's pieces in turn" in result.message, (
         result.message
     )
@@ -592,7 +609,7 @@ def test_09_1_names_the_wrong_axis_and_the_first_texts_count():
 
 
 def _late_with_markers_pooled(text, spans):
-    """09b.2 with the first window's [CLS] and the last window's [SEP] readings kept at their
+    """09c.1 with the first window's [CLS] and the last window's [SEP] readings kept at their
     encoding offsets, (0, 0), so the span starting at character 0 pools them."""
     from chunklab.embeddings.minilm import MiniLMEmbedder
 
@@ -619,8 +636,8 @@ def _late_with_markers_pooled(text, spans):
     return np.array(out)
 
 
-def test_09b_2_names_the_markers_pooled():
-    result = verdict("09b.2", _late_with_markers_pooled)
+def test_09c_1_names_the_markers_pooled():
+    result = verdict("09c.1", _late_with_markers_pooled)
     assert not result.passed, result.message
     assert "[CLS] and [SEP] readings too" in result.message, result.message
 

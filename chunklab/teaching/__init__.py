@@ -100,7 +100,7 @@
 - `answers_paired`: exercise 07c.1's answer (the family size m, then one paired comparison read
   inside its family of three retrievers) and the wrong answers it names, registered by
   `answers_experiments`.
-- `answers_late_chunking`: exercise 09b.2's check (late chunking written from the model's
+- `answers_late_chunking`: exercise 09c.1's check (late chunking written from the model's
   reading, refused when it calls `chunklab.embeddings.late`) and the slips it names, registered
   by `exercises_measures`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into

@@ -1,4 +1,4 @@
-"""Exercise 09b.2's check: `late_vectors(text, spans)` written from the model's own reading
+"""Exercise 09c.1's check: `late_vectors(text, spans)` written from the model's own reading
 (`minilm.encoding`, `minilm.read`), run on a page other than the exercise's, compared with
 chunklab's `late_chunk_vectors`, and refused when it calls into `chunklab.embeddings.late`
 itself. Each plausible slip (the windows not overlapping or overlapping by another number, the
@@ -6,7 +6,7 @@ means never scaled to length 1, each chunk embedded alone, a piece kept by its l
 tie kept from the earlier window, each window overwriting the last, the readings averaged, a
 window's [CLS] left in (a one-piece shift), the markers' readings pooled, the last window not
 moved back, only the first window read, the step taken for the overlap, section 3's 126-piece
-windows, each span's pieces counted in turn as section 1's first cell does) is computed here and
+windows, each span's pieces counted in turn as 09b's section 1 does) is computed here and
 named in the hint; a window too wide for the model is named from the embedder's refusal.
 
 Registered by `exercises_measures` in `CHECKS_MEASURES`.
@@ -227,7 +227,7 @@ def _setting_slips(
     text: str, spans: tuple[tuple[int, int], ...], n: int, width: int, overlap: int
 ) -> list[tuple[np.ndarray, str]]:
     """Settings read from the wrong place: the overlap taken for the step, section 3's
-    128-position windows, and section 1's first cell, which counts each chunk's pieces in turn."""
+    128-position windows, and 09b's section 1, which counts each chunk's pieces in turn."""
     step_64 = [a for a, _ in late.windows(n, width, width - overlap)]
     short = [a for a, _ in late.windows(n, 126, 32)]
     return [
@@ -247,7 +247,7 @@ def _setting_slips(
 
 
 _IN_TURN = (
-    "you counted each span's pieces in turn, as section 1's first cell does: that holds only for "
+    "you counted each span's pieces in turn, as 09b's section 1 does: that holds only for "
     "spans that follow one another and split alone into the pieces they have in the text; these "
     "overlap and start inside words, so keep a piece by its first character's offset (09b.1)"
 )
@@ -351,7 +351,8 @@ def check_late_vectors(fn: Callable) -> Cases:
 @lru_cache(maxsize=None)
 def _schedules_answer() -> str:
     """The prompt's second question answered, shown only on a pass, after the prompt has asked
-    for the learner's own two numbers first: section 2's mean cosine on the work-schedules page."""
+    for the learner's own three numbers first: section 2's mean cosine on the work-schedules page,
+    alone, late, and late with the first window's reading kept (which the library cannot give)."""
     doc, minilm = load_document("work_schedules"), MiniLMEmbedder()
     chunks = build("fixed", size=200, overlap=0, unit="tokens").split(doc)
 
@@ -359,13 +360,18 @@ def _schedules_answer() -> str:
         sims = vectors @ vectors.T
         return float(sims[~np.eye(len(vectors), dtype=bool)].mean())
 
+    spans = [(c.start, c.end) for c in chunks]
     alone = mean_pairwise(minilm.embed_documents([c.text for c in chunks]))
-    late_ = mean_pairwise(
-        late.late_chunk_vectors(minilm, doc.text, [(c.start, c.end) for c in chunks])
-    )
+    late_ = mean_pairwise(late.late_chunk_vectors(minilm, doc.text, spans))
+    n = len(minilm.encoding(doc.text).ids) - 2  # the library has no first-window rule
+    starts = [a for a, _ in late.windows(n, minilm.max_tokens - 2, 64)]
+    tokens = _stitched(doc.text, starts, minilm.max_tokens - 2, rule="first")
+    first = mean_pairwise(late.pool_spans(tokens, spans))
     return (
-        f"Now set your two numbers beside these: on the work-schedules page, {len(chunks)} chunks "
-        f"of 200 tokens, the mean cosine between two chunks is {alone:.2f} alone and {late_:.2f} "
-        f"late: it rises there too, by {late_ - alone:.2f}, against the policy's 0.36 (0.28 to "
-        "0.64)"
+        f"Now set your three numbers beside these: on the work-schedules page, {len(chunks)} "
+        f"chunks of 200 tokens, the mean cosine between two chunks is {alone:.2f} alone and "
+        f"{late_:.2f} late: it rises there too, by {late_ - alone:.2f}, against the policy's 0.36 "
+        f"(0.28 to 0.64); with each piece kept from the first window that reads it, "
+        f"{first:.2f} late ({first - late_:+.3f}): the rule for a piece read twice "
+        + ("barely moves this number" if abs(first - late_) < 0.01 else "moves this number")
     )

@@ -24,7 +24,7 @@ class Verdict(NamedTuple):
 
 class Cases(NamedTuple):
     """What a check ran, said in its pass line where "cases it had not seen" would not be true
-    (09b.2's cases are spans of one page the notebook also reads): how many, and what they were."""
+    (09c.1's cases are spans of one page the notebook also reads): how many, and what they were."""
 
     how_many: int
     said: str

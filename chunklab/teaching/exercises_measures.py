@@ -374,5 +374,5 @@ CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),
     "09b.1": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),
-    "09b.2": ("late_vectors(text, spans) -> array (spans, dimensions)", check_late_vectors),
+    "09c.1": ("late_vectors(text, spans) -> array (spans, dimensions)", check_late_vectors),
 }
