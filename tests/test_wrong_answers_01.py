@@ -806,3 +806,9 @@ def test_01b_3_accepts_the_resampled_interval():
 
     assert verdict("01b.3", paired_interval).passed
     assert verdict("01b.3", lambda *a: list(paired_interval(*a))).passed
+
+
+def test_01_3_names_tied_left_at_zero():
+    """Won and lost right, tied returned as 0: the hint says what tied counts."""
+    result = verdict("01.3", lambda *case: [*compare_by_substring(*case)[:2], 0])
+    assert not result.passed and "tied is not 0" in result.message, result.message

@@ -595,3 +595,19 @@ def test_02c_1_accepts_section_5s_test_adapted_to_spans():
 
     result = verdict("02c.1", apart_headings)
     assert result.passed, result.message
+
+
+def apart_by_text_search(text, spans):  # the whole heading line searched as text, not placed
+    lines = [x for x in text.split("\n") if x.strip()]
+    return [
+        h.lstrip("#").strip()
+        for h, after in zip(lines, lines[1:], strict=False)
+        if re.match(r"#{1,6} ", h)
+        and not any(h in text[a:b] and after in text[a:b] for a, b in spans)
+    ]
+
+
+def test_02c_1_refuses_a_text_search_for_the_heading_line():
+    """'# Pump' is found inside '## Pump': a text search credits a heading no span holds."""
+    result = verdict("02c.1", apart_by_text_search)
+    assert not result.passed and "inside `## Pump`" in result.message, result.message

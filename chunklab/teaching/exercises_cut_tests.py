@@ -9,15 +9,12 @@ agree: any of them passes.
 
 02c.1, `apart_headings(text, spans)`: notebook 02c's heading test, from spans. A heading (a line
 starting with one to six `#` and a space) is kept with its text when one span holds the whole
-heading line and the whole next non-blank line; the titles of the others are returned in page
-order. A heading with no non-blank line after it is not counted. Titles are accepted with or
-without their `#` signs. The texts repeat titles inside other lines, where a substring test
-credits a heading the span does not hold.
-
-Both checks build their own cases from a fixed seed, refuse an answer that calls the library's
-matcher (`chunks_with_all`; for 01.3 also `fact_matching.answerable` and `holds_fact`), and name
-the slip a wrong answer makes on every case (`checking.consistent_slips`), else show the first case
-it got wrong.
+heading line and the whole next non-blank line; the others' titles (`#`s kept or not) are returned
+in page order; a heading with no non-blank line after it is not counted. The texts repeat titles
+inside other lines, and `# Pump` inside `## Pump`, where a text search credits a heading no span
+holds. Both checks build their cases from a fixed seed, refuse an answer that calls the library's
+matcher (`chunks_with_all`; for 01.3 also `answerable` and `holds_fact`), and name the slip a wrong
+answer makes on every case (`checking.consistent_slips`), else show the first case it got wrong.
 """
 
 from __future__ import annotations
@@ -74,6 +71,7 @@ def _both_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> 
     return won, lost, sum(_answered(text, a, q) and _answered(text, b, q) for q in qs)
 
 
+_NO_TIES = "tied is not 0: it counts the questions both cuts answer and the ones neither answers"
 COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
         lambda *case: _count(_spread, case),
@@ -99,6 +97,7 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         lambda *case: expected_counts(*case)[1::-1] + expected_counts(*case)[2:],
         "won and lost are swapped: won counts the questions cut_a answers and cut_b does not",
     ),
+    (lambda *case: expected_counts(*case)[:2] + (0,), _NO_TIES),
     (
         _both_only,
         "tied counts every question the two cuts agree on, the ones neither answers too",
@@ -258,20 +257,27 @@ def _title_and_after(text: str, spans: list[Span], line: tuple, after: tuple) ->
     return _holds(spans, (title_start, line[1], ""), after)
 
 
+def _searched(text: str, spans: list[Span], line: tuple, after: tuple, whole: bool = False) -> bool:
+    """A text search in place of 02c.1's span test: the title (or the whole heading line) and the
+    next line's text, both found inside one span."""
+    head = line[2] if whole else _title(line[2])
+    return any(head in text[a:b] and after[2] in text[a:b] for a, b in spans)
+
+
 def expected_apart(text: str, spans: list[Span]) -> list[str]:
     return _apart_by(text, spans, _next_filled, _one_span)
 
 
 HEADING_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
-        lambda t, sp: _apart_by(
-            t,
-            sp,
-            _next_filled,
-            lambda t, sp, h, n: any(_title(h[2]) in t[a:b] and n[2] in t[a:b] for a, b in sp),
-        ),
+        lambda t, sp: _apart_by(t, sp, _next_filled, _searched),
         "you looked for the title's words in the chunk: a title can also occur inside another "
         "line; test that the span holds the heading LINE whole, start to end",
+    ),
+    (
+        lambda t, sp: _apart_by(t, sp, _next_filled, partial(_searched, whole=True)),
+        "you searched the chunk's text for the heading line: `# Pump` is also found inside "
+        "`## Pump`; test where the line is, start <= its first character, its end <= end",
     ),
     (
         lambda t, sp: _apart_by(t, sp, _next_filled, _title_and_after),
@@ -332,6 +338,7 @@ def heading_cases() -> list[tuple[str, list[Span]]]:
     cases.append((twice, [(0, 10), (10, 20), (20, len(twice))]))
     indented = "  # Indented\nbody one\n# Real\nbody two"  # the first line is no heading
     cases.append((indented, [(0, 13), (13, 22), (22, len(indented))]))
+    cases.append(("# Pump\nintro\n\n## Pump\nintro\n", [(0, 8), (8, 28)]))  # '# Pump' in '## Pump'
     rng = random.Random(202)
     for _ in range(60):
         lines: list[str] = []
