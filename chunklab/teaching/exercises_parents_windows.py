@@ -224,8 +224,7 @@ def _why_current(got: list, scores: dict[str, float], versions: dict, k: int) ->
     as_text = _newest_as_text(versions)
     if as_text != current_ids(versions) and got == filtered_expected(scores, as_text, k):
         return (
-            'you compared versions as strings, where "9" > "10": compare them as the ints '
-            "they are"
+            'you compared versions as strings, where "9" > "10": compare them as the ints they are'
         )
     newest = max(v for _, v in versions.values())
     one_number = {i for i, (_, v) in versions.items() if v == newest}
