@@ -355,3 +355,19 @@ def test_03c_1_names_a_zero_based_position():
     k = 1 only."""
     result = verdict("03c.1", _zero_based)
     assert not result.passed and "counted positions from 0" in result.message, result.message
+
+
+def _versions_as_strings(scores, versions, k):  # the newest read by comparing str(version)
+    newest = {}
+    for doc, version in versions.values():
+        newest[doc] = max(newest.get(doc, str(version)), str(version))
+    kept = (i for i in scores if str(versions[i][1]) == newest[versions[i][0]])
+    return sorted(kept, key=lambda i: (-scores[i], i))[:k]
+
+
+def test_03c_2_refuses_versions_compared_as_strings():
+    """The notebook's own versions were strings ("3.1", "3.2"); carried over, "9" > "10". The
+    old check had no version past 9, so this passed it; a case with 9 and 10 now refuses it and
+    names the slip."""
+    result = verdict("03c.2", _versions_as_strings)
+    assert not result.passed and "compared versions as strings" in result.message, result.message

@@ -212,7 +212,20 @@ def current_expected(scores: dict[str, float], versions: dict, k: int) -> list[s
     return filtered_expected(scores, current_ids(versions), k)
 
 
+def _newest_as_text(versions: dict) -> set[str]:
+    """The ids a filter keeps that compares versions as strings, where "9" > "10"."""
+    newest: dict[str, str] = {}
+    for doc, version in versions.values():
+        newest[doc] = max(newest.get(doc, str(version)), str(version))
+    return {i for i, (doc, version) in versions.items() if str(version) == newest[doc]}
+
+
 def _why_current(got: list, scores: dict[str, float], versions: dict, k: int) -> str:
+    as_text = _newest_as_text(versions)
+    if as_text != current_ids(versions) and got == filtered_expected(scores, as_text, k):
+        return (
+            'you compared versions as strings, where "9" > "10": compare them as the ints they are'
+        )
     newest = max(v for _, v in versions.values())
     one_number = {i for i, (_, v) in versions.items() if v == newest}
     if got == filtered_expected(scores, one_number, k):
@@ -258,6 +271,11 @@ FILTER_CASES = [  # (scores, versions, k): one document, its best chunks an old 
     (  # the manual's version 2 scored nothing: its version 1 is old all the same
         {"m1": 4.0, "p1": 1.0},
         {"m1": ("manual", 1), "m9": ("manual", 2), "p1": ("policy", 1)},
+        2,
+    ),
+    (  # versions past 9: compared as strings, "9" > "10" and the old one is kept
+        {"a": 3.0, "b": 1.0, "c": 2.0},
+        {"a": ("policy", 9), "b": ("policy", 10), "c": ("manual", 12)},
         2,
     ),
 ]
