@@ -712,7 +712,7 @@ def test_a_link_out_of_the_folder_is_not_followed_unless_asked(tmp_path):
     (docs / "inner").symlink_to(secret)
     db = tmp_path / "i.sqlite"
     done = run_cli("index", str(docs), "--db", str(db))
-    assert done.returncode == 0 and b"indexed 1 documents" in done.stdout
+    assert done.returncode == 0 and b"indexed 1 document," in done.stdout
     assert (
         b"not indexed: 2 link(s) to files outside the folder (--follow-links indexes them)"
         in done.stderr

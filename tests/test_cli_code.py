@@ -168,7 +168,7 @@ def test_a_syntax_error_still_chunks_and_is_one_line_naming_the_lines_exit_0(
         "--strategy",
         "code",
     )
-    assert indexed.returncode == 0 and "indexed 1 documents" in indexed.stdout.decode()
+    assert indexed.returncode == 0 and "indexed 1 document," in indexed.stdout.decode()
     assert errors_of(indexed) == errors_of(done)
 
 

@@ -19,7 +19,7 @@ def test_in_this_process_prints_what_its_own_process_prints(capsys):
         root = here.root
     printed = capsys.readouterr().out
     assert printed.count("$ chunklab index docs --db team.sqlite") == 4
-    assert "indexed 1 documents" in printed and "1 unchanged, skipped" in printed
+    assert "indexed 1 document," in printed and "1 unchanged, skipped" in printed
     assert str(root) not in printed and not root.exists()
 
 

@@ -75,7 +75,7 @@ def test_unchanged_documents_are_skipped_and_a_changed_one_is_replaced_whole(tmp
     assert rows(db)[0] == before
     (folder / "doc0002.md").write_text("# Document 2\n\nShort now.\n", encoding="utf-8")
     changed = run_cli("index", str(folder), "--db", str(db))
-    assert b"indexed 1 documents" in changed.stdout and b"4 unchanged" in changed.stdout
+    assert b"indexed 1 document," in changed.stdout and b"4 unchanged" in changed.stdout
     after, _ = rows(db)
     doc2 = {c for t, c in after if "doc0002" in c}
     assert doc2 and not any("part" in c for c in doc2), (

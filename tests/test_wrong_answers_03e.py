@@ -297,3 +297,12 @@ def test_03e_2_accepts_a_set_beside_json_sorted_keys():
         return f"{doc.title}\n{doc.text}\n{json.dumps(kept, sort_keys=True)}"
 
     assert verdict("03e.2", fingerprint).passed, verdict("03e.2", fingerprint).message
+
+
+def test_03e_2_metadata_case_shows_the_metadata_that_differs():
+    """The metadata slip's case printed two identical-looking sides: the metadata is shown."""
+    result = verdict(
+        "03e.2",
+        lambda doc, s: f"{doc.title}|{doc.text}|{sorted(doc.metadata.items())}|{sorted(s.items())}",
+    )
+    assert not result.passed and "metadata {'owner': 'finance'}" in result.message, result.message

@@ -47,10 +47,27 @@ def _unsorted(calls):  # the right chunk ids, in indexing order
     return held
 
 
+def _flat_keeps_emptied(calls):  # flat keying, the tenant that lost its document left listed
+    held, owner = {}, {}
+    for tenant, doc_id, ids in calls:
+        tenant = tenant or "default"
+        if doc_id in owner:
+            held[owner[doc_id]].pop(doc_id, None)
+        owner[doc_id] = tenant
+        held.setdefault(tenant, {})[doc_id] = list(ids)
+    return {t: sorted(c for ids in docs.values() for c in ids) for t, docs in held.items()}
+
+
+def _whole_tenant(calls):  # each call replaces everything its tenant held
+    return {tenant or "default": sorted(ids) for tenant, _, ids in calls}
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
         (_by_doc_id, "key each by (tenant, doc_id)"),
+        (_flat_keeps_emptied, "key each by (tenant, doc_id)"),
+        (_whole_tenant, "replaces only its own document's chunks"),
         (_appends, "keeps none of its earlier chunks"),
         (_drops_untenanted, "still indexes: its chunks land in the tenant 'default'"),
         (_none_as_tenant, "not None"),

@@ -247,7 +247,8 @@ def report_index(args: argparse.Namespace, found: FoundDocuments, tally: Tally, 
     say_how_cut([(doc_id, str(path)) for doc_id, path in found.documents], args)
     warn_cut(add_cuts(tally.cuts), MiniLMEmbedder.name, MiniLMEmbedder().max_tokens, remedy(args))
     print(
-        f"indexed {tally.indexed} documents, {tally.children} children, tenant {args.tenant!r}, "
+        f"indexed {tally.indexed} document{'' if tally.indexed == 1 else 's'}, "
+        f"{tally.children} children, tenant {args.tenant!r}, "
         f"into {args.db}"
         + (f"; {tally.unchanged} unchanged, skipped" if tally.unchanged else "")
         + (f"; {pruned} removed (--prune)" if pruned else "")

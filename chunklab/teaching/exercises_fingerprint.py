@@ -324,9 +324,12 @@ def check_fingerprint(fn: Callable) -> int:
             if not isinstance(got, str):
                 raise NotYet(f"return a str, got {type(got).__name__} {short(got)}")
         if (one == two) != equal:
+            meta = doc.metadata != other.metadata  # shown only where it is what differs
             raise NotYet(
-                f"{hint}. Case: title {doc.title!r}, text {doc.text!r}, settings {settings} "
-                f"against title {other.title!r}, text {other.text!r}, settings {other_settings}"
+                f"{hint}. Case: title {doc.title!r}, text {doc.text!r}, settings {settings}"
+                + (f", metadata {doc.metadata}" if meta else "")
+                + f" against title {other.title!r}, text {other.text!r}, settings {other_settings}"
+                + (f", metadata {other.metadata}" if meta else "")
             )
     return len(PAIRS) + 1
 
