@@ -146,6 +146,12 @@ def _scored(cuts, starts, shift=1):
             "counts chunks, not cuts",
         ),
         (lambda s, p, t: 3, "return a pair"),
+        (
+            lambda s, p, t: _scored(
+                sorted(np.argsort(1 - s)[::-1][: int(np.ceil(len(s) * (1 - p / 100)))]), t
+            ),
+            "a fixed count",
+        ),
     ],
 )
 def test_04c_2_names_each_slip(wrong, hint):

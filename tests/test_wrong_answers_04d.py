@@ -35,9 +35,19 @@ def test_04d_1_accepts_the_tail_and_one_minus_the_head():
         ),
         (lambda n, m, c, h: 1 - _at_least(n, m, c, h), "fewer hits than the cut"),
         (lambda n, m, c, h: [0.5], "return one number"),
+        (lambda n, m, c, h: _at_least(n, m, c, max(h, 1)), "leaves out 0 hits"),
     ],
 )
 def test_04d_1_names_each_slip(wrong, hint):
     result = verdict("04d.1", wrong)
     assert not result.passed
     assert hint in result.message, result.message
+
+
+def test_04d_1_names_a_missing_module_instead_of_raising_it():
+    def with_scipy(n, m, c, h):
+        raise ModuleNotFoundError("No module named 'scipy'", name="scipy")
+
+    result = verdict("04d.1", with_scipy)
+    assert not result.passed
+    assert "scipy is not installed here" in result.message, result.message

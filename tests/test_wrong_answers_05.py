@@ -341,3 +341,9 @@ def keeping_the_outer_empties(header, row):
 def test_05_1_names_the_empty_piece_an_outer_pipe_leaves():
     result = verdict("05.1", keeping_the_outer_empties)
     assert not result.passed and "no column name" in result.message, result.message
+
+
+def test_05_2_names_one_too_many():
+    """A newline counted twice (or one after the row) got the generic hint, not the slip."""
+    result = verdict("05.2", lambda doc: safe_size(doc) + 1)
+    assert not result.passed and "one too many" in result.message, result.message

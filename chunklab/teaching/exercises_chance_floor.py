@@ -1,8 +1,10 @@
 """Companion 04d's check (04d.1): the exact chance floor of a cut, the chance that as many cuts
 placed at random hit at least as many marked places (a hypergeometric tail), on cases the notebook
 never shows, naming each predictable slip (exactly as many hits instead of at least, strictly
-more, draws with replacement, the chance of fewer hits). The notebook draws this floor 10,000
-times; the exercise counts it, so a learner sees why a third decimal can differ between the two.
+more, draws with replacement, the chance of fewer hits, a tail that leaves out 0
+hits), and says what to use when a learner reaches for scipy, not installed here. The notebook
+draws this floor 10,000 times; the exercise counts it, so a learner sees why a third decimal can
+differ between the two.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -50,6 +52,11 @@ _SLIPS: list[tuple[Callable[..., float], str]] = [
         "that is the chance of fewer hits than the cut: the floor is the chance of at least as "
         "many",
     ),
+    (
+        lambda n, m, c, h: _at_least(n, m, c, max(h, 1)),
+        "the tail leaves out 0 hits: with hits = 0 every draw qualifies and the chance is 1; "
+        "start the sum at hits itself, 0 included",
+    ),
 ]
 
 
@@ -71,7 +78,13 @@ def check_chance_as_many(fn: Callable) -> int:
     hit at least `hits` marked ones, within 1e-9 on every case."""
     cases = _cases()
     for places, marked, cuts, hits in cases:
-        got = fn(places, marked, cuts, hits)
+        try:
+            got = fn(places, marked, cuts, hits)
+        except ModuleNotFoundError as missing:  # scipy's hypergeom: not a dependency here
+            raise NotYet(
+                f"{missing.name} is not installed here; count the tail with math.comb, "
+                "comb(marked, i) * comb(places - marked, cuts - i) / comb(places, cuts)"
+            ) from None
         if isinstance(got, bool) or not isinstance(got, (int, float)):
             raise NotYet(f"return one number, a chance between 0 and 1, not {short(got)}")
         expected = _at_least(places, marked, cuts, hits)

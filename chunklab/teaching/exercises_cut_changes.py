@@ -3,12 +3,14 @@ against known topic starts, on similarities the notebook never shows, refusing a
 library's rule and naming each predictable slip (a cut at the cut-off itself, the percentile of
 the similarities, p / 100, a gap numbered as the sentence before it, every cut counted as a hit,
 the two numbers swapped, the document's start counted as a cut or as a hit, chunks counted
-instead of cuts, the most similar gaps cut, the cut-off turned back into a similarity).
+instead of cuts, the most similar gaps cut, the cut-off turned back into a similarity, a fixed
+count of the largest distances cut).
 Registered in `exercises`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from math import ceil
 
 import numpy as np
 
@@ -27,6 +29,10 @@ def _cut_gaps(sims: np.ndarray, percentile: float, strict: bool = True) -> list[
 
 def _score(gaps: list[int], starts: list[int], shift: int = 1) -> tuple[int, int]:
     return sum(i + shift in set(starts) for i in gaps), len(gaps)
+
+
+def _count(sims: np.ndarray, percentile: float) -> int:
+    return ceil(len(sims) * (1 - percentile / 100))
 
 
 def _expected(sims: np.ndarray, percentile: float, starts: list[int]) -> tuple[int, int]:
@@ -87,6 +93,12 @@ _SLIPS: list[tuple[Callable[..., tuple[int, int]], str]] = [
         "that cuts against 1 - the percentile, a similarity: 1 - (1 - s) need not round back to s, "
         "so a gap at the cut-off can land on the wrong side (exercise 04c.1); compare the "
         "distances with their percentile",
+    ),
+    (
+        lambda s, p, t: _score(sorted(np.argsort(s, kind="stable")[: _count(s, p)]), t),
+        "that cuts a fixed count, the ceil(n * (1 - p / 100)) largest distances: the rule cuts "
+        "every distance above their percentile, which numpy interpolates between two gaps, so "
+        "the count can differ by one; compare each distance with np.percentile",
     ),
 ]
 

@@ -56,6 +56,9 @@ def _slips(doc: Document) -> dict[int, str]:
             len(h) + len(r) for h, r in pairs
         ): "off by one: header, newline, row; count the newline",
         max(
+            len(h) + 2 + len(r) for h, r in pairs
+        ): "one too many: header, one newline, row; nothing follows the row in its chunk",
+        max(
             len(t.header) + len(lines[t.delimiter_line]) + len(r) + 2
             for t in tables
             for r in t.rows
