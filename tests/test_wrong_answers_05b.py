@@ -230,7 +230,8 @@ def test_05b_1_refuses_stripping_the_trailing_spaces():
     no test document had a line ending in spaces; one that has them refuses it, naming the slip."""
 
     def stripped(text, count, rows_mode=False):
-        return _room_by_blocks("\n".join(line.strip() for line in text.split("\n")), count, rows_mode)
+        stripped_text = "\n".join(line.strip() for line in text.split("\n"))
+        return _room_by_blocks(stripped_text, count, rows_mode)
 
     result = verdict("05b.1", stripped)
     assert not result.passed and "trailing spaces" in result.message, result.message
