@@ -223,3 +223,15 @@ def test_05b_1_names_a_missing_newline_after_the_delimiter_line():
     assert not result.passed, result.message
     assert "the delimiter line, like the header line" in result.message, result.message
     assert "breadcrumb is followed" not in result.message, result.message
+
+
+def test_05b_1_refuses_stripping_the_trailing_spaces():
+    """The pair is measured as the source writes it: a function that strips each line passed while
+    no test document had a line ending in spaces; one that has them refuses it, naming the slip."""
+
+    def stripped(text, count, rows_mode=False):
+        stripped_text = "\n".join(line.strip() for line in text.split("\n"))
+        return _room_by_blocks(stripped_text, count, rows_mode)
+
+    result = verdict("05b.1", stripped)
+    assert not result.passed and "trailing spaces" in result.message, result.message
