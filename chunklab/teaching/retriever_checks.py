@@ -125,6 +125,20 @@ _WHOLE_POINTS = (
 )
 
 
+def _rounding_slips(paired: Comparison) -> dict[Pair, str]:
+    """The right counts with the interval's ends written as shares of 1, or rounded to whole
+    points, where that differs from the right ends."""
+    interval = (round(paired.low, 1), round(paired.high, 1))
+    out: dict[Pair, str] = {}
+    for ends, why in (
+        ((round(paired.low / 100, 1), round(paired.high / 100, 1)), _IN_SHARES),
+        ((float(round(paired.low)), float(round(paired.high))), _WHOLE_POINTS),
+    ):
+        if ends != interval:
+            out[(paired.won, paired.lost, *ends)] = why
+    return out
+
+
 def _bm25_on_the_cut_misses() -> dict[Any, str]:
     """Each wrong pair below with any verdict, the right pair at another level, and the right
     pair with a wrong verdict."""
@@ -166,12 +180,8 @@ def _bm25_on_the_cut_misses() -> dict[Any, str]:
             "that pairs precision or IoU (the two split the questions alike here): the exercise "
             "asks recall"
         )
-    shares = (round(paired.low / 100, 1), round(paired.high / 100, 1))
-    if shares != interval:  # the interval's ends written as shares of 1, not points
-        pairs.setdefault((*right, *shares), _IN_SHARES)
-    whole = (round(paired.low), round(paired.high))  # the ends rounded to whole points
-    if whole != interval:
-        pairs.setdefault((*right, *whole), _WHOLE_POINTS)
+    for key, why in _rounding_slips(paired).items():  # a pair named above keeps its hint
+        pairs.setdefault(key, why)
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     misses.update(_at_other_levels())
