@@ -460,3 +460,14 @@ def test_10b_1_the_named_slip_comes_before_the_cases_dicts(wrong, named):
     message = verdict("10b.1", wrong).message
     after = message.split(": not yet: ", 1)[1]
     assert after.index(named) < after.index("expected {"), message
+
+
+def test_10b_2_ends_rounded_to_whole_points_are_named(capsys):
+    """The right counts and verdict with the interval's ends rounded to integers get a hint that
+    names the rounding, not the generic 'items 3 and 4 are not right'."""
+    from chunklab.teaching import selfcheck
+
+    won, lost, low, high, word = selfcheck.SOLUTIONS["10b.2"][1]()
+    selfcheck.check("10b.2", (won, lost, round(low), round(high), word))
+    out = capsys.readouterr().out
+    assert "correct" not in out and "whole points" in out, out

@@ -420,3 +420,16 @@ def test_11_3_names_the_notebooks_own_level_and_family_sizes():
     }.items():
         out = verdict("11b.1", lambda budget, answer=answer: answer).message
         assert "correct" not in out and why in out, (answer, out)
+
+
+def family_read_on_the_interval_alone(budget):
+    """The family's level, but a cut kept when its interval excludes 0, the sign test ignored."""
+    from chunklab.teaching.exercises_code_family import bm25_family
+
+    pairs = bm25_family(budget)
+    return len(pairs), [other for other, pair in pairs.items() if pair.low > 0]
+
+
+def test_11b_1_an_interval_only_verdict_is_told_of_the_sign_test():
+    result = verdict("11b.1", family_read_on_the_interval_alone)
+    assert not result.passed and "sign test" in result.message, result.message

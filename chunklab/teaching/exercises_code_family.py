@@ -6,7 +6,8 @@ better than at that level. The check runs it at 500 tokens, then at 200 (a fixed
 refused), and names each known slip: each comparison read at 95% as if it were alone (at 500 the
 two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11b's
 own m = 45 (its LEVEL) or its 12 complete@5 lines, recall@5 for complete@5, the budget of 200, a
-cut too many.
+cut too many, the interval read alone without the sign test (at 500 the same cuts as the 95%
+reading, so that hint names both).
 """
 
 from __future__ import annotations
@@ -111,6 +112,14 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
     for other in bm25_family():
         if other not in shown:
             misses.setdefault((m, (*shown, other)), extra)
+    interval_only = tuple(o for o, pair in bm25_family().items() if pair.low > 0)
+    if sorted(interval_only) != sorted(shown):  # compare's verdict needs the sign test too
+        why = (
+            "that reads the interval alone (its low end above 0): 'better' also needs the sign "
+            "test's p below 5/m, so keep the cuts whose verdict is 'better'"
+        )
+        old = misses.get((m, interval_only))
+        misses[(m, interval_only)] = f"either {old}; or {why}" if old else why
     misses.pop((m, shown), None)
     return misses
 

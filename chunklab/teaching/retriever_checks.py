@@ -13,7 +13,8 @@ BM25 against the hybrid, IoU, precision or precision-Ω paired instead of recall
 every question: it belongs to the cut),
 the cut paired instead of the retriever (markdown 200 against Recursive 200/0, both by BM25), and
 either retriever read on the other cut (section 2's `bm25_200` against MiniLM on markdown 200);
-a verdict in capitals is told to write compare's word, whichever word it is.
+a verdict in capitals is told to write compare's word, whichever word it is; the interval's
+ends rounded to whole points are named.
 """
 
 from __future__ import annotations
@@ -118,6 +119,25 @@ _IN_SHARES = (
     "them as shares of 1"
 )
 
+_WHOLE_POINTS = (
+    "the interval's ends to one decimal, as compare prints them (+2.3, not +2): you rounded them "
+    "to whole points"
+)
+
+
+def _rounding_slips(paired: Comparison) -> dict[Pair, str]:
+    """The right counts with the interval's ends written as shares of 1, or rounded to whole
+    points, where that differs from the right ends."""
+    interval = (round(paired.low, 1), round(paired.high, 1))
+    out: dict[Pair, str] = {}
+    for ends, why in (
+        ((round(paired.low / 100, 1), round(paired.high / 100, 1)), _IN_SHARES),
+        ((float(round(paired.low)), float(round(paired.high))), _WHOLE_POINTS),
+    ):
+        if ends != interval:
+            out[(paired.won, paired.lost, *ends)] = why
+    return out
+
 
 def _bm25_on_the_cut_misses() -> dict[Any, str]:
     """Each wrong pair below with any verdict, the right pair at another level, and the right
@@ -160,9 +180,8 @@ def _bm25_on_the_cut_misses() -> dict[Any, str]:
             "that pairs precision or IoU (the two split the questions alike here): the exercise "
             "asks recall"
         )
-    shares = (round(paired.low / 100, 1), round(paired.high / 100, 1))
-    if shares != interval:  # the interval's ends written as shares of 1, not points
-        pairs.setdefault((*right, *shares), _IN_SHARES)
+    for key, why in _rounding_slips(paired).items():  # a pair named above keeps its hint
+        pairs.setdefault(key, why)
     pairs.pop((*right, *interval), None)
     misses = {(*pair, word): why for pair, why in pairs.items() for word in _VERDICTS}
     misses.update(_at_other_levels())
