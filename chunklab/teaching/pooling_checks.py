@@ -233,7 +233,9 @@ def _membership_slips(offsets: np.ndarray, start: int, end: int) -> dict[str, tu
     }
 
 
-def _rules_fitting(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, got: Any) -> list:
+def _rules_fitting(
+    offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, got: Any
+) -> list:
     """The names of the wrong membership rules whose pooled vector is `got` on this span."""
 
     def pooled(keep: np.ndarray) -> np.ndarray:
@@ -301,7 +303,8 @@ def _narrowed(fn: Callable, later: list, named: list) -> list:
         expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0]
         got = _without_embeddings(fn, offsets.copy(), vectors.copy(), start, end)
         if not close(got, expected):
-            fits = [n for n in named if n in _rules_fitting(offsets, vectors.astype(np.float64), start, end, got)]
+            fitting = _rules_fitting(offsets, vectors.astype(np.float64), start, end, got)
+            fits = [n for n in named if n in fitting]
             named = fits or named
     return named
 
