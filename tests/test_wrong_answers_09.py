@@ -165,7 +165,7 @@ WRONG_POOL = {
     _span_wholly_inside: "one that starts inside the span and ends after end still counts",
     _span_no_zeros: "return a vector of zeros",
     _span_including_end: "end is excluded",
-    _span_by_overlap: "nor by any overlap",
+    _span_by_overlap: "by any overlap",
     _span_not_scaled: "scale the mean to length 1",
 }
 
@@ -561,6 +561,27 @@ def test_09b_1_names_the_slips_the_generic_hint_hid(wrong, named):
     result = verdict("09b.1", wrong)
     assert not result.passed
     assert named in result.message, result.message
+
+
+def _span_by_middle(offsets, vectors, start, end):
+    middle = offsets.sum(axis=1) / 2
+    return _pool(offsets, vectors, (middle >= start) & (middle < end))
+
+
+def _span_by_last_character(offsets, vectors, start, end):
+    return _pool(offsets, vectors, (offsets[:, 1] > start) & (offsets[:, 1] <= end))
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [(_span_by_middle, "its middle"), (_span_by_last_character, "its last one")],
+    ids=["by middle", "by last character"],
+)
+def test_09b_1_names_the_middle_and_last_character_rules(wrong, named):
+    """Both once got one generic hint, "not by its last one nor by any overlap"."""
+    result = verdict("09b.1", wrong)
+    assert not result.passed
+    assert named in result.message and "overlap" not in result.message, result.message
 
 
 def test_09_1_names_the_wrong_axis_the_first_texts_count_and_integer_division():

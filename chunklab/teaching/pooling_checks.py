@@ -220,6 +220,31 @@ def check_masked_mean(fn: Callable) -> int:
     return cases
 
 
+def _membership_slips(offsets: np.ndarray, start: int, end: int) -> dict[str, tuple]:
+    """Wrong rules for which tokens a span holds, by name: each is a mask per way of writing it."""
+    middle = offsets.sum(axis=1) / 2
+    return {
+        "its last one": (
+            (offsets[:, 1] > start) & (offsets[:, 1] <= end),
+            (offsets[:, 1] >= start) & (offsets[:, 1] < end),
+        ),
+        "any overlap": ((offsets[:, 1] > start) & (offsets[:, 0] < end),),
+        "its middle": ((middle >= start) & (middle < end), (middle >= start) & (middle <= end)),
+    }
+
+
+def _rules_fitting(
+    offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, got: Any
+) -> list:
+    """The names of the wrong membership rules whose pooled vector is `got` on this span."""
+
+    def pooled(keep: np.ndarray) -> np.ndarray:
+        return _unit(vectors[keep].mean(axis=0)) if keep.any() else np.zeros(vectors.shape[1])
+
+    slips = _membership_slips(offsets, start, end)
+    return [name for name, keeps in slips.items() if any(close(got, pooled(k)) for k in keeps)]
+
+
 def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, got: Any) -> str:
     def pooled(keep: np.ndarray) -> np.ndarray:
         return _unit(vectors[keep].mean(axis=0)) if keep.any() else np.zeros(vectors.shape[1])
@@ -235,15 +260,9 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
         return "start is included: a token starting at start belongs to this chunk"
     if not np.all(np.isfinite(np.asarray(got, dtype=np.float64))):
         return "no token starts in the span: return a vector of zeros, not the mean of nothing"
-    # tested before the by-last rule: on many spans an overlap picks the same tokens as that rule
-    if close(got, pooled((offsets[:, 1] > start) & (offsets[:, 0] < end))):
-        return "a token belongs by its first character, not by its last one nor by any overlap"
-    by_last = (
-        (offsets[:, 1] > start) & (offsets[:, 1] <= end),
-        (offsets[:, 1] >= start) & (offsets[:, 1] < end),
-    )
-    if any(close(got, pooled(keep)) for keep in by_last):
-        return "a token belongs by its first character, not its last: test where it starts"
+    named = _rules_fitting(offsets, vectors, start, end, got)
+    if named:  # on some spans two rules pick the same tokens: name each that fits
+        return f"a token belongs by its first character, not by {' nor by '.join(named)}"
     inside = (offsets[:, 0] >= start) & (offsets[:, 0] < end)
     if inside.any() and close(got, vectors[inside].mean(axis=0)):
         return "scale the mean to length 1"
@@ -260,9 +279,11 @@ def _pool_hint(offsets: np.ndarray, vectors: np.ndarray, start: int, end: int, g
     return "the tokens whose first character is in start <= position < end; zeros if none"
 
 
-def check_pool_span(fn: Callable) -> int:
-    rng, cases = np.random.default_rng(10), 0
-    for _ in range(40):
+def _span_cases(count: int = 40) -> list:
+    """The checker's spans: (offsets, vectors, start, end), some inside a token, some past the
+    last one."""
+    rng, cases = np.random.default_rng(10), []
+    for _ in range(count):
         n, dim = int(rng.integers(1, 9)), int(rng.integers(2, 5))
         widths, gaps = rng.integers(1, 5, size=n), rng.integers(0, 2, size=n)
         starts = np.cumsum(gaps + np.concatenate([[0], widths[:-1]]))
@@ -271,13 +292,36 @@ def check_pool_span(fn: Callable) -> int:
         inner = [int(a) + 1 for a, b in offsets if b - a > 1]  # inside a token: overlap != start
         points = [int(p) for p in offsets.ravel()] + inner + [int(offsets[-1, 1]) + 2]
         start, end = sorted(int(p) for p in rng.choice(points, size=2))
+        cases.append((offsets, vectors, start, end))
+    return cases
+
+
+def _narrowed(fn: Callable, later: list, named: list) -> list:
+    """The wrong rules still fitting on the later spans the answer also gets wrong: a first span
+    where two rules pick the same tokens must not leave the hint naming both."""
+    for offsets, vectors, start, end in later:
+        expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0]
+        got = _without_embeddings(fn, offsets.copy(), vectors.copy(), start, end)
+        if not close(got, expected):
+            fitting = _rules_fitting(offsets, vectors.astype(np.float64), start, end, got)
+            fits = [n for n in named if n in fitting]
+            named = fits or named
+    return named
+
+
+def check_pool_span(fn: Callable) -> int:
+    cases = _span_cases()
+    for done, (offsets, vectors, start, end) in enumerate(cases):
         expected = pool_spans(TokenVectors(vectors, offsets), [(start, end)])[0].astype(np.float64)
         got = _without_embeddings(fn, offsets.copy(), vectors.copy(), start, end)
         if not close(got, expected):
             hint = _pool_hint(offsets, vectors.astype(np.float64), start, end, got)
+            named = _rules_fitting(offsets, vectors.astype(np.float64), start, end, got)
+            if len(named) > 1 and hint.endswith(" nor by ".join(named)):
+                named = _narrowed(fn, cases[done + 1 :], named)
+                hint = f"a token belongs by its first character, not by {' nor by '.join(named)}"
             raise NotYet(
                 f"tokens at {offsets.tolist()}, span {start}-{end}: expected "
                 f"{rounded(expected)}, got {rounded(got)} ({hint})"
             )
-        cases += 1
-    return cases
+    return len(cases)
