@@ -124,13 +124,30 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
         b for b in range(8, 131) if answers._linearize_losses("sensitive_code", b)[0] == 0
     )
     assert first_zero < right - 1
-    assert "first zero" in selfcheck.verdict_for("05b.2", (first_zero, blind))
+    assert "what orphans alone say" in selfcheck.verdict_for("05b.2", (first_zero, blind))
     assert "off by one" in selfcheck.verdict_for("05b.2", (right - 1, blind))
     assert "series' copy differs" in selfcheck.verdict_for("05b.2", (68, blind))
     assert "smaller budget also" in selfcheck.verdict_for("05b.2", (right + 1, blind))
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
+
+
+def test_05b_2_first_number_needs_rows_kept():
+    """The first number is the smallest budget that loses no row. Orphans alone answer the
+    smallest budget with 0 orphans, where a row is cut in two: refused, with a hint that names
+    orphans alone and asks for rows_apart. (The last orphan + 1 is the right budget on every
+    series document: just under it the widest row fits alone, orphaned, so it is no slip.)"""
+    from chunklab.teaching import answers_tables_prefixes as answers
+    from chunklab.teaching import selfcheck
+
+    right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
+    sweep = {b: answers._linearize_losses("sensitive_code", b) for b in range(30, 131)}
+    orphans_only = min(b for b, (left, _) in sweep.items() if left == 0)
+    assert sweep[orphans_only][1] > 0 and orphans_only < right
+    hint = selfcheck.verdict_for("05b.2", (orphans_only, blind))
+    assert "what orphans alone say" in hint and "rows_apart" in hint, hint
+    assert max(b for b, (left, _) in sweep.items() if left) + 1 == right
 
 
 @pytest.mark.parametrize("which", ["first", "last"])

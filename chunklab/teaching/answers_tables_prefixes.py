@@ -154,10 +154,11 @@ def _linearize_losses(name: str, max_tokens: int) -> tuple[int, int]:
 
 
 def linearize_budget_from_which_gds_copy_keeps_rows() -> int:
-    """The budget from which linearize mode orphans no row and keeps every row whole with its
-    header on the series' copy of the GDS page, up to 130 tokens. Its first zero comes earlier,
-    the trap notebook 05b's section 1 names."""
-    return max(b for b in range(8, 131) if any(_linearize_losses("sensitive_code", b))) + 1
+    """The smallest budget from 30 to 130 at which linearize mode orphans no row and keeps every
+    row whole with its header on the series' copy of the GDS page. The smallest with 0 orphans
+    comes earlier and hides a row cut in two: only rows kept tell them apart. (The last orphan + 1
+    gives the same budget here: just under it the widest row fits alone, without its header.)"""
+    return min(b for b in range(30, 131) if not any(_linearize_losses("sensitive_code", b)))
 
 
 def _gds_copy_blind_budgets() -> int:
@@ -194,13 +195,13 @@ def _budget_slips() -> dict[int, str]:
         slips[budget] = (
             f"at that budget {left} orphan(s) remain and {apart} row(s) are not kept"
             if left
-            else "no orphan there, but orphans come back at a larger budget: that is a first zero, "
-            "not the budget from which on none is left (section 1's trap); sweep past it"
+            else "that is the smallest budget with 0 orphans, what orphans alone say: there a row "
+            "is cut in two, and its pieces are not rows. Count rows_apart at each budget too"
         )
     for budget in range(right + 1, 131):
         slips[budget] = (
             "none left there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and answer the first from which on none is left"
+            "one token at a time, and answer the smallest that loses no row"
         )
     rows_from = max(b for b in range(8, 131) if any(_rows_mode_losses("sensitive_code", b))) + 1
     slips[rows_from] = (
@@ -218,8 +219,8 @@ def _budget_slips() -> dict[int, str]:
         f"{doc.title!r}, in its place, so measure the breadcrumb as the chunk writes it, or sweep"
     )
     slips[right - 1] = (
-        "off by one: at that budget a row is still orphaned or not kept; answer the first budget "
-        "from which on none is"
+        "off by one: at that budget a row is still orphaned or not kept; answer the smallest "
+        "budget that loses none"
     )
     slips.pop(right, None)
     return slips
