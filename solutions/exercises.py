@@ -311,21 +311,25 @@ def column_value(header: str, row: str) -> str:
     return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
-def safe_size(doc) -> int:
-    """05.2: the longest header + newline + row, each row with its own table's header."""
+def rows_lost(doc, size: int) -> int:
+    """05.2: the rows whose header + newline + row is longer than `size`, each row with its own
+    table's header: such a pair is cut, a shorter one fits a chunk whole."""
     from chunklab.chunkers.tables import find_tables
 
-    return max(len(t.header) + 1 + len(row) for t in find_tables(doc.text) for row in t.rows)
+    return sum(len(t.header) + 1 + len(row) > size for t in find_tables(doc.text) for row in t.rows)
 
 
 def heading_paths(headings: list[str]) -> list[str]:
     """06.1: each heading's path from the top: a stack of (level, title), from which a heading
     drops those of its level or deeper (by level, not by place: levels may be skipped)."""
+    import re
+
     stack: list[tuple[int, str]] = []
     out = []
     for heading in headings:
         level = len(heading) - len(heading.lstrip("#"))  # only the leading marks: "## C# notes"
-        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading.lstrip("#").strip())]
+        title = re.sub(r"\s+#+$", "", heading.lstrip("#").strip())  # "## B ##" is "B"
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, title)]
         out.append(" > ".join(t for _, t in stack))
     return out
 

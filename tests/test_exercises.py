@@ -76,10 +76,10 @@ def _lead_with_the_flaws_in(questions, conversion, baseline, texts):  # 08c.1: n
     return won, [q["id"] for q in questions if baseline[q["id"]] and not conversion[q["id"]]]
 
 
-def _longest_row_alone(doc):  # 05.2: the row without its header
+def _longest_row_alone(doc, size):  # 05.2: the row without its header
     from chunklab.chunkers.tables import find_tables
 
-    return max(len(row) for t in find_tables(doc.text) for row in t.rows)
+    return sum(len(row) > size for t in find_tables(doc.text) for row in t.rows)
 
 
 def _fingerprint_of_the_text_alone(doc, settings):  # 03e.2: the content hash, settings left out

@@ -1,9 +1,9 @@
 """Notebook 05's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form (issue 29, item 3): the naive `split("|")` fails on an escaped pipe,
 dropping empty cells fails on an empty cell, slicing off the outer cells fails on a table
-without outer pipes; 05.2 asks for the safe-size rule and refuses a sweep; 05.3 refuses the
-size where the orphan count, not the rows kept, reaches 0, and a count of blind sizes taken from
-orphans alone."""
+without outer pipes; 05.2 asks for the rows lost at a size, by the rule, and refuses a sweep and
+cell 23's copied safe size; 05.3 refuses the size where the orphan count, not the rows kept,
+reaches 0, and a count of blind sizes taken from orphans alone."""
 
 import re
 
@@ -269,64 +269,92 @@ def _pairs(doc):
     return [(t.header, r) for t in find_tables(doc.text) for r in t.rows], find_tables(doc.text)
 
 
-def safe_size(doc):
+def rows_lost(doc, size):
+    pairs, _ = _pairs(doc)
+    return sum(len(h) + 1 + len(r) > size for h, r in pairs)
+
+
+def rows_lost_by_elimination(doc, size):
+    """Another correct form: the rows minus those whose header + newline + row fits."""
+    pairs, _ = _pairs(doc)
+    return len(pairs) - len([1 for h, r in pairs if len(f"{h}\n{r}") <= size])
+
+
+def by_sweeping(doc, size):
+    """Cell 23's loop on the document: the count, by cutting, not by the rule."""
+    from chunklab.chunkers.tables import LinearizedChunker
+
+    pairs, _ = _pairs(doc)
+    chunks = LinearizedChunker(size=size).split(doc)
+    return sum(not any(h in c.text and r in c.text for c in chunks) for h, r in pairs)
+
+
+def copied_safe_size(doc, size):
+    """Cell 23's expression, copied: the longest header + newline + row, whatever the size."""
     pairs, _ = _pairs(doc)
     return max(len(h) + 1 + len(r) for h, r in pairs)
 
 
-def by_sweeping(doc):
-    """Cell 23's loop on the document: the answer, by cutting at every size, not by the rule."""
-    from chunklab.chunkers.tables import LinearizedChunker
-
-    pairs, _ = _pairs(doc)
-    lost = [
-        s
-        for s in range(10, 301)
-        if not all(
-            any(h in c.text and r in c.text for c in LinearizedChunker(size=s).split(doc))
-            for h, r in pairs
-        )
-    ]
-    return max(lost) + 1
-
-
-def header_and_row_from_two_tables(doc):
+def header_and_row_from_two_tables(doc, size):
     pairs, tables = _pairs(doc)
-    return max(len(t.header) for t in tables) + 1 + max(len(r) for _, r in pairs)
+    widest = max(len(t.header) for t in tables)
+    return sum(widest + 1 + len(r) > size for _, r in pairs)
 
 
-def without_the_newline(doc):
-    return safe_size(doc) - 1
+def without_the_newline(doc, size):
+    pairs, _ = _pairs(doc)
+    return sum(len(h) + len(r) > size for h, r in pairs)
 
 
-def first_table_only(doc):
+def first_table_only(doc, size):
     _, tables = _pairs(doc)
-    return max(len(tables[0].header) + 1 + len(r) for r in tables[0].rows)
+    return sum(len(tables[0].header) + 1 + len(r) > size for r in tables[0].rows)
 
 
 def test_05_2_names_reading_only_the_first_table():
-    """It got the generic 'the size is the longest header + newline + row', not the slip."""
     result = verdict("05.2", first_table_only)
     assert not result.passed and "only the first table" in result.message, result.message
 
 
-def test_05_2_accepts_the_rule_and_it_is_the_sweeps_size():
-    assert verdict("05.2", safe_size).passed
-    right, _ = answers_tables_prefixes.policy_size_and_blind_count()
+def test_05_2_accepts_the_rule_and_it_is_what_cutting_gives():
+    assert verdict("05.2", rows_lost).passed
+    assert verdict("05.2", rows_lost_by_elimination).passed
     from chunklab.documents.series import load_document
 
-    assert safe_size(load_document("travel_policy")) == right  # the rule is what the sweep finds
+    policy = load_document("travel_policy")
+    right, _ = answers_tables_prefixes.policy_size_and_blind_count()
+    for size in (60, right - 1, right):  # the rule counts what cutting loses
+        assert rows_lost(policy, size) == answers_tables_prefixes.policy_linearized_at(size)[0]
+    assert rows_lost(policy, right - 1) > 0 == rows_lost(policy, right)
+
+
+def test_05_2_refuses_cell_23s_copied_safe_size_with_its_hint():
+    """05.2 asked for the safe size, which cell 23 prints as one expression: copying it passed.
+    It now asks for the rows lost at any size; the copied safe size is refused by name."""
+    result = verdict("05.2", copied_safe_size)
+    assert not result.passed and "that is the safe size" in result.message, result.message
 
 
 def test_05_2_refuses_the_sweep_and_names_the_slips():
-    """The pair (73, 8) was passed by re-running cell 23's loop on the travel policy; 05.2 now
-    asks for the rule, refuses a function that cuts, and names the slips a rule can make."""
     swept = verdict("05.2", by_sweeping)
     assert not swept.passed and "cut the document" in swept.message, swept.message
     crossed = verdict("05.2", header_and_row_from_two_tables)
     assert not crossed.passed and "own table's header" in crossed.message, crossed.message
     short = verdict("05.2", without_the_newline)
     assert not short.passed and "count the newline" in short.message, short.message
+
+
+def test_05_2_names_the_rows_kept_and_a_pair_exactly_size_long():
+    def kept(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 1 + len(r) <= size for h, r in pairs)
+
+    def as_long(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 1 + len(r) >= size for h, r in pairs)
+
+    assert "rows kept" in verdict("05.2", kept).message
+    assert "exactly `size` long fits" in verdict("05.2", as_long).message
 
 
 def keeping_the_outer_empties(header, row):
@@ -345,5 +373,10 @@ def test_05_1_names_the_empty_piece_an_outer_pipe_leaves():
 
 def test_05_2_names_one_too_many():
     """A newline counted twice (or one after the row) got the generic hint, not the slip."""
-    result = verdict("05.2", lambda doc: safe_size(doc) + 1)
+
+    def one_too_many(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 2 + len(r) > size for h, r in pairs)
+
+    result = verdict("05.2", one_too_many)
     assert not result.passed and "one too many" in result.message, result.message

@@ -109,7 +109,18 @@ def test_06_3_accepts_the_depth_rule_written_another_way():
     assert verdict("06.3", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
 
 
-def _paths(level_of, title_of=lambda h: h.lstrip("#").strip()):
+def _title(heading):
+    """The title: the leading '#' marks and a closing run of '#' after a space dropped."""
+    return re.sub(r"\s+#+$", "", heading.lstrip("#").strip())
+
+
+def _title_by_words(heading):
+    """The title another way: the words after the marks, a last word of only '#' dropped."""
+    words = heading.split()[1:]
+    return " ".join(words[:-1] if len(words) > 1 and set(words[-1]) == {"#"} else words)
+
+
+def _paths(level_of, title_of=_title):
     """The rule: a stack of (level, title); a level-L heading drops those of level L or deeper."""
 
     def heading_paths(headings):
@@ -146,7 +157,7 @@ def test_06_1_accepts_the_rule_and_names_each_slip():
     marks, and a title stripped of '#' at both ends, are each refused with the hint for
     that slip."""
     assert verdict("06.1", _paths(_marks)).passed
-    by_split = _paths(lambda h: len(h.partition(" ")[0]), title_of=lambda h: h.partition(" ")[2])
+    by_split = _paths(lambda h: len(h.partition(" ")[0]), title_of=_title_by_words)
     assert verdict("06.1", by_split).passed
     message = verdict("06.1", _sliced(keep=lambda level: level)).message
     assert "drops every title of level L or deeper" in message, message
@@ -340,3 +351,28 @@ def test_06_3_names_a_subsection_title_left_in_the_body():
         shown = re.search(r"should be '[^']*?> ([0-9.]+ [^\\>]+?)\\n", message)
         assert shown, message
         assert f"did not read {shown.group(1)!r} as a title" in message, (name, message)
+
+
+def test_06_1_refuses_cell_9s_stack_copied_and_names_the_closing_run():
+    """Cell 9's two stack lines passed 06.1 copied: its lstrip('#') keeps a closing run, which
+    CommonMark and MarkdownChunker's path drop ('## B ##' is 'B'). The checker holds one."""
+    copied = _paths(_marks, title_of=lambda h: h.lstrip("#").strip())
+    result = verdict("06.1", copied)
+    assert not result.passed, "cell 9's stack, copied, passed: no heading has a closing run"
+    assert "closing run of '#'" in result.message and "'## B ##'" in result.message, result.message
+    by_regex = _paths(
+        _marks, title_of=lambda h: re.fullmatch(r"#+\s*(.*?)(?:\s+#+)?\s*", h).group(1)
+    )
+    assert verdict("06.1", by_regex).passed
+
+
+def test_06_1_reference_drops_a_closing_run_as_the_library_does():
+    from chunklab import load_document
+    from chunklab.chunkers.markdown import MarkdownChunker
+    from chunklab.teaching.exercises_prefixes import heading_paths_of
+
+    headings = ["# A", "## B ##", "### C# #", "## D ## x"]
+    text = "\n\n".join(f"{h}\n\nbody" for h in headings)
+    doc = load_document("manual_md").model_copy(update={"text": text})
+    chunks = MarkdownChunker(max_tokens=200, prefix="path").split(doc)
+    assert heading_paths_of(headings) == [c.metadata["prefix"] for c in chunks]

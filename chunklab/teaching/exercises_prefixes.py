@@ -217,13 +217,19 @@ def check_fixed_path_chunks(fn: Callable) -> int:
 HEADING_TITLES = ["Manual", "Escopo", "C# notes", "Frequência", "Tabela", "Anexos", "Visual"]
 
 
+def heading_title(heading: str) -> str:
+    """A heading line's title as CommonMark reads it: without the leading '#' marks, nor a
+    closing run of '#' after a space (`## B ##` is `B`; `## C#` keeps its '#')."""
+    return re.sub(r"\s+#+$", "", heading.lstrip("#").strip())
+
+
 def heading_paths_of(headings: list[str]) -> list[str]:
     """The reference: each heading's path from the top, joined by ' > '."""
     stack: list[tuple[int, str]] = []
     out = []
     for heading in headings:
         level = len(heading) - len(heading.lstrip("#"))
-        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading.lstrip("#").strip())]
+        stack = [(lv, t) for lv, t in stack if lv < level] + [(level, heading_title(heading))]
         out.append(" > ".join(t for _, t in stack))
     return out
 
@@ -247,6 +253,7 @@ def _heading_lists(rng: random.Random) -> list[list[str]]:
         ["# A", "## B", "### C", "## D", "#### F"],  # a level skipped after climbing back up
         ["# A", "### C", "### D"],  # siblings at a skipped level: D drops C
         ["## A", "#### B", "### C", "#### D", "#### E"],  # back up to a skipped level
+        ["# A", "## B ##", "### C# #", "## D ## x"],  # closing runs: not part of the title
     ]
     for _ in range(20):
         levels, headings = [1], []
@@ -264,6 +271,13 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
     have, want = str(got[at]).split(" > "), expected[at].split(" > ")
     if ">" in str(got[at]) and str(got[at]).replace(" ", "") == expected[at].replace(" ", ""):
         return "join the titles with ' > ', a space either side of the '>'"
+    written = headings[at].lstrip("#").strip()
+    if have[-1] == written != want[-1] and re.search(r"\s#+$", written):
+        return (
+            f"{headings[at]!r}: a closing run of '#' after a space ends the line and is not part "
+            "of the title (CommonMark; MarkdownChunker's path drops it too); lstrip('#') removes "
+            "only the leading marks"
+        )
     level = len(headings[at]) - len(headings[at].lstrip("#"))
     skipped = level > (len(expected[at - 1].split(" > ")) if at else 0) + 1
     if skipped and len(have) > len(want) and have[-1] == want[-1]:

@@ -1,10 +1,12 @@
-"""Notebook 05's second coding exercise: predict, from a document's tables alone, the size from
-which on `LinearizedChunker` keeps every row whole beside its header.
+"""Notebook 05's second coding exercise: predict, from a document's tables alone, how many rows
+`LinearizedChunker` loses at a given size.
 
-Section 4's sweep finds that size by cutting at every size; re-running the sweep on another
-document answers a question about one document and teaches nothing new. This check asks for the
-rule itself, as code that cuts nothing (the longest header + newline + row, each row with its own
-table's header), and runs it on documents where the common slips give other numbers.
+Section 4's sweep counts rows lost by cutting at every size, and prints the longest header + row,
+the size from which none is lost. Copying that one expression answers "from which size on" and
+teaches nothing new. This check asks for the rule behind it, at any size: a header glued to its
+row by a newline fits a chunk whole or is cut, row by row, so the rows lost at `size` are those
+whose header + newline + row is longer than `size`. It runs the function at many sizes on
+documents where the common slips give other counts, and refuses a function that cuts.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from chunklab.chunkers.fixed import FixedSizeChunker
-from chunklab.chunkers.tables import LinearizedChunker, find_tables
+from chunklab.chunkers.tables import LinearizedChunker, Table, find_tables
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
 from chunklab.teaching.checking import NotYet, short
@@ -38,65 +40,104 @@ def _documents() -> dict[str, Document]:
     }
 
 
-def _slips(doc: Document) -> dict[int, str]:
-    """The numbers the common slips give on `doc`, and what each slip is."""
+def _sizes(doc: Document) -> list[int]:
+    """Every pair's length, one less, and sizes below and above them all."""
+    lengths = {len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows}
+    return sorted({10, 60, 300} | lengths | {n - 1 for n in lengths})
+
+
+def _counts(doc: Document) -> dict[str, Callable[[int], int]]:
+    """The rule (first, as "right") and the counts the common slips give, each keyed by its hint."""
     tables = [t for t in find_tables(doc.text) if t.rows]
-    pairs = [(t.header, row) for t in tables for row in t.rows]
+    pairs = [(t, row) for t in tables for row in t.rows]  # each row with its own table
     lines = doc.text.split("\n")
-    return {  # the whole table first: a slip below that gives the same number names itself
-        max(len("\n".join(lines[t.header_line : t.row_lines[-1] + 1])) for t in tables): "a whole "
-        "table: the chunk needs one row and its header, not every row",
-        max(len(tables[0].header) + 1 + len(r) for r in tables[0].rows): "you read only the "
-        "first table: take the longest header + newline + row over every table of the document",
-        max(len(t.header) for t in tables) + 1 + max(len(r) for _, r in pairs): "the widest "
-        "header + the longest row, from two tables: pair each row with its own table's header",
-        max(len(r) for _, r in pairs): "the longest row alone: the chunk holds its header too, "
-        "glued to it by a newline",
-        max(
-            len(h) + len(r) for h, r in pairs
-        ): "off by one: header, newline, row; count the newline",
-        max(
-            len(h) + 2 + len(r) for h, r in pairs
-        ): "one too many: header, one newline, row; nothing follows the row in its chunk",
-        max(
-            len(t.header) + len(lines[t.delimiter_line]) + len(r) + 2
-            for t in tables
-            for r in t.rows
-        ): "the linearized text has no delimiter row: each row sits under its header alone",
-        max(
-            cl100k(h + "\n" + r) for h, r in pairs
-        ): "tokens: LinearizedChunker's size counts characters",
+    widest = max(len(t.header) for t in tables)
+
+    def pair(t: Table, r: str) -> int:
+        return len(t.header) + 1 + len(r)
+
+    def longer(length: Callable[[Table, str], int], among: list = pairs) -> Callable[[int], int]:
+        return lambda size: sum(length(t, r) > size for t, r in among)
+
+    def whole(t: Table) -> int:
+        return len("\n".join(lines[t.header_line : t.row_lines[-1] + 1]))
+
+    return {
+        "right": longer(pair),
+        "that is the safe size, one number whatever the size: at `size`, count the rows whose "
+        "header + newline + row is longer than `size` (such a pair is cut; a shorter one fits "
+        "whole)": lambda size: max(pair(t, r) for t, r in pairs),
+        "those are the rows kept: count the rows not kept whole beside their header": (
+            lambda size: sum(pair(t, r) <= size for t, r in pairs)
+        ),
+        "one too many, or >=: a pair exactly `size` long fits whole (header, one newline, row, "
+        "nothing after it); count those longer than `size`": (
+            lambda size: sum(pair(t, r) >= size for t, r in pairs)
+        ),
+        "a whole table: the chunk needs one row and its header, not every row": (
+            lambda size: sum(len(t.rows) for t in tables if whole(t) > size)
+        ),
+        "you read only the first table: count the rows of every table of the document": longer(
+            pair, [(tables[0], r) for r in tables[0].rows]
+        ),
+        "the widest header + each row: pair each row with its own table's header": longer(
+            lambda t, r: widest + 1 + len(r)
+        ),
+        "the row alone: the chunk holds its header too, glued to it by a newline": longer(
+            lambda t, r: len(r)
+        ),
+        "off by one: header, newline, row; count the newline": longer(
+            lambda t, r: len(t.header) + len(r)
+        ),
+        "the linearized text has no delimiter row: each row sits under its header alone": longer(
+            lambda t, r: pair(t, r) + 1 + len(lines[t.delimiter_line])
+        ),
+        "tokens: LinearizedChunker's size counts characters": longer(
+            lambda t, r: cl100k(t.header + "\n" + r)
+        ),
     }
 
 
 def _refuse_cutting(self: object, doc: Document) -> list:
     raise NotYet(
-        "safe_size cut the document: predict the size from find_tables(doc.text) alone, "
-        "without a chunker (a sweep answers one document; the rule answers any)"
+        "rows_lost cut the document: predict the count from find_tables(doc.text) alone, "
+        "without a chunker (a sweep answers one document at one size; the rule answers any)"
     )
 
 
-def check_safe_size(fn: Callable) -> int:
-    """05.2: `safe_size(doc)` equals the longest header + 1 + row on each document, cutting none."""
+def _one_document(fn: Callable, name: str, doc: Document) -> int:
+    """The learner's counts at every probed size of `doc`; a wrong one named by the slip whose
+    counts match the learner's at every size."""
+    sizes = _sizes(doc)
+    got = [fn(doc, size) for size in sizes]
+    for size, n in zip(sizes, got, strict=True):
+        if isinstance(n, bool) or not isinstance(n, int):
+            raise NotYet(f"on {name} at size {size}: expected an int, got {short(n)}")
+    counts = _counts(doc)
+    right = [counts["right"](size) for size in sizes]
+    if got != right:
+        at = next(i for i, (g, r) in enumerate(zip(got, right, strict=True)) if g != r)
+        hint = next(
+            (h for h, f in counts.items() if h != "right" and [f(s) for s in sizes] == got),
+            "a row is lost when its header + newline + row is longer than `size`",
+        )
+        raise NotYet(f"on {name} at size {sizes[at]}: got {got[at]}, expected {right[at]} ({hint})")
+    return len(sizes)
+
+
+def check_rows_lost(fn: Callable) -> int:
+    """05.2: `rows_lost(doc, size)` equals the count of pairs longer than `size`, cutting none."""
     cases = 0
     saved = LinearizedChunker.split, FixedSizeChunker.split
     setattr(LinearizedChunker, "split", _refuse_cutting)  # noqa: B010 (a learner's cut is refused)
     setattr(FixedSizeChunker, "split", _refuse_cutting)  # noqa: B010
     try:
         for name, doc in _documents().items():
-            got = fn(doc)
-            pairs = [(t.header, r) for t in find_tables(doc.text) for r in t.rows]
-            right = max(len(h) + 1 + len(r) for h, r in pairs)
-            if isinstance(got, bool) or not isinstance(got, int):
-                raise NotYet(f"on {name}: expected an int, got {short(got)}")
-            if got != right:
-                hint = _slips(doc).get(got, "the size is the longest header + newline + row")
-                raise NotYet(f"on {name}: got {got}, expected {right} ({hint})")
-            cases += 1
+            cases += _one_document(fn, name, doc)
     finally:
         setattr(LinearizedChunker, "split", saved[0])  # noqa: B010
         setattr(FixedSizeChunker, "split", saved[1])  # noqa: B010
     return cases
 
 
-CHECKS_SAFE_SIZE = {"05.2": ("safe_size(doc) -> int", check_safe_size)}
+CHECKS_SAFE_SIZE = {"05.2": ("rows_lost(doc, size) -> int", check_rows_lost)}
