@@ -578,6 +578,7 @@ def glue_to_the_previous(text, spans, size):  # a heading joined to the chunk be
         (_glue_by(_is_heading_only, lambda first, end, size: end - first < size), "not <"),
         (glue_summing_lengths, "the blank lines between the chunks are in it"),
         (_glue_by(lambda t: t.startswith("#")), "`#tag` is no heading"),
+        (_glue_by(lambda t: all(x[:1] == "#" for x in t.splitlines() if x.strip())), "a SPACE"),
         (_glue_by(lambda t: True), "only a chunk of headings only"),
         (glue_to_the_previous, "AFTER it"),
     ],

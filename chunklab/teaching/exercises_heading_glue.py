@@ -129,6 +129,12 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "non-blank line is a heading",
     ),
     (
+        lambda t, sp, n: _glue(
+            t, sp, n, lambda x: all(line.startswith("#") for line in x.split("\n") if line)
+        ),
+        "`#tag` is no heading: a heading is one to six `#`s and a SPACE, then its title",
+    ),
+    (
         lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x.lstrip()))),
         "a chunk that starts with a heading and holds text after it keeps its heading already: "
         "join only chunks whose every non-blank line is a heading",
