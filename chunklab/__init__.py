@@ -163,6 +163,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.article_fixed`: the article's figures for its 200/40 cut, and our checks against them
 - `teaching.exercises_budget_size`: 01.2's check: the size in characters that fits a token budget
 - `teaching.exercises_cut_tests`: 01.3's and 02c.1's checks: won/lost/tied, headings apart (01, 02c)
+- `teaching.exercises_heading_glue`: 02c.2's check: the heading glue fixed for stacked headings
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)

@@ -666,6 +666,23 @@ def apart_headings(text, spans):
     return apart
 
 
+def glue_headings(text, spans, size):
+    """02c.2: section 3's glue, fixed: a chunk whose every non-blank line is a heading takes the
+    next chunk, again and again, while the joined span is at most `size` characters."""
+
+    def headings_only(a, b):
+        lines = [line for line in text[a:b].splitlines() if line.strip()]
+        return bool(lines) and all(re.match(r"#{1,6} ", line) for line in lines)
+
+    out = []
+    for a, b in spans:
+        if out and headings_only(*out[-1]) and b - out[-1][0] <= size:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
 def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
     """07c.2: the ids of the questions no ONE chunk holds every fact of, ignoring case; sorted."""
     lowered = [c.lower() for c in chunks]

@@ -10,6 +10,7 @@ import pytest
 from conftest import NOTEBOOKS, ROOT, prefix
 from test_wrong_answers_01 import _spread as compare_with_facts_spread
 from test_wrong_answers_02 import _title_substring as apart_by_title_substring
+from test_wrong_answers_02 import glue_one_heading_only
 from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_10b import WRONG_10B
@@ -336,6 +337,7 @@ WRONG = {
     "01b.3": _interval_at_fixed_ends,
     "02.1": _repack_counting_pieces,
     "02c.1": apart_by_title_substring,
+    "02c.2": glue_one_heading_only,  # section 3's glue, unfixed
     "02b.1": _fence_closed_by_startswith,
     "03.1": _room_with_the_last_childs_section,
     "03.2": _lift_in_the_order_given,

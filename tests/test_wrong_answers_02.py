@@ -510,24 +510,121 @@ def test_02c_1_refuses_dropping_a_repeated_title():
     assert not result.passed and "repeats kept" in result.message, result.message
 
 
-# --- 02c.2 (answer an int): the glue on the travel policy, a page notebook 02c did not glue ---
+# --- 02c.2 (write code): glue_headings, section 3's glue fixed for stacked headings ---
 
 
-def test_02c_2_accepts_the_glued_count_and_names_each_slip(capsys):
-    right = SOLUTIONS["02c.2"][1]()
-    assert right == 2, "the policy's stacked headings keep two apart even glued"
-    assert said("02c.2", right, capsys).endswith("correct.\n")
-    for wrong, hint in [
-        (7, "plain separator cut"),  # no glue
-        (0, "the 18F page"),  # the 18F result carried over
-        (16, "18F page's heading lines"),  # notebook's `titled` reused
-        (1, "count again"),
-        ("2", "a str"),
-    ]:
-        out = said("02c.2", wrong, capsys)
-        assert "not quite" in out and hint in out, (wrong, out)
-        if not isinstance(wrong, str):  # the hint does not hand over the answer
-            assert str(right) not in out.split("):", 1)[1], (wrong, out)
+def _is_heading_only(text):
+    lines = [line for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(re.match(r"#{1,6} ", line) for line in lines)
+
+
+def _glue_by(joins, fits=lambda first, end, size: end - first <= size):
+    def glue_headings(text, spans, size):
+        out = []
+        for a, b in spans:
+            if out and joins(text[out[-1][0] : out[-1][1]]) and fits(out[-1][0], b, size):
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+        return out
+
+    return glue_headings
+
+
+glue_one_heading_only = _glue_by(lambda t: bool(re.fullmatch(r"#{1,6} .*", t.strip())))
+
+
+def glue_leaving_the_stack(text, spans, size):  # a heading never joined to a heading below it
+    out = []
+    for a, b in spans:
+        if (
+            out
+            and _is_heading_only(text[out[-1][0] : out[-1][1]])
+            and not _is_heading_only(text[a:b])
+            and b - out[-1][0] <= size
+        ):
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+def glue_summing_lengths(text, spans, size):  # the blank lines between chunks not counted
+    out = []
+    for a, b in spans:
+        if out and _is_heading_only(text[out[-1][0] : out[-1][1]]) and out[-1][2] + b - a <= size:
+            out[-1] = (out[-1][0], b, out[-1][2] + b - a)
+        else:
+            out.append((a, b, b - a))
+    return [(a, b) for a, b, _ in out]
+
+
+def glue_to_the_previous(text, spans, size):  # a heading joined to the chunk before it
+    out = []
+    for a, b in spans:
+        if out and _is_heading_only(text[a:b]) and b - out[-1][0] <= size:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (glue_one_heading_only, "section 3's glue"),  # the glue the exercise fixes
+        (glue_leaving_the_stack, "join the stack, then the text"),
+        (_glue_by(_is_heading_only, lambda first, end, size: True), "the joined span must fit"),
+        (_glue_by(_is_heading_only, lambda first, end, size: end - first < size), "not <"),
+        (glue_summing_lengths, "the blank lines between the chunks are in it"),
+        (_glue_by(lambda t: t.startswith("#")), "`#tag` is no heading"),
+        (_glue_by(lambda t: all(x[:1] == "#" for x in t.splitlines() if x.strip())), "a SPACE"),
+        (_glue_by(lambda t: True), "only a chunk of headings only"),
+        (glue_to_the_previous, "AFTER it"),
+    ],
+)
+def test_02c_2_names_each_slip(wrong, hint):
+    result = verdict("02c.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def glue_with_a_while_loop(text, spans, size):  # correct, written another way: lists returned
+    out, k = [], 0
+    while k < len(spans):
+        start, end = spans[k]
+        k += 1
+        while k < len(spans) and spans[k][1] - start <= size:
+            lines = [x for x in text[start:end].splitlines() if x.strip()]
+            if not lines or not all(re.match(r"#{1,6} ", x) for x in lines):
+                break
+            end = spans[k][1]
+            k += 1
+        out.append([start, end])
+    return out
+
+
+@pytest.mark.parametrize("right", [glue_with_a_while_loop, "solution"])
+def test_02c_2_accepts_a_correct_glue_written_two_ways(right):
+    from solutions.exercises import glue_headings
+
+    result = verdict("02c.2", glue_headings if right == "solution" else right)
+    assert result.passed, result.message
+
+
+def test_02c_2_refuses_the_old_int_answer(capsys):
+    """The old exercise took the count 2, guessable; now it asks for the glue itself."""
+    assert "pass your function itself" in said("02c.2", 2, capsys)
+
+
+def test_02c_2_fixed_glue_keeps_every_policy_heading_where_section_3s_leaves_two():
+    """The afterword's prediction: on the travel policy at 800 section 3's glue leaves 2 apart,
+    the fixed glue none."""
+    from solutions.exercises import apart_headings, glue_headings
+
+    doc = load_document("travel_policy")
+    spans = [(c.start, c.end) for c in StructuralChunker(size=800).split(doc)]
+    assert len(apart_headings(doc.text, glue_one_heading_only(doc.text, spans, 800))) == 2
+    assert apart_headings(doc.text, glue_headings(doc.text, spans, 800)) == []
 
 
 def test_02c_1_names_titles_returned_sorted():

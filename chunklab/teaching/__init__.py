@@ -115,6 +115,8 @@
   fit a token budget), each slip named.
 - `exercises_cut_tests`: 01.3's and 02c.1's checks (two cuts counted won/lost/tied from
   their spans; the headings no span holds with the line after them), joined into `exercises`.
+- `exercises_heading_glue`: 02c.2's check (notebook 02c's glue fixed to carry a stack of
+  headings to its text), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`.
 - `exercises_code_family`: companion 11b's check, the tree's family of BM25 comparisons read as

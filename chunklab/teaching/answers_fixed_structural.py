@@ -10,12 +10,10 @@ Reading this file gives the answers away: try first.
 from __future__ import annotations
 
 import functools
-import re
 from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.fixed import FixedSizeChunker
-from chunklab.chunkers.structural import StructuralChunker
 from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import split_lines
 from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
@@ -177,71 +175,10 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
     return f"{answer} won gives p = {p:.3g}, below 0.05; is it the fewest? compute p for fewer"
 
 
-GLUE_DOC, GLUE_SIZE = "travel_policy", 800  # 02c.2: a page notebook 02c's glue was not designed on
-
-
-def _heading_lines(text: str) -> list[tuple[tuple, tuple]]:
-    """02c.2: each heading line (start, end, text) and the next non-blank line, as notebook 02c."""
-    lines = re.finditer(r"^([ \t]*\S.*?)[ \t]*$", text, re.M)  # an indented `#` is no heading
-    filled = [(m.start(1), m.end(1), m[1]) for m in lines]
-    pairs = zip(filled, filled[1:], strict=False)
-    return [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]
-
-
-def _glued(chunks: list, n: int, text: str) -> list[tuple[int, int, str]]:
-    """02c.2: notebook 02c's glue on (start, end, text): a heading-only chunk joined to the next."""
-    out: list[tuple[int, int, str]] = []
-    for c in chunks:
-        if out and re.fullmatch(r"#{1,6} .*", out[-1][2].strip()) and c.end - out[-1][0] <= n:
-            out[-1] = (out[-1][0], c.end, text[out[-1][0] : c.end])
-        else:
-            out.append((c.start, c.end, c.text))
-    return out
-
-
-def _apart_count(spans: list[tuple[int, int, str]], lines: list[tuple[tuple, tuple]]) -> int:
-    return sum(not any(a <= h[0] and n[1] <= b for a, b, _ in spans) for h, n in lines)
-
-
-@functools.cache
-def _glue_counts() -> dict[str, int]:
-    """02c.2: headings apart on the travel policy, glued (the answer) and under each slip."""
-    doc = load_document(GLUE_DOC)
-    plain = StructuralChunker(size=GLUE_SIZE).split(doc)
-    lines = _heading_lines(doc.text)
-    glued = _glued(plain, GLUE_SIZE, doc.text)
-    return {
-        "glued": _apart_count(glued, lines),
-        "plain": _apart_count([(c.start, c.end, c.text) for c in plain], lines),
-        "18F lines": _apart_count(glued, _heading_lines(load_document("work_schedules").text)),
-    }
-
-
-def _glue_hint(answer: Any, solution: int) -> str:
-    """02c.2: which count the learner's number is, when it is one of the slips'."""
-    if not isinstance(answer, int) or isinstance(answer, bool):
-        return ""
-    counts = _glue_counts()
-    if answer == counts["plain"]:
-        return "that is the plain separator cut's count: glue the heading-only chunks first"
-    if answer == counts["18F lines"]:
-        return (
-            "that counts the 18F page's heading lines against the policy's chunks: build "
-            "`titled` from policy.text"
-        )
-    if answer == 0:
-        return (
-            "0 is what the 18F page leads you to expect, not this page's count: run the "
-            "glued cut on the policy and count"
-        )
-    return "one chunk must hold the heading line and the whole next non-blank line: count again"
-
-
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
     "02b.2": ("a list of str: each block's kind, in order", _block_kinds),
-    "02c.2": ("an int: the headings apart", lambda: _glue_counts()["glued"]),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
@@ -249,7 +186,6 @@ HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01b.2": _fewest_wins_hint,
     "02b.2": _block_kinds_hint,
-    "02c.2": _glue_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {

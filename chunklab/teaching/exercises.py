@@ -30,6 +30,7 @@ from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
+from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -336,6 +337,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02c.1's: teaching.exercises_cut_tests
+    **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
 }
 
