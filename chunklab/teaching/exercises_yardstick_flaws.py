@@ -20,11 +20,12 @@ or sets, in any order.
 
 from __future__ import annotations
 
+import copy
 import random
 import re
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, consistent_slips, short
 from chunklab.teaching.plain_text_baseline import plain
 
 Case = tuple[list[dict], dict[str, bool], dict[str, bool], dict[str, str]]
@@ -183,27 +184,10 @@ def _read(got: object) -> tuple[list[str], list[str]]:
     return groups[0], groups[1]
 
 
-def _copy(case: Case) -> Case:
-    questions, conversion, baseline, texts = case
-    return (
-        [dict(q, facts=list(q["facts"])) for q in questions],
-        dict(conversion),
-        dict(baseline),
-        dict(texts),
-    )
-
-
 def _slips_matching(fn: Callable) -> list[str]:
     """The hints of the slips that read every fixed case as the learner's function does."""
-    try:
-        got = [_read(fn(*_copy(case))) for case in FIXED]
-    except Exception:  # a function that raises on a fixed case: no slip is named
-        return []
-    return [
-        hint
-        for slip, hint in SLIPS
-        if all(tuple(map(sorted, slip(c))) == g for c, g in zip(FIXED, got, strict=True))
-    ]
+    slips = [(lambda *case, slip=slip: _read(slip(case)), hint) for slip, hint in SLIPS]
+    return consistent_slips(fn, slips, FIXED, shape=_read)
 
 
 def check_lead_without_flaws(fn: Callable) -> int:
@@ -211,7 +195,7 @@ def check_lead_without_flaws(fn: Callable) -> int:
     cases = _cases()
     for case in cases:
         won, lost = map(sorted, _split(case))
-        got = _read(fn(*_copy(case)))
+        got = _read(fn(*copy.deepcopy(case)))
         if got != (won, lost):
             why = "; or ".join(_slips_matching(fn))
             questions, _, _, texts = case
