@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
+from chunklab.teaching.exercises_cut_tests import HEADING  # 02c.1's heading line: `#`s, a space
 
 Span = tuple[int, int]
-HEADING = re.compile(r"#{1,6} ")
 TITLES = ["Scope", "Booking", "Per diem", "Visas", "Hours", "Leave", "Pay", "Notes", "Review"]
 WORDS = ["staff", "travel", "book", "submit", "receipts", "approval", "days", "hotel", "cap"]
 
