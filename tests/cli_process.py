@@ -85,8 +85,9 @@ TIMEOUT = 60  # seconds a run may take, as for a fresh interpreter
 
 
 class WarmTimeout(subprocess.TimeoutExpired):
-    """A forked run that did not answer within TIMEOUT; `run_cli` then runs the same command in a
-    fresh interpreter, which times out too if the command itself hangs."""
+    """A forked run that did not answer within TIMEOUT. It fails the test that made it (the warm
+    process is abandoned and the worker's next run starts a new one): a fork that hangs where a
+    fresh interpreter would not is a difference this harness must show, not hide by re-running."""
 
 
 class WarmProcess:

@@ -54,18 +54,13 @@ def run_cli(*args: str, env: dict | None = None, input: bytes | None = None):
     one that has done the imports, unless start-up matters: tests/cli_process.py says why)."""
     import os
 
-    from cli_process import WarmTimeout, needs_fresh_interpreter, run_fresh
+    from cli_process import needs_fresh_interpreter, run_fresh
 
     extra = env or {}
     environment = {**os.environ, **extra}
     if needs_fresh_interpreter(extra) or not WARM.start():
         return run_fresh(ROOT, args, environment, input)
-    try:
-        return WARM.run(args, environment, input)
-    except (
-        WarmTimeout
-    ):  # a forked child that hung: the command itself decides, in a fresh interpreter
-        return run_fresh(ROOT, args, environment, input)
+    return WARM.run(args, environment, input)  # a run past the timeout fails, naming its command
 
 
 def loopback_works() -> bool:
