@@ -126,7 +126,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_yardstick_flaws`: exercise 08c.1, a lead over the plain text, flaws left out
 - `teaching.plain_text_baseline`: 08's answers against a file's plain text, titled or not
 - `teaching.exercises_table_room`: exercise 05b.1's check: the room a table's rows need
-- `teaching.exercises_safe_size`: exercise 05.2's check: rows lost at a size, predicted
+- `teaching.exercises_safe_size`: exercise 05c.1's check: rows lost at a size, predicted
 - `teaching.exercises_bold_table`: exercise 08.2's check: a table without a grid, from a bold header
 - `teaching.running_lines`: lines repeated on every page, compared as given (08b.1's first slip)
 - `teaching.exercises_running_heads`: exercise 08b.1's check (running lines with a page number)

@@ -312,7 +312,7 @@ def column_value(header: str, row: str) -> str:
 
 
 def rows_lost(doc, size: int) -> int:
-    """05.2: the rows whose header + newline + row is longer than `size`, each row with its own
+    """05c.1: the rows whose header + newline + row is longer than `size`, each row with its own
     table's header: such a pair is cut, a shorter one fits a chunk whole."""
     from chunklab.chunkers.tables import find_tables
 

@@ -77,7 +77,7 @@ def _lead_with_the_flaws_in(questions, conversion, baseline, texts):  # 08c.1: n
     return won, [q["id"] for q in questions if baseline[q["id"]] and not conversion[q["id"]]]
 
 
-def _longest_row_alone(doc, size):  # 05.2: the row without its header
+def _longest_row_alone(doc, size):  # 05c.1: the row without its header
     from chunklab.chunkers.tables import find_tables
 
     return sum(len(row) > size for t in find_tables(doc.text) for row in t.rows)
@@ -360,7 +360,7 @@ WRONG = {
     "04d.1": _chance_of_exactly_as_many,
     "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
-    "05.2": _longest_row_alone,
+    "05c.1": _longest_row_alone,
     "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,
     "06.2": lambda rows, a, b, m: {r["question"]: r[m] for r in rows if r["strategy"] == a},

@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 05, 05b and 06 (tables, a table's room, prefixes): each
+"""The answer exercises of notebooks 05c, 05b and 06 (a table's room, prefixes): each
 expected answer computed from the library when asked, and the plausible wrong answers each
 refusal recognises, with why.
 
@@ -34,7 +34,7 @@ def policy_linearized_at(size: int) -> tuple[int, int]:
 
 
 def linearized_size_keeping_policy_rows() -> int:
-    """05.3: the size from which on (to 300 characters) LinearizedChunker keeps every row of the
+    """05c.2: the size from which on (to 300 characters) LinearizedChunker keeps every row of the
     travel policy's table whole beside its header."""
     return max(s for s in range(10, 301) if policy_linearized_at(s)[0]) + 1
 
@@ -48,8 +48,8 @@ def _policy_blind_sizes() -> list[int]:
 
 
 def policy_size_and_blind_count() -> tuple[int, int]:
-    """05.3: (the size from which on every row is kept, the sizes from 60 to 300 whose 0 orphans
-    hide a lost row). The first number is section 4's prediction; the second needs rows counted."""
+    """05c.2: (the size from which on every row is kept, the sizes from 60 to 300 whose 0 orphans
+    hide a lost row). The first number is section 1's prediction; the second needs rows counted."""
     return linearized_size_keeping_policy_rows(), len(_policy_blind_sizes())
 
 
@@ -76,7 +76,7 @@ def _policy_size_misses() -> dict[Any, str]:
         "count the newline between them",
         max(cl100k(h + "\n" + r) for h, r in pairs): "that is the longest header + row in tokens; "
         "LinearizedChunker's size counts characters",
-        197: "that is the cloud.gov page's longest header + row (section 4); this asks about "
+        197: "that is the cloud.gov page's longest header + row (section 1); this asks about "
         "the travel policy",
     }
     for size in range(1, right):  # from 1: orphans() reads 0 there, the slip the prompt warns of
@@ -100,7 +100,7 @@ def _policy_size_misses() -> dict[Any, str]:
 def _pair_hint(
     answer: Any, solution: Any, unit: str, misses: Callable[[], dict], sweep: str
 ) -> str:
-    """05.3 and 05b.2 ask the same pair, (from which `unit` on, how many `unit`s hide a lost
+    """05c.2 and 05b.2 ask the same pair, (from which `unit` on, how many `unit`s hide a lost
     row): the hint when the answer is no such pair, the right pair swapped, or its first number
     wrong (named by `misses`, else `sweep`); "" when the first number is right."""
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
@@ -114,7 +114,7 @@ def _pair_hint(
 
 
 def _policy_hint(answer: Any, solution: Any) -> str:
-    """05.3: name the slip in whichever of the two numbers is wrong."""
+    """05c.2: name the slip in whichever of the two numbers is wrong."""
     sweep = "sweep every size up to 300 with row_fates"
     hint = _pair_hint(answer, solution, "size", _policy_size_misses, sweep)
     if hint:
@@ -244,7 +244,7 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05.3": ("two ints: (size, sizes)", policy_size_and_blind_count),
+    "05c.2": ("two ints: (size, sizes)", policy_size_and_blind_count),
     "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
 }
 
@@ -252,6 +252,6 @@ FORMS_TABLES_PREFIXES: dict[str, Form] = {}
 
 
 HINTS_TABLES_PREFIXES: dict[str, Callable[[Any, Any], str]] = {
-    "05.3": _policy_hint,
+    "05c.2": _policy_hint,
     "05b.2": _gds_copy_hint,
 }

@@ -323,7 +323,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_CHANCE_FLOOR,  # 04d.1: teaching.exercises_chance_floor
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
-    **CHECKS_SAFE_SIZE,  # 05.2: teaching.exercises_safe_size
+    **CHECKS_SAFE_SIZE,  # 05c.1: teaching.exercises_safe_size
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.2": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),

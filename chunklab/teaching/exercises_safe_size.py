@@ -1,7 +1,7 @@
-"""Notebook 05's second coding exercise: predict, from a document's tables alone, how many rows
+"""Companion 05c's coding exercise (05c.1): predict, from a document's tables alone, how many rows
 `LinearizedChunker` loses at a given size.
 
-Section 4's sweep counts rows lost by cutting at every size, and prints the longest header + row,
+Section 1's sweep counts rows lost by cutting at every size, and prints the longest header + row,
 the size from which none is lost. Copying that one expression answers "from which size on" and
 teaches nothing new. This check asks for the rule behind it, at any size: a header glued to its
 row by a newline fits a chunk whole or is cut, row by row, so the rows lost at `size` are those
@@ -126,7 +126,7 @@ def _one_document(fn: Callable, name: str, doc: Document) -> int:
 
 
 def check_rows_lost(fn: Callable) -> int:
-    """05.2: `rows_lost(doc, size)` equals the count of pairs longer than `size`, cutting none."""
+    """05c.1: `rows_lost(doc, size)` equals the count of pairs longer than `size`, cutting none."""
     cases = 0
     saved = LinearizedChunker.split, FixedSizeChunker.split
     setattr(LinearizedChunker, "split", _refuse_cutting)  # noqa: B010 (a learner's cut is refused)
@@ -140,4 +140,4 @@ def check_rows_lost(fn: Callable) -> int:
     return cases
 
 
-CHECKS_SAFE_SIZE = {"05.2": ("rows_lost(doc, size) -> int", check_rows_lost)}
+CHECKS_SAFE_SIZE = {"05c.1": ("rows_lost(doc, size) -> int", check_rows_lost)}

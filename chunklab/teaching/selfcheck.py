@@ -48,7 +48,7 @@ SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
     **SOLUTIONS_FIXED_STRUCTURAL,  # notebooks 01 to 02b: teaching.answers_fixed_structural
     **SOLUTIONS_SMALL_TO_BIG,  # notebooks 03 to 03d: teaching.answers_small_to_big
     **SOLUTIONS_SEMANTIC,  # notebooks 04 to 04c: teaching.answers_semantic
-    **SOLUTIONS_TABLES_PREFIXES,  # notebooks 05 to 06: teaching.answers_tables_prefixes
+    **SOLUTIONS_TABLES_PREFIXES,  # notebooks 05c to 06: teaching.answers_tables_prefixes
     **SOLUTIONS_EXPERIMENTS,  # notebooks 07 to 09: teaching.answers_experiments
     **SOLUTIONS_BENCHMARK,  # notebook 10: teaching.exercises_benchmark
     **SOLUTIONS_CODE,  # notebook 11: teaching.exercises_code

@@ -1,0 +1,155 @@
+"""Companion 05c's exercises refuse plausible wrong answers with a hint naming what is wrong, and
+accept every correct form: 05c.1 asks for the rows lost at a size, by the rule, and refuses a sweep
+and the sweep cell's copied safe size; 05c.2 refuses the size where the orphan count, not the rows
+kept, reaches 0, and a count of blind sizes taken from orphans alone."""
+
+import pytest
+
+from chunklab.teaching import answers_tables_prefixes, selfcheck
+from chunklab.teaching.exercises import verdict
+
+
+@pytest.mark.xdist_group("exercise-05c.2")  # with its selfcheck test: one worker, one solve
+def test_05c_2_accepts_the_pair_and_names_the_orphan_count_slip():
+    """The travel policy's table: orphans reach 0 at a smaller size than rows kept do; that size,
+    the answer the orphan count gives, is refused as the count's blind spot, and so is a count of
+    blind sizes taken from orphans alone (0)."""
+    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert blind_count > 0, "some size from 60 to 300 reads 0 orphans while a row is lost"
+    assert selfcheck.verdict_for("05c.2", (right, blind_count)).endswith("correct.")
+    assert selfcheck.verdict_for("05c.2", [float(right), float(blind_count)]).endswith("correct.")
+    blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
+    assert blind, "the orphan count reaches 0 before the rows are kept"
+    line = selfcheck.verdict_for("05c.2", (min(blind), blind_count))
+    assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
+    assert "what orphans alone say" in selfcheck.verdict_for("05c.2", (right, 0))
+    assert "two ints" in selfcheck.verdict_for("05c.2", right)  # the old one-number answer
+    assert "swapped" in selfcheck.verdict_for("05c.2", (blind_count, right))
+    # size 1, the first size at which orphans() reads 0: the slip the prompt warns of, named too
+    assert answers_tables_prefixes.policy_linearized_at(1)[1] == 0
+    assert "orphans() reports 0" in selfcheck.verdict_for("05c.2", (1, blind_count))
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
+    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert "newline" in selfcheck.verdict_for("05c.2", (right - 1, blind_count))
+    assert "smaller size" in selfcheck.verdict_for("05c.2", (right + 1, blind_count))
+    assert "cloud.gov" in selfcheck.verdict_for("05c.2", (197, blind_count))
+    doc = answers_tables_prefixes.load_document("travel_policy")
+    (table,) = answers_tables_prefixes.find_tables(doc.text)
+    tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
+    assert "counts characters" in selfcheck.verdict_for("05c.2", (tokens, blind_count))
+    losing = sum(answers_tables_prefixes.policy_linearized_at(s)[0] > 0 for s in range(60, 301))
+    assert "every size that loses a row" in selfcheck.verdict_for("05c.2", (right, losing))
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_names_strings_given_for_ints():
+    assert "not strings" in selfcheck.verdict_for("05c.2", ("73", 8))
+
+
+def _pairs(doc):
+    from chunklab.chunkers.tables import find_tables
+
+    return [(t.header, r) for t in find_tables(doc.text) for r in t.rows], find_tables(doc.text)
+
+
+def rows_lost(doc, size):
+    pairs, _ = _pairs(doc)
+    return sum(len(h) + 1 + len(r) > size for h, r in pairs)
+
+
+def rows_lost_by_elimination(doc, size):
+    """Another correct form: the rows minus those whose header + newline + row fits."""
+    pairs, _ = _pairs(doc)
+    return len(pairs) - len([1 for h, r in pairs if len(f"{h}\n{r}") <= size])
+
+
+def by_sweeping(doc, size):
+    """The sweep cell's loop on the document: the count, by cutting, not by the rule."""
+    from chunklab.chunkers.tables import LinearizedChunker
+
+    pairs, _ = _pairs(doc)
+    chunks = LinearizedChunker(size=size).split(doc)
+    return sum(not any(h in c.text and r in c.text for c in chunks) for h, r in pairs)
+
+
+def copied_safe_size(doc, size):
+    """The sweep cell's expression, copied: the longest header + newline + row, at any size."""
+    pairs, _ = _pairs(doc)
+    return max(len(h) + 1 + len(r) for h, r in pairs)
+
+
+def header_and_row_from_two_tables(doc, size):
+    pairs, tables = _pairs(doc)
+    widest = max(len(t.header) for t in tables)
+    return sum(widest + 1 + len(r) > size for _, r in pairs)
+
+
+def without_the_newline(doc, size):
+    pairs, _ = _pairs(doc)
+    return sum(len(h) + len(r) > size for h, r in pairs)
+
+
+def first_table_only(doc, size):
+    _, tables = _pairs(doc)
+    return sum(len(tables[0].header) + 1 + len(r) > size for r in tables[0].rows)
+
+
+def test_05c_1_names_reading_only_the_first_table():
+    result = verdict("05c.1", first_table_only)
+    assert not result.passed and "only the first table" in result.message, result.message
+
+
+def test_05c_1_accepts_the_rule_and_it_is_what_cutting_gives():
+    assert verdict("05c.1", rows_lost).passed
+    assert verdict("05c.1", rows_lost_by_elimination).passed
+    from chunklab.documents.series import load_document
+
+    policy = load_document("travel_policy")
+    right, _ = answers_tables_prefixes.policy_size_and_blind_count()
+    for size in (60, right - 1, right):  # the rule counts what cutting loses
+        assert rows_lost(policy, size) == answers_tables_prefixes.policy_linearized_at(size)[0]
+    assert rows_lost(policy, right - 1) > 0 == rows_lost(policy, right)
+
+
+def test_05c_1_refuses_the_sweep_cells_copied_safe_size_with_its_hint():
+    """05c.1 (once 05.2) asked for the safe size, which the sweep cell prints as one expression:
+    copying it passed. It now asks for the rows lost at any size; the copied safe size is refused
+    by name."""
+    result = verdict("05c.1", copied_safe_size)
+    assert not result.passed and "that is the safe size" in result.message, result.message
+
+
+def test_05c_1_refuses_the_sweep_and_names_the_slips():
+    swept = verdict("05c.1", by_sweeping)
+    assert not swept.passed and "cut the document" in swept.message, swept.message
+    crossed = verdict("05c.1", header_and_row_from_two_tables)
+    assert not crossed.passed and "own table's header" in crossed.message, crossed.message
+    short = verdict("05c.1", without_the_newline)
+    assert not short.passed and "count the newline" in short.message, short.message
+
+
+def test_05c_1_names_the_rows_kept_and_a_pair_exactly_size_long():
+    def kept(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 1 + len(r) <= size for h, r in pairs)
+
+    def as_long(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 1 + len(r) >= size for h, r in pairs)
+
+    assert "rows kept" in verdict("05c.1", kept).message
+    assert "exactly `size` long fits" in verdict("05c.1", as_long).message
+
+
+def test_05c_1_names_one_too_many():
+    """A newline counted twice (or one after the row) got the generic hint, not the slip."""
+
+    def one_too_many(doc, size):
+        pairs, _ = _pairs(doc)
+        return sum(len(h) + 2 + len(r) > size for h, r in pairs)
+
+    result = verdict("05c.1", one_too_many)
+    assert not result.passed and "one too many" in result.message, result.message
