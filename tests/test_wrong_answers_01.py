@@ -812,3 +812,9 @@ def test_01_2_names_tied_left_at_zero():
     """Won and lost right, tied returned as 0: the hint says what tied counts."""
     result = verdict("01.2", lambda *case: [*compare_by_substring(*case)[:2], 0])
     assert not result.passed and "tied is not 0" in result.message, result.message
+
+
+def test_01_2_names_tied_left_out():
+    """Won and lost right, tied not returned at all (two numbers): the hint names the missing one."""
+    result = verdict("01.2", lambda *case: compare_by_substring(*case)[:2])
+    assert not result.passed and "you left tied out" in result.message, result.message

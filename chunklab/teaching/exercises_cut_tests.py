@@ -98,6 +98,7 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "won and lost are swapped: won counts the questions cut_a answers and cut_b does not",
     ),
     (lambda *case: expected_counts(*case)[:2] + (0,), _NO_TIES),
+    (lambda *case: expected_counts(*case)[:2], "return (won, lost, tied): you left tied out"),
     (
         _both_only,
         "tied counts every question the two cuts agree on, the ones neither answers too",
