@@ -815,6 +815,6 @@ def test_01_2_names_tied_left_at_zero():
 
 
 def test_01_2_names_tied_left_out():
-    """Won and lost right, tied not returned at all (two numbers): the hint names the missing one."""
+    """Won and lost right, tied not returned (two numbers): the hint names the one left out."""
     result = verdict("01.2", lambda *case: compare_by_substring(*case)[:2])
     assert not result.passed and "you left tied out" in result.message, result.message
