@@ -14,7 +14,7 @@ import re
 
 
 def line_windows(text: str, size: int) -> list[tuple[int, int]]:
-    """01.4: windows of at most `size` characters, each ending after the last line break it
+    """01.3: windows of at most `size` characters, each ending after the last line break it
     holds."""
     spans, start = [], 0
     while start < len(text):
@@ -27,7 +27,7 @@ def line_windows(text: str, size: int) -> list[tuple[int, int]]:
 
 
 def size_for_budget(text: str, budget: int, count) -> int:
-    """01.2: the largest size whose every window, with no overlap, costs at most `budget`."""
+    """01c.1: the largest size whose every window, with no overlap, costs at most `budget`."""
     for size in range(len(text), 0, -1):
         if all(count(text[k : k + size]) <= budget for k in range(0, len(text), size)):
             return size
@@ -637,7 +637,7 @@ def token_windows(offsets, size, overlap):
 
 
 def compare_cuts(text, cut_a, cut_b, questions):
-    """01.3: per question, does one chunk of each cut hold all its facts; then won, lost, tied."""
+    """01.2: per question, does one chunk of each cut hold all its facts; then won, lost, tied."""
 
     def answered(cut, facts):
         return any(all(f in text[a:b] for f in facts) for a, b in cut)

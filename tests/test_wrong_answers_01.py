@@ -1,5 +1,5 @@
-"""Notebook 01's exercises refuse the plausible wrong answers, each with a hint that names what is
-wrong, and accept every correct form (issue 29: "exercises that cannot be gamed").
+"""Notebook 01's and 01c's exercises refuse the plausible wrong answers, each with a hint that
+names what is wrong, and accept every correct form (issue 29: "exercises that cannot be gamed").
 
 Wrong answers are computed here from the library (the Portuguese manual's overlap, the counts
 without overlap, ...), never typed in, so they stay the plausible mistakes when the data changes.
@@ -86,13 +86,13 @@ def _sizes_until(fits):  # the largest size for which `fits(text, size, budget, 
     )
 
 
-def test_01_2_is_written_runs_on_unseen_texts_and_names_each_slip():
+def test_01c_1_is_written_runs_on_unseen_texts_and_names_each_slip():
     from test_exercises import _size_until_first_failure
 
     from solutions.exercises import size_for_budget
 
     def code(fn):
-        return verdict("01.2", fn)
+        return verdict("01c.1", fn)
 
     for right in (size_for_budget, _size_for_budget_by_windows):
         assert code(right).passed, code(right).message
@@ -116,7 +116,7 @@ def test_01_2_is_written_runs_on_unseen_texts_and_names_each_slip():
         assert ": not yet: " in message and hint in message, (hint, message)
 
 
-# --- 01.3 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
+# --- 01.2 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
 
 
 def compare_by_substring(text, cut_a, cut_b, questions):  # a correct answer: plain substrings
@@ -152,13 +152,13 @@ def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's f
 
 
 @pytest.mark.parametrize("right", [compare_by_substring, compare_like_the_notebook])
-def test_01_3_accepts_a_correct_compare_cuts_written_two_ways(right):
-    result = verdict("01.3", right)
+def test_01_2_accepts_a_correct_compare_cuts_written_two_ways(right):
+    result = verdict("01.2", right)
     assert result.passed, result.message
 
 
-def test_01_3_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
-    """The old 01.3 asked for (size, True or False): the notebook's size sweep re-run on the
+def test_01_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
+    """The old 01.2 asked for (size, True or False): the notebook's size sweep re-run on the
     English rendering. That pair, or a function returning it, is no answer now."""
     doc = load_document("manual_en")
     size = next(
@@ -169,9 +169,9 @@ def test_01_3_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(ca
     saved = bool(
         chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
     )
-    selfcheck.check("01.3", (size, saved))
+    selfcheck.check("01.2", (size, saved))
     assert "not yet: pass your function itself" in capsys.readouterr().out
-    assert not verdict("01.3", lambda *args: (size, saved)).passed
+    assert not verdict("01.2", lambda *args: (size, saved)).passed
 
 
 def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
@@ -267,8 +267,8 @@ def _end_inclusive(text, cut_a, cut_b, questions):  # each chunk one character t
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
-def test_01_3_names_each_slip(wrong, hint):
-    result = verdict("01.3", wrong)
+def test_01_2_names_each_slip(wrong, hint):
+    result = verdict("01.2", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -284,17 +284,17 @@ def _by_library_holds_fact(text, cut_a, cut_b, questions):  # chunklab's matcher
     return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
 
 
-def test_01_3_refuses_chunklabs_matcher_called_per_chunk():
-    result = verdict("01.3", _by_library_holds_fact)
+def test_01_2_refuses_chunklabs_matcher_called_per_chunk():
+    result = verdict("01.2", _by_library_holds_fact)
     assert not result.passed and "fact_matching.holds_fact" in result.message, result.message
 
 
-def test_01_3_names_the_facts_looked_up_in_the_whole_text():
-    result = verdict("01.3", _whole_text)
+def test_01_2_names_the_facts_looked_up_in_the_whole_text():
+    result = verdict("01.2", _whole_text)
     assert not result.passed and "in the whole text" in result.message, result.message
 
 
-# --- 01.4 (write code): plausible wrong line_windows --------------------------------------------
+# --- 01.3 (write code): plausible wrong line_windows --------------------------------------------
 
 
 def no_line_snap(text, size):
@@ -381,8 +381,8 @@ WRONG = [
 
 
 @pytest.mark.parametrize("wrong", WRONG, ids=lambda f: f.__name__)
-def test_01_4_refuses_each_plausible_wrong_line_windows(wrong):
-    result = verdict("01.4", wrong)
+def test_01_3_refuses_each_plausible_wrong_line_windows(wrong):
+    result = verdict("01.3", wrong)
     assert not result.passed, f"{wrong.__name__} passed"
     assert "window" in result.message and "should be" in result.message, result.message
     assert "size=" in result.message, "the hint names the case it failed"
@@ -403,8 +403,8 @@ def by_slicing(text, size):
 
 
 @pytest.mark.parametrize("right", [line_windows, as_lists, by_slicing], ids=lambda f: f.__name__)
-def test_01_4_accepts_every_correct_form(right):
-    assert verdict("01.4", right).passed, verdict("01.4", right).message
+def test_01_3_accepts_every_correct_form(right):
+    assert verdict("01.3", right).passed, verdict("01.3", right).message
 
 
 def test_01_1_names_the_wrong_document():
@@ -475,11 +475,11 @@ def ends_at_the_break_unless_first(text, size):  # on the break, but past one th
         "with_overlap",
     ],
 )
-def test_01_4_names_the_common_slips(wrong, slip):
+def test_01_3_names_the_common_slips(wrong, slip):
     """A plain window that never looks for a break, the first line break instead of the last,
     the newline left out of the window or skipped between two windows, a window one character
     longer than size, and the rule applied to the last window."""
-    assert slip in verdict("01.4", wrong).message
+    assert slip in verdict("01.3", wrong).message
 
 
 def _sign_p(won, lost, doubled=True, capped=True):
@@ -645,8 +645,8 @@ def _one_window_per_line(text, size):  # every line its own window, cut at size 
     return spans
 
 
-def test_01_4_names_one_window_per_line():
-    assert "one line per window" in verdict("01.4", _one_window_per_line).message
+def test_01_3_names_one_window_per_line():
+    assert "one line per window" in verdict("01.3", _one_window_per_line).message
 
 
 def test_01b_1_names_nan_on_all_ties_as_nan_not_as_zero():
@@ -674,12 +674,12 @@ def _skips_a_break_at_the_last_character(text, size):  # rfind stops one short o
     return spans
 
 
-def test_01_4_names_a_break_missed_at_the_window_end_not_the_first_break():
-    message = verdict("01.4", _skips_a_break_at_the_last_character).message
+def test_01_3_names_a_break_missed_at_the_window_end_not_the_first_break():
+    message = verdict("01.3", _skips_a_break_at_the_last_character).message
     assert "last character is missed" in message and "FIRST" not in message, message
 
 
-def test_01_2_covers_no_size_and_the_whole_text():
+def test_01c_1_covers_no_size_and_the_whole_text():
     """0 when no size fits (not 1, not None); len(text) when the whole text fits, which a range
     stopping at len(text) - 1 never tries, and no size past it."""
     from solutions.exercises import size_for_budget
@@ -693,7 +693,7 @@ def test_01_2_covers_no_size_and_the_whole_text():
         ),
     }
     for hint, wrong in slips.items():
-        result = verdict("01.2", wrong)
+        result = verdict("01c.1", wrong)
         assert not result.passed and hint in result.message, (hint, result.message)
 
 
@@ -701,7 +701,7 @@ def _fits_every_window(text, size, budget, count, step=None):
     return all(count(text[k : k + size]) <= budget for k in range(0, len(text), step or size))
 
 
-def test_01_2_names_bisection_and_overlapping_windows():
+def test_01c_1_names_bisection_and_overlapping_windows():
     """Two methods that land below the answer get hints naming them, not "size N fits too"."""
 
     def bisection(text, budget, count):
@@ -722,7 +722,7 @@ def test_01_2_names_bisection_and_overlapping_windows():
         )
 
     for wrong, hint in [(bisection, "a bisection"), (overlapped, "your windows overlap by 40")]:
-        result = verdict("01.2", wrong)
+        result = verdict("01c.1", wrong)
         assert not result.passed and hint in result.message, (hint, result.message)
 
 
@@ -808,7 +808,13 @@ def test_01b_3_accepts_the_resampled_interval():
     assert verdict("01b.3", lambda *a: list(paired_interval(*a))).passed
 
 
-def test_01_3_names_tied_left_at_zero():
+def test_01_2_names_tied_left_at_zero():
     """Won and lost right, tied returned as 0: the hint says what tied counts."""
-    result = verdict("01.3", lambda *case: [*compare_by_substring(*case)[:2], 0])
+    result = verdict("01.2", lambda *case: [*compare_by_substring(*case)[:2], 0])
     assert not result.passed and "tied is not 0" in result.message, result.message
+
+
+def test_01_2_names_tied_left_out():
+    """Won and lost right, tied not returned (two numbers): the hint names the one left out."""
+    result = verdict("01.2", lambda *case: compare_by_substring(*case)[:2])
+    assert not result.passed and "you left tied out" in result.message, result.message

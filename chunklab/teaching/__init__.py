@@ -111,9 +111,9 @@
   their precision-Ω with its known slips), joined into `exercises_benchmark`.
 - `article_fixed`: the article's figures for its 200/40 cut, quoted, and notebook 01's checks
   of our numbers against them.
-- `exercises_budget_size`: exercise 01.2's check (the largest size in characters whose windows
+- `exercises_budget_size`: exercise 01c.1's check (the largest size in characters whose windows
   fit a token budget), each slip named.
-- `exercises_cut_tests`: 01.3's and 02c.1's checks (two cuts counted won/lost/tied from
+- `exercises_cut_tests`: 01.2's and 02c.1's checks (two cuts counted won/lost/tied from
   their spans; the headings no span holds with the line after them), joined into `exercises`.
 - `exercises_heading_glue`: 02c.2's check (notebook 02c's glue fixed to carry a stack of
   headings to its text), joined into `exercises`.

@@ -1,10 +1,10 @@
 """The article's figures for its 200/40 fixed-size cut, quoted, and notebook 01's checks of our
 numbers against them.
 
-Notebook 01 compares its cut with what the article prints (its five chunk openings, its word
-counts, a few sentences). Those comparisons are bookkeeping beside the lesson, so they live here:
-the notebook's cells call them and show the printed lines. Each quote is the article's Portuguese
-with an English rendering.
+Notebook 01 compares its cut with what the article prints (its five chunk openings, a few
+sentences), and its companion 01c with the article's word counts. Those comparisons are bookkeeping
+beside the lesson, so they live here: the notebook's cells call them and show the printed lines.
+Each quote is the article's Portuguese with an English rendering.
 """
 
 from __future__ import annotations

@@ -59,7 +59,7 @@ from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
-# --- 01.4: windows that end at a line break ----------------------------------------------------
+# --- 01.3: windows that end at a line break ----------------------------------------------------
 
 
 def _line_texts(rng: random.Random, lines: int) -> str:
@@ -291,8 +291,8 @@ def _check_buffered(fn: Callable) -> int:
 
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
-    "01.4": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
-    **CHECKS_BUDGET_SIZE,  # 01.2: teaching.exercises_budget_size
+    "01.3": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
+    **CHECKS_BUDGET_SIZE,  # 01c.1: teaching.exercises_budget_size
     **CHECKS_SIGN_TEST,  # 01b.1: teaching.exercises_sign_test
     **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
@@ -336,7 +336,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_CUT_TESTS,  # 01.3's and 02c.1's: teaching.exercises_cut_tests
+    **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
 }

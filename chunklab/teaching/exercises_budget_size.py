@@ -1,15 +1,15 @@
-"""Exercise 01.2's check: the character size that fits a token budget, found by the learner.
+"""Exercise 01c.1's check: the character size that fits a token budget, found by the learner.
 
-Notebook 01 section 4 shows that one size in characters buys a different token budget in each
-language. `size_for_budget(text, budget, count)` returns the largest size `s` in characters such
-that every window of section 2's loop with no overlap, `text[k:k + s]` for k = 0, s, 2s, ..., costs
-at most `budget` under `count` (0 when no size does). The check runs it on made-up Portuguese and
-English texts with two counters (cl100k tokens and words), which the notebook never shows, and
-names the predictable slips: stopping at the first size that does not fit (a larger one can fit
-again: the window starts move with the size), testing the first window only, leaving the last,
-shorter window out, `<` for "at most", one size too many, a chars-per-token rule of thumb, never
-trying the whole text as one window, anything but 0 when no size fits, overlapping windows, and
-a search (bisection) that takes the sizes that fit for one run.
+Notebook 01c shows that one size in characters buys a different token budget in each language.
+`size_for_budget(text, budget, count)` returns the largest size `s` in characters such that every
+window of notebook 01's loop with no overlap, `text[k:k + s]` for k = 0, s, 2s, ..., costs at most
+`budget` under `count` (0 when no size does). The check runs it on made-up Portuguese and English
+texts with two counters (cl100k tokens and words), which the notebook never shows, and names the
+predictable slips: stopping at the first size that does not fit (a larger one can fit again: the
+window starts move with the size), testing the first window only, leaving the last, shorter window
+out, `<` for "at most", one size too many, a chars-per-token rule of thumb, never trying the whole
+text as one window, anything but 0 when no size fits, overlapping windows, and a search (bisection)
+that takes the sizes that fit for one run.
 No library function does this job, so nothing is refused for calling one.
 """
 
@@ -167,5 +167,5 @@ def _hint_larger(right: int) -> str:
 
 
 CHECKS_BUDGET_SIZE: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "01.2": ("size_for_budget(text, budget, count) -> int", check_size_for_budget),
+    "01c.1": ("size_for_budget(text, budget, count) -> int", check_size_for_budget),
 }

@@ -1,6 +1,6 @@
 """Checks of two coding exercises that ask the learner to write a test a cut is read by.
 
-01.3, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
+01.2, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
 two cuts, from spans. A question is answered by a cut when ONE of its chunks, `text[start:end]`,
 holds every fact the question needs; the pair is counted won (a answers it, b does not), lost (the
 other way) or tied (both or neither). The checks' texts are made of words none of which occurs
@@ -13,7 +13,7 @@ heading line and the whole next non-blank line; the others' titles (`#`s kept or
 in page order; a heading with no non-blank line after it is not counted. The texts repeat titles
 inside other lines, and `# Pump` inside `## Pump`, where a text search credits a heading no span
 holds. Both checks build their cases from a fixed seed, refuse an answer that calls the library's
-matcher (`chunks_with_all`; for 01.3 also `answerable` and `holds_fact`), and name the slip a wrong
+matcher (`chunks_with_all`; for 01.2 also `answerable` and `holds_fact`), and name the slip a wrong
 answer makes on every case (`checking.consistent_slips`), else show the first case it got wrong.
 """
 
@@ -35,7 +35,7 @@ Case = tuple[str, list[Span], list[Span], list[list[str]]]
 # No word occurs inside another, so substring and whole-word matching agree on every case.
 WORDS = ["pump", "valve", "gauge", "seal", "belt", "motor", "filter", "hose", "clamp", "rotor"]
 
-# --- 01.3: won, lost, tied from two cuts' spans -------------------------------------------------
+# --- 01.2: won, lost, tied from two cuts' spans -------------------------------------------------
 
 
 def _answered(text: str, cut: list[Span], facts: list[str]) -> bool:
@@ -98,6 +98,7 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "won and lost are swapped: won counts the questions cut_a answers and cut_b does not",
     ),
     (lambda *case: expected_counts(*case)[:2] + (0,), _NO_TIES),
+    (lambda *case: expected_counts(*case)[:2], "return (won, lost, tied): you left tied out"),
     (
         _both_only,
         "tied counts every question the two cuts agree on, the ones neither answers too",
@@ -391,7 +392,7 @@ def check_apart_headings(fn: Callable) -> int:
 
 
 CHECKS_CUT_TESTS: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "01.3": (
+    "01.2": (
         "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
         check_compare_cuts,
     ),
