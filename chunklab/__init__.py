@@ -87,7 +87,7 @@ Evaluation (`evaluation/`)
 - `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
 - `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
 - `evaluation.benchmark_rows`: the cuts notebook 10 scores, and their stored vectors (10)
-- `evaluation.stored_cuts`: notebook 10's MarkdownChunker cuts, stored and checked (10)
+- `evaluation.stored_cuts`: notebook 10d's MarkdownChunker cuts, stored and checked (10d)
 - `evaluation.benchmark_rankers`: BM25 and the hybrid on that benchmark, indexed once (10)
 - `evaluation.bootstrap`: bootstrap intervals of a mean over questions (10)
 
