@@ -97,7 +97,7 @@ typecheck: $(STAMP)
 # 10-word query 35x slower (0.59 s against 17 ms), its threads spinning against each other.
 # The CPU-timed growth checks (marker `timed`) are not here: they are `make growth`, below.
 # --dist loadgroup: tests marked with one xdist_group run in one worker (an exercise's selfcheck
-# and wrong-answer tests: its solution, seconds to compute for 10.2 and 04.1, is computed once
+# and wrong-answer tests: its solution, seconds to compute for 10d.1 and 04.1, is computed once
 # there); every other test is handed out as with the default.
 unit: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q -n 2 --dist loadgroup -m "not timed and not site"

@@ -87,7 +87,7 @@ Evaluation (`evaluation/`)
 - `evaluation.chroma`: Chroma's chunking benchmark: its data, chunk positions and metrics (10)
 - `evaluation.benchmark`: any cut on that benchmark: top k over one collection, scores (10)
 - `evaluation.benchmark_rows`: the cuts notebook 10 scores, and their stored vectors (10)
-- `evaluation.stored_cuts`: notebook 10's MarkdownChunker cuts, stored and checked (10)
+- `evaluation.stored_cuts`: notebook 10d's MarkdownChunker cuts, stored and checked (10d)
 - `evaluation.benchmark_rankers`: BM25 and the hybrid on that benchmark, indexed once (10)
 - `evaluation.bootstrap`: bootstrap intervals of a mean over questions (10)
 
@@ -154,7 +154,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.best_part`: a chunk longer than the embedder reads, scored by its best part (09)
 - `teaching.answers_split_table`: exercise 08b.2's answer and the wrong budgets it names
 - `teaching.exercises_benchmark`: notebook 10's exercise check (10)
-- `teaching.exercises_verdict`: exercise 10.2's check: compare's rule written by hand (10)
+- `teaching.exercises_verdict`: exercise 10d.1's check: compare's rule written by hand (10d)
 - `teaching.exercises_reading`: exercises 07c.2 and 07b.2: the questions no one chunk answers, a
   family's verdicts read at 0.05 / m
 - `teaching.exercises_windows`: companion 10c's checks: windows of word pieces with an overlap (10c)

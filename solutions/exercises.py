@@ -549,7 +549,7 @@ def window_omega(excerpts, size, length):
 
 
 def paired_verdict(a, b, low, high, level):
-    """10.2: compare's rule: the exact two-sided sign test of won against lost (ties left out),
+    """10d.1: compare's rule: the exact two-sided sign test of won against lost (ties left out),
     and 'better' only when the interval lies above 0, a wins more and p < (100 - level) / 100."""
     won = sum(x > y for x, y in zip(a, b, strict=True))
     lost = sum(x < y for x, y in zip(a, b, strict=True))

@@ -15,6 +15,7 @@ from test_wrong_answers_08b import on_more_than_one_page
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_10b import WRONG_10B
 from test_wrong_answers_10c import WRONG_10C
+from test_wrong_answers_10d import WRONG_10D
 from test_wrong_answers_11 import WRONG_11
 
 from chunklab.teaching import selfcheck
@@ -378,6 +379,7 @@ WRONG = {
     **WRONG_10,
     **WRONG_10B,
     **WRONG_10C,
+    **WRONG_10D,
     **WRONG_11,
 }
 

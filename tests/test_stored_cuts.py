@@ -1,4 +1,4 @@
-"""The stored spans of notebook 10's MarkdownChunker cuts equal a fresh cut, and a text they were
+"""The stored spans of notebook 10d's MarkdownChunker cuts equal a fresh cut, and a text they were
 not stored for is refused, so the notebook never scores a stale cut."""
 
 import pytest

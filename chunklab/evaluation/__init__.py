@@ -8,7 +8,7 @@
 - `chroma`:     Chroma's chunking benchmark: its data, chunk positions and four metrics.
 - `benchmark`:  any cut on that benchmark: top k over one collection, per-question scores.
 - `benchmark_rows`: the cuts notebook 10 and the tests score there, and their stored vectors.
-- `stored_cuts`: notebook 10's MarkdownChunker cuts of that benchmark, stored and checked.
+- `stored_cuts`: notebook 10d's MarkdownChunker cuts of that benchmark, stored and checked.
 - `benchmark_rankers`: BM25 and the hybrid there, the collection indexed once: seconds, not minutes.
 - `bootstrap`:  95% bootstrap intervals of a mean over questions, and of a paired difference.
 

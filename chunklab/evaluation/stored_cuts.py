@@ -1,4 +1,4 @@
-"""The spans of notebook 10's MarkdownChunker cuts of Chroma's benchmark, stored, so the notebook
+"""The spans of notebook 10d's MarkdownChunker cuts of Chroma's benchmark, stored, so the notebook
 reads them in milliseconds instead of counting MiniLM word pieces over 1.4 million characters again
 (about ten seconds of CPU, a third of the notebook's time budget).
 

@@ -105,7 +105,7 @@
   by `exercises_measures`.
 - `exercises_benchmark`: notebook 10's check (precision-Ω of fixed windows), joined into
   `exercises`.
-- `exercises_verdict`: exercise 10.2's check (`compare`'s rule by hand: the sign test and the
+- `exercises_verdict`: exercise 10d.1's check (`compare`'s rule by hand: the sign test and the
   two-part verdict), joined into `exercises_benchmark`.
 - `exercises_windows`: companion 10c's checks (windows of word pieces with an overlap, and
   their precision-Ω with its known slips), joined into `exercises_benchmark`.

@@ -16,7 +16,7 @@ share rounded, integer division, None or NaN where no window meets, overlaps sum
 excerpt and window, with or without the union) is told which slip it made; a value
 no known slip gives is told to work the case by hand, not a guessed rule.
 
-10.2, `compare`'s rule written by hand, is checked in `teaching.exercises_verdict`.
+10d.1, `compare`'s rule written by hand, is checked in `teaching.exercises_verdict`.
 """
 
 from __future__ import annotations
@@ -293,6 +293,6 @@ FORMS_BENCHMARK: dict[str, Form] = {**FORMS_WINDOWS}
 
 CHECKS_BENCHMARK: dict[str, tuple[str, Callable[[Callable], int]]] = {
     "10.1": ("window_omega(excerpts, size, length) -> float", check_window_omega),
-    **CHECKS_VERDICT,  # 10.2's, in a module of its own
+    **CHECKS_VERDICT,  # 10d.1's, in a module of its own
     **CHECKS_WINDOWS,  # companion 10c's, in a module of their own
 }

@@ -1,18 +1,17 @@
-"""The check of notebook 10's exercise 10.2: `compare`'s two-part rule, written by hand.
+"""The check of notebook 10d's exercise 10d.1: `compare`'s two-part rule, written by hand.
 
-10.2 asks for `paired_verdict(a, b, low, high, level)`: `a` and `b` are two cuts' scores on the same
-questions, `low` and `high` the paired interval of their mean difference drawn at `level` percent.
-The learner counts the questions won and lost (ties carry no sign), writes the exact two-sided
-sign test, and applies the rule notebook 10 states in prose: "better" only when the interval lies
-above 0 **and** a wins more questions **and** p < (100 - level) / 100; "worse" the mirror; else
-"no difference shown". It returns `(p, verdict)`. Notebook 10 computes one sign test by hand (one
-split, no cap, no rule); the cases here are built by the check, each near one of the rule's
-edges, so every predictable slip gives another answer on one of them: the interval alone, the
-sign test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin
-tosses or split between won and lost, p not capped at 1, the direction of the split ignored, an
-interval touching 0 read as excluding it, the observed split left out of the tail. A call into
-`compare` or `sign_test` is refused; any correct method (math.comb, scipy.stats.binomtest, numpy)
-passes.
+10d.1 asks for `paired_verdict(a, b, low, high, level)`: `a` and `b` are two cuts' scores on the
+same questions, `low` and `high` the paired interval of their mean difference drawn at `level`
+percent. The learner counts the questions won and lost (ties carry no sign), writes the exact
+two-sided sign test, and applies the rule notebook 10d states in prose: "better" only when the
+interval lies above 0 **and** a wins more questions **and** p < (100 - level) / 100; "worse" the
+mirror; else "no difference shown". It returns `(p, verdict)`. Notebook 10d writes the sign test by
+hand (the cap included, no rule); the cases here are built by the check, each near one of the rule's
+edges, so every predictable slip gives another answer on one of them: the interval alone, the sign
+test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin tosses or
+split between won and lost, p not capped at 1, the direction of the split ignored, an interval
+touching 0 read as excluding it, the observed split left out of the tail. A call into `compare` or
+`sign_test` is refused; any correct method (math.comb, scipy.stats.binomtest, numpy) passes.
 """
 
 from __future__ import annotations
@@ -120,7 +119,7 @@ def _scores(won: int, lost: int, tied: int, seed: int) -> tuple[list[float], lis
     return [float(x) for x in a], [float(x) for x in b]
 
 
-# (won, lost, tied, low, high, level): each near an edge of the rule, none shown in notebook 10
+# (won, lost, tied, low, high, level): each near an edge of the rule, none shown in notebook 10d
 _SPLITS = [
     (15, 4, 11, 0.8, 6.2, 95.0),  # better: both halves hold
     (9, 4, 7, 0.5, 4.0, 95.0),  # the interval above 0, the split a coin's (p = 0.267)
@@ -209,5 +208,5 @@ def check_paired_verdict(fn: Callable) -> int:
 
 
 CHECKS_VERDICT: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "10.2": ("paired_verdict(a, b, low, high, level) -> (p, verdict)", check_paired_verdict),
+    "10d.1": ("paired_verdict(a, b, low, high, level) -> (p, verdict)", check_paired_verdict),
 }
