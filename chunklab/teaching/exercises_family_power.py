@@ -16,8 +16,12 @@ from chunklab.teaching.claims import sign_test
 Case = tuple[int, float]
 
 
-def _fewest(questions: int, alpha: float, p: Callable[[int], float] = lambda n: sign_test(n, 0),
-            strict: bool = True) -> int | None:
+def _fewest(
+    questions: int,
+    alpha: float,
+    p: Callable[[int], float] = lambda n: sign_test(n, 0),
+    strict: bool = True,
+) -> int | None:
     for n in range(1, questions + 1):
         if p(n) < alpha or (not strict and p(n) <= alpha):
             return n
@@ -60,8 +64,18 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
 # (questions, alpha): the series' 43 at other family sizes, a p exactly equal to alpha (2 * 0.5**5
 # and 2 * 0.5**7), and question counts too small to reach alpha at all
 _CASES: list[Case] = [
-    (43, 0.05), (43, 0.05 / 4), (43, 0.05 / 20), (20, 0.0625), (10, 0.015625), (30, 0.01),
-    (100, 0.001), (6, 0.05), (5, 0.05), (7, 0.05 / 12), (12, 0.05 / 8), (60, 0.0001),
+    (43, 0.05),
+    (43, 0.05 / 4),
+    (43, 0.05 / 20),
+    (20, 0.0625),
+    (10, 0.015625),
+    (30, 0.01),
+    (100, 0.001),
+    (6, 0.05),
+    (5, 0.05),
+    (7, 0.05 / 12),
+    (12, 0.05 / 8),
+    (60, 0.0001),
 ]
 
 
