@@ -235,6 +235,15 @@ def chance_as_many(places: int, marked: int, cuts: int, hits: int) -> float:
     return ways / comb(places, cuts)
 
 
+def fewest_one_way(questions: int, alpha: float) -> int | None:
+    """04e.1: the fewest decisive questions, all won, whose two-sided sign test p = 2 * 0.5**n is
+    under `alpha`, at most `questions`; None when no such count reaches it."""
+    for n in range(1, questions + 1):
+        if 2 * 0.5**n < alpha:
+            return n
+    return None
+
+
 def piece_numbers(reply: str) -> list[int]:
     """04b.1: the numbers on a reply's `split_after:` line, strictly ascending, or ValueError."""
     line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)

@@ -359,6 +359,7 @@ WRONG = {
     "04c.1": _threshold_from_the_similarities,
     "04c.2": _cuts_counting_every_cut_as_a_change,
     "04d.1": _chance_of_exactly_as_many,
+    "04e.1": lambda questions, alpha: next(n for n in range(1, 99) if 0.5**n < alpha),  # one-sided
     "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
     "05c.1": _longest_row_alone,

@@ -27,7 +27,7 @@
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
-- `semantic_retrieval`: notebook 04's section 4 bookkeeping (equal tokens handed over, a
+- `semantic_retrieval`: companion 04e's bookkeeping (equal tokens handed over, a
   family's verdicts as a table; a family's fewest decisive questions is `claims.fewest_decisive`).
 - `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
   block drawn at random.
@@ -143,6 +143,7 @@
 - `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
   against topic starts).
 - `exercises_chance_floor`: 04d.1's check (the chance floor of a cut, counted exactly).
+- `exercises_family_power`: 04e.1's check (a family's fewest decisive questions, all one way).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 - `attention_map`: one attention head drawn as a map of its weights (notebook 09).

@@ -28,6 +28,7 @@ from chunklab.teaching.exercises_chance_floor import CHECKS_CHANCE_FLOOR
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
+from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
@@ -321,6 +322,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "04c.1": ("threshold_for(similarities, percentile) -> float", check_threshold_for),
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
     **CHECKS_CHANCE_FLOOR,  # 04d.1: teaching.exercises_chance_floor
+    **CHECKS_FAMILY_POWER,  # 04e.1: teaching.exercises_family_power
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
     **CHECKS_SAFE_SIZE,  # 05c.1: teaching.exercises_safe_size
