@@ -184,7 +184,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections
-- `teaching.exercises_paired_rows`: exercise 06.2's check: rows paired by question id
+- `teaching.exercises_paired_rows`: exercise 06b.1's check: rows paired by question id
 
 LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
 - `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata

@@ -344,7 +344,7 @@ def heading_paths(headings: list[str]) -> list[str]:
 
 
 def fixed_path_chunks(text: str) -> list[str]:
-    """06.3: the article's path chunks with the level taken from the number's depth."""
+    """06.2: the article's path chunks with the level taken from the number's depth."""
     import re
 
     title, stack, out = text.splitlines()[0].strip(), [], []
@@ -729,7 +729,7 @@ def fetch_factor(passing: list[bool], k: int) -> int | None:
 
 
 def paired_differences(rows: list[dict], a: str, b: str, measure: str) -> dict[str, float]:
-    """06.2: each question scored under both strategies, a's measure less b's, keyed by question
+    """06b.1: each question scored under both strategies, a's measure less b's, keyed by question
     id (the rows come in any order, and a question may be scored under one side only)."""
     ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
     theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}

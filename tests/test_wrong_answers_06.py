@@ -1,5 +1,5 @@
 """Notebook 06's exercises refuse plausible wrong answers with a hint naming what is wrong, and
-accept every correct form (issue 29, item 3). 06.3's unseen documents reach level 2.1 and deeper,
+accept every correct form (issue 29, item 3). 06.2's unseen documents reach level 2.1 and deeper,
 so a hard-coded level, the article's value rule, an off-by-one stack or a pattern that never
 reads "2.1" all fail."""
 
@@ -7,8 +7,6 @@ import re
 
 import pytest
 
-from chunklab.teaching import exercises_paired_rows
-from chunklab.teaching.claims import compare
 from chunklab.teaching.exercises import verdict
 
 ARTICLE_TITLE = r"^(\d+)\.\s+(.*)$"
@@ -60,8 +58,8 @@ WRONG = {
 
 
 @pytest.mark.parametrize("name", sorted(WRONG))
-def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
-    result = verdict("06.3", WRONG[name])
+def test_06_2_refuses_each_plausible_wrong_answer_with_a_hint(name):
+    result = verdict("06.2", WRONG[name])
     assert not result.passed, name
     assert re.search(
         r"parts: it sits at level \d|not its value|the path should be|stack\[: level - 1\]"
@@ -70,14 +68,14 @@ def test_06_3_refuses_each_plausible_wrong_answer_with_a_hint(name):
     )
 
 
-def test_06_3_tells_the_value_rule_from_a_stack_kept_one_level_too_long():
+def test_06_2_tells_the_value_rule_from_a_stack_kept_one_level_too_long():
     """Both nest '2.' under '1.'; the hint names the slip each one made."""
-    assert "not its value" in verdict("06.3", WRONG["value"]).message
-    off = verdict("06.3", WRONG["off by one"]).message
+    assert "not its value" in verdict("06.2", WRONG["value"]).message
+    off = verdict("06.2", WRONG["off by one"]).message
     assert "stack[: level - 1]" in off and "not its value" not in off, off
 
 
-def test_06_3_a_pattern_slip_with_a_trailing_dot_counted_is_not_named_a_stack_slip_alone():
+def test_06_2_a_pattern_slip_with_a_trailing_dot_counted_is_not_named_a_stack_slip_alone():
     """A pattern that reads only '2.' (dot captured) with level len(n.split('.')) nests siblings
     just as a stack cut one level too long does; with '1.1' unread no probe tells them apart, so
     the hint names both."""
@@ -85,28 +83,28 @@ def test_06_3_a_pattern_slip_with_a_trailing_dot_counted_is_not_named_a_stack_sl
     def dot_counted(text):
         return path_chunks(text, r"^(\d+\.)\s+(.*)$", lambda n: len(n.split(".")))
 
-    message = verdict("06.3", dot_counted).message
+    message = verdict("06.2", dot_counted).message
     assert "a trailing dot is counted as a part" in message, message
 
 
-def test_06_3_a_title_rewritten_is_told_to_keep_its_number_as_written():
+def test_06_2_a_title_rewritten_is_told_to_keep_its_number_as_written():
     def no_dot(text):
         return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')} {s}")
 
-    assert "as it is numbered" in verdict("06.3", no_dot).message
+    assert "as it is numbered" in verdict("06.2", no_dot).message
 
 
-def test_06_3_the_hard_coded_level_is_told_about_the_subsection():
-    result = verdict("06.3", WRONG["hard-coded level 1, any title"])
+def test_06_2_the_hard_coded_level_is_told_about_the_subsection():
+    result = verdict("06.2", WRONG["hard-coded level 1, any title"])
     assert "parts: it sits at level" in result.message, result.message
 
 
-def test_06_3_accepts_the_depth_rule_written_another_way():
+def test_06_2_accepts_the_depth_rule_written_another_way():
     def by_split(text):
         return path_chunks(text, ANY_TITLE, lambda n: len([p for p in n.split(".") if p]))
 
-    assert verdict("06.3", by_split).passed
-    assert verdict("06.3", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
+    assert verdict("06.2", by_split).passed
+    assert verdict("06.2", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
 
 
 def _title(heading):
@@ -223,131 +221,38 @@ def test_06_1_names_every_hash_removed():
     assert "replace('#', '') also removes a '#' inside a title" in message
 
 
-# --- 06.2: pairing two strategies' rows by question id, written by hand ---------------------------
-
-
-def _paired_by_dicts(rows, a, b, measure):
-    ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a}
-    theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b}
-    return {q: ours[q] - theirs[q] for q in ours if q in theirs}
-
-
-def _paired_by_grouping(rows, a, b, measure):
-    by_question = {}
-    for r in rows:
-        by_question.setdefault(r["question"], {})[r["strategy"]] = float(r[measure])
-    return {q: s[a] - s[b] for q, s in sorted(by_question.items()) if a in s and b in s}
-
-
-def _per_question(rows, strategy, measure):  # the notebook's route: each side sorted, no keys
-    return [
-        v for _, v in sorted((r["question"], r[measure]) for r in rows if r["strategy"] == strategy)
-    ]
-
-
-def _reversed(rows, a, b, measure):
-    return {q: -d for q, d in _paired_by_dicts(rows, a, b, measure).items()}
-
-
-def test_06_2_accepts_the_pairing_written_two_ways():
-    for right in (_paired_by_dicts, _paired_by_grouping):
-        result = verdict("06.2", right)
-        assert result.passed and "correct on all" in result.message, result.message
-
-
-def test_06_2_refuses_the_old_routes_sorted_lists_and_compare():
-    """The old exercise asked a mean of per_question's lists; sorting and zipping them is refused,
-    and so is a call to compare, which pairs lists already lined up."""
-
-    def zipped(rows, a, b, measure):
-        ids = sorted({r["question"] for r in rows if r["strategy"] == a})
-        ours, theirs = _per_question(rows, a, measure), _per_question(rows, b, measure)
-        diffs = [x - y for x, y in zip(ours, theirs, strict=False)]
-        return dict(zip(ids, diffs, strict=False))
-
-    result = verdict("06.2", zipped)
-    assert not result.passed and "sorted each side by question id and zipped" in result.message
-
-    def through_compare(rows, a, b, measure):
-        right = _paired_by_dicts(rows, a, b, measure)
-        ours = list(right.values())
-        compare(ours, [0] * len(ours), show=False)
-        return right
-
-    refused = verdict("06.2", through_compare)
-    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
-        refused.message
-    )
-
-
-def test_06_2_refuses_compare_even_when_it_raises():
-    """Built on compare with each side's own list, one side is a question short: compare raised
-    ValueError and the learner saw that error, not the hint that the exercise refuses compare."""
-
-    def through_compare_unpaired(rows, a, b, measure):
-        compare(_per_question(rows, a, measure), _per_question(rows, b, measure), show=False)
-        return _paired_by_dicts(rows, a, b, measure)
-
-    refused = verdict("06.2", through_compare_unpaired)
-    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
-        refused.message
-    )
-
-
-@pytest.mark.parametrize(
-    ("slip", "hint"),
-    [
-        (
-            lambda rows, a, b, m: {q: -d for q, d in _paired_by_dicts(rows, a, b, m).items()},
-            "sign is reversed",
-        ),
-        (
-            lambda rows, a, b, m: {q: abs(d) for q, d in _paired_by_dicts(rows, a, b, m).items()},
-            "took the size of each difference (abs)",
-        ),
-        (exercises_paired_rows.paired_by_position, "paired the rows by position"),
-        (exercises_paired_rows.paired_missing_as_zero, "has no pair: leave it out"),
-        (exercises_paired_rows.paired_any_strategy, "rows whose strategy is b"),
-        (lambda rows, a, b, m: sum(_paired_by_dicts(rows, a, b, m).values()), "return a dict"),
-    ],
-)
-def test_06_2_names_each_slip(slip, hint):
-    result = verdict("06.2", slip)
-    assert not result.passed and hint in result.message, result.message
-
-
-def test_06_3_names_a_trailing_dot_counted_as_a_part():
+def test_06_2_names_a_trailing_dot_counted_as_a_part():
     """split(".") keeps an empty part after "2.", so every section sits one level too deep."""
-    trailing = verdict("06.3", lambda t: path_chunks(t, ANY_TITLE, lambda n: len(n.split("."))))
+    trailing = verdict("06.2", lambda t: path_chunks(t, ANY_TITLE, lambda n: len(n.split("."))))
     assert "a trailing dot is not a part" in trailing.message, trailing.message
-    off = verdict("06.3", WRONG["off by one"]).message
+    off = verdict("06.2", WRONG["off by one"]).message
     assert "trailing dot" not in off, off
 
 
-def test_06_3_names_a_number_without_a_dot_read_as_a_title():
+def test_06_2_names_a_number_without_a_dot_read_as_a_title():
     def no_dot(text):
         return path_chunks(
             text, r"^(\d+(?:\.\d+)*\.?)\s+(.*)$", lambda n: len([p for p in n.split(".") if p])
         )
 
-    result = verdict("06.3", no_dot)
+    result = verdict("06.2", no_dot)
     assert "a title's number needs a dot" in result.message, result.message
     # the first wrong chunk is the one the dotless paragraph should have been: no other slip first
     assert "as it is numbered" not in result.message, result.message
 
 
-def test_06_3_names_a_number_rewritten_with_a_dot():
+def test_06_2_names_a_number_rewritten_with_a_dot():
     def with_dot(text):
         return path_chunks(text, ANY_TITLE, depth, entry=lambda n, s: f"{n.rstrip('.')}. {s}")
 
-    result = verdict("06.3", with_dot)
+    result = verdict("06.2", with_dot)
     assert "keep the number as written" in result.message, result.message
     assert "sits at level" not in result.message
 
 
-def test_06_3_names_a_subsection_title_left_in_the_body():
+def test_06_2_names_a_subsection_title_left_in_the_body():
     for name in ("depth, article's pattern", "hard-coded level 1"):
-        message = verdict("06.3", WRONG[name]).message
+        message = verdict("06.2", WRONG[name]).message
         shown = re.search(r"should be '[^']*?> ([0-9.]+ [^\\>]+?)\\n", message)
         assert shown, message
         assert f"did not read {shown.group(1)!r} as a title" in message, (name, message)

@@ -25,7 +25,7 @@ Each LangChain `Document` it returns is one chunk:
   (`chunklab.integrations.records` says how the ids are made, and why).
 
 A LangChain vector store embeds `page_content` and nothing else, so a breadcrumb kept in metadata
-is not embedded: notebook 06 measures what a chunk loses without it. `prefix_in_text=True` makes
+is not embedded: companion 06b measures what a chunk loses without it. `prefix_in_text=True` makes
 `page_content` the chunker's text, prefix and all, as chunklab's own index embeds it; then
 `start_index`/`end_index` still delimit the chunk's source text, and `page_content` is that text
 behind the prefix and a blank line (rewritten, for the chunks the next paragraph names).

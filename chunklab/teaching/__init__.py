@@ -59,7 +59,7 @@
   yardstick's flaws left out, and the slips it names.
 - `exercises_table_room`: exercise 05b.1's check (the room a table's rows need).
 - `exercises_safe_size`: exercise 05c.1's check (rows a linearized cut loses, predicted, not swept).
-- `exercises_paired_rows`: exercise 06.2's check (two strategies' rows paired by question id).
+- `exercises_paired_rows`: exercise 06b.1's check (two strategies' rows paired by question id).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).
 - `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).

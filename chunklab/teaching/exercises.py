@@ -328,8 +328,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_SAFE_SIZE,  # 05c.1: teaching.exercises_safe_size
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
-    "06.2": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
-    "06.3": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
+    "06.2": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
+    "06b.1": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own

@@ -1,4 +1,4 @@
-"""Notebook 06's pairing exercise (06.2): line up two strategies' scores question by question.
+"""Companion 06b's pairing exercise (06b.1): line up two strategies' scores question by question.
 
 `paired_differences(rows, a, b, measure)` takes experiment rows (dicts with "question", "strategy"
 and the measure) and returns {question: a's measure - b's} for every question scored under both.

@@ -1,5 +1,5 @@
 """Notebook 06's coding exercise checks: the breadcrumb written by hand (06.1, at the end of this
-module), and the article's path prefix with its level rule fixed (06.3).
+module), and the article's path prefix with its level rule fixed (06.2).
 
 The unseen documents have subsections ("2.1 Visual", "2.1. Visual", "2.1.3 …") and sections that
 climb back up after them, so only the rule itself passes: the level of a numbered title is the
@@ -183,7 +183,7 @@ def _hint(expected: str, got: str, fn: Callable | None = None) -> str:
 
 
 def check_fixed_path_chunks(fn: Callable) -> int:
-    """06.3: `fixed_path_chunks(text)` on numbered documents with subsections."""
+    """06.2: `fixed_path_chunks(text)` on numbered documents with subsections."""
     rng, cases = random.Random(6), 0
     for k in range(20):
         text = numbered_document(rng)

@@ -1,4 +1,4 @@
-"""The baselines a skeptic runs against a path prefix (notebook 06's section 6), as strategies for
+"""The baselines a skeptic runs against a path prefix (companion 06b), as strategies for
 `run_experiment`: the same cut with the breadcrumb rewritten or removed, and the document's title
 handed to the model at answer time instead of written into the index.
 
