@@ -145,7 +145,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
 - `teaching.exercises_room_edges`: the checks of 03.1 (children in a section's room) and 03d.1
 - `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
-- `teaching.answers_tables_prefixes`: the answer exercises of 05c, 05b and 06, the same way
+- `teaching.answers_tables_prefixes`: the answer exercises of 05c and 05b, the same way
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)
 - `teaching.answers_experiments`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.answers_late_chunking`: exercise 09c.1's answer and the wrong pairs it names

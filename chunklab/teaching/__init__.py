@@ -92,7 +92,7 @@
   03d.1 (the first overlapping block that holds an answer).
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
   they know.
-- `answers_tables_prefixes`: the answer exercises of notebooks 05c, 05b and 06, the same way.
+- `answers_tables_prefixes`: the answer exercises of companions 05c and 05b, the same way.
 - `prefix_baselines`: the baselines a skeptic runs against a path prefix: the same cut with the
   breadcrumb rewritten, and the title handed at answer time instead of indexed.
 - `answers_experiments`: the answer exercises of notebooks 07 to 09b and the wrong answers they

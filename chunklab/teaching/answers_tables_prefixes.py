@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 05c, 05b and 06 (a table's room, prefixes): each
+"""The answer exercises of companions 05c and 05b (a table's room): each
 expected answer computed from the library when asked, and the plausible wrong answers each
 refusal recognises, with why.
 
