@@ -11,7 +11,7 @@ from chunklab.teaching.exercises import verdict
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import lift, parents_within  # noqa: E402
 
-# --- 03.1: the children alone, cut to the tokens of the section small-to-big hands over ----------
+# --- 03g.1: the children alone, cut to the tokens of the section small-to-big hands over ----------
 
 
 def _room_sliced(ranked, parent_of, sections, starts):  # the notebook's children_within, adapted
@@ -33,7 +33,7 @@ def _room_token_by_token(ranked, parent_of, sections, starts):  # grows the text
 
 @pytest.mark.parametrize("fn", [_room_sliced, _room_token_by_token])
 def test_03_1_accepts_any_correct_room(fn):
-    assert verdict("03.1", fn).passed, verdict("03.1", fn).message
+    assert verdict("03g.1", fn).passed, verdict("03g.1", fn).message
 
 
 def test_03_1_refuses_the_old_number_answer(capsys):
@@ -50,7 +50,7 @@ def test_03_1_refuses_the_old_number_answer(capsys):
         cl100k("\n".join(text_of[h.ref_id] for h in BM25Retriever().rank(q.question, children, 2)))
         for q in load_questions("travel_policy").questions
     )
-    check("03.1", total)
+    check("03g.1", total)
     said = capsys.readouterr().out
     assert "correct" not in said and "pass your function itself" in said, said
 
@@ -151,11 +151,11 @@ WRONG_03_1 = [
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03_1, ids=lambda x: x if isinstance(x, str) else "")
 def test_03_1_refuses_with_a_hint(fn, hint):
-    result = verdict("03.1", fn)
+    result = verdict("03g.1", fn)
     assert not result.passed and hint in result.message, result.message
 
 
-# --- 03.2: child hits in any order, lifted to their parents ---------------------------------------
+# --- 03.1: child hits in any order, lifted to their parents ---------------------------------------
 
 
 def given_order(hits, parent_of, most):  # the lift of the notebook, without the sort
@@ -305,13 +305,13 @@ WRONG_03_2 = [
     ids=["fields_swapped", "summed"],
 )
 def test_03_2_names_no_slip_the_code_does_not_make(fn, wrong):
-    result = verdict("03.2", fn)
+    result = verdict("03.1", fn)
     assert not result.passed and wrong not in result.message, result.message
 
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03_2, ids=lambda x: getattr(x, "__name__", ""))
 def test_03_2_refuses_with_a_hint(fn, hint):
-    result = verdict("03.2", fn)
+    result = verdict("03.1", fn)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -334,7 +334,7 @@ def test_03_2_refuses_with_a_hint(fn, hint):
     ],
 )
 def test_03_2_accepts_any_correct_lift(fn):
-    assert verdict("03.2", fn).passed
+    assert verdict("03.1", fn).passed
 
 
 def test_03_2_refuses_a_lift_that_sorts_the_callers_hits():
@@ -342,11 +342,11 @@ def test_03_2_refuses_a_lift_that_sorts_the_callers_hits():
         hits.sort(key=lambda h: -h[1])  # the caller's ranking reordered as a side effect
         return lift(list(hits), parent_of, most)
 
-    result = verdict("03.2", in_place)
+    result = verdict("03.1", in_place)
     assert not result.passed and "reordered the caller's hits" in result.message, result.message
 
 
-# --- 03.3: parents within a token budget ---------------------------------------------------------
+# --- 03.2: parents within a token budget ---------------------------------------------------------
 
 
 def skipping(children, parent_of, tokens, budget):
@@ -490,13 +490,13 @@ WRONG_03_3 = [
 
 
 def test_03_3_a_lost_order_is_not_told_walked_backwards():
-    result = verdict("03.3", set_order)  # matches the backward walk on one case, not on all
+    result = verdict("03.2", set_order)  # matches the backward walk on one case, not on all
     assert not result.passed and "from its end" not in result.message, result.message
 
 
 @pytest.mark.parametrize(("fn", "hint"), WRONG_03_3, ids=lambda x: getattr(x, "__name__", ""))
 def test_03_3_refuses_with_a_hint(fn, hint):
-    result = verdict("03.3", fn)
+    result = verdict("03.2", fn)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -509,7 +509,7 @@ def test_03_3_refuses_with_a_hint(fn, hint):
     ],
 )
 def test_03_3_accepts_a_list_a_tuple_or_an_iterator(fn):
-    assert verdict("03.3", fn).passed
+    assert verdict("03.2", fn).passed
 
 
 # --- hints a cold reading found generic or doubled --------------------------------------------
@@ -544,10 +544,10 @@ def lifted_in_child_id_order(hits, parent_of, most):  # sorted(hits): by child i
 @pytest.mark.parametrize(
     ("exercise", "fn", "hint"),
     [
-        ("03.1", _whole_children_counted_apart, "you kept whole children only"),
-        ("03.1", _words_split_at_spaces, "not its words"),
-        ("03.2", last_child_then_sorted, "kept the last of its children in the list"),
-        ("03.2", lifted_in_child_id_order, "by child id"),
+        ("03g.1", _whole_children_counted_apart, "you kept whole children only"),
+        ("03g.1", _words_split_at_spaces, "not its words"),
+        ("03.1", last_child_then_sorted, "kept the last of its children in the list"),
+        ("03.1", lifted_in_child_id_order, "by child id"),
     ],
     ids=["whole-children", "words", "last-child", "child-id"],
 )
