@@ -173,21 +173,19 @@ def points_and_tokens(
     ).round(1)
 
 
-def feeding_table(fed: dict[str, tuple[list[float], list[float], list[tuple[int, int]]]]) -> Any:
-    """Per retriever, the means of `same_budget`'s three lists (companion 03g): points
-    for the section and for the children alone, the tokens of each, and on how many questions
-    the children ran out before the section's room was full (they had less room)."""
-    import pandas as pd
-
-    rows = [
-        {
-            "retriever": name,
-            "small-to-big (points)": 100 * _mean(s),
-            "children alone (points)": 100 * _mean(a),
-            "section tokens (mean)": _mean([t[0] for t in n]),
-            "children tokens (mean)": _mean([t[1] for t in n]),
-            "questions where they run out": sum(t[1] < t[0] for t in n),
-        }
-        for name, (s, a, n) in fed.items()
+def feeding_table(fed: dict[str, tuple[list[float], list[float], list[tuple[int, int]]]]) -> str:
+    """Per retriever, the means of `same_budget`'s three lists (companion 03g), one line each:
+    points for the section and for the children alone, the tokens of each, and on how many
+    questions the children ran out before the section's room was full (they had less room).
+    Plain text, so that the companion need not load pandas for one small table."""
+    lines = [
+        f"{'':<10} {'section':>8} {'children':>9} {'section':>9} {'children':>9} {'ran':>4}",
+        f"{'retriever':<10} {'points':>8} {'points':>9} {'tokens':>9} {'tokens':>9} {'out':>4}",
     ]
-    return pd.DataFrame(rows).set_index("retriever").round(1)
+    for name, (s, a, n) in fed.items():
+        lines.append(
+            f"{name:<10} {100 * _mean(s):>8.1f} {100 * _mean(a):>9.1f} "
+            f"{_mean([t[0] for t in n]):>9.1f} {_mean([t[1] for t in n]):>9.1f} "
+            f"{sum(t[1] < t[0] for t in n):>4}"
+        )
+    return "\n".join(lines)
