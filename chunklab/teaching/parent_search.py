@@ -65,7 +65,7 @@ def series_groups(max_tokens: int = 45) -> list[Group]:
             (
                 cut.parents(documents[name]),
                 children,
-                {c.chunk_id: c.parent_id for c in children},
+                {c.chunk_id: c.parent_id or "" for c in children},  # each child has one
                 [(q, q.question) for q in gold if q.document == name],
             )
         )
