@@ -105,7 +105,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises`: the exercises' checks, which accept any correct answer
 - `teaching.equal_count`: 02's equal-chunk-count baseline, a cut against as many fixed windows
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
-- `teaching.exercises_parent_budget`: exercise 03.3's check (parents within a token budget)
+- `teaching.exercises_parent_budget`: exercise 03.2's check (parents within a token budget)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
@@ -120,7 +120,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor
 - `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting
 - `teaching.command_line`: the `chunklab` command run in a scratch folder, printed as typed (03e)
-- `teaching.exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents
+- `teaching.exercises_parent_lift`: exercise 03.1, child hits in any order lifted to their parents
 - `teaching.exercises_measures`: the checks of notebooks 07 to 09, naming the mistake they recognise
 - `teaching.conversion_measures`: what a conversion kept, as words, headings and table rows
 - `teaching.exercises_yardstick_flaws`: exercise 08c.1, a lead over the plain text, flaws left out
@@ -143,7 +143,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
-- `teaching.exercises_room_edges`: the checks of 03.1 (children in a section's room) and 03d.1
+- `teaching.exercises_room_edges`: the checks of 03g.1 (children in a section's room) and 03d.1
 - `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
 - `teaching.answers_tables_prefixes`: the answer exercises of 05c and 05b, the same way
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)

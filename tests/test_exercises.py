@@ -340,9 +340,9 @@ WRONG = {
     "02c.1": apart_by_title_substring,
     "02c.2": glue_one_heading_only,  # section 3's glue, unfixed
     "02b.1": _fence_closed_by_startswith,
-    "03.1": _room_with_the_last_childs_section,
-    "03.2": _lift_in_the_order_given,
-    "03.3": _parents_skipping_instead_of_stopping,
+    "03g.1": _room_with_the_last_childs_section,
+    "03.1": _lift_in_the_order_given,
+    "03.2": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.1": _fetch_factor_rounded_down,
     "03c.2": _one_version_for_all,

@@ -70,3 +70,15 @@ def test_whole_sections_hands_over_what_it_searches():
 
     prepared = whole_sections(load_document("manual_md"))
     assert prepared.searched and all(prepared.handed[c.chunk_id] is c for c in prepared.searched)
+
+
+def test_series_groups_nests_each_child_in_a_section_of_its_document():
+    from chunklab.teaching.parent_search import series_groups
+
+    groups = series_groups(max_tokens=45)
+    assert sum(len(asked) for *_, asked in groups) == 43  # the experiment's questions, each once
+    for sections, children, parent_of, asked in groups:
+        ids = {p.chunk_id for p in sections}
+        assert children and all(parent_of[c.chunk_id] in ids for c in children)
+        assert all(c.token_count <= 45 for c in children)
+        assert {q.document for q, _ in asked} == {children[0].doc_id}

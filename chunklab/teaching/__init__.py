@@ -18,7 +18,7 @@
   as many chunks, per heading test.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
-- `exercises_parent_budget`: exercise 03.3's check (parents within a token budget).
+- `exercises_parent_budget`: exercise 03.2's check (parents within a token budget).
 - `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
   rank, the filter each document's newest version).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
@@ -48,7 +48,7 @@
 - `exercises_fingerprint`: exercise 03e.2, the learner's fingerprint of a document and every
   setting, and the slips it names.
 - `command_line`: the `chunklab` command run in a scratch folder, printed as typed (companion 03e).
-- `exercises_parent_lift`: exercise 03.2, child hits in any order lifted to their parents, and
+- `exercises_parent_lift`: exercise 03.1, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
 - `exercises_reading`: exercises 07c.2 (the questions no one chunk can answer) and 07b.2 (which
@@ -88,7 +88,7 @@
   many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
-- `exercises_room_edges`: the checks of 03.1 (the children alone in the section's room) and
+- `exercises_room_edges`: the checks of 03g.1 (the children alone in the section's room) and
   03d.1 (the first overlapping block that holds an answer).
 - `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
   they know.

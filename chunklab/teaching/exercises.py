@@ -298,11 +298,11 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
-    "03.2": (
+    "03.1": (
         "lift(hits, parent_of, max_parents) -> list of (parent_id, child_id, score)",
         check_lift,
     ),
-    "03.3": (
+    "03.2": (
         "parents_within(ranked_children, parent_of, parent_tokens, budget) -> list of parent ids",
         check_parents_within,
     ),
@@ -340,7 +340,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
-    **CHECKS_ROOM_EDGES,  # 03.1 and 03d.1: teaching.exercises_room_edges
+    **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges
 }
 
 

@@ -1,4 +1,4 @@
-"""Exercise 03.3's check: parents within a token budget. Fixed cases come first, built so each
+"""Exercise 03.2's check: parents within a token budget. Fixed cases come first, built so each
 plausible wrong answer fails one (a parent skipped to fit a smaller one, a budget filled exactly, a
 repeat, the budget read as a number of parents, each parent tested alone), then random ones; a
 refusal names what is wrong, not only where. Kept apart from `exercises_parents_windows` (03b.2,
@@ -11,7 +11,7 @@ from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
 
-# --- 03.3: parents within a token budget ---------------------------------------------------------
+# --- 03.2: parents within a token budget ---------------------------------------------------------
 
 
 def parents_expected(

@@ -1,4 +1,4 @@
-"""The coding exercise on small-to-big's second stage (03.2): child hits, in any order, lifted to
+"""The coding exercise on small-to-big's second stage (03.1): child hits, in any order, lifted to
 their parents, each parent once, ranked by its best child and carrying it.
 
 Why a check of its own: the lift is the whole of small-to-big once the children are ranked, and

@@ -1,7 +1,7 @@
 """The coding exercises of 03b and 03c: merged sentence windows, and filter then rank. Fixed cases
 come first, built so each plausible wrong answer fails one (windows that only touch, a filter after
-ranking), then random ones; a refusal names what is wrong, not only where. 03.2's lift is checked
-in `exercises_parent_lift`, 03.3's budget in `exercises_parent_budget`, the answer exercises'
+ranking), then random ones; a refusal names what is wrong, not only where. 03.1's lift is checked
+in `exercises_parent_lift`, 03.2's budget in `exercises_parent_budget`, the answer exercises'
 wrong answers are in `answers_small_to_big`."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
-"""Exercise 03.1's and 03d.1's checks: the children alone in the section's room, and the block
+"""Exercise 03g.1's and 03d.1's checks: the children alone in the section's room, and the block
 that holds an answer when blocks overlap.
 
-03.1 asks for notebook 03's feeding baseline written out: `children_in_room(ranked, parent_of,
+03g.1 asks for companion 03g's feeding baseline written out: `children_in_room(ranked, parent_of,
 sections, starts)` returns the best child's section and the children, best first, joined by
 newlines and cut where the section's tokens run out (`starts(text)` gives where each token
 begins, as `cl100k_token_starts` does). The check passes its own token rule, so a function that
@@ -28,7 +28,7 @@ from typing import Any
 from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.tokens.counters import cl100k_token_starts
 
-# --- 03.1: the children alone, in the room of the section small-to-big hands over ----------------
+# --- 03g.1: the children alone, in the room of the section small-to-big hands over ----------------
 
 Ranked = list[tuple[str, str]]
 Room = tuple[Ranked, dict[str, str], dict[str, str]]
@@ -384,7 +384,7 @@ def check_holding_block(fn: Callable) -> int:
 
 
 CHECKS_ROOM_EDGES: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "03.1": (
+    "03g.1": (
         "children_in_room(ranked, parent_of, sections, starts) -> (section, handed)",
         check_children_in_room,
     ),

@@ -3,7 +3,8 @@ their children and hand over the best child's parent (small-to-big at k = 1). Pl
 alone at a budget of several children, judged on the character spans they cover, or filling the
 tokens of the section small-to-big hands over; fixed-size blocks as parents for a corpus
 without headings; `whole_sections`, small-to-big's parents searched directly (notebook 07); and
-the means tables of notebook 03's sections 5 and 6 (`points_and_tokens`, `feeding_table`).
+the means tables of notebook 03's section 5 and its companion 03g (`points_and_tokens`,
+`feeding_table`); `series_groups`, the series' documents cut as notebook 03 cuts them.
 
 Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of
 child hits reused while only the parents change), not the idea being tested.
@@ -17,7 +18,10 @@ from typing import Any
 from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.contracts import Chunk, Document
+from chunklab.documents.series import data_dir, list_documents, load_document
 from chunklab.evaluation.experiment import Prepared
+from chunklab.evaluation.questions import load_question_file
+from chunklab.tokens.counters import cl100k
 
 # per document: its parents, its children, each child's parent id, its (question, text) pairs
 Group = tuple[Sequence[Chunk], Sequence[Chunk], dict[str, str], Sequence[tuple[Any, str]]]
@@ -45,6 +49,27 @@ def direct_vs_s2b(
             direct.append(judge(q, by_id[top[0].ref_id] if top else None))
             s2b.append(judge(q, by_id[parent_of[hit[0].ref_id]] if hit else None))
     return direct, s2b
+
+
+def series_groups(max_tokens: int = 45) -> list[Group]:
+    """The series' experiment documents (those with questions), each cut as notebook 03 cuts them:
+    Markdown sections as parents, children of at most `max_tokens` cl100k tokens, each child's
+    parent id and the document's (question, text) pairs, documents in name order."""
+    documents = {name: load_document(name) for name in list_documents()}
+    gold = load_question_file(data_dir() / "experiment.questions.yaml", documents)
+    groups: list[Group] = []
+    for name in sorted({q.document for q in gold}):
+        cut = MarkdownChunker(max_tokens=max_tokens, count_tokens=cl100k)
+        children = cut.split(documents[name])
+        groups.append(
+            (
+                cut.parents(documents[name]),
+                children,
+                {c.chunk_id: c.parent_id or "" for c in children},  # each child has one
+                [(q, q.question) for q in gold if q.document == name],
+            )
+        )
+    return groups
 
 
 def block_groups(
@@ -148,21 +173,19 @@ def points_and_tokens(
     ).round(1)
 
 
-def feeding_table(fed: dict[str, tuple[list[float], list[float], list[tuple[int, int]]]]) -> Any:
-    """Per retriever, the means of `same_budget`'s three lists (notebook 03, section 6): points
-    for the section and for the children alone, the tokens of each, and on how many questions
-    the children ran out before the section's room was full (they had less room)."""
-    import pandas as pd
-
-    rows = [
-        {
-            "retriever": name,
-            "small-to-big (points)": 100 * _mean(s),
-            "children alone (points)": 100 * _mean(a),
-            "section tokens (mean)": _mean([t[0] for t in n]),
-            "children tokens (mean)": _mean([t[1] for t in n]),
-            "questions where they run out": sum(t[1] < t[0] for t in n),
-        }
-        for name, (s, a, n) in fed.items()
+def feeding_table(fed: dict[str, tuple[list[float], list[float], list[tuple[int, int]]]]) -> str:
+    """Per retriever, the means of `same_budget`'s three lists (companion 03g), one line each:
+    points for the section and for the children alone, the tokens of each, and on how many
+    questions the children ran out before the section's room was full (they had less room).
+    Plain text, so that the companion need not load pandas for one small table."""
+    lines = [
+        f"{'':<10} {'section':>8} {'children':>9} {'section':>9} {'children':>9} {'ran':>4}",
+        f"{'retriever':<10} {'points':>8} {'points':>9} {'tokens':>9} {'tokens':>9} {'out':>4}",
     ]
-    return pd.DataFrame(rows).set_index("retriever").round(1)
+    for name, (s, a, n) in fed.items():
+        lines.append(
+            f"{name:<10} {100 * _mean(s):>8.1f} {100 * _mean(a):>9.1f} "
+            f"{_mean([t[0] for t in n]):>9.1f} {_mean([t[1] for t in n]):>9.1f} "
+            f"{sum(t[1] < t[0] for t in n):>4}"
+        )
+    return "\n".join(lines)

@@ -1,0 +1,184 @@
+"""Companion 03g's exercise refuses plausible wrong answers, each with a hint naming what is
+wrong, and accepts every correct form of the right one."""
+
+import pytest
+
+from chunklab.teaching.exercises import verdict
+
+# --- 03g.1: the children alone, cut to the tokens of the section small-to-big hands over ----------
+
+
+def _room_sliced(ranked, parent_of, sections, starts):  # the notebook's children_within, adapted
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    text, budget = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[budget]] if budget < len(at) else text
+
+
+def _room_token_by_token(ranked, parent_of, sections, starts):  # grows the text a token at a time
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text = "\n".join(t for _, t in ranked)
+    at, room = starts(text), len(starts(section))
+    kept = [text[a:b] for a, b in zip(at, [*at[1:], len(text)], strict=False)][:room]
+    return section, "".join(kept).rstrip()
+
+
+@pytest.mark.parametrize("fn", [_room_sliced, _room_token_by_token])
+def test_03g_1_accepts_any_correct_room(fn):
+    assert verdict("03g.1", fn).passed, verdict("03g.1", fn).message
+
+
+def test_03g_1_refuses_the_old_number_answer(capsys):
+    """The exercise used to ask a total of tokens, passed by re-running a cell with other
+    numbers (BM25, 80-token children, k = 2): that route no longer passes."""
+    from chunklab import cl100k, load_document, load_questions
+    from chunklab.chunkers.markdown import MarkdownChunker
+    from chunklab.retrieval.retrievers import BM25Retriever
+    from chunklab.teaching.selfcheck import check
+
+    children = MarkdownChunker(max_tokens=80).split(load_document("travel_policy"))
+    text_of = {c.chunk_id: c.text for c in children}
+    total = sum(
+        cl100k("\n".join(text_of[h.ref_id] for h in BM25Retriever().rank(q.question, children, 2)))
+        for q in load_questions("travel_policy").questions
+    )
+    check("03g.1", total)
+    said = capsys.readouterr().out
+    assert "correct" not in said and "pass your function itself" in said, said
+
+
+def _slipped(
+    pick=0,
+    join="\n",
+    budget=lambda s, starts: len(starts(s)),
+    shift=0,
+    whole="",
+    own=False,
+    cut=True,
+):
+    def fn(ranked, parent_of, sections, starts):
+        if not ranked:
+            return "", ""
+        section = sections[parent_of[ranked[pick][0]]]
+        if own:
+            ranked = [r for r in ranked if parent_of[r[0]] == parent_of[ranked[0][0]]]
+        room, texts = budget(section, starts) + shift, [t for _, t in ranked]
+        if whole:
+            kept = []
+            for t in texts:
+                if len(starts(join.join([*kept, t]))) > room:
+                    kept += [t] if whole == "after" else []
+                    break
+                kept.append(t)
+            return section, join.join(kept)
+        text, at = join.join(texts), starts(join.join(texts))
+        return section, text[: at[room]] if cut and room < len(at) else text
+
+    return fn
+
+
+def _calls_cl100k(ranked, parent_of, sections, starts):  # cell 28 copied with its tokenizer
+    from chunklab.tokens.counters import cl100k_token_starts
+
+    return _room_sliced(ranked, parent_of, sections, cl100k_token_starts)
+
+
+def _per_child(ranked, parent_of, sections, starts):  # sums each child's tokens, newlines left out
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    room, used, kept = len(starts(section)), 0, []
+    for _, t in ranked:
+        at = starts(t)
+        if used + len(at) <= room:
+            kept.append(t)
+            used += len(at)
+        else:
+            kept.append(t[: at[room - used]])
+            break
+    return section, "\n".join(kept)
+
+
+def _cut_at_characters(ranked, parent_of, sections, starts):
+    section, _ = _room_sliced(ranked, parent_of, sections, starts)
+    return section, "\n".join(t for _, t in ranked)[: len(section)]
+
+
+def _as_many_words(ranked, parent_of, sections, starts):
+    section, _ = _room_sliced(ranked, parent_of, sections, starts)
+    return section, " ".join("\n".join(t for _, t in ranked).split()[: len(section.split())])
+
+
+def _resorted(ranked, parent_of, sections, starts):  # ranked re-sorted before the cut
+    return _room_sliced(sorted(ranked), parent_of, sections, starts)
+
+
+def _no_empty_case(ranked, parent_of, sections, starts):  # ranked[0] read before any check
+    section = sections[parent_of[ranked[0][0]]]
+    text, at = "\n".join(t for _, t in ranked), starts("\n".join(t for _, t in ranked))
+    room = len(starts(section))
+    return section, text[: at[room]] if room < len(at) else text
+
+
+WRONG_03G_1 = [
+    (_resorted, "do not sort it"),
+    (_cut_at_characters, "at the section's character count"),
+    (_as_many_words, "as many words as the"),
+    (_per_child, "counting each child apart"),
+    (_slipped(pick=-1), "the best child's"),
+    (_slipped(budget=lambda s, starts: len(s)), "not its characters"),
+    (_slipped(budget=lambda s, starts: len(s.split())), "not its words"),
+    (_slipped(whole="before"), "stopped before the child that overflows"),
+    (_slipped(whole="after"), "kept the overflowing child whole"),
+    (_slipped(join=" "), "with a newline"),
+    (_slipped(join=""), "not with nothing"),
+    (_slipped(shift=-1), "one token short"),
+    (_slipped(shift=1), "one token long"),
+    (_slipped(cut=False), "cut the children to the section's tokens"),
+    (_slipped(own=True), "from anywhere"),
+    (_calls_cl100k, "calls cl100k_token_starts"),
+    (_no_empty_case, 'return ("", "")'),
+]
+
+
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03G_1, ids=lambda x: x if isinstance(x, str) else "")
+def test_03g_1_refuses_with_a_hint(fn, hint):
+    result = verdict("03g.1", fn)
+    assert not result.passed and hint in result.message, result.message
+
+
+# --- hints a cold reading found generic or doubled --------------------------------------------
+
+
+def _whole_children_counted_apart(ranked, parent_of, sections, starts):  # whole children only
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    kept, used = [], 0
+    for _, text in ranked:
+        if used + len(starts(text)) > len(starts(section)):
+            break
+        kept.append(text)
+        used += len(starts(text))
+    return section, "\n".join(kept)
+
+
+def _words_split_at_spaces(ranked, parent_of, sections, starts):  # the room counted in words
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text = "\n".join(t for _, t in ranked)
+    return section, " ".join(text.split(" ")[: len(section.split())])
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_whole_children_counted_apart, "you kept whole children only"),
+        (_words_split_at_spaces, "not its words"),
+    ],
+    ids=["whole-children", "words"],
+)
+def test_a_named_slip_gets_its_own_hint(fn, hint):
+    result = verdict("03g.1", fn)
+    assert not result.passed and hint in result.message and "; or " not in result.message, (
+        result.message
+    )
