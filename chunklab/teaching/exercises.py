@@ -57,6 +57,7 @@ from chunklab.teaching.exercises_thresholds import (
 )
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
+from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------
@@ -335,6 +336,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads
     **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
+    **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.3's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
