@@ -31,6 +31,7 @@ from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
+from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -57,7 +58,6 @@ from chunklab.teaching.exercises_thresholds import (
 )
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
-from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
 # --- 01.4: windows that end at a line break ----------------------------------------------------

@@ -30,6 +30,7 @@ def _level(
     title: str,
     sized: dict[float, int],
     body: float,
+    *,
     smaller_deeper: bool = True,
     tolerance: float = 0.95,
     number_first: bool = True,
@@ -83,7 +84,8 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         lambda *case: _level(*case, tolerance=1.0),
         "any size under the body's is read as smaller: a size within 5% of the body's (as 9.7 of "
-        "10.0) is the body's size, as notebook 08's rules read sizes; deeper only below 0.95 * body",
+        "10.0) is the body's size, as notebook 08's rules read sizes; deeper only below "
+        "0.95 * body",
     ),
     (
         lambda *case: _level(*case, number_first=False),
