@@ -131,7 +131,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.running_lines`: lines repeated on every page, compared as given (08b.1's first slip)
 - `teaching.exercises_running_heads`: exercise 08b.1's check (running lines with a page number)
 - `teaching.split_table_ranks`: 08b's printers of a split table's pieces and BM25's scores
-- `teaching.column_lines`: 08b's PDF lines read one column at a time; a title's line
+- `teaching.column_lines`: 08d's PDF lines read one column at a time; a title's line
+- `teaching.exercises_heading_levels`: exercise 08d.1, a heading's level, a smaller bold one deeper
 - `teaching.retriever_checks`: exercise 10b.2 (BM25 against MiniLM, its interval), its hints
 - `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints

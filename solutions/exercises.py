@@ -767,3 +767,17 @@ def lead_without_flaws(questions, conversion, baseline, texts):
         elif baseline[q["id"]] and not conversion[q["id"]]:
             lost.append(q["id"])
     return won, lost
+
+
+def level_of(size, bold, title, sized, body):
+    """08d.1: a sized line keeps its level; a bold one goes under the deepest sized level, as deep
+    as its section number says, else one level, two when more than 5% smaller than the body."""
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    deepest = max(sized.values(), default=0)
+    number = re.match(r"\d+(\.\d+)*", title)
+    if number:
+        return deepest + len(number[0].split("."))
+    return deepest + (2 if size < 0.95 * body else 1)

@@ -12,6 +12,7 @@ from test_wrong_answers_01 import _spread as compare_with_facts_spread
 from test_wrong_answers_02 import _title_substring as apart_by_title_substring
 from test_wrong_answers_02 import glue_one_heading_only
 from test_wrong_answers_08b import on_more_than_one_page
+from test_wrong_answers_08d import level_as_the_notebook_reads_it
 from test_wrong_answers_10 import WRONG_10
 from test_wrong_answers_10b import WRONG_10B
 from test_wrong_answers_10c import WRONG_10C
@@ -374,6 +375,7 @@ WRONG = {
     "08.1": _markdown_with_body_per_line,
     "08.2": _bold_table_of_the_first_bold_line,
     "08b.1": on_more_than_one_page,
+    "08d.1": level_as_the_notebook_reads_it,
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,
     "09c.1": _late_by_the_library,

@@ -344,9 +344,9 @@ def test_08b_2_names_each_wrong_budget_and_accepts_the_right_one(capsys):
     right = selfcheck.SOLUTIONS["08b.2"][1]()
     misses = FORMS_EXPERIMENTS["08b.2"].misses()
     assert {right - 1, right + 1} <= set(misses) and len(misses) >= 6
-    # the two guesses a learner makes without cutting: section 3's own budget, and the two pieces'
+    # the two guesses a learner makes without cutting: section 2's own budget, and the two pieces'
     # tokens added up (the header and breadcrumb counted twice); each named, never "not right"
-    named = ("section 3's budget", "adds up the two")
+    named = ("section 2's budget", "adds up the two")
     assert all(any(slip in why for why in misses.values()) for slip in named)
     for answer, why in misses.items():
         selfcheck.check("08b.2", answer)
@@ -368,9 +368,9 @@ def test_08b_2_names_the_header_alone_at_small_budgets(capsys):
 
 @pytest.mark.xdist_group("exercise-08b.2")
 def test_08b_2_names_one_over_section_3_and_a_breadcrumb_added_twice(capsys):
-    """201 (one over section 3's budget) and the larger piece plus a breadcrumb (248) once got
+    """201 (one over section 2's budget) and the larger piece plus a breadcrumb (248) once got
     only "the value is not right"."""
-    for budget, named in ((201, "just above section 3's budget"), (248, "adds a breadcrumb")):
+    for budget, named in ((201, "just above section 2's budget"), (248, "adds a breadcrumb")):
         selfcheck.check("08b.2", budget)
         out = capsys.readouterr().out
         assert ": correct" not in out and named in out, out
@@ -378,14 +378,14 @@ def test_08b_2_names_one_over_section_3_and_a_breadcrumb_added_twice(capsys):
 
 @pytest.mark.xdist_group("exercise-08b.2")
 def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
-    """184, the 'md: the table alone' line section 3 prints, read as the Word file's answer."""
+    """184, the 'md: the table alone' line section 2 prints, read as the Word file's answer."""
     selfcheck.check("08b.2", 184)
     out = capsys.readouterr().out
     assert ": correct" not in out and "the Markdown source's table alone" in out, out
 
 
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
-    """The prompt invites a prediction from section 3's printed tokens: the breadcrumb plus the
+    """The prompt invites a prediction from section 2's printed tokens: the breadcrumb plus the
     table alone, one short of the sweep's answer. That guess is told it left something out, not
     what (naming the blank line would hand over the answer); the right answer is told what, not a
     bare "correct"."""

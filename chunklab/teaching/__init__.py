@@ -65,7 +65,8 @@
 - `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).
 - `split_table_ranks`: 08b's printers of a split table's pieces and BM25's word-by-word scores,
   a table's lines alone, a Word file's copy with its title emptied.
-- `column_lines`: 08b's PDF lines read one column at a time, and the line a title starts.
+- `column_lines`: 08d's PDF lines read one column at a time, and the line a title starts.
+- `exercises_heading_levels`: exercise 08d.1's check (a heading's level, a smaller bold one deeper).
 - `answers_split_table`: exercise 08b.2's answer (the smallest budget at which the Word file's
   field table is one chunk) and the wrong budgets it names.
 - `retriever_checks`: notebook 10b's exercise 10b.2 (BM25 against MiniLM on another cut, with

@@ -24,7 +24,7 @@ from chunklab.tokens.counters import cl100k
 PAGE = "gdsway-managing-sensitive-information"  # notebook 08's GDS Way page
 HEADER = "| Field | Value |"
 BUDGETS = range(120, 301)  # every budget tried; the formats' answers lie between
-SECTION_BUDGET = 200  # the budget companion 08b's section 3 cuts at, where the table is in two
+SECTION_BUDGET = 200  # the budget companion 08b's section 2 cuts at, where the table is in two
 
 
 def without_address(doc: Document) -> Document:
@@ -108,14 +108,14 @@ def split_table_misses() -> dict[Any, str]:
         smallest_whole(_read("pdf")): "that is the PDF's; the exercise asks for the Word file's",
         cl100k(table_alone): "that is the table's own tokens; each piece also carries its "
         "breadcrumb, so cut at each budget and look",
-        _md_table_tokens(): "that is the Markdown source's table alone (the 'md' line section 3 "
+        _md_table_tokens(): "that is the Markdown source's table alone (the 'md' line section 2 "
         "printed); the exercise cuts the Word file's, and its chunk carries a breadcrumb too",
-        SECTION_BUDGET: "that is section 3's budget, where the table is still cut in two; try "
+        SECTION_BUDGET: "that is section 2's budget, where the table is still cut in two; try "
         "larger budgets until it is one chunk",
         sum(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET)): "that adds up the two "
         "pieces' tokens, but each piece repeats the header and the breadcrumb, so one chunk needs "
         "less than their sum; cut at each budget and look",
-        SECTION_BUDGET + 1: "just above section 3's budget the table is still cut in two; try "
+        SECTION_BUDGET + 1: "just above section 2's budget the table is still cut in two; try "
         "larger budgets until it is one chunk",
         max(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET))
         + cl100k(_pieces_at(docx, SECTION_BUDGET)[0].text.splitlines()[0]): "that adds a "
@@ -149,7 +149,7 @@ def _md_table_tokens() -> int:
 
 
 def crumb_and_table() -> tuple[str, str]:
-    """08b.2's prediction from section 3's printed tokens: the breadcrumb, and the table alone."""
+    """08b.2's prediction from section 2's printed tokens: the breadcrumb, and the table alone."""
     docx = without_address(_read("docx"))
     table = docx.text[docx.text.index(HEADER) :].splitlines()
     table_alone = "\n".join(

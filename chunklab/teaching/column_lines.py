@@ -1,4 +1,4 @@
-"""Companion 08b's section 2: a PDF's lines as the converter reads them, one column at a time,
+"""Companion 08d: a PDF's lines as the converter reads them, one column at a time,
 and the line where a heading's title starts.
 
 Bookkeeping kept out of the notebook, so its cell shows only the level rule (size, weight,

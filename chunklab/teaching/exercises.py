@@ -32,6 +32,7 @@ from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
+from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -337,6 +338,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads
     **CHECKS_BOLD_TABLE,  # 08.2: teaching.exercises_bold_table
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
+    **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
     **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue

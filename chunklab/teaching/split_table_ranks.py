@@ -1,4 +1,4 @@
-"""Companion 08b's section 3: what BM25 sees in the pieces of a table cut in two.
+"""Companion 08b's section 2: what BM25 sees in the pieces of a table cut in two.
 
 A table cut under a repeated header leaves pieces that share the header's words. Which piece BM25
 ranks first then turns on length: a word weighs more in a shorter chunk. These two printers show

@@ -1,0 +1,102 @@
+"""Exercise 08d.1 (a heading's level from size, weight and section number, a smaller bold size one
+level deeper): a correct answer written another way passes, the notebook's rule as written is
+refused, and each predictable slip is told the slip it made."""
+
+import re
+
+import pytest
+
+from chunklab.teaching.exercises import verdict
+
+
+def level_as_the_notebook_reads_it(size, bold, title, sized, body):  # rule_level, no body size
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    number = re.match(r"\d+(\.\d+)*", title)
+    return max(sized.values(), default=0) + (number[0].count(".") + 1 if number else 1)
+
+
+def by_depth_table(size, bold, title, sized, body):
+    """Correct, written another way: the depth under the sized levels picked from a table."""
+    numbered = re.match(r"[\d.]*\d", title)
+    if size in sized or not bold:
+        return sized.get(size)
+    depth = numbered[0].count(".") + 1 if numbered else {True: 2, False: 1}[size / body < 0.95]
+    return max([0, *sized.values()]) + depth
+
+
+def any_smaller(size, bold, title, sized, body):  # no 5% tolerance
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    number = re.match(r"\d+(\.\d+)*", title)
+    if number:
+        return max(sized.values(), default=0) + number[0].count(".") + 1
+    return max(sized.values(), default=0) + (2 if size < body else 1)
+
+
+def number_as_one_level(size, bold, title, sized, body):
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    return max(sized.values(), default=0) + (2 if size < 0.95 * body else 1)
+
+
+def bold_before_size(size, bold, title, sized, body):
+    if bold:
+        number = re.match(r"\d+(\.\d+)*", title)
+        deepest = max(sized.values(), default=0)
+        if number:
+            return deepest + number[0].count(".") + 1
+        return deepest + (2 if size < 0.95 * body else 1)
+    return sized.get(size)
+
+
+def small_numbered_deeper_too(size, bold, title, sized, body):
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    number = re.match(r"\d+(\.\d+)*", title)
+    depth = number[0].count(".") + 1 if number else 1
+    return max(sized.values(), default=0) + depth + (size < 0.95 * body)
+
+
+def every_line_a_heading(size, bold, title, sized, body):
+    if size in sized:
+        return sized[size]
+    number = re.match(r"\d+(\.\d+)*", title)
+    if number:
+        return max(sized.values(), default=0) + number[0].count(".") + 1
+    return max(sized.values(), default=0) + (2 if size < 0.95 * body else 1)
+
+
+def test_a_correct_answer_written_another_way_passes():
+    result = verdict("08d.1", by_depth_table)
+    assert result.passed, result.message
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (level_as_the_notebook_reads_it, "rule_level as written"),
+        (any_smaller, "within 5%"),
+        (number_as_one_level, "3.3.1 is 3 deep"),
+        (bold_before_size, "look it up in `sized` first"),
+        (small_numbered_deeper_too, "its number already says its depth"),
+        (every_line_a_heading, "return None"),
+    ],
+)
+def test_each_slip_is_refused_and_named(wrong, named):
+    result = verdict("08d.1", wrong)
+    assert not result.passed and ": not yet: " in result.message
+    assert named in result.message, result.message
+
+
+def test_a_wrong_type_is_refused():
+    result = verdict("08d.1", lambda size, bold, title, sized, body: "3")
+    assert not result.passed and "return an int or None" in result.message
