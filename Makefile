@@ -115,7 +115,7 @@ growth: $(STAMP)
 # --dist loadfile), each kernel with one BLAS thread, as in `unit`. The two slowest go first
 # (measured in one process: 09 61 s and 10 45 s of 230 s): xdist otherwise hands out notebooks by
 # their number of cells, 10 (11 cells) last, and one worker then ran it alone while the other idled.
-NB_SLOW := $(wildcard notebooks/09_*.ipynb notebooks/09b_*.ipynb notebooks/10_*.ipynb notebooks/10b_*.ipynb)
+NB_SLOW := $(wildcard notebooks/09d_*.ipynb notebooks/09b_*.ipynb notebooks/10_*.ipynb notebooks/10b_*.ipynb)
 NOTEBOOKS := $(NB_SLOW) $(filter-out $(NB_SLOW),$(sort $(wildcard notebooks/*.ipynb)))
 nbval: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -p scripts.nbkernel --nbval --nbval-current-env \

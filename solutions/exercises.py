@@ -433,6 +433,12 @@ def masked_mean(vectors, mask):
     return (np.asarray(vectors, dtype=np.float64) * weights).sum(axis=1) / weights.sum(axis=1)
 
 
+def read_at_1(text, facts, read_until):
+    """09d.1: 1 when the part of the chunk the model reads holds every fact, case ignored."""
+    read = text[: read_until(text)].lower()
+    return int(all(fact.lower() in read for fact in facts))
+
+
 def pool_span(offsets, vectors, start, end):
     """09b.1: the mean of the tokens whose first character is in [start, end), length 1; zeros
     when none starts there."""

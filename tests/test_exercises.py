@@ -378,6 +378,7 @@ WRONG = {
     "08d.1": level_as_the_notebook_reads_it,
     "09.1": _mean_over_padding_too,
     "09b.1": _span_including_its_end,
+    "09d.1": lambda text, facts, read_until: int(all(f.lower() in text.lower() for f in facts)),
     "09c.1": _late_by_the_library,
     **WRONG_10,
     **WRONG_10B,

@@ -145,6 +145,8 @@
   against topic starts).
 - `exercises_chance_floor`: 04d.1's check (the chance floor of a cut, counted exactly).
 - `exercises_family_power`: 04e.1's check (a family's fewest decisive questions, all one way).
+- `exercises_read_limit`: 09d.1's check (whether the part of a chunk the model reads holds
+  the facts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
 - `attention_map`: one attention head drawn as a map of its weights (notebook 09).

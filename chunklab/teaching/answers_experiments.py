@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 07, 08b, 09 and 09b: each expected answer computed from the
+"""The answer exercises of notebooks 07, 08b, 09d and 09b: each expected answer computed from the
 library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
 order, the right count for the wrong setting, the reverse of what was asked), with why. Kept
 apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`. Reading this
@@ -35,7 +35,7 @@ def _longest_window(size: int, overlap: int | None = 0) -> int:
 
 @lru_cache(maxsize=None)
 def _largest_window_read_whole(overlap: int | None = 0, limit: int = 256) -> int:
-    """09.2: the largest fixed window, in cl100k tokens, at which MiniLM cuts none of the
+    """09d.2: the largest fixed window, in cl100k tokens, at which MiniLM cuts none of the
     sensitive-code page's windows (`overlap=None`: build's default overlap, a slip; `limit`: the
     positions allowed, 256 with [CLS] and [SEP], another number a slip about the markers)."""
     return max(size for size in range(150, 300) if _longest_window(size, overlap) <= limit)
@@ -69,11 +69,11 @@ def _largest_window_misses() -> dict[Any, str]:
         "not twice"
     )
     misses |= {
-        # section 4's table: its 200 column cuts one chunk, so 199 read off it, not off this page
-        199: "that is from section 4's table, with overlap and every document; cut only this "
+        # section 1's table: its 200 column cuts one chunk, so 199 read off it, not off this page
+        199: "that is from section 1's table, with overlap and every document; cut only this "
         "page, overlap=0",
-        # the round guess: section 4's table has no column between 200 and 256
-        200: "section 4's 200 column cuts one chunk over every document, not this page's; "
+        # the round guess: section 1's table has no column between 200 and 256
+        200: "section 1's 200 column cuts one chunk over every document, not this page's; "
         "cut this page alone at every size and count",
         254: pieces.format(" of text"),
         256: pieces.format(", [CLS] and [SEP] included"),
@@ -111,13 +111,13 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07c.1": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
-    "09.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
+    "09d.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
     "07c.1": Form(decimals=1, misses=paired_misses),
-    "09.2": Form(misses=_largest_window_misses),
+    "09d.2": Form(misses=_largest_window_misses),
     "08b.2": Form(misses=split.split_table_misses),
 }
 

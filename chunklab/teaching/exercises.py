@@ -42,6 +42,7 @@ from chunklab.teaching.exercises_parent_budget import check_parents_within
 from chunklab.teaching.exercises_parent_lift import check_lift
 from chunklab.teaching.exercises_parents_windows import check_current_top_k, check_merged_windows
 from chunklab.teaching.exercises_prefixes import check_fixed_path_chunks, check_heading_paths
+from chunklab.teaching.exercises_read_limit import CHECKS_READ_LIMIT
 from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
@@ -332,6 +333,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.2": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     "06b.1": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
+    **CHECKS_READ_LIMIT,  # 09d.1: teaching.exercises_read_limit
     **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
