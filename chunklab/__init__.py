@@ -182,7 +182,7 @@ The notebooks' helpers (`teaching/`)
   questions
 - `teaching.exercises_read_limit`: companion 09d's check 09d.1: the facts in what the model reads
 - `teaching.table_cuts`: 04d's section 2: breakpoint rules on the series' tables
-- `teaching.cut_agreement`: 04c's section 3: cuts shared by two models, and cuts on true changes
+- `teaching.cut_agreement`: 04c's section 4: cuts shared by two models, and cuts on true changes
 - `teaching.matched_windows`: token windows at every size, matched to a cut's tokens per query
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections

@@ -85,7 +85,7 @@
   notebook 04's retrieval run on those pages.
 - `table_cuts`: 04d's section 2 (each breakpoint rule's cuts and orphans on the series' tables,
   and the gaps inside them, from which the notebook computes the chance floor).
-- `cut_agreement`: 04c's section 3 (how many cuts two models share at every percentile, and how
+- `cut_agreement`: 04c's section 4 (how many cuts two models share at every percentile, and how
   many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.

@@ -1,4 +1,4 @@
-"""Companion 04c's section 3: how far three models agree on where to cut, at every percentile,
+"""Companion 04c's section 4: how far three models agree on where to cut, at every percentile,
 and how many of each model's cuts fall on a true topic change (sharing is not being right: two
 models can cut different true changes)."""
 
