@@ -402,25 +402,23 @@ def test_02c_1_names_each_slip(wrong, hint):
 
 def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
     kinds = SOLUTIONS["02b.2"][1]()
-    plain = [b.kind for b in parse_blocks(load_document("manual").text)]  # before the blank line
+    manual = load_document("manual").text
+    blank_only = [b.kind for b in parse_blocks(manual.replace("tolerância\n", "tolerância\n\n"))]
     structured = [
         b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
     ]
-    assert kinds != plain, "the blank line must change what the parser finds"
-    items_apart = [*kinds[:1], "list", "list", "list", *kinds[2:]]  # the sketch's loose list
     for wrong, hint in [
-        (plain, "before the change"),
-        ([*kinds[:2], "list", *kinds[3:]], "two list blocks in a row"),
-        ([*kinds[:2], "paragraph", *kinds[3:]], "no lazy continuation"),
-        (items_apart, "a loose list is one block"),
+        (blank_only, "the blank line alone"),
+        ([*kinds, "table"], "you ended the list at the blank line"),
+        ([*kinds, "table", "list"], "indented to the item's text"),
+        ([*kinds[:1], "list", "list"], "two list blocks in a row"),
         (kinds[:-1], "you stopped early"),
-        ([*kinds[:-1], "paragraph"], "the rule section 5 applied"),
         (["heading", *kinds[1:]], "finds no heading"),
         (structured, "structured manual"),
+        ([*kinds, "code"], "four spaces"),
         ([k.title() for k in kinds], "lower case"),
-        (("table", 4), "not a (kind, count) pair"),  # the old exercise's answer
+        (("table", 4), "not a (kind, count) pair"),  # an older exercise's answer
         ("table", "a list of str"),
-        (["paragraph", "table", "list"], "from its first line"),
     ]:
         out = said("02b.2", wrong, capsys)
         assert "not quite" in out and hint in out, (wrong, out)
@@ -431,22 +429,23 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
     assert said("02b.2", tuple(kinds), capsys).endswith("correct.\n")
 
 
-def test_02b_2_is_not_walked_to_by_guessing_a_pair(capsys):
-    """The old answer was (kind, blocks), a pair from a small space, and its hints pointed the way:
-    one guess said "items 1 to 3 stay in one list block" (count two fewer), the next "what becomes
-    of the numbered items after the table" (count one more). The answer is now every block's kind
-    in order, and no hint names a position, a direction or the kind asked for (fails on the old
-    check, which took ('table', 4) as correct)."""
-    kinds = SOLUTIONS["02b.2"][1]()
-    assert not said("02b.2", ("table", 4), capsys).endswith("correct.\n")
-    for wrong in [
-        [*kinds[:2], "paragraph", *kinds[3:]],
-        [*kinds[:2], "list", *kinds[3:]],
-        ["paragraph", "table", "list"],
-        ["paragraph", "list", "code", "list"],
-    ]:
+def test_02b_2_refuses_the_obvious_guess(capsys):
+    """The blank line alone splits the manual into paragraph, list, table, list, the first guess
+    a reader makes; with the rows indented to item 3's text they stay in the list. Fails on the
+    old exercise, whose input was the blank line alone and whose answer was that guess."""
+    obvious = ["paragraph", "list", "table", "list"]
+    assert SOLUTIONS["02b.2"][1]() != obvious
+    assert "not quite" in said("02b.2", obvious, capsys)
+    kinds = [b.kind for b in parse_blocks(load_document("manual").text)]
+    assert SOLUTIONS["02b.2"][1]() == kinds  # the list runs on as in the plain manual
+
+
+def test_02b_2_hints_name_no_position(capsys):
+    """No hint names a position, a direction or the kind asked for: a few guesses must not walk
+    to the answer."""
+    for wrong in [["paragraph", "table"], ["paragraph", "paragraph"], ["list"], ["table", "list"]]:
         out = said("02b.2", wrong, capsys)
-        assert "of 4" not in out and "table" not in out.split("):", 1)[1], out
+        assert "of 2" not in out, out
         assert not any(w in out for w in ["one more", "one fewer", "fewer", "too many"]), out
 
 
@@ -510,7 +509,7 @@ def test_02c_1_refuses_dropping_a_repeated_title():
     assert not result.passed and "repeats kept" in result.message, result.message
 
 
-# --- 02c.2 (write code): glue_headings, section 3's glue fixed for stacked headings ---
+# --- 02c.2 (write code): glue_headings, section 2's glue fixed for stacked headings ---
 
 
 def _is_heading_only(text):
@@ -572,7 +571,7 @@ def glue_to_the_previous(text, spans, size):  # a heading joined to the chunk be
 @pytest.mark.parametrize(
     "wrong, hint",
     [
-        (glue_one_heading_only, "section 3's glue"),  # the glue the exercise fixes
+        (glue_one_heading_only, "section 2's glue"),  # the glue the exercise fixes
         (glue_leaving_the_stack, "join the stack, then the text"),
         (_glue_by(_is_heading_only, lambda first, end, size: True), "the joined span must fit"),
         (_glue_by(_is_heading_only, lambda first, end, size: end - first < size), "not <"),
@@ -617,7 +616,7 @@ def test_02c_2_refuses_the_old_int_answer(capsys):
 
 
 def test_02c_2_fixed_glue_keeps_every_policy_heading_where_section_3s_leaves_two():
-    """The afterword's prediction: on the travel policy at 800 section 3's glue leaves 2 apart,
+    """The afterword's prediction: on the travel policy at 800 section 2's glue leaves 2 apart,
     the fixed glue none."""
     from solutions.exercises import apart_headings, glue_headings
 
@@ -669,7 +668,7 @@ def test_02c_1_refuses_an_indented_heading():
 
 
 def _section_5_line_pattern():
-    """The `filled` pattern of notebook 02c's section 2, read from the notebook itself."""
+    """The `filled` pattern of notebook 02c's section 1, read from the notebook itself."""
     import json
 
     cells = json.loads((ROOT / "notebooks" / "02c_headings.ipynb").read_text())["cells"]
@@ -680,7 +679,7 @@ def _section_5_line_pattern():
 def test_02c_1_accepts_section_5s_test_adapted_to_spans():
     pattern = _section_5_line_pattern()
 
-    def apart_headings(text, spans):  # section 2's filled/titled/holds, over spans
+    def apart_headings(text, spans):  # section 1's filled/titled/holds, over spans
         filled = [(m.start(1), m.end(1), m[1]) for m in re.finditer(pattern, text, re.M)]
         pairs = zip(filled, filled[1:], strict=False)
         titled = [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]

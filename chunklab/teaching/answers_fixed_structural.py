@@ -87,18 +87,31 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-# 02b.2: the blank line that ends item 3's paragraph before the manual's table, so its rows are no
-# longer lazy continuation lines of that item.
-BLANK_BEFORE_TABLE = ("tolerância\n|", "tolerância\n\n|")
+# 02b.2: the manual's table rows indented three spaces, to item 3's text (past `3. `), and a blank
+# line put before them. The blank line alone would make the rows a table of their own; indented to
+# the item's text they stay inside item 3, so the list runs on (the obvious guess is refused).
+BLANK_BEFORE_TABLE = ("tolerância\n", "tolerância\n\n")
+ROWS_INDENTED = ("\n|", "\n   |")
+
+
+def _spaced(text: str) -> str:
+    """02b.2's `spaced`: each table row indented three spaces, then the blank line before them."""
+    return text.replace(*ROWS_INDENTED).replace(*BLANK_BEFORE_TABLE)
 
 
 def _block_kinds() -> list[str]:
-    """02b.2: the kind of every block `parse_blocks` finds once the blank line is in, in order."""
-    return [b.kind for b in parse_blocks(load_document("manual").text.replace(*BLANK_BEFORE_TABLE))]
+    """02b.2: the kind of every block `parse_blocks` finds in `spaced`, in order."""
+    return [b.kind for b in parse_blocks(_spaced(load_document("manual").text))]
 
 
 def _kinds_of(text: str) -> list[str]:
     return [b.kind for b in parse_blocks(text)]
+
+
+_INDENTED = (
+    "a blank line ends item 3's paragraph, but not item 3: after it, a line indented to the "
+    "item's text (three spaces, past `3. `) stays inside the item"
+)
 
 
 def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
@@ -112,11 +125,8 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
     if [k.strip().lower() for k in kinds] == solution:
         return "write each kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
     manual = load_document("manual")
-    if kinds == _kinds_of(manual.text):
-        return (
-            "that is the manual before the change: with the blank line in, the header row can "
-            "no longer be a lazy continuation line of item 3's paragraph"
-        )
+    if kinds == _kinds_of(manual.text.replace(*BLANK_BEFORE_TABLE)):
+        return f"that is what the blank line alone gives, rows at the margin: {_INDENTED}"
     if kinds == _kinds_of(with_explicit_headings(manual).text):
         return "that is the structured manual's blocks: the exercise changes the plain manual"
     if any(a == b == "list" for a, b in zip(kinds, kinds[1:], strict=False)):
@@ -129,23 +139,19 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
             "no line of the manual starts with `#` or is underlined, so parse_blocks finds no "
             "heading in it: a numbered title is read as section 5 read `1. Escopo`"
         )
-    if len(kinds) == len(solution) and kinds[:-1] == solution[:-1]:
-        return (
-            "the block after the table: `4. Registro`, at the margin after a blank line, is read "
-            "by the rule section 5 applied to `1. Escopo`"
-        )
     if kinds == solution[: len(kinds)]:
         return "you stopped early: parse_blocks reads the whole of `spaced`, to its last line"
-    if len(kinds) >= 3 and kinds[:2] == solution[:2] and kinds[2] in ("list", "paragraph"):
+    if "code" in kinds:
         return (
-            "the header row's block: after a blank line a line at the margin is no lazy "
-            "continuation, and it is not indented enough to stay inside list item 3, so it "
-            "opens a block of its own; which kind, section 1's line rules say from its first "
-            "character"
+            "an indented code block needs four spaces past where its container's text starts: "
+            "inside item 3 the rows are indented less than that"
         )
+    if kinds[:2] == solution and len(kinds) > len(solution):
+        return f"you ended the list at the blank line before the rows: {_INDENTED}"
     return (
         "not the blocks parse_blocks finds: go through `spaced` from its first line with "
-        "section 1's line rules and section 5's lazy continuation, one kind per block"
+        "section 1's line rules, section 5's list items and the indentation rule, one kind per "
+        "block"
     )
 
 

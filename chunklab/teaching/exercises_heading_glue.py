@@ -1,6 +1,6 @@
 """Check of exercise 02c.2, `glue_headings(text, spans, size)`: notebook 02c's glue, fixed.
 
-Section 3's glue joins a chunk to the next when the chunk is ONE heading line and the joined span
+Section 2's glue joins a chunk to the next when the chunk is ONE heading line and the joined span
 fits; on a page whose headings stack (`## A` then `### B` before any text) it joins the first
 heading to the second and stops, and the text after them is not glued on. The fix: a chunk is
 heading-only when every non-blank line of `text[start:end]` is a heading (one to six `#` and a
@@ -100,7 +100,7 @@ def _not_onto_a_heading(text: str, spans: list[Span], size: int) -> list[Span]:
 GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
         _section_3s,
-        "that is section 3's glue: a chunk of stacked headings (`## A`, then `### B`) is "
+        "that is section 2's glue: a chunk of stacked headings (`## A`, then `### B`) is "
         "heading-only too; keep joining while every non-blank line of the chunk is a heading, so "
         "the text after the stack comes along",
     ),
