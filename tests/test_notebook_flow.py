@@ -136,7 +136,8 @@ def test_references_to_nothing_are_found_and_real_ones_pass(tmp_path):
         "As section 5 shows, and sections 1 and 7. Cell 21 printed it. See *Some heading* above. "
         "Jump [here](#nowhere) or [there](99_crafted.ipynb#also-nowhere).\n\n"
         "Section 1 holds it; see *From scratch* above, [the cut](#1.-The-cut), "
-        "[again](#1-the-cut). The article's section 8, companion 05c, section 9 and (its section 11) are not ours; "
+        "[again](#1-the-cut). The article's section 8, companion 05c, section 9 and "
+        "(its section 11) are not ours; "
         "the manual's section 3 neither. `section 9` in code is not a reference. Cell 3."
     )
     found = broken_references(crafted(tmp_path, 6, text))
