@@ -336,7 +336,7 @@ REFUSAL_06_1 = (
     "your function calls {name}, which writes the path for you; the exercise is the rule itself: "
     "a stack of (level, title), each heading dropping those of its level or deeper"
 )
-_LIBRARY_PATHS = [build_outline, heading_paths_of, heading_title]
+_LIBRARY_PATHS: list[Callable] = [build_outline, heading_paths_of, heading_title]
 
 
 def check_heading_paths(fn: Callable) -> int:
