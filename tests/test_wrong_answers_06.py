@@ -281,3 +281,52 @@ def test_06_1_reference_drops_a_closing_run_as_the_library_does():
     doc = load_document("manual_md").model_copy(update={"text": text})
     chunks = MarkdownChunker(max_tokens=200, prefix="path").split(doc)
     assert heading_paths_of(headings) == [c.metadata["prefix"] for c in chunks]
+
+
+def test_06_2_refuses_the_library_wrapped():
+    """article_path_chunks(doc, fixed=True) is the checker's own reference: an answer that wraps
+    it passed without the level rule. It is refused with a hint naming the call."""
+    from chunklab.chunkers.prefixes import article_path_chunks
+    from chunklab.contracts import Document
+
+    def wrapped(text):
+        doc = Document(doc_id="x", uri="urn:x", title="", text=text)
+        return [c.text for c in article_path_chunks(doc, fixed=True)]
+
+    result = verdict("06.2", wrapped)
+    assert not result.passed and "article_path_chunks" in result.message, result.message
+
+
+def test_06_1_refuses_the_library_wrapped():
+    """MarkdownChunker(prefix='path') writes the breadcrumb: an answer that gives each heading a
+    body and reads the chunks' prefixes passed without the stack rule. It is refused."""
+    from chunklab import load_document
+    from chunklab.chunkers.markdown import MarkdownChunker
+
+    def wrapped(headings):
+        doc = load_document("manual_md").model_copy(
+            update={"text": "\n\n".join(f"{h}\n\nx" for h in headings)}
+        )
+        return [c.metadata["prefix"] for c in MarkdownChunker(prefix="path").split(doc)]
+
+    result = verdict("06.1", wrapped)
+    assert not result.passed and "build_outline" in result.message, result.message
+
+
+def test_06_2_names_a_trailing_dot_counted_not_the_stack_when_subsections_are_right():
+    """A pattern that reads '2.1' and also '30' with depth len(n.split('.')): '2.' counts two
+    parts, so siblings nest, yet '1.1' sits right. The old hint blamed the slice, stack[: level],
+    which is right here."""
+    pattern = r"^(\d+(?:\.\d+)*\.?)\s+(.*)$"
+    slip = lambda t: path_chunks(t, pattern, lambda n: len(n.split(".")))  # noqa: E731
+    message = verdict("06.2", slip).message
+    assert "trailing dot is not a part" in message and "not stack[: level]" not in message, message
+
+
+def test_06_1_names_rstrip_without_saying_only_the_leading_marks():
+    """rstrip('#') takes the '#' of 'C#': the exercise asks to drop a closing run too, so the hint
+    must not say to remove only the leading marks."""
+    r = _paths(_marks, title_of=lambda h: h.lstrip("#").strip().rstrip("#").strip())
+    message = verdict("06.1", r).message
+    assert "rstrip('#') also eats a '#' that ends a title" in message, message
+    assert "remove only the leading" not in message, message

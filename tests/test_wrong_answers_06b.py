@@ -39,7 +39,7 @@ def test_06b_1_accepts_the_pairing_written_two_ways():
 
 def test_06b_1_refuses_the_old_routes_sorted_lists_and_compare():
     """The old exercise asked a mean of per_question's lists; sorting and zipping them is refused,
-    and so is a call to compare, which pairs lists already lined up."""
+    and so is a wrong answer that calls compare, which pairs lists already lined up."""
 
     def zipped(rows, a, b, measure):
         ids = sorted({r["question"] for r in rows if r["strategy"] == a})
@@ -50,16 +50,29 @@ def test_06b_1_refuses_the_old_routes_sorted_lists_and_compare():
     result = verdict("06b.1", zipped)
     assert not result.passed and "sorted each side by question id and zipped" in result.message
 
-    def through_compare(rows, a, b, measure):
+    def zipped_through_compare(rows, a, b, measure):
+        ours, theirs = _per_question(rows, a, measure), _per_question(rows, b, measure)
+        compare(ours[:2], theirs[:2], show=False)
+        return zipped(rows, a, b, measure)
+
+    refused = verdict("06b.1", zipped_through_compare)
+    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
+        refused.message
+    )
+
+
+def test_06b_1_accepts_a_right_answer_that_calls_compare_as_a_side_check():
+    """The pairing written by hand, then compare run on it to check the mean: right, so it
+    passes; the old checker refused any call to compare."""
+
+    def checked_with_compare(rows, a, b, measure):
         right = _paired_by_dicts(rows, a, b, measure)
         ours = list(right.values())
         compare(ours, [0] * len(ours), show=False)
         return right
 
-    refused = verdict("06b.1", through_compare)
-    assert not refused.passed and "chunklab.teaching.claims.compare" in refused.message, (
-        refused.message
-    )
+    result = verdict("06b.1", checked_with_compare)
+    assert result.passed, result.message
 
 
 def test_06b_1_refuses_compare_even_when_it_raises():

@@ -4,8 +4,9 @@
 and the measure) and returns {question: a's measure - b's} for every question scored under both.
 The check's rows come in an order of their own (so pairing by position fails), hold a question
 scored under one strategy only (so counting it as 0 fails), and hold a third strategy (so reading
-rows without their strategy fails). It refuses the library's `compare` and `paired`, which pair
-scores already lined up: lining them up is the exercise.
+rows without their strategy fails). A wrong answer that calls the library's `compare` or `paired`,
+which pair scores already lined up, is refused for that call: lining them up is the exercise. A
+right answer that also calls `compare` as a side check passes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.evaluation.bootstrap import paired
-from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.checking import NotYet, calls_to, short
 from chunklab.teaching.claims import compare
 
 Rows = list[dict[str, Any]]
@@ -139,8 +140,16 @@ def check_paired_differences(fn: Callable) -> int:
     )
     for case in cases:
         rows, a, b, measure = case
-        got = run_without(fn, ([dict(r) for r in rows], a, b, measure), [compare, paired], refusal)
         expected = paired_expected(rows, a, b, measure)
+        with calls_to(compare, paired) as called:  # a side check with compare is no slip
+            try:
+                got = fn([dict(r) for r in rows], a, b, measure)
+            except Exception as error:
+                if called:
+                    raise NotYet(refusal.replace("{name}", called[0])) from error
+                raise
+        if got != expected and called:
+            raise NotYet(refusal.replace("{name}", called[0]))
         if got != expected:
             raise NotYet(
                 f"{_why(got, case)}. Case: {len(rows)} rows, a={a!r}, b={b!r}, "

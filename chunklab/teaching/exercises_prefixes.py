@@ -16,7 +16,8 @@ from collections.abc import Callable
 
 from chunklab.chunkers.prefixes import article_path_chunks
 from chunklab.contracts import Document
-from chunklab.teaching.checking import NotYet, first_difference, short
+from chunklab.parsing.sections import build_outline
+from chunklab.teaching.checking import NotYet, first_difference, run_without, short
 
 TITLES = ["Escopo", "Frequência", "Tabela", "Registro", "Segurança", "Anexos", "Visual", "Ruído"]
 WORDS = ["A inspeção", "ocorre", "a cada", "30 dias.", "O técnico", "registra.", "o valor"]
@@ -140,6 +141,13 @@ def _sibling_slip(fn: Callable | None) -> str:
     """Why a section nested under a sibling: the value rule, or a stack kept one level too long."""
     value_rule = "its level is the depth of its number, not its value"
     third = (_paths_of(fn, SIBLINGS) or [""])[-1]
+    if third == "PROBE > 1. Um > 3. Tres" and _paths_of(fn, SUBSECTIONS)[-1:] == [
+        "PROBE > 1. Um > 1.2 Outra"
+    ]:  # subsections right, siblings nested: the depth is off by one, not the stack
+        return (
+            "'2.' sits one level too deep: a trailing dot is not a part, but "
+            "'2.'.split('.') gives ['2', '']; drop the empty part before counting"
+        )
     if third == "PROBE > 1. Um > 3. Tres":
         stack = (
             "a title at level L keeps the L - 1 titles above it, stack[: level - 1], "
@@ -182,6 +190,12 @@ def _hint(expected: str, got: str, fn: Callable | None = None) -> str:
     return f"the path should be {expected!r}"
 
 
+REFUSAL_06_2 = (
+    "your function calls {name}, the library's answer; the exercise is the level rule itself: "
+    "fix the starter's pattern and level so that a title's level is the depth of its number"
+)
+
+
 def check_fixed_path_chunks(fn: Callable) -> int:
     """06.2: `fixed_path_chunks(text)` on numbered documents with subsections."""
     rng, cases = random.Random(6), 0
@@ -189,7 +203,7 @@ def check_fixed_path_chunks(fn: Callable) -> int:
         text = numbered_document(rng)
         doc = Document(doc_id=f"t{k}", uri=f"urn:exercise:{k}", title="", text=text)
         expected = [c.text for c in article_path_chunks(doc, fixed=True)]
-        got = list(fn(text))
+        got = list(run_without(fn, (text,), [article_path_chunks], REFUSAL_06_2))
         if got != expected:
             at, should, wrong = first_difference(got, expected, short)
             slip = _probe_slip(fn)
@@ -307,8 +321,8 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
         return "a heading at level L keeps every title above it of a lower level; the path lost one"
     if have[-1] != want[-1] and have[-1] == want[-1].rstrip("#").strip():
         return (
-            "remove only the leading '#' marks (lstrip): strip('#') also eats a '#' that ends "
-            "a title, as in 'C#'"
+            "a '#' that ends a word belongs to the title ('C#'): a closing run goes only when a "
+            "space comes before it; strip('#') or rstrip('#') also eats a '#' that ends a title"
         )
     if have[-1] != want[-1] and have[-1] == " ".join(want[-1].replace("#", " ").split()):
         return (
@@ -318,12 +332,19 @@ def _heading_slip(headings: list[str], got: list[str], expected: list[str]) -> s
     return f"the path at {headings[at]!r} should be {expected[at]!r}"
 
 
+REFUSAL_06_1 = (
+    "your function calls {name}, which writes the path for you; the exercise is the rule itself: "
+    "a stack of (level, title), each heading dropping those of its level or deeper"
+)
+_LIBRARY_PATHS: list[Callable] = [build_outline, heading_paths_of, heading_title]
+
+
 def check_heading_paths(fn: Callable) -> int:
     """06.1: `heading_paths(headings)` on heading lists it has not seen."""
     cases = 0
     for headings in _heading_lists(random.Random(61)):
         expected = heading_paths_of(headings)
-        got = list(fn(list(headings)))
+        got = list(run_without(fn, (list(headings),), _LIBRARY_PATHS, REFUSAL_06_1))
         if len(got) != len(expected):
             raise NotYet(f"on {headings}: {len(got)} paths for {len(expected)} headings (one each)")
         if got != expected:
