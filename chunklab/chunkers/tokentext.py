@@ -29,7 +29,7 @@ from pydantic import Field, model_validator
 from chunklab.chunkers.fixed import char_windows as windows  # the same windows, over token ids
 from chunklab.contracts import Chunk, Contract, Document, as_document, span_chunks
 from chunklab.tokens.counters import cl100k_encoding, r50k_encoding
-from chunklab.tokens.wordpiece import minilm_tokenizer
+from chunklab.tokens.wordpiece import minilm_offsets
 
 
 class TokenTextChunker(Contract):
@@ -66,11 +66,10 @@ class TokenTextChunker(Contract):
     def spans(self, text: str) -> list[tuple[int, int, int]]:
         """(start, end, tokens) of each window: its character span in `text`, its token count."""
         if self.length == "minilm":
-            encoding = minilm_tokenizer().encode(text, add_special_tokens=False)
-            offsets = encoding.offsets
+            offsets = minilm_offsets(text)  # encoded once per text, whatever the window
             # the text's own pieces per window; [CLS] and [SEP] make up the size
             return [
-                (offsets[i][0], offsets[j - 1][1], j - i + 2)
+                (int(offsets[i, 0]), int(offsets[j - 1, 1]), j - i + 2)
                 for i, j in windows(len(offsets), self.size - 2, self.overlap)
             ]
         encoding = self._bpe()

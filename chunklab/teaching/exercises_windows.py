@@ -34,7 +34,7 @@ from chunklab.evaluation.benchmark import evaluate
 from chunklab.teaching.answers import Form
 from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.claims import compare
-from chunklab.tokens.wordpiece import minilm_tokenizer
+from chunklab.tokens.wordpiece import minilm_offsets
 
 Spans = list[tuple[int, int]]
 
@@ -280,10 +280,12 @@ def _half_overlap_misses() -> dict[float, str]:
 
 @cache
 def _with_markers_omega() -> float:
-    """10c.2's windows cut from offsets that still hold [CLS] and [SEP] (both at (0, 0))."""
+    """10c.2's windows cut from offsets that still hold [CLS] and [SEP] (both at (0, 0)): what
+    `encode(text).offsets` gives, its markers put around the text's pieces here rather than the
+    text encoded again (BERT's template; tests/test_wrong_answers_10c.py checks the two agree)."""
 
     def cut(text: str) -> Spans:
-        return expected_windows(minilm_tokenizer().encode(text).offsets, 114, 57)
+        return expected_windows([(0, 0), *minilm_offsets(text).tolist(), (0, 0)], 114, 57)
 
     return round(evaluate(cut, None).mean("precision_omega"), 2)
 
