@@ -169,13 +169,29 @@ def _words_split_at_spaces(ranked, parent_of, sections, starts):  # the room cou
     return section, " ".join(text.split(" ")[: len(section.split())])
 
 
+def _one_short_right_guard(ranked, parent_of, sections, starts):  # short by one, guard unshifted
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text, room = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[room - 1]] if room < len(at) else text
+
+
+def _one_short_loose_guard(ranked, parent_of, sections, starts):  # short by one, guard with <=
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text, room = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[room - 1]] if ranked and room <= len(at) else text
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
         (_whole_children_counted_apart, "you kept whole children only"),
         (_words_split_at_spaces, "not its words"),
+        (_one_short_right_guard, "you cut one token short"),
+        (_one_short_loose_guard, "you cut one token short"),
     ],
-    ids=["whole-children", "words"],
+    ids=["whole-children", "words", "one-short-guarded", "one-short-loose"],
 )
 def test_a_named_slip_gets_its_own_hint(fn, hint):
     result = verdict("03g.1", fn)
