@@ -144,6 +144,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.headless_pages`: sectioned pages with their headings removed, and the chance floor of
   random cuts (04, 04c)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
+- `teaching.exercises_gain_split`: the check of 03g.2 (a gain split in two halves)
 - `teaching.exercises_room_edges`: the checks of 03g.1 (children in a section's room) and 03d.1
 - `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
 - `teaching.answers_tables_prefixes`: the answer exercises of 05c and 05b, the same way

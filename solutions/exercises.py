@@ -123,6 +123,18 @@ def children_in_room(ranked, parent_of, sections, starts):
     return section, text[: at[budget]] if budget < len(at) else text
 
 
+def split_gain(section, alone, direct):
+    """03g.2: the children alone against the sections searched directly, then the section
+    against the children alone: each the mean paired difference in points, and its untied count."""
+    halves = []
+    for x, y in ((alone, direct), (section, alone)):
+        pairs = list(zip(x, y, strict=True))
+        halves.append(
+            (100 * sum(a - b for a, b in pairs) / len(pairs), sum(a != b for a, b in pairs))
+        )
+    return tuple(halves)
+
+
 def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """03b.2: sentence ranges (first, last), merged where they overlap or touch, in order."""
     out: list[tuple[int, int]] = []

@@ -342,6 +342,7 @@ WRONG = {
     "02c.2": glue_one_heading_only,  # section 3's glue, unfixed
     "02b.1": _fence_closed_by_startswith,
     "03g.1": _room_with_the_last_childs_section,
+    "03g.2": lambda s, a, d: ((100 * (sum(a) - sum(d)) / len(a), len(a)), (0.0, 0)),  # all counted
     "03.1": _lift_in_the_order_given,
     "03.2": _parents_skipping_instead_of_stopping,
     "03b.2": _windows_merged_only_when_overlapping,

@@ -113,6 +113,10 @@ def right_parents_by_id(hits, parent_of, most):  # the right rows, sorted by par
     return sorted(lift(hits, parent_of, most))
 
 
+def right_rows_by_child_id(hits, parent_of, most):  # the right rows, sorted by child id
+    return sorted(lift(hits, parent_of, most), key=lambda row: row[1])
+
+
 def by_parent_id_then_cut(hits, parent_of, most):  # every parent lifted, sorted by id, then cut
     return sorted(lift(hits, parent_of, 99))[:most]
 
@@ -148,6 +152,7 @@ WRONG_03_2 = [
     (by_child_id, "a parent appears twice"),
     (worst_child_then_sorted, "so it kept its worst child"),
     (right_parents_by_id, "sorted by parent id"),
+    (right_rows_by_child_id, "sorted by child id"),
     (by_parent_id_then_cut, "sorted the parents by id, then cut"),
 ]
 

@@ -169,16 +169,123 @@ def _words_split_at_spaces(ranked, parent_of, sections, starts):  # the room cou
     return section, " ".join(text.split(" ")[: len(section.split())])
 
 
+def _one_short_right_guard(ranked, parent_of, sections, starts):  # short by one, guard unshifted
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text, room = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[room - 1]] if room < len(at) else text
+
+
+def _one_short_loose_guard(ranked, parent_of, sections, starts):  # short by one, guard with <=
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    text, room = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    return section, text[: at[room - 1]] if ranked and room <= len(at) else text
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
     [
         (_whole_children_counted_apart, "you kept whole children only"),
         (_words_split_at_spaces, "not its words"),
+        (_one_short_right_guard, "you cut one token short"),
+        (_one_short_loose_guard, "you cut one token short"),
     ],
-    ids=["whole-children", "words"],
+    ids=["whole-children", "words", "one-short-guarded", "one-short-loose"],
 )
 def test_a_named_slip_gets_its_own_hint(fn, hint):
     result = verdict("03g.1", fn)
+    assert not result.passed and hint in result.message and "; or " not in result.message, (
+        result.message
+    )
+
+
+# --- 03g.2: 03's gain split in two halves, each with the questions it does not tie ----------------
+
+
+def _split_paired(section, alone, direct):  # one pass over the questions
+    halves = []
+    for x, y in ((alone, direct), (section, alone)):
+        pairs = list(zip(x, y, strict=True))
+        halves.append(
+            (100 * sum(a - b for a, b in pairs) / len(pairs), sum(a != b for a, b in pairs))
+        )
+    return tuple(halves)
+
+
+def _split_by_means(section, alone, direct):  # means first, as lists
+    def mean(xs):
+        return sum(xs) / len(xs)
+
+    untied = [
+        sum(1 for a, b in zip(x, y, strict=True) if a != b)
+        for x, y in ((alone, direct), (section, alone))
+    ]
+    return [
+        [100 * (mean(alone) - mean(direct)), untied[0]],
+        [100 * (mean(section) - mean(alone)), untied[1]],
+    ]
+
+
+@pytest.mark.parametrize("fn", [_split_paired, _split_by_means])
+def test_03g_2_accepts_any_correct_split(fn):
+    assert verdict("03g.2", fn).passed, verdict("03g.2", fn).message
+
+
+def _split_with(
+    first, second, scale=100, untied=lambda x, y: sum(a != b for a, b in zip(x, y, strict=True))
+):
+    def fn(section, alone, direct):
+        lists = {"s": section, "a": alone, "d": direct}
+        return tuple(
+            (
+                scale * sum(a - b for a, b in zip(lists[x], lists[y], strict=True)) / len(section),
+                untied(lists[x], lists[y]),
+            )
+            for x, y in (first, second)
+        )
+
+    return fn
+
+
+def _split_with_compare(section, alone, direct):
+    from chunklab.teaching.claims import compare
+
+    halves = [compare(x, y, show=False) for x, y in ((alone, direct), (section, alone))]
+    return tuple((c.mean_difference, c.won + c.lost) for c in halves)
+
+
+WRONG_03G_2 = [
+    (_split_with("sa", "ad"), "the halves are swapped"),
+    (_split_with("da", "as"), "read the other way round"),
+    (_split_with("ad", "sd"), "against the sections searched directly it is the whole gain"),
+    (_split_with("sd", "sa"), "the section against them is the whole gain"),
+    (_split_with("ad", "sa", scale=1), "you returned shares"),
+    (
+        _split_with("ad", "sa", untied=lambda x, y: sum(a == b for a, b in zip(x, y, strict=True))),
+        "counted the ties",
+    ),
+    (_split_with("ad", "sa", untied=lambda x, y: len(x)), "not every question"),
+    (
+        _split_with("ad", "sa", untied=lambda x, y: sum(a > b for a, b in zip(x, y, strict=True))),
+        "lost as well as won",
+    ),
+    (
+        _split_with(
+            "ad",
+            "sa",
+            untied=lambda x, y: sum(a != b for a, b in zip(sorted(x), sorted(y), strict=True)),
+        ),
+        "you sorted them",
+    ),
+    (_split_with_compare, "calls"),
+    (lambda section, alone, direct: 15.9, "return ((points, untied), (points, untied))"),
+]
+
+
+@pytest.mark.parametrize(("fn", "hint"), WRONG_03G_2, ids=lambda x: x if isinstance(x, str) else "")
+def test_03g_2_refuses_with_a_hint(fn, hint):
+    result = verdict("03g.2", fn)
     assert not result.passed and hint in result.message and "; or " not in result.message, (
         result.message
     )

@@ -145,6 +145,8 @@
   against topic starts).
 - `exercises_chance_floor`: 04d.1's check (the chance floor of a cut, counted exactly).
 - `exercises_family_power`: 04e.1's check (a family's fewest decisive questions, all one way).
+- `exercises_gain_split`: 03g.2's check (a gain split in two halves, each with its untied
+  questions).
 - `exercises_read_limit`: 09d.1's check (whether the part of a chunk the model reads holds
   the facts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another

@@ -31,6 +31,7 @@ from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
+from chunklab.teaching.exercises_gain_split import CHECKS_GAIN_SPLIT
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
 from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
@@ -345,6 +346,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges
+    **CHECKS_GAIN_SPLIT,  # 03g.2: teaching.exercises_gain_split
 }
 
 

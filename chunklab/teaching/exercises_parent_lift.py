@@ -150,6 +150,11 @@ def _by_parent_id(hits, parent_of, max_parents) -> list[Lifted]:
     return sorted(lift_expected(hits, parent_of, max_parents))
 
 
+def _rows_by_child_id(hits, parent_of, max_parents) -> list[Lifted]:
+    """Wrong: the right parents, each with its best child, sorted by that child's id."""
+    return sorted(lift_expected(hits, parent_of, max_parents), key=lambda row: row[1])
+
+
 def _by_parent_id_then_cut(hits, parent_of, max_parents) -> list[Lifted]:
     """Wrong: every parent lifted, sorted by parent id, then cut: the first ids are kept."""
     return sorted(lift_expected(hits, parent_of, 10**6))[:max_parents]
@@ -217,6 +222,11 @@ LIFT_SLIPS: list[tuple[Callable, str]] = [  # (a plausible wrong method, its sli
         "their best child's score, best first",
     ),
     (
+        _rows_by_child_id,
+        "the right parents, each with its best child, sorted by child id: order them by "
+        "their best child's score, best first",
+    ),
+    (
         _by_parent_id_then_cut,
         "you sorted the parents by id, then cut to max_parents, so the first ids were kept: "
         "sort by their best child's score, best first, then cut",
@@ -239,6 +249,7 @@ LIFT_CASES: list[tuple[list[Hit], dict[str, str], int]] = [
     ([("a1", 1.0)], A, 1),
     ([("a3", 0.2), ("b1", 0.5), ("a1", 0.9), ("a2", 0.4)], A, 2),  # A's last child: not its worst
     ([], A, 2),
+    ([("x3", 0.9), ("x2", 0.3), ("x1", 0.5)], {"x1": "B", "x2": "A", "x3": "C"}, 3),  # ids apart
 ]
 
 

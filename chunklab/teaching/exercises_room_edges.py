@@ -170,14 +170,15 @@ def _as_pair(got: Any) -> tuple[str, str] | None:
 
 
 def _shape_slips(cases: list[Room], got: list) -> list[str]:
-    """Two slips named by the shape of every answer, however they were written: whole children
-    only (each pair a newline-join of the first few children), a room counted in words."""
+    """Slips named by the shape of every answer, however written: whole children only, a room
+    counted in words, a cut one token short wherever it differs (edge guards written any way)."""
     pairs = [_as_pair(g) for g in got]
     if any(p is None for p in pairs):
         return []
-    wholes, words = [], []
-    for (ranked, _, _), (section, handed) in zip(cases, pairs, strict=True):  # type: ignore[misc]
-        texts, n = [t for _, t in ranked], len(section.split())
+    wholes, words, short_by_one = [], [], []
+    for case, (section, handed) in zip(cases, pairs, strict=True):  # type: ignore[misc]
+        texts, n, right = [t for _, t in case[0]], len(section.split()), _room(*case)[1].rstrip()
+        short_by_one.append(handed in {right, _cut(right, len(_starts(right)) - 1).rstrip()})
         wholes.append(handed in {"\n".join(texts[:j]).rstrip() for j in range(len(texts) + 1)})
         joined = "\n".join(texts)  # words split at any white space, or at spaces only
         words.append(
@@ -196,6 +197,11 @@ def _shape_slips(cases: list[Room], got: list) -> list[str]:
                 "the room is the section's tokens, len(starts(section)), not its words: you "
                 "kept as many words as the section has",
                 all(words),
+            ),
+            (
+                "you cut one token short: keep the text up to the start of token number "
+                "len(starts(section)), text[:starts(text)[budget]]",
+                all(short_by_one),
             ),
         ]
         if fits
