@@ -24,6 +24,11 @@ def test_04e_1_accepts_the_count_by_formula_and_by_the_sign_test():
         (lambda q, a: next((n for n in range(1, q + 1) if 2 * 0.5**n <= a), None), "p <= alpha"),
         (lambda q, a: None if _fewest(q, a) is None else _fewest(q, a) - 1, "one more"),
         (lambda q, a: next(n for n in range(1, 999) if 2 * 0.5**n < a), "return None"),
+        (lambda q, a: None if _fewest(q, a) is None else _fewest(q, a) + 1, "not n + 1"),
+        (
+            lambda q, a: next((n for n in range(1, q + 1) if 2 * 0.5**n < a), q),
+            "number of questions",
+        ),
         (lambda q, a: 2 * 0.5 ** (_fewest(q, a) or 1), "a whole number"),
     ],
 )

@@ -27,7 +27,7 @@
   k = 1), and the children alone judged on the spans they cover or in the same tokens.
 - `window_evidence`: companion 03b's tables on notebook 03's four questions (five ways, per
   retriever and k, recall and tokens).
-- `semantic_retrieval`: companion 04e's bookkeeping (equal tokens handed over, a
+- `semantic_retrieval`: companion 04e's bookkeeping (chunks handed over up to a common token cap, a
   family's verdicts as a table; a family's fewest decisive questions is `claims.fewest_decisive`).
 - `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
   block drawn at random.

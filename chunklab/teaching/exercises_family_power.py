@@ -3,7 +3,8 @@ questions, all one way, whose exact two-sided sign test falls under the family's
 when even every question won cannot reach it. Checked against `claims.sign_test` on question
 counts and alphas the notebook never shows, naming each predictable slip: the one-sided p,
 ``<=`` where the rule is ``<``, the most that cannot reach alpha instead of the fewest that can,
-and an answer beyond the questions there are.
+one past the fewest, the number of questions where None is due, and an answer beyond the
+questions there are.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -40,6 +41,16 @@ def _one_less(questions: int, alpha: float) -> int | None:
     return None if found is None else found - 1
 
 
+def _one_more(questions: int, alpha: float) -> int | None:
+    found = _fewest(questions, alpha)
+    return None if found is None else found + 1
+
+
+def _all_questions(questions: int, alpha: float) -> int:
+    found = _fewest(questions, alpha)
+    return questions if found is None else found
+
+
 _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         lambda q, a: _fewest(q, a, p=lambda n: 0.5**n),
@@ -53,6 +64,15 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         _one_less,
         "that is the most that cannot reach alpha: the fewest that can is one more",
+    ),
+    (
+        _one_more,
+        "that is one past the fewest: return the first n whose p is under alpha, not n + 1",
+    ),
+    (
+        _all_questions,
+        "that returns the number of questions when none reaches alpha: even every question won "
+        "does not reach it then, so return None",
     ),
     (
         _uncapped,

@@ -1,7 +1,8 @@
 """Companion 04e's bookkeeping, kept out of the cells so that each comparison and claim
-stays in view: the per-question scores when every strategy hands over its ranked chunks up to the
-same number of tokens, and a family's verdicts as one table (a family's power, the fewest decisive
-questions that can reach its level, is `claims.fewest_decisive`, beside the sign test)."""
+stays in view: the per-question scores when every strategy hands over its ranked chunks up to a
+common token cap (a cap, not equal amounts), and a family's verdicts as one table (a family's
+power, the fewest decisive questions that can reach its level, is `claims.fewest_decisive`,
+beside the sign test)."""
 
 from __future__ import annotations
 
