@@ -332,6 +332,26 @@ def column_value(header: str, row: str) -> str:
     return "; ".join(f"{h}: {v}" for h, v in zip(cells(header), cells(row), strict=False))
 
 
+def linearize_any(text: str) -> str:
+    """05.2: each table `find_tables` finds, outer pipes or not, as its header before each data
+    row, the delimiter row dropped; a table with no rows keeps its header; other lines unchanged."""
+    from chunklab.chunkers.tables import find_tables
+
+    lines, out, k = text.split("\n"), [], 0
+    tables = {t.header_line: t for t in find_tables(text)}
+    while k < len(lines):
+        t = tables.get(k)
+        if t is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        out += [x for row in t.rows for x in (t.header, row)] or [
+            t.header
+        ]  # as find_tables reads them
+        k = (t.row_lines or (t.delimiter_line,))[-1] + 1
+    return "\n".join(out)
+
+
 def rows_lost(doc, size: int) -> int:
     """05c.1: the rows whose header + newline + row is longer than `size`, each row with its own
     table's header: such a pair is cut, a shorter one fits a chunk whole."""

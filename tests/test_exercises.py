@@ -364,6 +364,7 @@ WRONG = {
     "04e.1": lambda questions, alpha: next(n for n in range(1, 99) if 0.5**n < alpha),  # one-sided
     "04b.2": no_resumption,  # every call starts after the previous window
     "05.1": _column_value_keeping_pipes,
+    "05.2": lambda text: "\n".join(line for line in text.split("\n") if set(line) - set("|-: ")),
     "05c.1": _longest_row_alone,
     "05b.1": _room_of_the_longest_row,
     "06.1": _heading_paths_keeping_siblings,

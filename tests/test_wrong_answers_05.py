@@ -233,3 +233,44 @@ def keeping_the_outer_empties(header, row):
 def test_05_1_names_the_empty_piece_an_outer_pipe_leaves():
     result = verdict("05.1", keeping_the_outer_empties)
     assert not result.passed and "no column name" in result.message, result.message
+
+
+def _linearize_slip(slip):
+    from chunklab.teaching.exercises_tables import linearized_with_slip
+
+    return lambda text: linearized_with_slip(text, slip)
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        ("pipe", "without outer pipes"),
+        ("delimiter", "drop the delimiter row"),
+        ("once", "before every data row"),
+        ("twice", "not kept on its own"),
+        ("empty", "no data rows keeps its header"),
+        ("first", "its own table's header"),
+    ],
+)
+def test_05_2_names_each_linearizing_slip(slip, hint):
+    result = verdict("05.2", _linearize_slip(slip))
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_05_2_accepts_the_rule_refuses_the_library_and_section_3s_linearize():
+    import json
+    from pathlib import Path
+
+    from chunklab.chunkers.tables import linearize_tables
+    from solutions.exercises import linearize_any
+
+    assert verdict("05.2", linearize_any).passed
+    refused = verdict("05.2", linearize_tables)
+    assert not refused.passed and "write the linearizing yourself" in refused.message
+    notebook = Path(__file__).parent.parent / "notebooks" / "05_tables.ipynb"
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    source = next("".join(c["source"]) for c in cells if "def linearize(" in "".join(c["source"]))
+    namespace: dict = {}
+    exec(source.split("\nlinear = ")[0], namespace)  # section 3's from-scratch linearize, copied
+    copied = verdict("05.2", namespace["linearize"])
+    assert not copied.passed and "without outer pipes" in copied.message, copied.message

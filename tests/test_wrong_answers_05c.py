@@ -153,3 +153,43 @@ def test_05c_1_names_one_too_many():
 
     result = verdict("05c.1", one_too_many)
     assert not result.passed and "one too many" in result.message, result.message
+
+
+def test_05c_1_names_the_delimiter_row_not_a_whole_table():
+    """A pair counted with its delimiter row (header + delimiter + row) got the whole-table hint:
+    on the travel policy the two slips gave the same counts at every size probed."""
+
+    def with_the_delimiter(doc, size):
+        lines = doc.text.split("\n")
+        _, tables = _pairs(doc)
+        return sum(
+            len(t.header) + 1 + len(lines[t.delimiter_line]) + 1 + len(r) > size
+            for t in tables
+            for r in t.rows
+        )
+
+    result = verdict("05c.1", with_the_delimiter)
+    assert not result.passed and "no delimiter row" in result.message, result.message
+
+
+def test_05c_1_names_a_table_lost_for_its_longest_row():
+    def whole_table_for_one_row(doc, size):
+        _, tables = _pairs(doc)
+        return sum(
+            len(t.rows)
+            for t in tables
+            if t.rows and max(len(t.header) + 1 + len(r) for r in t.rows) > size
+        )
+
+    result = verdict("05c.1", whole_table_for_one_row)
+    assert not result.passed and "that row only" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_zero_hint_gives_the_notebooks_reason():
+    """The hint for 0 blind sizes said a cut row leaves 'pieces that are not rows', which notebook
+    05's orphan (a row or the start or end of one) contradicts; the reason is the header
+    LinearizedChunker writes above each piece."""
+    right, _ = selfcheck.SOLUTIONS["05c.2"][1]()
+    line = selfcheck.verdict_for("05c.2", (right, 0))
+    assert "header above each piece" in line and "not rows" not in line, line

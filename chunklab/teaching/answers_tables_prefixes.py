@@ -84,8 +84,9 @@ def _policy_size_misses() -> dict[Any, str]:
         why = f"at that size {lost} row(s) are not kept whole beside the header"
         if not left:
             why += (
-                ", yet orphans() reports 0: a row cut in two leaves pieces that are not rows. "
-                "Count rows kept (row_fates), not orphans"
+                ", yet orphans() reports 0: LinearizedChunker writes the header above each piece "
+                "of a row it cuts, so no piece is an orphan. Count rows kept (row_fates), not "
+                "orphans"
             )
         misses.setdefault(size, why)
     for size in range(right + 1, 301):
@@ -122,8 +123,9 @@ def _policy_hint(answer: Any, solution: Any) -> str:
     blind = answer[1]
     lost_sizes = [s for s in range(60, 301) if policy_linearized_at(s)[0]]
     slips = {
-        0: "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At each "
-        "size count the rows no chunk holds whole beside their header as well",
+        0: "0 is what orphans alone say: LinearizedChunker writes the header above each piece of a "
+        "row it cuts, so no piece is an orphan. At each size count the rows no chunk holds whole "
+        "beside their header as well",
         len(lost_sizes): "that counts every size that loses a row; count only those where "
         "orphans() also reads 0",
         sum(not policy_linearized_at(s)[1] for s in range(60, 301)): "that counts every size "

@@ -52,7 +52,7 @@ from chunklab.teaching.exercises_safe_size import CHECKS_SAFE_SIZE
 from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
-from chunklab.teaching.exercises_tables import check_column_value
+from chunklab.teaching.exercises_tables import check_column_value, check_linearize_any
 from chunklab.teaching.exercises_tenants import CHECKS_TENANTS
 from chunklab.teaching.exercises_thresholds import (
     buffered_window_slip,
@@ -328,6 +328,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_FAMILY_POWER,  # 04e.1: teaching.exercises_family_power
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
+    "05.2": ("linearize_any(text) -> str", check_linearize_any),
     **CHECKS_SAFE_SIZE,  # 05c.1: teaching.exercises_safe_size
     **CHECKS_TABLE_ROOM,  # 05b.1: teaching.exercises_table_room
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),

@@ -41,8 +41,17 @@ def _documents() -> dict[str, Document]:
 
 
 def _sizes(doc: Document) -> list[int]:
-    """Every pair's length, one less, and sizes below and above them all."""
-    lengths = {len(t.header) + 1 + len(r) for t in find_tables(doc.text) for r in t.rows}
+    """Every pair's length, one less, and sizes below and above them all; the slips' own lengths
+    too (a pair with its delimiter row, a whole table), so no two slips give the same counts."""
+    tables, lines = find_tables(doc.text), doc.text.split("\n")
+    lengths = {len(t.header) + 1 + len(r) for t in tables for r in t.rows}
+    lengths |= {
+        len(t.header) + len(lines[t.delimiter_line]) + len(r) + 2 for t in tables for r in t.rows
+    }
+    lengths |= {
+        len("\n".join(lines[t.header_line : t.row_lines[-1] + 1])) for t in tables if t.rows
+    }
+    lengths |= {len("\n".join([t.header, *t.rows])) for t in tables if t.rows}
     return sorted({10, 60, 300} | lengths | {n - 1 for n in lengths})
 
 
@@ -76,6 +85,14 @@ def _counts(doc: Document) -> dict[str, Callable[[int], int]]:
         ),
         "a whole table: the chunk needs one row and its header, not every row": (
             lambda size: sum(len(t.rows) for t in tables if whole(t) > size)
+        ),
+        "a whole table, less its delimiter row: the chunk needs one row and its header, not every "
+        "row": lambda size: sum(
+            len(t.rows) for t in tables if len("\n".join([t.header, *t.rows])) > size
+        ),
+        "a table's longest row: one row too long for the size loses that row only; count row by "
+        "row, each with its own header + newline + row": (
+            lambda size: sum(len(t.rows) for t in tables if max(pair(t, r) for r in t.rows) > size)
         ),
         "you read only the first table: count the rows of every table of the document": longer(
             pair, [(tables[0], r) for r in tables[0].rows]

@@ -1,4 +1,5 @@
-"""Notebook 05's coding exercise check: a table row written as `column: value` pairs.
+"""Notebook 05's coding exercise checks: a table row written as `column: value` pairs (05.1), and
+every table of a page linearized, outer pipes or not (05.2).
 
 Kept in a module of its own so notebook 05's cases can grow without pushing `teaching.exercises`
 past its size. The cases are the rows a naive `row.split("|")` gets wrong, as GitHub Flavored
@@ -15,8 +16,11 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from chunklab.chunkers import tables
+from chunklab.chunkers.tables import find_tables
+from chunklab.documents.series import load_document
 from chunklab.parsing.blocks import split_cells  # the skill 05.1 asks for, done for the learner
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, run_without, short
 
 SEPARATORS = " \t\n;,."
 
@@ -196,5 +200,90 @@ def check_column_value(fn: Callable) -> int:
             if re.search(r"(?:^|[;,\n])\s*:", got):  # a pair with no column name
                 hint = EMPTY_NAME_HINT
             raise NotYet(f"header {header!r}, row {row!r}: {wrong} in {got!r} ({hint})")
+        cases += 1
+    return cases
+
+
+# 05.2: linearize every table a reader sees, outer pipes or not, each row under its own header.
+PAGES = [
+    "# Plans\n\nIntro.\n\nPlan | Price\n--- | ---\nBasic | 10\nPro | 20\n\nMore text.\n"
+    "| Region | Daily limit |\n|:--|--:|\n| North | 90 |\n| South | 75 |\n| East | 60 |\n"
+    "A line after.",
+    "| Measure | Limit |\n|---|---|\n| Noise | 92 |\n\n| Owner | Due |\n|---|---|\n| ops | May |\n"
+    "| dev | June |\n\n| Empty | Table |\n|---|---|\n\nEnd | of text, no table",
+]
+
+
+def linearized_with_slip(text: str, slip: str = "") -> str:
+    """`text` linearized from `find_tables`, or as one named slip does it."""
+    lines, out, k = text.split("\n"), [], 0
+    tables = {t.header_line: t for t in find_tables(text)}
+    first = min(tables.values(), key=lambda t: t.header_line)
+    while k < len(lines):
+        t = tables.get(k)
+        if t is None or (slip == "pipe" and not lines[k].startswith("|")):
+            out.append(lines[k])
+            k += 1
+            continue
+        header = first.header if slip == "first" else t.header  # stripped, as find_tables reads it
+        delimiter = [lines[t.delimiter_line]] if slip == "delimiter" else []
+        rows = list(t.rows)
+        if slip == "once":
+            out += [header, *delimiter, *rows]
+        elif not rows:
+            out += [] if slip == "empty" else [header, *delimiter]
+        else:
+            out += [header] * (slip == "twice") + delimiter
+            out += [x for row in rows for x in (header, row)]
+        k = (t.row_lines or (t.delimiter_line,))[-1] + 1
+    return "\n".join(out)
+
+
+LINEARIZE_SLIPS = {
+    "pipe": "a table without outer pipes (`Plan | Price`) is a table too: find each table with "
+    "find_tables(text), not by a leading pipe",
+    "delimiter": "drop the delimiter row (`|---|---|`): once each row carries its header, nothing "
+    "renders the table",
+    "once": "write the header before every data row, not once above the table",
+    "twice": "the header line is not kept on its own as well: each row gets it once, right above",
+    "empty": "a table with no data rows keeps its header line; only its delimiter row goes",
+    "first": "each row gets its own table's header, not the first table's",
+}
+
+
+def check_linearize_any(fn: Callable) -> int:
+    """05.2: `linearize_any(text)` gives `linearize_tables(text)` on pages whose tables have no
+    outer pipes, several tables, or no data rows, without calling the library's linearizer."""
+    cases = 0
+    for page in [*PAGES, *(load_document(name).text for name in ("manual", "work_schedules"))]:
+        got = run_without(
+            fn,
+            (page,),
+            [tables.linearize_tables, tables.linearized_lines],
+            "linearize_any called {name}: write the linearizing yourself (find_tables may find "
+            "the tables)",
+        )
+        if not isinstance(got, str):
+            raise NotYet(f"expected a string, got {short(got)}")
+        right = tables.linearize_tables(page)
+        if got != right:
+            hint = next(
+                (h for s, h in LINEARIZE_SLIPS.items() if got == linearized_with_slip(page, s)), ""
+            )
+            wrong = next(
+                (
+                    i
+                    for i, (g, r) in enumerate(
+                        zip(got.split("\n"), right.split("\n"), strict=False)
+                    )
+                    if g != r
+                ),
+                min(len(got.split("\n")), len(right.split("\n"))),
+            )
+            expected = (right.split("\n") + ["(no line)"])[wrong]
+            raise NotYet(
+                f"on the page starting {page[:20]!r}, line {wrong}: expected {expected!r}"
+                + (f" ({hint})" if hint else "")
+            )
         cases += 1
     return cases
