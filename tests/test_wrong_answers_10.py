@@ -57,6 +57,18 @@ def omega_unclipped_last_window(excerpts, size, length):
     return len(wanted & seen) / len(seen | wanted) if seen else 0.0
 
 
+def omega_unclipped_meet_test(excerpts, size, length):
+    """Clips the last window's characters, but tests the meet on the unclipped window."""
+    meeting = [
+        (a, min(a + size, length))
+        for a in range(0, length, size)
+        if any(a <= e and a + size >= s for s, e in excerpts)
+    ]
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted) if seen else 0.0
+
+
 def omega_in_percent(excerpts, size, length):
     return 100 * window_omega(excerpts, size, length)
 
@@ -167,6 +179,7 @@ WRONG_10 = {"10.1": omega_strict_overlap}
         (omega_over_the_document, "divided by the whole document"),
         (omega_summing_excerpts, "sums the excerpts' lengths, over the meeting windows'"),
         (omega_unclipped_last_window, "runs past the document"),
+        (omega_unclipped_meet_test, "meet test lets the last window run past"),
         (omega_in_percent, "that is a percentage"),
         (omega_without_the_excerpts, "meeting windows alone"),
         (omega_recall_shaped, "that is recall"),

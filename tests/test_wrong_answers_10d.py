@@ -184,3 +184,19 @@ def test_10d_1_names_only_the_slip_the_function_makes(wrong, slip, not_named):
     result = verdict("10d.1", wrong)
     assert not result.passed and slip in result.message, result.message
     assert not_named not in result.message, result.message
+
+
+def verdict_with_scipy(a, b, low, high, level):
+    """A correct method on a machine with scipy; here scipy is not installed."""
+    from scipy.stats import binomtest
+
+    won, lost = _split(a, b)
+    p = binomtest(won, won + lost).pvalue if won + lost else 1.0
+    return p, _rule(p, won, lost, low, high, level)
+
+
+def test_10d_1_says_scipy_is_not_installed_here():
+    """scipy is not a dependency: the answer is refused with a hint, not a ModuleNotFoundError."""
+    result = verdict("10d.1", verdict_with_scipy)
+    assert not result.passed and "not installed here" in result.message, result.message
+    assert "math.comb" in result.message, result.message

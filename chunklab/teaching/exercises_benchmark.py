@@ -58,6 +58,9 @@ def _cases() -> list[tuple[list[tuple[int, int]], int, int]]:
         # no slip gives the right value's neighbour by chance: 15/22 is also 15 over the document)
         ([(2, 5), (18, 30)], 4, 23),
         ([(30, 35)], 5, 20),  # the excerpt lies past the end: no window meets it, so 0.0
+        # an excerpt starts past the end, within the last window's unclipped reach: the last
+        # window, [20, 23), does not meet it (1/6; a meet test on [20, 24) gives 1/9)
+        ([(2, 3), (24, 26)], 4, 23),
     ]
     rng = np.random.default_rng(101)
     for _ in range(40):
@@ -94,6 +97,11 @@ _PER_WINDOW = (
     "window covers join the denominator"
 )
 
+_UNCLIPPED_MEET = (
+    "your meet test lets the last window run past `length`: it stops at `length`, so it does not "
+    "meet an excerpt that starts past the end"
+)
+
 _SUMMED = (
     "your numerator sums the excerpts' lengths, over the meeting windows' characters alone: that "
     "counts excerpt characters no window covers (and any two excerpts share, twice); count the "
@@ -126,6 +134,7 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         "your last window runs past the document: it ends at `length`": _omega_over(
             excerpts, unclipped
         ),
+        _UNCLIPPED_MEET: _unclipped_meet(excerpts, windows, unclipped),
         "you divided by the meeting windows alone: an excerpt's characters that no window "
         "covers count too (the union with the excerpts)": len(wanted & seen) / len(seen)
         if seen
@@ -160,6 +169,24 @@ def _slips(excerpts: list[tuple[int, int]], size: int, length: int) -> dict[str,
         ),
         _PER_WINDOW: _per_pair(excerpts, meeting, length, union=False),
     }
+
+
+def _unclipped_meet(
+    excerpts: list[tuple[int, int]],
+    windows: list[tuple[int, int]],
+    unclipped: list[tuple[int, int]],
+) -> float:
+    """The meet tested on the unclipped windows, the characters counted on the clipped ones."""
+    meeting = [
+        w
+        for w, (a, b) in zip(windows, unclipped, strict=True)
+        if any(a <= e and b >= s for s, e in excerpts)
+    ]
+    if not meeting:
+        return 0.0
+    wanted = {i for s, e in excerpts for i in range(s, e)}
+    seen = {i for a, b in meeting for i in range(a, b)}
+    return len(wanted & seen) / len(seen | wanted)
 
 
 def _per_pair(
