@@ -185,8 +185,10 @@ PDFS = [
 
 
 def try_on_pdfs(fn: Callable, names: list[str] = PDFS) -> None:
-    """The learner's rule on real PDFs' pages, as `pdfplumber` reads them (a line a page); the
-    starter, which only raises, is told so before any PDF is read."""
+    """The learner's rule on real PDFs' pages, as `pdfplumber` reads them (a line a page) with a
+    1-point gap read as a space (``x_tolerance=1``, as the notebook's section 1 reads the
+    specification: its default glues the specification's running head into one word on every page
+    but the first); the starter, which only raises, is told so before any PDF is read."""
     try:
         fn([["a line"], ["a line"]])
     except NotImplementedError:
@@ -194,5 +196,5 @@ def try_on_pdfs(fn: Callable, names: list[str] = PDFS) -> None:
         return
     for name in names:
         with pdfplumber.open(data_dir() / "formats" / name) as pdf:
-            pages = [(page.extract_text() or "").splitlines() for page in pdf.pages]
+            pages = [(page.extract_text(x_tolerance=1) or "").splitlines() for page in pdf.pages]
         print(f"{name}, {len(pages)} pages:", fn(pages))
