@@ -486,8 +486,11 @@ def test_08_2_names_words_not_sorted_by_x0():
 def test_08b_2_names_round_guesses_and_the_sweeps_top(capsys):
     """250 (one chunk there, but not the smallest), 300 (where the sweep stops, read as the
     answer) and 205 (still in two) once got only "the value is not right"."""
-    for budget, named in ((250, "also at smaller budgets"), (300, "where the sweep stops"),
-                          (205, "still cut in two")):
+    for budget, named in (
+        (250, "also at smaller budgets"),
+        (300, "where the sweep stops"),
+        (205, "still cut in two"),
+    ):
         selfcheck.check("08b.2", budget)
         out = capsys.readouterr().out
         assert ": correct" not in out and named in out, out

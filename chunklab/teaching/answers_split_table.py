@@ -137,14 +137,22 @@ def split_table_misses() -> dict[Any, str]:
             "and every one above it up to 300"
         )
     for budget in range(SECTION_BUDGET + 1, right):  # a guess between 200 and the answer
-        misses.setdefault(budget, "at that budget the table is still cut in two: sweep the budgets "
-                          "above it and look")
-    misses.setdefault(BUDGETS.stop - 1, "300 is where the sweep stops, not the answer: the table "
-                      "is one chunk at every budget from the answer up to 300, so the answer is "
-                      "the smallest of them")
+        misses.setdefault(
+            budget,
+            "at that budget the table is still cut in two: sweep the budgets above it and look",
+        )
+    misses.setdefault(
+        BUDGETS.stop - 1,
+        "300 is where the sweep stops, not the answer: the table "
+        "is one chunk at every budget from the answer up to 300, so the answer is "
+        "the smallest of them",
+    )
     for budget in range(right + 1, BUDGETS.stop - 1):  # a round guess above the answer
-        misses.setdefault(budget, "the table is one chunk there, but also at smaller budgets: "
-                          "the answer is the smallest, so sweep the budgets below it and look")
+        misses.setdefault(
+            budget,
+            "the table is one chunk there, but also at smaller budgets: "
+            "the answer is the smallest, so sweep the budgets below it and look",
+        )
     misses.pop(right, None)
     return misses
 
