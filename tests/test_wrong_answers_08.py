@@ -480,3 +480,17 @@ def test_08_2_names_words_not_sorted_by_x0():
     """Words taken in the order the page gives them passed while every page gave them sorted."""
     result = verdict("08.2", lambda words: _bold_table_by_gaps(words, by_x0=False))
     assert not result.passed and "sort each line's words by x0" in result.message, result.message
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_names_round_guesses_and_the_sweeps_top(capsys):
+    """250 (one chunk there, but not the smallest), 300 (where the sweep stops, read as the
+    answer) and 205 (still in two) once got only "the value is not right"."""
+    for budget, named in (
+        (250, "also at smaller budgets"),
+        (300, "where the sweep stops"),
+        (205, "still cut in two"),
+    ):
+        selfcheck.check("08b.2", budget)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and named in out, out

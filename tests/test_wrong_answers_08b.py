@@ -119,3 +119,10 @@ def test_08b_1_names_one_slip_not_a_guess_between_two(fn, hint):
     learner's lines on every case, not "lines as given; or ..."."""
     message = verdict("08b.1", fn).message
     assert hint in message and "as given" not in message, message
+
+
+def test_08b_1_digits_stripped_at_the_ends_only_is_named_so():
+    """`line.strip("0123456789 ")` keeps inner digits: not "you replaced each digit with #"."""
+    message = verdict("08b.1", _keyed(lambda line: line.strip("0123456789 "))).message
+    assert "stripped digits at the ends only" in message, message
+    assert "replaced each digit" not in message, message

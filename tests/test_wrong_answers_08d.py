@@ -100,3 +100,38 @@ def test_each_slip_is_refused_and_named(wrong, named):
 def test_a_wrong_type_is_refused():
     result = verdict("08d.1", lambda size, bold, title, sized, body: "3")
     assert not result.passed and "return an int or None" in result.message
+
+
+def body_ten_points(size, bold, title, sized, body):  # `body` ignored: 10.0 hard-coded
+    return by_depth_table(size, bold, title, sized, 10.0)
+
+
+def tolerance(factor):
+    def rule(size, bold, title, sized, body):
+        if size in sized or not bold:
+            return sized.get(size)
+        number = re.match(r"\d+(\.\d+)*", title)
+        depth = number[0].count(".") + 1 if number else (2 if size < factor * body else 1)
+        return max(sized.values(), default=0) + depth
+
+    return rule
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (body_ten_points, "the body is not always 10.0 points"),
+        (tolerance(0.9), "0.9 reads a title 5 to 10% smaller"),
+        (tolerance(1.05), "1.05 is cell 3's bound"),
+    ],
+)
+def test_a_hard_coded_body_and_other_tolerances_are_named(wrong, named):
+    result = verdict("08d.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_the_reference_imported_is_refused():
+    from chunklab.teaching.exercises_heading_levels import level_of
+
+    result = verdict("08d.1", lambda *case: level_of(*case))
+    assert not result.passed and "write the rule yourself" in result.message, result.message

@@ -136,8 +136,31 @@ def split_table_misses() -> dict[Any, str]:
             "it: the table is one chunk when the header's chunk holds every row, at that budget "
             "and every one above it up to 300"
         )
+    _sweep_misses(misses, right)
     misses.pop(right, None)
     return misses
+
+
+def _sweep_misses(misses: dict[Any, str], right: int) -> None:
+    """A guess between section 2's budget and the answer, 300 (where the sweep stops) and a round
+    guess above the answer, each named unless a slip already names it."""
+    for budget in range(SECTION_BUDGET + 1, right):  # a guess between 200 and the answer
+        misses.setdefault(
+            budget,
+            "at that budget the table is still cut in two: sweep the budgets above it and look",
+        )
+    misses.setdefault(
+        BUDGETS.stop - 1,
+        "300 is where the sweep stops, not the answer: the table "
+        "is one chunk at every budget from the answer up to 300, so the answer is "
+        "the smallest of them",
+    )
+    for budget in range(right + 1, BUDGETS.stop - 1):  # a round guess above the answer
+        misses.setdefault(
+            budget,
+            "the table is one chunk there, but also at smaller budgets: "
+            "the answer is the smallest, so sweep the budgets below it and look",
+        )
 
 
 def _md_table_tokens() -> int:

@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 
 from chunklab.documents.series import data_dir
-from chunklab.teaching.checking import NotYet, consistent_slips, short
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
 from chunklab.teaching.column_lines import page_lines, title_line
 from chunklab.teaching.conversion_measures import headings
 
@@ -73,6 +73,8 @@ CASES: list[Case] = [
     (10.0, True, "3.3.1 Types", {}, 10.0),
     (8.0, True, "Annex", {}, 10.0),  # no sized levels: under level 0
     (9.4, True, "Notes", {13.0: 1, 11.5: 2, 10.5: 3}, 10.0),
+    (11.0, True, "Leave policy", {16.0: 1}, 12.0),  # 8% under a 12-point body: one deeper
+    (7.8, True, "Small print", {}, 8.0),  # 2.5% under an 8-point body: the body's size
 ]
 
 _SLIPS: list[tuple[Callable[..., int | None], str]] = [
@@ -86,6 +88,21 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         "any size under the body's is read as smaller: a size within 5% of the body's (as 9.7 of "
         "10.0) is the body's size, as notebook 08's rules read sizes; deeper only below "
         "0.95 * body",
+    ),
+    (
+        lambda *case: _level(*case, tolerance=0.9),
+        "0.9 reads a title 5 to 10% smaller (as 9.4 of 10.0) as the body's size: the rule says "
+        "more than 5% smaller, size < 0.95 * body",
+    ),
+    (
+        lambda *case: _level(*case, tolerance=1.05),
+        "1.05 is cell 3's bound for a bold line at the body's size (at most 5% larger); deeper "
+        "is for a title more than 5% smaller: size < 0.95 * body",
+    ),
+    (
+        lambda size, bold, title, sized, body: _level(size, bold, title, sized, 10.0),
+        "the body is not always 10.0 points: compare the size with 0.95 * body, the `body` "
+        "argument",
     ),
     (
         lambda *case: _level(*case, number_first=False),
@@ -117,10 +134,16 @@ _SLIPS.append(
 )
 
 
+REFUSAL = (
+    "your level_of calls {name}, the check's own rule; write the rule yourself: sized first, "
+    "then bold, then the section number, then the size against 0.95 * body"
+)
+
+
 def check_level_of(fn: Callable) -> int:
     """08d.1: `fn(size, bold, title, sized, body)` gives each case the reference's level."""
     for case in CASES:
-        got = fn(*case)
+        got = run_without(fn, case, [level_of, _level], REFUSAL)
         expected = level_of(*case)
         if got != expected:
             if got is not None and (isinstance(got, bool) or not isinstance(got, int)):
