@@ -602,3 +602,18 @@ def test_09b_1_names_the_median():
 
     result = verdict("09b.1", median)
     assert not result.passed and "median of each dimension" in result.message, result.message
+
+
+def test_09_2_accepts_the_count_and_names_each_slip(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+
+    right = selfcheck.SOLUTIONS["09.2"][1]()
+    selfcheck.check("09.2", right)
+    assert "Exercise 09.2: correct" in capsys.readouterr().out
+    misses = FORMS_EXPERIMENTS["09.2"].misses()
+    assert 0 in misses and right not in misses and len(misses) >= 5
+    for answer, why in misses.items():
+        selfcheck.check("09.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 09.2: correct" not in out and why in out, out

@@ -3,8 +3,9 @@
 MiniLM reads 254 pieces of text and drops the rest without a word. To ask what the dropped tail
 would have found, cut each chunk where the model stops, again and again, so each character is in
 one part (a word at a stop is split between two); embed each part; score the chunk by its best
-part. A chunk of one part scores as before. Companion 09d shows `parts` in a few lines and uses `BestPartScorer` for the search, and `paired` to
-pair its ways of reading long documents on the same questions.
+part. A chunk of one part scores as before. Companion 09d shows `parts` in a few lines and uses
+`BestPartScorer` for the search, and `paired` to pair its ways of reading long documents on the
+same questions.
 """
 
 from __future__ import annotations
