@@ -92,3 +92,12 @@ def test_html_escapes_the_source():
     )
     html = report.show_cuts(doc, [chunk])._repr_html_()
     assert "&lt;b&gt;not bold&lt;/b&gt; &amp; more" in html and "<b>not bold" not in html
+
+
+def test_the_summary_names_what_the_gap_is_in_none_of():
+    """The label defaults to "in no chunk"; a picture of what an embedder read says so."""
+    doc = load_document("manual")
+    chunks = FixedSizeChunker(size=200, overlap=0).split(doc)[:1]
+    assert "(not blank) in no chunk" in str(report.show_cuts(doc, chunks))
+    read = str(report.show_cuts(doc, chunks, gap="in no vector"))
+    assert "(not blank) in no vector" in read and "in no chunk" not in read

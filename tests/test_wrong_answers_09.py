@@ -602,3 +602,37 @@ def test_09b_1_names_the_median():
 
     result = verdict("09b.1", median)
     assert not result.passed and "median of each dimension" in result.message, result.message
+
+
+def test_09_2_accepts_the_count_and_names_each_slip(capsys):
+    from chunklab.teaching import selfcheck
+    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+
+    right = selfcheck.SOLUTIONS["09.2"][1]()
+    selfcheck.check("09.2", right)
+    assert "Exercise 09.2: correct" in capsys.readouterr().out
+    misses = FORMS_EXPERIMENTS["09.2"].misses()
+    assert 0 in misses and right not in misses and len(misses) >= 5
+    for answer, why in misses.items():
+        selfcheck.check("09.2", answer)
+        out = capsys.readouterr().out
+        assert "Exercise 09.2: correct" not in out and why in out, out
+
+
+def _float16_sums(vectors, mask):
+    return solutions.masked_mean(np.asarray(vectors).astype(np.float16), mask).astype(np.float32)
+
+
+def _mask_as_index(vectors, mask):
+    return np.stack([v[m].mean(axis=0) for v, m in zip(vectors, mask, strict=True)])
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [(_float16_sums, "taken in float16"), (_mask_as_index, "the int mask was used as an index")],
+    ids=["float16", "mask as index"],
+)
+def test_09_1_names_low_precision_and_the_mask_as_an_index(wrong, named):
+    result = verdict("09.1", wrong)
+    assert not result.passed
+    assert named in result.message, result.message

@@ -31,6 +31,11 @@ def test_09d_1_accepts_a_bool_an_int_and_has_facts():
         (lambda t, f, r: any(x.lower() in t[: r(t)].lower() for x in f), "every fact"),
         (lambda t, f, r: all(x in t[: r(t)] for x in f), "whatever its case"),
         (lambda t, f, r: _read_at_1(t, f, lambda x: r(x) - 1), "the last character read"),
+        (lambda t, f, r: _read_at_1(t, f, lambda x: r(x) + 1), "+ 1 adds a character"),
+        (
+            lambda t, f, r: all(0 <= t.lower().find(x.lower()) < r(t) for x in f),
+            "starts before the stop",
+        ),
     ],
 )
 def test_09d_1_names_each_slip(wrong, hint):

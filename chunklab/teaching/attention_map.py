@@ -19,7 +19,7 @@ def plot_attention(weights: np.ndarray, tokens: Sequence[str], title: str):
     if weights.shape != (len(tokens), len(tokens)):
         raise ValueError(f"weights of shape {weights.shape} for {len(tokens)} tokens")
     figure, ax = plt.subplots(figsize=(4.6, 3.9))
-    shown = ax.imshow(weights, cmap="Blues", vmin=0, vmax=1)
+    shown = ax.imshow(weights, cmap="Blues", vmin=0, vmax=float(weights.max()))  # its own range
     ax.set_xticks(range(len(tokens)), tokens, rotation=90)
     ax.set_yticks(range(len(tokens)), tokens)
     ax.set_xlabel("key: the token looked at")

@@ -1,10 +1,11 @@
 """A chunk longer than the embedder reads, scored by its best part (multi-vector scoring).
 
 MiniLM reads 254 pieces of text and drops the rest without a word. To ask what the dropped tail
-would have found, cut each chunk where the model stops, again and again, so every word is in some
-part; embed each part; score the chunk by its best part. A chunk of one part scores as before.
-Notebook 09 shows `parts` in a few lines and uses `BestPartScorer` for the search, and `paired` to
-pair its ways of reading long documents on the same questions.
+would have found, cut each chunk where the model stops, again and again, so each character is in
+one part (a word at a stop is split between two); embed each part; score the chunk by its best
+part. A chunk of one part scores as before. Companion 09d shows `parts` in a few lines and uses
+`BestPartScorer` for the search, and `paired` to pair its ways of reading long documents on the
+same questions.
 """
 
 from __future__ import annotations
@@ -22,7 +23,8 @@ from chunklab.teaching.claims import Comparison, compare
 
 
 def parts(embedder: MiniLMEmbedder, text: str) -> list[str]:
-    """The text cut where the embedder stops reading, again and again: every word in some part."""
+    """The text cut where the embedder stops reading, again and again: each character in one
+    part."""
     out: list[str] = []
     while text.strip():
         end = embedder.read_until(text)

@@ -38,8 +38,9 @@ class CutView:
         chunks: Sequence[Chunk],
         title: str = "",
         window: tuple[int, int] | None = None,
+        gap: str = "in no chunk",
     ) -> None:
-        self.doc, self.chunks, self.title = doc, list(chunks), title
+        self.doc, self.chunks, self.title, self.gap = doc, list(chunks), title, gap
         self.window = window or (0, len(doc.text))
         lo, hi = self.window
         cuts = {lo, hi}
@@ -94,7 +95,7 @@ class CutView:
         shared = sum(b - a for a, b, held in self.segments if len(held) > 1)
         return (
             f"{len(self.chunks)} chunks · {shared} characters in two chunks or more · "
-            f"{lost} characters (not blank) in no chunk"
+            f"{lost} characters (not blank) {self.gap}"
             + (
                 f" · {carried} characters of headings carried by breadcrumbs only"
                 if carried
@@ -168,10 +169,16 @@ class CutView:
 
 
 def show_cuts(
-    doc: Document, chunks: Sequence[Chunk], title: str = "", window: tuple[int, int] | None = None
+    doc: Document,
+    chunks: Sequence[Chunk],
+    title: str = "",
+    window: tuple[int, int] | None = None,
+    gap: str = "in no chunk",
 ) -> CutView:
     """The document with every chunk's span coloured: put it last in a cell to see it.
 
-    `window=(start, end)` shows only that stretch of a long document.
+    `window=(start, end)` shows only that stretch of a long document. `gap` names, in the
+    summary line, what the text outside every span is in none of (``"in no vector"`` when the
+    spans are what an embedder read).
     """
-    return CutView(doc, chunks, title, window)
+    return CutView(doc, chunks, title, window, gap)

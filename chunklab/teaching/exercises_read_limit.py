@@ -2,7 +2,8 @@
 a question, the measure *complete@1* is not (it credits a chunk holding the facts whether its
 vector read them or not). Run on texts and stopping points the notebook never shows, each refusal
 naming the slip it recognised (the whole chunk tested, the unread tail tested, one fact enough,
-case kept, the last character read left out).
+case kept, the last character read left out, one character past the stop
+read, a fact only started before the stop).
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -48,12 +49,23 @@ _SLIPS: list[tuple[Callable[..., int], str]] = [
         "read_until(text) is the first character NOT read: text[:read_until(text)] keeps the "
         "last character read",
     ),
+    (
+        lambda t, f, r: int(has_facts(t[: r(t) + 1], f)),
+        "read_until(text) is already the first character NOT read, not the last one read: "
+        "text[:read_until(text)] is all the model reads; + 1 adds a character it never read",
+    ),
+    (
+        lambda t, f, r: int(all(0 <= t.lower().find(x.lower()) < r(t) for x in f)),
+        "a fact that starts before the stop but ends past it was not read whole: test each fact "
+        "inside text[:read_until(text)]",
+    ),
 ]
 
 
 def _cases() -> list[Case]:
     """(text, facts, read_until): a fact read, a fact past the stop, a fact cut by the stop, a
-    fact ending on the last character read, facts in another case, a text read to its end."""
+    fact ending on the last character read or one past it, facts in another case, a text read to
+    its end."""
     policy = "Per diem covers meals. Lodging is reimbursed separately at cost. Tips are not."
     return [
         (policy, ["meals"], _stops_at(23)),
@@ -63,6 +75,7 @@ def _cases() -> list[Case]:
         (policy, ["per diem", "LODGING"], _stops_at(80)),
         (policy, ["Lodging", "cost"], _stops_at(len("Per diem covers meals. Lodging is reimb"))),
         (policy, ["cost"], _stops_at(policy.index("cost") + 4)),
+        (policy, ["cost"], _stops_at(policy.index("cost") + 3)),
         (policy, ["tips"], _stops_at(policy.index("Tips") + 2)),
         (policy, ["Tips", "meals"], _stops_at(len(policy))),
         ("Economy class for flights under 6 hours.", ["6 hours", "Business"], _stops_at(400)),

@@ -72,9 +72,16 @@ def _mean_hint(vectors: np.ndarray, mask: np.ndarray, got: Any) -> str:
     if got.shape == right.T.shape and np.allclose(got.T, right, atol=1e-5):
         return "the right numbers, transposed: return shape (texts, dimensions), one row per text"
     if got.shape == right.shape and np.allclose(got, right, rtol=1e-2, atol=1e-4):
+        # one factor per text is a changed divisor; an error in every number, low precision
+        factor = (got * right).sum(axis=1, keepdims=True) / (right**2).sum(axis=1, keepdims=True)
+        if np.allclose(got, factor * right, rtol=1e-5, atol=1e-6):
+            return (
+                "almost the mean, off in the last digits, as when a small eps is added to the "
+                "count: every text has a real token, so divide by the count itself"
+            )
         return (
-            "almost the mean, off in the last digits, as when a small eps is added to the count: "
-            "every text has a real token, so divide by the count itself"
+            "almost the mean, each number off in its last digits, as when the sums are taken in "
+            "float16: keep the vectors' float32 (or float64)"
         )
     return "the mean of each text's real tokens, not scaled"
 
@@ -117,6 +124,11 @@ def _mean_slips(vectors: np.ndarray, mask: np.ndarray) -> list:
             "divide each text by its own count, mask.sum(axis=1)",
         ),
         (_masked(vectors, 1 - mask), "the mask is read backwards: 1 marks a real token, 0 padding"),
+        (
+            np.stack([v[m].mean(axis=0) for v, m in zip(vectors, mask, strict=True)]),
+            "the int mask was used as an index: v[mask] picks positions 0 and 1 again and again; "
+            "select with mask.astype(bool), or multiply by the mask",
+        ),
         (
             _masked(vectors, positions < (lengths - 1)[:, None]),
             "one token short: use every position whose mask is 1",
