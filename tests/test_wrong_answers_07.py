@@ -713,7 +713,7 @@ def test_07_1_names_one_too_far_and_a_hit(wrong, named):
 
 def test_07c_1_asks_the_family_size_the_line_alone_cannot_tell():
     """The right line reads the same at every m from 3 to 12: a learner who counts four retrievers
-    (the stub too) or the 11 cuts passed. m is now asked, and each wrong m is named."""
+    (a fourth) or the 11 cuts passed. m is now asked, and each wrong m is named."""
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
     line = read_pair(RETRIEVER, AMONG_THREE)
@@ -721,7 +721,7 @@ def test_07c_1_asks_the_family_size_the_line_alone_cannot_tell():
         assert read_pair(RETRIEVER, 100 - 5 / m) == line  # why the line alone cannot tell
     assert selfcheck.verdict_for("07c.1", (3, *line)).endswith("correct.")
     four = selfcheck.verdict_for("07c.1", (4, *line))
-    assert "not quite" in four and "counts the stub" in four, four
+    assert "not quite" in four and "a fourth retriever" in four, four
     eleven = selfcheck.verdict_for("07c.1", (11, *line))
     assert "not quite" in eleven and "counts the cuts" in eleven, eleven
     assert "not quite" in selfcheck.verdict_for("07c.1", line)  # the line without m
@@ -859,3 +859,18 @@ def test_07_1_names_facts_matched_as_whole_words(wrong):
     result = verdict("07.1", wrong)
     assert not result.passed and "whole words" in result.message, result.message
     assert "not the last" not in result.message, result.message
+
+
+def _without_majority(family):  # "more won than lost" dropped: interval and two-sided p only
+    return [
+        name
+        for name, won, lost, low in family
+        if low > 0 and won != lost and _p(won, lost) < 0.05 / len(family)
+    ]
+
+
+def test_07b_2_refuses_shown_ahead_without_more_won_than_lost():
+    """07b's char_precision line has a positive mean and 15 won, 27 lost: a positive low end and a
+    passing sign test can come with more lost than won, and the function must not call it ahead."""
+    result = verdict("07b.2", _without_majority)
+    assert not result.passed and "more won than lost" in result.message, result.message

@@ -74,7 +74,7 @@ def _family_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
     named = {
         1: "m = 1 reads the line alone, at 0.05",
         2: "m = 2 counts two retrievers; count again the retrievers the question picks among",
-        4: "m = 4 counts the stub too; it is no retriever the question picks among",
+        4: "m = 4 counts a fourth retriever; 07c runs three (bm25, wordllama, hybrid)",
         11: "m = 11 counts the cuts; the question fixes the pair of cuts and picks the retriever",
         36: "m = 36 is the search over pairs of cuts, not this question's",
     }

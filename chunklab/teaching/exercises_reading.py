@@ -15,7 +15,7 @@ comparison is shown ahead when its interval's low end is above 0, it won more th
 its two-sided sign test gives p < 0.05 / m, with m the number of comparisons in the family. The
 slips named: each read at 0.05, m taken as something else than the family's size (ties left out
 included), a comparison shown worse returned too, the interval read alone, the sign test read
-alone, a one-sided sign test.
+alone, a one-sided sign test, "more won than lost" dropped.
 """
 
 from __future__ import annotations
@@ -192,6 +192,7 @@ def _ahead(
     worse_too: bool = False,
     touching: bool = False,
     normal: float | None = None,
+    majority: bool = True,
 ) -> list[str]:
     out = []
     for name, won, lost, low in family:
@@ -202,7 +203,7 @@ def _ahead(
         if worse_too and won < lost and p < alpha:  # shown apart, but behind
             out.append(name)
         elif (not interval or low > 0 or (touching and low == 0)) and (
-            not sign or (won > lost and p < alpha)
+            not sign or ((won > lost or not majority) and p < alpha)
         ):
             out.append(name)
     return out
@@ -248,6 +249,9 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         "sign test, 2 * sum(comb(n, i) for i up to min(won, lost)) / 2**n": _ahead(
             family, 0.05 / m, normal=1.0
         ),
+        "you dropped 'more won than lost': a positive low end and p < 0.05 / m can come with more "
+        "questions lost than won (07b's char_precision: 15 won, 27 lost, a positive mean); shown "
+        "ahead needs won > lost too": _ahead(family, 0.05 / m, majority=False),
         "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
         "it, the low end must be above 0": _ahead(family, 0.05 / m, touching=True),
     }
@@ -261,6 +265,7 @@ def _families() -> list[Family]:
         [("x", 9, 1, 2.0), ("t1", 0, 0, 0.0), ("t2", 0, 0, 0.0), ("y", 3, 2, -1.0)],  # ties: m=4
         [("up", 8, 0, 4.0), ("down", 0, 9, -9.3), ("flat", 2, 2, -3.0)],  # one shown worse
         [("edge", 9, 0, 0.0), ("clear", 9, 0, 2.3)],  # a low end of exactly 0 is not above 0
+        [("x", 2, 12, 1.5), ("y", 9, 0, 2.0)],  # x: a positive low end, p .0129, more lost than won
         [
             (f"pair{i}", won, lost, low)
             for i, (won, lost, low) in enumerate(

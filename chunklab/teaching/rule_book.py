@@ -1,6 +1,6 @@
 """Rules stated as claims over paired comparisons, with every comparison kept as a table row.
 
-Why: a rule such as "cut along the headings, not structural+repack" rests on several paired
+Why: a rule such as the article's "start with structural plus repack" rests on several paired
 comparisons (one per retriever, and the baselines a skeptic runs against it). Printed as one
 claim, the rule says whether it held; kept as rows of one table, each comparison behind it can be
 read: which pair, won, lost, the interval and the verdict.
