@@ -212,3 +212,15 @@ def test_03b_1_names_two_sentences_too_many():
 def test_03b_2_names_an_exclusive_end():
     result = verdict("03b.2", half_open)
     assert not result.passed and "not a half-open range" in result.message, result.message
+
+
+def overwrites_in_place(windows):  # the right ranges, written back into the caller's list
+    windows[:] = merged_windows(windows)
+    return list(windows)
+
+
+def test_03b_2_names_a_list_overwritten_not_sorted():
+    """windows[:] = ... is not windows.sort(): the hint names the assignment, not the sort."""
+    result = verdict("03b.2", overwrites_in_place)
+    assert not result.passed and "windows[:] = ..." in result.message, result.message
+    assert "windows.sort() sorts" not in result.message, result.message

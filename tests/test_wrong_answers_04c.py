@@ -172,3 +172,15 @@ def test_04c_1_names_a_threshold_a_hair_above_a_kept_gap():
     assert not result.passed
     assert "a hair above the similarity of a gap the rule keeps" in result.message, result.message
     assert "percentile method" not in result.message
+
+
+def test_04c_2_names_precision_returned_for_a_count():
+    """(0.33, 3): the share of cuts on a topic start, precision, where a count was asked."""
+
+    def precision_first(s, p, t):
+        hits, cuts = _scored(_distances_above(s, p), t)
+        return (hits / cuts if cuts else 0.0, cuts)
+
+    result = verdict("04c.2", precision_first)
+    assert not result.passed
+    assert "which is precision" in result.message, result.message

@@ -131,6 +131,11 @@ def check_cuts_on_changes(fn: Callable) -> int:
         got = run_without(fn, (sims.copy(), percentile, list(starts)), watched, refusal)
         if not isinstance(got, (tuple, list)) or len(got) != 2:
             raise NotYet(f"return a pair (cuts on a topic start, cuts), not {short(got)}")
+        if any(float(x) != int(float(x)) for x in got):
+            raise NotYet(
+                f"return two counts, not {short(got)}: how many cuts open a topic start (not the "
+                "share of cuts that do, which is precision) and how many cuts the rule makes"
+            )
         got = tuple(int(x) for x in got)
         expected = _expected(sims, percentile, starts)
         if got != expected:

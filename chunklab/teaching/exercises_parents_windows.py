@@ -123,10 +123,15 @@ def check_merged_windows(fn: Callable) -> int:
         expected, given = merged_expected(windows), list(windows)
         got = [tuple(w) for w in fn(given)]
         if given != windows:  # the caller's list is the top k hits' windows, in rank order
+            how = (
+                "windows.sort() sorts the caller's list in place"
+                if given == sorted(windows)
+                else "assigning into it, windows[:] = ... or .append, rewrites the caller's list"
+            )
             raise NotYet(
-                "your function changed the list it was given (windows.sort() sorts the caller's "
-                "list in place, and the caller loses the hits' rank order): sort a copy, "
-                f"sorted(windows). Case: windows {windows}, left as {short(given)}"
+                f"your function changed the list it was given ({how}, and the caller loses the "
+                "hits' rank order): work on a copy, sorted(windows), and return a new list. "
+                f"Case: windows {windows}, left as {short(given)}"
             )
         if got != expected:
             raise NotYet(
