@@ -403,19 +403,18 @@ def test_02c_1_names_each_slip(wrong, hint):
 def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
     kinds = SOLUTIONS["02b.2"][1]()
     manual = load_document("manual").text
-    blank_only = [b.kind for b in parse_blocks(manual.replace("tolerância\n", "tolerância\n\n"))]
     structured = [
         b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
     ]
     for wrong, hint in [
-        (blank_only, "the blank line alone"),
-        ([*kinds, "table"], "you ended the list at the blank line"),
-        ([*kinds, "table", "list"], "indented to the item's text"),
+        (["paragraph", "list", "table", "list"], "delimiter row"),
+        (["paragraph", "list"], "unchanged manual"),
+        ([*kinds[:2], "table"], "delimiter row"),
         ([*kinds[:1], "list", "list"], "two list blocks in a row"),
         (kinds[:-1], "you stopped early"),
         (["heading", *kinds[1:]], "finds no heading"),
         (structured, "structured manual"),
-        ([*kinds, "code"], "four spaces"),
+        ([*kinds[:2], "code", "list"], "no code"),
         ([k.title() for k in kinds], "lower case"),
         (("table", 4), "not a (kind, count) pair"),  # an older exercise's answer
         ("table", "a list of str"),
@@ -425,19 +424,21 @@ def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
         # the exercise says: work it out without running anything on the changed text
         assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
         assert "print the kind" not in out, (wrong, out)
+    assert [b.kind for b in parse_blocks(manual)] == ["paragraph", "list"]
     assert said("02b.2", kinds, capsys).endswith("correct.\n")
     assert said("02b.2", tuple(kinds), capsys).endswith("correct.\n")
 
 
-def test_02b_2_refuses_the_obvious_guess(capsys):
-    """The blank line alone splits the manual into paragraph, list, table, list, the first guess
-    a reader makes; with the rows indented to item 3's text they stay in the list. Fails on the
-    old exercise, whose input was the blank line alone and whose answer was that guess."""
+def test_02b_2_refuses_the_obvious_guess_and_nothing_changed(capsys):
+    """Neither the unchanged manual's blocks (paragraph, list: what section 5 printed) nor the
+    obvious guess (the blank line frees a table: paragraph, list, table, list) is the answer: with
+    no delimiter row the rows are a paragraph. Fails on the old exercise, whose answer was the
+    unchanged manual's blocks."""
+    unchanged = [b.kind for b in parse_blocks(load_document("manual").text)]
     obvious = ["paragraph", "list", "table", "list"]
-    assert SOLUTIONS["02b.2"][1]() != obvious
-    assert "not quite" in said("02b.2", obvious, capsys)
-    kinds = [b.kind for b in parse_blocks(load_document("manual").text)]
-    assert SOLUTIONS["02b.2"][1]() == kinds  # the list runs on as in the plain manual
+    assert SOLUTIONS["02b.2"][1]() == ["paragraph", "list", "paragraph", "list"]
+    for wrong in (unchanged, obvious):
+        assert "not quite" in said("02b.2", wrong, capsys), wrong
 
 
 def test_02b_2_hints_name_no_position(capsys):
@@ -600,6 +601,15 @@ def glue_with_a_while_loop(text, spans, size):  # correct, written another way: 
             k += 1
         out.append([start, end])
     return out
+
+
+def test_02c_2_refuses_a_chunk_whose_last_line_is_a_heading():
+    """A chunk of text that ends with a heading is not heading-only; the statement excludes the
+    rule "its last non-blank line is a heading". Fails on the old checker, whose cases held no
+    text followed by a heading in one chunk."""
+    last_line = _glue_by(lambda t: bool(re.match(r"#{1,6} ", t.rstrip().split("\n")[-1])))
+    result = verdict("02c.2", last_line)
+    assert not result.passed and "not heading-only" in result.message, result.message
 
 
 @pytest.mark.parametrize("right", [glue_with_a_while_loop, "solution"])

@@ -87,16 +87,17 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-# 02b.2: the manual's table rows indented three spaces, to item 3's text (past `3. `), and a blank
-# line put before them. The blank line alone would make the rows a table of their own; indented to
-# the item's text they stay inside item 3, so the list runs on (the obvious guess is refused).
+# 02b.2: a blank line put before the manual's table rows, at the margin, and its delimiter row
+# deleted. The blank line ends item 3 (the rows are not indented to its text) and, with no
+# delimiter row, the rows are no GFM table but a paragraph: neither "nothing changes" (paragraph,
+# list) nor the obvious guess (a table freed: paragraph, list, table, list) is right.
 BLANK_BEFORE_TABLE = ("tolerância\n", "tolerância\n\n")
-ROWS_INDENTED = ("\n|", "\n   |")
+NO_DELIMITER_ROW = ("|---|---|---|---|\n", "")
 
 
 def _spaced(text: str) -> str:
-    """02b.2's `spaced`: each table row indented three spaces, then the blank line before them."""
-    return text.replace(*ROWS_INDENTED).replace(*BLANK_BEFORE_TABLE)
+    """02b.2's `spaced`: one blank line before the table's rows, its delimiter row deleted."""
+    return text.replace(*BLANK_BEFORE_TABLE).replace(*NO_DELIMITER_ROW)
 
 
 def _block_kinds() -> list[str]:
@@ -108,9 +109,9 @@ def _kinds_of(text: str) -> list[str]:
     return [b.kind for b in parse_blocks(text)]
 
 
-_INDENTED = (
-    "a blank line ends item 3's paragraph, but not item 3: after it, a line indented to the "
-    "item's text (three spaces, past `3. `) stays inside the item"
+_NO_DELIMITER = (
+    "a line that starts with `|` begins a table by the sketch's rule, not by GFM's: a GFM table "
+    "is a header row followed by a delimiter row (`|---|`), and `spaced` has none"
 )
 
 
@@ -125,8 +126,14 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
     if [k.strip().lower() for k in kinds] == solution:
         return "write each kind exactly as parse_blocks names it (b.kind), lower case, no spaces"
     manual = load_document("manual")
+    if kinds == _kinds_of(manual.text):
+        return (
+            "that is the unchanged manual's blocks: a blank line ends item 3's paragraph, and a "
+            "line after it that is not indented to the item's text (three spaces, past `3. `) "
+            "ends the list"
+        )
     if kinds == _kinds_of(manual.text.replace(*BLANK_BEFORE_TABLE)):
-        return f"that is what the blank line alone gives, rows at the margin: {_INDENTED}"
+        return f"that is what the blank line alone gives, delimiter row kept: {_NO_DELIMITER}"
     if kinds == _kinds_of(with_explicit_headings(manual).text):
         return "that is the structured manual's blocks: the exercise changes the plain manual"
     if any(a == b == "list" for a, b in zip(kinds, kinds[1:], strict=False)):
@@ -139,19 +146,16 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
             "no line of the manual starts with `#` or is underlined, so parse_blocks finds no "
             "heading in it: a numbered title is read as section 5 read `1. Escopo`"
         )
+    if "table" in kinds:
+        return _NO_DELIMITER
     if kinds == solution[: len(kinds)]:
         return "you stopped early: parse_blocks reads the whole of `spaced`, to its last line"
     if "code" in kinds:
-        return (
-            "an indented code block needs four spaces past where its container's text starts: "
-            "inside item 3 the rows are indented less than that"
-        )
-    if kinds[:2] == solution and len(kinds) > len(solution):
-        return f"you ended the list at the blank line before the rows: {_INDENTED}"
+        return "no line of `spaced` is indented four spaces or opens a fence: there is no code"
     return (
         "not the blocks parse_blocks finds: go through `spaced` from its first line with "
-        "section 1's line rules, section 5's list items and the indentation rule, one kind per "
-        "block"
+        "section 1's line rules, section 5's list items, the indentation rule and GFM's table "
+        "rule, one kind per block"
     )
 
 

@@ -8,9 +8,10 @@ space), and the glue keeps joining the next chunk while the chunk it builds is h
 the joined span, first start to last end, is at most `size` characters.
 
 The cases are Markdown pages built from a fixed seed (stacked headings, a heading with its text on
-the next line, `#tag` lines that are no heading, blank lines between chunks) cut at their blank
-lines, with sizes around the joined spans' lengths. A wrong answer is named by the slip it makes on
-every case (`checking.consistent_slips`), else the first case it got wrong is shown.
+the next line, text with a heading as its last line, `#tag` lines that are no heading, blank lines
+between chunks) cut at their blank lines, with sizes around the joined spans' lengths. A wrong
+answer is named by the slip it makes on every case (`checking.consistent_slips`), else the first
+case it got wrong is shown.
 """
 
 from __future__ import annotations
@@ -140,6 +141,11 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "join only chunks whose every non-blank line is a heading",
     ),
     (
+        lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x.rstrip().split("\n")[-1]))),
+        "a chunk whose last line is a heading but that holds text before it is not heading-only: "
+        "join only chunks whose every non-blank line is a heading",
+    ),
+    (
         lambda t, sp, n: _glue(t, sp, n, lambda x: True),
         "you joined chunks that hold text too: only a chunk of headings only is joined to the next",
     ),
@@ -179,9 +185,11 @@ def glue_cases() -> list[tuple[str, list[Span], int]]:
     exact = "## A\n\nabc"  # joined, 9 characters: fits at 9, not at 8
     gap = "## A\n\n\n\nabcdef"  # 14 with the gap, 10 without
     own = "## A\nbody\n\nnext para\n\n#tag line\n\nlast"  # a heading kept; a tag, no heading
+    tail = "Intro text.\n## Next\n\nbody\n\nmore"  # text, then a heading, in one chunk
     cases = [(stacked, _blocks(stacked), 200), (stacked, _blocks(stacked), 30)]
     cases += [(exact, _blocks(exact), 9), (exact, _blocks(exact), 8), (gap, _blocks(gap), 12)]
-    cases += [(own, _blocks(own), 100), ("Intro.\n\n## Next\n\ntext", [(0, 6), (8, 15)], 50)]
+    cases += [(own, _blocks(own), 100), (tail, _blocks(tail), 100)]
+    cases += [("Intro.\n\n## Next\n\ntext", [(0, 6), (8, 15)], 50)]
     rng = random.Random(2032)
     for _ in range(60):
         text = _page(rng)
