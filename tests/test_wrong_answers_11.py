@@ -433,3 +433,12 @@ def family_read_on_the_interval_alone(budget):
 def test_11b_1_an_interval_only_verdict_is_told_of_the_sign_test():
     result = verdict("11b.1", family_read_on_the_interval_alone)
     assert not result.passed and "sign test" in result.message, result.message
+
+
+def test_11b_1_pass_line_does_not_call_the_named_budgets_unseen():
+    """The prompt names both budgets the check runs, so its pass line says what they were."""
+    from solutions.exercises import tree_family
+
+    result = verdict("11b.1", tree_family)
+    assert result.passed and "had not seen" not in result.message, result.message
+    assert "500 tokens and at 200" in result.message, result.message

@@ -17,7 +17,7 @@ from collections.abc import Callable
 
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import Cases, NotYet, short
 from chunklab.teaching.claims import Comparison, compare
 from chunklab.teaching.code_search import corpus, cut_corpus, experiment_cuts, score_cut
 
@@ -134,7 +134,7 @@ def _as_answer(got: object) -> tuple[int, tuple[str, ...]] | None:
     return m, tuple(sorted(cuts))
 
 
-def check_tree_family(fn: Callable) -> int:
+def check_tree_family(fn: Callable) -> Cases:
     """The learner's `tree_family` at 500 tokens, each known slip named; then at 200, where the
     family shows no cut, so that a fixed answer is refused."""
     raw = fn(FAMILY_BUDGET)
@@ -156,9 +156,9 @@ def check_tree_family(fn: Callable) -> int:
             f"at 200 tokens your function returns {short(got)}, not that budget's family: "
             "cut and score at `budget`, not at a fixed 500"
         )
-    return 2
+    return Cases(2, f"the family at {FAMILY_BUDGET} tokens and at 200, both budgets the prompt names")
 
 
-CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11b.1": ("tree_family(budget) -> (m, cuts)", check_tree_family),
 }
