@@ -156,7 +156,8 @@ def check_tree_family(fn: Callable) -> Cases:
             f"at 200 tokens your function returns {short(got)}, not that budget's family: "
             "cut and score at `budget`, not at a fixed 500"
         )
-    return Cases(2, f"the family at {FAMILY_BUDGET} tokens and at 200, both budgets the prompt names")
+    said = f"the family at {FAMILY_BUDGET} tokens and at 200, both budgets the prompt names"
+    return Cases(2, said)
 
 
 CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
