@@ -819,3 +819,23 @@ def level_of(size, bold, title, sized, body):
     if number:
         return deepest + len(number[0].split("."))
     return deepest + (2 if size < 0.95 * body else 1)
+
+
+def line_scores(
+    text: str, gold: tuple[int, int], top: list[tuple[int, int]]
+) -> tuple[float, float]:
+    """11b.2: a gold line is a non-blank line of the function; a chunk holds a line whose first to
+    last non-blank character lies inside it; (complete, recall) of the lines the top chunks hold."""
+
+    def whole_lines(a: int, b: int) -> set[int]:
+        out, pos = set(), 0
+        for n, line in enumerate(text.split("\n"), 1):
+            first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+            if line.strip() and a <= first and last <= b:
+                out.add(n)
+            pos += len(line) + 1
+        return out
+
+    lines = whole_lines(*gold)
+    held = set().union(*(whole_lines(a, b) for a, b in top))
+    return float(lines <= held), len(lines & held) / len(lines)

@@ -182,7 +182,12 @@ def family_read_at_95(budget):
     return len(pairs), list(shown_better(pairs))
 
 
-WRONG_11 = {"11.1": merge_strict, "11.2": cut_strict, "11b.1": family_read_at_95}
+WRONG_11 = {
+    "11.1": merge_strict,
+    "11.2": cut_strict,
+    "11b.1": family_read_at_95,
+    "11b.2": lambda text, gold, top: (1.0, 1.0),  # every function found whole
+}
 
 
 @pytest.mark.parametrize(
@@ -433,3 +438,89 @@ def family_read_on_the_interval_alone(budget):
 def test_11b_1_an_interval_only_verdict_is_told_of_the_sign_test():
     result = verdict("11b.1", family_read_on_the_interval_alone)
     assert not result.passed and "sign test" in result.message, result.message
+
+
+def test_11b_1_pass_line_does_not_call_the_named_budgets_unseen():
+    """The prompt names both budgets the check runs, so its pass line says what they were."""
+    from solutions.exercises import tree_family
+
+    result = verdict("11b.1", tree_family)
+    assert result.passed and "had not seen" not in result.message, result.message
+    assert "500 tokens and at 200" in result.message, result.message
+
+
+def _scores_by(rule):
+    """11b.2 written with `rule(chunk, line_start, first, last)` in place of the right line rule."""
+
+    def line_scores(text, gold, top):
+        def held(span):
+            out, pos = set(), 0
+            for n, line in enumerate(text.split("\n"), 1):
+                first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+                if rule(span, pos, first, last):
+                    out.add(n)
+                pos += len(line) + 1
+            return out
+
+        lines = held(gold)
+        found = set().union(*(held(s) for s in top))
+        return float(lines <= found), len(lines & found) / len(lines)
+
+    return line_scores
+
+
+def scores_on_chunks_merged(text, gold, top):
+    """Chunks next to each other joined first: a line split between them counted as held."""
+    from solutions.exercises import line_scores
+
+    joined = []
+    for a, b in sorted(top):
+        if joined and a <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(b, joined[-1][1]))
+        else:
+            joined.append((a, b))
+    return line_scores(text, gold, joined)
+
+
+def scores_chunk_by_chunk(text, gold, top):
+    """The best single chunk's scores: the top chunks not counted together."""
+    from solutions.exercises import line_scores
+
+    return max(line_scores(text, gold, [s]) for s in top)
+
+
+def scores_by_the_library(text, gold, top):
+    from chunklab.teaching.code_search import code_lines, complete_at, line_recall
+
+    found = [frozenset(code_lines(text, a, b)) for a, b in top]
+    lines = frozenset(code_lines(text, *gold))
+    return complete_at(found, lines), line_recall(found, lines)
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (
+            _scores_by(lambda s, a, f, z: f < z and f < s[1] and z > s[0]),
+            "not when a chunk touches it",
+        ),
+        (
+            _scores_by(lambda s, a, f, z: f < z and s[0] <= a and z <= s[1]),
+            "its indentation need not",
+        ),
+        (_scores_by(lambda s, a, f, z: s[0] <= f and z <= s[1]), "count the non-blank ones only"),
+        (scores_on_chunks_merged, "held by neither, even when they are next to each other"),
+        (scores_chunk_by_chunk, "the top chunks count together"),
+        (scores_by_the_library, "is the library's scoring"),
+    ],
+)
+def test_11b_2_a_wrong_line_rule_is_refused_naming_its_slip(wrong, hint):
+    result = verdict("11b.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_11b_2_the_reference_solution_passes():
+    from solutions.exercises import line_scores
+
+    result = verdict("11b.2", line_scores)
+    assert result.passed, result.message

@@ -28,7 +28,7 @@ import numpy as np
 
 from chunklab.chunkers.structural import repack
 from chunklab.teaching.answers import Form
-from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.checking import Cases, NotYet, run_without, short
 from chunklab.teaching.code_search import cut_definitions
 from chunklab.teaching.excerpt_inside import answer_inside
 from chunklab.teaching.exercises_code_family import CHECKS_FAMILY
@@ -276,7 +276,7 @@ def check_functions_cut(fn: Callable) -> int:
     return cases
 
 
-CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int]]] = {
+CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
     "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
     **CHECKS_FAMILY,  # companion 11b's: teaching.exercises_code_family

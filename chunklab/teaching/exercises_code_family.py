@@ -8,6 +8,10 @@ two readings part), a family counted wrong, the two blind cuts taken for the who
 own m = 45 (its LEVEL) or its 12 complete@5 lines, recall@5 for complete@5, the budget of 200, a
 cut too many, the interval read alone without the sign test (at 500 the same cuts as the 95%
 reading, so that hint names both).
+
+11b.2 asks for `line_scores(text, gold, top) -> (complete, recall)`: section 1's scoring by hand
+for one question, checked on toolz's functions against character windows (a line split between
+two windows is held by neither), each known slip named; `code_search`'s scoring is refused.
 """
 
 from __future__ import annotations
@@ -17,9 +21,17 @@ from collections.abc import Callable
 
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import Cases, NotYet, run_without, short
 from chunklab.teaching.claims import Comparison, compare
-from chunklab.teaching.code_search import corpus, cut_corpus, experiment_cuts, score_cut
+from chunklab.teaching.code_search import (
+    code_lines,
+    complete_at,
+    corpus,
+    cut_corpus,
+    experiment_cuts,
+    line_recall,
+    score_cut,
+)
 
 FAMILY_BUDGET = 500  # 11b.1's budget: where the 95% reading and the family's reading part
 NOTEBOOK_M = 45  # 11b's own family (its LEVEL), a slip within reach in 11b.1
@@ -134,7 +146,7 @@ def _as_answer(got: object) -> tuple[int, tuple[str, ...]] | None:
     return m, tuple(sorted(cuts))
 
 
-def check_tree_family(fn: Callable) -> int:
+def check_tree_family(fn: Callable) -> Cases:
     """The learner's `tree_family` at 500 tokens, each known slip named; then at 200, where the
     family shows no cut, so that a fixed answer is refused."""
     raw = fn(FAMILY_BUDGET)
@@ -156,9 +168,125 @@ def check_tree_family(fn: Callable) -> int:
             f"at 200 tokens your function returns {short(got)}, not that budget's family: "
             "cut and score at `budget`, not at a fixed 500"
         )
-    return 2
+    said = f"the family at {FAMILY_BUDGET} tokens and at 200, both budgets the prompt names"
+    return Cases(2, said)
 
 
-CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int]]] = {
+Span = tuple[int, int]
+# (chunk span, line start, first and last non-blank character) -> the chunk holds the line
+Rule = Callable[[Span, int, int, int], bool]
+RULES: dict[str, Rule] = {  # how a chunk holds a line: the right rule first, then known slips
+    "right": lambda s, a, f, z: f < z and s[0] <= f and z <= s[1],
+    "a line is held only when it lies whole inside a chunk, not when a chunk touches it": (
+        lambda s, a, f, z: f < z and f < s[1] and z > s[0]
+    ),
+    "a line is whole from its first to its last non-blank character; its indentation need not "
+    "lie inside the chunk": lambda s, a, f, z: f < z and s[0] <= a and z <= s[1],
+    "blank lines are not lines of the function: count the non-blank ones only": (
+        lambda s, a, f, z: s[0] <= f and z <= s[1]
+    ),
+}
+
+
+def _held(text: str, span: Span, rule: Rule) -> frozenset[int]:
+    """The 1-based numbers of the lines of `text` that a chunk spanning `span` holds by `rule`."""
+    out, pos = set(), 0
+    for n, line in enumerate(text.split("\n"), 1):
+        first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+        if rule(span, pos, first, last):
+            out.add(n)
+        pos += len(line) + 1
+    return frozenset(out)
+
+
+def _merged(spans: list[Span]) -> list[Span]:
+    """Chunks next to each other (or overlapping) taken as one span."""
+    out: list[Span] = []
+    for a, b in sorted(spans):
+        out[-1:] = (
+            [(out[-1][0], max(b, out[-1][1]))] if out and a <= out[-1][1] else [*out[-1:], (a, b)]
+        )
+    return out
+
+
+def _scoring_slips(text: str, gold: Span, top: list[Span]) -> dict[str, tuple[float, float]]:
+    """What each known way of scoring one question returns, the right one under "right"."""
+    out = {}
+    for why, rule in RULES.items():
+        g = _held(text, gold, rule)
+        held = frozenset().union(*(_held(text, s, rule) for s in top))
+        out[why] = (float(g <= held), len(g & held) / len(g))
+    g, right = _held(text, gold, RULES["right"]), RULES["right"]
+    joined = frozenset().union(*(_held(text, s, right) for s in _merged(top)))
+    out[
+        "a line split between two chunks is held by neither, even when they are next to each other"
+    ] = (
+        float(g <= joined),
+        len(g & joined) / len(g),
+    )
+    best = max(len(g & _held(text, s, right)) for s in top)
+    out["the top chunks count together: a line any of them holds is held"] = (
+        float(best == len(g)),
+        best / len(g),
+    )
+    return out
+
+
+def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
+    """(file, a function's span, the top chunks): character windows of three widths, every other
+    case without the last window touching the function, the top filled to 5 from elsewhere."""
+    files, questions = corpus(data_dir() / "code" / "toolz")
+    cases = []
+    for n, q in enumerate(questions[::3]):
+        text, width = files[q.uri], (90, 160, 900)[n % 3]
+        bounds = [0, *range(37 * n % width or width, len(text), width), len(text)]
+        windows = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
+        touching = [w for w in windows if w[0] < q.end and w[1] > q.start]
+        top = touching[: max(1, len(touching) - n % 2)]
+        top += [w for w in windows if w not in touching][: max(0, 5 - len(top))]
+        cases.append((text, (q.start, q.end), top[:5]))
+    return cases
+
+
+def check_line_scores(fn: Callable) -> Cases:
+    """The learner's `line_scores` on every case, against `code_search`'s scoring; a miss names
+    the slip whose scores it returned."""
+    cases = _scoring_cases()
+    refusal = "{name} is the library's scoring: write the line rule and the two scores yourself"
+    for text, gold, top in cases:
+        found = [frozenset(("", n) for n in code_lines(text, a, b)) for a, b in top]
+        g = frozenset(("", n) for n in code_lines(text, *gold))
+        expected = (complete_at(found, g), line_recall(found, g))
+        got = run_without(fn, (text, gold, top), (code_lines, complete_at, line_recall), refusal)
+        try:
+            ok = len(got) == 2 and all(
+                abs(float(x) - e) < 1e-9 for x, e in zip(got, expected, strict=True)
+            )
+        except (TypeError, ValueError):
+            raise NotYet(f"return a pair (complete, recall) of numbers; got {short(got)}") from None
+        if ok:
+            continue
+        where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
+        slips = _scoring_slips(text, gold, top)
+        named = [
+            w
+            for w, v in slips.items()
+            if w != "right"
+            and v != expected
+            and all(abs(float(x) - e) < 1e-9 for x, e in zip(got, v, strict=True))
+        ]
+        why = "; or ".join(named) or (
+            "a gold line is a non-blank line of the function; it is held when its first to last "
+            "non-blank character lies inside one of the top chunks"
+        )
+        raise NotYet(
+            f"the function at {where}, top chunks {top}: expected {expected}, "
+            f"got {short(got)}: {why}"
+        )
+    return Cases(len(cases), "toolz's functions against character windows of three widths")
+
+
+CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11b.1": ("tree_family(budget) -> (m, cuts)", check_tree_family),
+    "11b.2": ("line_scores(text, gold, top) -> (complete, recall)", check_line_scores),
 }
