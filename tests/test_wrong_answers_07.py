@@ -900,3 +900,16 @@ def test_07_2_refuses_a_fixed_level_with_its_hint():
 
     result = verdict("07.2", at_95)
     assert not result.passed and "every line read at 0.05" in result.message, result.message
+
+
+def test_07_2_refuses_more_won_than_lost_untested():
+    def won_more(scores, a, baselines):
+        return [
+            b
+            for b in baselines
+            if sum(scores[a][q] > scores[b][q] for q in scores[a])
+            > sum(scores[a][q] < scores[b][q] for q in scores[a])
+        ]
+
+    result = verdict("07.2", won_more)
+    assert not result.passed and "more won than lost" in result.message, result.message

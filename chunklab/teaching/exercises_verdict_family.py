@@ -3,8 +3,8 @@ baselines)` pairs strategy `a` with each baseline question by question (each str
 a dict from question id to score, in an order of its own), reads every line at the family's level,
 ``100 - 5 / m`` with m the number of baselines, and returns the baselines `a` is shown ahead of, in
 the family's order. Checked against `claims.compare` on families made up here, naming each
-predictable slip: every line read at 0.05, `a` counted into m, scores paired by position, the
-totals compared unpaired, and the comparison turned round.
+predictable slip: every line read at 0.05, `a` counted into m, scores paired by position,
+the totals (or won > lost) with no test, and the comparison turned round.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -71,8 +71,8 @@ SLIPS: list[tuple[Callable[..., list[str]], str]] = [
     ),
     (
         _totals,
-        "totals compared, unpaired: more answered in all is not a verdict; compare question by "
-        "question and keep the lines compare calls better",
+        "more answered in all (or more won than lost) is a lean, not a verdict: read each line "
+        "with compare at the family's level and keep the lines it calls better",
     ),
     (
         lambda s, a, bs: _shown(s, a, bs, turned=True),
