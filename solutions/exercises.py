@@ -397,6 +397,24 @@ def fixed_path_chunks(text: str) -> list[str]:
     return out
 
 
+def shown_ahead(scores: dict, a: str, baselines: list[str]) -> list[str]:
+    """07.2: the baselines `a` is shown ahead of, paired by question id, each line read at
+    0.05 / m with m = len(baselines)."""
+    from chunklab.teaching.claims import compare
+
+    level = 100 - 5 / len(baselines)
+    return [
+        b
+        for b in baselines
+        if compare(
+            [scores[a][q] for q in scores[a]],
+            [scores[b][q] for q in scores[a]],
+            show=False,
+            level=level,
+        ).better
+    ]
+
+
 def reciprocal_rank(ranked_texts: list[str], facts: list[str]) -> float:
     """07.1: 1 / the rank of the first chunk holding every fact (ignoring case), 0 if none."""
     for rank, text in enumerate(ranked_texts, start=1):

@@ -371,6 +371,7 @@ WRONG = {
     "06.2": _path_chunks_with_the_articles_bug,
     "06b.1": lambda rows, a, b, m: {r["question"]: r[m] for r in rows if r["strategy"] == a},
     "07.1": _rank_from_zero,
+    "07.2": lambda s, a, bs: [b for b in bs if sum(s[a].values()) > sum(s[b].values())],  # totals
     "07b.1": _iou_without_merging,
     "07c.2": _facts_spread_over_chunks,
     "07b.2": _each_read_at_0_05,

@@ -874,3 +874,57 @@ def test_07b_2_refuses_shown_ahead_without_more_won_than_lost():
     passing sign test can come with more lost than won, and the function must not call it ahead."""
     result = verdict("07b.2", _without_majority)
     assert not result.passed and "more won than lost" in result.message, result.message
+
+
+# --- 07.2: a verdict family from raw scores -----------------------------------------------------
+
+from chunklab.teaching.claims import compare  # noqa: E402
+from chunklab.teaching.exercises_verdict_family import SLIPS as FAMILY_SLIPS  # noqa: E402
+
+
+def test_07_2_accepts_the_family_read_at_its_level():
+    assert verdict("07.2", solutions.shown_ahead).passed
+
+
+def test_07_2_accepts_pairing_through_a_frame():
+    import pandas as pd
+
+    def through_frame(scores, a, baselines):
+        table = pd.DataFrame(scores)  # columns aligned on the question ids
+        level = 100 - 5 / len(baselines)
+        return [b for b in baselines if compare(table[a], table[b], show=False, level=level).better]
+
+    assert verdict("07.2", through_frame).passed
+
+
+@pytest.mark.parametrize("wrong, hint", FAMILY_SLIPS)
+def test_07_2_names_each_slip(wrong, hint):
+    result = verdict("07.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_07_2_refuses_a_fixed_level_with_its_hint():
+    def at_95(scores, a, baselines):
+        return [
+            b
+            for b in baselines
+            if compare(
+                [scores[a][q] for q in scores[a]], [scores[b][q] for q in scores[a]], show=False
+            ).better
+        ]
+
+    result = verdict("07.2", at_95)
+    assert not result.passed and "every line read at 0.05" in result.message, result.message
+
+
+def test_07_2_refuses_more_won_than_lost_untested():
+    def won_more(scores, a, baselines):
+        return [
+            b
+            for b in baselines
+            if sum(scores[a][q] > scores[b][q] for q in scores[a])
+            > sum(scores[a][q] < scores[b][q] for q in scores[a])
+        ]
+
+    result = verdict("07.2", won_more)
+    assert not result.passed and "more won than lost" in result.message, result.message

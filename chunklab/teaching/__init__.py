@@ -146,6 +146,7 @@
   against topic starts).
 - `exercises_chance_floor`: 04d.1's check (the chance floor of a cut, counted exactly).
 - `exercises_family_power`: 04e.1's check (a family's fewest decisive questions, all one way).
+- `exercises_verdict_family`: 07.2's check (a verdict family from raw scores, at 0.05 / m).
 - `exercises_gain_split`: 03g.2's check (a gain split in two halves, each with its untied
   questions).
 - `exercises_read_limit`: 09d.1's check (whether the part of a chunk the model reads holds

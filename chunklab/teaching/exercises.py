@@ -59,6 +59,7 @@ from chunklab.teaching.exercises_thresholds import (
     check_buffer_edges,
     check_threshold_for,
 )
+from chunklab.teaching.exercises_verdict_family import CHECKS_VERDICT_FAMILY
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
@@ -326,6 +327,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_CUT_CHANGES,  # 04c.2: teaching.exercises_cut_changes
     **CHECKS_CHANCE_FLOOR,  # 04d.1: teaching.exercises_chance_floor
     **CHECKS_FAMILY_POWER,  # 04e.1: teaching.exercises_family_power
+    **CHECKS_VERDICT_FAMILY,  # 07.2: teaching.exercises_verdict_family
     **CHECKS_LLM_PASS,  # 04b.2: teaching.exercises_llm_pass
     "05.1": ("column_value(header, row) -> str", check_column_value),
     "05.2": ("linearize_any(text) -> str", check_linearize_any),
