@@ -152,6 +152,34 @@ def test_compared_outputs_hold_nothing_volatile(path):
                 assert not found, f"output holds {what}: {found.group(0)!r}"
 
 
+def echoed_claims(nb: dict) -> list[str]:
+    """Each code cell whose last line's value is a `Claim`, shown as its repr: `claim(...)` has
+    already printed the one line a reader should see, so the repr below it is the same words
+    again as a record (bind the result: `_ = claim(...)`)."""
+    return [
+        f"cell {i}: {text[:60]!r}"
+        for i, cell in enumerate(nb["cells"])
+        if cell["cell_type"] == "code"
+        for output in cell.get("outputs", [])
+        if output["output_type"] == "execute_result"
+        and (text := output_text(output)).startswith("Claim(")
+    ]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_claim_echoed_as_a_record(path):
+    assert echoed_claims(load(path)) == []
+
+
+def test_an_echoed_claim_is_found():
+    record = ["Claim(name='x', holds=True)"]
+    echo = {"output_type": "execute_result", "data": {"text/plain": record}}
+    printed = {"output_type": "stream", "name": "stdout", "text": ["claim x: HOLDS.\n"]}
+    cells = [{"cell_type": "code", "source": "claim(...)", "outputs": [printed, echo]}]
+    assert echoed_claims({"cells": cells}) == ["cell 0: \"Claim(name='x', holds=True)\""]
+    assert echoed_claims({"cells": [{**cells[0], "outputs": [printed]}]}) == []
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_kernel_is_the_projects(path):
     assert load(path)["metadata"]["kernelspec"]["name"] == "chunklab"
