@@ -135,3 +135,21 @@ def test_the_reference_imported_is_refused():
 
     result = verdict("08d.1", lambda *case: level_of(*case))
     assert not result.passed and "write the rule yourself" in result.message, result.message
+
+
+def at_most_five_percent(size, bold, title, sized, body):  # <= where the rule says <
+    if size in sized:
+        return sized[size]
+    if not bold:
+        return None
+    number = re.match(r"\d+(\.\d+)*", title)
+    if number:
+        return max(sized.values(), default=0) + number[0].count(".") + 1
+    return max(sized.values(), default=0) + (2 if size <= 0.95 * body else 1)
+
+
+def test_08d_1_refuses_a_title_exactly_five_percent_smaller_read_as_smaller():
+    """9.5 points on a 10-point body is 5% smaller, not more: `<=` passed every case before a case
+    sat on the boundary."""
+    result = verdict("08d.1", at_most_five_percent)
+    assert not result.passed and "exactly 5% smaller" in result.message, result.message

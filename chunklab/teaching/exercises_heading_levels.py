@@ -36,6 +36,7 @@ def _level(
     number_first: bool = True,
     sized_first: bool = True,
     bold_only: bool = True,
+    strict: bool = True,
 ) -> int | None:
     """The reference, and each slip by one switch turned off."""
     if size in sized and (sized_first or not bold):
@@ -46,7 +47,8 @@ def _level(
     base = max(sized.values(), default=0)
     if number and number_first:
         return base + number[0].count(".") + 1
-    deeper = smaller_deeper and size < tolerance * body
+    limit = tolerance * body
+    deeper = smaller_deeper and (size < limit if strict else size <= limit)
     return base + 1 + int(deeper)
 
 
@@ -68,6 +70,7 @@ CASES: list[Case] = [
     (8.3, True, "Sick leave", SIZED, 10.0),  # bold and smaller: one deeper
     (8.3, False, "a footnote in small type", SIZED, 10.0),  # smaller, not bold: no heading
     (9.7, True, "Within five percent", {14.0: 1}, 10.0),  # 3% smaller: the body's size
+    (9.5, True, "Five percent exactly", {14.0: 1}, 10.0),  # 5% smaller, not more: the body's
     (11.5, True, "Four percent under", {16.0: 1}, 12.0),
     (9.0, True, "2.1 A numbered small title", {14.0: 1}, 10.0),  # the number gives the depth
     (10.0, True, "3.3.1 Types", {}, 10.0),
@@ -98,6 +101,11 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         lambda *case: _level(*case, tolerance=1.05),
         "1.05 is cell 3's bound for a bold line at the body's size (at most 5% larger); deeper "
         "is for a title more than 5% smaller: size < 0.95 * body",
+    ),
+    (
+        lambda *case: _level(*case, strict=False),
+        "<= reads a title exactly 5% smaller (9.5 of 10.0) as smaller: the rule says more than 5% "
+        "smaller, size < 0.95 * body",
     ),
     (
         lambda size, bold, title, sized, body: _level(size, bold, title, sized, 10.0),
