@@ -27,15 +27,24 @@ def by_depth_table(size, bold, title, sized, body):
     return max([0, *sized.values()]) + depth
 
 
-def any_smaller(size, bold, title, sized, body):  # no 5% tolerance
-    if size in sized:
-        return sized[size]
-    if not bold:
-        return None
-    number = re.match(r"\d+(\.\d+)*", title)
-    if number:
-        return max(sized.values(), default=0) + number[0].count(".") + 1
-    return max(sized.values(), default=0) + (2 if size < body else 1)
+def written_with(smaller):
+    """A learner's level_of, right but for its size test: `smaller(size, body)` decides whether an
+    unnumbered bold title goes one level deeper."""
+
+    def level_of(size, bold, title, sized, body):
+        if size in sized:
+            return sized[size]
+        if not bold:
+            return None
+        number = re.match(r"\d+(\.\d+)*", title)
+        if number:
+            return max(sized.values(), default=0) + number[0].count(".") + 1
+        return max(sized.values(), default=0) + (2 if smaller(size, body) else 1)
+
+    return level_of
+
+
+any_smaller = written_with(lambda size, body: size < body)  # no 5% tolerance
 
 
 def number_as_one_level(size, bold, title, sized, body):
@@ -137,15 +146,7 @@ def test_the_reference_imported_is_refused():
     assert not result.passed and "write the rule yourself" in result.message, result.message
 
 
-def at_most_five_percent(size, bold, title, sized, body):  # <= where the rule says <
-    if size in sized:
-        return sized[size]
-    if not bold:
-        return None
-    number = re.match(r"\d+(\.\d+)*", title)
-    if number:
-        return max(sized.values(), default=0) + number[0].count(".") + 1
-    return max(sized.values(), default=0) + (2 if size <= 0.95 * body else 1)
+at_most_five_percent = written_with(lambda size, body: size <= 0.95 * body)  # <= where it is <
 
 
 def test_08d_1_refuses_a_title_exactly_five_percent_smaller_read_as_smaller():
