@@ -464,3 +464,35 @@ def test_04_1_names_a_wrong_stdevs_beside_the_right_gaps():
     assert "the gaps are right, the stdevs is not" in hint, hint
     assert "0.75" not in hint
     assert answers_stdevs.stdevs_off_the_grid((0.75, gaps), (0.75, gaps)) == ""
+
+
+def test_04_3_refuses_empty_texts_skipped_and_names_it():
+    """The brief says each text as it is; a window that drops the empty ones (`if t`) passed
+    every case before one held an empty text."""
+
+    def skipping_empty(texts, buffer_size):
+        return [
+            " ".join(t for t in texts[max(0, i - buffer_size) : i + buffer_size + 1] if t)
+            for i in range(len(texts))
+        ]
+
+    result = verdict("04.3", skipping_empty)
+    assert not result.passed and "empty texts were skipped" in result.message, result.message
+    assert verdict("04.3", lambda texts, b: with_neighbours(list(texts), b)).passed
+
+
+@pytest.mark.xdist_group("exercise-04.2")
+def test_04_2_names_minilm_when_its_numbers_are_the_hashs_too():
+    """MiniLM gives the hash's (chunks, precision) at max_tokens=30; the hint blamed the hash."""
+    from chunklab.documents.series import load_document, load_topic_boundaries
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    chunks = SemanticChunker(embedder=MiniLMEmbedder(), max_tokens=30).split(
+        load_document("topics")
+    )
+    on_true = sum(c.start in set(load_topic_boundaries("topics")) - {0} for c in chunks)
+    minilm = (len(chunks), on_true / (len(chunks) - 1))  # MiniLM's answer, run as a learner would
+    line = refusal("04.2", minilm)
+    assert "MiniLM" in line and "WordLlamaEmbedder()" in line, line
+    if minilm == answers_semantic.budgeted_semantic(embedder="hashing"):
+        assert "hashing embedder" in line, line

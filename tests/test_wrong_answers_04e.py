@@ -3,6 +3,7 @@ hint naming the slip, and accepts the count written two ways."""
 
 import pytest
 
+from chunklab.teaching import selfcheck
 from chunklab.teaching.claims import sign_test
 from chunklab.teaching.exercises import verdict
 
@@ -36,3 +37,45 @@ def test_04e_1_names_each_slip(wrong, hint):
     result = verdict("04e.1", wrong)
     assert not result.passed
     assert hint in result.message, result.message
+
+
+def _starts(max_tokens=200, names=None, with_own_start=False, every_start_the_rules=False):
+    """04e.2 counted as a learner would, with a slip when asked: (chunk starts, the rule's own)."""
+    from chunklab.chunkers.semantic import SemanticChunker
+    from chunklab.documents.series import load_document
+    from chunklab.embeddings.static import WordLlamaEmbedder
+
+    names = names or ["manual_md", "sensitive_code", "topics", "travel_policy", "work_schedules"]
+    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), percentile=80, max_tokens=max_tokens)
+    starts = own = 0
+    for name in names:
+        document = load_document(name)
+        units, sims = chunker.similarities(document)
+        rule = {units[i + 1][0] for i in chunker.cuts(sims)}
+        chunk_starts = sorted(c.start for c in chunker.split(document))
+        chunk_starts = chunk_starts if with_own_start else chunk_starts[1:]
+        starts += len(chunk_starts)
+        own += len(chunk_starts) if every_start_the_rules else len(rule & set(chunk_starts))
+    return starts, own
+
+
+@pytest.mark.xdist_group("exercise-04e.2")
+def test_04e_2_accepts_the_count_and_names_each_slip():
+    right = _starts()
+    assert selfcheck.verdict_for("04e.2", right).endswith("correct.")
+    assert selfcheck.verdict_for("04e.2", list(right)).endswith("correct.")
+    for wrong, hint in [
+        (_starts(100), "04e's budget"),
+        (_starts(with_own_start=True), "own start"),
+        (_starts(every_start_the_rules=True), "not every chunk start is the rule's"),
+        ((right[1], right[0]), "wrong order"),
+        (_starts(names=["work_schedules"]), "work_schedules alone"),
+    ]:
+        line = selfcheck.verdict_for("04e.2", wrong)
+        assert "not quite" in line and hint in line, line
+
+
+@pytest.mark.xdist_group("exercise-04e.2")
+def test_04e_2_the_rules_own_count_does_not_move_with_the_budget():
+    """The exercise's written half: the budget adds or removes starts, never the rule's."""
+    assert _starts(100)[1] == _starts(200)[1] and _starts(100)[0] > _starts(200)[0]

@@ -91,8 +91,8 @@
   windows, filters) and the wrong answers they know.
 - `exercises_room_edges`: the checks of 03g.1 (the children alone in the section's room) and
   03d.1 (the first overlapping block that holds an answer).
-- `answers_semantic`: the answer exercises of notebooks 04, 04b and 04c and the wrong answers
-  they know.
+- `answers_semantic`: the answer exercises of notebooks 04, 04b, 04c and 04e and the wrong
+  answers they know.
 - `answers_tables_prefixes`: the answer exercises of companions 05c and 05b, the same way.
 - `prefix_baselines`: the baselines a skeptic runs against a path prefix: the same cut with the
   breadcrumb rewritten, and the title handed at answer time instead of indexed.

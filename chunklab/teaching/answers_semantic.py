@@ -1,6 +1,6 @@
-"""The answer exercises of notebooks 04, 04b and 04c (semantic cuts, LLM-chosen cuts, what moves
-a semantic cut): each expected answer computed from the library when asked, and the plausible
-wrong answers each refusal recognises, with why.
+"""The answer exercises of notebooks 04, 04b, 04c and 04e (semantic cuts, LLM-chosen cuts, what
+moves a semantic cut, the semantic cut as retrieval): each expected answer computed from the
+library when asked, and the plausible wrong answers each refusal recognises, with why.
 
 Kept apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`.
 Reading this file gives the answers away: try first.
@@ -12,8 +12,10 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.chunkers.semantic import SemanticChunker
-from chunklab.documents.series import load_document, load_topic_boundaries
+from chunklab.documents.series import data_dir, list_documents, load_document, load_topic_boundaries
+from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.static import HashingEmbedder, WordLlamaEmbedder
+from chunklab.evaluation.questions import load_question_file
 from chunklab.teaching.answers import Form
 from chunklab.teaching.answers_stdevs import stdevs_and_gaps, stdevs_misses, stdevs_off_the_grid
 
@@ -32,7 +34,8 @@ def _budgeted_counts(
     max_tokens: int = 30, embedder: str = "wordllama", **rule: Any
 ) -> tuple[int, int]:
     """(chunks, chunks starting on a true topic change, the document's start left out)."""
-    chosen = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder}[embedder]()
+    known = {"wordllama": WordLlamaEmbedder, "hashing": HashingEmbedder, "minilm": MiniLMEmbedder}
+    chosen = known[embedder]()
     options = {"breakpoint": "percentile", "percentile": 80, **rule}
     chunks = SemanticChunker(embedder=chosen, max_tokens=max_tokens, **options).split(
         load_document("topics")
@@ -102,6 +105,17 @@ def _miscounted_slips(chunks: int, on_true: int, precision: float) -> list[tuple
     return slips
 
 
+def _other_embedders() -> list[tuple[Any, str]]:
+    """MiniLM's answer and the hash's, each named; where the two coincide (on the topics document
+    at max_tokens=30 they do), the hint names both, MiniLM first, so neither is blamed alone."""
+    minilm, hashed = budgeted_semantic(embedder="minilm"), budgeted_semantic(embedder="hashing")
+    both = " (the hashing embedder gives the same numbers)" if minilm == hashed else ""
+    return [
+        (minilm, f"those are MiniLM's numbers{both}: use WordLlamaEmbedder()"),
+        (hashed, "those are the hashing embedder's numbers: use WordLlamaEmbedder()"),
+    ]
+
+
 def _budgeted_semantic_misses() -> dict[Any, str]:
     """The slips one makes on the way, each named: the count for the share, the chunks for the
     cuts, recall for precision, the order, the default budget, another embedder, the fixed rule,
@@ -112,7 +126,7 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     slips: list[tuple[Any, str]] = _share_slips(chunks, on_true) + [
         ((precision, chunks), "the right numbers in the wrong order: (chunks, precision)"),
         (at_200, "those are the numbers at the default budget (200): set max_tokens=30"),
-        (at_100, "those are the numbers at max_tokens=100, section 4's budget: set max_tokens=30"),
+        (at_100, "those are the numbers at max_tokens=100, 04e's budget: set max_tokens=30"),
         (
             (chunks, at_200[1]),
             f"{at_200[1]:.2f} is section 2's precision, where no budget binds: count the cuts "
@@ -127,10 +141,7 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
             "that first number counts the cuts; the question counts the chunks (one more than "
             "the cuts)",
         ),
-        (
-            budgeted_semantic(embedder="hashing"),
-            "those are the hashing embedder's numbers: use WordLlamaEmbedder()",
-        ),
+        *_other_embedders(),
         (
             budgeted_semantic(breakpoint="threshold"),
             "those are the fixed 0.6 threshold's numbers: "
@@ -153,12 +164,75 @@ def _budgeted_semantic_misses() -> dict[Any, str]:
     return misses
 
 
+def _starts_and_rule(max_tokens: int, names: tuple[str, ...]) -> tuple[int, int]:
+    """(chunk starts, of them the percentile-80 rule's own cuts) of WordLlama's semantic cut at
+    `max_tokens`, summed over `names`, each document's own start left out."""
+    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), percentile=80, max_tokens=max_tokens)
+    starts = own = 0
+    for name in names:
+        document = load_document(name)
+        units, sims = chunker.similarities(document)
+        rule = {units[i + 1][0] for i in chunker.cuts(sims)}
+        chunk_starts = sorted(c.start for c in chunker.split(document))[1:]
+        starts, own = starts + len(chunk_starts), own + len(rule & set(chunk_starts))
+    return starts, own
+
+
+def _asked() -> tuple[str, ...]:
+    """The documents the series' questions ask about (notebook 04e's five)."""
+    docs = {name: load_document(name) for name in list_documents()}
+    questions = load_question_file(data_dir() / "experiment.questions.yaml", docs)
+    return tuple(sorted({q.document for q in questions}))
+
+
+def rule_share(max_tokens: int = 200) -> tuple[int, int]:
+    """04e.2: the semantic cut's chunk starts over the five asked documents at `max_tokens`, and
+    how many of them the rule chose (the rest are the budget's)."""
+    return _starts_and_rule(max_tokens, _asked())
+
+
+def _rule_share_misses() -> dict[Any, str]:
+    """The slips on the way: 04e's own budget, the documents' starts counted, the order, every
+    start or only the budget's counted as the rule's, one document alone."""
+    starts, own = rule_share()
+    slips: list[tuple[Any, str]] = [
+        (rule_share(100), "those are the numbers at 04e's budget (100): set max_tokens=200"),
+        (
+            (starts + len(_asked()), own),
+            "that counts each document's own start; leave it out (it is no cut)",
+        ),
+        ((own, starts), "the right numbers in the wrong order: (starts, the rule's own)"),
+        (
+            (starts, starts),
+            "not every chunk start is the rule's: count those at a gap `chunker.cuts(sims)` "
+            "cuts; the others are the budget's",
+        ),
+        (
+            (starts, starts - own),
+            "that second number counts the budget's starts; the question asks the rule's own",
+        ),
+    ]
+    alone: dict[tuple[int, int], list[str]] = {}
+    for name in _asked():  # two documents may give the same pair: the hint names both
+        alone.setdefault(_starts_and_rule(200, (name,)), []).append(name)
+    slips += [
+        (pair, f"that is {' or '.join(names)} alone: sum over the five documents")
+        for pair, names in alone.items()
+    ]
+    misses: dict[Any, str] = {}
+    for answer, hint in slips:
+        if answer != (starts, own):
+            misses.setdefault(answer, hint)
+    return misses
+
+
 SOLUTIONS_SEMANTIC: dict[str, tuple[str, Callable[[], Any]]] = {
     "04.1": (
         "a tuple (stdevs, gaps): a multiple of 0.25, then the gaps cut there",
         stdevs_and_gaps,
     ),
     "04.2": ("a tuple (chunks, precision), precision to two decimals", budgeted_semantic),
+    "04e.2": ("a tuple (chunk starts, the rule's own), two ints", rule_share),
 }
 
 # exercise -> (answer, solution) -> what is wrong with the answer, in words ("": nothing named)
@@ -167,4 +241,5 @@ HINTS_SEMANTIC: dict[str, Callable[[Any, Any], str]] = {"04.1": stdevs_off_the_g
 FORMS_SEMANTIC: dict[str, Form] = {
     "04.1": Form(misses=stdevs_misses),
     "04.2": Form(decimals=2, misses=_budgeted_semantic_misses),
+    "04e.2": Form(misses=_rule_share_misses),
 }

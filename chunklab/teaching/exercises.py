@@ -58,6 +58,7 @@ from chunklab.teaching.exercises_thresholds import (
     buffered_window_slip,
     check_buffer_edges,
     check_threshold_for,
+    empty_texts_skipped,
 )
 from chunklab.teaching.exercises_verdict_family import CHECKS_VERDICT_FAMILY
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
@@ -260,6 +261,7 @@ def _buffered_slip(texts: list[str], buffer_size: int, got: Any) -> str:
         "\n".join(texts[max(0, i - buffer_size) : i + buffer_size + 1]) for i in range(n)
     ]
     slips.update(_padded_slips(texts, buffer_size))
+    slips.update(empty_texts_skipped(texts, buffer_size))
     if buffer_size != 1:
         slips["a buffer of 1 whatever buffer_size says: use the buffer_size argument"] = [
             join(texts[max(0, i - 1) : i + 2]) for i in range(n)

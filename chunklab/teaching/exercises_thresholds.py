@@ -88,12 +88,14 @@ def check_threshold_for(fn: Callable) -> int:
     return cases
 
 
-# 04.3's cases after the random ones: repeated texts (a window is by position, not value), and
-# texts with a newline and a tab at their edges (joined as they are, never stripped)
+# 04.3's cases after the random ones: repeated texts (a window is by position, not value),
+# texts with a newline and a tab at their edges (joined as they are, never stripped), and empty
+# texts (kept, not skipped)
 _BUFFER_EDGE_CASES = [
     (["a", "b", "a", "a", "c", "b"], 1),
     (["x", "x", "y", "x"], 2),
     (["One.\n", "\tTwo.", "Three."], 1),
+    (["a", "", "b", ""], 1),  # an empty text is a text: kept, and joined like any other
 ]
 
 
@@ -109,6 +111,22 @@ def check_buffer_edges(fn: Callable, slip: Callable[[list[str], int, object], st
                 + slip(texts, buffer_size, got)
             )
     return len(_BUFFER_EDGE_CASES)
+
+
+def empty_texts_skipped(texts: list[str], buffer_size: int) -> dict[str, list[str]]:
+    """04.3's windows with the empty texts left out (`if t`), keyed by the hint naming it; none
+    when no text is empty."""
+    if "" not in texts:
+        return {}
+    kept = [
+        " ".join(t for t in texts[max(0, i - buffer_size) : i + buffer_size + 1] if t)
+        for i in range(len(texts))
+    ]
+    hint = (
+        "the empty texts were skipped; keep every text as it is, an empty one too: a window "
+        "is taken by position, and joining an empty text still adds its space"
+    )
+    return {hint: kept}
 
 
 def buffered_window_slip(texts: list[str], buffer_size: int, got: list) -> str:
