@@ -274,3 +274,34 @@ def test_05_2_accepts_the_rule_refuses_the_library_and_section_3s_linearize():
     exec(source.split("\nlinear = ")[0], namespace)  # section 3's from-scratch linearize, copied
     copied = verdict("05.2", namespace["linearize"])
     assert not copied.passed and "without outer pipes" in copied.message, copied.message
+
+
+def _linearized_by_hand(text, order, stripped):
+    """Every table find_tables finds, linearized from the page's lines: each row and its header
+    in `order`, the lines `stripped` as find_tables reads them or left as the page writes them."""
+    from chunklab.chunkers.tables import find_tables
+
+    lines, out, k = text.split("\n"), [], 0
+    tables = {t.header_line: t for t in find_tables(text)}
+    while k < len(lines):
+        t = tables.get(k)
+        if t is None:
+            out.append(lines[k])
+            k += 1
+            continue
+        header = t.header if stripped else lines[k]
+        rows = t.rows if stripped else [lines[n] for n in t.row_lines]
+        out += [x for row in rows for x in order(header, row)] if rows else [header]
+        k = (t.row_lines or (t.delimiter_line,))[-1] + 1
+    return "\n".join(out)
+
+
+def test_05_2_names_rows_written_before_their_header_and_lines_left_unstripped():
+    """Two slips got only "line N: expected ...": each row written before its header, and the
+    page's own lines (spaces and all) written where find_tables' stripped ones belong."""
+    right = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (h, r), True))
+    assert right.passed, right.message
+    after = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (r, h), True))
+    assert not after.passed and "before its row" in after.message, after.message
+    raw = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (h, r), False))
+    assert not raw.passed and "as find_tables reads them" in raw.message, raw.message

@@ -131,6 +131,26 @@ def test_05c_1_refuses_the_sweep_and_names_the_slips():
     assert not short.passed and "count the newline" in short.message, short.message
 
 
+def by_pack_lines(doc, size):
+    """The cut without a chunker: notebook 05's pack_lines on the linearized text, each header
+    glued to its row; its pieces are LinearizedChunker's, so its counts are right."""
+    from chunklab.chunkers.tables import find_tables, linearize_tables, pack_lines
+
+    tables = find_tables(doc.text)
+    pieces = pack_lines(
+        linearize_tables(doc.text).split("\n"), size, atoms=True, headers=[t.header for t in tables]
+    )
+    return sum(not any(t.header in p and r in p for p in pieces) for t in tables for r in t.rows)
+
+
+def test_05c_1_refuses_cutting_with_pack_lines():
+    """The statement says the check refuses a function that cuts; cutting with pack_lines (no
+    chunker's split called) passed every case."""
+    result = verdict("05c.1", by_pack_lines)
+    assert not result.passed, result.message
+    assert "cut the document" in result.message and "pack_line" in result.message, result.message
+
+
 def test_05c_1_names_the_rows_kept_and_a_pair_exactly_size_long():
     def kept(doc, size):
         pairs, _ = _pairs(doc)

@@ -6,18 +6,24 @@ the size from which none is lost. Copying that one expression answers "from whic
 teaches nothing new. This check asks for the rule behind it, at any size: a header glued to its
 row by a newline fits a chunk whole or is cut, row by row, so the rows lost at `size` are those
 whose header + newline + row is longer than `size`. It runs the function at many sizes on
-documents where the common slips give other counts, and refuses a function that cuts.
+documents where the common slips give other counts, and refuses a function that cuts: with a
+chunker, or with `pack_lines` on the linearized text.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from chunklab.chunkers import tables
 from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.chunkers.markdown import MarkdownChunker
+from chunklab.chunkers.recursive import RecursiveChunker
+from chunklab.chunkers.structural import StructuralChunker
 from chunklab.chunkers.tables import LinearizedChunker, Table, find_tables
+from chunklab.chunkers.tokentext import TokenTextChunker
 from chunklab.contracts import Document
 from chunklab.documents.series import load_document
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.tokens.counters import cl100k
 
 # Two tables: the widest header sits over short rows, the longest row under a short header, so
@@ -115,18 +121,34 @@ def _counts(doc: Document) -> dict[str, Callable[[int], int]]:
     }
 
 
-def _refuse_cutting(self: object, doc: Document) -> list:
-    raise NotYet(
-        "rows_lost cut the document: predict the count from find_tables(doc.text) alone, "
-        "without a chunker (a sweep answers one document at one size; the rule answers any)"
-    )
+# Every way to cut: the chunkers' `split`, and `pack_line_pieces`, under `pack_lines` and
+# `LinearizedChunker` (a learner may import `pack_lines` and cut the linearized text by hand).
+CUTTERS = [
+    tables.pack_line_pieces,
+    *(
+        chunker.split
+        for chunker in (
+            LinearizedChunker,
+            FixedSizeChunker,
+            StructuralChunker,
+            MarkdownChunker,
+            RecursiveChunker,
+            TokenTextChunker,
+        )
+    ),
+]
+REFUSE_CUTTING = (
+    "rows_lost cut the document (it called {name}): predict the count from find_tables(doc.text) "
+    "alone, without a chunker or pack_lines (a sweep answers one document at one size; the rule "
+    "answers any)"
+)
 
 
 def _one_document(fn: Callable, name: str, doc: Document) -> int:
     """The learner's counts at every probed size of `doc`; a wrong one named by the slip whose
     counts match the learner's at every size."""
     sizes = _sizes(doc)
-    got = [fn(doc, size) for size in sizes]
+    got = [run_without(fn, (doc, size), CUTTERS, REFUSE_CUTTING) for size in sizes]
     for size, n in zip(sizes, got, strict=True):
         if isinstance(n, bool) or not isinstance(n, int):
             raise NotYet(f"on {name} at size {size}: expected an int, got {short(n)}")
@@ -144,17 +166,7 @@ def _one_document(fn: Callable, name: str, doc: Document) -> int:
 
 def check_rows_lost(fn: Callable) -> int:
     """05c.1: `rows_lost(doc, size)` equals the count of pairs longer than `size`, cutting none."""
-    cases = 0
-    saved = LinearizedChunker.split, FixedSizeChunker.split
-    setattr(LinearizedChunker, "split", _refuse_cutting)  # noqa: B010 (a learner's cut is refused)
-    setattr(FixedSizeChunker, "split", _refuse_cutting)  # noqa: B010
-    try:
-        for name, doc in _documents().items():
-            cases += _one_document(fn, name, doc)
-    finally:
-        setattr(LinearizedChunker, "split", saved[0])  # noqa: B010
-        setattr(FixedSizeChunker, "split", saved[1])  # noqa: B010
-    return cases
+    return sum(_one_document(fn, name, doc) for name, doc in _documents().items())
 
 
 CHECKS_SAFE_SIZE = {"05c.1": ("rows_lost(doc, size) -> int", check_rows_lost)}
