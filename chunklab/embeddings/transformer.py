@@ -33,7 +33,7 @@ from itertools import pairwise
 
 import numpy as np
 
-from chunklab.tokens.wordpiece import read_model_file
+from chunklab.tokens.wordpiece import read_model_file, unzipped_model_file
 
 F32 = np.float32
 
@@ -111,11 +111,16 @@ def _layer(weights: dict[str, np.ndarray], i: int, heads: int) -> Layer:
 
 @cache
 def load_bert() -> Bert:
-    """The MiniLM weights, read once per process from the checked model file."""
-    from safetensors.numpy import load
+    """The MiniLM weights, read once per process from the checked model file (its unzipped copy
+    where one can be kept: `unzipped_model_file`)."""
+    from safetensors.numpy import load, load_file
 
     config = json.loads(read_model_file("config.json"))
-    weights = load(read_model_file("model.safetensors"))
+    unzipped = unzipped_model_file("model.safetensors")
+    if unzipped is not None:
+        weights = load_file(unzipped)
+    else:
+        weights = load(read_model_file("model.safetensors"))
     return Bert(
         words=weights["embeddings.word_embeddings.weight"],
         positions=weights["embeddings.position_embeddings.weight"],

