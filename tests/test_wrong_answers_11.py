@@ -406,10 +406,22 @@ def test_11_3_prompt_leaves_m_to_count():
     assert "six comparisons" not in prompt and "all six" not in prompt
 
 
+def _notebook_m():
+    """11b's family size, as its stored output prints it ("the family: m = 47 comparisons")."""
+    import json
+    import re
+
+    cells = json.loads((ROOT / "notebooks" / "11b_code_search.ipynb").read_text())["cells"]
+    printed = "".join(
+        "".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c["outputs"]
+    )
+    return int(re.search(r"the family: m = (\d+) comparisons", printed).group(1))
+
+
 def test_11_3_names_the_notebooks_own_level_and_family_sizes():
-    """(6, []) is m counted right but read at 11b's LEVEL (m = 45): the hint names the level to use
-    instead; (45, []) and (12, []) are 11b's whole family and its complete@5 lines: each hint
-    names that slip."""
+    """(6, []) is m counted right but read at 11b's LEVEL (m = 47, as 11b prints it): the hint names
+    the level to use instead; (47, []) and (12, []) are 11b's whole family and its complete@5
+    lines: each hint names that slip."""
     from chunklab.teaching.exercises_code_family import (
         bm25_family,
         shown_better,
@@ -417,10 +429,11 @@ def test_11_3_names_the_notebooks_own_level_and_family_sizes():
     )
 
     m, _ = tree_family_at_500()
-    at_notebook = shown_better(bm25_family(level=100 - 5 / 45))
+    notebook_m = _notebook_m()
+    at_notebook = shown_better(bm25_family(level=100 - 5 / notebook_m))
     for answer, why in {
-        (m, at_notebook): f"read at 11b's LEVEL (m = 45), not at level=100 - 5/{m}",
-        (45, at_notebook): "45 counts every line of 11b's table",
+        (m, at_notebook): f"read at 11b's LEVEL (m = {notebook_m}), not at level=100 - 5/{m}",
+        (notebook_m, at_notebook): f"{notebook_m} counts every line of 11b's table",
         (12, ()): "12 counts its complete@5",
     }.items():
         out = verdict("11b.1", lambda budget, answer=answer: answer).message
@@ -489,6 +502,19 @@ def scores_chunk_by_chunk(text, gold, top):
     return max(line_scores(text, gold, [s]) for s in top)
 
 
+def scores_on_characters(text, gold, top):
+    """recall@5 as the share of the function's characters the top chunks cover."""
+    inside = sum(any(a <= i < b for a, b in top) for i in range(*gold))
+    return float(inside == gold[1] - gold[0]), inside / (gold[1] - gold[0])
+
+
+def scores_on_non_blank_characters(text, gold, top):
+    """recall@5 as the share of the function's non-white-space characters the top chunks cover."""
+    chars = [i for i in range(*gold) if not text[i].isspace()]
+    inside = sum(any(a <= i < b for a, b in top) for i in chars)
+    return float(inside == len(chars)), inside / len(chars)
+
+
 def scores_by_the_library(text, gold, top):
     from chunklab.teaching.code_search import code_lines, complete_at, line_recall
 
@@ -512,11 +538,15 @@ def scores_by_the_library(text, gold, top):
         (scores_on_chunks_merged, "held by neither, even when they are next to each other"),
         (scores_chunk_by_chunk, "the top chunks count together"),
         (scores_by_the_library, "is the library's scoring"),
+        (scores_on_characters, "counts lines, not characters"),
+        (scores_on_non_blank_characters, "counts lines, not characters"),
     ],
 )
 def test_11b_2_a_wrong_line_rule_is_refused_naming_its_slip(wrong, hint):
     result = verdict("11b.2", wrong)
     assert not result.passed and hint in result.message, result.message
+    if wrong in (scores_on_characters, scores_on_non_blank_characters):  # named alone
+        assert "touches it" not in result.message, result.message
 
 
 def test_11b_2_the_reference_solution_passes():

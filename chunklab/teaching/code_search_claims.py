@@ -12,8 +12,8 @@ in one place. A
 the notebook can print the condition that could have failed beside the verdict it gave;
 `verdict_table` lays every comparison drawn out as one small table, won/lost and its verdict.
 
-Also here: the article's "200 characters" measured as words, cl100k tokens and MiniLM word
-pieces, as one table (the notebook states its claims on it in the cell).
+Also here: words, cl100k tokens and MiniLM word pieces per 200 characters of a text, as one table
+(the notebook states its claim on it in the cell).
 """
 
 from __future__ import annotations

@@ -5,13 +5,14 @@ with each of the other six cuts on complete@5 with BM25, every comparison read a
 better than at that level. The check runs it at 500 tokens, then at 200 (a fixed answer is
 refused), and names each known slip: each comparison read at 95% as if it were alone (at 500 the
 two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11b's
-own m = 45 (its LEVEL) or its 12 complete@5 lines, recall@5 for complete@5, the budget of 200, a
+own m = 47 (its LEVEL) or its 12 complete@5 lines, recall@5 for complete@5, the budget of 200, a
 cut too many, the interval read alone without the sign test (at 500 the same cuts as the 95%
 reading, so that hint names both).
 
 11b.2 asks for `line_scores(text, gold, top) -> (complete, recall)`: section 1's scoring by hand
 for one question, checked on toolz's functions against character windows (a line split between
-two windows is held by neither), each known slip named; `code_search`'s scoring is refused.
+two windows is held by neither), each known slip named (characters counted for lines among
+them); `code_search`'s scoring is refused.
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ from collections.abc import Callable
 
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.checking import Cases, NotYet, run_without, short
+from chunklab.teaching.checking import Cases, NotYet, consistent_slips, run_without, short
 from chunklab.teaching.claims import Comparison, compare
 from chunklab.teaching.code_search import (
     code_lines,
@@ -34,7 +35,7 @@ from chunklab.teaching.code_search import (
 )
 
 FAMILY_BUDGET = 500  # 11b.1's budget: where the 95% reading and the family's reading part
-NOTEBOOK_M = 45  # 11b's own family (its LEVEL), a slip within reach in 11b.1
+NOTEBOOK_M = 47  # 11b's own family (its LEVEL), a slip within reach in 11b.1
 
 
 @functools.cache
@@ -209,27 +210,67 @@ def _merged(spans: list[Span]) -> list[Span]:
     return out
 
 
-def _scoring_slips(text: str, gold: Span, top: list[Span]) -> dict[str, tuple[float, float]]:
-    """What each known way of scoring one question returns, the right one under "right"."""
-    out = {}
+CHARACTERS = (
+    "recall@5 counts lines, not characters: the share of the function's non-blank lines held, "
+    "a line held when it lies whole inside one of the top chunks"
+)
+
+
+def _scoring_slips(text: str, gold: Span, top: list[Span]) -> list[tuple[str, tuple[float, float]]]:
+    """What each known way of scoring one question returns, the right one first, as "right"; a
+    slip may come in more than one variant (characters counted with white space or without)."""
+    out = []
     for why, rule in RULES.items():
         g = _held(text, gold, rule)
         held = frozenset().union(*(_held(text, s, rule) for s in top))
-        out[why] = (float(g <= held), len(g & held) / len(g))
+        out.append((why, (float(g <= held), len(g & held) / len(g))))
     g, right = _held(text, gold, RULES["right"]), RULES["right"]
     joined = frozenset().union(*(_held(text, s, right) for s in _merged(top)))
-    out[
-        "a line split between two chunks is held by neither, even when they are next to each other"
-    ] = (
-        float(g <= joined),
-        len(g & joined) / len(g),
+    out.append(
+        (
+            "a line split between two chunks is held by neither, even when they are next to "
+            "each other",
+            (float(g <= joined), len(g & joined) / len(g)),
+        )
     )
     best = max(len(g & _held(text, s, right)) for s in top)
-    out["the top chunks count together: a line any of them holds is held"] = (
-        float(best == len(g)),
-        best / len(g),
+    out.append(
+        (
+            "the top chunks count together: a line any of them holds is held",
+            (float(best == len(g)), best / len(g)),
+        )
     )
+    for counted in (lambda c: True, lambda c: not c.isspace()):  # characters, not lines
+        chars = [i for i in range(*gold) if counted(text[i])]
+        inside = sum(any(a <= i < b for a, b in top) for i in chars)
+        out.append((CHARACTERS, (float(inside == len(chars)), inside / len(chars))))
     return out
+
+
+def _nth_slip(n: int, text: str, gold: Span, top: list[Span]) -> tuple[float, ...]:
+    """The scores of the `n`-th way of `_scoring_slips`, rounded as `_rounded` rounds."""
+    return _rounded(_scoring_slips(text, gold, top)[n][1])
+
+
+def _rounded(scores: object) -> tuple[float, ...]:
+    """A pair of scores, rounded so that two ways of summing the same shares compare equal."""
+    return tuple(round(float(x), 9) for x in scores)  # type: ignore[attr-defined]
+
+
+def _named_slips(fn: Callable, case: tuple, got: tuple, expected: tuple, cases: list) -> list[str]:
+    """The hints of the slips whose scores `got` equals on `case`; when one case matches several
+    by chance, those the learner's answers follow on every case."""
+    slips = _scoring_slips(*case)
+
+    def same(v: tuple) -> bool:
+        return all(abs(float(x) - e) < 1e-9 for x, e in zip(got, v, strict=True))
+
+    matched = [n for n, (w, v) in enumerate(slips) if w != "right" and v != expected and same(v)]
+    named = list(dict.fromkeys(slips[n][0] for n in matched))
+    if len(named) > 1:
+        every = [(functools.partial(_nth_slip, n), slips[n][0]) for n in matched]
+        named = list(dict.fromkeys(consistent_slips(fn, every, cases, shape=_rounded))) or named
+    return named
 
 
 def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
@@ -267,14 +308,7 @@ def check_line_scores(fn: Callable) -> Cases:
         if ok:
             continue
         where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
-        slips = _scoring_slips(text, gold, top)
-        named = [
-            w
-            for w, v in slips.items()
-            if w != "right"
-            and v != expected
-            and all(abs(float(x) - e) < 1e-9 for x, e in zip(got, v, strict=True))
-        ]
+        named = _named_slips(fn, (text, gold, top), got, expected, cases)
         why = "; or ".join(named) or (
             "a gold line is a non-blank line of the function; it is held when its first to last "
             "non-blank character lies inside one of the top chunks"
