@@ -289,3 +289,44 @@ def test_03g_2_refuses_with_a_hint(fn, hint):
     assert not result.passed and hint in result.message and "; or " not in result.message, (
         result.message
     )
+
+
+# --- 03g.2: two slips a cold reading found answered only by the generic hint --------------------
+
+
+def _untied_mean(guarded):
+    def fn(section, alone, direct):
+        halves = []
+        for x, y in ((alone, direct), (section, alone)):
+            differences = [a - b for a, b in zip(x, y, strict=True) if a != b]
+            if guarded and not differences:
+                halves.append((0.0, 0))
+                continue
+            halves.append((100 * sum(differences) / len(differences), len(differences)))
+        return tuple(halves)
+
+    return fn
+
+
+def _rounded_as_printed(digits):
+    def fn(section, alone, direct):
+        return tuple((round(p, digits), u) for p, u in _split_paired(section, alone, direct))
+
+    return fn
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_untied_mean(guarded=True), "you averaged over the untied questions only"),
+        (_untied_mean(guarded=False), "you averaged over the untied questions only"),
+        (_rounded_as_printed(1), "you rounded them"),
+        (_rounded_as_printed(0), "you rounded them"),
+    ],
+    ids=["untied-mean", "untied-mean-unguarded", "rounded-1", "rounded-0"],
+)
+def test_03g_2_names_the_untied_mean_and_the_rounding(fn, hint):
+    result = verdict("03g.2", fn)
+    assert not result.passed and hint in result.message and "; or " not in result.message, (
+        result.message
+    )

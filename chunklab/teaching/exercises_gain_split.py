@@ -7,8 +7,9 @@ are the mean of the paired differences times 100, untied the questions where the
 
 The check refuses a call to `compare` (the pairing is the exercise) and names the slips: the
 halves swapped or read the other way round, the whole gain in place of a half, shares instead of
-points, the ties counted, every question counted, the wins alone counted, the lists sorted before
-the pairing. Registered in `exercises`."""
+points, the points averaged over the untied questions only, the points rounded, the ties counted,
+every question counted, the wins alone counted, the lists sorted before the pairing. Registered in
+`exercises`."""
 
 from __future__ import annotations
 
@@ -32,6 +33,15 @@ def _half(x: Scores, y: Scores, scale: float = 100, untied: Callable = _differ) 
     return scale * sum(a - b for a, b in zip(x, y, strict=True)) / len(x), untied(x, y)
 
 
+def _untied_mean(x: Scores, y: Scores) -> Half:
+    differences = [a - b for a, b in zip(x, y, strict=True) if a != b]
+    return (100 * sum(differences) / len(differences) if differences else 0.0), len(differences)
+
+
+def _rounded(digits: int) -> Callable:
+    return lambda s, a, d: tuple((round(p, digits), u) for p, u in split_expected(s, a, d))
+
+
 def split_expected(section: Scores, alone: Scores, direct: Scores) -> tuple[Half, Half]:
     return _half(alone, direct), _half(section, alone)
 
@@ -48,6 +58,7 @@ def _counted(untied: Callable) -> Callable:
     return lambda s, a, d: (_half(a, d, untied=untied), _half(s, a, untied=untied))
 
 
+ROUNDED = "return the points unrounded: you rounded them (round only where you print them)"
 SPLIT_SLIPS: list[tuple[Callable, str]] = [
     (
         lambda s, a, d: (_half(s, a), _half(a, d)),
@@ -73,6 +84,12 @@ SPLIT_SLIPS: list[tuple[Callable, str]] = [
         lambda s, a, d: (_half(a, d, scale=1), _half(s, a, scale=1)),
         "points are the mean difference times 100: you returned shares",
     ),
+    (
+        lambda s, a, d: (_untied_mean(a, d), _untied_mean(s, a)),
+        "points are the mean difference over all the questions, a tie adding 0: you averaged "
+        "over the untied questions only",
+    ),
+    *[(_rounded(digits), ROUNDED) for digits in (0, 1, 2)],
     (
         _counted(lambda x, y: sum(a == b for a, b in zip(x, y, strict=True))),
         "untied counts the questions where the two differ: you counted the ties",
@@ -132,6 +149,8 @@ def check_split_gain(fn: Callable) -> int:
             )
         if _shape(got) != expected:
             named = consistent_slips(fn, SPLIT_SLIPS, SPLIT_CASES, _shape)
+            if not named:  # dividing by the untied questions raises on the third case, all tied
+                named = consistent_slips(fn, SPLIT_SLIPS, SPLIT_CASES[:2], _shape)
             why = "; or ".join(named) or "not the halves expected"
             raise NotYet(
                 f"{why}. Case: section {short(case[0], 60)}, alone {short(case[1], 60)}, direct "
