@@ -106,11 +106,11 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
 ]
 
 
-def _words(rng: random.Random, n: int) -> list[str]:
+def random_words(rng: random.Random, n: int) -> list[str]:
     return [rng.choice(WORDS) for _ in range(n)]
 
 
-def _random_cut(rng: random.Random, n: int) -> list[Span]:
+def random_cut(rng: random.Random, n: int) -> list[Span]:
     """Windows with or without an overlap, or random cut points, over a text of n characters."""
     if rng.random() < 0.5:
         size = rng.randint(8, 40)
@@ -128,7 +128,7 @@ def count_cases() -> list[Case]:
     ]
     rng = random.Random(103)
     for _ in range(60):
-        words = _words(rng, rng.randint(4, 20))
+        words = random_words(rng, rng.randint(4, 20))
         text = "".join(w + rng.choice(" \n ") for w in words).rstrip()
         questions = []
         for _ in range(rng.randint(1, 10)):
@@ -136,7 +136,7 @@ def count_cases() -> list[Case]:
             phrase = " ".join(words[k : k + rng.randint(1, 2)]) if rng.random() < 0.3 else None
             facts = [phrase] if phrase and phrase in text else rng.sample(WORDS, rng.randint(1, 3))
             questions.append(facts)
-        cases.append((text, _random_cut(rng, len(text)), _random_cut(rng, len(text)), questions))
+        cases.append((text, random_cut(rng, len(text)), random_cut(rng, len(text)), questions))
     return cases
 
 

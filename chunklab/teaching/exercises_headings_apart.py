@@ -21,7 +21,7 @@ from typing import Any
 
 from chunklab.evaluation.metrics import chunks_with_all
 from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
-from chunklab.teaching.exercises_cut_tests import WORDS, Span, _random_cut, _words
+from chunklab.teaching.exercises_cut_tests import WORDS, Span, random_cut, random_words
 
 HEADING = re.compile(r"#{1,6} ")
 
@@ -210,14 +210,14 @@ def heading_cases() -> list[tuple[str, list[Span]]]:
             if rng.random() < 0.5:
                 lines.append("")
             for _ in range(rng.randint(0, 2)):
-                words = _words(rng, rng.randint(1, 4))
+                words = random_words(rng, rng.randint(1, 4))
                 if rng.random() < 0.4:  # a title inside another line
                     words.insert(rng.randint(0, len(words)), rng.choice(titles))
                 lines.append(" ".join(words))
             if rng.random() < 0.3:
                 lines.append("")
         text = "\n".join(lines)
-        cases.append((text, _random_cut(rng, len(text)) if len(text) > 1 else []))
+        cases.append((text, random_cut(rng, len(text)) if len(text) > 1 else []))
     return cases
 
 
