@@ -96,7 +96,7 @@ def _loose(pattern: str) -> Callable[..., list[str]]:
     return lambda t, sp: _apart_by(t, sp, _next_text, _one_span, heading=loose)
 
 
-_WHOLE_NEXT = "the span must hold the next non-blank line WHOLE, to its end, not only its start"
+_WHOLE_NEXT = "the span must hold the line of text WHOLE, to its end, not only its start"
 _SEVEN = "seven or more `#`s make no heading: a heading is one to six `#`s and a space"
 _NO_SPACE = "a heading is one to six `#`s and a SPACE: `#Title` and `####### Title` are plain lines"
 
