@@ -716,17 +716,19 @@ def compare_cuts(text, cut_a, cut_b, questions):
 
 
 def apart_headings(text, spans):
-    """02c.1: the titles of the headings no span holds whole with the next non-blank line."""
+    """02c.1: the titles of the headings no span holds whole with the first line of text after
+    them (the next non-blank line that is no heading)."""
     lines, pos = [], 0
     for line in text.split("\n"):
         lines.append((pos, pos + len(line), line))
         pos += len(line) + 1
     filled = [line for line in lines if line[2].strip()]
     apart = []
-    for heading, after in zip(filled, filled[1:], strict=False):
-        if re.match(r"#{1,6} ", heading[2]) and not any(
-            a <= heading[0] and after[1] <= b for a, b in spans
-        ):
+    for k, heading in enumerate(filled):
+        if not re.match(r"#{1,6} ", heading[2]):
+            continue
+        after = next((x for x in filled[k + 1 :] if not re.match(r"#{1,6} ", x[2])), None)
+        if after and not any(a <= heading[0] and after[1] <= b for a, b in spans):
             apart.append(heading[2].lstrip("#").strip())
     return apart
 

@@ -306,15 +306,19 @@ def apart_by_spans(text, spans):  # a correct answer: line offsets, one span hol
         lines.append((pos, pos + len(line), line))
         pos += len(line) + 1
     filled = [x for x in lines if x[2].strip()]
-    return [
-        h[2]  # the heading line itself, '#'s and all: accepted as its title
-        for h, after in zip(filled, filled[1:], strict=False)
-        if re.match(r"#{1,6} ", h[2]) and not any(a <= h[0] and after[1] <= b for a, b in spans)
-    ]
+    texts = [x for x in filled if not re.match(r"#{1,6} ", x[2])]  # the lines of text
+    out = []
+    for h in filled:
+        after = next((x for x in texts if x[0] > h[0]), None)
+        if re.match(r"#{1,6} ", h[2]) and after:
+            if not any(a <= h[0] and after[1] <= b for a, b in spans):
+                out.append(h[2])  # the heading line itself, '#'s and all: accepted as its title
+    return out
 
 
-def apart_by_regex(text, spans):  # another correct answer: a regex, the line after looked ahead
-    pattern = r"^(#{1,6} (.*))$(?=(?:\n[ \t]*(?=\n))*\n([^\n]*\S[^\n]*))"
+def apart_by_regex(text, spans):  # another correct answer: a regex, the line of text looked ahead
+    skipped = r"(?:\n(?:[ \t]*|#{1,6} [^\n]*))*"  # blank lines and headings between
+    pattern = r"^(#{1,6} (.*))$(?=" + skipped + r"\n(?!#{1,6} )([^\n]*\S[^\n]*))"
     found = []
     for m in re.finditer(pattern, text, re.M):
         start, end = m.start(1), m.end(3)
@@ -329,7 +333,9 @@ def test_02c_1_accepts_a_correct_apart_headings_written_two_ways(right):
     assert result.passed, result.message
 
 
-def _apart_by(text, spans, kept, after_of="filled", last=False):
+def _apart_by(text, spans, kept, after_of="text", last=False):
+    """after_of: "text", the first non-blank line that is no heading (right); "filled", the next
+    non-blank line, a subheading too; "raw", the line just below when some text follows."""
     lines, pos = [], 0
     for line in text.split("\n"):
         lines.append((pos, pos + len(line), line))
@@ -338,8 +344,12 @@ def _apart_by(text, spans, kept, after_of="filled", last=False):
     for k, h in enumerate(lines):
         if not re.match(r"#{1,6} ", h[2]):
             continue
-        rest = [x for x in lines[k + 1 :] if x[2].strip()]
-        after = (rest[0] if after_of == "filled" else lines[k + 1]) if rest else None
+        texts = [x for x in lines[k + 1 :] if x[2].strip() and not re.match(r"#{1,6} ", x[2])]
+        filled = [x for x in lines[k + 1 :] if x[2].strip()]
+        if after_of == "filled":
+            after = filled[0] if filled else None
+        else:
+            after = (texts[0] if after_of == "text" else lines[k + 1]) if texts else None
         if (after is None and last) or (after is not None and not kept(text, spans, h, after)):
             out.append(h[2].lstrip("#").strip())
     return out
@@ -383,6 +393,10 @@ def _last_heading_counted(text, spans):
     return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h, n), last=True)
 
 
+def _subheading_as_text(text, spans):  # the old exercise's answer: the next non-blank line
+    return _apart_by(text, spans, lambda t, sp, h, n: _one(sp, h, n), after_of="filled")
+
+
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
@@ -391,13 +405,23 @@ def _last_heading_counted(text, spans):
         (_blank_line_after, "next NON-BLANK line"),
         (_heading_alone, "the same span also holds the line after it"),
         (_two_spans, "must be in ONE span"),
-        (_last_heading_counted, "no non-blank line after it is not counted"),
+        (_last_heading_counted, "no line of text after it is not counted"),
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
 def test_02c_1_names_each_slip(wrong, hint):
     result = verdict("02c.1", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def test_02c_1_refuses_a_subheading_taken_for_the_text():
+    """A heading right above a subheading is kept only with the first line of TEXT after it:
+    the next non-blank line, the old exercise's rule, credited `## Stack` kept in a chunk holding
+    `## Stack` and `### Under` alone. Fails on the old checker, which asked for that rule."""
+    result = verdict("02c.1", _subheading_as_text)
+    assert not result.passed and "a subheading right under a heading is not its text" in (
+        result.message
+    ), result.message
 
 
 def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
@@ -475,11 +499,12 @@ def _loose_heading(pattern):
             lines.append((pos, pos + len(line), line))
             pos += len(line) + 1
         filled = [x for x in lines if x[2].strip()]
-        return [
-            h[2].lstrip("#").strip()
-            for h, after in zip(filled, filled[1:], strict=False)
-            if re.match(pattern, h[2]) and not _one(spans, h, after)
-        ]
+        out = []
+        for k, h in enumerate(filled):
+            after = next((x for x in filled[k + 1 :] if not re.match(pattern, x[2])), None)
+            if re.match(pattern, h[2]) and after and not _one(spans, h, after):
+                out.append(h[2].lstrip("#").strip())
+        return out
 
     apart.__name__ = f"heading_{pattern}"
     return apart
@@ -603,6 +628,27 @@ def glue_with_a_while_loop(text, spans, size):  # correct, written another way: 
     return out
 
 
+def glue_once(text, spans, size):  # a heading-only chunk takes the next chunk, then stops
+    out, done = [], []
+    for a, b in spans:
+        if out and not done[-1] and _is_heading_only(text[out[-1][0] : out[-1][1]]):
+            if b - out[-1][0] <= size:
+                out[-1], done[-1] = (out[-1][0], b), True
+                continue
+        out.append((a, b))
+        done.append(False)
+    return out
+
+
+def test_02c_2_names_a_glue_that_joins_once():
+    """Joining once and stopping is refused with its own slip, not called section 2's glue: a
+    chunk of two stacked headings, then a third, is joined twice. Fails on the old checker, whose
+    cases never held two headings in one chunk, so this answer got section 2's hint."""
+    result = verdict("02c.2", glue_once)
+    assert not result.passed and "you joined once and stopped" in result.message, result.message
+    assert "section 2's glue" not in result.message, result.message
+
+
 def test_02c_2_refuses_a_chunk_whose_last_line_is_a_heading():
     """A chunk of text that ends with a heading is not heading-only; the statement excludes the
     rule "its last non-blank line is a heading". Fails on the old checker, whose cases held no
@@ -625,14 +671,15 @@ def test_02c_2_refuses_the_old_int_answer(capsys):
     assert "pass your function itself" in said("02c.2", 2, capsys)
 
 
-def test_02c_2_fixed_glue_keeps_every_policy_heading_where_section_3s_leaves_two():
-    """The afterword's prediction: on the travel policy at 800 section 2's glue leaves 2 apart,
-    the fixed glue none."""
+def test_02c_2_fixed_glue_keeps_every_policy_heading_where_section_2s_leaves_four():
+    """On the travel policy at 800 section 2's glue joins each of its two stacked headings to the
+    subheading below and stops: both headings of each stack stay apart from their text (4). The
+    fixed glue leaves none."""
     from solutions.exercises import apart_headings, glue_headings
 
     doc = load_document("travel_policy")
     spans = [(c.start, c.end) for c in StructuralChunker(size=800).split(doc)]
-    assert len(apart_headings(doc.text, glue_one_heading_only(doc.text, spans, 800))) == 2
+    assert len(apart_headings(doc.text, glue_one_heading_only(doc.text, spans, 800))) == 4
     assert apart_headings(doc.text, glue_headings(doc.text, spans, 800)) == []
 
 
@@ -665,7 +712,9 @@ def apart_indented_too(text, spans):  # "  # X" taken for a heading
         pos += len(line) + 1
     out = []
     for k, (s, e, line) in enumerate(lines):
-        after = next((x for x in lines[k + 1 :] if x[2].strip()), None)
+        after = next(
+            (x for x in lines[k + 1 :] if x[2].strip() and not re.match(r"\s*#{1,6} ", x[2])), None
+        )
         if re.match(r"\s*#{1,6} ", line) and after is not None:
             if not any(a <= s and e <= b and a <= after[0] and after[1] <= b for a, b in spans):
                 out.append(line.strip().lstrip("#").strip())
@@ -683,7 +732,7 @@ def _section_5_line_pattern():
 
     cells = json.loads((ROOT / "notebooks" / "02c_headings.ipynb").read_text())["cells"]
     source = next("".join(c["source"]) for c in cells if "filled = [" in "".join(c["source"]))
-    return re.search(r'finditer\(r"(.+?)", schedules', source)[1]
+    return re.search(r'finditer\(r"(.+?)", text', source)[1]
 
 
 def test_02c_1_accepts_section_5s_test_adapted_to_spans():
@@ -691,8 +740,11 @@ def test_02c_1_accepts_section_5s_test_adapted_to_spans():
 
     def apart_headings(text, spans):  # section 1's filled/titled/holds, over spans
         filled = [(m.start(1), m.end(1), m[1]) for m in re.finditer(pattern, text, re.M)]
-        pairs = zip(filled, filled[1:], strict=False)
-        titled = [(h, a) for h, a in pairs if re.match(r"#{1,6} ", h[2])]
+        titled = []
+        for k, line in enumerate(filled):
+            after = next((x for x in filled[k + 1 :] if not re.match(r"#{1,6} ", x[2])), None)
+            if re.match(r"#{1,6} ", line[2]) and after:
+                titled.append((line, after))
         return [
             h[2].lstrip("#").strip()
             for h, a in titled
@@ -705,12 +757,13 @@ def test_02c_1_accepts_section_5s_test_adapted_to_spans():
 
 def apart_by_text_search(text, spans):  # the whole heading line searched as text, not placed
     lines = [x for x in text.split("\n") if x.strip()]
-    return [
-        h.lstrip("#").strip()
-        for h, after in zip(lines, lines[1:], strict=False)
-        if re.match(r"#{1,6} ", h)
-        and not any(h in text[a:b] and after in text[a:b] for a, b in spans)
-    ]
+    out = []
+    for k, h in enumerate(lines):
+        after = next((x for x in lines[k + 1 :] if not re.match(r"#{1,6} ", x)), None)
+        if re.match(r"#{1,6} ", h) and after:
+            if not any(h in text[a:b] and after in text[a:b] for a, b in spans):
+                out.append(h.lstrip("#").strip())
+    return out
 
 
 def test_02c_1_refuses_a_text_search_for_the_heading_line():

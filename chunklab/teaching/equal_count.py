@@ -28,10 +28,11 @@ def equal_count_table(
 ) -> Any:
     """One row per (cut, chunk count) a cut in `cut_at` makes over its sizes.
 
-    Columns: the sizes where it makes that many chunks, how many `fixed_sizes` cut the page into
-    as many, then per test `t` (its name a column suffix): the cut's fewest-most headings apart
-    there (`apart t`) and the windows' (`fixed apart t`), with the numbers behind them (`most t`:
-    the cut's most; `fewest t`: the windows' fewest; `cut low t`, `fixed high t`).
+    Columns: the sizes where it makes that many chunks, how many windows (`fixed_sizes`) cut the
+    page into as many (`n windows`), then per test `t` (its name a column suffix): the cut's
+    fewest-most headings apart there (`apart t`) and the windows' (`windows apart t`), with the
+    numbers behind them (`most t`: the cut's most; `fewest t`: the windows' fewest; `cut low t`,
+    `windows high t`).
     """
     import pandas as pd
 
@@ -46,13 +47,13 @@ def equal_count_table(
             by_count.setdefault(len(chunks), []).append(size)
         for k, sizes in sorted(by_count.items()):
             row: dict[str, Any] = {"cut": name, "chunks": k, "at sizes": runs(sizes)}
-            row["fixed sizes with as many"] = len(windows.get(k, []))
+            row["n windows"] = len(windows.get(k, []))
             for t, apart in tests.items():
                 mine = [apart(at[n]) for n in sizes]
                 theirs = [apart(w) for w in windows.get(k, [])]
-                row[f"apart{t}"], row[f"fixed apart{t}"] = span(mine), span(theirs)
+                row[f"apart{t}"], row[f"windows apart{t}"] = span(mine), span(theirs)
                 row[f"most{t}"], row[f"cut low{t}"] = max(mine), min(mine)
-                row[f"fewest{t}"], row[f"fixed high{t}"] = min(theirs), max(theirs)
+                row[f"fewest{t}"], row[f"windows high{t}"] = min(theirs), max(theirs)
             rows.append(row)
     return pd.DataFrame(rows).set_index(["cut", "chunks"])
 
@@ -60,11 +61,7 @@ def equal_count_table(
 def shown(table: Any) -> Any:
     """The table as printed: the sizes and the fewest-most columns, not the numbers behind them."""
     return table[
-        [
-            c
-            for c in table.columns
-            if c.startswith(("at ", "apart", "fixed ")) and not c.startswith("fixed high")
-        ]
+        [c for c in table.columns if c.startswith(("at ", "n ", "apart", "windows apart"))]
     ]
 
 
@@ -78,4 +75,4 @@ def overall(table: Any, cut: str, t: str = "") -> str:
     """`'4-6 apart, fixed 8-15'`: the cut's and the windows' range over all its chunk counts."""
     rows = table.loc[cut]
     mine = span([rows[f"cut low{t}"].min(), rows[f"most{t}"].max()])
-    return f"{mine} apart, fixed {span([rows[f'fewest{t}'].min(), rows[f'fixed high{t}'].max()])}"
+    return f"{mine} apart, fixed {span([rows[f'fewest{t}'].min(), rows[f'windows high{t}'].max()])}"

@@ -34,6 +34,7 @@ from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_gain_split import CHECKS_GAIN_SPLIT
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
 from chunklab.teaching.exercises_heading_levels import CHECKS_HEADING_LEVELS
+from chunklab.teaching.exercises_headings_apart import CHECKS_HEADINGS_APART
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
@@ -348,7 +349,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
+    **CHECKS_CUT_TESTS,  # 01.2's: teaching.exercises_cut_tests
+    **CHECKS_HEADINGS_APART,  # 02c.1: teaching.exercises_headings_apart
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges
     **CHECKS_GAIN_SPLIT,  # 03g.2: teaching.exercises_gain_split

@@ -22,7 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
-from chunklab.teaching.exercises_cut_tests import HEADING  # 02c.1's heading line: `#`s, a space
+from chunklab.teaching.exercises_headings_apart import HEADING  # 02c.1's heading: `#`s, a space
 
 Span = tuple[int, int]
 TITLES = ["Scope", "Booking", "Per diem", "Visas", "Hours", "Leave", "Pay", "Notes", "Review"]
@@ -81,6 +81,20 @@ def _backwards(text: str, spans: list[Span], size: int) -> list[Span]:
     return out
 
 
+def _once(text: str, spans: list[Span], size: int) -> list[Span]:
+    """A heading-only chunk joined to the next once, and no more, even if still heading-only."""
+    out: list[Span] = []
+    joined: list[bool] = []
+    for a, b in spans:
+        if out and not joined[-1] and _headings_only(text[out[-1][0] : out[-1][1]]):
+            if b - out[-1][0] <= size:
+                out[-1], joined[-1] = (out[-1][0], b), True
+                continue
+        out.append((a, b))
+        joined.append(False)
+    return out
+
+
 def _not_onto_a_heading(text: str, spans: list[Span], size: int) -> list[Span]:
     """A heading-only chunk joined to the next only when the next holds text: a stack stays."""
     out: list[Span] = []
@@ -104,6 +118,11 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "that is section 2's glue: a chunk of stacked headings (`## A`, then `### B`) is "
         "heading-only too; keep joining while every non-blank line of the chunk is a heading, so "
         "the text after the stack comes along",
+    ),
+    (
+        _once,
+        "you joined once and stopped: after a join the chunk may still be headings only (a stack "
+        "of three, or two in one chunk); keep joining while it is",
     ),
     (
         _not_onto_a_heading,
@@ -190,6 +209,8 @@ def glue_cases() -> list[tuple[str, list[Span], int]]:
     cases += [(exact, _blocks(exact), 9), (exact, _blocks(exact), 8), (gap, _blocks(gap), 12)]
     cases += [(own, _blocks(own), 100), (tail, _blocks(tail), 100)]
     cases += [("Intro.\n\n## Next\n\ntext", [(0, 6), (8, 15)], 50)]
+    two = "## A\n### B\n\n#### C\n\nbody"  # two stacked in one chunk, a third: joined twice
+    cases += [(two, _blocks(two), 100)]
     rng = random.Random(2032)
     for _ in range(60):
         text = _page(rng)
