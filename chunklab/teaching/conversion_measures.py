@@ -28,6 +28,11 @@ def words(text: str) -> list[str]:
     return re.findall(r"\w+", fold(text.replace("<br>", " ")))
 
 
+def plain(text: str) -> str:
+    """A text's words only, space-padded: a fact is found word by word, markup not counted."""
+    return " " + " ".join(words(text)) + " "
+
+
 def headings(markdown: str) -> list[tuple[int, str]]:
     """(level, words) of every heading the chunker will see: `#` headings and underlined ones."""
     return [

@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
-from chunklab.teaching.plain_text_baseline import plain
+from chunklab.teaching.conversion_measures import plain
 
 Case = tuple[list[dict], dict[str, bool], dict[str, bool], dict[str, str]]
 Found = Callable[[str, str], bool]  # (fact, text) -> is the fact in the text?

@@ -23,16 +23,14 @@ from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.retrieval.retrievers import BM25Retriever
 from chunklab.teaching.claims import claim, compare
-from chunklab.teaching.conversion_measures import words
+from chunklab.teaching.conversion_measures import plain
 from chunklab.teaching.figures import plot_comparisons
 from chunklab.tokens.counters import cl100k
 
 PLAIN, TITLED = "plain text", "title + plain text"  # the two baselines, as a kind's suffix
 
 
-def plain(text: str) -> str:
-    """A text's words only, space-padded: a fact is found word by word, markup not counted."""
-    return " " + " ".join(words(text)) + " "
+__all__ = ["PLAIN", "TITLED", "Survival", "load", "plain", "plain_text"]
 
 
 def plain_text(path: Path) -> str:
