@@ -61,6 +61,7 @@ from chunklab.teaching.exercises_thresholds import (
 )
 from chunklab.teaching.exercises_verdict_family import CHECKS_VERDICT_FAMILY
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
+from chunklab.teaching.exercises_won_lost import CHECKS_WON_LOST
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
@@ -346,7 +347,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_CUT_TESTS,  # 01.2's and 02c.1's: teaching.exercises_cut_tests
+    **CHECKS_WON_LOST,  # 01.2: teaching.exercises_won_lost
+    **CHECKS_CUT_TESTS,  # 02c.1: teaching.exercises_cut_tests
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges
     **CHECKS_GAIN_SPLIT,  # 03g.2: teaching.exercises_gain_split
