@@ -860,3 +860,32 @@ def test_01_2_refuses_a_substring_test_and_split_words_naming_each(wrong, hint):
     so a substring test passed; a fact of two words ('pump seal') is never among split words."""
     result = verdict("01.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _fifth_overlap(floor):  # 01c's pooled cuts step size - size/5: windows that overlap
+    def size_for_budget(text, budget, count):
+        for s in range(len(text), 0, -1):
+            step = s - (s // 5 if floor else round(s / 5))
+            if all(count(text[k : k + s]) <= budget for k in range(0, len(text), max(1, step))):
+                return s
+        return 0
+
+    return size_for_budget
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda t, b, c: int(b * len(t) / c(t)), "the text's average rate"),
+        (lambda t, b, c: round(b * len(t) / c(t)), "the text's average rate"),
+        (_fifth_overlap(floor=True), "overlap by a fifth of the size"),
+        (_fifth_overlap(floor=False), "overlap by a fifth of the size"),
+    ],
+    ids=["rate_floored", "rate_rounded", "fifth_floored", "fifth_rounded"],
+)
+def test_01c_1_names_the_average_rate_and_a_fifth_overlap(wrong, hint):
+    """The budget times the text's characters per token is 01c's 'same budget' match, which its
+    costliest window overspends; windows overlapping by a fifth are 01c's pooled cuts. Both got
+    only 'some window costs more' before."""
+    result = verdict("01c.1", wrong)
+    assert not result.passed and hint in result.message, result.message
