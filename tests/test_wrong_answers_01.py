@@ -889,3 +889,32 @@ def test_01c_1_names_the_average_rate_and_a_fifth_overlap(wrong, hint):
     only 'some window costs more' before."""
     result = verdict("01c.1", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _end_minus_one(text, cut_a, cut_b, questions):  # each chunk one character short
+    return compare_whole_words(
+        text, [(a, b - 1) for a, b in cut_a], [(a, b - 1) for a, b in cut_b], questions
+    )
+
+
+def _tied_only_neither(text, cut_a, cut_b, questions):
+    won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
+    neither = sum(
+        not any(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        for q in questions
+    )
+    return won, lost, neither
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_end_minus_one, "take nothing off"),
+        (_tied_only_neither, "the ones both answer too"),
+    ],
+    ids=["end_minus_one", "tied_only_neither"],
+)
+def test_01_2_names_end_minus_one_and_tied_counting_only_neither(wrong, hint):
+    """R21 found both refused with the generic hint; each is now named."""
+    result = verdict("01.2", wrong)
+    assert not result.passed and hint in result.message, result.message

@@ -65,6 +65,11 @@ def _both_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> 
     return won, lost, sum(_answered(text, a, q) and _answered(text, b, q) for q in qs)
 
 
+def _neither_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    won, lost, _ = expected_counts(text, a, b, qs)
+    return won, lost, sum(not _answered(text, a, q) and not _answered(text, b, q) for q in qs)
+
+
 _NO_TIES = "tied is not 0: it counts the questions both cuts answer and the ones neither answers"
 COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
@@ -118,6 +123,17 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
             case,
         ),
         "end is exclusive: a chunk is text[start:end], not text[start:end + 1]",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(_has(f, t[a : b - 1]) for f in facts) for a, b in cut),
+            case,
+        ),
+        "end is exclusive, and text[start:end] already stops before it: take nothing off",
+    ),
+    (
+        _neither_only,
+        "tied counts every question the two cuts agree on, the ones both answer too",
     ),
 ]
 
