@@ -702,10 +702,14 @@ def token_windows(offsets, size, overlap):
 
 
 def compare_cuts(text, cut_a, cut_b, questions):
-    """01.2: per question, does one chunk of each cut hold all its facts; then won, lost, tied."""
+    """01.2: per question, does one chunk of each cut hold all its facts, as whole words (no
+    letter or digit just before or after); then won, lost, tied."""
+
+    def holds(fact, chunk):
+        return re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", chunk) is not None
 
     def answered(cut, facts):
-        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+        return any(all(holds(f, text[a:b]) for f in facts) for a, b in cut)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (

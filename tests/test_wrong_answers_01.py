@@ -119,9 +119,15 @@ def test_01c_1_is_written_runs_on_unseen_texts_and_names_each_slip():
 # --- 01.2 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
 
 
-def compare_by_substring(text, cut_a, cut_b, questions):  # a correct answer: plain substrings
+def _has(fact, chunk):  # as whole words: no word character just before or after
+    import re
+
+    return re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", chunk) is not None
+
+
+def compare_whole_words(text, cut_a, cut_b, questions):  # a correct answer, returned as a list
     def answered(cut, facts):
-        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+        return any(all(_has(f, text[a:b]) for f in facts) for a, b in cut)
 
     a = [answered(cut_a, q) for q in questions]
     b = [answered(cut_b, q) for q in questions]
@@ -151,7 +157,7 @@ def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's f
     return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
 
 
-@pytest.mark.parametrize("right", [compare_by_substring, compare_like_the_notebook])
+@pytest.mark.parametrize("right", [compare_whole_words, compare_like_the_notebook])
 def test_01_2_accepts_a_correct_compare_cuts_written_two_ways(right):
     result = verdict("01.2", right)
     assert result.passed, result.message
@@ -176,7 +182,7 @@ def test_01_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(ca
 
 def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
     def answered(cut, facts):
-        return all(any(f in text[a:b] for a, b in cut) for f in facts)
+        return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -188,21 +194,21 @@ def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
 
 def _totals(text, cut_a, cut_b, questions):  # the two totals compared, not question by question
     ta, tb = (
-        sum(any(all(f in text[a:b] for f in q) for a, b in cut) for q in questions)
+        sum(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for q in questions)
         for cut in (cut_a, cut_b)
     )
     return max(ta - tb, 0), max(tb - ta, 0), len(questions) - abs(ta - tb)
 
 
 def _swapped(text, cut_a, cut_b, questions):
-    won, lost, tied = compare_by_substring(text, cut_a, cut_b, questions)
+    won, lost, tied = compare_whole_words(text, cut_a, cut_b, questions)
     return lost, won, tied
 
 
 def _tied_only_both(text, cut_a, cut_b, questions):
-    won, lost, _ = compare_by_substring(text, cut_a, cut_b, questions)
+    won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
     both = sum(
-        all(any(all(f in text[a:b] for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        all(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
         for q in questions
     )
     return won, lost, both
@@ -215,7 +221,7 @@ def _whole_text(text, cut_a, cut_b, questions):  # the facts looked up in the do
 
 def _any_fact(text, cut_a, cut_b, questions):
     def answered(cut, facts):
-        return any(any(f in text[a:b] for f in facts) for a, b in cut)
+        return any(any(_has(f, text[a:b]) for f in facts) for a, b in cut)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -249,7 +255,7 @@ def _by_the_library(text, cut_a, cut_b, questions):  # chunklab's matcher called
 
 
 def _end_inclusive(text, cut_a, cut_b, questions):  # each chunk one character too long
-    return compare_by_substring(
+    return compare_whole_words(
         text, [(a, b + 1) for a, b in cut_a], [(a, b + 1) for a, b in cut_b], questions
     )
 
@@ -810,11 +816,105 @@ def test_01b_3_accepts_the_resampled_interval():
 
 def test_01_2_names_tied_left_at_zero():
     """Won and lost right, tied returned as 0: the hint says what tied counts."""
-    result = verdict("01.2", lambda *case: [*compare_by_substring(*case)[:2], 0])
+    result = verdict("01.2", lambda *case: [*compare_whole_words(*case)[:2], 0])
     assert not result.passed and "tied is not 0" in result.message, result.message
 
 
 def test_01_2_names_tied_left_out():
     """Won and lost right, tied not returned (two numbers): the hint names the one left out."""
-    result = verdict("01.2", lambda *case: compare_by_substring(*case)[:2])
+    result = verdict("01.2", lambda *case: compare_whole_words(*case)[:2])
     assert not result.passed and "you left tied out" in result.message, result.message
+
+
+def compare_by_substring(text, cut_a, cut_b, questions):  # plain substrings: 'seal' in 'sealant'
+    def answered(cut, facts):
+        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    won = sum(x and not y for x, y in pairs)
+    lost = sum(y and not x for x, y in pairs)
+    return won, lost, len(questions) - won - lost
+
+
+def compare_by_split_words(text, cut_a, cut_b, questions):  # whole words, but one word per fact
+    def answered(cut, facts):
+        return any(all(f in text[a:b].split() for f in facts) for a, b in cut)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    won = sum(x and not y for x, y in pairs)
+    lost = sum(y and not x for x, y in pairs)
+    return won, lost, len(questions) - won - lost
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (compare_by_substring, "a fact counts as WHOLE words"),
+        (compare_by_split_words, "a fact can be several words"),
+    ],
+    ids=["substring", "split_words"],
+)
+def test_01_2_refuses_a_substring_test_and_split_words_naming_each(wrong, hint):
+    """Section 2 matches facts as whole words; on the manual a substring test finds 'acao' inside
+    'vibracao' and turns 6 to 0 into 4 to 0. The old check's texts held no word inside another,
+    so a substring test passed; a fact of two words ('pump seal') is never among split words."""
+    result = verdict("01.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def _fifth_overlap(floor):  # 01c's pooled cuts step size - size/5: windows that overlap
+    def size_for_budget(text, budget, count):
+        for s in range(len(text), 0, -1):
+            step = s - (s // 5 if floor else round(s / 5))
+            if all(count(text[k : k + s]) <= budget for k in range(0, len(text), max(1, step))):
+                return s
+        return 0
+
+    return size_for_budget
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (lambda t, b, c: int(b * len(t) / c(t)), "the text's average rate"),
+        (lambda t, b, c: round(b * len(t) / c(t)), "the text's average rate"),
+        (_fifth_overlap(floor=True), "overlap by a fifth of the size"),
+        (_fifth_overlap(floor=False), "overlap by a fifth of the size"),
+    ],
+    ids=["rate_floored", "rate_rounded", "fifth_floored", "fifth_rounded"],
+)
+def test_01c_1_names_the_average_rate_and_a_fifth_overlap(wrong, hint):
+    """The budget times the text's characters per token is 01c's 'same budget' match, which its
+    costliest window overspends; windows overlapping by a fifth are 01c's pooled cuts. Both got
+    only 'some window costs more' before."""
+    result = verdict("01c.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def _end_minus_one(text, cut_a, cut_b, questions):  # each chunk one character short
+    return compare_whole_words(
+        text, [(a, b - 1) for a, b in cut_a], [(a, b - 1) for a, b in cut_b], questions
+    )
+
+
+def _tied_only_neither(text, cut_a, cut_b, questions):
+    won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
+    neither = sum(
+        not any(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        for q in questions
+    )
+    return won, lost, neither
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_end_minus_one, "take nothing off"),
+        (_tied_only_neither, "the ones both answer too"),
+    ],
+    ids=["end_minus_one", "tied_only_neither"],
+)
+def test_01_2_names_end_minus_one_and_tied_counting_only_neither(wrong, hint):
+    """R21 found both refused with the generic hint; each is now named."""
+    result = verdict("01.2", wrong)
+    assert not result.passed and hint in result.message, result.message

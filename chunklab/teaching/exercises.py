@@ -27,7 +27,6 @@ from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_chance_floor import CHECKS_CHANCE_FLOOR
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
-from chunklab.teaching.exercises_cut_tests import CHECKS_CUT_TESTS
 from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
@@ -63,6 +62,7 @@ from chunklab.teaching.exercises_thresholds import (
 )
 from chunklab.teaching.exercises_verdict_family import CHECKS_VERDICT_FAMILY
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
+from chunklab.teaching.exercises_won_lost import CHECKS_WON_LOST
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
@@ -349,7 +349,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_CUT_TESTS,  # 01.2's: teaching.exercises_cut_tests
+    **CHECKS_WON_LOST,  # 01.2: teaching.exercises_won_lost
     **CHECKS_HEADINGS_APART,  # 02c.1: teaching.exercises_headings_apart
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges

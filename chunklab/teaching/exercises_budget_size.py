@@ -7,9 +7,10 @@ window of notebook 01's loop with no overlap, `text[k:k + s]` for k = 0, s, 2s, 
 texts with two counters (cl100k tokens and words), which the notebook never shows, and names the
 predictable slips: stopping at the first size that does not fit (a larger one can fit again: the
 window starts move with the size), testing the first window only, leaving the last, shorter window
-out, `<` for "at most", one size too many, a chars-per-token rule of thumb, never trying the whole
-text as one window, anything but 0 when no size fits, overlapping windows, and a search (bisection)
-that takes the sizes that fit for one run.
+out, `<` for "at most", one size too many, a chars-per-token rule of thumb, the text's own average
+rate (the match 01c shows its costliest window overspends), never trying the whole text as one
+window, anything but 0 when no size fits, overlapping windows (by 40, or by a fifth of the size as
+01c's), and a search (bisection) that takes the sizes that fit for one run.
 No library function does this job, so nothing is refused for calling one.
 """
 
@@ -49,6 +50,11 @@ def _slips(text: str, budget: int, count: Count) -> list[tuple[int, str]]:
     strict = next((s for s in range(len(text), 0, -1) if _fits(text, s, budget - 1, count)), 0)
     first = next((s for s in range(len(text), 0, -1) if count(text[:s]) <= budget), 0)
     full = next((s for s in range(len(text), 0, -1) if _fits(text, s, budget, count, False)), 0)
+    rate = budget * len(text) / max(count(text), 1)  # the whole text's characters per token
+    average = (
+        "that is the budget times the text's average rate (characters per token); a window dense "
+        "in tokens costs more than the average (01c section 2): count each window instead"
+    )
     return [
         (
             _first_failure(text, budget, count),
@@ -61,6 +67,8 @@ def _slips(text: str, budget: int, count: Count) -> list[tuple[int, str]]:
         (strict, "a window of exactly `budget` tokens fits: 'at most' is <=, not <"),
         (right + 1, "one size too many: return the largest size that fits, not the next one"),
         (4 * budget, "that is a rule of thumb (4 characters a token): count each window instead"),
+        (int(rate), average),
+        (round(rate), average),
     ]
 
 
@@ -127,6 +135,8 @@ def check_size_for_budget(fn: Callable) -> int:
         hint = _edge_hint(text, right, got) or _consistent_hint(fn)
         if hint is None and count is _words and got == expected_size(text, budget, cl100k):
             hint = "you counted cl100k tokens: count each window with the `count` passed in"
+        if hint is None and 0 < got:
+            hint = _hint_overlap(text, budget, count, got)
         if hint is None and 0 < got < right:
             hint = _hint_smaller(text, budget, count, got, right)
         if hint is None and right < got <= len(text):
@@ -139,20 +149,31 @@ def _name(count: Count) -> str:
     return "words" if count is _words else "cl100k tokens"
 
 
-def _overlapped(text: str, budget: int, count: Count, overlap: int = 40) -> int:
-    """The largest size whose windows, stepping size - overlap as section 2's did, fit."""
+def _overlapped(text: str, budget: int, count: Count, overlap: Callable[[int], int]) -> int:
+    """The largest size `s` whose windows, stepping `s - overlap(s)` as 01's and 01c's did, fit."""
     for s in range(len(text), 0, -1):
-        starts = range(0, len(text), max(1, s - overlap))
+        starts = range(0, len(text), max(1, s - overlap(s)))
         if all(count(text[k : k + s]) <= budget for k in starts):
             return s
     return 0
 
 
+def _hint_overlap(text: str, budget: int, count: Count, got: int) -> str | None:
+    """Windows that overlap as section 2's (by 40) or 01c's pooled cuts (by a fifth of the size,
+    rounded or floored) did: a size above or below the answer."""
+    none = "these have none, text[k:k + s] for k = 0, s, 2s, ..."
+    if got == _overlapped(text, budget, count, lambda s: 40):
+        return f"your windows overlap by 40: {none}"
+    if got in (
+        _overlapped(text, budget, count, f) for f in (lambda s: round(s / 5), lambda s: s // 5)
+    ):
+        return f"your windows overlap by a fifth of the size: {none}"
+    return None
+
+
 def _hint_smaller(text: str, budget: int, count: Count, got: int, right: int) -> str | None:
-    """Two slips that return a size below the answer: overlapping windows, and a search (such as
-    bisection) that takes the sizes that fit for one run."""
-    if got == _overlapped(text, budget, count):
-        return "your windows overlap by 40: these have none, text[k:k + s] for k = 0, s, 2s, ..."
+    """A slip that returns a size below the answer: a search (such as bisection) that takes the
+    sizes that fit for one run."""
     fails = next((s for s in range(got + 1, right) if not _fits(text, s, budget, count)), None)
     if fails is not None and _fits(text, got, budget, count):
         return (

@@ -21,7 +21,7 @@ from typing import Any
 
 from chunklab.evaluation.metrics import chunks_with_all
 from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
-from chunklab.teaching.exercises_cut_tests import WORDS, Span, random_cut, random_words
+from chunklab.teaching.exercises_cut_tests import WORDS, Span, draw_words, random_cut
 
 HEADING = re.compile(r"#{1,6} ")
 
@@ -210,7 +210,7 @@ def heading_cases() -> list[tuple[str, list[Span]]]:
             if rng.random() < 0.5:
                 lines.append("")
             for _ in range(rng.randint(0, 2)):
-                words = random_words(rng, rng.randint(1, 4))
+                words = draw_words(rng, rng.randint(1, 4))
                 if rng.random() < 0.4:  # a title inside another line
                     words.insert(rng.randint(0, len(words)), rng.choice(titles))
                 lines.append(" ".join(words))

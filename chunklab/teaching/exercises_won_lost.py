@@ -1,0 +1,198 @@
+"""Exercise 01.2's check: two cuts counted question by question, won, lost and tied, from spans.
+
+01.2, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
+two cuts. A question is answered by a cut when ONE of its chunks, `text[start:end]`, holds every
+fact the question needs as whole words (notebook 01's `holds_fact`; the texts are lower case, with
+nothing to fold); the pair is counted won (a answers it, b does not), lost (the other way) or tied
+(both or neither). The first case puts `seal` inside `sealant`, where a substring test credits a
+chunk with a fact it does not hold, as it finds the manual's `acao` inside `vibracao`; the others
+are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside another. An answer that
+calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is refused, and the slip
+a wrong answer makes on every case is named (`checking.consistent_slips`), else the first case it
+got wrong is shown.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Callable
+from typing import Any
+
+from chunklab.evaluation.metrics import chunks_with_all
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
+from chunklab.teaching.exercises_cut_tests import WORDS, Span, draw_words, random_cut
+from chunklab.teaching.fact_matching import answerable, holds_fact
+
+Case = tuple[str, list[Span], list[Span], list[list[str]]]
+
+
+def _has(fact: str, chunk: str) -> bool:
+    """`fact` in `chunk` as whole words: no word character just before or after it."""
+    return re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", chunk) is not None
+
+
+def _answered(text: str, cut: list[Span], facts: list[str]) -> bool:
+    return any(all(_has(f, text[a:b]) for f in facts) for a, b in cut)
+
+
+def _count(answered: Callable[[str, list[Span], list[str]], bool], case: Case) -> tuple[int, ...]:
+    text, cut_a, cut_b, questions = case
+    pairs = [(answered(text, cut_a, q), answered(text, cut_b, q)) for q in questions]
+    return (
+        sum(x and not y for x, y in pairs),
+        sum(y and not x for x, y in pairs),
+        sum(x == y for x, y in pairs),
+    )
+
+
+def expected_counts(text: str, cut_a: list[Span], cut_b: list[Span], qs: list[list[str]]) -> tuple:
+    return _count(_answered, (text, cut_a, cut_b, qs))
+
+
+def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
+    return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
+
+
+def _totals(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    ta = sum(_answered(text, a, q) for q in qs)
+    tb = sum(_answered(text, b, q) for q in qs)
+    return max(ta - tb, 0), max(tb - ta, 0), len(qs) - abs(ta - tb)
+
+
+def _both_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    won, lost, _ = expected_counts(text, a, b, qs)
+    return won, lost, sum(_answered(text, a, q) and _answered(text, b, q) for q in qs)
+
+
+def _neither_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
+    won, lost, _ = expected_counts(text, a, b, qs)
+    return won, lost, sum(not _answered(text, a, q) and not _answered(text, b, q) for q in qs)
+
+
+_NO_TIES = "tied is not 0: it counts the questions both cuts answer and the ones neither answers"
+COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(f in t[a:b] for f in facts) for a, b in cut), case
+        ),
+        "a fact counts as WHOLE words: a substring test finds 'seal' inside 'sealant', as "
+        "notebook 01's finds 'acao' inside 'vibracao'",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(f in t[a:b].split() for f in facts) for a, b in cut),
+            case,
+        ),
+        "a fact can be several words ('pump seal'): look for it in the chunk's text, not among "
+        "its split words",
+    ),
+    (
+        lambda *case: _count(_spread, case),
+        "a question is answered only when ONE chunk holds all its facts: you took each fact "
+        "from any chunk",
+    ),
+    (
+        lambda *case: _count(lambda t, cut, facts: all(_has(f, t) for f in facts), case),
+        "you looked for the facts in the whole text: look in each chunk, text[start:end]",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(any(_has(f, t[a:b]) for f in facts) for a, b in cut), case
+        ),
+        "a chunk must hold ALL of a question's facts, not one of them",
+    ),
+    (
+        _totals,
+        "you compared the two totals: compare question by question (a cut can win some and "
+        "lose others)",
+    ),
+    (
+        lambda *case: expected_counts(*case)[1::-1] + expected_counts(*case)[2:],
+        "won and lost are swapped: won counts the questions cut_a answers and cut_b does not",
+    ),
+    (lambda *case: expected_counts(*case)[:2] + (0,), _NO_TIES),
+    (lambda *case: expected_counts(*case)[:2], "return (won, lost, tied): you left tied out"),
+    (
+        _both_only,
+        "tied counts every question the two cuts agree on, the ones neither answers too",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(_has(f, t[a : b + 1]) for f in facts) for a, b in cut),
+            case,
+        ),
+        "end is exclusive: a chunk is text[start:end], not text[start:end + 1]",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(_has(f, t[a : b - 1]) for f in facts) for a, b in cut),
+            case,
+        ),
+        "end is exclusive, and text[start:end] already stops before it: take nothing off",
+    ),
+    (
+        _neither_only,
+        "tied counts every question the two cuts agree on, the ones both answer too",
+    ),
+]
+
+
+def count_cases() -> list[Case]:
+    text = "pump seal\nvalve gauge belt\nmotor"  # seal with pump in one chunk only in cut a
+    inside = "pump sealant\nvalve seal"  # 'seal' inside 'sealant': no seal in cut a's first chunk
+    cases: list[Case] = [
+        (inside, [(0, 12), (12, 23)], [(0, 23)], [["pump", "seal"], ["valve", "seal"]]),
+        (text, [(0, 14), (10, 31)], [(0, 7), (7, 31)], [["pump", "seal"], ["gauge", "motor"]]),
+        (text, [], [(0, len(text))], [["pump"], ["rotor"]]),
+    ]
+    rng = random.Random(103)
+    for _ in range(60):
+        words = draw_words(rng, rng.randint(4, 20))
+        text = "".join(w + rng.choice(" \n ") for w in words).rstrip()
+        questions = []
+        for _ in range(rng.randint(1, 10)):
+            k = rng.randint(0, len(words) - 1)
+            phrase = " ".join(words[k : k + rng.randint(1, 2)]) if rng.random() < 0.3 else None
+            facts = [phrase] if phrase and phrase in text else rng.sample(WORDS, rng.randint(1, 3))
+            questions.append(facts)
+        cases.append((text, random_cut(rng, len(text)), random_cut(rng, len(text)), questions))
+    return cases
+
+
+def check_compare_cuts(fn: Callable) -> int:
+    cases = count_cases()
+    for case in cases:
+        text, cut_a, cut_b, questions = case
+        got = run_without(
+            fn,
+            (text, list(cut_a), list(cut_b), [list(q) for q in questions]),
+            [chunks_with_all, answerable, holds_fact],
+            "your function calls {name}: the exercise asks you to test each chunk, "
+            "text[start:end], yourself",
+        )
+        try:
+            counts = tuple(int(x) for x in got)
+        except (TypeError, ValueError):
+            counts = None
+        right = expected_counts(*case)
+        if counts != right:
+            slips = consistent_slips(fn, COUNT_SLIPS, cases, shape=lambda r: tuple(map(int, r)))
+            why = "; or ".join(slips) or (
+                "per question, a cut answers it when one chunk holds all its facts; won: a "
+                "answers and b does not, lost: the other way, tied: the rest"
+            )
+            raise NotYet(
+                f"text {short(text, 50)}, cut_a {short(cut_a, 40)}, cut_b {short(cut_b, 40)}, "
+                f"questions {short(questions, 50)}: expected {right}, got "
+                f"{short(counts if counts is not None else got)}: {why}"
+            )
+    return len(cases)
+
+
+CHECKS_WON_LOST: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "01.2": (
+        "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
+        check_compare_cuts,
+    ),
+}
