@@ -200,3 +200,21 @@ def test_10d_1_says_scipy_is_not_installed_here():
     result = verdict("10d.1", verdict_with_scipy)
     assert not result.passed and "not installed here" in result.message, result.message
     assert "math.comb" in result.message, result.message
+
+
+def verdict_p_at_threshold_passes(a, b, low, high, level):
+    """`p <= alpha`: a p equal to the threshold read as below it."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    alpha = (100 - level) / 100
+    if low > 0 and won > lost and p <= alpha:
+        return p, "better"
+    if high < 0 and lost > won and p <= alpha:
+        return p, "worse"
+    return p, "no difference shown"
+
+
+def test_10d_1_refuses_a_p_equal_to_the_threshold():
+    """4 won, 0 lost: p = 0.125, the threshold at 87.5% exactly; 'better' needs p below it."""
+    result = verdict("10d.1", verdict_p_at_threshold_passes)
+    assert not result.passed and "strictly below" in result.message, result.message

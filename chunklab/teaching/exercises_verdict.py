@@ -10,7 +10,8 @@ hand (the cap included, no rule); the cases here are built by the check, each ne
 edges, so every predictable slip gives another answer on one of them: the interval alone, the sign
 test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin tosses or
 split between won and lost, p not capped at 1, the direction of the split ignored, an interval
-touching 0 read as excluding it, the observed split left out of the tail. A call into `compare` or
+touching 0 read as excluding it, the observed split left out of the tail, a p equal to the
+threshold let through (`<=`). A call into `compare` or
 `sign_test` is refused; any correct method (math.comb, numpy) passes. scipy is not installed
 here: an answer that imports it (`scipy.stats.binomtest`) is told so, and pointed at `math.comb`.
 """
@@ -40,11 +41,15 @@ def _tail(k: int, n: int) -> float:
     return sum(math.comb(n, i) for i in range(k + 1)) / 2**n if n else 1.0
 
 
-def _rule(p: float, won: int, lost: int, low: float, high: float, level: float) -> str:
+def _rule(
+    p: float, won: int, lost: int, low: float, high: float, level: float, at: bool = False
+) -> str:
+    """compare's verdict; `at` lets a p equal to the threshold through (the `<=` slip)."""
     alpha = (100 - level) / 100
-    if low > 0 and won > lost and p < alpha:
+    below = p <= alpha if at else p < alpha
+    if low > 0 and won > lost and below:
         return "better"
-    if high < 0 and lost > won and p < alpha:
+    if high < 0 and lost > won and below:
         return "worse"
     return "no difference shown"
 
@@ -106,6 +111,8 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
             p,
             touching,
         ),
+        "you let a p equal to the threshold through: the rule asks p < (100 - level) / 100, "
+        "strictly below": (p, _rule(p, won, lost, low, high, level, at=True)),
     }
 
 
@@ -135,6 +142,7 @@ _SPLITS = [
     (14, 4, 4, 0.6, 4.2, 95.0),  # p = 0.0309; without the observed split's term, 0.0096
     (0, 0, 8, 0.0, 0.0, 95.0),  # every question tied
     (40, 18, 30, 0.7, 3.1, 99.5),  # p = 0.0052: not below 0.005
+    (4, 0, 3, 0.5, 3.0, 87.5),  # p = 0.125 exactly, the threshold at 87.5%: not below it
 ]
 
 
