@@ -128,3 +128,22 @@ def test_padding_adds_at_most_an_eighth_and_depends_on_the_length_alone():
     for batch in padded_length_batches(lengths, batch_size=2):
         assert len(batch) <= 2 and len({padded_length(lengths[k]) for k in batch}) == 1
     assert sorted(k for b in padded_length_batches(lengths, 2) for k in b) == list(range(7))
+
+
+def test_a_row_read_again_is_remembered_equal_and_a_copy(embedder, monkeypatch):
+    from chunklab.embeddings import minilm
+    from chunklab.embeddings.transformer import encode, load_bert
+
+    ids = embedder.encoding("The pump's seal is checked every 30 days.").ids
+    row = np.array([ids], dtype=np.int64)
+    fresh = encode(load_bert(), row, np.ones_like(row))[0]
+    first = embedder.read(ids)
+    assert np.array_equal(first, fresh)
+    first[:] = 0  # the caller's copy: changing it changes nothing remembered
+
+    def read_again(*args):
+        raise AssertionError("the row was read by the model again")
+
+    monkeypatch.setattr(minilm, "encode", read_again)
+    again = embedder.read(ids)
+    assert np.array_equal(again, fresh) and again is not first

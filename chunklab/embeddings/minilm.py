@@ -73,6 +73,15 @@ def _tokenizer():
         raise EmbedderUnavailable(str(exc)) from None
 
 
+# Rows already read by `MiniLMEmbedder.read`, by their ids: the last 128 (at most 50 MB at 256
+# pieces a row). Late chunking reads the same windows of a page again and again: a checker runs
+# the library's reading and the learner's on one page, and a notebook or a test file tries one
+# variant after another (a window's overlap, which window keeps a piece) on the same windows.
+# A row's vectors depend on its ids alone, so a row read once is the same row read again.
+_READ: dict[bytes, np.ndarray] = {}
+_READ_MOST = 128
+
+
 class MiniLMEmbedder:
     """all-MiniLM-L6-v2 (384 dimensions, unit vectors) in numpy; reads `max_tokens` word pieces."""
 
@@ -151,11 +160,19 @@ class MiniLMEmbedder:
         return _tokenizer().encode(text)
 
     def read(self, ids: Sequence[int]) -> np.ndarray:
-        """The model's vector for each id of one row read in one pass: (len(ids), 384)."""
+        """The model's vector for each id of one row read in one pass: (len(ids), 384), a new
+        array the caller may change. A row read before in this process is not read again
+        (`_READ`)."""
         if not 0 < len(ids) <= self.max_tokens:
             raise ValueError(f"a row of {len(ids)} ids; this embedder reads 1 to {self.max_tokens}")
         row = np.array([list(ids)], dtype=np.int64)
-        return encode(_bert(), row, np.ones_like(row))[0]
+        key = row.tobytes()
+        vectors = _READ.get(key)
+        if vectors is None:
+            if len(_READ) >= _READ_MOST:
+                _READ.clear()
+            vectors = _READ[key] = encode(_bert(), row, np.ones_like(row))[0]
+        return vectors.copy()
 
     def read_rows(self, rows: Sequence[Sequence[int]]) -> np.ndarray:
         """Rows of ids of one length read at once: (len(rows), length, 384), each row as `read`
