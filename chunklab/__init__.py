@@ -191,6 +191,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_tables`: notebook 05's check: table rows as GFM reads them
 - `teaching.exercises_prefixes`: notebook 06's check: path prefixes on numbered subsections
 - `teaching.exercises_paired_rows`: exercise 06b.1's check: rows paired by question id
+- `teaching.exercises_family_size`: exercise 06b.2's check: the comparisons whose verdict a
+  family's size decides (the sign test passes alone, not at 0.05 / m).
 
 LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
 - `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata

@@ -798,6 +798,19 @@ def paired_differences(rows: list[dict], a: str, b: str, measure: str) -> dict[s
     return {q: ours[q] - theirs[q] for q in ours if q in theirs}
 
 
+def decided_by_size(splits: list[tuple[int, int]]) -> list[int]:
+    """06b.2: the comparisons whose two-sided sign test passes read alone (p < 0.05) but not at
+    the family's level (p < 0.05 / m, m the number of comparisons in the list)."""
+    from math import comb
+
+    def p(won: int, lost: int) -> float:
+        n = won + lost
+        return min(1.0, 2 * sum(comb(n, i) for i in range(min(won, lost) + 1)) / 2**n) if n else 1.0
+
+    alpha = 0.05 / len(splits)
+    return [i for i, (won, lost) in enumerate(splits) if 0.05 > p(won, lost) >= alpha]
+
+
 def wide_cuts(texts: list[str], buffer_size: int) -> list[int]:
     """04.3b: the percentile-80 rule on the cosines of the buffered texts, WordLlama's vectors,
     written from scratch (gap i lies after text i)."""

@@ -1,5 +1,8 @@
-"""Companion 06b's exercise refuses plausible wrong answers with a hint naming what is wrong, and
-accepts every correct form: 06b.1, two strategies' rows paired by question id, written by hand."""
+"""Companion 06b's exercises refuse plausible wrong answers with a hint naming what is wrong, and
+accept every correct form: 06b.1, two strategies' rows paired by question id, written by hand;
+06b.2, the comparisons of a family whose verdict the family's size decides."""
+
+import math
 
 import pytest
 
@@ -108,4 +111,65 @@ def test_06b_1_refuses_compare_even_when_it_raises():
 )
 def test_06b_1_names_each_slip(slip, hint):
     result = verdict("06b.1", slip)
+    assert not result.passed and hint in result.message, result.message
+
+
+# 06b.2: the comparisons of a family whose verdict its size decides, written as a learner would.
+
+
+def _two_sided(won, lost):
+    n = won + lost
+    tail = sum(math.comb(n, i) for i in range(min(won, lost) + 1))
+    return min(1.0, 2 * tail / 2**n) if n else 1.0
+
+
+def _decided(splits, p=_two_sided, m=len, won_only=False):
+    alpha = 0.05 / m(splits)
+    return [
+        i
+        for i, (won, lost) in enumerate(splits)
+        if p(won, lost) < 0.05 and not p(won, lost) < alpha and (won > lost or not won_only)
+    ]
+
+
+def test_06b_2_accepts_the_reading_written_two_ways():
+    from chunklab.teaching.claims import sign_test
+
+    def with_the_library_test(splits):
+        m = len(splits)
+        return {i for i, s in enumerate(splits) if 0.05 / m <= sign_test(*s) < 0.05}
+
+    for right in (_decided, with_the_library_test):
+        result = verdict("06b.2", right)
+        assert result.passed and "correct on all" in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (lambda s: _decided(s, p=lambda w, lo: _two_sided(w, lo) / 2), "one-sided p"),
+        (lambda s: _decided(s, won_only=True), "keeps only comparisons won"),
+        (
+            lambda s: _decided(s, m=lambda s: max(1, sum(w + lo > 0 for w, lo in s))),
+            "none decisive",
+        ),
+        (lambda s: _decided(s, m=lambda s: len(set(s))), "distinct (won, lost) splits"),
+        (lambda s: _decided(s, m=lambda s: 18), "the notebook's 18"),
+        (
+            lambda s: _decided(
+                s, p=lambda w, lo: math.erfc(abs(w - lo) / math.sqrt(2 * (w + lo))) if w + lo else 1
+            ),
+            "normal approximation",
+        ),
+        (
+            lambda s: [i for i, x in enumerate(s) if _two_sided(*x) < 0.05 / len(s)],
+            "pass at the family's level",
+        ),
+        (lambda s: [i for i, x in enumerate(s) if _two_sided(*x) < 0.05], "passes alone"),
+        (lambda s: [i + 1 for i in _decided(s)], "count from 0"),
+        (lambda s: ",".join(map(str, _decided(s))), "list of int"),
+    ],
+)
+def test_06b_2_names_each_slip(slip, hint):
+    result = verdict("06b.2", slip)
     assert not result.passed and hint in result.message, result.message

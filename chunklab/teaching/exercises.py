@@ -29,6 +29,7 @@ from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
+from chunklab.teaching.exercises_family_size import CHECKS_FAMILY_SIZE
 from chunklab.teaching.exercises_fetch_factor import CHECKS_FETCH_FACTOR
 from chunklab.teaching.exercises_gain_split import CHECKS_GAIN_SPLIT
 from chunklab.teaching.exercises_heading_glue import CHECKS_HEADING_GLUE
@@ -339,6 +340,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.1": ("heading_paths(headings) -> list of str", check_heading_paths),
     "06.2": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     "06b.1": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
+    **CHECKS_FAMILY_SIZE,  # 06b.2: teaching.exercises_family_size
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_READ_LIMIT,  # 09d.1: teaching.exercises_read_limit
     **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
