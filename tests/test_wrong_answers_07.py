@@ -928,3 +928,77 @@ def test_07_2_refuses_more_won_than_lost_untested():
 
     result = verdict("07.2", won_more)
     assert not result.passed and "more won than lost" in result.message, result.message
+
+
+def _rr_gathered(ranked, gold):  # facts gathered across chunks: fact_recall's rule, not complete's
+    seen = set()
+    for k, text in enumerate(ranked, 1):
+        seen |= {f for f in gold if f.lower() in text.lower()}
+        if len(seen) == len(gold):
+            return 1 / k
+    return 0.0
+
+
+def test_07_1_names_facts_spread_over_chunks():
+    """A reader's answer that gathers the facts across the ranked chunks was told only "no chunk
+    holds every fact"; the hint now names the slip: spread facts are fact_recall, not complete."""
+    result = verdict("07.1", _rr_gathered)
+    assert not result.passed and "spread over the first 2 chunks" in result.message, result.message
+    assert "`fact_recall`, not `complete`" in result.message, result.message
+
+
+def _pairs(scores, a, b):
+    return [scores[a][q] for q in scores[a]], [scores[b][q] for q in scores[a]]
+
+
+def _sign_test_only(scores, a, baselines):  # "better" as more won and the sign test, no interval
+    from chunklab.teaching.claims import sign_test
+
+    out = []
+    for b in baselines:
+        ours, theirs = _pairs(scores, a, b)
+        won = sum(x > y for x, y in zip(ours, theirs, strict=True))
+        lost = sum(x < y for x, y in zip(ours, theirs, strict=True))
+        if won > lost and sign_test(won, lost) < 0.05 / len(baselines):
+            out.append(b)
+    return out
+
+
+def _interval_only(scores, a, baselines):
+    level = 100 - 5 / len(baselines)
+    return [b for b in baselines if compare(*_pairs(scores, a, b), show=False, level=level).low > 0]
+
+
+def _level_as_fraction(scores, a, baselines):
+    level = 1 - 0.05 / len(baselines)
+    return [b for b in baselines if compare(*_pairs(scores, a, b), show=False, level=level).better]
+
+
+def _not_worse(scores, a, baselines):
+    level = 100 - 5 / len(baselines)
+    lines = {b: compare(*_pairs(scores, a, b), show=False, level=level) for b in baselines}
+    return [b for b, line in lines.items() if not line.worse]
+
+
+def _sorted_names(scores, a, baselines):
+    return sorted(solutions.shown_ahead(scores, a, baselines))
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_sign_test_only, "the sign test alone"),
+        (_interval_only, "the interval alone"),
+        (_level_as_fraction, "the level is a percentage"),
+        (_not_worse, "'not worse' also keeps"),
+        (_sorted_names, "the right baselines, sorted"),
+    ],
+    ids=["sign-test-only", "interval-only", "fraction", "not-worse", "sorted"],
+)
+def test_07_2_names_each_half_of_better_and_each_reading_slip(wrong, named):
+    """A reader found the sign test alone passed 07.2 (no made-up case split it from 'better'), and
+    the interval alone, the level as a fraction, 'not worse' and a sorted list drew the generic
+    hint. A fractional family (many small wins, one large loss) now refuses the sign test alone,
+    and each slip is named."""
+    result = verdict("07.2", wrong)
+    assert not result.passed and named in result.message, result.message

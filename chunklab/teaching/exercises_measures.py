@@ -97,6 +97,19 @@ def _rr_hint(texts: list[str], facts: list[str], got: Any, fn: Callable) -> str:
     slip = _content_slip(texts, facts, got, positions[0] if positions else 0)
     if slip:
         return slip
+    gathered = next(  # the first position by which every fact has turned up in some chunk
+        (
+            n
+            for n in range(1, len(texts) + 1)
+            if all(any(f.lower() in t.lower() for t in texts[:n]) for f in facts)
+        ),
+        0,
+    )
+    if gathered and gathered != (positions[0] if positions else 0) and _is(got, 1 / gathered):
+        return (
+            f"the facts are spread over the first {gathered} chunks, and no one of them holds "
+            "them all: facts gathered across chunks are `fact_recall`, not `complete`"
+        )
     if not positions:
         return "no chunk holds every fact, so the reciprocal rank is 0.0"
     first = positions[0]

@@ -3,8 +3,9 @@ baselines)` pairs strategy `a` with each baseline question by question (each str
 a dict from question id to score, in an order of its own), reads every line at the family's level,
 ``100 - 5 / m`` with m the number of baselines, and returns the baselines `a` is shown ahead of, in
 the family's order. Checked against `claims.compare` on families made up here, naming each
-predictable slip: every line read at 0.05, `a` counted into m, scores paired by position,
-the totals (or won > lost) with no test, and the comparison turned round.
+predictable slip: every line read at 0.05, `a` counted into m, the level as a fraction, scores
+paired by position, the totals (or won > lost) with no test, the sign test or the interval alone,
+"not worse" for "better", the comparison turned round, and the names sorted.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def _shown(
     level: float | None = None,
     pair: str = "question",
     turned: bool = False,
+    keep: str = "better",
 ) -> list[str]:
     level = 100 - 5 / len(baselines) if level is None else level
     out = []
@@ -39,7 +41,14 @@ def _shown(
             if turned
             else compare(ours, theirs, show=False, level=level)
         )
-        if line.better:
+        kept = {
+            "better": line.better,
+            "interval": line.low > 0,  # half of "better": the sign test left out
+            "sign test": line.won > line.lost
+            and line.p_value < line.alpha,  # the interval left out
+            "not worse": not line.worse,
+        }[keep]
+        if kept:
             out.append(b)
     return out
 
@@ -51,6 +60,14 @@ def shown_ahead_expected(scores: Scores, a: str, baselines: list[str]) -> list[s
 
 def _totals(scores: Scores, a: str, baselines: list[str]) -> list[str]:
     return [b for b in baselines if sum(scores[a].values()) > sum(scores[b].values())]
+
+
+def _won_more(scores: Scores, a: str, baselines: list[str]) -> list[str]:
+    def split(b: str) -> int:
+        ours, theirs = scores[a], scores[b]
+        return sum((ours[q] > theirs[q]) - (ours[q] < theirs[q]) for q in ours)
+
+    return [b for b in baselines if split(b) > 0]
 
 
 SLIPS: list[tuple[Callable[..., list[str]], str]] = [
@@ -75,9 +92,39 @@ SLIPS: list[tuple[Callable[..., list[str]], str]] = [
         "with compare at the family's level and keep the lines it calls better",
     ),
     (
+        _won_more,
+        "more won than lost (or more answered in all) is a lean, not a verdict: read each line "
+        "with compare at the family's level and keep the lines it calls better",
+    ),
+    (
         lambda s, a, bs: _shown(s, a, bs, turned=True),
         "the comparison turned round: those are the baselines shown ahead of a; put a's scores "
         "first",
+    ),
+    (
+        lambda s, a, bs: _shown(s, a, bs, keep="sign test"),
+        "the sign test alone: 'better' needs both tests, the paired interval's low end above 0 "
+        "as well (a split of many small wins and one large loss passes the sign test with a "
+        "negative mean); keep the lines compare(...).better calls ahead",
+    ),
+    (
+        lambda s, a, bs: _shown(s, a, bs, keep="interval"),
+        "the interval alone: its low end above 0 is half of 'better'; the sign test must also "
+        "give p < 0.05 / m; keep the lines compare(...).better calls ahead",
+    ),
+    (
+        lambda s, a, bs: _shown(s, a, bs, level=1 - 0.05 / len(bs)),
+        "the level is a percentage: level=100 - 5 / m (98.33 for m = 3), not the fraction "
+        "1 - 0.05 / m",
+    ),
+    (
+        lambda s, a, bs: _shown(s, a, bs, keep="not worse"),
+        "'not worse' also keeps the lines with no difference shown; keep only the lines "
+        "compare(...).better calls ahead",
+    ),
+    (
+        lambda s, a, bs: sorted(_shown(s, a, bs)),
+        "the right baselines, sorted: return them in the family's order, the order of `baselines`",
     ),
 ]
 
@@ -100,6 +147,19 @@ def _family(rng: random.Random, a: str, splits: dict[str, tuple[int, int]]) -> S
     return scores
 
 
+def _by_a_hair() -> Scores:
+    """Fractional scores on 43 questions, a family of two: against `windows`, `path` wins 12
+    questions by 0.05 and loses one by 1.0 (the sign test rejects at 0.05 / 2, the mean
+    difference is negative, so the interval does not clear 0: not better); against `structural`
+    it wins 9 and loses none (better). The sign test alone keeps both."""
+    ids = [f"q{i:02d}" for i in range(1, 44)]
+    path = {q: 1.0 if i < 30 else 0.0 for i, q in enumerate(ids)}
+    windows = {q: path[q] - 0.05 if i < 12 else path[q] for i, q in enumerate(ids)}
+    windows[ids[30]] = 1.0  # the one large loss
+    structural = {q: 0.0 if i < 9 else path[q] for i, q in enumerate(ids)}
+    return {"path": path, "windows": dict(reversed(windows.items())), "structural": structural}
+
+
 def _cases() -> list[Case]:
     rng = random.Random(38)
     families = [  # each slip changes the answer on at least one of these
@@ -110,6 +170,7 @@ def _cases() -> list[Case]:
         {"windows": (3, 1), "structural": (12, 0)},  # more in total, not shown
     ]
     cases: list[Case] = [(_family(rng, "path", f), "path", list(f)) for f in families]
+    cases.append((_by_a_hair(), "path", ["windows", "structural"]))
     for _ in range(6):
         m = rng.randint(1, 6)
         splits = {f"cut{i}": (rng.randint(0, 12), rng.randint(0, 4)) for i in range(m)}
