@@ -236,10 +236,10 @@ def _through_union(windows):  # the notebook imports union: half-open, merged, m
     return [(a, b - 1) for a, b in union((a, b + 1) for a, b in windows)]
 
 
-def _through_metrics_merge(windows):
-    from chunklab.evaluation import metrics
+def _through_the_package(windows):
+    from chunklab import evaluation
 
-    return [(a, b - 1) for a, b in metrics._merge([(a, b + 1) for a, b in windows])]
+    return [(a, b - 1) for a, b in evaluation.chroma.union([(a, b + 1) for a, b in windows])]
 
 
 def _helper_calls_union(windows):
@@ -264,7 +264,7 @@ def _union_as_default(windows, merge=None):
         (lambda w: [(a, b - 1) for a, b in imported_union((a, b + 1) for a, b in w)], "union"),
         (lambda w: _through_union(w), "union"),
         (_through_union, "union"),
-        (_through_metrics_merge, "_merge"),
+        (_through_the_package, "union"),
         (_helper_calls_union, "union"),
         (_union_as_default, "union"),
     ],

@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable
 from types import ModuleType
 
+from chunklab.evaluation.chroma import union
 from chunklab.teaching.checking import NotYet, short
 
 # --- 03b.2: merging overlapping sentence windows -------------------------------------------------
@@ -124,13 +125,10 @@ LIBRARY_MERGE_HINT = (
 
 
 def _library_merge_reached(fn: Callable) -> str | None:
-    """The name of the library's span merge (`union`, or `_merge` in the metrics) that `fn`, a
-    function inside it or a helper of the learner's it names reaches: by name, through a module
-    (`chroma.union`), as a default argument, or by an import inside the function. None if none."""
-    from chunklab.evaluation.chroma import union
-    from chunklab.evaluation.metrics import _merge
-
-    merges = {id(union): "union", id(_merge): "_merge"}
+    """The name of the library's span merge (`union`) if `fn`, a function inside it or a helper
+    of the learner's it names reaches it: by name, through a module (`chroma.union`), as a
+    default argument, or by an import inside the function. None if not."""
+    merges = {id(union): "union"}
     todo, seen = [fn], set()
     while todo:
         f = todo.pop()
@@ -149,7 +147,7 @@ def _library_merge_reached(fn: Callable) -> str | None:
         modules = [m for m in reached if isinstance(m, ModuleType)]
         modules += [sys.modules[n] for n in names if n.startswith("chunklab") and n in sys.modules]
         looked: set[int] = set()
-        while modules:  # chroma.union, or `from chunklab.evaluation import metrics` then ._merge
+        while modules:  # chroma.union, or `from chunklab import evaluation`, then .chroma.union
             looked |= {id(m) for m in modules}
             found = [getattr(m, n, None) for m in modules for n in names]
             reached += found
