@@ -6,6 +6,7 @@ import sys
 import pytest
 from conftest import ROOT
 
+from chunklab.evaluation.chroma import union as imported_union
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import verdict_for
 
@@ -224,3 +225,52 @@ def test_03b_2_names_a_list_overwritten_not_sorted():
     result = verdict("03b.2", overwrites_in_place)
     assert not result.passed and "windows[:] = ..." in result.message, result.message
     assert "windows.sort() sorts" not in result.message, result.message
+
+
+# --- 03b.2: the library's own merge, which does the exercise -----------------------------------
+
+
+def _through_union(windows):  # the notebook imports union: half-open, merged, made inclusive again
+    from chunklab.evaluation.chroma import union
+
+    return [(a, b - 1) for a, b in union((a, b + 1) for a, b in windows)]
+
+
+def _through_the_package(windows):
+    from chunklab import evaluation
+
+    return [(a, b - 1) for a, b in evaluation.chroma.union([(a, b + 1) for a, b in windows])]
+
+
+def _helper_calls_union(windows):
+    return _half_open_union(windows)
+
+
+def _half_open_union(windows):
+    from chunklab.evaluation.chroma import union
+
+    return [(a, b - 1) for a, b in union([(a, b + 1) for a, b in windows])]
+
+
+def _union_as_default(windows, merge=None):
+    from chunklab.evaluation import chroma
+
+    return [(a, b - 1) for a, b in (merge or chroma.union)([(a, b + 1) for a, b in windows])]
+
+
+@pytest.mark.parametrize(
+    ("fn", "name"),
+    [
+        (lambda w: [(a, b - 1) for a, b in imported_union((a, b + 1) for a, b in w)], "union"),
+        (lambda w: _through_union(w), "union"),
+        (_through_union, "union"),
+        (_through_the_package, "union"),
+        (_helper_calls_union, "union"),
+        (_union_as_default, "union"),
+    ],
+)
+def test_03b_2_refuses_the_library_merge(fn, name):
+    """A cold reader passed 03b.2 with the `union` the notebook imports: the merge this
+    exercise asks for, done by the library. Refused, naming the call."""
+    result = verdict("03b.2", fn)
+    assert not result.passed and f"calls the library's {name}" in result.message, result.message
