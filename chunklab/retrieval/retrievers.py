@@ -109,12 +109,12 @@ def _top(
     source: ScoreSource,
     keep_zero: bool = False,
 ) -> list[Scored]:
+    """The `k` best of `chunks` by `scores`, ties to the first given, a score of 0 only with
+    `keep_zero`. Only those `k` become `Scored` (validated objects, the slow part when a search
+    ranks thousands of candidates for a handful)."""
     order = sorted(range(len(chunks)), key=lambda i: (-scores[i], i))
-    return [
-        Scored(ref_id=chunks[i].chunk_id, score=float(scores[i]), source=source)
-        for i in order
-        if keep_zero or scores[i] > 0
-    ][:k]
+    kept = [i for i in order if keep_zero or scores[i] > 0][:k]
+    return [Scored(ref_id=chunks[i].chunk_id, score=float(scores[i]), source=source) for i in kept]
 
 
 class OverlapRetriever:
