@@ -67,7 +67,7 @@ def test_04e_1_names_each_slip(wrong, hint):
     assert hint in result.message, result.message
 
 
-def _starts(max_tokens=200, names=None, with_own_start=False, every_start_the_rules=False):
+def _starts(max_tokens=300, names=None, with_own_start=False, every_start_the_rules=False):
     """04e.2 counted as a learner would, with a slip when asked: (chunk starts, the rule's own)."""
     from chunklab.chunkers.semantic import SemanticChunker
     from chunklab.documents.series import load_document
@@ -94,6 +94,7 @@ def test_04e_2_accepts_the_count_and_names_each_slip():
     assert selfcheck.verdict_for("04e.2", list(right)).endswith("correct.")
     for wrong, hint in [
         (_starts(100), "04e's budget"),
+        (_starts(200), "section 3's budget"),
         (_starts(with_own_start=True), "own start"),
         (_starts(every_start_the_rules=True), "not every chunk start is the rule's"),
         ((right[1], right[0]), "wrong order"),
@@ -106,4 +107,4 @@ def test_04e_2_accepts_the_count_and_names_each_slip():
 @pytest.mark.xdist_group("exercise-04e.2")
 def test_04e_2_the_rules_own_count_does_not_move_with_the_budget():
     """The exercise's written half: the budget adds or removes starts, never the rule's."""
-    assert _starts(100)[1] == _starts(200)[1] and _starts(100)[0] > _starts(200)[0]
+    assert _starts(100)[1] == _starts(300)[1] and _starts(100)[0] > _starts(300)[0]
