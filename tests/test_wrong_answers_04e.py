@@ -4,7 +4,7 @@ hint naming the slip, and accepts the count written two ways."""
 import pytest
 
 from chunklab.teaching import selfcheck
-from chunklab.teaching.claims import sign_test
+from chunklab.teaching.claims import fewest_decisive, sign_test
 from chunklab.teaching.exercises import verdict
 
 
@@ -12,10 +12,37 @@ def _fewest(questions, alpha):
     return next((n for n in range(1, questions + 1) if 2 * 0.5**n < alpha), None)
 
 
-def test_04e_1_accepts_the_count_by_formula_and_by_the_sign_test():
+def test_04e_1_accepts_the_count_by_formula_and_by_a_loop():
     assert verdict("04e.1", _fewest).passed
-    by_test = lambda q, a: next((n for n in range(1, q + 1) if sign_test(n, 0) < a), None)  # noqa: E731
-    assert verdict("04e.1", by_test).passed
+
+    def by_loop(questions, alpha):
+        for n in range(1, questions + 1):
+            if 2 * 0.5**n < alpha:
+                return n
+        return None
+
+    assert verdict("04e.1", by_loop).passed
+
+
+def _fewest_by_the_library(questions, alpha):
+    try:
+        return fewest_decisive(questions, alpha)
+    except StopIteration:  # the library's raises where the exercise asks for None
+        return None
+
+
+@pytest.mark.parametrize(
+    "calls_the_library",
+    [
+        lambda q, a: next((n for n in range(1, q + 1) if sign_test(n, 0) < a), None),
+        _fewest_by_the_library,
+    ],
+)
+def test_04e_1_refuses_a_call_into_the_library(calls_the_library):
+    """The exercise says: do not call sign_test or fewest_decisive."""
+    result = verdict("04e.1", calls_the_library)
+    assert not result.passed
+    assert "the library's" in result.message, result.message
 
 
 @pytest.mark.parametrize(
@@ -31,6 +58,7 @@ def test_04e_1_accepts_the_count_by_formula_and_by_the_sign_test():
             "number of questions",
         ),
         (lambda q, a: 2 * 0.5 ** (_fewest(q, a) or 1), "a whole number"),
+        (lambda q, a: next((n for n in range(1, q) if 2 * 0.5**n < a), None), "stops one short"),
     ],
 )
 def test_04e_1_names_each_slip(wrong, hint):
@@ -39,7 +67,7 @@ def test_04e_1_names_each_slip(wrong, hint):
     assert hint in result.message, result.message
 
 
-def _starts(max_tokens=200, names=None, with_own_start=False, every_start_the_rules=False):
+def _starts(max_tokens=300, names=None, with_own_start=False, every_start_the_rules=False):
     """04e.2 counted as a learner would, with a slip when asked: (chunk starts, the rule's own)."""
     from chunklab.chunkers.semantic import SemanticChunker
     from chunklab.documents.series import load_document
@@ -66,6 +94,7 @@ def test_04e_2_accepts_the_count_and_names_each_slip():
     assert selfcheck.verdict_for("04e.2", list(right)).endswith("correct.")
     for wrong, hint in [
         (_starts(100), "04e's budget"),
+        (_starts(200), "section 3's budget"),
         (_starts(with_own_start=True), "own start"),
         (_starts(every_start_the_rules=True), "not every chunk start is the rule's"),
         ((right[1], right[0]), "wrong order"),
@@ -78,4 +107,4 @@ def test_04e_2_accepts_the_count_and_names_each_slip():
 @pytest.mark.xdist_group("exercise-04e.2")
 def test_04e_2_the_rules_own_count_does_not_move_with_the_budget():
     """The exercise's written half: the budget adds or removes starts, never the rule's."""
-    assert _starts(100)[1] == _starts(200)[1] and _starts(100)[0] > _starts(200)[0]
+    assert _starts(100)[1] == _starts(300)[1] and _starts(100)[0] > _starts(300)[0]

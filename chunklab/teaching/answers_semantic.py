@@ -185,18 +185,20 @@ def _asked() -> tuple[str, ...]:
     return tuple(sorted({q.document for q in questions}))
 
 
-def rule_share(max_tokens: int = 200) -> tuple[int, int]:
+def rule_share(max_tokens: int = 300) -> tuple[int, int]:
     """04e.2: the semantic cut's chunk starts over the five asked documents at `max_tokens`, and
     how many of them the rule chose (the rest are the budget's)."""
     return _starts_and_rule(max_tokens, _asked())
 
 
 def _rule_share_misses() -> dict[Any, str]:
-    """The slips on the way: 04e's own budget, the documents' starts counted, the order, every
-    start or only the budget's counted as the rule's, one document alone."""
+    """The slips on the way: 04e's own budgets (100 and section 3's 200), the documents' starts
+    counted, the order, every start or only the budget's counted as the rule's, one document
+    alone."""
     starts, own = rule_share()
     slips: list[tuple[Any, str]] = [
-        (rule_share(100), "those are the numbers at 04e's budget (100): set max_tokens=200"),
+        (rule_share(100), "those are the numbers at 04e's budget (100): set max_tokens=300"),
+        (rule_share(200), "those are the numbers at section 3's budget (200): set max_tokens=300"),
         (
             (starts + len(_asked()), own),
             "that counts each document's own start; leave it out (it is no cut)",
@@ -214,7 +216,7 @@ def _rule_share_misses() -> dict[Any, str]:
     ]
     alone: dict[tuple[int, int], list[str]] = {}
     for name in _asked():  # two documents may give the same pair: the hint names both
-        alone.setdefault(_starts_and_rule(200, (name,)), []).append(name)
+        alone.setdefault(_starts_and_rule(300, (name,)), []).append(name)
     slips += [
         (pair, f"that is {' or '.join(names)} alone: sum over the five documents")
         for pair, names in alone.items()

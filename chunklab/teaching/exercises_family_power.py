@@ -3,16 +3,17 @@ questions, all one way, whose exact two-sided sign test falls under the family's
 when even every question won cannot reach it. Checked against `claims.sign_test` on question
 counts and alphas the notebook never shows, naming each predictable slip: the one-sided p,
 ``<=`` where the rule is ``<``, the most that cannot reach alpha instead of the fewest that can,
-one past the fewest, the number of questions where None is due, and an answer beyond the
-questions there are.
+one past the fewest, the number of questions where None is due, an answer beyond the
+questions there are, and a loop that stops one short of the last question. It refuses a call into
+`sign_test` or `fewest_decisive`, which the exercise asks the learner to write.
 Registered in `exercises`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, consistent_slips, short
-from chunklab.teaching.claims import sign_test
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
+from chunklab.teaching.claims import fewest_decisive, sign_test
 
 Case = tuple[int, float]
 
@@ -75,6 +76,11 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         "does not reach it then, so return None",
     ),
     (
+        lambda q, a: _fewest(q - 1, a),
+        "your loop stops one short: range(1, questions) never tries every question won; "
+        "try n = 1 to questions, inclusive",
+    ),
+    (
         _uncapped,
         "that is more questions than there are: when even every question won cannot reach "
         "alpha, return None",
@@ -102,8 +108,12 @@ _CASES: list[Case] = [
 def check_fewest_one_way(fn: Callable) -> int:
     """04e.1: the fewest decisive questions, all won, whose two-sided sign test p is under
     `alpha`, at most `questions`; None when no count up to `questions` reaches it."""
+    refusal = (
+        "your function calls {name}, the library's: compute p = 2 * 0.5 ** n yourself and stop "
+        "at the first n whose p is under alpha"
+    )
     for questions, alpha in _CASES:
-        got = fn(questions, alpha)
+        got = run_without(fn, (questions, alpha), [sign_test, fewest_decisive], refusal)
         expected = _fewest(questions, alpha)
         if got is not None and (isinstance(got, bool) or not isinstance(got, int)):
             raise NotYet(f"return a whole number of questions (or None), not {short(got)}")
