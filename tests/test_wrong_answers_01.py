@@ -918,3 +918,38 @@ def test_01_2_names_end_minus_one_and_tied_counting_only_neither(wrong, hint):
     """R21 found both refused with the generic hint; each is now named."""
     result = verdict("01.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _rate_within_text(rounding):  # 01c's match, the budget times the text's mean rate, capped
+    return lambda t, b, c: min(len(t), rounding(b * len(t) / max(c(t), 1)))
+
+
+def compare_by_word_runs(text, cut_a, cut_b, questions):  # a fact as a run of split words
+    def holds(fact, chunk):
+        words, parts = chunk.split(), fact.split()
+        return any(words[k : k + len(parts)] == parts for k in range(len(words)))
+
+    def answered(cut, facts):
+        return any(all(holds(f, text[a:b]) for f in facts) for a, b in cut)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    won = sum(x and not y for x, y in pairs)
+    lost = sum(y and not x for x, y in pairs)
+    return won, lost, len(questions) - won - lost
+
+
+@pytest.mark.parametrize(
+    ("exercise", "wrong", "hint"),
+    [
+        ("01c.1", _rate_within_text(int), "a rate averaged over the text is not a bound"),
+        ("01c.1", _rate_within_text(round), "a rate averaged over the text is not a bound"),
+        ("01.2", compare_by_word_runs, "a line break"),
+    ],
+    ids=["rate_capped_floored", "rate_capped_rounded", "word_runs"],
+)
+def test_01c_1_names_a_capped_rate_and_01_2_a_fact_across_a_line_break(exercise, wrong, hint):
+    """R22: the average-rate conversion kept within the text got 'some window costs more than 20',
+    and a fact matched as a run of split words (a line break passing for a space) got the generic
+    hint; each now names its slip."""
+    result = verdict(exercise, wrong)
+    assert not result.passed and hint in result.message, result.message

@@ -8,9 +8,10 @@ texts with two counters (cl100k tokens and words), which the notebook never show
 predictable slips: stopping at the first size that does not fit (a larger one can fit again: the
 window starts move with the size), testing the first window only, leaving the last, shorter window
 out, `<` for "at most", one size too many, a chars-per-token rule of thumb, the text's own average
-rate (the match 01c shows its costliest window overspends), never trying the whole text as one
-window, anything but 0 when no size fits, overlapping windows (by 40, or by a fifth of the size as
-01c's), and a search (bisection) that takes the sizes that fit for one run.
+rate, capped at the text's length or not (01c's match, which over a third of its windows
+overspend), never trying the whole text as one window, anything but 0 when no size fits,
+overlapping windows (by 40, or by a fifth of the size as 01c's), and a search (bisection) that
+takes the sizes that fit for one run.
 No library function does this job, so nothing is refused for calling one.
 """
 
@@ -52,8 +53,9 @@ def _slips(text: str, budget: int, count: Count) -> list[tuple[int, str]]:
     full = next((s for s in range(len(text), 0, -1) if _fits(text, s, budget, count, False)), 0)
     rate = budget * len(text) / max(count(text), 1)  # the whole text's characters per token
     average = (
-        "that is the budget times the text's average rate (characters per token); a window dense "
-        "in tokens costs more than the average (01c section 2): count each window instead"
+        "that is the budget times the text's average rate (characters per token), and a rate "
+        "averaged over the text is not a bound: a window dense in tokens costs more than the "
+        "average (01c section 2): count each window instead"
     )
     return [
         (
@@ -69,6 +71,8 @@ def _slips(text: str, budget: int, count: Count) -> list[tuple[int, str]]:
         (4 * budget, "that is a rule of thumb (4 characters a token): count each window instead"),
         (int(rate), average),
         (round(rate), average),
+        (min(int(rate), len(text)), average),  # the same, kept within the text
+        (min(round(rate), len(text)), average),
     ]
 
 

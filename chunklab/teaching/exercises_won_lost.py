@@ -6,10 +6,11 @@ fact the question needs as whole words (notebook 01's `holds_fact`; the texts ar
 nothing to fold); the pair is counted won (a answers it, b does not), lost (the other way) or tied
 (both or neither). The first case puts `seal` inside `sealant`, where a substring test credits a
 chunk with a fact it does not hold, as it finds the manual's `acao` inside `vibracao`; the others
-are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside another. An answer that
-calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is refused, and the slip
-a wrong answer makes on every case is named (`checking.consistent_slips`), else the first case it
-got wrong is shown.
+are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside another; a fact of two
+words split by a line break in the text is not held (a run of split words would take it). An
+answer that calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is
+refused, and the slip a wrong answer makes on every case is named (`checking.consistent_slips`),
+else the first case it got wrong is shown.
 """
 
 from __future__ import annotations
@@ -50,6 +51,12 @@ def expected_counts(text: str, cut_a: list[Span], cut_b: list[Span], qs: list[li
     return _count(_answered, (text, cut_a, cut_b, qs))
 
 
+def _word_run(fact: str, chunk: str) -> bool:
+    """`fact`'s words as a run of the chunk's split words: a line break passes for a space."""
+    words, parts = chunk.split(), fact.split()
+    return any(words[k : k + len(parts)] == parts for k in range(len(words)))
+
+
 def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
     return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
 
@@ -86,6 +93,14 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         ),
         "a fact can be several words ('pump seal'): look for it in the chunk's text, not among "
         "its split words",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, facts: any(all(_word_run(f, t[a:b]) for f in facts) for a, b in cut),
+            case,
+        ),
+        "a fact is its exact text, space included: 'pump seal' is not in 'pump\\nseal' (a line "
+        "break between the words), which a run of split words takes for it",
     ),
     (
         lambda *case: _count(_spread, case),
