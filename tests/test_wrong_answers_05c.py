@@ -213,3 +213,12 @@ def test_05c_2_zero_hint_gives_the_notebooks_reason():
     right, _ = selfcheck.SOLUTIONS["05c.2"][1]()
     line = selfcheck.verdict_for("05c.2", (right, 0))
     assert "header above each piece" in line and "not rows" not in line, line
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_names_a_blind_count_one_off():
+    """(73, 9) and (73, 7) got only the generic restatement: a sweep that counts the safe size
+    itself, or leaves out one end, is named with the sizes' two ends."""
+    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert "one too many" in selfcheck.verdict_for("05c.2", (right, blind_count + 1))
+    assert "one too few" in selfcheck.verdict_for("05c.2", (right, blind_count - 1))
