@@ -293,7 +293,8 @@ def _linearized_by_hand(text, order, stripped, after_delimiter=False):
         header = t.header if stripped else lines[k]
         rows = t.rows if stripped else [lines[n] for n in t.row_lines]
         out += [x for row in rows for x in order(header, row)] if rows else [header]
-        k = t.delimiter_line + 1 if after_delimiter else (t.row_lines or (t.delimiter_line,))[-1] + 1
+        last = t.delimiter_line if after_delimiter else (t.row_lines or (t.delimiter_line,))[-1]
+        k = last + 1
     return "\n".join(out)
 
 

@@ -232,7 +232,9 @@ def test_05c_1_names_the_pages_lines_as_written():
         lines = doc.text.split("\n")
         _, tables = _pairs(doc)
         return sum(
-            len(lines[t.header_line]) + 1 + len(lines[k]) > size for t in tables for k in t.row_lines
+            len(lines[t.header_line]) + 1 + len(lines[k]) > size
+            for t in tables
+            for k in t.row_lines
         )
 
     result = verdict("05c.1", padded)

@@ -68,7 +68,9 @@ def _counts(doc: Document) -> dict[str, Callable[[int], int]]:
     pairs = [(t, row) for t in tables for row in t.rows]  # each row with its own table
     lines = doc.text.split("\n")
     widest = max(len(t.header) for t in tables)
-    as_written = [len(lines[t.header_line]) + 1 + len(lines[k]) for t in tables for k in t.row_lines]
+    as_written = [
+        len(lines[t.header_line]) + 1 + len(lines[k]) for t in tables for k in t.row_lines
+    ]
 
     def pair(t: Table, r: str) -> int:
         return len(t.header) + 1 + len(r)
