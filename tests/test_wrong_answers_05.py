@@ -276,9 +276,10 @@ def test_05_2_accepts_the_rule_refuses_the_library_and_section_3s_linearize():
     assert not copied.passed and "without outer pipes" in copied.message, copied.message
 
 
-def _linearized_by_hand(text, order, stripped):
+def _linearized_by_hand(text, order, stripped, after_delimiter=False):
     """Every table find_tables finds, linearized from the page's lines: each row and its header
-    in `order`, the lines `stripped` as find_tables reads them or left as the page writes them."""
+    in `order`, the lines `stripped` as find_tables reads them or left as the page writes them;
+    `after_delimiter`: carry on from the line after the delimiter row, not after the last row."""
     from chunklab.chunkers.tables import find_tables
 
     lines, out, k = text.split("\n"), [], 0
@@ -292,7 +293,8 @@ def _linearized_by_hand(text, order, stripped):
         header = t.header if stripped else lines[k]
         rows = t.rows if stripped else [lines[n] for n in t.row_lines]
         out += [x for row in rows for x in order(header, row)] if rows else [header]
-        k = (t.row_lines or (t.delimiter_line,))[-1] + 1
+        last = t.delimiter_line if after_delimiter else (t.row_lines or (t.delimiter_line,))[-1]
+        k = last + 1
     return "\n".join(out)
 
 
@@ -305,3 +307,10 @@ def test_05_2_names_rows_written_before_their_header_and_lines_left_unstripped()
     assert not after.passed and "before its row" in after.message, after.message
     raw = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (h, r), False))
     assert not raw.passed and "as find_tables reads them" in raw.message, raw.message
+
+
+def test_05_2_names_carrying_on_after_the_delimiter_row():
+    """Carrying on from the line after the delimiter row writes each table's rows again, as the
+    page has them, after the linearized ones; it got only "line N: expected ''"."""
+    slip = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (h, r), True, True))
+    assert not slip.passed and "after its last row" in slip.message, slip.message

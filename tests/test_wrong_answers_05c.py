@@ -213,3 +213,29 @@ def test_05c_2_zero_hint_gives_the_notebooks_reason():
     right, _ = selfcheck.SOLUTIONS["05c.2"][1]()
     line = selfcheck.verdict_for("05c.2", (right, 0))
     assert "header above each piece" in line and "not rows" not in line, line
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_names_a_blind_count_one_off():
+    """(73, 9) and (73, 7) got only the generic restatement: a sweep that counts the safe size
+    itself, or leaves out one end, is named with the sizes' two ends."""
+    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert "one too many" in selfcheck.verdict_for("05c.2", (right, blind_count + 1))
+    assert "one too few" in selfcheck.verdict_for("05c.2", (right, blind_count - 1))
+
+
+def test_05c_1_names_the_pages_lines_as_written():
+    """The page's own lines (two 18F header lines end in a space) in place of Table.header and
+    Table.rows got only the generic hint."""
+
+    def padded(doc, size):
+        lines = doc.text.split("\n")
+        _, tables = _pairs(doc)
+        return sum(
+            len(lines[t.header_line]) + 1 + len(lines[k]) > size
+            for t in tables
+            for k in t.row_lines
+        )
+
+    result = verdict("05c.1", padded)
+    assert not result.passed and "spaces and all" in result.message, result.message

@@ -134,6 +134,11 @@ def _policy_hint(answer: Any, solution: Any) -> str:
             policy_linearized_at(s)[0] > 0 and not policy_linearized_at(s)[1] for s in range(1, 301)
         ): "that counts sizes under 60 too; the question asks the sizes from 60 to 300",
     }
+    slips.setdefault(
+        solution[1] + 1,
+        "one too many: the size from which every row is kept loses none, so it is not one of them",
+    )
+    slips.setdefault(solution[1] - 1, "one too few: count both ends of the run of sizes")
     slips.pop(solution[1], None)
     return slips.get(
         blind,

@@ -58,6 +58,7 @@ def _sizes(doc: Document) -> list[int]:
         len("\n".join(lines[t.header_line : t.row_lines[-1] + 1])) for t in tables if t.rows
     }
     lengths |= {len("\n".join([t.header, *t.rows])) for t in tables if t.rows}
+    lengths |= {len(lines[t.header_line]) + 1 + len(lines[k]) for t in tables for k in t.row_lines}
     return sorted({10, 60, 300} | lengths | {n - 1 for n in lengths})
 
 
@@ -115,8 +116,23 @@ def _counts(doc: Document) -> dict[str, Callable[[int], int]]:
         "the linearized text has no delimiter row: each row sits under its header alone": longer(
             lambda t, r: pair(t, r) + 1 + len(lines[t.delimiter_line])
         ),
-        "tokens: LinearizedChunker's size counts characters": longer(
-            lambda t, r: cl100k(t.header + "\n" + r)
+        **_measured_otherwise(tables, lines),
+    }
+
+
+def _measured_otherwise(tables: list[Table], lines: list[str]) -> dict[str, Callable[[int], int]]:
+    """The counts of two more slips: each pair measured in the page's own lines, or in tokens."""
+    as_written = [
+        len(lines[t.header_line]) + 1 + len(lines[k]) for t in tables for k in t.row_lines
+    ]
+    in_tokens = [cl100k(t.header + "\n" + r) for t in tables for r in t.rows]
+    return {
+        "the page's lines as written, spaces and all: the linearized text holds Table.header and "
+        "Table.rows, stripped as find_tables reads them": (
+            lambda size: sum(n > size for n in as_written)
+        ),
+        "tokens: LinearizedChunker's size counts characters": (
+            lambda size: sum(n > size for n in in_tokens)
         ),
     }
 

@@ -240,7 +240,8 @@ def linearized_with_slip(text: str, slip: str = "") -> str:
             out += [header] * (slip == "twice") + delimiter
             pairs = [(row, header) if slip == "after" else (header, row) for row in rows]
             out += [x for pair in pairs for x in pair]
-        k = (t.row_lines or (t.delimiter_line,))[-1] + 1
+        last = t.delimiter_line if slip == "resume" else (t.row_lines or (t.delimiter_line,))[-1]
+        k = last + 1
     return "\n".join(out)
 
 
@@ -256,6 +257,8 @@ LINEARIZE_SLIPS = {
     "after": "the header goes before its row, not after it: header, row, header, row",
     "raw": "write the header and rows as find_tables reads them (Table.header, Table.rows, each "
     "stripped), not the page's lines with their spaces",
+    "resume": "after a table, carry on from the line after its last row (Table.row_lines), not "
+    "after its delimiter row: the rows are written a second time, as the page has them",
 }
 
 
