@@ -465,6 +465,16 @@ def test_02b_2_refuses_the_obvious_guess_and_nothing_changed(capsys):
         assert "not quite" in said("02b.2", wrong, capsys), wrong
 
 
+def test_02b_2_names_a_list_not_started_after_a_paragraph(capsys):
+    """A learner who reads `4. Registro`, after the rows' paragraph and a blank line, as no list
+    (only `1.` may start one after a paragraph) is told the rule's condition, the missing blank
+    line. Fails on the old checker, which gave only its generic hint."""
+    kinds = SOLUTIONS["02b.2"][1]()
+    assert kinds[-2:] == ["paragraph", "list"]
+    out = said("02b.2", [*kinds[:-1], "paragraph"], capsys)
+    assert "not quite" in out and "an ordered list may start at any number" in out, out
+
+
 def test_02b_2_hints_name_no_position(capsys):
     """No hint names a position, a direction or the kind asked for: a few guesses must not walk
     to the answer."""

@@ -148,6 +148,17 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
         )
     if "table" in kinds:
         return _NO_DELIMITER
+    if (
+        len(kinds) == len(solution)
+        and [k if k != "paragraph" else "list" for k in kinds]
+        == [k if k != "paragraph" else "list" for k in solution]
+        and any(k == "paragraph" != s for k, s in zip(kinds, solution, strict=True))
+    ):
+        return (
+            "an ordered list may start at any number, `4.` too, once a blank line ends the "
+            "paragraph before it: only a list that interrupts a paragraph, with no blank line "
+            "between them, must start at `1.`"
+        )
     if kinds == solution[: len(kinds)]:
         return "you stopped early: parse_blocks reads the whole of `spaced`, to its last line"
     if "code" in kinds:
