@@ -221,7 +221,7 @@ def test_10d_1_refuses_a_p_equal_to_the_threshold():
 
 
 def verdict_all_inclusive(a, b, low, high, level):
-    """`>=` and `<=` throughout: an interval touching 0 and a p at the threshold both let through."""
+    """`>=` and `<=` throughout: a touching interval and a p at the threshold both let through."""
     won, lost = _split(a, b)
     p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
     alpha = (100 - level) / 100
