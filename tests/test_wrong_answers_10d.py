@@ -218,3 +218,35 @@ def test_10d_1_refuses_a_p_equal_to_the_threshold():
     """4 won, 0 lost: p = 0.125, the threshold at 87.5% exactly; 'better' needs p below it."""
     result = verdict("10d.1", verdict_p_at_threshold_passes)
     assert not result.passed and "strictly below" in result.message, result.message
+
+
+def verdict_all_inclusive(a, b, low, high, level):
+    """`>=` and `<=` throughout: a touching interval and a p at the threshold both let through."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    alpha = (100 - level) / 100
+    if low >= 0 and won > lost and p <= alpha:
+        return p, "better"
+    if high <= 0 and lost > won and p <= alpha:
+        return p, "worse"
+    return p, "no difference shown"
+
+
+def test_10d_1_names_the_nearest_slip_when_two_are_made():
+    """Two slips at once fit neither everywhere: the hint names the one made on most cases (the
+    touching interval), not one the function never makes (the sign test alone)."""
+    result = verdict("10d.1", verdict_all_inclusive)
+    assert not result.passed and "touches 0" in result.message, result.message
+    assert "sign test alone" not in result.message, result.message
+
+
+def verdict_threshold_halved(a, b, low, high, level):
+    """alpha = (100 - level) / 200: the two-sided p compared with half the threshold."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    return p, _rule(p, won, lost, low, high, 100 - (100 - level) / 2)
+
+
+def test_10d_1_names_a_halved_threshold():
+    result = verdict("10d.1", verdict_threshold_halved)
+    assert not result.passed and "halved the threshold" in result.message, result.message

@@ -11,7 +11,7 @@ edges, so every predictable slip gives another answer on one of them: the interv
 test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin tosses or
 split between won and lost, p not capped at 1, the direction of the split ignored, an interval
 touching 0 read as excluding it, the observed split left out of the tail, a p equal to the
-threshold let through (`<=`). A call into `compare` or
+threshold let through (`<=`), the threshold halved. A call into `compare` or
 `sign_test` is refused; any correct method (math.comb, numpy) passes. scipy is not installed
 here: an answer that imports it (`scipy.stats.binomtest`) is told so, and pointed at `math.comb`.
 """
@@ -113,6 +113,11 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
         ),
         "you let a p equal to the threshold through: the rule asks p < (100 - level) / 100, "
         "strictly below": (p, _rule(p, won, lost, low, high, level, at=True)),
+        "you halved the threshold: p is already two-sided, so it is compared with "
+        "(100 - level) / 100 itself, not half of it": (
+            p,
+            _rule(p, won, lost, low, high, 100 - (100 - level) / 2),
+        ),
     }
 
 
@@ -164,17 +169,17 @@ def _same(got: Any, want: tuple[float, str]) -> bool:
     return math.isclose(p, want[0], rel_tol=1e-9, abs_tol=1e-12) and got[1] == want[1]
 
 
-def _made_everywhere(fn: Callable, words: str) -> bool:
-    """Whether `fn` returns the slip named by `words` on every case: one case can match several
-    slips by chance (the interval alone and the direction ignored agree where a wins more)."""
+def _agreement(fn: Callable, words: str) -> int:
+    """On how many cases `fn` returns the slip named by `words`: one case can match several slips
+    by chance (the interval alone and the direction ignored agree where a wins more)."""
+    agree = 0
     for case in _cases():
         try:
             got = fn(*case)
         except Exception:  # noqa: BLE001 - a learner's function may raise anything
-            return False
-        if not _same(got, _slips(case)[words]):
-            return False
-    return True
+            return 0
+        agree += _same(got, _slips(case)[words])
+    return agree
 
 
 def _which_slip(got: Any, case: Case, fn: Callable) -> str:
@@ -184,8 +189,9 @@ def _which_slip(got: Any, case: Case, fn: Callable) -> str:
         return "write the verdict as compare prints it, in lower case"
     want = expected_verdict(*case)
     named = [w for w, slip in _slips(case).items() if slip != want and _same(got, slip)]
-    if named:
-        return "; or ".join([w for w in named if _made_everywhere(fn, w)] or named)
+    if named:  # the slips fn makes on the most cases: two slips at once fit neither everywhere
+        agree = {w: _agreement(fn, w) for w in named}
+        return "; or ".join(w for w in named if agree[w] == max(agree.values()))
     if isinstance(got[1], str) and got[1] == want[1]:
         return "the verdict is right, p is not: the exact two-sided sign test of won against lost"
     return (
