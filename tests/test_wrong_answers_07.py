@@ -870,8 +870,9 @@ def _without_majority(family):  # "more won than lost" dropped: interval and two
 
 
 def test_07b_2_refuses_shown_ahead_without_more_won_than_lost():
-    """07b's char_precision line has a positive mean and 15 won, 27 lost: a positive low end and a
-    passing sign test can come with more lost than won, and the function must not call it ahead."""
+    """A positive low end and a passing sign test can come with more lost than won (a few large
+    wins, many small losses: 07b's char_precision line has 15 won, 27 lost and a positive mean,
+    though its low end is below 0), and the function must not call it ahead."""
     result = verdict("07b.2", _without_majority)
     assert not result.passed and "more won than lost" in result.message, result.message
 
@@ -1002,3 +1003,16 @@ def test_07_2_names_each_half_of_better_and_each_reading_slip(wrong, named):
     and each slip is named."""
     result = verdict("07.2", wrong)
     assert not result.passed and named in result.message, result.message
+
+
+def _any_verdict(scores, a, baselines):  # every line with a verdict, "worse" ones included
+    level = 100 - 5 / len(baselines)
+    lines = {b: compare(*_pairs(scores, a, b), show=False, level=level) for b in baselines}
+    return [b for b, line in lines.items() if line.verdict != "no difference shown"]
+
+
+def test_07_2_names_a_worse_line_kept():
+    """A reader kept every line with a verdict, "worse" included, and got only the generic hint
+    ("keep the baselines whose line is better"); the hint now names the slip."""
+    result = verdict("07.2", _any_verdict)
+    assert not result.passed and "the lines called worse kept too" in result.message, result.message

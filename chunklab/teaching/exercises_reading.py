@@ -250,8 +250,10 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
             family, 0.05 / m, normal=1.0
         ),
         "you dropped 'more won than lost': a positive low end and p < 0.05 / m can come with more "
-        "questions lost than won (07b's char_precision: 15 won, 27 lost, a positive mean); shown "
-        "ahead needs won > lost too": _ahead(family, 0.05 / m, majority=False),
+        "questions lost than won (a few large wins, many small losses: 07b's char_precision has "
+        "15 won, 27 lost, yet a positive mean); shown ahead needs won > lost too": _ahead(
+            family, 0.05 / m, majority=False
+        ),
         "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
         "it, the low end must be above 0": _ahead(family, 0.05 / m, touching=True),
     }

@@ -5,7 +5,7 @@ a dict from question id to score, in an order of its own), reads every line at t
 the family's order. Checked against `claims.compare` on families made up here, naming each
 predictable slip: every line read at 0.05, `a` counted into m, the level as a fraction, scores
 paired by position, the totals (or won > lost) with no test, the sign test or the interval alone,
-"not worse" for "better", the comparison turned round, and the names sorted.
+"not worse" or any verdict for "better", the comparison turned round, and the names sorted.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -47,6 +47,7 @@ def _shown(
             "sign test": line.won > line.lost
             and line.p_value < line.alpha,  # the interval left out
             "not worse": not line.worse,
+            "decided": line.verdict != "no difference shown",  # "worse" kept too
         }[keep]
         if kept:
             out.append(b)
@@ -121,6 +122,11 @@ SLIPS: list[tuple[Callable[..., list[str]], str]] = [
         lambda s, a, bs: _shown(s, a, bs, keep="not worse"),
         "'not worse' also keeps the lines with no difference shown; keep only the lines "
         "compare(...).better calls ahead",
+    ),
+    (
+        lambda s, a, bs: _shown(s, a, bs, keep="decided"),
+        "the lines called worse kept too: 'worse' is a verdict as well (a behind b), not only "
+        "'no difference shown'; keep only the lines compare(...).better calls ahead",
     ),
     (
         lambda s, a, bs: sorted(_shown(s, a, bs)),
