@@ -123,6 +123,11 @@ def _two_sided(won, lost):
     return min(1.0, 2 * tail / 2**n) if n else 1.0
 
 
+def _won_tail(won, lost):
+    n = won + lost
+    return sum(math.comb(n, i) for i in range(won, n + 1)) / 2**n if n else 1.0
+
+
 def _decided(splits, p=_two_sided, m=len, won_only=False):
     alpha = 0.05 / m(splits)
     return [
@@ -148,6 +153,8 @@ def test_06b_2_accepts_the_reading_written_two_ways():
     ("slip", "hint"),
     [
         (lambda s: _decided(s, p=lambda w, lo: _two_sided(w, lo) / 2), "one-sided p"),
+        (lambda s: _decided(s, p=_won_tail), "one-sided p on the won side"),
+        (lambda s: _decided(s, m=lambda s: len(s) + 1), "m is one more than the comparisons given"),
         (lambda s: _decided(s, won_only=True), "keeps only comparisons won"),
         (
             lambda s: _decided(s, m=lambda s: max(1, sum(w + lo > 0 for w, lo in s))),

@@ -4,10 +4,10 @@
 the comparisons whose exact two-sided sign test rejects read alone (p < 0.05) but not at the
 family's level (p < 0.05 / m, m the number of comparisons in the list). Checked against
 `claims.sign_test` on families the notebook never shows, naming each predictable slip: the
-one-sided p, only the comparisons won counted, m counted over the comparisons with a decisive
-question or over distinct splits, m fixed at the notebook's 18, a normal approximation, the
-comparisons that pass at the family's level returned instead, every comparison that passes alone
-returned, and positions counted from 1.
+one-sided p (either tail, or the won side only), only the comparisons won counted, m one too
+many, m counted over the comparisons with a decisive question or over distinct splits, m fixed
+at the notebook's 18, a normal approximation, the comparisons that pass at the family's level
+returned instead, every comparison that passes alone returned, and positions counted from 1.
 Registered in `exercises`.
 """
 
@@ -27,6 +27,12 @@ def _one_sided(won: int, lost: int) -> float:
     """Half the two-sided p, uncapped: the tail on the observed side only."""
     n = won + lost
     return sum(math.comb(n, i) for i in range(min(won, lost) + 1)) / 2**n if n else 1.0
+
+
+def _won_tail(won: int, lost: int) -> float:
+    """One-sided on the won side only: the chance of at least `won` wins, a lost split reads ~1."""
+    n = won + lost
+    return sum(math.comb(n, i) for i in range(won, n + 1)) / 2**n if n else 1.0
 
 
 def _normal(won: int, lost: int) -> float:
@@ -56,6 +62,15 @@ _SLIPS: list[tuple[Callable[[Splits], list[int]], str]] = [
         lambda s: _decided(s, p=_one_sided),
         "that reads a one-sided p: the sign test is two-sided (a difference either way counts), "
         "twice the tail of the split",
+    ),
+    (
+        lambda s: _decided(s, p=_won_tail),
+        "that reads a one-sided p on the won side (the chance of at least that many won): the "
+        "sign test is two-sided, twice the smaller tail, so a split lost 7 to 0 counts too",
+    ),
+    (
+        lambda s: _decided(s, m=lambda s: len(s) + 1),
+        "m is one more than the comparisons given: m = len(splits), the family's own count",
     ),
     (
         lambda s: _decided(s, won_only=True),
