@@ -184,6 +184,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_family_power`: companion 04e's check 04e.1: a family's fewest decisive
   questions
 - `teaching.exercises_verdict_family`: notebook 07's check 07.2: a verdict family from raw scores
+- `teaching.exercises_never_read`: exercise 09.2's check: the characters a model never reads
 - `teaching.exercises_read_limit`: companion 09d's check 09d.1: the facts in what the model reads
 - `teaching.table_cuts`: 04d's section 2: breakpoint rules on the series' tables
 - `teaching.cut_agreement`: 04c's section 4: cuts shared by two models, and cuts on true changes

@@ -483,6 +483,14 @@ def masked_mean(vectors, mask):
     return (np.asarray(vectors, dtype=np.float64) * weights).sum(axis=1) / weights.sum(axis=1)
 
 
+def never_read(text, offsets, limit):
+    """09.2: the characters after the last piece of text read, the markers (0, 0) counted."""
+    if len(offsets) <= limit:
+        return 0
+    pieces = [o for o in offsets if tuple(o) != (0, 0)]
+    return len(text) - pieces[limit - (len(offsets) - len(pieces)) - 1][1]
+
+
 def read_at_1(text, facts, read_until):
     """09d.1: 1 when the part of the chunk the model reads holds every fact, case ignored."""
     read = text[: read_until(text)].lower()

@@ -126,3 +126,33 @@ def test_08b_1_digits_stripped_at_the_ends_only_is_named_so():
     message = verdict("08b.1", _keyed(lambda line: line.strip("0123456789 "))).message
     assert "stripped digits at the ends only" in message, message
     assert "replaced each digit" not in message, message
+
+
+def first_and_last_lines_only(pages):
+    """Each page's first and last lines only: passed every case before a case held a running line
+    elsewhere, and on the agenda it finds only the foot (not `Day 1`, `Session Purpose Notes`)."""
+    return _keyed(_key)([[page[0], page[-1]] if page else [] for page in pages])
+
+
+def on_most_pages(pages):
+    if len(pages) < 2:
+        return []
+    counts = {}
+    for page in pages:
+        for key in set(map(_key, page)):
+            counts[key] = counts.get(key, 0) + 1
+    return list(
+        {_key(x): x for x in reversed(pages[0]) if counts[_key(x)] > len(pages) / 2}.values()
+    )[::-1]
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (first_and_last_lines_only, "first and last lines only"),
+        (on_most_pages, "a key on most pages is not enough"),
+    ],
+)
+def test_08b_1_names_a_positional_rule_and_a_majority(fn, hint):
+    result = verdict("08b.1", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -154,3 +154,47 @@ def test_08d_1_refuses_a_title_exactly_five_percent_smaller_read_as_smaller():
     sat on the boundary."""
     result = verdict("08d.1", at_most_five_percent)
     assert not result.passed and "exactly 5% smaller" in result.message, result.message
+
+
+def deeper_by(smaller_depth=2, base=lambda sized: max(sized.values(), default=0), lookup=True):
+    """A learner's level_of with its base level, its smaller title's depth or its lookup of `sized`
+    written another way."""
+
+    def level_of(size, bold, title, sized, body):
+        if lookup and size in sized:
+            return sized[size]
+        if not bold:
+            return None
+        number = re.match(r"\d+(\.\d+)*", title)
+        depth = number[0].count(".") + 1 if number else (smaller_depth if size < 0.95 * body else 1)
+        return base(sized) + depth
+
+    return level_of
+
+
+def rounded_to_a_point(size, bold, title, sized, body):
+    return by_depth_table(float(round(size)), bold, title, sized, float(round(body)))
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (deeper_by(smaller_depth=3), "two levels deeper"),
+        (deeper_by(base=lambda sized: 0), "not from 0"),
+        (deeper_by(base=lambda sized: min(sized.values(), default=0)), "not min"),
+        (deeper_by(lookup=False), "return sized[size] before anything else"),
+        (deeper_by(base=lambda sized: 0, lookup=False), "`sized` is never read"),
+        (rounded_to_a_point, "rounded to a whole point"),
+    ],
+)
+def test_08d_1_names_the_slips_that_got_the_generic_hint(wrong, named):
+    """Two levels deeper, `sized` ignored in part or whole, sizes rounded: each got only "sized
+    first, then bold, then number, then size"."""
+    result = verdict("08d.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_08d_1_accepts_the_number_of_sized_levels_as_the_base():
+    """heading_levels ranks the sizes 1, 2, ...: their count is their deepest level."""
+    result = verdict("08d.1", deeper_by(base=len))
+    assert result.passed, result.message

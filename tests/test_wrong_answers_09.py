@@ -604,19 +604,118 @@ def test_09b_1_names_the_median():
     assert not result.passed and "median of each dimension" in result.message, result.message
 
 
-def test_09_2_accepts_the_count_and_names_each_slip(capsys):
-    from chunklab.teaching import selfcheck
-    from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
+def _pieces(offsets):
+    return [o for o in offsets if tuple(o) != (0, 0)]
 
-    right = selfcheck.SOLUTIONS["09.2"][1]()
-    selfcheck.check("09.2", right)
-    assert "Exercise 09.2: correct" in capsys.readouterr().out
-    misses = FORMS_EXPERIMENTS["09.2"].misses()
-    assert 0 in misses and right not in misses and len(misses) >= 5
-    for answer, why in misses.items():
-        selfcheck.check("09.2", answer)
-        out = capsys.readouterr().out
-        assert "Exercise 09.2: correct" not in out and why in out, out
+
+def _two_markers(text, offsets, limit):  # section 3's my_read_until, as written there
+    return 0 if len(offsets) <= limit else len(text) - offsets[limit - 2][1]
+
+
+def _markers_left_out(text, offsets, limit):
+    return 0 if len(offsets) <= limit else len(text) - _pieces(offsets)[limit - 1][1]
+
+
+def _leading_markers_not_skipped(text, offsets, limit):
+    markers = len(offsets) - len(_pieces(offsets))
+    return 0 if len(offsets) <= limit else len(text) - offsets[limit - markers - 1][1]
+
+
+def _never_read_by(text, offsets, limit, last=lambda piece: piece[1], shift=0):
+    if len(offsets) <= limit:
+        return 0
+    markers = len(offsets) - len(_pieces(offsets))
+    return len(text) - last(_pieces(offsets)[limit - markers - 1 + shift])
+
+
+def _start_of_last_piece(text, offsets, limit):
+    return _never_read_by(text, offsets, limit, last=lambda piece: piece[0])
+
+
+def _one_piece_short(text, offsets, limit):
+    return _never_read_by(text, offsets, limit, shift=-1)
+
+
+def _one_piece_over(text, offsets, limit):
+    return _never_read_by(text, offsets, limit, shift=1)
+
+
+def _characters_read(text, offsets, limit):
+    return len(text) - _never_read_by(text, offsets, limit)
+
+
+def _positions_past_the_limit(text, offsets, limit):
+    return max(0, len(offsets) - limit)
+
+
+def _blanks_left_out(text, offsets, limit):
+    unread = _never_read_by(text, offsets, limit)
+    return len("".join(text[len(text) - unread :].split()))
+
+
+def _exactly_the_limit_cut(text, offsets, limit):
+    if len(offsets) < limit:
+        return 0
+    markers = len(offsets) - len(_pieces(offsets))
+    return len(text) - _pieces(offsets)[limit - markers - 1][1]
+
+
+def _fit_by_pieces_alone(text, offsets, limit):
+    return 0 if len(_pieces(offsets)) <= limit else _never_read_by(text, offsets, limit)
+
+
+def _by_library(text, offsets, limit):
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    return len(text) - MiniLMEmbedder(max_tokens=limit).read_until(text)
+
+
+WRONG_NEVER_READ = {
+    _two_markers: "offsets[limit - 2] is MiniLM's case",
+    _markers_left_out: "the markers take positions too",
+    _leading_markers_not_skipped: "offsets[i] counts the leading markers",
+    _start_of_last_piece: "count from the end of the last piece read",
+    _one_piece_short: "one piece of text too few",
+    _one_piece_over: "one piece of text too many",
+    _characters_read: "the characters it reads",
+    _positions_past_the_limit: "that counts positions never read",
+    _blanks_left_out: "spaces and line breaks too",
+    _exactly_the_limit_cut: "a text of exactly `limit` positions",
+    _fit_by_pieces_alone: "whether a text fits counts its markers too",
+    _by_library: "calls chunklab.embeddings.minilm.read_until",
+}
+
+
+@pytest.mark.parametrize("wrong", WRONG_NEVER_READ, ids=lambda f: f.__name__)
+def test_09_2_never_read_names_each_slip(wrong):
+    """09.2 was an integer a one-line read_until call gave; it is now a function checked on a
+    made-up tokenizer's offsets, with markers laid out four ways, so the call cannot answer it."""
+    result = verdict("09.2", wrong)
+    assert not result.passed and WRONG_NEVER_READ[wrong] in result.message, result.message
+
+
+def test_09_2_never_read_accepts_every_correct_form_and_refuses_a_string():
+    def from_the_end(text, offsets, limit):
+        if len(offsets) <= limit:
+            return 0
+        read = [o for o in offsets if tuple(o) != (0, 0)][: limit - offsets.count((0, 0))]
+        return np.int64(len(text) - read[-1][1])
+
+    for fn in (solutions.never_read, from_the_end):
+        assert verdict("09.2", fn).passed, verdict("09.2", fn).message
+    as_text = verdict("09.2", lambda *case: str(solutions.never_read(*case)))
+    assert not as_text.passed and "return an int" in as_text.message, as_text.message
+
+
+def test_09_2_runs_the_learners_function_on_the_manual(capsys):
+    from chunklab.documents.series import load_document
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+    from chunklab.teaching.exercises_never_read import try_on_the_manual
+
+    text = load_document("manual").text
+    try_on_the_manual(solutions.never_read)
+    unread = len(text) - MiniLMEmbedder().read_until(text)
+    assert f"yours says {unread} characters never read" in capsys.readouterr().out
 
 
 def _float16_sums(vectors, mask):

@@ -154,6 +154,8 @@
 - `exercises_verdict_family`: 07.2's check (a verdict family from raw scores, at 0.05 / m).
 - `exercises_gain_split`: 03g.2's check (a gain split in two halves, each with its untied
   questions).
+- `exercises_never_read`: 09.2's check (the characters a model never reads, from offsets and
+  a limit, whatever markers it adds).
 - `exercises_read_limit`: 09d.1's check (whether the part of a chunk the model reads holds
   the facts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another

@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 07, 08b, 09, 09d and 09b: each expected answer computed from
+"""The answer exercises of notebooks 07, 08b, 09d and 09b: each expected answer computed from
 the library when asked, and the plausible wrong answers each refusal recognises (a pair in the wrong
 order, the right count for the wrong setting, the reverse of what was asked), with why. Kept
 apart from `teaching.selfcheck`, which registers them in its `SOLUTIONS` and `FORMS`. Reading this
@@ -105,32 +105,6 @@ def _largest_window_misses() -> dict[Any, str]:
     return misses
 
 
-def _manual_never_read() -> int:
-    """09.2: the characters of the Portuguese manual (238 cl100k tokens) MiniLM never reads."""
-    text = load_document("manual").text
-    return len(text) - MiniLMEmbedder().read_until(text)
-
-
-def _never_read_misses() -> dict[Any, str]:
-    text = load_document("manual").text
-    minilm = MiniLMEmbedder()
-    offsets, n = minilm.encoding(text).offsets, len(text)
-    misses: dict[Any, str] = {
-        0: "238 cl100k tokens is under 256, but the model counts word pieces, not cl100k tokens: "
-        "count the manual's pieces with minilm.encoding",
-        n - offsets[253][1]: "that stops after 253 pieces of text: offsets[0] is [CLS], so the "
-        "254th piece of text is offsets[254]",
-        n - offsets[255][1]: "that reads 255 pieces of text: [CLS] and [SEP] take 2 of the 256 "
-        "positions, so 254 pieces of text are read",
-        n - offsets[256][1]: "that reads 256 pieces of text: [CLS] and [SEP] are 2 of the 256 "
-        "positions, so 254 pieces of text are read",
-        len(offsets) - 256: "that counts the word pieces never read; the exercise asks characters",
-        n: "that is the whole manual; the model reads its first 254 pieces of text",
-    }
-    misses.pop(_manual_never_read(), None)
-    return misses
-
-
 # exercise -> what a right answer is told besides "correct": the prompt's own question, answered
 AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
@@ -138,14 +112,12 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
     "07c.1": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
     "09d.2": ("an integer, a size in cl100k tokens", _largest_window_read_whole),
-    "09.2": ("an integer, a count of characters", _manual_never_read),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }
 
 FORMS_EXPERIMENTS: dict[str, Form] = {
     "07c.1": Form(decimals=1, misses=paired_misses),
     "09d.2": Form(misses=_largest_window_misses),
-    "09.2": Form(misses=_never_read_misses),
     "08b.2": Form(misses=split.split_table_misses),
 }
 

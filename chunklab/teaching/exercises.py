@@ -38,6 +38,7 @@ from chunklab.teaching.exercises_headings_apart import CHECKS_HEADINGS_APART
 from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
+from chunklab.teaching.exercises_never_read import CHECKS_NEVER_READ
 from chunklab.teaching.exercises_paired_interval import CHECKS_PAIRED_INTERVAL
 from chunklab.teaching.exercises_paired_rows import check_paired_differences
 from chunklab.teaching.exercises_parent_budget import check_parents_within
@@ -342,6 +343,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06b.1": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     **CHECKS_FAMILY_SIZE,  # 06b.2: teaching.exercises_family_size
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
+    **CHECKS_NEVER_READ,  # 09.2: teaching.exercises_never_read
     **CHECKS_READ_LIMIT,  # 09d.1: teaching.exercises_read_limit
     **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own

@@ -142,6 +142,69 @@ _SLIPS.append(
 )
 
 
+def _base_from(base: Callable[[dict[float, int]], int], lookup: bool = True) -> Callable:
+    """The reference with the base level (the deepest sized level) read another way, and
+    `lookup=False` for a sized line never looked up."""
+
+    def level(size, bold, title, sized, body):
+        if lookup and size in sized:
+            return sized[size]
+        if not bold:
+            return None
+        number = re.match(r"\d+(\.\d+)*", title)
+        depth = number[0].count(".") + 1 if number else 1 + int(size < 0.95 * body)
+        return base(sized) + depth
+
+    return level
+
+
+def _rounded(size, bold, title, sized, body):  # a size rounded to a point before it is read
+    return _level(float(round(size)), bold, title, sized, float(round(body)))
+
+
+def _two_deeper(size, bold, title, sized, body):
+    level = _level(size, bold, title, sized, body)
+    small = bold and size not in sized and size < 0.95 * body and not re.match(r"\d", title)
+    return level + 1 if small and level is not None else level
+
+
+def _deepest(sized: dict[float, int]) -> int:
+    return max(sized.values(), default=0)
+
+
+_SLIPS += [
+    (
+        _two_deeper,
+        "two levels deeper: a bold title at the body's size is one under the deepest sized level, "
+        "and a smaller one just one more, max(sized.values()) + 2",
+    ),
+    (
+        _base_from(lambda sized: 0),
+        "a bold title goes under the deepest level the sizes make: start from "
+        "max(sized.values()), not from 0 (0 only when sized is empty)",
+    ),
+    (
+        _base_from(lambda sized: min(sized.values(), default=0)),
+        "under the deepest sized level, the largest number in sized: max(sized.values()), not min",
+    ),
+    (
+        _base_from(_deepest, lookup=False),
+        "a size in `sized` makes its own level, bold or not: return sized[size] before anything "
+        "else",
+    ),
+    (
+        _base_from(lambda sized: 0, lookup=False),
+        "`sized` is never read: a size in it keeps its level (sized[size]), and a bold title goes "
+        "under the deepest of those levels, max(sized.values())",
+    ),
+    (
+        _rounded,
+        "a size rounded to a whole point is no longer a key of `sized` (11.7 is one): look sizes "
+        "up, and compare them with 0.95 * body, as given",
+    ),
+]
+
+
 REFUSAL = (
     "your level_of calls {name}, the check's own rule; write the rule yourself: sized first, "
     "then bold, then the section number, then the size against 0.95 * body"

@@ -12,6 +12,7 @@ builds (none of the notebook's), refuses a call into the library's rules, and na
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Callable
 
 import pdfplumber
@@ -67,7 +68,25 @@ CASES: list[list[list[str]]] = [
     [["Report 7", "Field  Guide 1", "a", "Foot 1"], ["report 8", "Field Guide 2", "b", "Foot 2"]],
     # several numbers at the end: all dropped
     [["Guide 2.0 12", "a"], ["Guide 2.0 13", "b"]],
+    # a running head under each page's own title, a foot above each page's own footnote: a
+    # running line is not always a page's first or last
+    [
+        ["Appendix A", "Handbook 2024 5", "text a", "Draft 5", "* a note"],
+        ["Handbook 2024 6", "text b", "Draft 6", "* another note"],
+    ],
 ]
+
+
+def _on_most(pages: list[list[str]]) -> list[str]:
+    """A slip: the first page's lines whose key is on more than half the pages."""
+    if len(pages) < 2:
+        return []
+    counts = Counter(k for page in pages for k in set(map(running_key, page)))
+    first: dict[str, str] = {}
+    for line in pages[0]:
+        if counts[running_key(line)] * 2 > len(pages):
+            first.setdefault(running_key(line), line)
+    return list(first.values())
 
 
 def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
@@ -119,6 +138,11 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "your lines follow the last page's order: give them in the first page's order": (
             _by_key(pages[::-1], running_key) if len(pages) >= 2 else []
         ),
+        "you looked at each page's first and last lines only: a running line can stand anywhere "
+        "on the page (under a page's own title, above its footnote), so compare every line": (
+            _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
+        ),
+        "a key on most pages is not enough: a running line's key is on every page": _on_most(pages),
     }
 
 
