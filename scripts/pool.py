@@ -1,4 +1,4 @@
-"""The unit tests and the notebooks in one pool of two test workers (`make test`, `make unit`).
+"""The unit tests and the notebooks in one pool of test workers (`make test`; `make unit` too).
 
 A pytest plugin (`-p scripts.pool`), used with pytest-xdist's `--dist loadgroup`. Three jobs:
 
@@ -12,7 +12,7 @@ A pytest plugin (`-p scripts.pool`), used with pytest-xdist's `--dist loadgroup`
 3. **Longest first.** Items are handed out in three tiers, each in the order collected: the
    notebooks (in the order given on the command line, the slowest first), then the tests that
    run as a group or are marked `slow`, then every other test. With `--no-loadscope-reorder`,
-   the many short tests come last and the two workers finish together.
+   the many short tests come last and the workers finish together.
 
 Why one pool rather than `make unit` then `make nbval`: each call ended with one worker idle
 while the other finished its last long item (a 10 s test, a 15 s notebook).
