@@ -7,6 +7,7 @@ machinery they rest on. Dependencies run one way, down this list (`tests/test_la
 Records
 - `contracts`: Document, Chunk, Scored, the Chunker protocol
 - `version`: the version string
+- `memo`: values computed once per process by key, in a bounded memory (`Memo`)
 
 Markdown parsing and the section tree (`parsing/`)
 - `parsing.scanner`: the block scanner's line-level tests (fences, list markers, headings)

@@ -3,7 +3,7 @@
 Read from the source with `ast`, imports inside functions included, so a local import cannot hide
 a cycle. The order is the pipeline's (each folder's docstring says what it may import):
 
-    contracts, version  <  parsing  <  tokens  <  documents  <  embeddings  <  chunkers
+    contracts, version, memo  <  parsing  <  tokens  <  documents  <  embeddings  <  chunkers
     <  retrieval  <  evaluation  <  teaching  <  integrations  <  cli  <  the package itself
     (`chunklab`, which does not import `integrations`: the frameworks it wraps are optional)
 
@@ -24,6 +24,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "chunklab"
 LAYERS = [
     "contracts",
     "version",
+    "memo",
     "parsing",
     "tokens",
     "documents",
@@ -37,7 +38,12 @@ LAYERS = [
     "__main__",
     "__init__",
 ]
-RANK = {"contracts": 0, "version": 0, **{name: n for n, name in enumerate(LAYERS[2:], start=1)}}
+RANK = {
+    "contracts": 0,
+    "version": 0,
+    "memo": 0,
+    **{name: n for n, name in enumerate(LAYERS[3:], start=1)},
+}
 # The one import left inside a function, and why: the charts of `chunklab experiment` need pandas
 # and matplotlib (the `lab` extra), and the command must still print its table without them.
 LOCAL_IMPORTS_ALLOWED = {("chunklab.cli.experimenting", "chunklab.teaching.report")}

