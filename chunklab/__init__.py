@@ -117,6 +117,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling
 - `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.exercises_numbered_titles`: exercise 02d.2, numbered titles guarded, its slips
 - `teaching.exercises_tenants`: exercise 03f.1, what each tenant holds after its calls, its slips
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor
 - `teaching.exercises_fingerprint`: exercise 03e.2, a fingerprint of text, title, every setting
@@ -138,7 +139,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
-- `teaching.answers_fixed_structural`: the answer exercises of 01 to 02b, with their known slips
+- `teaching.answers_fixed_structural`: the answer exercises of 01 to 02d, with their known slips
 - `teaching.answers_stdevs`: exercise 04.1's answer and the wrong answers it knows
 - `teaching.semantic_retrieval`: 04's section 4 bookkeeping, equal tokens handed over and a
   family's verdict table (04)

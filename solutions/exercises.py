@@ -80,6 +80,22 @@ def closes_fence(opening: str, line: str) -> bool:
     return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def numbered_titles(text: str) -> list[int]:
+    """02d.2: section 2's rule (first or after a blank line, text next that is not numbered),
+    with each number at most two digits and no final period."""
+    numbered = re.compile(r"(\d+(?:\.\d+)*)\.?[ \t]+(\S.*)")
+    lines = text.split("\n")
+    found = []
+    for k, line in enumerate(lines):
+        m = numbered.fullmatch(line.strip())
+        after = lines[k + 1].strip() if k + 1 < len(lines) else ""
+        if not m or (k > 0 and lines[k - 1].strip()) or not after or numbered.fullmatch(after):
+            continue
+        if max(len(n) for n in m[1].split(".")) <= 2 and not line.strip().endswith("."):
+            found.append(k)
+    return found
+
+
 def lift(
     hits: list[tuple[str, float]], parent_of: dict[str, str], max_parents: int
 ) -> list[tuple[str, str, float]]:

@@ -116,6 +116,13 @@ def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
     return line.startswith("```")
 
 
+def _titles_without_guards(text):  # 02d.2: section 2's rule as it stands, a year and a sentence taken
+    from chunklab.parsing.blocks import explicit_headings
+
+    lines, out = text.split("\n"), explicit_headings(text, title=False).split("\n")
+    return [k for k, (a, b) in enumerate(zip(lines, out, strict=True)) if a != b]
+
+
 def _lift_in_the_order_given(hits, parent_of, max_parents):  # the hits never sorted by score
     out = []
     for child, score in hits:
@@ -341,6 +348,7 @@ WRONG = {
     "02c.1": apart_by_title_substring,
     "02c.2": glue_one_heading_only,  # section 3's glue, unfixed
     "02b.1": _fence_closed_by_startswith,
+    "02d.2": _titles_without_guards,
     "03g.1": _room_with_the_last_childs_section,
     "03g.2": lambda s, a, d: ((100 * (sum(a) - sum(d)) / len(a), len(a)), (0.0, 0)),  # all counted
     "03.1": _lift_in_the_order_given,

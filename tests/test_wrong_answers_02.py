@@ -1,4 +1,4 @@
-"""Notebook 02's exercises (02.1, 02b.1, 02b.2, 02c.1, 02c.2) against the wrong answers written.
+"""Notebook 02's exercises (02.1, 02b.1, 02c.1, 02c.2; 02d's are test_wrong_answers_02d.py) against the wrong answers written.
 
 Each plausible wrong answer must be refused with a hint that names its mistake (not only "try
 again"), and every correct form must pass: a list where a tuple is shown, a function written
@@ -13,7 +13,6 @@ import pytest
 from conftest import ROOT
 
 from chunklab import StructuralChunker, cl100k, load_document
-from chunklab.parsing.blocks import parse_blocks, with_explicit_headings
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
 
@@ -270,7 +269,7 @@ def test_02b_1_accepts_a_regex_answer_that_returns_a_match_or_none():
     assert verdict("02b.1", closes_fence).passed
 
 
-# --- 02c.1 (write code): apart_headings; 02b.2, an answer exercise  ---
+# --- 02c.1 (write code): apart_headings  ---
 
 
 def said(exercise, answer, capsys) -> str:
@@ -422,66 +421,6 @@ def test_02c_1_refuses_a_subheading_taken_for_the_text():
     assert not result.passed and "a subheading right under a heading is not its text" in (
         result.message
     ), result.message
-
-
-def test_02b_2_refuses_each_wrong_pair_naming_its_mistake(capsys):
-    kinds = SOLUTIONS["02b.2"][1]()
-    manual = load_document("manual").text
-    structured = [
-        b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
-    ]
-    for wrong, hint in [
-        (["paragraph", "list", "table", "list"], "delimiter row"),
-        (["paragraph", "list"], "unchanged manual"),
-        ([*kinds[:2], "table"], "delimiter row"),
-        ([*kinds[:1], "list", "list"], "two list blocks in a row"),
-        (kinds[:-1], "you stopped early"),
-        (["heading", *kinds[1:]], "finds no heading"),
-        (structured, "structured manual"),
-        ([*kinds[:2], "code", "list"], "no code"),
-        ([k.title() for k in kinds], "lower case"),
-        (("table", 4), "not a (kind, count) pair"),  # an older exercise's answer
-        ("table", "a list of str"),
-    ]:
-        out = said("02b.2", wrong, capsys)
-        assert "not quite" in out and hint in out, (wrong, out)
-        # the exercise says: work it out without running anything on the changed text
-        assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
-        assert "print the kind" not in out, (wrong, out)
-    assert [b.kind for b in parse_blocks(manual)] == ["paragraph", "list"]
-    assert said("02b.2", kinds, capsys).endswith("correct.\n")
-    assert said("02b.2", tuple(kinds), capsys).endswith("correct.\n")
-
-
-def test_02b_2_refuses_the_obvious_guess_and_nothing_changed(capsys):
-    """Neither the unchanged manual's blocks (paragraph, list: what section 5 printed) nor the
-    obvious guess (the blank line frees a table: paragraph, list, table, list) is the answer: with
-    no delimiter row the rows are a paragraph. Fails on the old exercise, whose answer was the
-    unchanged manual's blocks."""
-    unchanged = [b.kind for b in parse_blocks(load_document("manual").text)]
-    obvious = ["paragraph", "list", "table", "list"]
-    assert SOLUTIONS["02b.2"][1]() == ["paragraph", "list", "paragraph", "list"]
-    for wrong in (unchanged, obvious):
-        assert "not quite" in said("02b.2", wrong, capsys), wrong
-
-
-def test_02b_2_names_a_list_not_started_after_a_paragraph(capsys):
-    """A learner who reads `4. Registro`, after the rows' paragraph and a blank line, as no list
-    (only `1.` may start one after a paragraph) is told the rule's condition, the missing blank
-    line. Fails on the old checker, which gave only its generic hint."""
-    kinds = SOLUTIONS["02b.2"][1]()
-    assert kinds[-2:] == ["paragraph", "list"]
-    out = said("02b.2", [*kinds[:-1], "paragraph"], capsys)
-    assert "not quite" in out and "an ordered list may start at any number" in out, out
-
-
-def test_02b_2_hints_name_no_position(capsys):
-    """No hint names a position, a direction or the kind asked for: a few guesses must not walk
-    to the answer."""
-    for wrong in [["paragraph", "table"], ["paragraph", "paragraph"], ["list"], ["table", "list"]]:
-        out = said("02b.2", wrong, capsys)
-        assert "of 2" not in out, out
-        assert not any(w in out for w in ["one more", "one fewer", "fewer", "too many"]), out
 
 
 def _just_below(text, spans):  # the physical next line, blank or not, as the line after

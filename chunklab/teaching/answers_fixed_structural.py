@@ -1,4 +1,4 @@
-"""The answer exercises of notebooks 01, 02 and 02b (fixed windows, structural cuts, the block
+"""The answer exercises of notebooks 01, 02 and 02d (fixed windows, structural cuts, the block
 parser): each expected answer computed from the library when asked, and the plausible
 wrong answers each refusal recognises, with why. Those of 03, 03b and 03c (small-to-big, windows,
 filters) are `teaching.answers_small_to_big`.
@@ -87,7 +87,7 @@ def _overlap_hint(answer: Any, solution: int) -> str:
     return f"every overlap from {answer} keeps the lines whole, and from a smaller one too"
 
 
-# 02b.2: a blank line put before the manual's table rows, at the margin, and its delimiter row
+# 02d.1: a blank line put before the manual's table rows, at the margin, and its delimiter row
 # deleted. The blank line ends item 3 (the rows are not indented to its text) and, with no
 # delimiter row, the rows are no GFM table but a paragraph: neither "nothing changes" (paragraph,
 # list) nor the obvious guess (a table freed: paragraph, list, table, list) is right.
@@ -96,12 +96,12 @@ NO_DELIMITER_ROW = ("|---|---|---|---|\n", "")
 
 
 def _spaced(text: str) -> str:
-    """02b.2's `spaced`: one blank line before the table's rows, its delimiter row deleted."""
+    """02d.1's `spaced`: one blank line before the table's rows, its delimiter row deleted."""
     return text.replace(*BLANK_BEFORE_TABLE).replace(*NO_DELIMITER_ROW)
 
 
 def _block_kinds() -> list[str]:
-    """02b.2: the kind of every block `parse_blocks` finds in `spaced`, in order."""
+    """02d.1: the kind of every block `parse_blocks` finds in `spaced`, in order."""
     return [b.kind for b in parse_blocks(_spaced(load_document("manual").text))]
 
 
@@ -116,7 +116,7 @@ _NO_DELIMITER = (
 
 
 def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
-    """02b.2: the slip the learner's kinds show, never which block is wrong or what it should be
+    """02d.1: the slip the learner's kinds show, never which block is wrong or what it should be
     (a hint that points at a place or a direction lets a few guesses walk to the answer)."""
     if isinstance(answer, tuple | list) and len(answer) == 2 and isinstance(answer[1], int):
         return "answer every block's kind, in order, not a (kind, count) pair"
@@ -144,7 +144,7 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
     if "heading" in kinds:
         return (
             "no line of the manual starts with `#` or is underlined, so parse_blocks finds no "
-            "heading in it: a numbered title is read as section 5 read `1. Escopo`"
+            "heading in it: a numbered title such as `1. Escopo` is a list item (02d's section 1)"
         )
     if "table" in kinds:
         return _NO_DELIMITER
@@ -165,8 +165,8 @@ def _block_kinds_hint(answer: Any, solution: list[str]) -> str:
         return "no line of `spaced` is indented four spaces or opens a fence: there is no code"
     return (
         "not the blocks parse_blocks finds: go through `spaced` from its first line with "
-        "section 1's line rules, section 5's list items, the indentation rule and GFM's table "
-        "rule, one kind per block"
+        "02b's line rules, 02d's list items, the indentation rule and GFM's table rule, one "
+        "kind per block"
     )
 
 
@@ -199,14 +199,14 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
     "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
-    "02b.2": ("a list of str: each block's kind, in order", _block_kinds),
+    "02d.1": ("a list of str: each block's kind, in order", _block_kinds),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
     "01.1": _overlap_hint,
     "01b.2": _fewest_wins_hint,
-    "02b.2": _block_kinds_hint,
+    "02d.1": _block_kinds_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {

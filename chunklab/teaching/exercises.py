@@ -39,6 +39,7 @@ from chunklab.teaching.exercises_llm_pass import CHECKS_LLM_PASS
 from chunklab.teaching.exercises_llm_reply import check_piece_numbers
 from chunklab.teaching.exercises_measures import CHECKS_MEASURES
 from chunklab.teaching.exercises_never_read import CHECKS_NEVER_READ
+from chunklab.teaching.exercises_numbered_titles import CHECKS_NUMBERED_TITLES
 from chunklab.teaching.exercises_paired_interval import CHECKS_PAIRED_INTERVAL
 from chunklab.teaching.exercises_paired_rows import check_paired_differences
 from chunklab.teaching.exercises_parent_budget import check_parents_within
@@ -307,6 +308,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
+    **CHECKS_NUMBERED_TITLES,  # 02d.2: teaching.exercises_numbered_titles
     "03.1": (
         "lift(hits, parent_of, max_parents) -> list of (parent_id, child_id, score)",
         check_lift,

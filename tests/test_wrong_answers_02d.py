@@ -1,0 +1,161 @@
+"""Companion 02d's exercises (02d.1, the manual's blocks once spaced; 02d.2, numbered titles
+guarded) against the wrong answers written.
+
+Each plausible wrong answer must be refused with a hint that names its mistake; the expected
+answers come from the library (`SOLUTIONS`, `numbered_title_lines`), never typed in here.
+"""
+
+import sys
+
+import pytest
+from conftest import ROOT
+
+from chunklab import load_document
+from chunklab.parsing.blocks import NUMBERED_TITLE, parse_blocks, with_explicit_headings
+from chunklab.teaching.exercises import verdict
+from chunklab.teaching.selfcheck import SOLUTIONS, check
+
+sys.path.insert(0, str(ROOT))
+from solutions.exercises import numbered_titles  # noqa: E402
+
+
+def said(exercise, answer, capsys) -> str:
+    check(exercise, answer)
+    return capsys.readouterr().out
+
+
+# --- 02d.1: the blocks of `spaced`, an answer exercise  ---
+
+
+def test_02d_1_refuses_each_wrong_pair_naming_its_mistake(capsys):
+    kinds = SOLUTIONS["02d.1"][1]()
+    manual = load_document("manual").text
+    structured = [
+        b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
+    ]
+    for wrong, hint in [
+        (["paragraph", "list", "table", "list"], "delimiter row"),
+        (["paragraph", "list"], "unchanged manual"),
+        ([*kinds[:2], "table"], "delimiter row"),
+        ([*kinds[:1], "list", "list"], "two list blocks in a row"),
+        (kinds[:-1], "you stopped early"),
+        (["heading", *kinds[1:]], "finds no heading"),
+        (structured, "structured manual"),
+        ([*kinds[:2], "code", "list"], "no code"),
+        ([k.title() for k in kinds], "lower case"),
+        (("table", 4), "not a (kind, count) pair"),  # an older exercise's answer
+        ("table", "a list of str"),
+    ]:
+        out = said("02d.1", wrong, capsys)
+        assert "not quite" in out and hint in out, (wrong, out)
+        # the exercise says: work it out without running anything on the changed text
+        assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
+        assert "print the kind" not in out, (wrong, out)
+    assert [b.kind for b in parse_blocks(manual)] == ["paragraph", "list"]
+    assert said("02d.1", kinds, capsys).endswith("correct.\n")
+    assert said("02d.1", tuple(kinds), capsys).endswith("correct.\n")
+
+
+def test_02d_1_refuses_the_obvious_guess_and_nothing_changed(capsys):
+    """Neither the unchanged manual's blocks (paragraph, list: what section 1 printed) nor the
+    obvious guess (the blank line frees a table: paragraph, list, table, list) is the answer: with
+    no delimiter row the rows are a paragraph. Fails on the old exercise, whose answer was the
+    unchanged manual's blocks."""
+    unchanged = [b.kind for b in parse_blocks(load_document("manual").text)]
+    obvious = ["paragraph", "list", "table", "list"]
+    assert SOLUTIONS["02d.1"][1]() == ["paragraph", "list", "paragraph", "list"]
+    for wrong in (unchanged, obvious):
+        assert "not quite" in said("02d.1", wrong, capsys), wrong
+
+
+def test_02d_1_names_a_list_not_started_after_a_paragraph(capsys):
+    """A learner who reads `4. Registro`, after the rows' paragraph and a blank line, as no list
+    (only `1.` may start one after a paragraph) is told the rule's condition, the missing blank
+    line. Fails on the old checker, which gave only its generic hint."""
+    kinds = SOLUTIONS["02d.1"][1]()
+    assert kinds[-2:] == ["paragraph", "list"]
+    out = said("02d.1", [*kinds[:-1], "paragraph"], capsys)
+    assert "not quite" in out and "an ordered list may start at any number" in out, out
+
+
+def test_02d_1_hints_name_no_position(capsys):
+    """No hint names a position, a direction or the kind asked for: a few guesses must not walk
+    to the answer."""
+    for wrong in [["paragraph", "table"], ["paragraph", "paragraph"], ["list"], ["table", "list"]]:
+        out = said("02d.1", wrong, capsys)
+        assert "of 2" not in out, out
+        assert not any(w in out for w in ["one more", "one fewer", "fewer", "too many"]), out
+
+
+# --- 02d.2 (write code): numbered_titles  ---
+
+
+def titles(
+    *,
+    strip=True,
+    first=True,
+    blank_before=True,
+    text_after=True,
+    unnumbered_after=True,
+    digits="each",
+    period="stripped",
+    base=0,
+):
+    """The rule with one condition changed, as a learner might write it."""
+
+    def rule(text):
+        lines, found = text.split("\n"), []
+        for k, line in enumerate(lines):
+            m = NUMBERED_TITLE.fullmatch(line.strip() if strip else line)
+            after = lines[k + 1].strip() if k + 1 < len(lines) else ""
+            before = (k == 0 and first) or not lines[k - 1].strip()
+            if not m or (blank_before and not before) or (text_after and not after):
+                continue
+            if unnumbered_after and NUMBERED_TITLE.fullmatch(after):
+                continue
+            if digits == "each" and any(len(n) > 2 for n in m[1].split(".")):
+                continue
+            if digits == "whole" and len(m[1]) > 2:
+                continue
+            if period == "stripped" and line.strip().endswith("."):
+                continue
+            if period == "raw" and line.endswith("."):
+                continue
+            found.append(k + base)
+        return found
+
+    return rule
+
+
+WRONG_TITLES = [
+    (titles(digits=None, period=None), "a title that ends with a period is a sentence"),
+    (titles(digits=None), "is no section number"),
+    (titles(digits="whole"), "measure each number, not the whole numbering"),
+    (titles(first=False), "the first line has no line before it"),
+    (titles(strip=False), "strip the line before matching"),
+    (titles(period="raw"), "spaces after it hide it"),
+    (titles(blank_before=False), "follows a blank line: this one follows text"),
+    (titles(text_after=False), "followed by a blank line or the end"),
+    (titles(unnumbered_after=False), "the next line is numbered too"),
+    (titles(base=1), "count lines from 0"),
+    (lambda text: [line for line in text.split("\n") if line.startswith("1")], "not the lines"),
+]
+
+
+@pytest.mark.parametrize(("wrong", "hint"), WRONG_TITLES, ids=lambda x: getattr(x, "__name__", x))
+def test_02d_2_refuses_each_wrong_rule_naming_its_condition(wrong, hint):
+    result = verdict("02d.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_02d_2_accepts_the_rule_with_both_guards():
+    assert verdict("02d.2", titles()).passed
+    assert verdict("02d.2", numbered_titles).passed
+
+
+def test_02d_2_the_guards_keep_the_manuals_titles():
+    """On the manual the guarded rule takes the four titles the unguarded rule takes: the guards
+    cost nothing where the rule was right."""
+    manual = load_document("manual").text
+    assert titles()(manual) == titles(digits=None, period=None)(manual)
+    assert len(titles()(manual)) == 4
