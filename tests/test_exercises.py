@@ -116,7 +116,7 @@ def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
     return line.startswith("```")
 
 
-def _titles_without_guards(text):  # 02d.2: section 2's rule as it stands, a year and a sentence taken
+def _titles_without_guards(text):  # 02d.2: section 2's rule unguarded: a year, a sentence taken
     from chunklab.parsing.blocks import explicit_headings
 
     lines, out = text.split("\n"), explicit_headings(text, title=False).split("\n")

@@ -1,4 +1,5 @@
-"""Notebook 02's exercises (02.1, 02b.1, 02c.1, 02c.2; 02d's are test_wrong_answers_02d.py) against the wrong answers written.
+"""Notebook 02's exercises (02.1, 02b.1, 02c.1, 02c.2) against the wrong answers written
+(02d's are in test_wrong_answers_02d.py).
 
 Each plausible wrong answer must be refused with a hint that names its mistake (not only "try
 again"), and every correct form must pass: a list where a tuple is shown, a function written
@@ -14,7 +15,7 @@ from conftest import ROOT
 
 from chunklab import StructuralChunker, cl100k, load_document
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import SOLUTIONS, check
+from chunklab.teaching.selfcheck import check
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import closes_fence  # noqa: E402

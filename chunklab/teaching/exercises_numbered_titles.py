@@ -49,7 +49,8 @@ def _why_missed(lines: list[str], k: int) -> str:
         )
     if line != line.strip():
         return "strip the line before matching: an indented numbered title is a title too"
-    if "." in NUMBERED_TITLE.fullmatch(line.strip())[1]:
+    numbered = NUMBERED_TITLE.fullmatch(line.strip())
+    if numbered and "." in numbered[1]:
         return (
             "a numbering of several numbers (2.1, 10.2) is a title when each of its numbers has "
             "at most two digits: measure each number, not the whole numbering"
@@ -73,9 +74,14 @@ def _why_extra(lines: list[str], k: int) -> str:
             "tight list's later items do"
         )
     if not after:
-        return "a title has its text on the next line: this one is followed by a blank line or the end"
+        return (
+            "a title has its text on the next line: this one is followed by a blank line or the end"
+        )
     if NUMBERED_TITLE.fullmatch(after):
-        return "the next line is numbered too: numbered lines in a row are a list, not a title and its text"
+        return (
+            "the next line is numbered too: numbered lines in a row are a list, not a title and "
+            "its text"
+        )
     if too_long := [n for n in m[1].split(".") if len(n) > 2]:
         return (
             f"a number of three digits or more ({too_long[0]}) is no section number: a paragraph "
@@ -88,7 +94,8 @@ def _why_extra(lines: list[str], k: int) -> str:
 CASES = [
     "MANUAL",  # replaced by the manual's text in the check
     "Guide\n\n2. Scope\nText.\n\n2.1 Limits\nMore text.",
-    "Notes\n\n1. Check the passport.\nIt must be valid.\n\n2. Ask for the letter.\nFrom the host.\n",
+    "Notes\n\n1. Check the passport.\nIt must be valid.\n\n"
+    "2. Ask for the letter.\nFrom the host.\n",
     "Report\n\n2024 was a record year.\nRevenue rose by a third.\n",
     "1. Scope\nText.\n\n10.2 Limits\nMore.",
     "Intro\n\n1. one\n2. two\n3. three\nAfter the list.\n",
