@@ -19,6 +19,8 @@
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
 - `exercises_parent_budget`: exercise 03.2's check (parents within a token budget).
+- `exercises_child_repeats`: exercise 03h.1, per section the tokens its children store twice,
+  and the slips it names.
 - `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
   rank, the filter each document's newest version).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one
