@@ -40,8 +40,18 @@ def repeated_tokens_expected(children: Children, count: Count) -> dict[str, int]
     return out
 
 
-def slipped(children: Children, count: Count, *, across=False, first=False, once=False,
-          blank=False, within=False, drop=False, joined=False) -> dict[str, int]:
+def slipped(
+    children: Children,
+    count: Count,
+    *,
+    across=False,
+    first=False,
+    once=False,
+    blank=False,
+    within=False,
+    drop=False,
+    joined=False,
+) -> dict[str, int]:
     """The answer with one slip switched on (see SLIPS)."""
     seen: set = set()
     copies: dict = {}
@@ -60,31 +70,57 @@ def slipped(children: Children, count: Count, *, across=False, first=False, once
             copies[section] = [ln for ln in held if (ln.strip() or blank) and held.count(ln) > 1]
     if once:
         copies = {s: sorted(set(lines)) for s, lines in copies.items()}
-    out = {s: count("\n".join(lines)) if joined else sum(map(count, lines))
-           for s, lines in copies.items()}
+    out = {
+        s: count("\n".join(lines)) if joined else sum(map(count, lines))
+        for s, lines in copies.items()
+    }
     return {s: n for s, n in out.items() if n} if drop else out
 
 
 SLIPS: list[tuple[dict, str]] = [
-    ({"across": True}, "you matched a line against every earlier child: a line another section's "
-     "child holds is stored in that section; count only an earlier child of the same section"),
-    ({"first": True}, "you counted the first copy too: the first child to hold a line stores it "
-     "once, as its section does; only the later copies are extra"),
-    ({"once": True}, "you counted each repeated line once per section: every later copy is stored "
-     "again, so count each copy"),
+    (
+        {"across": True},
+        "you matched a line against every earlier child: a line another section's "
+        "child holds is stored in that section; count only an earlier child of the same section",
+    ),
+    (
+        {"first": True},
+        "you counted the first copy too: the first child to hold a line stores it "
+        "once, as its section does; only the later copies are extra",
+    ),
+    (
+        {"once": True},
+        "you counted each repeated line once per section: every later copy is stored "
+        "again, so count each copy",
+    ),
     ({"blank": True}, "you counted blank lines (or lines of spaces): skip them"),
-    ({"within": True}, "you counted a line a child holds twice: a repeat is a line an *earlier* "
-     "child of the section holds (add a child's lines to the seen set after the child)"),
+    (
+        {"within": True},
+        "you counted a line a child holds twice: a repeat is a line an *earlier* "
+        "child of the section holds (add a child's lines to the seen set after the child)",
+    ),
     ({"drop": True}, "a section whose children repeat nothing stores 0 extra: keep it, at 0"),
-    ({"joined": True}, "you counted the repeated lines joined into one text: sum count(line) "
-     "over the lines, one line at a time"),
+    (
+        {"joined": True},
+        "you counted the repeated lines joined into one text: sum count(line) "
+        "over the lines, one line at a time",
+    ),
 ]
 
 CASES: list[Children] = [
-    [("a", "A > x\nrow 1"), ("b", "B > y\nrow 1"), ("a", "A > x\nrow 2\n   "),
-     ("b", "B > y\n| hh |\n| hh |"), ("a", "A > x\n   \nrow 1"), ("c", "C alone")],
-    [("s", "P\n| k | v |\n|---|---|\n| 1 | 2 |"), ("s", "P\n| k | v |\n|---|---|\n| 3 | 4 |"),
-     ("s", "P\n| k | v |\n|---|---|\n| 5 | 6 |")],
+    [
+        ("a", "A > x\nrow 1"),
+        ("b", "B > y\nrow 1"),
+        ("a", "A > x\nrow 2\n   "),
+        ("b", "B > y\n| hh |\n| hh |"),
+        ("a", "A > x\n   \nrow 1"),
+        ("c", "C alone"),
+    ],
+    [
+        ("s", "P\n| k | v |\n|---|---|\n| 1 | 2 |"),
+        ("s", "P\n| k | v |\n|---|---|\n| 3 | 4 |"),
+        ("s", "P\n| k | v |\n|---|---|\n| 5 | 6 |"),
+    ],
     [("a", "one line")],
     [],
 ]
@@ -92,8 +128,10 @@ CASES: list[Children] = [
 
 def _random_case(rng: random.Random) -> Children:
     lines = ["H > a", "H > b", "| x |", "|---|", "row", "", "   ", "end"]
-    return [(rng.choice("abc"), "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 4))))
-            for _ in range(rng.randint(0, 7))]
+    return [
+        (rng.choice("abc"), "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 4))))
+        for _ in range(rng.randint(0, 7))
+    ]
 
 
 def check_repeated_tokens(fn: Callable) -> int:
@@ -104,15 +142,22 @@ def check_repeated_tokens(fn: Callable) -> int:
         got = fn([tuple(c) for c in children], len)
         if isinstance(got, dict) and got == expected:
             continue
-        why = next((hint for slip, hint in SLIPS if got == slipped(children, len, **slip)),
-                   "not the tokens expected")
+        why = next(
+            (hint for slip, hint in SLIPS if got == slipped(children, len, **slip)),
+            "not the tokens expected",
+        )
         if not isinstance(got, dict):
             why = "return a dict: section id -> tokens stored twice"
-        raise NotYet(f"{why}. Case: children {short(children, 120)}, count = len: expected "
-                     f"{expected}, got {short(got)}")
+        raise NotYet(
+            f"{why}. Case: children {short(children, 120)}, count = len: expected "
+            f"{expected}, got {short(got)}"
+        )
     return len(cases)
 
 
 CHECKS_CHILD_REPEATS: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "03h.1": ("repeated_tokens(children, count) -> dict of section -> tokens", check_repeated_tokens),
+    "03h.1": (
+        "repeated_tokens(children, count) -> dict of section -> tokens",
+        check_repeated_tokens,
+    ),
 }
