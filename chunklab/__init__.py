@@ -107,6 +107,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.equal_count`: 02's equal-chunk-count baseline, a cut against as many fixed windows
 - `teaching.exercises_structural`: notebook 02's checks, naming a plausible wrong answer's mistake
 - `teaching.exercises_parent_budget`: exercise 03.2's check (parents within a token budget)
+- `teaching.exercises_child_repeats`: exercise 03h.1's check (each section's repeated lines)
 - `teaching.exercises_parents_windows`: the checks of 03b and 03c (merged windows, filter then rank)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone

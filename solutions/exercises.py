@@ -151,6 +151,18 @@ def split_gain(section, alone, direct):
     return tuple(halves)
 
 
+def repeated_tokens(children, count):
+    """03h.1: per section, the tokens of each line an earlier child of it already holds."""
+    seen, out = set(), {}
+    for section, text in children:
+        lines = text.split("\n")
+        out[section] = out.get(section, 0) + sum(
+            count(line) for line in lines if line.strip() and (section, line) in seen
+        )
+        seen |= {(section, line) for line in lines}
+    return out
+
+
 def merged_windows(windows: list[tuple[int, int]]) -> list[tuple[int, int]]:
     """03b.2: sentence ranges (first, last), merged where they overlap or touch, in order."""
     out: list[tuple[int, int]] = []

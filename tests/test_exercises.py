@@ -353,6 +353,7 @@ WRONG = {
     "03g.2": lambda s, a, d: ((100 * (sum(a) - sum(d)) / len(a), len(a)), (0.0, 0)),  # all counted
     "03.1": _lift_in_the_order_given,
     "03.2": _parents_skipping_instead_of_stopping,
+    "03h.1": lambda children, count: {s: 0 for s, _ in children},  # nothing counted twice
     "03b.2": _windows_merged_only_when_overlapping,
     "03c.1": _fetch_factor_rounded_down,
     "03c.2": _one_version_for_all,

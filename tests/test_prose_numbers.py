@@ -22,9 +22,9 @@ ALLOWED: dict[str, dict[str, str]] = {
         "15": "the article's rule of thumb (start at 10–15% overlap), quoted",
         "11": "the last item of the series' list of steps ('11. Code'), not a figure",
     },
-    "03": {
-        "1.66": "derived: 735 / 442, the two tokens_indexed figures of the table above it",
+    "03h": {
         "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",
+        "200": "the fixed windows' size inside `small_to_big_table`, a setting (as in notebook 01)",
     },
     "04b": {
         "4": "the step this companion belongs to ('Companion to step **4**'), not a figure",

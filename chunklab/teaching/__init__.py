@@ -21,6 +21,8 @@
 - `exercises_numbered_titles`: exercise 02d.2, the numbered-title rule guarded against its
   misfires (a year, a sentence), and the slips it names.
 - `exercises_parent_budget`: exercise 03.2's check (parents within a token budget).
+- `exercises_child_repeats`: exercise 03h.1, per section the tokens its children store twice,
+  and the slips it names.
 - `exercises_parents_windows`: the checks of notebooks 03b and 03c (merged windows, filter then
   rank, the filter each document's newest version).
 - `excerpt_inside`: is a benchmark answer whole inside one piece handed over, or in one

@@ -25,6 +25,7 @@ from chunklab.teaching.exercises_block_parent import check_parent_block
 from chunklab.teaching.exercises_bold_table import CHECKS_BOLD_TABLE
 from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_chance_floor import CHECKS_CHANCE_FLOOR
+from chunklab.teaching.exercises_child_repeats import CHECKS_CHILD_REPEATS
 from chunklab.teaching.exercises_code import CHECKS_CODE
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
@@ -327,6 +328,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_FAMILY_READING,  # 03d.3: teaching.exercises_family_reading
     **CHECKS_REFRESH,  # 03e.1 and 03e.2: teaching.exercises_refresh, exercises_fingerprint
     **CHECKS_TENANTS,  # 03f.1: teaching.exercises_tenants
+    **CHECKS_CHILD_REPEATS,  # 03h.1: teaching.exercises_child_repeats
     "04.3": ("buffered(texts, buffer_size) -> list of str", _check_buffered),
     **CHECKS_WIDE_BUFFER,  # 04.3b: teaching.exercises_wide_buffer
     "04b.1": ("piece_numbers(reply) -> list of int", check_piece_numbers),

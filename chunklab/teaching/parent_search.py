@@ -3,7 +3,7 @@ their children and hand over the best child's parent (small-to-big at k = 1). Pl
 alone at a budget of several children, judged on the character spans they cover, or filling the
 tokens of the section small-to-big hands over; fixed-size blocks as parents for a corpus
 without headings; `whole_sections`, small-to-big's parents searched directly (notebook 07); and
-the means tables of notebook 03's section 5 and its companion 03g (`points_and_tokens`,
+the means tables of notebook 03's section 3 and its companion 03g (`points_and_tokens`,
 `feeding_table`); `series_groups`, the series' documents cut as notebook 03 cuts them.
 
 Kept out of the notebook because it is bookkeeping (one retriever per kind of search, a cache of

@@ -1,0 +1,163 @@
+"""Companion 03h's exercise 03h.1: per section, the tokens its children store twice (lines an
+earlier child of the same section already holds: a heading path, a table's header rows), and the
+slips it names.
+
+`repeated_tokens(children, count)` takes the children as ``(section id, child text)`` pairs in
+the order the chunker made them, sections possibly interleaved, and a counter `count(text) -> int`.
+It returns a dict: every section that has a child, mapped to the sum of ``count(line)`` over each
+line (not blank) that an earlier child of the same section already holds, one term per copy.
+
+Why a check of its own: each shortcut is right on a page where every section's children repeat
+only their heading path. The fixed cases hold a line shared by two sections, a line a child
+holds twice, blank lines, a section that repeats nothing and a line repeated in three children,
+so that matching lines across sections, counting the first copy, counting a repeat once, counting
+blank lines, dropping a section at 0 or joining the lines before counting each fail somewhere.
+The counter is the number of characters, so a line of spaces costs something. Registered in
+`exercises`.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from chunklab.teaching.checking import NotYet, short
+
+Children = list[tuple[str, str]]  # (section id, child text), in the chunker's order
+Count = Callable[[str], int]
+
+
+def repeated_tokens_expected(children: Children, count: Count) -> dict[str, int]:
+    """The answer: per section, the tokens of each line an earlier child of it already holds."""
+    seen: set[tuple[str, str]] = set()
+    out: dict[str, int] = {}
+    for section, text in children:
+        lines = text.split("\n")
+        out[section] = out.get(section, 0) + sum(
+            count(line) for line in lines if line.strip() and (section, line) in seen
+        )
+        seen |= {(section, line) for line in lines}
+    return out
+
+
+def slipped(
+    children: Children,
+    count: Count,
+    *,
+    across=False,
+    first=False,
+    once=False,
+    blank=False,
+    within=False,
+    drop=False,
+    joined=False,
+) -> dict[str, int]:
+    """The answer with one slip switched on (see SLIPS)."""
+    seen: set = set()
+    copies: dict = {}
+    for section, text in children:
+        copies.setdefault(section, [])
+        for line in text.split("\n"):
+            key = line if across else (section, line)
+            if (line.strip() or blank) and key in seen:
+                copies[section].append(line)
+            if within:
+                seen.add(key)
+        seen |= {line if across else (section, line) for line in text.split("\n")}
+    if first:  # every copy of a line held more than once, the first copy too
+        for section in copies:
+            held = [ln for s, t in children if s == section for ln in set(t.split("\n"))]
+            copies[section] = [ln for ln in held if (ln.strip() or blank) and held.count(ln) > 1]
+    if once:
+        copies = {s: sorted(set(lines)) for s, lines in copies.items()}
+    out = {
+        s: count("\n".join(lines)) if joined else sum(map(count, lines))
+        for s, lines in copies.items()
+    }
+    return {s: n for s, n in out.items() if n} if drop else out
+
+
+SLIPS: list[tuple[dict, str]] = [
+    (
+        {"across": True},
+        "you matched a line against every earlier child: a line another section's "
+        "child holds is stored in that section; count only an earlier child of the same section",
+    ),
+    (
+        {"first": True},
+        "you counted the first copy too: the first child to hold a line stores it "
+        "once, as its section does; only the later copies are extra",
+    ),
+    (
+        {"once": True},
+        "you counted each repeated line once per section: every later copy is stored "
+        "again, so count each copy",
+    ),
+    ({"blank": True}, "you counted blank lines (or lines of spaces): skip them"),
+    (
+        {"within": True},
+        "you counted a line a child holds twice: a repeat is a line an *earlier* "
+        "child of the section holds (add a child's lines to the seen set after the child)",
+    ),
+    ({"drop": True}, "a section whose children repeat nothing stores 0 extra: keep it, at 0"),
+    (
+        {"joined": True},
+        "you counted the repeated lines joined into one text: sum count(line) "
+        "over the lines, one line at a time",
+    ),
+]
+
+CASES: list[Children] = [
+    [
+        ("a", "A > x\nrow 1"),
+        ("b", "B > y\nrow 1"),
+        ("a", "A > x\nrow 2\n   "),
+        ("b", "B > y\n| hh |\n| hh |"),
+        ("a", "A > x\n   \nrow 1"),
+        ("c", "C alone"),
+    ],
+    [
+        ("s", "P\n| k | v |\n|---|---|\n| 1 | 2 |"),
+        ("s", "P\n| k | v |\n|---|---|\n| 3 | 4 |"),
+        ("s", "P\n| k | v |\n|---|---|\n| 5 | 6 |"),
+    ],
+    [("a", "one line")],
+    [],
+]
+
+
+def _random_case(rng: random.Random) -> Children:
+    lines = ["H > a", "H > b", "| x |", "|---|", "row", "", "   ", "end"]
+    return [
+        (rng.choice("abc"), "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 4))))
+        for _ in range(rng.randint(0, 7))
+    ]
+
+
+def check_repeated_tokens(fn: Callable) -> int:
+    rng = random.Random(31)
+    cases = [*CASES, *(_random_case(rng) for _ in range(60))]
+    for children in cases:
+        expected = repeated_tokens_expected(children, len)
+        got = fn([tuple(c) for c in children], len)
+        if isinstance(got, dict) and got == expected:
+            continue
+        why = next(
+            (hint for slip, hint in SLIPS if got == slipped(children, len, **slip)),
+            "not the tokens expected",
+        )
+        if not isinstance(got, dict):
+            why = "return a dict: section id -> tokens stored twice"
+        raise NotYet(
+            f"{why}. Case: children {short(children, 120)}, count = len: expected "
+            f"{expected}, got {short(got)}"
+        )
+    return len(cases)
+
+
+CHECKS_CHILD_REPEATS: dict[str, tuple[str, Callable[[Callable], int]]] = {
+    "03h.1": (
+        "repeated_tokens(children, count) -> dict of section -> tokens",
+        check_repeated_tokens,
+    ),
+}
