@@ -72,7 +72,9 @@ def _words_as_tokens(sentence, room):
     words = sentence.split(" ")
     n = max((n for n in range(1, len(words)) if len(words[:n]) + 1 <= room), default=0)
     if n and words[n - 1].endswith(":"):
-        return " ".join(words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)])
+        return " ".join(
+            words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)]
+        )
     return " ".join(words[:n]) + " …" if n else ""
 
 

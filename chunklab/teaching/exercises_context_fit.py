@@ -36,9 +36,13 @@ def _fit(
         return sentence
     words = sentence.split(" ")
     mark = " …" if mark_measured else ""
-    n = next((n for n in range(len(words) - 1, 0, -1) if count(" ".join(words[:n]) + mark) <= room), 0)
+    n = next(
+        (n for n in range(len(words) - 1, 0, -1) if count(" ".join(words[:n]) + mark) <= room), 0
+    )
     if n and label_rule and words[n - 1].endswith(":"):
-        return " ".join(words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)])
+        return " ".join(
+            words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)]
+        )
     return " ".join(words[:n]) + " …" if n else empty
 
 
@@ -83,18 +87,34 @@ _FIXED: list[tuple[str, int]] = [
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 1),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 9),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 6),
-    ("From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
-     "manager before 10:00 on the first day of absence.", 20),
-    ("From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
-     "manager before 10:00 on the first day of absence.", 16),
+    (
+        "From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
+        "manager before 10:00 on the first day of absence.",
+        20,
+    ),
+    (
+        "From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
+        "manager before 10:00 on the first day of absence.",
+        16,
+    ),
 ]
 
 _TITLES = ["Travel Policy", "Manual de Operações", "Runbook", "Security Handbook", "API guide"]
-_PATHS = ["Booking", "Per diem", "International Travel > Visa and approvals", "2.1 Visual",
-          "Incidents > Severity levels > SEV-1", "Escopo"]
-_LEADS = ["Book flights and hotels at least 7 days in advance.", "Per diem covers meals.",
-          "A SEV-1 incident wakes the on-call engineer within 5 minutes, day or night.",
-          "O técnico registra a vibração: até 4,5 mm/s.", ""]
+_PATHS = [
+    "Booking",
+    "Per diem",
+    "International Travel > Visa and approvals",
+    "2.1 Visual",
+    "Incidents > Severity levels > SEV-1",
+    "Escopo",
+]
+_LEADS = [
+    "Book flights and hotels at least 7 days in advance.",
+    "Per diem covers meals.",
+    "A SEV-1 incident wakes the on-call engineer within 5 minutes, day or night.",
+    "O técnico registra a vibração: até 4,5 mm/s.",
+    "",
+]
 
 
 def _random_case(rng: random.Random) -> tuple[str, int]:
@@ -115,15 +135,22 @@ def check_fit_sentence(fn: Callable) -> int:
     )
     for sentence, room in cases:
         expected = _fit(sentence, room)
-        got = run_without(fn, (sentence, room), [fit_prefix, offline_context, with_context], refusal)
+        got = run_without(
+            fn, (sentence, room), [fit_prefix, offline_context, with_context], refusal
+        )
         if not isinstance(got, str):
             raise NotYet(f"return the shortened sentence as a str, not {short(got)}")
         if got != expected:
             named = consistent_slips(fn, _SLIPS, _FIXED, shape=lambda x: x)
             over = cl100k(got) > room
-            why = "; and also: ".join(named) if named else (
-                f"your result holds {cl100k(got)} tokens, over the room" if over
-                else "keep the longest start of whole words that fits with its ' …'"
+            why = (
+                "; and also: ".join(named)
+                if named
+                else (
+                    f"your result holds {cl100k(got)} tokens, over the room"
+                    if over
+                    else "keep the longest start of whole words that fits with its ' …'"
+                )
             )
             raise NotYet(
                 f"on {short(sentence, 60)} with room {room}: expected {short(expected, 60)}, "
