@@ -197,6 +197,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_paired_rows`: exercise 06b.1's check: rows paired by question id
 - `teaching.exercises_family_size`: exercise 06b.2's check: the comparisons whose verdict a
   family's size decides (the sign test passes alone, not at 0.05 / m).
+- `teaching.exercises_context_fit`: exercise 06c.1's check: a context sentence shortened to its
+  room (a cut at a word, a label never left last).
 
 LangChain and LlamaIndex (`integrations/`; not imported here: `pip install -e '.[integrations]'`)
 - `integrations.records`: a framework's text as a `Document`; a chunk as flat framework metadata

@@ -847,6 +847,24 @@ def decided_by_size(splits: list[tuple[int, int]]) -> list[int]:
     return [i for i, (won, lost) in enumerate(splits) if 0.05 > p(won, lost) >= alpha]
 
 
+def fit_sentence(sentence: str, room: int) -> str:
+    """06c.1: the sentence whole if it fits `room` cl100k tokens; else its longest start of whole
+    words that fits with " …" after it; a label ("begins:") left last gives way to the whole
+    sentences before it; "" when no word fits."""
+    from chunklab.tokens.counters import cl100k
+
+    if cl100k(sentence) <= room:
+        return sentence
+    words = sentence.split(" ")
+    for n in range(len(words) - 1, 0, -1):
+        if cl100k(" ".join(words[:n]) + " …") <= room:
+            if words[n - 1].endswith(":"):
+                ends = [i + 1 for i in range(n - 1) if words[i].endswith(".")]
+                return " ".join(words[: max(ends, default=0)])
+            return " ".join(words[:n]) + " …"
+    return ""
+
+
 def wide_cuts(texts: list[str], buffer_size: int) -> list[int]:
     """04.3b: the percentile-80 rule on the cosines of the buffered texts, WordLlama's vectors,
     written from scratch (gap i lies after text i)."""

@@ -380,6 +380,7 @@ WRONG = {
     "06.2": _path_chunks_with_the_articles_bug,
     "06b.1": lambda rows, a, b, m: {r["question"]: r[m] for r in rows if r["strategy"] == a},
     "06b.2": lambda splits: [i for i, (w, lo) in enumerate(splits) if 2 * 0.5**w < 0.05 and not lo],
+    "06c.1": lambda sentence, room: " ".join(sentence.split()[:room]),  # words counted, no "…"
     "07.1": _rank_from_zero,
     "07.2": lambda s, a, bs: [b for b in bs if sum(s[a].values()) > sum(s[b].values())],  # totals
     "07b.1": _iou_without_merging,

@@ -65,6 +65,7 @@
 - `exercises_safe_size`: exercise 05c.1's check (rows a linearized cut loses, predicted, not swept).
 - `exercises_paired_rows`: exercise 06b.1's check (two strategies' rows paired by question id).
 - `exercises_family_size`: exercise 06b.2's check (the verdicts a family's size decides).
+- `exercises_context_fit`: exercise 06c.1's check (a context sentence shortened to its room).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).
 - `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).

@@ -27,6 +27,7 @@ from chunklab.teaching.exercises_budget_size import CHECKS_BUDGET_SIZE
 from chunklab.teaching.exercises_chance_floor import CHECKS_CHANCE_FLOOR
 from chunklab.teaching.exercises_child_repeats import CHECKS_CHILD_REPEATS
 from chunklab.teaching.exercises_code import CHECKS_CODE
+from chunklab.teaching.exercises_context_fit import CHECKS_CONTEXT_FIT
 from chunklab.teaching.exercises_cut_changes import CHECKS_CUT_CHANGES
 from chunklab.teaching.exercises_family_power import CHECKS_FAMILY_POWER
 from chunklab.teaching.exercises_family_reading import CHECKS_FAMILY_READING
@@ -346,6 +347,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "06.2": ("fixed_path_chunks(text) -> list of chunk texts", check_fixed_path_chunks),
     "06b.1": ("paired_differences(rows, a, b, measure) -> dict", check_paired_differences),
     **CHECKS_FAMILY_SIZE,  # 06b.2: teaching.exercises_family_size
+    **CHECKS_CONTEXT_FIT,  # 06c.1: teaching.exercises_context_fit
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_NEVER_READ,  # 09.2: teaching.exercises_never_read
     **CHECKS_READ_LIMIT,  # 09d.1: teaching.exercises_read_limit
