@@ -1,5 +1,5 @@
-"""Notebooks 07, 07b and 07d: each exercise refuses the plausible wrong answers, with a hint that names
-the mistake, and accepts every correct form (issue 29, item 3)."""
+"""Notebooks 07, 07b and 07d: each exercise refuses the plausible wrong answers, with a hint that
+names the mistake, and accepts every correct form (issue 29, item 3)."""
 
 import itertools
 import math
