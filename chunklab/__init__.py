@@ -160,7 +160,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers_split_table`: exercise 08b.2's answer and the wrong budgets it names
 - `teaching.exercises_benchmark`: notebook 10's exercise check (10)
 - `teaching.exercises_verdict`: exercise 10d.1's check: compare's rule written by hand (10d)
-- `teaching.exercises_reading`: exercises 07c.2 and 07b.2: the questions no one chunk answers, a
+- `teaching.exercises_reading`: exercises 07c.2 and 07b.1: the questions no one chunk answers, a
   family's verdicts read at 0.05 / m
 - `teaching.exercises_windows`: companion 10c's checks: windows of word pieces with an overlap (10c)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)

@@ -452,7 +452,7 @@ def reciprocal_rank(ranked_texts: list[str], facts: list[str]) -> float:
 
 
 def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> float:
-    """07b.1: characters in both / characters in either, each character counted once: each
+    """07d.1: characters in both / characters in either, each character counted once: each
     side's spans sorted and merged, then the overlaps of the merged spans added up."""
 
     def merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -471,7 +471,7 @@ def char_iou(retrieved: list[tuple[int, int]], gold: list[tuple[int, int]]) -> f
 
 
 def complete_not_reached(rows, strategy: str, retriever: str, k: int) -> list[str]:
-    """The old 07b.2 (a pandas filter on `rows`), kept so a test shows the new 07b.2 refuses it."""
+    """The old 07b.1 (a pandas filter on `rows`), kept so a test shows the new 07b.1 refuses it."""
     mine = rows[
         (rows["strategy"] == strategy) & (rows["retriever"] == retriever) & (rows["k"] == k)
     ]
@@ -799,7 +799,7 @@ def cannot_answer(chunks: list[str], facts: dict[str, list[str]]) -> list[str]:
 
 
 def standing(family: list[tuple[str, int, int, float]]) -> list[str]:
-    """07b.2: a search of m = len(family): shown ahead when low > 0, won > lost and the two-sided
+    """07b.1: a search of m = len(family): shown ahead when low > 0, won > lost and the two-sided
     sign test gives p < 0.05 / m."""
     out = []
     for name, won, lost, low in family:

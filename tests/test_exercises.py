@@ -383,9 +383,9 @@ WRONG = {
     "06c.1": lambda sentence, room: " ".join(sentence.split()[:room]),  # words counted, no "…"
     "07.1": _rank_from_zero,
     "07.2": lambda s, a, bs: [b for b in bs if sum(s[a].values()) > sum(s[b].values())],  # totals
-    "07b.1": _iou_without_merging,
+    "07d.1": _iou_without_merging,
     "07c.2": _facts_spread_over_chunks,
-    "07b.2": _each_read_at_0_05,
+    "07b.1": _each_read_at_0_05,
     "08.1": _markdown_with_body_per_line,
     "08.2": _bold_table_of_the_first_bold_line,
     "08b.1": on_more_than_one_page,

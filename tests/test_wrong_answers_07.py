@@ -1,5 +1,5 @@
-"""Notebooks 07 and 07b: each exercise refuses the plausible wrong answers, with a hint that names
-the mistake, and accepts every correct form (issue 29, item 3)."""
+"""Notebooks 07, 07b and 07d: each exercise refuses the plausible wrong answers, with a hint that
+names the mistake, and accepts every correct form (issue 29, item 3)."""
 
 import itertools
 import math
@@ -146,13 +146,13 @@ WRONG_IOU = {
 
 
 @pytest.mark.parametrize("wrong", WRONG_IOU, ids=lambda f: f.__name__)
-def test_07b_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
-    result = verdict("07b.1", wrong)
+def test_07d_1_refuses_each_plausible_wrong_answer_naming_it(wrong):
+    result = verdict("07d.1", wrong)
     assert not result.passed
     assert WRONG_IOU[wrong] in result.message, result.message
 
 
-def test_07b_1_accepts_every_correct_form():
+def test_07d_1_accepts_every_correct_form():
     def by_sweep(retrieved, gold):  # another right method: walk the stretches between edges
         edges = sorted({edge for span in retrieved + gold for edge in span})
         both = either = 0
@@ -164,10 +164,10 @@ def test_07b_1_accepts_every_correct_form():
         return both / either if either else 0
 
     for fn in (solutions.char_iou, by_sweep):
-        assert verdict("07b.1", fn).passed, verdict("07b.1", fn).message
+        assert verdict("07d.1", fn).passed, verdict("07d.1", fn).message
 
 
-@pytest.mark.parametrize("exercise", ["07.1", "07c.2", "07b.1", "07b.2", "08.1", "09.1", "09b.1"])
+@pytest.mark.parametrize("exercise", ["07.1", "07c.2", "07d.1", "07b.1", "08.1", "09.1", "09b.1"])
 def test_the_notebook_checks_the_function_its_starter_defines(exercise):
     """08's check cell once passed the library's heading_levels to the 08.1 check: the learner's
     function was never run."""
@@ -245,9 +245,9 @@ def _iou_gold_listed_twice(retrieved, gold):
     ],
     ids=["dice", "gold-listed-twice"],
 )
-def test_07b_1_names_dice_and_repeated_gold_apart_from_recall(wrong, named):
+def test_07d_1_names_dice_and_repeated_gold_apart_from_recall(wrong, named):
     """Both were told 'the recall and the precision here' on the one case that set them apart."""
-    result = verdict("07b.1", wrong)
+    result = verdict("07d.1", wrong)
     assert not result.passed and named in result.message, result.message
     assert "recall" not in result.message, result.message
 
@@ -277,8 +277,8 @@ def _merged_without_sorting(spans):
 _iou_merged_without_sorting = _iou_after(_merged_without_sorting)
 
 
-def test_07b_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
-    message = verdict("07b.1", _iou_merged_without_sorting).message
+def test_07d_1_names_the_merge_without_sorting_and_the_pair_out_of_order():
+    message = verdict("07d.1", _iou_merged_without_sorting).message
     assert "sort the spans before merging" in message and " comes after (" in message, message
 
 
@@ -295,23 +295,23 @@ def _merged_without_max(spans):
 _iou_merged_without_max = _iou_after(_merged_without_max)
 
 
-def test_07b_1_names_a_merge_that_forgets_max():
-    message = verdict("07b.1", _iou_merged_without_max).message
+def test_07d_1_names_a_merge_that_forgets_max():
+    message = verdict("07d.1", _iou_merged_without_max).message
     assert "must not shorten it" in message and "max(end, previous_end)" in message, message
 
 
-def test_07b_1_refuses_a_set_of_positions_on_long_spans_naming_it():
+def test_07d_1_refuses_a_set_of_positions_on_long_spans_naming_it():
     def by_set(retrieved, gold):  # right on every small case; a set of a million positions
         r = {i for a, b in retrieved for i in range(a, b)}
         g = {i for a, b in gold for i in range(a, b)}
         return len(r & g) / len(r | g) if r | g else 0.0
 
-    result = verdict("07b.1", by_set)
+    result = verdict("07d.1", by_set)
     assert not result.passed
     assert "a set of character positions is too large" in result.message, result.message
 
 
-def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
+def test_07d_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
     """A mask of a million flags is fast on any machine: the check counts bytes, not seconds."""
 
     def by_mask(retrieved, gold):
@@ -324,7 +324,7 @@ def test_07b_1_refuses_a_mask_of_positions_by_the_memory_it_allocates():
         either = int((r | g).sum())
         return int((r & g).sum()) / either if either else 0.0
 
-    result = verdict("07b.1", by_mask)
+    result = verdict("07d.1", by_mask)
     assert not result.passed
     assert "it allocated" in result.message and "MB" in result.message, result.message
     assert "a mask of them" in result.message, result.message  # named as a mask, not only a set
@@ -370,9 +370,9 @@ def _iou_union_as_sum(retrieved, gold):
     return shared / either if either else 0.0
 
 
-def test_07b_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
-    assert "merge the gold spans too" in verdict("07b.1", _iou_gold_unmerged).message
-    message = verdict("07b.1", _iou_union_as_sum).message
+def test_07d_1_names_unmerged_gold_and_a_union_without_the_overlap_subtracted():
+    assert "merge the gold spans too" in verdict("07d.1", _iou_gold_unmerged).message
+    message = verdict("07d.1", _iou_union_as_sum).message
     assert "subtract the shared characters once" in message, message
 
 
@@ -520,7 +520,7 @@ def test_07c_2_names_each_slip(wrong, named):
     assert not result.passed and named in result.message, result.message
 
 
-# --- 07b.2: standing(family), the family's reading written by the learner -----------------------
+# --- 07b.1: standing(family), the family's reading written by the learner -----------------------
 
 
 def _p(won, lost, sides=2):
@@ -576,17 +576,17 @@ _sign_only = _reading(lambda f: 0.05 / len(f), interval=False)
 _one_sided = _reading(lambda f: 0.05 / len(f), sides=1)
 
 
-def test_07b_2_accepts_two_right_forms():
+def test_07b_1_accepts_two_right_forms():
     for fn in (solutions.standing, _standing_by_tail):
-        result = verdict("07b.2", fn)
+        result = verdict("07b.1", fn)
         assert result.passed, result.message
 
 
-def test_07b_2_refuses_the_old_filter_and_a_copied_level():
-    """The old 07b.2 asked for a pandas filter already written in the notebook: a function of
+def test_07b_1_refuses_the_old_filter_and_a_copied_level():
+    """The old 07b.1 asked for a pandas filter already written in the notebook: a function of
     (rows, strategy, retriever, k) is no reading of a family, and 07's level copied is named."""
-    assert not verdict("07b.2", solutions.complete_not_reached).passed
-    result = verdict("07b.2", _among_three)
+    assert not verdict("07b.1", solutions.complete_not_reached).passed
+    result = verdict("07b.1", _among_three)
     assert not result.passed and "divided by 3" in result.message, result.message
 
 
@@ -601,12 +601,12 @@ def test_07b_2_refuses_the_old_filter_and_a_copied_level():
     ],
     ids=["each-at-95", "m-leaning", "interval-only", "sign-only", "one-sided"],
 )
-def test_07b_2_names_each_slip(wrong, named):
-    result = verdict("07b.2", wrong)
+def test_07b_1_names_each_slip(wrong, named):
+    result = verdict("07b.1", wrong)
     assert not result.passed and named in result.message, result.message
 
 
-def test_07b_2_refuses_a_call_into_the_library_sign_test():
+def test_07b_1_refuses_a_call_into_the_library_sign_test():
     from chunklab.teaching.claims import sign_test
 
     def with_library(family):
@@ -616,11 +616,11 @@ def test_07b_2_refuses_a_call_into_the_library_sign_test():
             if low > 0 and won > lost and sign_test(won, lost) < 0.05 / len(family)
         ]
 
-    result = verdict("07b.2", with_library)
+    result = verdict("07b.1", with_library)
     assert not result.passed and "sign_test" in result.message, result.message
 
 
-# --- slips the checkers once accepted: whole-word facts (07c.2), ties and worse members (07b.2) ---
+# --- slips the checkers once accepted: whole-word facts (07c.2), ties and worse members (07b.1) ---
 
 
 def _answer_whole_words(chunks, facts):  # a fact as one token of the chunk split on spaces
@@ -670,8 +670,8 @@ def _apart_either_way(family):  # the reader's form: a comparison shown worse re
     [(_by_decisive, "decisive question"), (_apart_either_way, "shown worse")],
     ids=["m-decisive", "worse-too"],
 )
-def test_07b_2_refuses_m_without_ties_and_worse_members(wrong, named):
-    result = verdict("07b.2", wrong)
+def test_07b_1_refuses_m_without_ties_and_worse_members(wrong, named):
+    result = verdict("07b.1", wrong)
     assert not result.passed and named in result.message, result.message
 
 
@@ -727,7 +727,7 @@ def test_07c_1_asks_the_family_size_the_line_alone_cannot_tell():
     assert "not quite" in selfcheck.verdict_for("07c.1", line)  # the line without m
 
 
-def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
+def test_07b_1_refuses_a_low_end_of_zero_as_above_zero():
     """`low >= 0` passed every case: the task asks for the low end above 0, and an interval that
     touches 0 does not exclude it. A family with a low end of exactly 0 now tells them apart."""
 
@@ -737,7 +737,7 @@ def test_07b_2_refuses_a_low_end_of_zero_as_above_zero():
             n for n, won, lost, low in family if low >= 0 and won > lost and _p(won, lost) < alpha
         ]
 
-    result = verdict("07b.2", touching)
+    result = verdict("07b.1", touching)
     assert not result.passed and "low end of exactly 0" in result.message, result.message
 
 
@@ -784,16 +784,16 @@ def _iou_gold_unmerged_by_sweep(retrieved, gold):  # the retrieved side merged, 
     return both / either if either else 0.0
 
 
-def test_07b_1_names_the_gold_left_unmerged_when_counted_by_a_sweep():
-    result = verdict("07b.1", _iou_gold_unmerged_by_sweep)
+def test_07d_1_names_the_gold_left_unmerged_when_counted_by_a_sweep():
+    result = verdict("07d.1", _iou_gold_unmerged_by_sweep)
     assert not result.passed and "merge the gold spans too" in result.message, result.message
 
 
-def test_07b_2_names_sorted_output():
+def test_07b_1_names_sorted_output():
     def sorted_standing(family):
         return sorted(solutions.standing(family))
 
-    result = verdict("07b.2", sorted_standing)
+    result = verdict("07b.1", sorted_standing)
     assert not result.passed and "do not sort them" in result.message, result.message
 
 
@@ -811,9 +811,9 @@ def _standing_normal(correction):
 
 
 @pytest.mark.parametrize("correction", [0.0, 1.0])
-def test_07b_2_names_the_normal_approximation(correction):
-    """07b.2 once answered the normal approximation with the generic 'read at 0.05 / m' hint."""
-    result = verdict("07b.2", _standing_normal(correction))
+def test_07b_1_names_the_normal_approximation(correction):
+    """07b.1 once answered the normal approximation with the generic 'read at 0.05 / m' hint."""
+    result = verdict("07b.1", _standing_normal(correction))
     assert not result.passed
     assert "normal approximation" in result.message, result.message
 
@@ -869,12 +869,13 @@ def _without_majority(family):  # "more won than lost" dropped: interval and two
     ]
 
 
-def test_07b_2_refuses_shown_ahead_without_more_won_than_lost():
+def test_07b_1_refuses_shown_ahead_without_more_won_than_lost():
     """A positive low end and a passing sign test can come with more lost than won (a few large
-    wins, many small losses: 07b's char_precision line has 15 won, 27 lost and a positive mean,
-    though its low end is below 0), and the function must not call it ahead."""
-    result = verdict("07b.2", _without_majority)
+    wins, many small losses), and the function must not call it ahead. The hint once cited 07b's
+    char_precision line (15 won, 27 lost), whose low end is below 0: not the case it describes."""
+    result = verdict("07b.1", _without_majority)
     assert not result.passed and "more won than lost" in result.message, result.message
+    assert "char_precision" not in result.message and "toward the losses" in result.message
 
 
 # --- 07.2: a verdict family from raw scores -----------------------------------------------------

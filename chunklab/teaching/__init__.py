@@ -55,7 +55,7 @@
 - `exercises_parent_lift`: exercise 03.1, child hits in any order lifted to their parents, and
   the slips it names.
 - `exercises_measures`: the checks of notebooks 07 to 09, each naming the mistake it recognised.
-- `exercises_reading`: exercises 07c.2 (the questions no one chunk can answer) and 07b.2 (which
+- `exercises_reading`: exercises 07c.2 (the questions no one chunk can answer) and 07b.1 (which
   verdicts of a family stand at 0.05 / m), written by the learner, each slip named.
 - `conversion_measures`: what a conversion kept, as words, headings and table rows (08, 08b).
 - `plain_text_baseline`: 08's answers against a file's plain text, titled or not (`Survival`).

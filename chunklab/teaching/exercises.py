@@ -351,7 +351,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_MEASURES,  # notebooks 07 to 09: teaching.exercises_measures
     **CHECKS_NEVER_READ,  # 09.2: teaching.exercises_never_read
     **CHECKS_READ_LIMIT,  # 09d.1: teaching.exercises_read_limit
-    **CHECKS_READING,  # 07c.2 and 07b.2: teaching.exercises_reading
+    **CHECKS_READING,  # 07c.2 and 07b.1: teaching.exercises_reading
     **CHECKS_BENCHMARK,  # notebook 10's, in a module of their own
     **CHECKS_FUSION,  # 10b's: teaching.fusion_checks
     **CHECKS_RUNNING_HEADS,  # 08b's: teaching.exercises_running_heads

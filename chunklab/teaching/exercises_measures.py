@@ -1,4 +1,4 @@
-"""Checks for the coding exercises of notebooks 07, 07b, 08 and 09: the learner's function on cases
+"""Checks for the coding exercises of notebooks 07, 07d, 08 and 09: the learner's function on cases
 it has not seen, and, when it is wrong, a hint that names the mistake.
 
 Kept apart from `teaching.exercises` so that file stays small; registered in its `CHECKS`. Each
@@ -192,7 +192,7 @@ def check_reciprocal_rank(fn: Callable) -> int:
     return cases
 
 
-# --- 07b.1: character IoU -------------------------------------------------------------------------
+# --- 07d.1: character IoU -------------------------------------------------------------------------
 
 
 def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
@@ -383,7 +383,7 @@ def _check_iou_on_long_spans(fn: Callable) -> int:
 
 CHECKS_MEASURES: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "07.1": ("reciprocal_rank(ranked_texts, facts) -> float", check_reciprocal_rank),
-    "07b.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
+    "07d.1": ("char_iou(retrieved, gold) -> float", check_char_iou),
     "08.1": ("lines_as_markdown(lines) -> str", check_lines_as_markdown),
     "09.1": ("masked_mean(vectors, mask) -> array (texts, dimensions)", check_masked_mean),
     "09b.1": ("pool_span(offsets, vectors, start, end) -> array (dimensions,)", check_pool_span),

@@ -1,4 +1,4 @@
-"""Exercises 07c.2 and 07b.2: what the experiment notebooks ask a learner to write, checked on cases
+"""Exercises 07c.2 and 07b.1: what the experiment notebooks ask a learner to write, checked on cases
 the notebooks never show.
 
 07c.2 `cannot_answer(chunks, facts)`: the ids of the questions that no single chunk can answer,
@@ -9,7 +9,7 @@ accents stripped, a set returned,
 the answerable questions returned instead, the ids not sorted, facts matched as whole words or
 at word boundaries (a fact is a substring: several words, beside punctuation, inside a word).
 
-07b.2 `standing(family)`: a family of m paired comparisons, each `(name, won, lost, low)` with `low`
+07b.1 `standing(family)`: a family of m paired comparisons, each `(name, won, lost, low)` with `low`
 the low end of its interval printed at the family's level (100 - 5/m), read as a search: a
 comparison is shown ahead when its interval's low end is above 0, it won more than it lost, and
 its two-sided sign test gives p < 0.05 / m, with m the number of comparisons in the family. The
@@ -178,7 +178,7 @@ def check_cannot_answer(fn: Callable) -> int:
     return len(cases)
 
 
-# --- 07b.2: which verdicts stand at the family's level? -----------------------------------------
+# --- 07b.1: which verdicts stand at the family's level? -----------------------------------------
 
 Family = list[tuple[str, int, int, float]]
 
@@ -250,8 +250,8 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
             family, 0.05 / m, normal=1.0
         ),
         "you dropped 'more won than lost': a positive low end and p < 0.05 / m can come with more "
-        "questions lost than won (a few large wins, many small losses: 07b's char_precision has "
-        "15 won, 27 lost, yet a positive mean); shown ahead needs won > lost too": _ahead(
+        "questions lost than won (a few large wins, many small losses: the two-sided sign test "
+        "then rejects toward the losses); shown ahead needs won > lost too": _ahead(
             family, 0.05 / m, majority=False
         ),
         "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
@@ -342,5 +342,5 @@ def sign_p(won: int, lost: int) -> float:
 
 CHECKS_READING: dict[str, tuple[str, Callable[[Callable], Any]]] = {
     "07c.2": ("cannot_answer(chunks, facts) -> sorted list of question ids", check_cannot_answer),
-    "07b.2": ("standing(family) -> names of the comparisons shown ahead", check_standing),
+    "07b.1": ("standing(family) -> names of the comparisons shown ahead", check_standing),
 }
