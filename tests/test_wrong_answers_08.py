@@ -395,7 +395,8 @@ def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     crumb, alone = crumb_and_table()
     selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
     out = capsys.readouterr().out
-    assert ": correct" not in out and "holds more than those two texts" in out, out
+    assert ": correct" not in out and "adds the breadcrumb's tokens to the table's" in out, out
+    assert "holds more" not in out, out
     assert "blank line" not in out, out
     selfcheck.check("08b.2", selfcheck.SOLUTIONS["08b.2"][1]())
     out = capsys.readouterr().out
@@ -487,10 +488,27 @@ def test_08b_2_names_round_guesses_and_the_sweeps_top(capsys):
     """250 (one chunk there, but not the smallest), 300 (where the sweep stops, read as the
     answer) and 205 (still in two) once got only "the value is not right"."""
     for budget, named in (
-        (250, "also at smaller budgets"),
+        (250, "not the smallest budget"),
         (300, "where the sweep stops"),
-        (205, "still cut in two"),
+        (205, "not the smallest budget"),
     ):
         selfcheck.check("08b.2", budget)
         out = capsys.readouterr().out
         assert ": correct" not in out and named in out, out
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_hints_do_not_say_which_side_of_the_answer_a_guess_is(capsys):
+    """A guess below the answer was told "still cut in two: sweep the budgets above it", one above
+    it "also at smaller budgets: sweep the budgets below": bisecting over the checker found the
+    answer in about seven guesses and no code. Guesses either side are now told the same."""
+    right = selfcheck.SOLUTIONS["08b.2"][1]()
+    told = set()
+    for budget in (right - 5, right - 3, right - 2, right + 1, right + 4, right + 5):
+        selfcheck.check("08b.2", budget)
+        out = capsys.readouterr().out
+        assert ": correct" not in out, out
+        told.add(out.replace(str(budget), "#"))
+    assert len(told) == 1, told
+    (hint,) = told
+    assert not any(word in hint for word in ("above", "below", "smaller", "larger", "cut in two"))

@@ -156,3 +156,18 @@ def on_most_pages(pages):
 def test_08b_1_names_a_positional_rule_and_a_majority(fn, hint):
     result = verdict("08b.1", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_keyed(lambda line: _key(line).lower()), "ignoring case"),
+        (_keyed(lambda line: re.sub(r"\s+", " ", _key(line))), "collapsed the spaces"),
+    ],
+)
+def test_08b_1_does_not_call_chunklabs_own_choices_slips(fn, hint):
+    """Folding case and collapsing spaces are what chunklab's own rule does: the hints called them
+    slips outright; they now say the exercise's key differs from chunklab's on purpose."""
+    result = verdict("08b.1", fn)
+    assert not result.passed and hint in result.message, result.message
+    assert "chunklab's own rule" in result.message, result.message

@@ -198,3 +198,27 @@ def test_08d_1_accepts_the_number_of_sized_levels_as_the_base():
     """heading_levels ranks the sizes 1, 2, ...: their count is their deepest level."""
     result = verdict("08d.1", deeper_by(base=len))
     assert result.passed, result.message
+
+
+@pytest.mark.parametrize(
+    "wrong",
+    [
+        body_ten_points,
+        tolerance(0.9),
+        tolerance(1.05),
+        tolerance(1.0),
+        at_most_five_percent,
+        rounded_to_a_point,
+        "through the check",
+    ],
+)
+def test_08d_1_hints_never_write_the_size_test_out(wrong):
+    """The prompt asks the learner to turn notebook 08's 5% margin into a test; every size slip's
+    hint (and the refusal of a call into the check) used to end with `size < 0.95 * body`, the
+    test itself. They now name the slip and leave the test to the learner."""
+    if wrong == "through the check":
+        from chunklab.teaching.exercises_heading_levels import level_of
+
+        wrong = lambda *case: level_of(*case)  # noqa: E731
+    result = verdict("08d.1", wrong)
+    assert not result.passed and "0.95" not in result.message, result.message

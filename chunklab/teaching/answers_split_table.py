@@ -25,6 +25,12 @@ PAGE = "gdsway-managing-sensitive-information"  # notebook 08's GDS Way page
 HEADER = "| Field | Value |"
 BUDGETS = range(120, 301)  # every budget tried; the formats' answers lie between
 SECTION_BUDGET = 200  # the budget companion 08b's section 2 cuts at, where the table is in two
+# a guess near the answer, either side, is told the same: a hint that said "cut in two" below it and
+# "one chunk" above it let a learner bisect over the checker, with no sweep
+NOT_THE_SMALLEST = (
+    "that is not the smallest budget from which the table is one chunk at every budget up to 300; "
+    "the check will not say which side of it you are: cut at each budget and look"
+)
 
 
 def without_address(doc: Document) -> Document:
@@ -113,22 +119,19 @@ def split_table_misses() -> dict[Any, str]:
         SECTION_BUDGET: "that is section 2's budget, where the table is still cut in two; try "
         "larger budgets until it is one chunk",
         sum(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET)): "that adds up the two "
-        "pieces' tokens, but each piece repeats the header and the breadcrumb, so one chunk needs "
-        "less than their sum; cut at each budget and look",
+        "pieces' tokens, but each piece repeats the header and the breadcrumb, so their sum counts "
+        "those twice; cut at each budget and look",
         SECTION_BUDGET + 1: "just above section 2's budget the table is still cut in two; try "
         "larger budgets until it is one chunk",
         max(cl100k(c.text) for c in _pieces_at(docx, SECTION_BUDGET))
         + cl100k(_pieces_at(docx, SECTION_BUDGET)[0].text.splitlines()[0]): "that adds a "
         "breadcrumb to the larger piece, which already holds one; cut at each budget and look",
-        right - 1: "at that budget the table is still cut in two; the answer is the smallest "
-        "budget at which it is one chunk",
-        right + 1: "the table is one chunk there, but also at a smaller budget: the answer is "
-        "the smallest, so sweep the budgets below it and look",
+        right - 1: NOT_THE_SMALLEST,
+        right + 1: NOT_THE_SMALLEST,
     }
     misses[sum(map(cl100k, crumb_and_table()))] = (  # the prediction the prompt invites
         "that adds the breadcrumb's tokens to the table's, but a budget counts the chunk as "
-        "written, and it holds more than those two texts: print the chunk, then cut at each "
-        "budget and look"
+        "written: print the chunk, then cut at each budget and look"
     )
     for budget in header_alone(docx):
         misses[budget] = (
@@ -142,25 +145,18 @@ def split_table_misses() -> dict[Any, str]:
 
 
 def _sweep_misses(misses: dict[Any, str], right: int) -> None:
-    """A guess between section 2's budget and the answer, 300 (where the sweep stops) and a round
-    guess above the answer, each named unless a slip already names it."""
+    """A guess between section 2's budget and 300 (where the sweep stops), each told it is not
+    the smallest, the same either side, unless a slip already names it."""
     for budget in range(SECTION_BUDGET + 1, right):  # a guess between 200 and the answer
-        misses.setdefault(
-            budget,
-            "at that budget the table is still cut in two: sweep the budgets above it and look",
-        )
+        misses.setdefault(budget, NOT_THE_SMALLEST)
     misses.setdefault(
         BUDGETS.stop - 1,
         "300 is where the sweep stops, not the answer: the table "
         "is one chunk at every budget from the answer up to 300, so the answer is "
         "the smallest of them",
     )
-    for budget in range(right + 1, BUDGETS.stop - 1):  # a round guess above the answer
-        misses.setdefault(
-            budget,
-            "the table is one chunk there, but also at smaller budgets: "
-            "the answer is the smallest, so sweep the budgets below it and look",
-        )
+    for budget in range(right + 1, BUDGETS.stop - 1):  # a guess above the answer
+        misses.setdefault(budget, NOT_THE_SMALLEST)
 
 
 def _md_table_tokens() -> int:

@@ -89,28 +89,26 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         lambda *case: _level(*case, tolerance=1.0),
         "any size under the body's is read as smaller: a size within 5% of the body's (as 9.7 of "
-        "10.0) is the body's size, as notebook 08's rules read sizes; deeper only below "
-        "0.95 * body",
+        "10.0) is the body's size, as notebook 08's rules read sizes",
     ),
     (
         lambda *case: _level(*case, tolerance=0.9),
-        "0.9 reads a title 5 to 10% smaller (as 9.4 of 10.0) as the body's size: the rule says "
-        "more than 5% smaller, size < 0.95 * body",
+        "0.9 reads a title 5 to 10% smaller (as 9.4 of 10.0) as the body's size: a 10% margin, "
+        "where notebook 08's is 5%",
     ),
     (
         lambda *case: _level(*case, tolerance=1.05),
-        "1.05 is cell 3's bound for a bold line at the body's size (at most 5% larger); deeper "
-        "is for a title more than 5% smaller: size < 0.95 * body",
+        "1.05 is cell 3's bound for a line *larger* than the body's; turned the other way, the "
+        "margin is below the body, not above it",
     ),
     (
         lambda *case: _level(*case, strict=False),
-        "<= reads a title exactly 5% smaller (9.5 of 10.0) as smaller: the rule says more than 5% "
-        "smaller, size < 0.95 * body",
+        "<= reads a title exactly 5% smaller (9.5 of 10.0) as smaller: the margin asks for more "
+        "than 5%",
     ),
     (
         lambda size, bold, title, sized, body: _level(size, bold, title, sized, 10.0),
-        "the body is not always 10.0 points: compare the size with 0.95 * body, the `body` "
-        "argument",
+        "the body is not always 10.0 points: read it from the `body` argument",
     ),
     (
         lambda *case: _level(*case, number_first=False),
@@ -200,14 +198,14 @@ _SLIPS += [
     (
         _rounded,
         "a size rounded to a whole point is no longer a key of `sized` (11.7 is one): look sizes "
-        "up, and compare them with 0.95 * body, as given",
+        "up, and compare them with the body's, as given",
     ),
 ]
 
 
 REFUSAL = (
     "your level_of calls {name}, the check's own rule; write the rule yourself: sized first, "
-    "then bold, then the section number, then the size against 0.95 * body"
+    "then bold, then the section number, then the size against the body's"
 )
 
 

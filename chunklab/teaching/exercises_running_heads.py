@@ -118,10 +118,12 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "Page 10 of 12), so first replace each run of digits with #": _by_key(
             pages, lambda line: line.strip("0123456789 ")
         ),
-        "you compared keys ignoring case: compare them as built": _by_key(
+        "you compared keys ignoring case: chunklab's own rule folds case, this exercise's key "
+        "keeps it; compare the keys as built": _by_key(
             pages, lambda line: running_key(line).lower()
         ),
-        "you collapsed the spaces inside the lines: compare the keys as built": _by_key(
+        "you collapsed the spaces inside the lines: chunklab's own rule does, this exercise's "
+        "key keeps them; compare the keys as built": _by_key(
             pages, lambda line: re.sub(r"\s+", " ", running_key(line))
         ),
         "you skipped the empty key: a line that is only a page number has the key '' and runs "
@@ -138,8 +140,9 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "your lines follow the last page's order: give them in the first page's order": (
             _by_key(pages[::-1], running_key) if len(pages) >= 2 else []
         ),
-        "you looked at each page's first and last lines only: a running line can stand anywhere "
-        "on the page (under a page's own title, above its footnote), so compare every line": (
+        "you looked at each page's first and last lines only: a running line can stand under a "
+        "page's own title or above its footnote; chunklab's own rule looks in a band at the top "
+        "and bottom of the page, which a list of lines does not give, so compare every line": (
             _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
         ),
         "a key on most pages is not enough: a running line's key is on every page": _on_most(pages),
