@@ -299,7 +299,10 @@ def crashes_on_no_hits(windows):  # the answer, but it reads a first range befor
 
 @pytest.mark.parametrize(
     ("fn", "hint"),
-    [(against_the_first_range, "against the first range only"), (crashes_on_no_hits, "windows = []")],
+    [
+        (against_the_first_range, "against the first range only"),
+        (crashes_on_no_hits, "windows = []"),
+    ],
 )
 def test_03b_2_names_the_first_range_and_the_empty_list(fn, hint):
     result = verdict("03b.2", fn)

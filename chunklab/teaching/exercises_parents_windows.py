@@ -181,8 +181,10 @@ def check_merged_windows(fn: Callable) -> int:
         except IndexError as error:
             if windows:
                 raise
-            raise NotYet("windows = [] (no hits) raised IndexError: with nothing to merge, "
-                         "return [] before reading a first range") from error
+            raise NotYet(
+                "windows = [] (no hits) raised IndexError: with nothing to merge, "
+                "return [] before reading a first range"
+            ) from error
         if given != windows:  # the caller's list is the top k hits' windows, in rank order
             how = (
                 "windows.sort() sorts the caller's list in place"
