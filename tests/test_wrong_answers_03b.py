@@ -274,3 +274,36 @@ def test_03b_2_refuses_the_library_merge(fn, name):
     exercise asks for, done by the library. Refused, naming the call."""
     result = verdict("03b.2", fn)
     assert not result.passed and f"calls the library's {name}" in result.message, result.message
+
+
+def against_the_first_range(windows):  # the sweep, each window checked against out[0]
+    out = []
+    for first, last in sorted(windows):
+        if out and first <= out[0][1] + 1:
+            out[0] = (out[0][0], max(out[0][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+def crashes_on_no_hits(windows):  # the answer, but it reads a first range before the loop
+    ordered = sorted(windows)
+    out = [ordered[0]]
+    for first, last in ordered[1:]:
+        if first <= out[-1][1] + 1:
+            out[-1] = (out[-1][0], max(out[-1][1], last))
+        else:
+            out.append((first, last))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (against_the_first_range, "against the first range only"),
+        (crashes_on_no_hits, "windows = []"),
+    ],
+)
+def test_03b_2_names_the_first_range_and_the_empty_list(fn, hint):
+    result = verdict("03b.2", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -18,7 +18,7 @@ from chunklab.teaching.exercises import verdict
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="lower")), "a hair above"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="higher")), "(higher, or"),
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p, method="nearest")), "non-linear"),
-        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)) + 1e-9, "a hair away"),
+        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)) + 1e-9, "as >= would"),
     ],
 )
 def test_04c_1_refuses_each_wrong_threshold_naming_the_slip(wrong, hint):
@@ -41,7 +41,7 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
     ("wrong", "hint"),
     [
         (lambda sims, p: 1 - float(np.percentile(1 - sims, p)), "lands exactly on one gap"),
-        (lambda sims, p: float(np.nextafter(1 - np.percentile(1 - sims, p), 2)), "lands exactly"),
+        (lambda sims, p: float(np.nextafter(1 - np.percentile(1 - sims, p), 2)), "as >= would"),
         (lambda sims, p: round(1 - float(np.percentile(1 - sims, p)), 3), "rounded"),
     ],
 )
@@ -184,3 +184,18 @@ def test_04c_2_names_precision_returned_for_a_count():
     result = verdict("04c.2", precision_first)
     assert not result.passed
     assert "which is precision" in result.message, result.message
+
+
+def test_04c_1_names_a_tie_cut_as_greater_or_equal_would():
+    """The gaps at or past the cut-off's distance cut (>=), the threshold a hair above the largest
+    similarity among them: the tie at the cut-off is cut. The hint names the comparison, not a
+    rounding accident."""
+
+    def ties_cut(sims, p):
+        sims = np.asarray(sims)
+        return float(np.nextafter(sims[1 - sims >= np.percentile(1 - sims, p)].max(), 2))
+
+    result = verdict("04c.1", ties_cut)
+    assert not result.passed
+    assert "as >= would" in result.message, result.message
+    assert "rounding accident" not in result.message

@@ -735,3 +735,32 @@ def test_09_1_names_low_precision_and_the_mask_as_an_index(wrong, named):
     result = verdict("09.1", wrong)
     assert not result.passed
     assert named in result.message, result.message
+
+
+def _read_pieces(offsets, limit):
+    """The pieces of text and how many of them the model reads (a learner's first lines)."""
+    pieces = [o for o in offsets if tuple(o) != (0, 0)]
+    return pieces, limit - (len(offsets) - len(pieces))
+
+
+def from_the_next_piece(text, offsets, limit):  # counts from where the first unread piece starts
+    if len(offsets) <= limit:
+        return 0
+    pieces, k = _read_pieces(offsets, limit)
+    return len(text) - pieces[k][0]
+
+
+def stripped(text, offsets, limit):  # the right stop, the unread part stripped of its blanks
+    if len(offsets) <= limit:
+        return 0
+    pieces, k = _read_pieces(offsets, limit)
+    return len(text[pieces[k - 1][1] :].strip())
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [(from_the_next_piece, "the first piece not read"), (stripped, "not stripped")],
+)
+def test_09_2_names_the_next_piece_start_and_stripping(fn, hint):
+    result = verdict("09.2", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -77,6 +77,14 @@ def _at_index(text: str, offsets: Offsets, limit: int) -> int | None:
     return len(text) - offsets[k - 1][1] if 0 < k <= len(offsets) else None
 
 
+def _from_next_start(text: str, offsets: Offsets, limit: int) -> int | None:
+    """Counted from the start of the first piece not read, not the end of the last one read."""
+    if len(offsets) <= limit:
+        return 0
+    pieces, k = _text_pieces(offsets), limit - sum(tuple(o) == MARKER for o in offsets)
+    return len(text) - pieces[k][0] if 0 <= k < len(pieces) else None
+
+
 _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         lambda t, o, n: 0 if len(o) <= n else len(t) - o[n - 2][1],
@@ -120,6 +128,16 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
     (
         lambda t, o, n: len(re.sub(r"\s", "", t[_stop(t, o, n) or 0 :])),
         "count every character never read, spaces and line breaks too",
+    ),
+    (
+        _from_next_start,
+        "that counts from the start of the first piece not read; the blank before it is never "
+        "read either: count from the end of the last piece read",
+    ),
+    (
+        lambda t, o, n: len(t[_stop(t, o, n) or 0 :].strip()),
+        "the blanks at the ends of the part never read are characters never read too: count "
+        "text[stop:] as it is, not stripped",
     ),
     (
         _fits_without_markers,

@@ -1,6 +1,7 @@
 """Companion 04c's check (04c.1): the fixed threshold that makes a percentile rule's cuts, with a
 hint naming each predictable slip (the similarities' percentile, a distance left unconverted,
-p / 100, another interpolation method, 1 minus a percentile that lands on a gap, rounding).
+p / 100, another interpolation method, 1 minus a percentile that lands on a gap, a tie cut as
+>= would, rounding).
 Registered in `exercises`. Also the hint for two slips of 04.3's sentence buffer (a window that
 slides at the edges, neighbours found by value), which `exercises` names with its other hints."""
 
@@ -35,6 +36,12 @@ def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
     }
     right = 1 - float(np.percentile(1 - sims, percentile))
     on_a_gap = bool(np.isclose(1 - sims, 1 - right, rtol=0, atol=1e-12).any())
+    tied = sims[np.isclose(1 - sims, 1 - right, rtol=0, atol=1e-12)]
+    if on_a_gap and got != right and ((got > tied) & (got - tied < 1e-6)).any():
+        return (
+            "that cuts the gap whose distance is exactly percentile p, as >= would; the rule cuts "
+            "only distances strictly above it, so a tie is kept: stay at or below its similarity"
+        )
     if abs(got - right) < 1e-6 and on_a_gap:
         return (
             "percentile p lands exactly on one gap's distance here, and 1 - (1 - s) need not "
