@@ -1,6 +1,6 @@
-"""Exercises 11.1 (cAST's merge of siblings), 11.2 (functions cut), 11b.1 (one question scored on
-lines) and 11c.1 (a family read as one): plausible wrong answers are refused, each with the hint that names its slip, and the
-reference solutions pass."""
+"""Exercises 11.1 (cAST's merge of siblings), 11.2 (functions cut), 11b.1 (one question scored
+on lines) and 11c.1 (a family read as one): plausible wrong answers are refused, each with the
+hint that names its slip, and the reference solutions pass."""
 
 import sys
 
@@ -401,9 +401,12 @@ def test_11_3_names_a_family_of_seven_and_a_cut_too_many():
 def test_11_3_prompt_leaves_m_to_count():
     import json
 
-    cells = json.loads((ROOT / "notebooks" / "11c_tree_peers_and_read_limit.ipynb").read_text())["cells"]
+    cells = json.loads((ROOT / "notebooks" / COMPANION).read_text())["cells"]
     prompt = next("".join(c["source"]) for c in cells if "**11c.1" in "".join(c["source"]))
     assert "six comparisons" not in prompt and "all six" not in prompt
+
+
+COMPANION = "11c_tree_peers_and_read_limit.ipynb"  # the notebook that holds 11c.1 and its family
 
 
 def _notebook_m():
@@ -411,7 +414,7 @@ def _notebook_m():
     import json
     import re
 
-    cells = json.loads((ROOT / "notebooks" / "11c_tree_peers_and_read_limit.ipynb").read_text())["cells"]
+    cells = json.loads((ROOT / "notebooks" / COMPANION).read_text())["cells"]
     printed = "".join(
         "".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c["outputs"]
     )

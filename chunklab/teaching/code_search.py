@@ -326,7 +326,7 @@ def experiment_cuts(budget: int) -> dict[str, Splitter]:
     """The cuts the experiment compares, all at `budget` cl100k tokens: a fixed token window and
     whole lines packed (the baselines cAST starts from), the three frameworks' code splitters, and
     chunklab's syntax-tree cut with and without its breadcrumb."""
-    lead = blind_cuts_and_tree(budget)
+    lead, code = blind_cuts_and_tree(budget), CodeChunker(max_tokens=budget)
     return {
         "fixed tokens": lead["fixed tokens"],
         "lines packed": lead["lines packed"],
@@ -334,7 +334,7 @@ def experiment_cuts(budget: int) -> dict[str, Splitter]:
         "LlamaIndex CodeSplitter": text_splitter(llama_index_splitter(budget, "tokens", "")),
         "Chonkie CodeChunker": text_splitter(chonkie_splitter(budget)),
         "chunklab code": lead["chunklab code"],
-        "chunklab code, no breadcrumb": chunker_splitter(CodeChunker(max_tokens=budget), crumb=False),
+        "chunklab code, no breadcrumb": chunker_splitter(code, crumb=False),
     }
 
 
