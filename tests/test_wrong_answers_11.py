@@ -558,3 +558,18 @@ def test_11b_1_the_reference_solution_passes():
 
     result = verdict("11b.1", line_scores)
     assert result.passed, result.message
+
+
+@pytest.mark.parametrize(
+    ("shape", "hint"),
+    [
+        (lambda c, r: (c, 100 * r), "not a percent"),
+        (lambda c, r: (r, c), "in the order (complete, recall)"),
+    ],
+)
+def test_11b_1_right_scores_in_the_wrong_shape_are_named(shape, hint):
+    """Recall given as a percent, and the pair swapped: the scores are right, the shape is not."""
+    from solutions.exercises import line_scores
+
+    result = verdict("11b.1", lambda text, gold, top: shape(*line_scores(text, gold, top)))
+    assert not result.passed and hint in result.message, result.message

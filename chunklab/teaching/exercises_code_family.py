@@ -292,6 +292,20 @@ def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
     return cases
 
 
+def _shape_slip(got: tuple, expected: tuple[float, float]) -> list[str]:
+    """The right scores given in the wrong shape: recall as a percent, or the pair swapped."""
+
+    def near(a: float, b: float) -> bool:
+        return abs(float(a) - b) < 1e-9
+
+    complete, recall = expected
+    if near(got[0], complete) and near(got[1], 100 * recall) and recall != 0:
+        return ["recall is a share from 0 to 1, not a percent"]
+    if near(got[0], recall) and near(got[1], complete) and recall != complete:
+        return ["return the pair in the order (complete, recall)"]
+    return []
+
+
 def check_line_scores(fn: Callable) -> Cases:
     """The learner's `line_scores` on every case, against `code_search`'s scoring; a miss names
     the slip whose scores it returned."""
@@ -311,7 +325,7 @@ def check_line_scores(fn: Callable) -> Cases:
         if ok:
             continue
         where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
-        named = _named_slips(fn, (text, gold, top), got, expected, cases)
+        named = _named_slips(fn, (text, gold, top), got, expected, cases) or _shape_slip(got, expected)
         why = "; or ".join(named) or (
             "a gold line is a non-blank line of the function; it is held when its first to last "
             "non-blank character lies inside one of the top chunks"
