@@ -325,7 +325,8 @@ def check_line_scores(fn: Callable) -> Cases:
         if ok:
             continue
         where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
-        named = _named_slips(fn, (text, gold, top), got, expected, cases) or _shape_slip(got, expected)
+        named = _named_slips(fn, (text, gold, top), got, expected, cases)
+        named = named or _shape_slip(got, expected)
         why = "; or ".join(named) or (
             "a gold line is a non-blank line of the function; it is held when its first to last "
             "non-blank character lies inside one of the top chunks"
