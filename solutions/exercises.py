@@ -684,7 +684,7 @@ def functions_cut(functions, chunks):
 
 
 def tree_family(budget: int) -> tuple[int, list[str]]:
-    """11b.1: at `budget`, the syntax tree paired with each other cut on complete@5 with BM25 (BM25
+    """11c.1: at `budget`, the syntax tree paired with each other cut on complete@5 with BM25 (BM25
     only: seconds, no stored vectors needed). The six comparisons answer one question, so they are
     one family of m = 6, each read at 100 - 5/6 percent: (m, the cuts the tree is shown ahead of).
 
@@ -915,7 +915,7 @@ def level_of(size, bold, title, sized, body):
 def line_scores(
     text: str, gold: tuple[int, int], top: list[tuple[int, int]]
 ) -> tuple[float, float]:
-    """11b.2: a gold line is a non-blank line of the function; a chunk holds a line whose first to
+    """11b.1: a gold line is a non-blank line of the function; a chunk holds a line whose first to
     last non-blank character lies inside it; (complete, recall) of the lines the top chunks hold."""
 
     def whole_lines(a: int, b: int) -> set[int]:

@@ -1,6 +1,6 @@
-"""Exercises 11.1 (cAST's merge of siblings), 11.2 (functions cut) and 11b.1 (a family read as
-one): plausible wrong answers are refused, each with the hint that names its slip, and the
-reference solutions pass."""
+"""Exercises 11.1 (cAST's merge of siblings), 11.2 (functions cut), 11b.1 (one question scored
+on lines) and 11c.1 (a family read as one): plausible wrong answers are refused, each with the
+hint that names its slip, and the reference solutions pass."""
 
 import sys
 
@@ -185,8 +185,8 @@ def family_read_at_95(budget):
 WRONG_11 = {
     "11.1": merge_strict,
     "11.2": cut_strict,
-    "11b.1": family_read_at_95,
-    "11b.2": lambda text, gold, top: (1.0, 1.0),  # every function found whole
+    "11c.1": family_read_at_95,
+    "11b.1": lambda text, gold, top: (1.0, 1.0),  # every function found whole
 }
 
 
@@ -262,14 +262,14 @@ def test_11_3_accepts_the_answer_and_names_each_slip():
         (m, shown_better(bm25_family(metric="recall@5"))): "recall@5 for complete@5",
     }
     for answer, why in slips.items():
-        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        out = verdict("11c.1", lambda budget, answer=answer: answer).message
         assert "correct" not in out and why in out, (answer, out)
     for kind in (list, set, tuple):  # any collection of the cuts, in any order
         out = verdict(
-            "11b.1", lambda b, kind=kind: (tree_family(b)[0], kind(tree_family(b)[1]))
+            "11c.1", lambda b, kind=kind: (tree_family(b)[0], kind(tree_family(b)[1]))
         ).message
-        assert out.startswith("Exercise 11b.1: correct"), (kind, out)
-    out = verdict("11b.1", lambda budget: (m, list(shown))).message  # a fixed answer, right at 500
+        assert out.startswith("Exercise 11c.1: correct"), (kind, out)
+    out = verdict("11c.1", lambda budget: (m, list(shown))).message  # a fixed answer, right at 500
     assert "at 200 tokens" in out and "correct" not in out, out
 
 
@@ -394,24 +394,27 @@ def test_11_3_names_a_family_of_seven_and_a_cut_too_many():
         (m + 1, shown): "m counts the comparisons the question draws",
         (m, (*shown, other)): "is not 'better' at 100 - 5/m",
     }.items():
-        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        out = verdict("11c.1", lambda budget, answer=answer: answer).message
         assert "correct" not in out and why in out, (answer, out)
 
 
 def test_11_3_prompt_leaves_m_to_count():
     import json
 
-    cells = json.loads((ROOT / "notebooks" / "11b_code_search.ipynb").read_text())["cells"]
-    prompt = next("".join(c["source"]) for c in cells if "**11b.1" in "".join(c["source"]))
+    cells = json.loads((ROOT / "notebooks" / COMPANION).read_text())["cells"]
+    prompt = next("".join(c["source"]) for c in cells if "**11c.1" in "".join(c["source"]))
     assert "six comparisons" not in prompt and "all six" not in prompt
 
 
+COMPANION = "11c_tree_peers_and_read_limit.ipynb"  # the notebook that holds 11c.1 and its family
+
+
 def _notebook_m():
-    """11b's family size, as its stored output prints it ("the family: m = 47 comparisons")."""
+    """11c's family size, as its stored output prints it ("the family: m = 32 comparisons")."""
     import json
     import re
 
-    cells = json.loads((ROOT / "notebooks" / "11b_code_search.ipynb").read_text())["cells"]
+    cells = json.loads((ROOT / "notebooks" / COMPANION).read_text())["cells"]
     printed = "".join(
         "".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c["outputs"]
     )
@@ -419,9 +422,9 @@ def _notebook_m():
 
 
 def test_11_3_names_the_notebooks_own_level_and_family_sizes():
-    """(6, []) is m counted right but read at 11b's LEVEL (m = 47, as 11b prints it): the hint names
-    the level to use instead; (47, []) and (12, []) are 11b's whole family and its complete@5
-    lines: each hint names that slip."""
+    """(6, []) is m counted right but read at 11c's LEVEL (m = 32, as 11c prints it): the hint names
+    the level to use instead; (32, []) and (12, []) are 11c's whole family and six cuts with both
+    retrievers: each hint names that slip."""
     from chunklab.teaching.exercises_code_family import (
         bm25_family,
         shown_better,
@@ -432,11 +435,11 @@ def test_11_3_names_the_notebooks_own_level_and_family_sizes():
     notebook_m = _notebook_m()
     at_notebook = shown_better(bm25_family(level=100 - 5 / notebook_m))
     for answer, why in {
-        (m, at_notebook): f"read at 11b's LEVEL (m = {notebook_m}), not at level=100 - 5/{m}",
-        (notebook_m, at_notebook): f"{notebook_m} counts every line of 11b's table",
-        (12, ()): "12 counts its complete@5",
+        (m, at_notebook): f"read at 11c's LEVEL (m = {notebook_m}), not at level=100 - 5/{m}",
+        (notebook_m, at_notebook): f"{notebook_m} counts every line of 11c's family",
+        (12, ()): "12 counts the six other cuts with both retrievers",
     }.items():
-        out = verdict("11b.1", lambda budget, answer=answer: answer).message
+        out = verdict("11c.1", lambda budget, answer=answer: answer).message
         assert "correct" not in out and why in out, (answer, out)
 
 
@@ -448,22 +451,23 @@ def family_read_on_the_interval_alone(budget):
     return len(pairs), [other for other, pair in pairs.items() if pair.low > 0]
 
 
-def test_11b_1_an_interval_only_verdict_is_told_of_the_sign_test():
-    result = verdict("11b.1", family_read_on_the_interval_alone)
+def test_11c_1_an_interval_only_verdict_is_told_of_the_sign_test():
+    result = verdict("11c.1", family_read_on_the_interval_alone)
     assert not result.passed and "sign test" in result.message, result.message
+    assert "p below 0.05/m" in result.message, result.message  # a p-value, not the level's percent
 
 
-def test_11b_1_pass_line_does_not_call_the_named_budgets_unseen():
+def test_11c_1_pass_line_does_not_call_the_named_budgets_unseen():
     """The prompt names both budgets the check runs, so its pass line says what they were."""
     from solutions.exercises import tree_family
 
-    result = verdict("11b.1", tree_family)
+    result = verdict("11c.1", tree_family)
     assert result.passed and "had not seen" not in result.message, result.message
     assert "500 tokens and at 200" in result.message, result.message
 
 
 def _scores_by(rule):
-    """11b.2 written with `rule(chunk, line_start, first, last)` in place of the right line rule."""
+    """11b.1 written with `rule(chunk, line_start, first, last)` in place of the right line rule."""
 
     def line_scores(text, gold, top):
         def held(span):
@@ -542,15 +546,30 @@ def scores_by_the_library(text, gold, top):
         (scores_on_non_blank_characters, "counts lines, not characters"),
     ],
 )
-def test_11b_2_a_wrong_line_rule_is_refused_naming_its_slip(wrong, hint):
-    result = verdict("11b.2", wrong)
+def test_11b_1_a_wrong_line_rule_is_refused_naming_its_slip(wrong, hint):
+    result = verdict("11b.1", wrong)
     assert not result.passed and hint in result.message, result.message
     if wrong in (scores_on_characters, scores_on_non_blank_characters):  # named alone
         assert "touches it" not in result.message, result.message
 
 
-def test_11b_2_the_reference_solution_passes():
+def test_11b_1_the_reference_solution_passes():
     from solutions.exercises import line_scores
 
-    result = verdict("11b.2", line_scores)
+    result = verdict("11b.1", line_scores)
     assert result.passed, result.message
+
+
+@pytest.mark.parametrize(
+    ("shape", "hint"),
+    [
+        (lambda c, r: (c, 100 * r), "not a percent"),
+        (lambda c, r: (r, c), "in the order (complete, recall)"),
+    ],
+)
+def test_11b_1_right_scores_in_the_wrong_shape_are_named(shape, hint):
+    """Recall given as a percent, and the pair swapped: the scores are right, the shape is not."""
+    from solutions.exercises import line_scores
+
+    result = verdict("11b.1", lambda text, gold, top: shape(*line_scores(text, gold, top)))
+    assert not result.passed and hint in result.message, result.message

@@ -310,20 +310,30 @@ def score_cut(
     return out
 
 
+def blind_cuts_and_tree(budget: int) -> dict[str, Splitter]:
+    """The fixed token window, whole lines packed and chunklab's syntax-tree cut at `budget`
+    cl100k tokens: the lead's three cuts, without importing the frameworks' splitters."""
+    code = CodeChunker(max_tokens=budget)
+    fixed = FixedSizeChunker(size=budget, overlap=0, unit="tokens")
+    return {
+        "fixed tokens": chunker_splitter(fixed, crumb=False),
+        "lines packed": chunker_splitter(code, crumb=False, as_text=True),
+        "chunklab code": chunker_splitter(code),
+    }
+
+
 def experiment_cuts(budget: int) -> dict[str, Splitter]:
     """The cuts the experiment compares, all at `budget` cl100k tokens: a fixed token window and
     whole lines packed (the baselines cAST starts from), the three frameworks' code splitters, and
     chunklab's syntax-tree cut with and without its breadcrumb."""
-    code = CodeChunker(max_tokens=budget)
+    lead, code = blind_cuts_and_tree(budget), CodeChunker(max_tokens=budget)
     return {
-        "fixed tokens": chunker_splitter(
-            FixedSizeChunker(size=budget, overlap=0, unit="tokens"), crumb=False
-        ),
-        "lines packed": chunker_splitter(code, crumb=False, as_text=True),
+        "fixed tokens": lead["fixed tokens"],
+        "lines packed": lead["lines packed"],
         "LangChain from_language": text_splitter(langchain_splitter(budget)),
         "LlamaIndex CodeSplitter": text_splitter(llama_index_splitter(budget, "tokens", "")),
         "Chonkie CodeChunker": text_splitter(chonkie_splitter(budget)),
-        "chunklab code": chunker_splitter(code),
+        "chunklab code": lead["chunklab code"],
         "chunklab code, no breadcrumb": chunker_splitter(code, crumb=False),
     }
 

@@ -1,10 +1,10 @@
 """The conclusions of the code-search experiment, each a condition on paired comparisons.
 
-The notebook on chunking code draws its paired comparisons of its syntax-tree cut against other
-cuts as one family, listed before any is drawn, each at the level corrected for their number, and
-states its conclusions as claims over them. The conditions live here, one function per group of
-claims, so the notebook states each conclusion in one line and a reader can check every condition
-in one place. A
+The companion on the tree's peers draws its paired comparisons of the syntax-tree cut against
+other cuts as one family, listed before any is drawn, each at the level corrected for their
+number, and states its conclusions on the frameworks' code splitters as claims over them. Those
+conditions live here, in one function, so the notebook states them in one line and a reader can
+check every condition in one place. A
 *table* maps ``(other cut, retriever)`` to the `Comparison` of chunklab's cut against that cut;
 ``drawn`` maps ``(measure, other cut, retriever)`` to every comparison of the family.
 
@@ -53,28 +53,6 @@ def per_200_characters(texts: Mapping[str, str], pieces: Callable[[str], int]) -
             for label, text in texts.items()
         }
     ).T.round(1)
-
-
-def against_fixed_window(versus: Table, versus_fit: Table) -> list[Claim]:
-    """The tree against the fixed token window with BM25 (the notebook writes its headline claims,
-    the tree against the fixed window and against whole lines packed with MiniLM, in its own cell,
-    as ordinary `claim` calls)."""
-    fixed = "fixed tokens"
-
-    return [
-        claim(
-            "tree-vs-fixed-window-bm25-not-shown",
-            "with BM25 the tree is not told apart from the fixed window, on all questions or on "
-            "the functions that fit, though it wins more questions than it loses",
-            holds=versus[fixed, "bm25"].verdict == "no difference shown"
-            and versus_fit[fixed, "bm25"].verdict == "no difference shown"
-            and versus[fixed, "bm25"].won > versus[fixed, "bm25"].lost,
-            evidence="all: "
-            + versus[fixed, "bm25"].brief()
-            + "; fitting: "
-            + versus_fit[fixed, "bm25"].brief(),
-        ),
-    ]
 
 
 def against_tree_peers(

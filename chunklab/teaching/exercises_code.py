@@ -1,4 +1,4 @@
-"""The exercises of notebook 11 (chunking code) and its companion 11b (code search).
+"""The exercises of notebook 11 (chunking code) and its companions 11b and 11c (code search).
 
 11.1 asks for `merge_siblings(sizes, budget)`: cAST's merge step. Sibling units, in order, with
 their sizes (non-white-space characters, which add up); adjacent units are grouped greedily left
@@ -8,7 +8,8 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11b.1, companion 11b's family read as one, is checked in `exercises_code_family`.
+11c.1 (companion 11c's family read as one) and 11b.1 (companion 11b's scoring) are checked in
+`exercises_code_family`.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
@@ -279,7 +280,7 @@ def check_functions_cut(fn: Callable) -> int:
 CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
     "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
-    **CHECKS_FAMILY,  # companion 11b's: teaching.exercises_code_family
+    **CHECKS_FAMILY,  # companions 11b's and 11c's: teaching.exercises_code_family
 }
-SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {}  # 11b.1 is checked as a function
+SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {}  # 11c.1 is checked as a function
 FORMS_CODE: dict[str, Form] = {}

@@ -1,18 +1,18 @@
-"""Companion 11b's exercise, a family read as one: at a budget of 500 tokens, the syntax tree paired
+"""Companion 11c's exercise, a family read as one: at a budget of 500 tokens, the syntax tree paired
 with each of the other six cuts on complete@5 with BM25, every comparison read at 100 - 5/m.
 
-11b.1 asks for `tree_family(budget) -> (m, cuts)`: the family's size and the cuts the tree is shown
+11c.1 asks for `tree_family(budget) -> (m, cuts)`: the family's size and the cuts the tree is shown
 better than at that level. The check runs it at 500 tokens, then at 200 (a fixed answer is
 refused), and names each known slip: each comparison read at 95% as if it were alone (at 500 the
-two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11b's
-own m = 47 (its LEVEL) or its 12 complete@5 lines, recall@5 for complete@5, the budget of 200, a
-cut too many, the interval read alone without the sign test (at 500 the same cuts as the 95%
-reading, so that hint names both).
+two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11c's
+own m = 32 (its LEVEL) or the 12 lines of six cuts with both retrievers, recall@5 for complete@5,
+the budget of 200, a cut too many, the interval read alone without the sign test (at 500 the same
+cuts as the 95% reading, so that hint names both).
 
-11b.2 asks for `line_scores(text, gold, top) -> (complete, recall)`: section 1's scoring by hand
-for one question, checked on toolz's functions against character windows (a line split between
-two windows is held by neither), each known slip named (characters counted for lines among
-them); `code_search`'s scoring is refused.
+Companion 11b's exercise, 11b.1, asks for `line_scores(text, gold, top) -> (complete, recall)`:
+its section 1's scoring by hand for one question, checked on toolz's functions against character
+windows (a line split between two windows is held by neither), each known slip named (characters
+counted for lines among them); `code_search`'s scoring is refused.
 """
 
 from __future__ import annotations
@@ -34,8 +34,8 @@ from chunklab.teaching.code_search import (
     score_cut,
 )
 
-FAMILY_BUDGET = 500  # 11b.1's budget: where the 95% reading and the family's reading part
-NOTEBOOK_M = 47  # 11b's own family (its LEVEL), a slip within reach in 11b.1
+FAMILY_BUDGET = 500  # 11c.1's budget: where the 95% reading and the family's reading part
+NOTEBOOK_M = 32  # 11c's own family (its LEVEL), a slip within reach in 11c.1
 
 
 @functools.cache
@@ -75,13 +75,13 @@ def shown_better(pairs: dict[str, Comparison]) -> tuple[str, ...]:
 
 
 def tree_family_at_500() -> tuple[int, tuple[str, ...]]:
-    """11b.1's answer: (m, the cuts the tree is shown better than at the family's level)."""
+    """11c.1's answer: (m, the cuts the tree is shown better than at the family's level)."""
     pairs = bm25_family()
     return len(pairs), shown_better(pairs)
 
 
 def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
-    """11b.1's known wrong answers, each computed here from the library, with why it is wrong."""
+    """11c.1's known wrong answers, each computed here from the library, with why it is wrong."""
     m, shown = tree_family_at_500()
     at_95 = shown_better(bm25_family(level=95.0))
     level_hint = (
@@ -100,9 +100,12 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
             misses[(size, at_95)] = level_hint
     misses[(1, shown)] = size_hint
     at_notebook = shown_better(bm25_family(level=100 - 5 / NOTEBOOK_M))
-    for size, what in ((NOTEBOOK_M, "every line of 11b's table"), (12, "its complete@5")):
+    for size, what in (
+        (NOTEBOOK_M, "every line of 11c's family, both retrievers at 200"),
+        (12, "the six other cuts with both retrievers"),
+    ):
         for read in {shown, at_95, at_notebook, shown_better(bm25_family(level=100 - 5 / size))}:
-            misses[(size, read)] = f"{size} counts {what}, both retrievers at 200: " + size_hint
+            misses[(size, read)] = f"{size} counts {what}: " + size_hint
     blind = ("fixed tokens", "lines packed")
     two = shown_better({k: v for k, v in bm25_family(level=100 - 5 / 2).items() if k in blind})
     misses[(2, two)] = (
@@ -112,7 +115,7 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
     for wrong, why in (
         (
             at_notebook,
-            f"m right but read at 11b's LEVEL (m = {NOTEBOOK_M}), not at level=100 - 5/{m}",
+            f"m right but read at 11c's LEVEL (m = {NOTEBOOK_M}), not at level=100 - 5/{m}",
         ),
         (shown_better(bm25_family(metric="recall@5")), "recall@5 for complete@5"),
         (shown_better(bm25_family(200)), f"the budget of 200 for {FAMILY_BUDGET}"),
@@ -129,7 +132,7 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
     if sorted(interval_only) != sorted(shown):  # compare's verdict needs the sign test too
         why = (
             "that reads the interval alone (its low end above 0): 'better' also needs the sign "
-            "test's p below 5/m, so keep the cuts whose verdict is 'better'"
+            "test's p below 0.05/m, so keep the cuts whose verdict is 'better'"
         )
         old = misses.get((m, interval_only))
         misses[(m, interval_only)] = f"either {old}; or {why}" if old else why
@@ -289,6 +292,20 @@ def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
     return cases
 
 
+def _shape_slip(got: tuple, expected: tuple[float, float]) -> list[str]:
+    """The right scores given in the wrong shape: recall as a percent, or the pair swapped."""
+
+    def near(a: float, b: float) -> bool:
+        return abs(float(a) - b) < 1e-9
+
+    complete, recall = expected
+    if near(got[0], complete) and near(got[1], 100 * recall) and recall != 0:
+        return ["recall is a share from 0 to 1, not a percent"]
+    if near(got[0], recall) and near(got[1], complete) and recall != complete:
+        return ["return the pair in the order (complete, recall)"]
+    return []
+
+
 def check_line_scores(fn: Callable) -> Cases:
     """The learner's `line_scores` on every case, against `code_search`'s scoring; a miss names
     the slip whose scores it returned."""
@@ -309,6 +326,7 @@ def check_line_scores(fn: Callable) -> Cases:
             continue
         where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
         named = _named_slips(fn, (text, gold, top), got, expected, cases)
+        named = named or _shape_slip(got, expected)
         why = "; or ".join(named) or (
             "a gold line is a non-blank line of the function; it is held when its first to last "
             "non-blank character lies inside one of the top chunks"
@@ -321,6 +339,6 @@ def check_line_scores(fn: Callable) -> Cases:
 
 
 CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
-    "11b.1": ("tree_family(budget) -> (m, cuts)", check_tree_family),
-    "11b.2": ("line_scores(text, gold, top) -> (complete, recall)", check_line_scores),
+    "11c.1": ("tree_family(budget) -> (m, cuts)", check_tree_family),
+    "11b.1": ("line_scores(text, gold, top) -> (complete, recall)", check_line_scores),
 }
