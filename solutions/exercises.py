@@ -14,7 +14,7 @@ import re
 
 
 def line_windows(text: str, size: int) -> list[tuple[int, int]]:
-    """01.3: windows of at most `size` characters, each ending after the last line break it
+    """01d.2: windows of at most `size` characters, each ending after the last line break it
     holds."""
     spans, start = [], 0
     while start < len(text):
@@ -710,7 +710,7 @@ def token_windows(offsets, size, overlap):
 
 
 def compare_cuts(text, cut_a, cut_b, questions):
-    """01.2: per question, does one chunk of each cut hold all its facts, as whole words (no
+    """01.1: per question, does one chunk of each cut hold all its facts, as whole words (no
     letter or digit just before or after); then won, lost, tied."""
 
     def holds(fact, chunk):

@@ -1,6 +1,6 @@
-"""Exercise 01.2's check: two cuts counted question by question, won, lost and tied, from spans.
+"""Exercise 01.1's check: two cuts counted question by question, won, lost and tied, from spans.
 
-01.2, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
+01.1, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
 two cuts. A question is answered by a cut when ONE of its chunks, `text[start:end]`, holds every
 fact the question needs as whole words (notebook 01's `holds_fact`; the texts are lower case, with
 nothing to fold); the pair is counted won (a answers it, b does not), lost (the other way) or tied
@@ -206,7 +206,7 @@ def check_compare_cuts(fn: Callable) -> int:
 
 
 CHECKS_WON_LOST: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "01.2": (
+    "01.1": (
         "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
         check_compare_cuts,
     ),
