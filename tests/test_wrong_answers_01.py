@@ -1,5 +1,6 @@
-"""Notebook 01's, 01c's and 01d's exercises refuse the plausible wrong answers, each with a hint that
-names what is wrong, and accept every correct form (issue 29: "exercises that cannot be gamed").
+"""Notebook 01's, 01c's and 01d's exercises refuse the plausible wrong answers, each with a hint
+that names what is wrong, and accept every correct form (issue 29: "exercises that cannot be
+gamed").
 
 Wrong answers are computed here from the library (the Portuguese manual's overlap, the counts
 without overlap, ...), never typed in, so they stay the plausible mistakes when the data changes.
@@ -119,6 +120,10 @@ def test_01c_1_is_written_runs_on_unseen_texts_and_names_each_slip():
 # --- 01.1 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
 
 
+def _read(cut):  # what a cut hands over: each chunk, and each with the next one as one span
+    return [*cut, *((a, d) for (a, _), (_, d) in zip(cut, cut[1:], strict=False))]
+
+
 def _has(fact, chunk):  # as whole words: no word character just before or after
     import re
 
@@ -127,7 +132,7 @@ def _has(fact, chunk):  # as whole words: no word character just before or after
 
 def compare_whole_words(text, cut_a, cut_b, questions):  # a correct answer, returned as a list
     def answered(cut, facts):
-        return any(all(_has(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(all(_has(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     a = [answered(cut_a, q) for q in questions]
     b = [answered(cut_b, q) for q in questions]
@@ -136,13 +141,13 @@ def compare_whole_words(text, cut_a, cut_b, questions):  # a correct answer, ret
     return [won, lost, len(questions) - won - lost]  # a list, not a tuple
 
 
-def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's folded whole words
+def compare_like_the_notebook(text, cut_a, cut_b, questions):  # 01's folded matcher, in pairs
     import re
 
     from chunklab.tokens.folding import fold
 
     def scores(cut):
-        texts = [fold(text[a:b]) for a, b in cut]
+        texts = [fold(text[a:b]) for a, b in _read(cut)]
         return [
             int(
                 any(
@@ -182,7 +187,7 @@ def test_01_1_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(ca
 
 def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
     def answered(cut, facts):
-        return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
+        return all(any(_has(f, text[a:b]) for a, b in _read(cut)) for f in facts)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -194,7 +199,7 @@ def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
 
 def _totals(text, cut_a, cut_b, questions):  # the two totals compared, not question by question
     ta, tb = (
-        sum(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for q in questions)
+        sum(any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for q in questions)
         for cut in (cut_a, cut_b)
     )
     return max(ta - tb, 0), max(tb - ta, 0), len(questions) - abs(ta - tb)
@@ -208,7 +213,9 @@ def _swapped(text, cut_a, cut_b, questions):
 def _tied_only_both(text, cut_a, cut_b, questions):
     won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
     both = sum(
-        all(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        all(
+            any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for cut in (cut_a, cut_b)
+        )
         for q in questions
     )
     return won, lost, both
@@ -221,7 +228,7 @@ def _whole_text(text, cut_a, cut_b, questions):  # the facts looked up in the do
 
 def _any_fact(text, cut_a, cut_b, questions):
     def answered(cut, facts):
-        return any(any(_has(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(any(_has(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -245,7 +252,7 @@ def _by_the_library(text, cut_a, cut_b, questions):  # chunklab's matcher called
                 start=a,
                 end=b,
             )
-            for k, (a, b) in enumerate(cut)
+            for k, (a, b) in enumerate(_read(cut))
         ]
 
     a = [bool(chunks_with_all(chunks(cut_a), q)) for q in questions]
@@ -283,7 +290,7 @@ def _by_library_holds_fact(text, cut_a, cut_b, questions):  # chunklab's matcher
     from chunklab.tokens.folding import fold
 
     def scores(cut):
-        texts = [fold(text[a:b]) for a, b in cut]
+        texts = [fold(text[a:b]) for a, b in _read(cut)]
         return [any(all(holds_fact(f, t) for f in q) for t in texts) for q in questions]
 
     pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
@@ -298,6 +305,69 @@ def test_01_1_refuses_chunklabs_matcher_called_per_chunk():
 def test_01_1_names_the_facts_looked_up_in_the_whole_text():
     result = verdict("01.1", _whole_text)
     assert not result.passed and "in the whole text" in result.message, result.message
+
+
+def _single_chunks(text, cut_a, cut_b, questions):  # section 2's cells pasted: no chunk pairs
+    from chunklab.tokens.folding import fold
+
+    def scores(cut):
+        texts = [fold(text[a:b]) for a, b in cut]
+        return [int(any(all(_has(fold(f), t) for f in q) for t in texts)) for q in questions]
+
+    pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+def _reading(spans_of):  # the right count, each cut handed over as `spans_of(cut)` makes it
+    def count(text, cut_a, cut_b, questions):
+        def answered(cut, facts):
+            return any(all(_has(f, text[a:b]) for f in facts) for a, b in spans_of(cut))
+
+        pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+        return (
+            sum(x > y for x, y in pairs),
+            sum(x < y for x, y in pairs),
+            sum(x == y for x, y in pairs),
+        )
+
+    return count
+
+
+def _glued(text, cut_a, cut_b, questions):  # a chunk with the next one as two texts glued
+    def answered(cut, facts):
+        texts = [text[a:b] for a, b in cut]
+        joined = [*texts, *(x + y for x, y in zip(texts, texts[1:], strict=False))]
+        return any(all(_has(f, t) for f in facts) for t in joined)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_single_chunks, "you counted single chunks only"),
+        (_glued, "not the two texts glued"),
+        (_reading(lambda cut: _read(cut)[len(cut) :]), "a chunk alone counts too"),
+        (
+            _reading(
+                lambda cut: [
+                    *_read(cut),
+                    *((a, d) for (a, _), _, (_, d) in zip(cut, cut[1:], cut[2:], strict=False)),
+                ]
+            ),
+            "the NEXT one only",
+        ),
+    ],
+    ids=["single_chunks", "glued", "pairs_only", "both_neighbours"],
+)
+def test_01_1_refuses_section_2_pasted_and_names_each_misreading_of_the_pairs(wrong, hint):
+    """R22 passed 01.1 by pasting section 2's three cells (single chunks): the exercise now reads
+    each cut as a retriever handing over a chunk with the next one, which no cell of 01 does, and
+    the paste is refused with a hint naming the pairs; so are the pairs glued as two texts (an
+    overlap repeated), pairs without the single chunks, and a chunk read with both neighbours."""
+    result = verdict("01.1", wrong)
+    assert not result.passed and hint in result.message, result.message
 
 
 # --- 01d.2 (write code): plausible wrong line_windows --------------------------------------------
@@ -828,7 +898,7 @@ def test_01_1_names_tied_left_out():
 
 def compare_by_substring(text, cut_a, cut_b, questions):  # plain substrings: 'seal' in 'sealant'
     def answered(cut, facts):
-        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+        return any(all(f in text[a:b] for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
@@ -838,7 +908,7 @@ def compare_by_substring(text, cut_a, cut_b, questions):  # plain substrings: 's
 
 def compare_by_split_words(text, cut_a, cut_b, questions):  # whole words, but one word per fact
     def answered(cut, facts):
-        return any(all(f in text[a:b].split() for f in facts) for a, b in cut)
+        return any(all(f in text[a:b].split() for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
@@ -900,7 +970,9 @@ def _end_minus_one(text, cut_a, cut_b, questions):  # each chunk one character s
 def _tied_only_neither(text, cut_a, cut_b, questions):
     won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
     neither = sum(
-        not any(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        not any(
+            any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for cut in (cut_a, cut_b)
+        )
         for q in questions
     )
     return won, lost, neither
@@ -930,7 +1002,7 @@ def compare_by_word_runs(text, cut_a, cut_b, questions):  # a fact as a run of s
         return any(words[k : k + len(parts)] == parts for k in range(len(words)))
 
     def answered(cut, facts):
-        return any(all(holds(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(all(holds(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
