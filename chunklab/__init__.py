@@ -167,9 +167,9 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_code_family`: 11b's line scoring by hand, 11c's BM25 family read as one
 - `teaching.article_fixed`: the article's figures for its 200/40 cut, and our checks against them
 - `teaching.exercises_budget_size`: 01c.1's check: the size in characters that fits a token budget
-- `teaching.exercises_won_lost`: 01.2's check: won/lost/tied from two cuts' spans (01)
+- `teaching.exercises_won_lost`: 01.1's check: won/lost/tied from two cuts' spans (01)
 - `teaching.exercises_headings_apart`: 02c.1's check: headings no span keeps with their text (02c)
-- `teaching.exercises_cut_tests`: the made-up pages the 01.2 and 02c.1 checks draw from
+- `teaching.exercises_cut_tests`: the made-up pages the 01.1 and 02c.1 checks draw from
 - `teaching.exercises_heading_glue`: 02c.2's check: the heading glue fixed for stacked headings
 - `teaching.code_search`: code-search questions from docstrings, a cut scored by its lines (11)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)

@@ -14,7 +14,7 @@ import re
 
 
 def line_windows(text: str, size: int) -> list[tuple[int, int]]:
-    """01.3: windows of at most `size` characters, each ending after the last line break it
+    """01d.2: windows of at most `size` characters, each ending after the last line break it
     holds."""
     spans, start = [], 0
     while start < len(text):
@@ -738,14 +738,18 @@ def token_windows(offsets, size, overlap):
 
 
 def compare_cuts(text, cut_a, cut_b, questions):
-    """01.2: per question, does one chunk of each cut hold all its facts, as whole words (no
+    """01.1: per question, does one chunk of each cut, or one chunk read with the next one (one
+    span, from the first's start to the second's end), hold all its facts, as whole words (no
     letter or digit just before or after); then won, lost, tied."""
 
     def holds(fact, chunk):
         return re.search(r"(?<!\w)" + re.escape(fact) + r"(?!\w)", chunk) is not None
 
     def answered(cut, facts):
-        return any(all(holds(f, text[a:b]) for f in facts) for a, b in cut)
+        spans = cut + [
+            (a, d) for (a, _), (_, d) in zip(cut, cut[1:], strict=False)
+        ]  # each with the next one
+        return any(all(holds(f, text[a:b]) for f in facts) for a, b in spans)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (

@@ -340,8 +340,8 @@ def _interval_at_fixed_ends(differences, draws, seed, level):  # 01b.3: 2.5 and 
 
 WRONG = {
     "01c.1": _size_until_first_failure,
-    "01.2": compare_with_facts_spread,
-    "01.3": _windows_without_line_snap,
+    "01.1": compare_with_facts_spread,
+    "01d.2": _windows_without_line_snap,
     "01b.1": _sign_test_counting_ties,
     "01b.3": _interval_at_fixed_ends,
     "02.1": _repack_counting_pieces,

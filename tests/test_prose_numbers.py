@@ -21,6 +21,8 @@ ALLOWED: dict[str, dict[str, str]] = {
     "01": {
         "15": "the article's rule of thumb (start at 10–15% overlap), quoted",
         "11": "the last item of the series' list of steps ('11. Code'), not a figure",
+        "7": "an item of the series' list of steps ('7. The experiment'), not a figure",
+        "8": "an item of the series' list of steps ('8. Before the cut'), not a figure",
     },
     "03h": {
         "40": "the fixed windows' overlap inside `small_to_big_table` (200/40, as in notebook 01)",

@@ -1,5 +1,6 @@
-"""Notebook 01's and 01c's exercises refuse the plausible wrong answers, each with a hint that
-names what is wrong, and accept every correct form (issue 29: "exercises that cannot be gamed").
+"""Notebook 01's, 01c's and 01d's exercises refuse the plausible wrong answers, each with a hint
+that names what is wrong, and accept every correct form (issue 29: "exercises that cannot be
+gamed").
 
 Wrong answers are computed here from the library (the Portuguese manual's overlap, the counts
 without overlap, ...), never typed in, so they stay the plausible mistakes when the data changes.
@@ -46,26 +47,26 @@ def splits_at(size):
     ]
 
 
-def test_01_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
-    right = expected("01.1")
+def test_01d_1_refuses_the_threshold_guess_the_sampled_sweep_and_size_200():
+    right = expected("01d.1")
     splits = splits_at(120)
     assert not any(splits[right:]) and splits[right - 1], "not where the lines stay whole"
     first_whole = splits.index(0)
     assert first_whole < right, "keeping lines whole must not be a threshold here"
-    refused("01.1", first_whole, "not where they stay whole")
+    refused("01d.1", first_whole, "not where they stay whole")
     sampled = [o for o in range(0, 120, 10) if not any(splits[p] for p in range(o, 120, 10))][0]
     assert sampled != right
-    refused("01.1", sampled, "multiples of 10", "sweep every overlap")
+    refused("01d.1", sampled, "multiples of 10", "sweep every overlap")
     at_200 = splits_at(200)
-    refused("01.1", max(o for o in range(200) if at_200[o]) + 1, "size 200")
+    refused("01d.1", max(o for o in range(200) if at_200[o]) + 1, "size 200")
     longest = max(map(len, load_document("manual").text.splitlines()))
-    refused("01.1", longest, "the longest line", "not the smallest")  # section 3's bound
-    refused("01.1", right - 1, "line(s) are still split")
-    refused("01.1", right + 2 if right + 1 == sampled else right + 1, "from a smaller one too")
-    refused("01.1", str(right), "a str", "where an int is asked")
-    refused("01.1", [right], "a list", "where an int is asked")
+    refused("01d.1", longest, "the longest line", "not the smallest")  # 01d section 2's bound
+    refused("01d.1", right - 1, "line(s) are still split")
+    refused("01d.1", right + 2 if right + 1 == sampled else right + 1, "from a smaller one too")
+    refused("01d.1", str(right), "a str", "where an int is asked")
+    refused("01d.1", [right], "a list", "where an int is asked")
     for form in (right, float(right), np.int64(right)):
-        accepted("01.1", form)
+        accepted("01d.1", form)
 
 
 def _size_for_budget_by_windows(text, budget, count):  # a second correct way: the window loop
@@ -116,7 +117,11 @@ def test_01c_1_is_written_runs_on_unseen_texts_and_names_each_slip():
         assert ": not yet: " in message and hint in message, (hint, message)
 
 
-# --- 01.2 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
+# --- 01.1 (write code): compare_cuts, won/lost/tied from two cuts' spans ------------------------
+
+
+def _read(cut):  # what a cut hands over: each chunk, and each with the next one as one span
+    return [*cut, *((a, d) for (a, _), (_, d) in zip(cut, cut[1:], strict=False))]
 
 
 def _has(fact, chunk):  # as whole words: no word character just before or after
@@ -127,7 +132,7 @@ def _has(fact, chunk):  # as whole words: no word character just before or after
 
 def compare_whole_words(text, cut_a, cut_b, questions):  # a correct answer, returned as a list
     def answered(cut, facts):
-        return any(all(_has(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(all(_has(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     a = [answered(cut_a, q) for q in questions]
     b = [answered(cut_b, q) for q in questions]
@@ -136,13 +141,13 @@ def compare_whole_words(text, cut_a, cut_b, questions):  # a correct answer, ret
     return [won, lost, len(questions) - won - lost]  # a list, not a tuple
 
 
-def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's folded whole words
+def compare_like_the_notebook(text, cut_a, cut_b, questions):  # 01's folded matcher, in pairs
     import re
 
     from chunklab.tokens.folding import fold
 
     def scores(cut):
-        texts = [fold(text[a:b]) for a, b in cut]
+        texts = [fold(text[a:b]) for a, b in _read(cut)]
         return [
             int(
                 any(
@@ -158,13 +163,13 @@ def compare_like_the_notebook(text, cut_a, cut_b, questions):  # notebook 01's f
 
 
 @pytest.mark.parametrize("right", [compare_whole_words, compare_like_the_notebook])
-def test_01_2_accepts_a_correct_compare_cuts_written_two_ways(right):
-    result = verdict("01.2", right)
+def test_01_1_accepts_a_correct_compare_cuts_written_two_ways(right):
+    result = verdict("01.1", right)
     assert result.passed, result.message
 
 
-def test_01_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
-    """The old 01.2 asked for (size, True or False): the notebook's size sweep re-run on the
+def test_01_1_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(capsys):
+    """An older 01 exercise asked for (size, True or False): the notebook's size sweep re-run on the
     English rendering. That pair, or a function returning it, is no answer now."""
     doc = load_document("manual_en")
     size = next(
@@ -175,14 +180,14 @@ def test_01_2_refuses_the_old_answer_copied_from_a_cell_with_a_number_changed(ca
     saved = bool(
         chunks_with_all(FixedSizeChunker(size=size, overlap=0).split(doc), ["0.08", "Limit"])
     )
-    selfcheck.check("01.2", (size, saved))
+    selfcheck.check("01.1", (size, saved))
     assert "not yet: pass your function itself" in capsys.readouterr().out
-    assert not verdict("01.2", lambda *args: (size, saved)).passed
+    assert not verdict("01.1", lambda *args: (size, saved)).passed
 
 
 def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
     def answered(cut, facts):
-        return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
+        return all(any(_has(f, text[a:b]) for a, b in _read(cut)) for f in facts)
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -194,7 +199,7 @@ def _spread(text, cut_a, cut_b, questions):  # each fact from any chunk
 
 def _totals(text, cut_a, cut_b, questions):  # the two totals compared, not question by question
     ta, tb = (
-        sum(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for q in questions)
+        sum(any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for q in questions)
         for cut in (cut_a, cut_b)
     )
     return max(ta - tb, 0), max(tb - ta, 0), len(questions) - abs(ta - tb)
@@ -208,7 +213,9 @@ def _swapped(text, cut_a, cut_b, questions):
 def _tied_only_both(text, cut_a, cut_b, questions):
     won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
     both = sum(
-        all(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        all(
+            any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for cut in (cut_a, cut_b)
+        )
         for q in questions
     )
     return won, lost, both
@@ -221,7 +228,7 @@ def _whole_text(text, cut_a, cut_b, questions):  # the facts looked up in the do
 
 def _any_fact(text, cut_a, cut_b, questions):
     def answered(cut, facts):
-        return any(any(_has(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(any(_has(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     return (
@@ -245,7 +252,7 @@ def _by_the_library(text, cut_a, cut_b, questions):  # chunklab's matcher called
                 start=a,
                 end=b,
             )
-            for k, (a, b) in enumerate(cut)
+            for k, (a, b) in enumerate(_read(cut))
         ]
 
     a = [bool(chunks_with_all(chunks(cut_a), q)) for q in questions]
@@ -273,8 +280,8 @@ def _end_inclusive(text, cut_a, cut_b, questions):  # each chunk one character t
     ],
     ids=lambda x: getattr(x, "__name__", "hint"),
 )
-def test_01_2_names_each_slip(wrong, hint):
-    result = verdict("01.2", wrong)
+def test_01_1_names_each_slip(wrong, hint):
+    result = verdict("01.1", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -283,24 +290,87 @@ def _by_library_holds_fact(text, cut_a, cut_b, questions):  # chunklab's matcher
     from chunklab.tokens.folding import fold
 
     def scores(cut):
-        texts = [fold(text[a:b]) for a, b in cut]
+        texts = [fold(text[a:b]) for a, b in _read(cut)]
         return [any(all(holds_fact(f, t) for f in q) for t in texts) for q in questions]
 
     pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
     return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
 
 
-def test_01_2_refuses_chunklabs_matcher_called_per_chunk():
-    result = verdict("01.2", _by_library_holds_fact)
+def test_01_1_refuses_chunklabs_matcher_called_per_chunk():
+    result = verdict("01.1", _by_library_holds_fact)
     assert not result.passed and "fact_matching.holds_fact" in result.message, result.message
 
 
-def test_01_2_names_the_facts_looked_up_in_the_whole_text():
-    result = verdict("01.2", _whole_text)
+def test_01_1_names_the_facts_looked_up_in_the_whole_text():
+    result = verdict("01.1", _whole_text)
     assert not result.passed and "in the whole text" in result.message, result.message
 
 
-# --- 01.3 (write code): plausible wrong line_windows --------------------------------------------
+def _single_chunks(text, cut_a, cut_b, questions):  # section 2's cells pasted: no chunk pairs
+    from chunklab.tokens.folding import fold
+
+    def scores(cut):
+        texts = [fold(text[a:b]) for a, b in cut]
+        return [int(any(all(_has(fold(f), t) for f in q) for t in texts)) for q in questions]
+
+    pairs = list(zip(scores(cut_a), scores(cut_b), strict=True))
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+def _reading(spans_of):  # the right count, each cut handed over as `spans_of(cut)` makes it
+    def count(text, cut_a, cut_b, questions):
+        def answered(cut, facts):
+            return any(all(_has(f, text[a:b]) for f in facts) for a, b in spans_of(cut))
+
+        pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+        return (
+            sum(x > y for x, y in pairs),
+            sum(x < y for x, y in pairs),
+            sum(x == y for x, y in pairs),
+        )
+
+    return count
+
+
+def _glued(text, cut_a, cut_b, questions):  # a chunk with the next one as two texts glued
+    def answered(cut, facts):
+        texts = [text[a:b] for a, b in cut]
+        joined = [*texts, *(x + y for x, y in zip(texts, texts[1:], strict=False))]
+        return any(all(_has(f, t) for f in facts) for t in joined)
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_single_chunks, "you counted single chunks only"),
+        (_glued, "not the two texts glued"),
+        (_reading(lambda cut: _read(cut)[len(cut) :]), "a chunk alone counts too"),
+        (
+            _reading(
+                lambda cut: [
+                    *_read(cut),
+                    *((a, d) for (a, _), _, (_, d) in zip(cut, cut[1:], cut[2:], strict=False)),
+                ]
+            ),
+            "the NEXT one only",
+        ),
+    ],
+    ids=["single_chunks", "glued", "pairs_only", "both_neighbours"],
+)
+def test_01_1_refuses_section_2_pasted_and_names_each_misreading_of_the_pairs(wrong, hint):
+    """R22 passed 01.1 by pasting section 2's three cells (single chunks): the exercise now reads
+    each cut as a retriever handing over a chunk with the next one, which no cell of 01 does, and
+    the paste is refused with a hint naming the pairs; so are the pairs glued as two texts (an
+    overlap repeated), pairs without the single chunks, and a chunk read with both neighbours."""
+    result = verdict("01.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+# --- 01d.2 (write code): plausible wrong line_windows --------------------------------------------
 
 
 def no_line_snap(text, size):
@@ -387,8 +457,8 @@ WRONG = [
 
 
 @pytest.mark.parametrize("wrong", WRONG, ids=lambda f: f.__name__)
-def test_01_3_refuses_each_plausible_wrong_line_windows(wrong):
-    result = verdict("01.3", wrong)
+def test_01d_2_refuses_each_plausible_wrong_line_windows(wrong):
+    result = verdict("01d.2", wrong)
     assert not result.passed, f"{wrong.__name__} passed"
     assert "window" in result.message and "should be" in result.message, result.message
     assert "size=" in result.message, "the hint names the case it failed"
@@ -409,20 +479,20 @@ def by_slicing(text, size):
 
 
 @pytest.mark.parametrize("right", [line_windows, as_lists, by_slicing], ids=lambda f: f.__name__)
-def test_01_3_accepts_every_correct_form(right):
-    assert verdict("01.3", right).passed, verdict("01.3", right).message
+def test_01d_2_accepts_every_correct_form(right):
+    assert verdict("01d.2", right).passed, verdict("01d.2", right).message
 
 
-def test_01_1_names_the_wrong_document():
-    """The English rendering's answer to 01.1."""
-    english = FixedSizeChunker(size=120, overlap=0)  # 01.1's size, on the other rendering
+def test_01d_1_names_the_wrong_document():
+    """The English rendering's answer to 01d.1."""
+    english = FixedSizeChunker(size=120, overlap=0)  # 01d.1's size, on the other rendering
     doc = load_document("manual_en")
     at = [
         len(split_lines(FixedSizeChunker(size=120, overlap=o).split(doc), doc)) for o in range(120)
     ]
     english_answer = min(o for o in range(120) if not any(at[o:]))
     assert english.size == 120
-    refused("01.1", english_answer, "English rendering")
+    refused("01d.1", english_answer, "English rendering")
 
 
 def _line_windows_by(text, size, reach, at_the_end):
@@ -481,11 +551,11 @@ def ends_at_the_break_unless_first(text, size):  # on the break, but past one th
         "with_overlap",
     ],
 )
-def test_01_3_names_the_common_slips(wrong, slip):
+def test_01d_2_names_the_common_slips(wrong, slip):
     """A plain window that never looks for a break, the first line break instead of the last,
     the newline left out of the window or skipped between two windows, a window one character
     longer than size, and the rule applied to the last window."""
-    assert slip in verdict("01.3", wrong).message
+    assert slip in verdict("01d.2", wrong).message
 
 
 def _sign_p(won, lost, doubled=True, capped=True):
@@ -563,7 +633,7 @@ def test_01b_1_names_the_strict_tail_the_halved_ties_and_the_empty_case(wrong, h
     assert "count the signs" not in result.message
 
 
-def test_01_1_sampled_sweep_hint_points_below_not_between():
+def test_01d_1_sampled_sweep_hint_points_below_not_between():
     splits = [
         len(
             split_lines(
@@ -574,9 +644,9 @@ def test_01_1_sampled_sweep_hint_points_below_not_between():
         for o in range(120)
     ]
     sampled = min(o for o in range(0, 120, 10) if all(not splits[p] for p in range(o, 120, 10)))
-    right = expected("01.1")
+    right = expected("01d.1")
     assert right < sampled and all(not splits[o] for o in range(sampled, 120))
-    message = refused("01.1", sampled, "a smaller overlap between the multiples")
+    message = refused("01d.1", sampled, "a smaller overlap between the multiples")
     assert "still splits a line" not in message
 
 
@@ -651,8 +721,8 @@ def _one_window_per_line(text, size):  # every line its own window, cut at size 
     return spans
 
 
-def test_01_3_names_one_window_per_line():
-    assert "one line per window" in verdict("01.3", _one_window_per_line).message
+def test_01d_2_names_one_window_per_line():
+    assert "one line per window" in verdict("01d.2", _one_window_per_line).message
 
 
 def test_01b_1_names_nan_on_all_ties_as_nan_not_as_zero():
@@ -680,8 +750,8 @@ def _skips_a_break_at_the_last_character(text, size):  # rfind stops one short o
     return spans
 
 
-def test_01_3_names_a_break_missed_at_the_window_end_not_the_first_break():
-    message = verdict("01.3", _skips_a_break_at_the_last_character).message
+def test_01d_2_names_a_break_missed_at_the_window_end_not_the_first_break():
+    message = verdict("01d.2", _skips_a_break_at_the_last_character).message
     assert "last character is missed" in message and "FIRST" not in message, message
 
 
@@ -732,15 +802,15 @@ def test_01c_1_names_bisection_and_overlapping_windows():
         assert not result.passed and hint in result.message, (hint, result.message)
 
 
-def test_01_1_gives_no_direction_for_a_far_guess():
+def test_01d_1_gives_no_direction_for_a_far_guess():
     """A far guess that is no predictable slip gets the method, not "still split" or "from a
     smaller one too": those would let a learner halve their way to the answer without a sweep."""
-    right = expected("01.1")
-    misses = set(selfcheck.FORMS["01.1"].misses())
+    right = expected("01d.1")
+    misses = set(selfcheck.FORMS["01d.1"].misses())
     for guess in (right // 2, right + (120 - right) // 2, 3):
         if guess in misses:
             continue
-        message = refused("01.1", guess, "sweep every overlap")
+        message = refused("01d.1", guess, "sweep every overlap")
         assert "still split" not in message and "smaller one" not in message, message
 
 
@@ -814,21 +884,21 @@ def test_01b_3_accepts_the_resampled_interval():
     assert verdict("01b.3", lambda *a: list(paired_interval(*a))).passed
 
 
-def test_01_2_names_tied_left_at_zero():
+def test_01_1_names_tied_left_at_zero():
     """Won and lost right, tied returned as 0: the hint says what tied counts."""
-    result = verdict("01.2", lambda *case: [*compare_whole_words(*case)[:2], 0])
+    result = verdict("01.1", lambda *case: [*compare_whole_words(*case)[:2], 0])
     assert not result.passed and "tied is not 0" in result.message, result.message
 
 
-def test_01_2_names_tied_left_out():
+def test_01_1_names_tied_left_out():
     """Won and lost right, tied not returned (two numbers): the hint names the one left out."""
-    result = verdict("01.2", lambda *case: compare_whole_words(*case)[:2])
+    result = verdict("01.1", lambda *case: compare_whole_words(*case)[:2])
     assert not result.passed and "you left tied out" in result.message, result.message
 
 
 def compare_by_substring(text, cut_a, cut_b, questions):  # plain substrings: 'seal' in 'sealant'
     def answered(cut, facts):
-        return any(all(f in text[a:b] for f in facts) for a, b in cut)
+        return any(all(f in text[a:b] for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
@@ -838,7 +908,7 @@ def compare_by_substring(text, cut_a, cut_b, questions):  # plain substrings: 's
 
 def compare_by_split_words(text, cut_a, cut_b, questions):  # whole words, but one word per fact
     def answered(cut, facts):
-        return any(all(f in text[a:b].split() for f in facts) for a, b in cut)
+        return any(all(f in text[a:b].split() for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
@@ -854,11 +924,11 @@ def compare_by_split_words(text, cut_a, cut_b, questions):  # whole words, but o
     ],
     ids=["substring", "split_words"],
 )
-def test_01_2_refuses_a_substring_test_and_split_words_naming_each(wrong, hint):
+def test_01_1_refuses_a_substring_test_and_split_words_naming_each(wrong, hint):
     """Section 2 matches facts as whole words; on the manual a substring test finds 'acao' inside
     'vibracao' and turns 6 to 0 into 4 to 0. The old check's texts held no word inside another,
     so a substring test passed; a fact of two words ('pump seal') is never among split words."""
-    result = verdict("01.2", wrong)
+    result = verdict("01.1", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -900,7 +970,9 @@ def _end_minus_one(text, cut_a, cut_b, questions):  # each chunk one character s
 def _tied_only_neither(text, cut_a, cut_b, questions):
     won, lost, _ = compare_whole_words(text, cut_a, cut_b, questions)
     neither = sum(
-        not any(any(all(_has(f, text[a:b]) for f in q) for a, b in cut) for cut in (cut_a, cut_b))
+        not any(
+            any(all(_has(f, text[a:b]) for f in q) for a, b in _read(cut)) for cut in (cut_a, cut_b)
+        )
         for q in questions
     )
     return won, lost, neither
@@ -914,9 +986,9 @@ def _tied_only_neither(text, cut_a, cut_b, questions):
     ],
     ids=["end_minus_one", "tied_only_neither"],
 )
-def test_01_2_names_end_minus_one_and_tied_counting_only_neither(wrong, hint):
+def test_01_1_names_end_minus_one_and_tied_counting_only_neither(wrong, hint):
     """R21 found both refused with the generic hint; each is now named."""
-    result = verdict("01.2", wrong)
+    result = verdict("01.1", wrong)
     assert not result.passed and hint in result.message, result.message
 
 
@@ -930,7 +1002,7 @@ def compare_by_word_runs(text, cut_a, cut_b, questions):  # a fact as a run of s
         return any(words[k : k + len(parts)] == parts for k in range(len(words)))
 
     def answered(cut, facts):
-        return any(all(holds(f, text[a:b]) for f in facts) for a, b in cut)
+        return any(all(holds(f, text[a:b]) for f in facts) for a, b in _read(cut))
 
     pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
     won = sum(x and not y for x, y in pairs)
@@ -943,11 +1015,11 @@ def compare_by_word_runs(text, cut_a, cut_b, questions):  # a fact as a run of s
     [
         ("01c.1", _rate_within_text(int), "a rate averaged over the text is not a bound"),
         ("01c.1", _rate_within_text(round), "a rate averaged over the text is not a bound"),
-        ("01.2", compare_by_word_runs, "a line break"),
+        ("01.1", compare_by_word_runs, "a line break"),
     ],
     ids=["rate_capped_floored", "rate_capped_rounded", "word_runs"],
 )
-def test_01c_1_names_a_capped_rate_and_01_2_a_fact_across_a_line_break(exercise, wrong, hint):
+def test_01c_1_names_a_capped_rate_and_01_1_a_fact_across_a_line_break(exercise, wrong, hint):
     """R22: the average-rate conversion kept within the text got 'some window costs more than 20',
     and a fact matched as a run of split words (a line break passing for a space) got the generic
     hint; each now names its slip."""

@@ -120,11 +120,11 @@
   of our numbers against them.
 - `exercises_budget_size`: exercise 01c.1's check (the largest size in characters whose windows
   fit a token budget), each slip named.
-- `exercises_won_lost`: 01.2's check (two cuts counted won/lost/tied from their spans, facts
+- `exercises_won_lost`: 01.1's check (two cuts counted won/lost/tied from their spans, facts
   matched as whole words), joined into `exercises`.
 - `exercises_headings_apart`: 02c.1's check (the headings no span holds with the first line of
   text after them), joined into `exercises`.
-- `exercises_cut_tests`: the made-up pages (word list, random cuts) 01.2's and 02c.1's checks
+- `exercises_cut_tests`: the made-up pages (word list, random cuts) 01.1's and 02c.1's checks
   build their cases from.
 - `exercises_heading_glue`: 02c.2's check (notebook 02c's glue fixed to carry a stack of
   headings to its text), joined into `exercises`.

@@ -26,12 +26,12 @@ def _split_lines_at(name: str, size: int, overlap: int) -> int:
     return len(split_lines(FixedSizeChunker(size=size, overlap=overlap).split(doc), doc))
 
 
-OVERLAP_SIZE = 120  # 01.1's size: not the notebook's 200, so its sweep does not show the answer
+OVERLAP_SIZE = 120  # 01d.1's size: not the notebook's 200, so its sweep does not show the answer
 
 
 @functools.cache
 def _splits(name: str = "manual", size: int = OVERLAP_SIZE) -> tuple[int, ...]:
-    """Lines split at every overlap from 0 to size - 1 (01.1)."""
+    """Lines split at every overlap from 0 to size - 1 (01d.1)."""
     return tuple(_split_lines_at(name, size, overlap) for overlap in range(size))
 
 
@@ -57,18 +57,18 @@ def _overlap_misses() -> dict[Any, str]:
         "lines stay whole, but a smaller overlap between the multiples too: sweep every overlap",
         next(o for o in range(0, len(splits), 10) if not splits[o]): "that is the first "
         "multiple of 10 with every line whole; overlaps above it split lines again",
-        _whole_from(_splits(size=200)): "that is the answer at size 200 (section 3); the "
+        _whole_from(_splits(size=200)): "that is the answer at size 200 (section 2); the "
         f"question asks size {OVERLAP_SIZE}",
         _whole_from(_splits("manual_en")): "that is the English rendering's answer; the question "
         "asks the Portuguese manual (load_document('manual'))",
         max(map(len, load_document("manual").text.splitlines())): "that is the longest line: "
-        "a bound that guarantees every line whole (section 3), not the smallest overlap that "
+        "a bound that guarantees every line whole (section 2), not the smallest overlap that "
         "does; sweep below it",
     }
 
 
 def _overlap_hint(answer: Any, solution: int) -> str:
-    """01.1: what the learner's overlap does at size OVERLAP_SIZE, said from the sweep."""
+    """01d.1: what the learner's overlap does at size OVERLAP_SIZE, said from the sweep."""
     splits = _splits()
     if not isinstance(answer, int) or isinstance(answer, bool):
         return ""  # not an int: `judge` says what it is instead
@@ -197,18 +197,18 @@ def _fewest_wins_hint(answer: Any, solution: int) -> str:
 
 
 SOLUTIONS_FIXED_STRUCTURAL: dict[str, tuple[str, Callable[[], Any]]] = {
-    "01.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
+    "01d.1": ("an int: the overlap", _smallest_overlap_keeping_lines),
     "01b.2": ("an int: the fewest questions won", _fewest_wins_called),
     "02d.1": ("a list of str: each block's kind, in order", _block_kinds),
 }
 
 # exercise -> (answer, solution) -> what is wrong with that answer, in words.
 HINTS_FIXED_STRUCTURAL: dict[str, Callable[[Any, Any], str]] = {
-    "01.1": _overlap_hint,
+    "01d.1": _overlap_hint,
     "01b.2": _fewest_wins_hint,
     "02d.1": _block_kinds_hint,
 }
 
 FORMS_FIXED_STRUCTURAL: dict[str, Form] = {
-    "01.1": Form(misses=_overlap_misses),
+    "01d.1": Form(misses=_overlap_misses),
 }

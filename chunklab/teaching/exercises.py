@@ -71,7 +71,7 @@ from chunklab.teaching.exercises_won_lost import CHECKS_WON_LOST
 from chunklab.teaching.exercises_yardstick_flaws import CHECKS_YARDSTICK_FLAWS
 from chunklab.teaching.fusion_checks import CHECKS_FUSION
 
-# --- 01.3: windows that end at a line break ----------------------------------------------------
+# --- 01d.2: windows that end at a line break ----------------------------------------------------
 
 
 def _line_texts(rng: random.Random, lines: int) -> str:
@@ -304,7 +304,7 @@ def _check_buffered(fn: Callable) -> int:
 
 
 CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
-    "01.3": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
+    "01d.2": ("line_windows(text, size) -> list of (start, end)", _check_line_windows),
     **CHECKS_BUDGET_SIZE,  # 01c.1: teaching.exercises_budget_size
     **CHECKS_SIGN_TEST,  # 01b.1: teaching.exercises_sign_test
     **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
@@ -359,7 +359,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_YARDSTICK_FLAWS,  # 08c.1: teaching.exercises_yardstick_flaws
     **CHECKS_HEADING_LEVELS,  # 08d.1: teaching.exercises_heading_levels
     **CHECKS_CODE,  # notebook 11's (chunking code): teaching.exercises_code
-    **CHECKS_WON_LOST,  # 01.2: teaching.exercises_won_lost
+    **CHECKS_WON_LOST,  # 01.1: teaching.exercises_won_lost
     **CHECKS_HEADINGS_APART,  # 02c.1: teaching.exercises_headings_apart
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
     **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges

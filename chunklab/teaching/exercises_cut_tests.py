@@ -1,4 +1,4 @@
-"""The made-up pages two coding checks build their cases from: 01.2's (`exercises_won_lost`, two
+"""The made-up pages two coding checks build their cases from: 01.1's (`exercises_won_lost`, two
 cuts counted won/lost/tied) and 02c.1's (`exercises_headings_apart`, the headings no span keeps
 with their text). Both draw words from one list in which no word occurs inside another, so a
 match found is a whole word unless a case is built to say otherwise, and both cut the pages with
@@ -11,7 +11,7 @@ import random
 
 Span = tuple[int, int]
 
-# No word occurs inside another (01.2's check adds the one case where one does).
+# No word occurs inside another (01.1's check adds the one case where one does).
 WORDS = ["pump", "valve", "gauge", "seal", "belt", "motor", "filter", "hose", "clamp", "rotor"]
 
 

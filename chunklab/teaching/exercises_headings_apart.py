@@ -6,7 +6,7 @@ that is no heading, since a subheading right under a heading is not its text. Th
 others (`#`s kept or not) are returned in page order; a heading with no line of text after it is
 not counted. The cases stack headings, repeat titles inside other lines, and hold `# Pump` inside
 `## Pump`, where a text search credits a heading no span holds. They are built from a fixed seed
-(with the words and random cuts of 01.2's check, `exercises_cut_tests`); an answer that calls the
+(with the words and random cuts of 01.1's check, `exercises_cut_tests`); an answer that calls the
 library's matcher (`chunks_with_all`) is refused, and a wrong answer is named by the slip it makes
 on every case (`checking.consistent_slips`), else the first case it got wrong is shown.
 """

@@ -1,11 +1,14 @@
-"""Exercise 01.2's check: two cuts counted question by question, won, lost and tied, from spans.
+"""Exercise 01.1's check: two cuts counted question by question, won, lost and tied, from spans.
 
-01.2, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
-two cuts. A question is answered by a cut when ONE of its chunks, `text[start:end]`, holds every
-fact the question needs as whole words (notebook 01's `holds_fact`; the texts are lower case, with
-nothing to fold); the pair is counted won (a answers it, b does not), lost (the other way) or tied
-(both or neither). The first case puts `seal` inside `sealant`, where a substring test credits a
-chunk with a fact it does not hold, as it finds the manual's `acao` inside `vibracao`; the others
+01.1, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
+two cuts, each read as a retriever handing over a chunk with the next one reads it. A question
+is answered by a cut when ONE of its chunks, `text[start:end]`, or one chunk read with the next
+one, `text[start_k:end_k+1]` (one span), holds every fact the question needs as whole words
+(notebook 01's `holds_fact`; the texts are lower case, with nothing to fold); the pair is counted
+won (a answers it, b does not), lost (the other way) or tied (both or neither). Single chunks
+alone, notebook 01's own count pasted, are refused with a hint naming the pairs. The first case
+puts `seal` inside `sealant`, where a substring test credits a chunk with a fact it does not
+hold, as it finds the manual's `acao` inside `vibracao`; the others
 are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside another; a fact of two
 words split by a line break in the text is not held (a run of split words would take it). An
 answer that calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is
@@ -37,9 +40,20 @@ def _answered(text: str, cut: list[Span], facts: list[str]) -> bool:
     return any(all(_has(f, text[a:b]) for f in facts) for a, b in cut)
 
 
-def _count(answered: Callable[[str, list[Span], list[str]], bool], case: Case) -> tuple[int, ...]:
+def _read(cut: list[Span]) -> list[Span]:
+    """What a cut hands over: each chunk, and each chunk with the next one as one span."""
+    return [*cut, *((a, d) for (a, _), (_, d) in zip(cut, cut[1:], strict=False))]
+
+
+def _count(
+    answered: Callable[[str, list[Span], list[str]], bool],
+    case: Case,
+    read: Callable[[list[Span]], list[Span]] = _read,
+) -> tuple[int, ...]:
+    """Won, lost, tied, with `answered` asked of the spans `read` makes of each cut."""
     text, cut_a, cut_b, questions = case
-    pairs = [(answered(text, cut_a, q), answered(text, cut_b, q)) for q in questions]
+    a, b = read(cut_a), read(cut_b)
+    pairs = [(answered(text, a, q), answered(text, b, q)) for q in questions]
     return (
         sum(x and not y for x, y in pairs),
         sum(y and not x for x, y in pairs),
@@ -57,28 +71,67 @@ def _word_run(fact: str, chunk: str) -> bool:
     return any(words[k : k + len(parts)] == parts for k in range(len(words)))
 
 
+def _glued(text: str, cut: list[Span], facts: list[str]) -> bool:
+    """Each chunk, and each with the next one as the two texts glued (an overlap repeated)."""
+    texts = [text[a:b] for a, b in cut]
+    return any(
+        all(_has(f, t) for f in facts)
+        for t in [*texts, *map("".join, zip(texts, texts[1:], strict=False))]
+    )
+
+
+def _pairs_only(cut: list[Span]) -> list[Span]:
+    return _read(cut)[len(cut) :]
+
+
+def _with_both_neighbours(cut: list[Span]) -> list[Span]:
+    return [
+        *_read(cut),
+        *((a, d) for (a, _), _, (_, d) in zip(cut, cut[1:], cut[2:], strict=False)),
+    ]
+
+
 def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
     return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
 
 
 def _totals(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
-    ta = sum(_answered(text, a, q) for q in qs)
-    tb = sum(_answered(text, b, q) for q in qs)
+    ta = sum(_answered(text, _read(a), q) for q in qs)
+    tb = sum(_answered(text, _read(b), q) for q in qs)
     return max(ta - tb, 0), max(tb - ta, 0), len(qs) - abs(ta - tb)
 
 
 def _both_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
     won, lost, _ = expected_counts(text, a, b, qs)
-    return won, lost, sum(_answered(text, a, q) and _answered(text, b, q) for q in qs)
+    return won, lost, sum(_answered(text, _read(a), q) and _answered(text, _read(b), q) for q in qs)
 
 
 def _neither_only(text: str, a: list[Span], b: list[Span], qs: list[list[str]]) -> tuple[int, ...]:
     won, lost, _ = expected_counts(text, a, b, qs)
+    a, b = _read(a), _read(b)
     return won, lost, sum(not _answered(text, a, q) and not _answered(text, b, q) for q in qs)
 
 
 _NO_TIES = "tied is not 0: it counts the questions both cuts answer and the ones neither answers"
 COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
+    (
+        lambda *case: _count(_answered, case, read=list),
+        "a question is also answered by a chunk read with the next one, text[start_k:end_k+1]: "
+        "you counted single chunks only (section 2's rule)",
+    ),
+    (
+        lambda *case: _count(lambda t, cut, facts: _glued(t, cut, facts), case, read=list),
+        "read a chunk with the next one as ONE span, text[start_k:end_k+1], not the two texts "
+        "glued: where they overlap, the glued text repeats it and cuts a fact in two",
+    ),
+    (
+        lambda *case: _count(_answered, case, read=_pairs_only),
+        "a chunk alone counts too: a cut of one chunk has no next one",
+    ),
+    (
+        lambda *case: _count(_answered, case, read=_with_both_neighbours),
+        "read a chunk with the NEXT one only: two chunks, not the one before and the one after",
+    ),
     (
         lambda *case: _count(
             lambda t, cut, facts: any(all(f in t[a:b] for f in facts) for a, b in cut), case
@@ -156,10 +209,16 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
 def count_cases() -> list[Case]:
     text = "pump seal\nvalve gauge belt\nmotor"  # seal with pump in one chunk only in cut a
     inside = "pump sealant\nvalve seal"  # 'seal' inside 'sealant': no seal in cut a's first chunk
+    far = "pump sealant\nbelt motor hose\nvalve seal"  # the whole 'seal' two chunks after 'pump'
     cases: list[Case] = [
         (inside, [(0, 12), (12, 23)], [(0, 23)], [["pump", "seal"], ["valve", "seal"]]),
         (text, [(0, 14), (10, 31)], [(0, 7), (7, 31)], [["pump", "seal"], ["gauge", "motor"]]),
         (text, [], [(0, len(text))], [["pump"], ["rotor"]]),
+        # read with its neighbour, 'sealant' is still no 'seal'; 'pump\nseal' is no 'pump seal'
+        (far, [(0, 12), (12, 28), (28, len(far))], [(0, len(far))], [["pump", "seal"]]),
+        ("pump\nseal valve", [(0, 16)], [], [["pump seal"], ["valve"]]),
+        # 'pump seal' only in the pair's span: glued, the overlap 'p se' repeats and splits it
+        (text, [(0, 7), (3, 14), (14, 31)], [(0, 4), (4, 31)], [["pump seal"], ["belt", "pump"]]),
     ]
     rng = random.Random(103)
     for _ in range(60):
@@ -206,7 +265,7 @@ def check_compare_cuts(fn: Callable) -> int:
 
 
 CHECKS_WON_LOST: dict[str, tuple[str, Callable[[Callable], int]]] = {
-    "01.2": (
+    "01.1": (
         "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
         check_compare_cuts,
     ),

@@ -1,5 +1,5 @@
-"""Self-check for the notebooks' exercises: `check("01.1", answer)` says whether you got it;
-`check("01.3", your_function)` runs a coding exercise's function on cases it has not seen.
+"""Self-check for the notebooks' exercises: `check("01d.1", answer)` says whether you got it;
+`check("01d.2", your_function)` runs a coding exercise's function on cases it has not seen.
 
 Each expected answer is computed here from the library when you ask, never typed in, so an
 exercise stays right when the data or the code changes. Reading this file gives the solutions
