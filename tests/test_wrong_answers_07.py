@@ -1017,3 +1017,25 @@ def test_07_2_names_a_worse_line_kept():
     ("keep the baselines whose line is better"); the hint now names the slip."""
     result = verdict("07.2", _any_verdict)
     assert not result.passed and "the lines called worse kept too" in result.message, result.message
+
+
+# --- 07b.1: slips a cold reading found passing or named only by the general hint --------------
+
+
+def _standing_without_sign_test(family):  # the interval and won > lost, no sign test at all
+    return [name for name, won, lost, low in family if low > 0 and won > lost]
+
+
+def _standing_sidak(family):  # Sidak's level, 1 - 0.95 ** (1 / m): a little more lenient
+    alpha = 1 - 0.95 ** (1 / len(family)) if family else 0
+    return [n for n, won, lost, low in family if low > 0 and won > lost and _p(won, lost) < alpha]
+
+
+def test_07b_1_names_a_dropped_sign_test():
+    result = verdict("07b.1", _standing_without_sign_test)
+    assert not result.passed and "dropped the sign test" in result.message, result.message
+
+
+def test_07b_1_refuses_sidaks_level_and_names_it():
+    result = verdict("07b.1", _standing_sidak)
+    assert not result.passed and "Sidak" in result.message, result.message
