@@ -124,9 +124,9 @@ def _title_left_in_body(fn: Callable | None) -> bool:
 
 def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
     """Whether the probe's slip explains this chunk: a dotless number read as a title shows as an
-    entry such as '30 dias' (not '1 Ruído' where '1. Ruído' is wanted), or as a missing chunk whose paragraph opens with such a number (read
-    as a title, it opened a section instead of becoming a chunk); the other probe slips are about
-    levels, which any path can show."""
+    entry such as '30 dias' (not '1 Ruído' where '1. Ruído' is wanted), or as a missing chunk
+    whose paragraph opens with such a number (read as a title, it opened a section instead of
+    becoming a chunk); the other probe slips are about levels, which any path can show."""
     if slip.startswith("'30 dias"):
         body = expected_chunk.partition("\n")[2]
         wanted = _path(expected_chunk).split(" > ")[1:]
