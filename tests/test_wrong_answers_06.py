@@ -330,3 +330,16 @@ def test_06_1_names_rstrip_without_saying_only_the_leading_marks():
     message = verdict("06.1", r).message
     assert "rstrip('#') also eats a '#' that ends a title" in message, message
     assert "remove only the leading" not in message, message
+
+
+def test_06_2_a_dot_dropped_from_the_number_is_named_before_the_dotless_probe():
+    """A pattern with an optional dot, outside the number, reads '30 dias' as a title and writes
+    '1. Ruído' as '1 Ruído': the chunk shown differs by the dropped dot, so that slip is named
+    first, the dotless-title probe after it."""
+
+    def dot_optional(text):
+        return path_chunks(text, r"^(\d+(?:\.\d+)*)\.?\s+(.*)$", lambda n: n.count(".") + 1)
+
+    message = verdict("06.2", dot_optional).message
+    assert "keep the number as written" in message, message
+    assert "and also: '30 dias. B.' is text" in message, message

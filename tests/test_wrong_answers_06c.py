@@ -109,3 +109,48 @@ def test_06c_1_names_each_slip(slip, hint):
 def test_06c_1_a_result_over_the_room_is_said_to_be_over():
     result = verdict("06c.1", lambda sentence, room: sentence)
     assert not result.passed and "over the room" in result.message, result.message
+
+
+def _fit_with(count=cl100k, mark=" …", below=False, cut_below=False, label_word_only=False):
+    """A hand-written fit_sentence with one slip switched on (not the checker's own _fit)."""
+
+    def fit_sentence(sentence, room):
+        if (count(sentence) < room) if below else (count(sentence) <= room):
+            return sentence
+        words = sentence.split(" ")
+        for n in range(len(words) - 1, 0, -1):
+            size = count(" ".join(words[:n]) + mark)
+            if (size < room) if cut_below else (size <= room):
+                if words[n - 1].endswith(":"):
+                    if label_word_only:
+                        return " ".join(words[: n - 1]) + mark
+                    ends = [i + 1 for i in range(n - 1) if words[i].endswith(".")]
+                    return " ".join(words[: max(ends, default=0)])
+                return " ".join(words[:n]) + mark
+        return ""
+
+    return fit_sentence
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (_fit_with(count=lambda t: len(t) / 4), "you estimated tokens from characters"),
+        (_fit_with(count=lambda t: len(t) // 4), "you estimated tokens from characters"),
+        (_fit_with(label_word_only=True), "you dropped only the word ending in ':'"),
+        (_fit_with(mark="…"), "a space then '…'"),
+        (_fit_with(mark=" ..."), "not three dots"),
+        (_fit_with(below=True), "of exactly `room` tokens fits"),
+        (_fit_with(below=True, cut_below=True), "of exactly `room` tokens fits"),
+    ],
+)
+def test_06c_1_names_the_slips_the_generic_hint_hid(slip, hint):
+    result = verdict("06c.1", slip)
+    assert not result.passed and hint in result.message, result.message
+    assert "keep the longest start of whole words" not in result.message, result.message
+    assert result.message.count(hint) == 1, result.message
+
+
+def test_06c_1_the_hand_written_fit_with_no_slip_passes():
+    result = verdict("06c.1", _fit_with())
+    assert result.passed, result.message

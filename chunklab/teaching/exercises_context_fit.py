@@ -6,8 +6,9 @@ when the last word kept is a label ending in ":" ("begins:"), the whole sentence
 instead, with no "…"; "" when not even one word fits. That is `prefixes.fit_prefix` with the
 chunker's measure, so a call to it is refused. Run on sentences the notebook never shows, naming
 each predictable slip: a cut inside a word, the cut measured without its " …", words counted as
-tokens, the label left dangling, "…" alone when no word fits, a sentence that fits cut all the
-same. Registered in `exercises`.
+tokens, tokens estimated from characters, the label left dangling or cut to its first words,
+the mark written "…" or " ...", "…" alone when no word fits, a sentence that fits cut all the
+same, a sentence of exactly `room` tokens cut. Registered in `exercises`.
 """
 
 from __future__ import annotations
@@ -30,20 +31,32 @@ def _fit(
     label_rule: bool = True,
     empty: str = "",
     whole_first: bool = True,
+    mark: str = " …",
+    whole_fits_below: bool = False,
+    cut_fits_below: bool = False,
+    label_word_only: bool = False,
 ) -> str:
     """The expected answer, one switch per slip: the longest word cut, scanned from the top."""
-    if whole_first and count(sentence) <= room:
+    fits_whole = count(sentence) < room if whole_fits_below else count(sentence) <= room
+    if whole_first and fits_whole:
         return sentence
     words = sentence.split(" ")
-    mark = " …" if mark_measured else ""
+    measured = mark if mark_measured else ""
     n = next(
-        (n for n in range(len(words) - 1, 0, -1) if count(" ".join(words[:n]) + mark) <= room), 0
+        (
+            n
+            for n in range(len(words) - 1, 0, -1)
+            if count(" ".join(words[:n]) + measured) < room + (not cut_fits_below)
+        ),
+        0,
     )
+    if n and label_word_only and words[n - 1].endswith(":"):
+        return " ".join(words[: n - 1]) + mark if n > 1 else empty
     if n and label_rule and words[n - 1].endswith(":"):
         return " ".join(
             words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)]
         )
-    return " ".join(words[:n]) + " …" if n else empty
+    return " ".join(words[:n]) + mark if n else empty
 
 
 def _inside_a_word(sentence: str, room: int) -> str:
@@ -63,6 +76,35 @@ _SLIPS: list[tuple[Callable[[str, int], str], str]] = [
     (
         lambda s, r: _fit(s, r, count=lambda t: len(t.split())),
         "you counted words; the room is in cl100k tokens (cl100k(text))",
+    ),
+    *(
+        (
+            lambda s, r, estimate=estimate: _fit(s, r, count=estimate),
+            "you estimated tokens from characters (len(text) / 4); the room is in cl100k tokens, "
+            "counted exactly: cl100k(text)",
+        )
+        for estimate in (lambda t: len(t) / 4, lambda t: len(t) // 4, lambda t: -(-len(t) // 4))
+    ),
+    (
+        lambda s, r: _fit(s, r, label_word_only=True),
+        "you dropped only the word ending in ':' and kept the cut ('… The section …'); when the "
+        "cut's last word is a label, keep the whole sentences before the label, with no '…'",
+    ),
+    (
+        lambda s, r: _fit(s, r, mark="…"),
+        "the mark is ' …', a space then '…': the cut's last word and the mark stay apart",
+    ),
+    (
+        lambda s, r: _fit(s, r, mark=" ..."),
+        "the mark is '…', one character (U+2026), not three dots '...'",
+    ),
+    *(
+        (
+            lambda s, r, cut=cut: _fit(s, r, whole_fits_below=True, cut_fits_below=cut),
+            "a sentence, or a cut with its ' …', of exactly `room` tokens fits: 'at most room' "
+            "includes room itself",
+        )
+        for cut in (False, True)
     ),
     (
         lambda s, r: _fit(s, r, label_rule=False),
@@ -87,6 +129,7 @@ _FIXED: list[tuple[str, int]] = [
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 1),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 9),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 6),
+    ("From Manual de Operações, section 3. Tabela de tolerância.", 16),  # exactly its tokens
     (
         "From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
         "manager before 10:00 on the first day of absence.",
@@ -141,7 +184,7 @@ def check_fit_sentence(fn: Callable) -> int:
         if not isinstance(got, str):
             raise NotYet(f"return the shortened sentence as a str, not {short(got)}")
         if got != expected:
-            named = consistent_slips(fn, _SLIPS, _FIXED, shape=lambda x: x)
+            named = list(dict.fromkeys(consistent_slips(fn, _SLIPS, _FIXED, shape=lambda x: x)))
             over = cl100k(got) > room
             why = (
                 "; and also: ".join(named)

@@ -124,14 +124,16 @@ def _title_left_in_body(fn: Callable | None) -> bool:
 
 def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
     """Whether the probe's slip explains this chunk: a dotless number read as a title shows as an
-    entry such as '30 dias', or as a missing chunk whose paragraph opens with such a number (read
-    as a title, it opened a section instead of becoming a chunk); the other probe slips are about
-    levels, which any path can show."""
+    entry such as '30 dias' (not '1 Ruído' where '1. Ruído' is wanted), or as a missing chunk
+    whose paragraph opens with such a number (read as a title, it opened a section instead of
+    becoming a chunk); the other probe slips are about levels, which any path can show."""
     if slip.startswith("'30 dias"):
         body = expected_chunk.partition("\n")[2]
+        wanted = _path(expected_chunk).split(" > ")[1:]
         return bool(re.match(r"\d+\s", body)) or any(
-            re.match(r"\d+\s", entry) for entry in got_path.split(" > ")[1:]
-        )
+            re.match(r"\d+\s", entry) and entry.replace(" ", ". ", 1) not in wanted
+            for entry in got_path.split(" > ")[1:]
+        )  # "1 Ruído" where "1. Ruído" is wanted is a title rewritten, not a dotless one read
     if slip.startswith("your pattern did not read"):
         return _missed_title(got_path, expected_chunk) is not None
     return True
