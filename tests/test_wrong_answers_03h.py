@@ -36,3 +36,63 @@ def test_03h_1_refuses_a_list_and_the_lines_themselves():
     assert not listed.passed and "return a dict" in listed.message
     lines = verdict("03h.1", lambda children, count: {s: [] for s, _ in children})
     assert not lines.passed and "not the tokens expected" in lines.message
+
+
+# Four slips written out as a learner would, not through `slipped`: the old checker passed the
+# stripped count and named the other three with the wrong slip (or none).
+
+
+def _against_previous_child(children, count):
+    last, out = {}, {}
+    for section, text in children:
+        lines = text.split("\n")
+        held = last.get(section, set())
+        out[section] = out.get(section, 0) + sum(count(x) for x in lines if x.strip() and x in held)
+        last[section] = set(lines)
+    return out
+
+
+def _heading_paths_only(children, count):
+    seen, out = set(), {}
+    for section, text in children:
+        first = text.split("\n")[0]
+        out[section] = out.get(section, 0) + (count(first) if (section, first) in seen else 0)
+        seen.add((section, first))
+    return out
+
+
+def _each_child_as_a_set(children, count):
+    seen, out = set(), {}
+    for section, text in children:
+        lines = set(text.split("\n"))
+        out[section] = out.get(section, 0) + sum(
+            count(x) for x in lines if x.strip() and (section, x) in seen
+        )
+        seen |= {(section, x) for x in lines}
+    return out
+
+
+def _counting_stripped_lines(children, count):
+    seen, out = set(), {}
+    for section, text in children:
+        lines = text.split("\n")
+        out[section] = out.get(section, 0) + sum(
+            count(x.strip()) for x in lines if x.strip() and (section, x) in seen
+        )
+        seen |= {(section, x) for x in lines}
+    return out
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_against_previous_child, "only against the section's previous child"),
+        (_heading_paths_only, "only at each child's first line"),
+        (_each_child_as_a_set, "each child's lines as a set"),
+        (_counting_stripped_lines, "stripped of its spaces"),
+    ],
+    ids=["previous", "heading", "set", "stripped"],
+)
+def test_03h_1_names_each_written_out_slip(wrong, named):
+    result = verdict("03h.1", wrong)
+    assert not result.passed and named in result.message, result.message

@@ -9,9 +9,11 @@ line (not blank) that an earlier child of the same section already holds, one te
 
 Why a check of its own: each shortcut is right on a page where every section's children repeat
 only their heading path. The fixed cases hold a line shared by two sections, a line a child
-holds twice, blank lines, a section that repeats nothing and a line repeated in three children,
-so that matching lines across sections, counting the first copy, counting a repeat once, counting
-blank lines, dropping a section at 0 or joining the lines before counting each fail somewhere.
+holds twice, blank lines, a section that repeats nothing, a line repeated in three children, a
+repeat two children apart and an indented line, so that matching lines across sections or against
+the previous child only, counting the first copy, counting a repeat once, taking a child's lines as
+a set, looking at first lines only, counting blank lines or stripped lines, dropping a section at
+0 or joining the lines before counting each fail somewhere.
 The counter is the number of characters, so a line of spaces costs something. Registered in
 `exercises`.
 """
@@ -51,19 +53,27 @@ def slipped(
     within=False,
     drop=False,
     joined=False,
+    previous=False,
+    heading=False,
+    dedupe=False,
+    stripped=False,
 ) -> dict[str, int]:
     """The answer with one slip switched on (see SLIPS)."""
     seen: set = set()
     copies: dict = {}
+    last: dict = {}  # each section's previous child's lines
     for section, text in children:
         copies.setdefault(section, [])
-        for line in text.split("\n"):
+        lines = text.split("\n")[:1] if heading else text.split("\n")
+        for line in dict.fromkeys(lines) if dedupe else lines:
             key = line if across else (section, line)
-            if (line.strip() or blank) and key in seen:
+            repeat = line in last.get(section, ()) if previous else key in seen
+            if (line.strip() or blank) and repeat:
                 copies[section].append(line)
             if within:
                 seen.add(key)
-        seen |= {line if across else (section, line) for line in text.split("\n")}
+        seen |= {line if across else (section, line) for line in lines}
+        last[section] = set(lines)
     if first:  # every copy of a line held more than once, the first copy too
         for section in copies:
             held = [ln for s, t in children if s == section for ln in set(t.split("\n"))]
@@ -71,13 +81,35 @@ def slipped(
     if once:
         copies = {s: sorted(set(lines)) for s, lines in copies.items()}
     out = {
-        s: count("\n".join(lines)) if joined else sum(map(count, lines))
+        s: count("\n".join(lines))
+        if joined
+        else sum(count(ln.strip() if stripped else ln) for ln in lines)
         for s, lines in copies.items()
     }
     return {s: n for s, n in out.items() if n} if drop else out
 
 
 SLIPS: list[tuple[dict, str]] = [
+    (
+        {"previous": True},
+        "you matched a line only against the section's previous child: a line any earlier "
+        "child of the same section holds is a repeat, even with other children in between",
+    ),
+    (
+        {"heading": True},
+        "you looked only at each child's first line (its heading path): any line can repeat, "
+        "a table's header rows too",
+    ),
+    (
+        {"dedupe": True},
+        "you took each child's lines as a set: a child holding a repeated line twice stores "
+        "both copies",
+    ),
+    (
+        {"stripped": True},
+        "you counted the line stripped of its spaces: the child stores the line as it is, "
+        "spaces and all",
+    ),
     (
         {"across": True},
         "you matched a line against every earlier child: a line another section's "
@@ -109,6 +141,13 @@ SLIPS: list[tuple[dict, str]] = [
 
 CASES: list[Children] = [
     [
+        ("s", "Top\nrow one\n  note"),
+        ("t", "Tee\nrow one"),
+        ("s", "Top\nr2"),
+        ("s", "Top\nrow one\nr2\n  note\n  note"),
+        ("t", "Tee"),
+    ],
+    [
         ("a", "A > x\nrow 1"),
         ("b", "B > y\nrow 1"),
         ("a", "A > x\nrow 2\n   "),
@@ -127,7 +166,7 @@ CASES: list[Children] = [
 
 
 def _random_case(rng: random.Random) -> Children:
-    lines = ["H > a", "H > b", "| x |", "|---|", "row", "", "   ", "end"]
+    lines = ["H > a", "H > b", "| x |", "|---|", "row", "", "   ", "end", "  - item "]
     return [
         (rng.choice("abc"), "\n".join(rng.choice(lines) for _ in range(rng.randint(1, 4))))
         for _ in range(rng.randint(0, 7))
