@@ -730,7 +730,8 @@ def fence_any_whitespace_after(opening, line):  # `\s*` after the run: a no-brea
 def fence_run_by_count(opening, line):  # the run measured as every fence character of the line
     char = opening.lstrip(" ")[0]
     length = opening.count(char)
-    return not _indented(line) and re.fullmatch(rf"[ \t]*{re.escape(char)}{{{length},}}[ \t]*", line)
+    closing = re.fullmatch(rf"[ \t]*{re.escape(char)}{{{length},}}[ \t]*", line)
+    return not _indented(line) and closing
 
 
 @pytest.mark.parametrize(

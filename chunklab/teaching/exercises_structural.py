@@ -149,7 +149,15 @@ def piece_hint(text: str, spans: list[Span], budget: int, got: list[Span]) -> st
 # --- 02b.1: does this line close the fence? ----------------------------------------------------
 
 OPENINGS = [
-    "```", "```python", "````markdown", "~~~", "~~~~ yaml", "  ```js", "`````", "  ````", "~~~ a~b"
+    "```",
+    "```python",
+    "````markdown",
+    "~~~",
+    "~~~~ yaml",
+    "  ```js",
+    "`````",
+    "  ````",
+    "~~~ a~b",
 ]
 LINES = [
     "```",
