@@ -720,3 +720,31 @@ def test_02c_1_refuses_a_text_search_for_the_heading_line():
     """'# Pump' is found inside '## Pump': a text search credits a heading no span holds."""
     result = verdict("02c.1", apart_by_text_search)
     assert not result.passed and "inside `## Pump`" in result.message, result.message
+
+
+def fence_any_whitespace_after(opening, line):  # `\s*` after the run: a no-break space passes
+    char, length = _run(opening)
+    return not _indented(line) and re.fullmatch(rf"[ \t]*{re.escape(char)}{{{length},}}\s*", line)
+
+
+def fence_run_by_count(opening, line):  # the run measured as every fence character of the line
+    char = opening.lstrip(" ")[0]
+    length = opening.count(char)
+    closing = re.fullmatch(rf"[ \t]*{re.escape(char)}{{{length},}}[ \t]*", line)
+    return not _indented(line) and closing
+
+
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (fence_any_whitespace_after, "only spaces or tabs may follow a closing run"),
+        (fence_run_by_count, "not its info string"),
+    ],
+    ids=lambda x: getattr(x, "__name__", "hint"),
+)
+def test_02b_1_refuses_slips_the_old_cases_let_pass(wrong, hint):
+    """`\\s*` after the run (a no-break space is no space or tab) and the opening's run counted
+    with `opening.count` (wrong for `~~~ a~b`, whose info string holds a tilde) passed the old
+    checker, which tried neither line nor opening."""
+    result = verdict("02b.1", wrong)
+    assert not result.passed and hint in result.message, result.message

@@ -159,3 +159,56 @@ def test_02d_2_the_guards_keep_the_manuals_titles():
     manual = load_document("manual").text
     assert titles()(manual) == titles(digits=None, period=None)(manual)
     assert len(titles()(manual)) == 4
+
+
+def _guarded(text, keep):
+    """The right rule, then one more test on each title the learner might add."""
+    lines = text.split("\n")
+    return [k for k in titles()(text) if keep(lines, k)]
+
+
+def titles_int_guard(text):  # each number below 100 as an int: "001" passes the guard
+    lines, found = text.split("\n"), []
+    for k in titles(digits=None)(text):
+        if all(int(n) < 100 for n in NUMBERED_TITLE.fullmatch(lines[k].strip())[1].split(".")):
+            found.append(k)
+    return found
+
+
+def titles_empty_only_blank(text):  # "blank" read as an empty line: spaces or a tab are text
+    return _guarded(text, lambda lines, k: k == 0 or lines[k - 1] == "")
+
+
+def titles_no_final_punctuation(text):  # a title ending in ?, : or ! taken for a sentence
+    return _guarded(text, lambda lines, k: lines[k].strip()[-1] not in "?:!")
+
+
+def titles_no_inner_period(text):  # any period in the title's text taken for a sentence
+    return _guarded(text, lambda lines, k: "." not in NUMBERED_TITLE.fullmatch(lines[k].strip())[2])
+
+
+def titles_by_library(text):  # explicit_headings' output filtered: section 2's rule not written
+    from chunklab.parsing.blocks import explicit_headings
+
+    lines = text.split("\n")
+    out = explicit_headings(text).split("\n")
+    return [k for k in titles()(text) if k < len(out) and out[k].startswith("#") and k < len(lines)]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (titles_int_guard, "three digits or more (001)"),
+        (titles_empty_only_blank, "a line of spaces or tabs is blank too"),
+        (titles_no_final_punctuation, "only a final period makes a sentence"),
+        (titles_no_inner_period, "only a final period makes a sentence"),
+        (titles_by_library, "write section 2's three conditions yourself"),
+    ],
+    ids=lambda x: getattr(x, "__name__", x),
+)
+def test_02d_2_refuses_guards_the_fixed_cases_used_to_pass(wrong, hint):
+    """A guard by value (`int(n) < 100`), a blank line read as `== ""`, guards stricter than a
+    final period, and a filter over explicit_headings' output all passed the old checker, whose
+    cases held no `001`, no line of spaces, no title ending in `?` and no period inside a title."""
+    result = verdict("02d.2", wrong)
+    assert not result.passed and hint in result.message, result.message

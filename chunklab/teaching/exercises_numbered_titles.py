@@ -42,6 +42,11 @@ def numbered_title_lines(text: str) -> list[int]:
 def _why_missed(lines: list[str], k: int) -> str:
     """Why line k is a title the answer left out."""
     line = lines[k]
+    if k > 0 and lines[k - 1] and not lines[k - 1].strip():
+        return (
+            "a line of spaces or tabs is blank too: test the line before stripped, as section 2's "
+            "rule does"
+        )
     if k == 0 and lines[-1].strip():
         return (
             "the first line has no line before it, so it counts as after a blank line "
@@ -54,6 +59,11 @@ def _why_missed(lines: list[str], k: int) -> str:
         return (
             "a numbering of several numbers (2.1, 10.2) is a title when each of its numbers has "
             "at most two digits: measure each number, not the whole numbering"
+        )
+    if numbered and (line.strip()[-1] in "?:!" or "." in numbered[2]):
+        return (
+            "only a final period makes a sentence: a title may end with `?`, `:` or `!`, and "
+            "may hold a period inside its text"
         )
     return (
         "this line is a numbered title: first or after a blank line, text on the next line that "
@@ -104,6 +114,8 @@ CASES = [
     "Doc\n\n  3. Indented title\nText",
     "Doc\n\n12.3 Limits\nText\n\n123 Main Street\nText\n\n1.234 Ratio\nText\n",
     "Doc\n\n4. Ends here.  \nText\n",
+    "Doc\n\n001 Intro\nText\n\n5. Why it matters?\nText\n",
+    "Doc\n \t\n3. Scope\nText\n\n6. Version 2.0\nText\n\n7. Limits:\nText\n",
 ]
 POOL = [
     "",
@@ -145,6 +157,12 @@ def _hint(text: str, got: list[int], expected: list[int]) -> str:
 
 def check_numbered_titles(fn: Callable) -> int:
     """02d.2 against `numbered_title_lines` on fixed and random documents."""
+    names = set(getattr(getattr(fn, "__code__", None), "co_names", ()))
+    if names & {"explicit_headings", "with_explicit_headings"}:
+        raise NotYet(
+            "write section 2's three conditions yourself: filtering explicit_headings' output "
+            "skips the rule the exercise asks for"
+        )
     cases = _cases()
     for text in cases:
         expected, got = numbered_title_lines(text), fn(text)

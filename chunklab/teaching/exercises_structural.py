@@ -148,7 +148,17 @@ def piece_hint(text: str, spans: list[Span], budget: int, got: list[Span]) -> st
 
 # --- 02b.1: does this line close the fence? ----------------------------------------------------
 
-OPENINGS = ["```", "```python", "````markdown", "~~~", "~~~~ yaml", "  ```js", "`````", "  ````"]
+OPENINGS = [
+    "```",
+    "```python",
+    "````markdown",
+    "~~~",
+    "~~~~ yaml",
+    "  ```js",
+    "`````",
+    "  ````",
+    "~~~ a~b",
+]
 LINES = [
     "```",
     "``` ",
@@ -168,6 +178,7 @@ LINES = [
     "```~",
     "~~~~`",
 ]
+LATE_LINES = ["```\xa0"]  # tried after every other line: a slip only the strictest answers make
 
 
 def why_fence(opening: str, line: str, expected: bool) -> str:
@@ -193,6 +204,11 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
         )
     if stripped[run:].strip():
         return "a closing fence has nothing after its run: a line with an info string is code"
+    if stripped[run:]:
+        return (
+            f"only spaces or tabs may follow a closing run: {stripped[run:]!r} is neither, though "
+            "Python's \\s and str.strip() take it for whitespace, so the line is code"
+        )
     if expected and line[:1] == " ":
         return "up to three spaces before the closing run still close the fence"
     if expected and run > length:
@@ -216,17 +232,16 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
 
 
 def check_closes_fence(fn: Callable) -> int:
-    """02b.1 against chunklab's scanner, on every opening x line pair (any truthy value is True)."""
-    cases = 0
-    for opening in OPENINGS:
+    """02b.1 against chunklab's scanner, on every opening x line pair (any truthy value is True);
+    `LATE_LINES` after all the others, so each earlier slip keeps its own hint."""
+    pairs = [(o, x) for lines in (LINES, LATE_LINES) for o in OPENINGS for x in lines]
+    for opening, line in pairs:
         char, length = opening_fence(opening) or ("`", 3)
-        for line in LINES:
-            expected = closes_fence(line, char, length)
-            got = bool(fn(opening, line))
-            if got != expected:
-                raise NotYet(
-                    f"opening {opening!r}, line {line!r}: expected {expected}, got {got}: "
-                    f"{why_fence(opening, line, expected)}"
-                )
-            cases += 1
-    return cases
+        expected = closes_fence(line, char, length)
+        got = bool(fn(opening, line))
+        if got != expected:
+            raise NotYet(
+                f"opening {opening!r}, line {line!r}: expected {expected}, got {got}: "
+                f"{why_fence(opening, line, expected)}"
+            )
+    return len(pairs)
