@@ -415,8 +415,9 @@ def test_04b_1_refuses_the_last_line_and_any_case(wrong, hint):
 
 
 def test_04b_2_names_resuming_at_the_cut_piece_even_with_a_guard():
-    """A fresh reader's slip: the next call starts AT the last cut piece (kept from looping by moving
-    on when that is the call's own first piece); it got only "compare your calls"."""
+    """The next call starts AT the last cut piece (kept from looping by moving on when that is the
+    call's own first piece): it got only "compare your calls"."""
+
     def at_the_cut(tokens, model, call_tokens):
         calls, first = [], 1
         while first <= len(tokens):

@@ -66,7 +66,7 @@ def _sampled(seed):
 
 @pytest.mark.parametrize("seed", [0, None])
 def test_04d_1_names_a_sampled_estimate(seed):
-    """A fresh reader's simulation got "sum the chances of hits, hits + 1, ...", which does not say
+    """A simulation got "sum the chances of hits, hits + 1, ...", which does not say
     that a drawn answer is not exact; seeded or not, the hint now does."""
     result = verdict("04d.1", _sampled(seed))
     assert not result.passed

@@ -10,8 +10,8 @@ Registered in `exercises`."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 from math import comb
+from typing import Any
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
 

@@ -77,7 +77,7 @@ _SLIPS = {
 def _starts_at_a_cut(calls: list[Window], cut_after: set[int]) -> bool:
     """A call that starts at the last piece the call before it cut after (that piece ends a chunk:
     the next call starts at the piece after it), however the loop was kept from repeating."""
-    for (a, b), (nxt, _) in zip(calls, calls[1:]):
+    for (a, b), (nxt, _) in zip(calls, calls[1:], strict=False):
         named = [k for k in cut_after if a <= k <= b]
         if named and nxt == max(named):
             return True
