@@ -412,3 +412,40 @@ def test_04b_1_refuses_the_last_line_and_any_case(wrong, hint):
     result = verdict("04b.1", wrong)
     assert not result.passed
     assert hint in result.message, result.message
+
+
+def test_04b_2_names_resuming_at_the_cut_piece_even_with_a_guard():
+    """The next call starts AT the last cut piece (kept from looping by moving on when that is the
+    call's own first piece): it got only "compare your calls"."""
+
+    def at_the_cut(tokens, model, call_tokens):
+        calls, first = [], 1
+        while first <= len(tokens):
+            last, used = first - 1, 0
+            while last < len(tokens) and (last == first - 1 or used <= call_tokens):
+                used, last = used + tokens[last], last + 1
+            calls.append((first, last))
+            if last == len(tokens):
+                break
+            named = model(first, last)
+            first = (named[-1] if named[-1] > first else named[-1] + 1) if named else last + 1
+        return calls
+
+    result = verdict("04b.2", at_the_cut)
+    assert not result.passed
+    assert "starts at the piece the call before it cut after" in result.message, result.message
+
+
+def test_04b_2_first_cut_hint_says_whose_call_starts_where():
+    result = verdict("04b.2", _resuming(lambda named: named[0] + 1))
+    assert "yours starts after the first cut named" in result.message, result.message
+
+
+def test_the_library_reads_the_line_that_starts_with_split_after_as_the_exercise_does():
+    """The exercise's rule (the first line that starts with `split_after:`) is the library's: a
+    line that only mentions it is not the answer line."""
+    from chunklab.chunkers.llm import split_after
+
+    assert split_after("Reply as split_after: N.\nsplit_after: 3, 5", 1, 10) == [3, 5]
+    with pytest.raises(ValueError, match="no 'split_after:' line"):
+        split_after("Answer: split_after: 3", 1, 10)

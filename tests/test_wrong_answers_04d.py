@@ -51,3 +51,23 @@ def test_04d_1_names_a_missing_module_instead_of_raising_it():
     result = verdict("04d.1", with_scipy)
     assert not result.passed
     assert "scipy is not installed here" in result.message, result.message
+
+
+def _sampled(seed):
+    import numpy as np
+
+    def chance_as_many(places, marked, cuts, hits):
+        rng = np.random.default_rng(seed)
+        order = rng.random((4000, places)).argsort(axis=1)[:, :cuts]
+        return float(((order < marked).sum(axis=1) >= hits).mean())
+
+    return chance_as_many
+
+
+@pytest.mark.parametrize("seed", [0, None])
+def test_04d_1_names_a_sampled_estimate(seed):
+    """A simulation got "sum the chances of hits, hits + 1, ...", which does not say
+    that a drawn answer is not exact; seeded or not, the hint now does."""
+    result = verdict("04d.1", _sampled(seed))
+    assert not result.passed
+    assert "a sampled estimate is not exact" in result.message, result.message

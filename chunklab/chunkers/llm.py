@@ -112,12 +112,13 @@ class LLMChunker:
 _SPLIT_LINE = re.compile(r"\s*split_after:\s*([0-9]+(?:\s*,\s*[0-9]+)*)?\s*")
 
 
-def split_after(reply: str, first: int, past: int) -> list[int]:
-    """The piece numbers of a `split_after: 3, 5` reply, checked: strictly ascending (a repeated
-    number is a reply that did not follow the prompt), from `first`, and
-    no later than the window's last piece (`past`, 1-based). Anything else is a ValueError that
-    quotes the reply."""
-    line = next((ln for ln in reply.splitlines() if "split_after:" in ln), None)
+def split_after(reply: str, first: int, last: int) -> list[int]:
+    """The piece numbers of a `split_after: 3, 5` reply, checked: read from the first line that
+    starts with `split_after:` (spaces before it allowed; a line that only mentions it is not
+    the answer), strictly ascending (a repeated number is a reply that did not follow the
+    prompt), from `first` to the window's last piece `last` (both 1-based, both included).
+    Anything else is a ValueError that quotes the reply."""
+    line = next((ln for ln in reply.splitlines() if ln.lstrip().startswith("split_after:")), None)
     if line is None:
         raise ValueError(f"the model's reply has no 'split_after:' line: {reply[:80]!r}")
     listed = _SPLIT_LINE.fullmatch(line)
@@ -126,8 +127,8 @@ def split_after(reply: str, first: int, past: int) -> list[int]:
             f"the model's 'split_after:' line is not a list of whole numbers: {line!r}"
         )
     numbers = [int(n) for n in re.findall(r"[0-9]+", listed[1] or "")]
-    if numbers != sorted(set(numbers)) or any(n < first or n > past for n in numbers):
+    if numbers != sorted(set(numbers)) or any(n < first or n > last for n in numbers):
         raise ValueError(
-            f"the model's reply names pieces outside {first}..{past} or out of order: {line!r}"
+            f"the model's reply names pieces outside {first}..{last} or out of order: {line!r}"
         )
     return numbers

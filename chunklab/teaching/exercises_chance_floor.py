@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from math import comb
+from typing import Any
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
 
@@ -73,6 +74,17 @@ def _cases() -> list[Case]:
     return cases
 
 
+def _unnamed(fn: Callable, case: Case, got: Any, expected: float) -> str:
+    """The hint when no listed slip explains the answer: a sampled estimate (it changes from run
+    to run, or lands near the exact chance) is named as such."""
+    if fn(*case) != got or abs(float(got) - expected) < 0.02:
+        return (
+            "your answer is near the chance, or changes from run to run: a sampled estimate is "
+            "not exact; count the ways the cuts can fall instead of drawing them"
+        )
+    return "sum the chances of hits, hits + 1, ... up to the most"
+
+
 def check_chance_as_many(fn: Callable) -> int:
     """04d.1: the chance that `cuts` distinct places drawn among `places`, `marked` of them marked,
     hit at least `hits` marked ones, within 1e-9 on every case."""
@@ -91,7 +103,7 @@ def check_chance_as_many(fn: Callable) -> int:
         if abs(float(got) - expected) > 1e-9:
             rounded = [(_rounded(slip), why) for slip, why in _SLIPS]  # compared as they are shaped
             named = consistent_slips(fn, rounded, cases, shape=lambda r: round(float(r), 9))
-            why = named[0] if named else "sum the chances of hits, hits + 1, ... up to the most"
+            why = named[0] if named else _unnamed(fn, (places, marked, cuts, hits), got, expected)
             raise NotYet(
                 f"{places} places, {marked} marked, {cuts} cuts, {hits} hits: expected "
                 f"{expected:.6f}, got {float(got):.6f}: {why}"

@@ -65,13 +65,23 @@ def _stand_in(cut_after: set[int], limit: int) -> tuple[Model, list[int]]:
 _SLIPS = {
     "no resumption": "each call starts after the previous window: after a cut, the next call "
     "starts at the piece right after the last cut named, so the pieces after it are sent again",
-    "first cut": "the next call starts after the first cut named; it starts after the last one",
+    "first cut": "yours starts after the first cut named; the next call starts after the last one",
     "stops before": "a call takes pieces until they pass call_tokens: the piece that passes it is "
     "in the call (and a call always holds at least one piece)",
     "past the end": "a call that shows the last piece ends the pass: no call after it",
     "reaches": "a call takes pieces until they pass call_tokens (more than it), not until they "
     "reach it: pieces that come to exactly call_tokens leave room for one more",
 }
+
+
+def _starts_at_a_cut(calls: list[Window], cut_after: set[int]) -> bool:
+    """A call that starts at the last piece the call before it cut after (that piece ends a chunk:
+    the next call starts at the piece after it), however the loop was kept from repeating."""
+    for (a, b), (nxt, _) in zip(calls, calls[1:], strict=False):
+        named = [k for k in cut_after if a <= k <= b]
+        if named and nxt == max(named):
+            return True
+    return False
 
 
 def _cases() -> list[tuple[list[int], set[int], int]]:
@@ -113,6 +123,9 @@ def check_pass_windows(fn: Callable) -> int:
             ),
             "pieces are numbered from 1, as in the prompt's tags"
             if got == [(a - 1, b - 1) for a, b in expected]
+            else "a call of yours starts at the piece the call before it cut after; that piece "
+            "ends a chunk, and the next call starts at the piece right after it"
+            if _starts_at_a_cut(got, cut_after)
             else "compare your calls with the expected ones",
         )
         raise NotYet(f"{case}: expected calls {expected}, got {short(got)}: {why}")
