@@ -132,8 +132,8 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
     ),
     (
         lambda *case: _count(lambda t, cut, facts: _glued(t, cut, facts), case, read=list),
-        "read a chunk with the next one as ONE span, text[cut[k][0]:cut[k + 1][1]], not the two texts "
-        "glued: where they overlap, the glued text repeats it and cuts a fact in two",
+        "read a chunk with the next one as ONE span, text[cut[k][0]:cut[k + 1][1]], not the two "
+        "texts glued: where they overlap, the glued text repeats it and cuts a fact in two",
     ),
     (
         lambda *case: _count(_answered, case, read=_pairs_only),
