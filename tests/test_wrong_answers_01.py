@@ -1025,3 +1025,30 @@ def test_01c_1_names_a_capped_rate_and_01_1_a_fact_across_a_line_break(exercise,
     hint; each now names its slip."""
     result = verdict(exercise, wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _pairs_else_single(cut):  # the pairs only, a chunk alone only when a cut has no pair
+    return _read(cut)[len(cut) :] or list(cut)
+
+
+def _one_past_its_end(cut):  # `end_k+1` read as Python: each chunk, and each one character longer
+    return [*cut, *((a, b + 1) for a, b in cut)]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_reading(_pairs_else_single), "ends inside a word"),
+        (_reading(_one_past_its_end), "the NEXT chunk's end"),
+    ],
+    ids=["pairs_else_single", "one_past_its_end"],
+)
+def test_01_1_names_pairs_that_drop_a_chunk_cut_mid_word_and_the_pair_read_one_past_the_end(
+    wrong, hint
+):
+    """R24: pairs only (a single chunk only when a cut has no pair) passed every case, since none
+    cut a word at a chunk's end, where the chunk holds the fact whole and its pair does not; and
+    the notation `text[start_k:end_k+1]` read as Python (one character past the chunk) got the
+    generic hint. Both are now refused with a hint naming the slip."""
+    result = verdict("01.1", wrong)
+    assert not result.passed and hint in result.message, result.message

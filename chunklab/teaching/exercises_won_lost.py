@@ -3,14 +3,16 @@
 01.1, `compare_cuts(text, cut_a, cut_b, questions)`: notebook 01's question-by-question count of
 two cuts, each read as a retriever handing over a chunk with the next one reads it. A question
 is answered by a cut when ONE of its chunks, `text[start:end]`, or one chunk read with the next
-one, `text[start_k:end_k+1]` (one span), holds every fact the question needs as whole words
+one, `text[cut[k][0]:cut[k + 1][1]]` (one span), holds every fact the question needs as whole words
 (notebook 01's `holds_fact`; the texts are lower case, with nothing to fold); the pair is counted
 won (a answers it, b does not), lost (the other way) or tied (both or neither). Single chunks
 alone, notebook 01's own count pasted, are refused with a hint naming the pairs. The first case
 puts `seal` inside `sealant`, where a substring test credits a chunk with a fact it does not
-hold, as it finds the manual's `acao` inside `vibracao`; the others
-are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside another; a fact of two
-words split by a line break in the text is not held (a run of split words would take it). An
+hold, as it finds the manual's `acao` inside `vibracao`; the second cuts `sealant` at a chunk's
+end, where the chunk holds `seal` whole and its pair does not (pairs without single chunks fail
+it); the others are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside
+another; a fact of two words split by a line break in the text is not held (a run of split words
+would take it). An
 answer that calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is
 refused, and the slip a wrong answer makes on every case is named (`checking.consistent_slips`),
 else the first case it got wrong is shown.
@@ -84,6 +86,14 @@ def _pairs_only(cut: list[Span]) -> list[Span]:
     return _read(cut)[len(cut) :]
 
 
+def _pairs_else_single(cut: list[Span]) -> list[Span]:
+    return _pairs_only(cut) or list(cut)
+
+
+def _one_past_its_end(cut: list[Span]) -> list[Span]:
+    return [*cut, *((a, b + 1) for a, b in cut)]
+
+
 def _with_both_neighbours(cut: list[Span]) -> list[Span]:
     return [
         *_read(cut),
@@ -116,17 +126,28 @@ _NO_TIES = "tied is not 0: it counts the questions both cuts answer and the ones
 COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
     (
         lambda *case: _count(_answered, case, read=list),
-        "a question is also answered by a chunk read with the next one, text[start_k:end_k+1]: "
+        "a question is also answered by a chunk read with the next one, "
+        "text[cut[k][0]:cut[k + 1][1]]: "
         "you counted single chunks only (section 2's rule)",
     ),
     (
         lambda *case: _count(lambda t, cut, facts: _glued(t, cut, facts), case, read=list),
-        "read a chunk with the next one as ONE span, text[start_k:end_k+1], not the two texts "
-        "glued: where they overlap, the glued text repeats it and cuts a fact in two",
+        "read a chunk with the next one as ONE span, text[cut[k][0]:cut[k + 1][1]], not the two "
+        "texts glued: where they overlap, the glued text repeats it and cuts a fact in two",
     ),
     (
         lambda *case: _count(_answered, case, read=_pairs_only),
         "a chunk alone counts too: a cut of one chunk has no next one",
+    ),
+    (
+        lambda *case: _count(_answered, case, read=_pairs_else_single),
+        "a chunk alone counts even when it has a next one: one that ends inside a word "
+        "('pump seal|ant') holds 'seal' whole, and its pair with the next one does not",
+    ),
+    (
+        lambda *case: _count(_answered, case, read=_one_past_its_end),
+        "a chunk read with the next one runs from its start to the NEXT chunk's end, "
+        "text[cut[k][0]:cut[k + 1][1]], not one character past its own end",
     ),
     (
         lambda *case: _count(_answered, case, read=_with_both_neighbours),
@@ -212,6 +233,8 @@ def count_cases() -> list[Case]:
     far = "pump sealant\nbelt motor hose\nvalve seal"  # the whole 'seal' two chunks after 'pump'
     cases: list[Case] = [
         (inside, [(0, 12), (12, 23)], [(0, 23)], [["pump", "seal"], ["valve", "seal"]]),
+        # 'pump seal|ant': the first chunk holds 'seal' whole, its pair with the next does not
+        (inside[:18], [(0, 9), (9, 18)], [(0, 18)], [["pump", "seal"]]),
         (text, [(0, 14), (10, 31)], [(0, 7), (7, 31)], [["pump", "seal"], ["gauge", "motor"]]),
         (text, [], [(0, len(text))], [["pump"], ["rotor"]]),
         # read with its neighbour, 'sealant' is still no 'seal'; 'pump\nseal' is no 'pump seal'
