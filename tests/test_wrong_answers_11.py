@@ -506,6 +506,13 @@ def scores_chunk_by_chunk(text, gold, top):
     return max(line_scores(text, gold, [s]) for s in top)
 
 
+def scores_on_the_first_chunk(text, gold, top):
+    """Only the first of the top chunks read."""
+    from solutions.exercises import line_scores
+
+    return line_scores(text, gold, top[:1])
+
+
 def scores_on_characters(text, gold, top):
     """recall@5 as the share of the function's characters the top chunks cover."""
     inside = sum(any(a <= i < b for a, b in top) for i in range(*gold))
@@ -541,6 +548,7 @@ def scores_by_the_library(text, gold, top):
         (_scores_by(lambda s, a, f, z: s[0] <= f and z <= s[1]), "count the non-blank ones only"),
         (scores_on_chunks_merged, "held by neither, even when they are next to each other"),
         (scores_chunk_by_chunk, "the top chunks count together"),
+        (scores_on_the_first_chunk, "you read the first chunk only"),
         (scores_by_the_library, "is the library's scoring"),
         (scores_on_characters, "counts lines, not characters"),
         (scores_on_non_blank_characters, "counts lines, not characters"),

@@ -139,10 +139,8 @@
   budget, and their chunks located in the source.
 - `code_cut_sizes`: how big each cut of the code's chunks are (budget, MiniLM's read limit, the
   questions whose function a chunk cut off), and why a chunk passes its budget.
-- `code_search_claims`: the code-search experiment's conclusions, each a condition on its paired
-  comparisons, each condition readable back from the source, and every comparison as one verdict
-  table; where a sketch's cut and the library's part ways; words, tokens and word pieces per
-  200 characters.
+- `code_search_claims`: the code-search experiment's tables: every comparison of a family as one
+  verdict table; words, tokens and word pieces per 200 characters.
 - `fact_matching`: does one chunk hold every fact a question needs (whole words, accents
   folded): the count notebooks 01 and 02 read.
 - `checking`:  what every exercise check shares: the verdict, "not yet", short renderings.

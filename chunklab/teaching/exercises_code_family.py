@@ -236,6 +236,14 @@ def _scoring_slips(text: str, gold: Span, top: list[Span]) -> list[tuple[str, tu
             (float(g <= joined), len(g & joined) / len(g)),
         )
     )
+    first = _held(text, top[0], right)
+    out.append(
+        (
+            "you read the first chunk only: every one of the top chunks is read, and a line any "
+            "of them holds is held",
+            (float(g <= first), len(g & first) / len(g)),
+        )
+    )
     best = max(len(g & _held(text, s, right)) for s in top)
     out.append(
         (
