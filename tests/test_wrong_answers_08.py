@@ -386,16 +386,16 @@ def test_08b_2_names_the_markdown_tables_own_tokens(capsys):
 
 def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
     """The prompt invites a prediction from section 2's printed tokens: the breadcrumb plus the
-    table alone, one short of the sweep's answer. That guess is told it left something out, not
-    what (naming the blank line would hand over the answer); the right answer is told what, not a
-    bare "correct"."""
+    table alone, one short of the sweep's answer. That guess is told it is the prediction and sent
+    to the sweep, not what it left out (naming the blank line would hand over the answer); the right
+    answer is told what, not a bare "correct"."""
     from chunklab.teaching.answers_split_table import crumb_and_table
     from chunklab.tokens.counters import cl100k
 
     crumb, alone = crumb_and_table()
     selfcheck.check("08b.2", cl100k(crumb) + cl100k(alone))
     out = capsys.readouterr().out
-    assert ": correct" not in out and "adds the breadcrumb's tokens to the table's" in out, out
+    assert ": correct" not in out and "the prediction from the printed parts" in out, out
     assert "holds more" not in out, out
     assert "blank line" not in out, out
     selfcheck.check("08b.2", selfcheck.SOLUTIONS["08b.2"][1]())
@@ -512,3 +512,17 @@ def test_08b_2_hints_do_not_say_which_side_of_the_answer_a_guess_is(capsys):
     assert len(told) == 1, told
     (hint,) = told
     assert not any(word in hint for word in ("above", "below", "smaller", "larger", "cut in two"))
+
+
+@pytest.mark.xdist_group("exercise-08b.2")
+def test_08b_2_the_prediction_is_sent_to_the_sweep_without_a_direction(capsys):
+    """The prediction the prompt invites (breadcrumb plus table, 209) was told "a budget counts the
+    chunk as written": the next guess, one more, then passed without a sweep. Its hint now names
+    it as the prediction and sends the learner to the sweep, never toward a side."""
+    from chunklab.teaching.answers_split_table import crumb_and_table
+    from chunklab.tokens.counters import cl100k
+
+    selfcheck.check("08b.2", sum(map(cl100k, crumb_and_table())))
+    out = capsys.readouterr().out
+    assert ": correct" not in out and "the prediction" in out and "the sweep" in out, out
+    assert "as written" not in out and "separator" not in out, out

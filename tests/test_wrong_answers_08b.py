@@ -171,3 +171,12 @@ def test_08b_1_does_not_call_chunklabs_own_choices_slips(fn, hint):
     result = verdict("08b.1", fn)
     assert not result.passed and hint in result.message, result.message
     assert "chunklab's own rule" in result.message, result.message
+
+
+@pytest.mark.parametrize("fn", [_keyed(lambda line: line), calls_the_library])
+def test_08b_1_first_hints_leave_the_key_to_the_learner(fn):
+    """The prompt gives examples of the key, not its recipe; the first hint a learner meets (lines
+    compared as given, or a call into the library) used to write the recipe out."""
+    message = verdict("08b.1", fn).message
+    assert "digits as #" not in message and "spaces dropped" not in message, message
+    assert "the prompt's examples" in message, message

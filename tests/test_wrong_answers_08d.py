@@ -222,3 +222,11 @@ def test_08d_1_hints_never_write_the_size_test_out(wrong):
         wrong = lambda *case: level_of(*case)  # noqa: E731
     result = verdict("08d.1", wrong)
     assert not result.passed and "0.95" not in result.message, result.message
+
+
+def test_08d_1_names_the_margin_turned_around():
+    """The margin turned around, the body more than 5% above the title (size * 1.05 < body), is a
+    reading of "the same 5%, below it": it got the hint for `<=`, which names another slip."""
+    result = verdict("08d.1", written_with(lambda size, body: size * 1.05 < body))
+    assert not result.passed and "turned around" in result.message, result.message
+    assert "exactly 5% smaller" not in result.message, result.message

@@ -130,8 +130,8 @@ def split_table_misses() -> dict[Any, str]:
         right + 1: NOT_THE_SMALLEST,
     }
     misses[sum(map(cl100k, crumb_and_table()))] = (  # the prediction the prompt invites
-        "that adds the breadcrumb's tokens to the table's, but a budget counts the chunk as "
-        "written: print the chunk, then cut at each budget and look"
+        "that is the prediction from the printed parts, the breadcrumb's tokens and the table's; "
+        "the answer is what the sweep finds: cut at each budget and look, then compare the two"
     )
     for budget in header_alone(docx):
         misses[budget] = (

@@ -71,6 +71,7 @@ CASES: list[Case] = [
     (8.3, False, "a footnote in small type", SIZED, 10.0),  # smaller, not bold: no heading
     (9.7, True, "Within five percent", {14.0: 1}, 10.0),  # 3% smaller: the body's size
     (9.5, True, "Five percent exactly", {14.0: 1}, 10.0),  # 5% smaller, not more: the body's
+    (9.51, True, "Four point nine percent", {14.0: 1}, 10.0),  # the body 5.2% above it: the body's
     (11.5, True, "Four percent under", {16.0: 1}, 12.0),
     (9.0, True, "2.1 A numbered small title", {14.0: 1}, 10.0),  # the number gives the depth
     (10.0, True, "3.3.1 Types", {}, 10.0),
@@ -100,6 +101,11 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         lambda *case: _level(*case, tolerance=1.05),
         "1.05 is cell 3's bound for a line *larger* than the body's; turned the other way, the "
         "margin is below the body, not above it",
+    ),
+    (
+        lambda *case: _level(*case, tolerance=1 / 1.05),
+        "the margin is turned around: the body more than 5% above the title reads a title 4.9% "
+        "smaller (9.51 of 10.0) as smaller; the 5% is of the body's size, as in notebook 08",
     ),
     (
         lambda *case: _level(*case, strict=False),
