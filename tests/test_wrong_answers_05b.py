@@ -109,8 +109,8 @@ def test_05b_1_refuses_the_old_route_and_a_sweep_of_the_chunker():
 def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips():
     """Linearize mode on the series' copy of the GDS page: (the budget from which on, how many
     budgets show 0 orphans with a row not kept). The orphans-only method gets the budget right
-    and the count 0, and is refused; so are the first zero, the last budget that loses a row, the other GDS
-    file's figure and rows mode's budget, each with the hint for its slip."""
+    and the count 0, and is refused; so are the first zero, the last budget that loses a row,
+    the other GDS file's figure and rows mode's budget, each with the hint for its slip."""
     from chunklab.documents.series import load_document
     from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
@@ -138,8 +138,9 @@ def test_05b_2_hints_say_no_direction_to_the_budget():
     from chunklab.teaching import selfcheck
 
     right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
-    hints = {b: selfcheck.verdict_for("05b.2", (b, blind)) for b in (right - 2, right + 1, right + 2)}
-    for b, hint in hints.items():
+    budgets = (right - 2, right + 1, right + 2)  # no named slip among them
+    hints = {b: selfcheck.verdict_for("05b.2", (b, blind)) for b in budgets}
+    for hint in hints.values():
         assert not any(w in hint for w in ("smaller", "larger", "upward", "remain", "still")), hint
         assert "sweep every budget" in hint, hint
     assert len({hint.replace(str((b, blind)), "") for b, hint in hints.items()}) == 1, hints
