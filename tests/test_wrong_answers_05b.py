@@ -109,8 +109,8 @@ def test_05b_1_refuses_the_old_route_and_a_sweep_of_the_chunker():
 def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips():
     """Linearize mode on the series' copy of the GDS page: (the budget from which on, how many
     budgets show 0 orphans with a row not kept). The orphans-only method gets the budget right
-    and the count 0, and is refused; so are the first zero, one short, the other GDS file's
-    figure, rows mode's budget and a larger budget, each with the hint for its slip."""
+    and the count 0, and is refused; so are the first zero, the last budget that loses a row,
+    the other GDS file's figure and rows mode's budget, each with the hint for its slip."""
     from chunklab.documents.series import load_document
     from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
@@ -125,12 +125,25 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     )
     assert first_zero < right - 1
     assert "what orphans alone say" in selfcheck.verdict_for("05b.2", (first_zero, blind))
-    assert "off by one" in selfcheck.verdict_for("05b.2", (right - 1, blind))
+    assert "last budget that loses a row" in selfcheck.verdict_for("05b.2", (right - 1, blind))
     assert "series' copy differs" in selfcheck.verdict_for("05b.2", (68, blind))
-    assert "smaller budget also" in selfcheck.verdict_for("05b.2", (right + 1, blind))
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
+
+
+def test_05b_2_hints_say_no_direction_to_the_budget():
+    """A budget that is no named slip gets the sweep's hint, the same below the answer as above
+    it: no "a row remains there" or "a smaller budget also works" to walk to the number."""
+    from chunklab.teaching import selfcheck
+
+    right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
+    budgets = (right - 2, right + 1, right + 2)  # no named slip among them
+    hints = {b: selfcheck.verdict_for("05b.2", (b, blind)) for b in budgets}
+    for hint in hints.values():
+        assert not any(w in hint for w in ("smaller", "larger", "upward", "remain", "still")), hint
+        assert "sweep every budget" in hint, hint
+    assert len({hint.replace(str((b, blind)), "") for b, hint in hints.items()}) == 1, hints
 
 
 def test_05b_2_first_number_needs_rows_kept():

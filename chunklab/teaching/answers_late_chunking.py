@@ -370,8 +370,9 @@ def _schedules_answer() -> str:
     return (
         f"Now set your three numbers beside these: on the work-schedules page, {len(chunks)} "
         f"chunks of 200 tokens, the mean cosine between two chunks is {alone:.2f} alone and "
-        f"{late_:.2f} late: it rises there too, by {late_ - alone:.2f}, against the policy's 0.36 "
-        f"(0.28 to 0.64); with each piece kept from the first window that reads it, "
+        f"{late_:.2f} late: it rises there too, by {late_ - alone:.2f} (not set beside the "
+        f"policy's 0.36: those were 40-token chunks, and section 2's table shows the rise "
+        f"depends on chunk size); with each piece kept from the first window that reads it, "
         f"{first:.2f} late ({first - late_:+.3f}): the rule for a piece read twice "
         + ("barely moves this number" if abs(first - late_) < 0.01 else "moves this number")
     )

@@ -193,23 +193,15 @@ def _rows_mode_losses(name: str, max_tokens: int) -> tuple[int, int]:
 
 
 def _budget_slips() -> dict[int, str]:
-    """Why each wrong first number is wrong: a budget that still loses a row, a first zero, a
-    budget past the answer, another file's or another mode's figure."""
+    """Why each wrong first number is wrong, named by its slip (a first zero, the last budget
+    that loses a row, another file's or another mode's figure); a budget that is no slip gets
+    the sweep's hint, which says no direction to the answer."""
     right = linearize_budget_from_which_gds_copy_keeps_rows()
-    slips: dict[int, str] = {}
-    for budget in range(8, right - 1):
-        left, apart = _linearize_losses("sensitive_code", budget)
-        slips[budget] = (
-            f"at that budget {left} orphan(s) remain and {apart} row(s) are not kept"
-            if left
-            else "that is the smallest budget with 0 orphans, what orphans alone say: there a row "
-            "is cut in two, and its pieces are not rows. Count rows_apart at each budget too"
-        )
-    for budget in range(right + 1, 131):
-        slips[budget] = (
-            "none left there, but a smaller budget also leaves none: sweep every budget upward, "
-            "one token at a time, and answer the smallest that loses no row"
-        )
+    first_zero = min(b for b in range(8, 131) if not _linearize_losses("sensitive_code", b)[0])
+    slips: dict[int, str] = {
+        first_zero: "that is the smallest budget with 0 orphans, what orphans alone say: a row "
+        "cut in two leaves pieces that are not rows. Count rows_apart at each budget too"
+    }
     rows_from = max(b for b in range(8, 131) if any(_rows_mode_losses("sensitive_code", b))) + 1
     slips[rows_from] = (
         "that is rows mode's budget (MarkdownChunker's default table_mode); the question asks "
@@ -226,8 +218,8 @@ def _budget_slips() -> dict[int, str]:
         f"{doc.title!r}, in its place, so measure the breadcrumb as the chunk writes it, or sweep"
     )
     slips[right - 1] = (
-        "off by one: at that budget a row is still orphaned or not kept; answer the smallest "
-        "budget that loses none"
+        "that is the last budget that loses a row (the sweep's last orphan or row not kept); the "
+        "question asks from which budget on none is lost"
     )
     slips.pop(right, None)
     return slips
@@ -235,7 +227,10 @@ def _budget_slips() -> dict[int, str]:
 
 def _gds_copy_hint(answer: Any, solution: Any) -> str:
     """05b.2: name the slip in whichever of the two numbers is wrong."""
-    sweep = "sweep every budget from 30 to 130 in linearize mode"
+    sweep = (
+        "not the budget from which on no row is lost: sweep every budget from 30 to 130 in "
+        "linearize mode, counting orphans and rows_apart at each"
+    )
     hint = _pair_hint(answer, solution, "budget", _budget_slips, sweep)
     if hint:
         return hint
