@@ -5,6 +5,7 @@ Each plausible wrong answer must be refused with a hint that names its mistake; 
 answers come from the library (`SOLUTIONS`, `numbered_title_lines`), never typed in here.
 """
 
+import re
 import sys
 
 import pytest
@@ -117,6 +118,8 @@ def titles(
                 continue
             if digits == "whole" and len(m[1]) > 2:
                 continue
+            if digits == "anywhere" and re.search(r"\d{3,}", line):
+                continue
             if period == "stripped" and line.strip().endswith("."):
                 continue
             if period == "raw" and line.endswith("."):
@@ -131,6 +134,7 @@ WRONG_TITLES = [
     (titles(digits=None, period=None), "a title that ends with a period is a sentence"),
     (titles(digits=None), "is no section number"),
     (titles(digits="whole"), "measure each number, not the whole numbering"),
+    (titles(digits="anywhere"), "not the numbers in its text"),
     (titles(first=False), "the first line has no line before it"),
     (titles(strip=False), "strip the line before matching"),
     (titles(period="raw"), "spaces after it hide it"),

@@ -13,6 +13,7 @@ where an answer differs, so the hint names the condition, not the line's expecte
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 
 from chunklab.documents.series import load_document
@@ -59,6 +60,11 @@ def _why_missed(lines: list[str], k: int) -> str:
         return (
             "a numbering of several numbers (2.1, 10.2) is a title when each of its numbers has "
             "at most two digits: measure each number, not the whole numbering"
+        )
+    if numbered and any(len(n) > 2 for n in re.findall(r"\d+", numbered[2])):
+        return (
+            "the digit guard measures the title's numbering, not the numbers in its text: a "
+            "year among a title's words leaves it a title"
         )
     if numbered and (line.strip()[-1] in "?:!" or "." in numbered[2]):
         return (
@@ -116,6 +122,7 @@ CASES = [
     "Doc\n\n4. Ends here.  \nText\n",
     "Doc\n\n001 Intro\nText\n\n5. Why it matters?\nText\n",
     "Doc\n \t\n3. Scope\nText\n\n6. Version 2.0\nText\n\n7. Limits:\nText\n",
+    "Doc\n\n3. Budget 2024\nText\n",
 ]
 POOL = [
     "",
