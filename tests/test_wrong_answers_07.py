@@ -1046,4 +1046,5 @@ def test_07d_1_refuses_the_library_s_char_scores():
 
     result = verdict("07d.1", lambda retrieved, gold: char_scores(retrieved, gold)["char_iou"])
     assert not result.passed
-    assert "char_scores" in result.message and "merge the spans yourself" in result.message, result.message
+    message = result.message
+    assert "char_scores" in message and "merge the spans yourself" in message, message

@@ -328,7 +328,8 @@ def _spans(rng: random.Random, n: int) -> list[tuple[int, int]]:
 
 def _own_iou(fn: Callable, *args: Any) -> Any:
     library = (metrics.char_scores, metrics._merge, metrics._intersection)
-    return run_without(fn, args, library, "it calls {name}: the exercise asks you to merge the spans yourself")
+    why = "it calls {name}: the exercise asks you to merge the spans yourself"
+    return run_without(fn, args, library, why)
 
 
 def check_char_iou(fn: Callable) -> int:
