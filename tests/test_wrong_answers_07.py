@@ -1039,3 +1039,12 @@ def test_07b_1_names_a_dropped_sign_test():
 def test_07b_1_refuses_sidaks_level_and_names_it():
     result = verdict("07b.1", _standing_sidak)
     assert not result.passed and "Sidak" in result.message, result.message
+
+
+def test_07d_1_refuses_the_library_s_char_scores():
+    from chunklab.evaluation.metrics import char_scores
+
+    result = verdict("07d.1", lambda retrieved, gold: char_scores(retrieved, gold)["char_iou"])
+    assert not result.passed
+    message = result.message
+    assert "char_scores" in message and "merge the spans yourself" in message, message
