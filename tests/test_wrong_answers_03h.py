@@ -101,7 +101,7 @@ def test_03h_1_names_each_written_out_slip(wrong, named):
 # Two slips the old checker only called "not the tokens expected", and its case cut short with "…".
 
 
-def _against_the_child_just_before(children, count):  # the previous child in the list, if same section
+def _against_the_child_just_before(children, count):  # the child just before, if same section
     out, before = {}, (None, set())
     for section, text in children:
         out.setdefault(section, 0)
