@@ -140,3 +140,18 @@ def test_03h_1_shows_the_failing_case_whole():
     result = verdict("03h.1", lambda children, count: {s: 0 for s, _ in children})
     assert not result.passed and "…" not in result.message.split("expected")[0], result.message
     assert "('t', 'Tee')]" in result.message, result.message
+
+
+def _copies_past_the_first(children, count):  # section 2's count, copied: per section, not per child
+    from collections import Counter
+
+    held = Counter((s, x) for s, text in children for x in text.split("\n") if x.strip())
+    out = {s: 0 for s, _ in children}
+    for (s, x), copies in held.items():
+        out[s] += (copies - 1) * count(x)
+    return out
+
+
+def test_03h_1_refuses_section_2s_count_copied():
+    result = verdict("03h.1", _copies_past_the_first)
+    assert not result.passed and "an *earlier* child" in result.message, result.message
