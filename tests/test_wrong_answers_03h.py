@@ -142,7 +142,7 @@ def test_03h_1_shows_the_failing_case_whole():
     assert "('t', 'Tee')]" in result.message, result.message
 
 
-def _copies_past_the_first(children, count):  # section 2's count, copied: per section, not per child
+def _copies_past_the_first(children, count):  # section 2's count copied: per section, not child
     from collections import Counter
 
     held = Counter((s, x) for s, text in children for x in text.split("\n") if x.strip())
