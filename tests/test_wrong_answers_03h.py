@@ -96,3 +96,62 @@ def _counting_stripped_lines(children, count):
 def test_03h_1_names_each_written_out_slip(wrong, named):
     result = verdict("03h.1", wrong)
     assert not result.passed and named in result.message, result.message
+
+
+# Two slips the old checker only called "not the tokens expected", and its case cut short with "…".
+
+
+def _against_the_child_just_before(children, count):  # the child just before, if same section
+    out, before = {}, (None, set())
+    for section, text in children:
+        out.setdefault(section, 0)
+        lines = text.split("\n")
+        if before[0] == section:
+            out[section] += sum(count(x) for x in lines if x.strip() and x in before[1])
+        before = (section, set(lines))
+    return out
+
+
+def _each_childs_repeats_joined(children, count):
+    seen, out = set(), {}
+    for section, text in children:
+        out.setdefault(section, 0)
+        lines = text.split("\n")
+        repeats = [x for x in lines if x.strip() and (section, x) in seen]
+        out[section] += count("\n".join(repeats)) if repeats else 0
+        seen |= {(section, x) for x in lines}
+    return out
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_against_the_child_just_before, "only against the child just before it in the list"),
+        (_each_childs_repeats_joined, "each child's repeated lines joined into one text"),
+    ],
+    ids=["adjacent", "joined-per-child"],
+)
+def test_03h_1_names_the_adjacent_and_joined_slips(wrong, named):
+    result = verdict("03h.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
+def test_03h_1_shows_the_failing_case_whole():
+    result = verdict("03h.1", lambda children, count: {s: 0 for s, _ in children})
+    assert not result.passed and "…" not in result.message.split("expected")[0], result.message
+    assert "('t', 'Tee')]" in result.message, result.message
+
+
+def _copies_past_the_first(children, count):  # section 2's count copied: per section, not child
+    from collections import Counter
+
+    held = Counter((s, x) for s, text in children for x in text.split("\n") if x.strip())
+    out = {s: 0 for s, _ in children}
+    for (s, x), copies in held.items():
+        out[s] += (copies - 1) * count(x)
+    return out
+
+
+def test_03h_1_refuses_section_2s_count_copied():
+    result = verdict("03h.1", _copies_past_the_first)
+    assert not result.passed and "an *earlier* child" in result.message, result.message

@@ -13,7 +13,9 @@ holds twice, blank lines, a section that repeats nothing, a line repeated in thr
 repeat two children apart and an indented line, so that matching lines across sections or against
 the previous child only, counting the first copy, counting a repeat once, taking a child's lines as
 a set, looking at first lines only, counting blank lines or stripped lines, dropping a section at
-0 or joining the lines before counting each fail somewhere.
+0, matching only the child just before in the list, or joining the lines (a section's, or a child's)
+before counting each fail somewhere. The hint shows the failing case whole, so that the expected
+answer can be worked out from it.
 The counter is the number of characters, so a line of spaces costs something. Registered in
 `exercises`.
 """
@@ -53,7 +55,9 @@ def slipped(
     within=False,
     drop=False,
     joined=False,
+    joined_child=False,
     previous=False,
+    adjacent=False,
     heading=False,
     dedupe=False,
     stripped=False,
@@ -62,18 +66,27 @@ def slipped(
     seen: set = set()
     copies: dict = {}
     last: dict = {}  # each section's previous child's lines
+    before: tuple = (None, set())  # the previous child in the list: its section and lines
+    per_child: dict = {}  # each section's repeated lines, one list per child
     for section, text in children:
         copies.setdefault(section, [])
+        per_child.setdefault(section, []).append([])
         lines = text.split("\n")[:1] if heading else text.split("\n")
         for line in dict.fromkeys(lines) if dedupe else lines:
             key = line if across else (section, line)
             repeat = line in last.get(section, ()) if previous else key in seen
+            if adjacent:
+                repeat = before[0] == section and line in before[1]
             if (line.strip() or blank) and repeat:
                 copies[section].append(line)
+                per_child[section][-1].append(line)
             if within:
                 seen.add(key)
         seen |= {line if across else (section, line) for line in lines}
         last[section] = set(lines)
+        before = (section, set(lines))
+    if joined_child:
+        return {s: sum(count("\n".join(g)) for g in groups if g) for s, groups in per_child.items()}
     if first:  # every copy of a line held more than once, the first copy too
         for section in copies:
             held = [ln for s, t in children if s == section for ln in set(t.split("\n"))]
@@ -94,6 +107,11 @@ SLIPS: list[tuple[dict, str]] = [
         {"previous": True},
         "you matched a line only against the section's previous child: a line any earlier "
         "child of the same section holds is a repeat, even with other children in between",
+    ),
+    (
+        {"adjacent": True},
+        "you matched a line only against the child just before it in the list: a section's "
+        "children need not be next to each other; any earlier child of the same section counts",
     ),
     (
         {"heading": True},
@@ -135,6 +153,11 @@ SLIPS: list[tuple[dict, str]] = [
     (
         {"joined": True},
         "you counted the repeated lines joined into one text: sum count(line) "
+        "over the lines, one line at a time",
+    ),
+    (
+        {"joined_child": True},
+        "you counted each child's repeated lines joined into one text: sum count(line) "
         "over the lines, one line at a time",
     ),
 ]
@@ -188,7 +211,7 @@ def check_repeated_tokens(fn: Callable) -> int:
         if not isinstance(got, dict):
             why = "return a dict: section id -> tokens stored twice"
         raise NotYet(
-            f"{why}. Case: children {short(children, 120)}, count = len: expected "
+            f"{why}. Case: children {children!r}, count = len: expected "
             f"{expected}, got {short(got)}"
         )
     return len(cases)
