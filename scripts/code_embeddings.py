@@ -45,7 +45,8 @@ def main() -> int:
     for label, splitter in minilm_budget_cuts(BUDGET).items():  # the budget in MiniLM's own pieces
         for p in cut_corpus(files, splitter):
             texts.setdefault(p.text, f"{label}, {BUDGET} MiniLM pieces: {p.uri} {p.start} {p.end}")
-    for label, splitter in minilm_budget_cuts(256).items():  # the blind cuts at the read limit: freed, not shrunk
+    # the blind cuts at the read limit itself: freed of it, not shrunk
+    for label, splitter in minilm_budget_cuts(256).items():
         if label != "chunklab code":
             for p in cut_corpus(files, splitter):
                 texts.setdefault(p.text, f"{label}, 256 MiniLM pieces: {p.uri} {p.start} {p.end}")
