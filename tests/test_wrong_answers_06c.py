@@ -7,19 +7,9 @@ from chunklab.chunkers.prefixes import fit_prefix
 from chunklab.teaching import exercises_context_fit as fit
 from chunklab.teaching.exercises import verdict
 from chunklab.tokens.counters import cl100k
-
-
-def _from_the_top(sentence, room):
-    if cl100k(sentence) <= room:
-        return sentence
-    words = sentence.split(" ")
-    for n in range(len(words) - 1, 0, -1):
-        if cl100k(" ".join(words[:n]) + " …") <= room:
-            if words[n - 1].endswith(":"):
-                ends = [i + 1 for i in range(n - 1) if words[i].endswith(".")]
-                return " ".join(words[: max(ends, default=0)])
-            return " ".join(words[:n]) + " …"
-    return ""
+from solutions.exercises import (
+    fit_sentence as _from_the_top,
+)  # the reference, walking down from the whole sentence
 
 
 def _from_the_bottom(sentence, room):
