@@ -506,6 +506,13 @@ def scores_chunk_by_chunk(text, gold, top):
     return max(line_scores(text, gold, [s]) for s in top)
 
 
+def scores_one_chunk_whole(text, gold, top):
+    """complete only when one of the top chunks holds the whole function; recall right."""
+    from solutions.exercises import line_scores
+
+    return max(line_scores(text, gold, [s])[0] for s in top), line_scores(text, gold, top)[1]
+
+
 def scores_on_the_first_chunk(text, gold, top):
     """Only the first of the top chunks read."""
     from solutions.exercises import line_scores
@@ -549,6 +556,8 @@ def scores_by_the_library(text, gold, top):
         (scores_on_chunks_merged, "held by neither, even when they are next to each other"),
         (scores_chunk_by_chunk, "the top chunks count together"),
         (scores_on_the_first_chunk, "you read the first chunk only"),
+        (scores_one_chunk_whole, "not that one chunk holds the whole function"),
+        (_scores_by(lambda s, a, f, z: f < z and s[0] <= f and z < s[1]), "its end may equal"),
         (scores_by_the_library, "is the library's scoring"),
         (scores_on_characters, "counts lines, not characters"),
         (scores_on_non_blank_characters, "counts lines, not characters"),

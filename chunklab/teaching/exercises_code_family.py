@@ -189,6 +189,8 @@ RULES: dict[str, Rule] = {  # how a chunk holds a line: the right rule first, th
     "blank lines are not lines of the function: count the non-blank ones only": (
         lambda s, a, f, z: s[0] <= f and z <= s[1]
     ),
+    "a chunk ending just after a line's last non-blank character holds it: its end may equal "
+    "the line's end": lambda s, a, f, z: f < z and s[0] <= f and z < s[1],
 }
 
 
@@ -228,6 +230,7 @@ def _scoring_slips(text: str, gold: Span, top: list[Span]) -> list[tuple[str, tu
         held = frozenset().union(*(_held(text, s, rule) for s in top))
         out.append((why, (float(g <= held), len(g & held) / len(g))))
     g, right = _held(text, gold, RULES["right"]), RULES["right"]
+    held_right = frozenset().union(*(_held(text, s, right) for s in top))
     joined = frozenset().union(*(_held(text, s, right) for s in _merged(top)))
     out.append(
         (
@@ -245,6 +248,13 @@ def _scoring_slips(text: str, gold: Span, top: list[Span]) -> list[tuple[str, tu
         )
     )
     best = max(len(g & _held(text, s, right)) for s in top)
+    out.append(
+        (
+            "complete asks that the top chunks together hold every gold line, not that one "
+            "chunk holds the whole function",
+            (float(best == len(g)), len(g & held_right) / len(g)),
+        )
+    )
     out.append(
         (
             "the top chunks count together: a line any of them holds is held",
@@ -297,6 +307,12 @@ def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
         top = touching[: max(1, len(touching) - n % 2)]
         top += [w for w in windows if w not in touching][: max(0, 5 - len(top))]
         cases.append((text, (q.start, q.end), top[:5]))
+    for n, q in enumerate(questions[1::20]):  # split at a line end, or in an indent
+        text = files[q.uri]
+        ends = [i for i in range(q.start, q.end) if text[i : i + 5] == "\n    "]
+        if ends:
+            cut = ends[len(ends) // 2] + 3 * (n % 2)
+            cases.append((text, (q.start, q.end), [(q.start, cut), (cut, q.end)]))
     return cases
 
 
@@ -343,7 +359,11 @@ def check_line_scores(fn: Callable) -> Cases:
             f"the function at {where}, top chunks {top}: expected {expected}, "
             f"got {short(got)}: {why}"
         )
-    return Cases(len(cases), "toolz's functions against character windows of three widths")
+    return Cases(
+        len(cases),
+        "toolz's functions against character windows of three widths, and split in two at a "
+        "line's end or in a line's indentation",
+    )
 
 
 CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
