@@ -766,7 +766,7 @@ def test_09_2_names_the_next_piece_start_and_stripping(fn, hint):
     assert not result.passed and hint in result.message, result.message
 
 
-def _no_case_for_a_fit(text, offsets, limit):  # the hint's reading, with no case for a text that fits
+def _no_case_for_a_fit(text, offsets, limit):  # no case for a text that fits
     pieces = _pieces(offsets)
     k = min(limit - (len(offsets) - len(pieces)), len(pieces))
     return len(text) - pieces[k - 1][1]
