@@ -764,3 +764,18 @@ def stripped(text, offsets, limit):  # the right stop, the unread part stripped 
 def test_09_2_names_the_next_piece_start_and_stripping(fn, hint):
     result = verdict("09.2", fn)
     assert not result.passed and hint in result.message, result.message
+
+
+def _no_case_for_a_fit(text, offsets, limit):  # no case for a text that fits
+    pieces = _pieces(offsets)
+    k = min(limit - (len(offsets) - len(pieces)), len(pieces))
+    return len(text) - pieces[k - 1][1]
+
+
+def test_09_2_names_a_text_that_fits_with_blanks_at_its_end():
+    """A text that fits is read whole, its end blanks too: the hint must say so, not send the
+    learner back to 'count the characters after the last piece read'."""
+    result = verdict("09.2", _no_case_for_a_fit)
+    assert not result.passed and "is read whole, blanks at its end too" in result.message, (
+        result.message
+    )

@@ -9,8 +9,9 @@ four characters) with the markers laid out four ways, so `MiniLMEmbedder.read_un
 with MiniLM's own tokenizer, cannot answer them; a call to it is refused. Each predictable slip is
 named: two markers assumed, the markers not counted, the start of the last piece read, a piece too
 few or too many, the characters read, pieces instead of characters, blanks left out, a text of
-exactly `limit` positions. `try_on_the_manual` then runs the learner's function on the Portuguese
-manual with MiniLM's offsets. Registered in `exercises`.
+exactly `limit` positions, no case for a text that fits (whose end blanks are read).
+`try_on_the_manual` then runs the learner's function on the Portuguese manual with MiniLM's
+offsets. Registered in `exercises`.
 """
 
 from __future__ import annotations
@@ -77,6 +78,14 @@ def _at_index(text: str, offsets: Offsets, limit: int) -> int | None:
     return len(text) - offsets[k - 1][1] if 0 < k <= len(offsets) else None
 
 
+def _no_case_for_a_fit(text: str, offsets: Offsets, limit: int) -> int | None:
+    """No special case for a text that fits: the characters after the last piece read, even
+    when every piece is read (blanks at the end of a text that fits then count as unread)."""
+    pieces = _text_pieces(offsets)
+    k = min(limit - sum(tuple(o) == MARKER for o in offsets), len(pieces))
+    return len(text) - pieces[k - 1][1] if k > 0 else None
+
+
 def _from_next_start(text: str, offsets: Offsets, limit: int) -> int | None:
     """Counted from the start of the first piece not read, not the end of the last one read."""
     if len(offsets) <= limit:
@@ -138,6 +147,11 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         lambda t, o, n: len(t[_stop(t, o, n) or 0 :].strip()),
         "the blanks at the ends of the part never read are characters never read too: count "
         "text[stop:] as it is, not stripped",
+    ),
+    (
+        _no_case_for_a_fit,
+        "a text that fits (len(offsets) <= limit, markers included) is read whole, blanks at its "
+        "end too: return 0 for it; count after the last piece read only in a text that is cut",
     ),
     (
         _fits_without_markers,
@@ -221,8 +235,9 @@ def check_never_read(fn: Callable) -> int:
                 named[0]
                 if named
                 else (
-                    "find the last piece of text read (limit minus the markers' count, among the "
-                    "entries that are not (0, 0)) and count the characters after its end"
+                    "a text that fits (len(offsets) <= limit) is read whole: 0; in a text that "
+                    "is cut, find the last piece of text read (limit minus the markers' count, "
+                    "among the entries that are not (0, 0)) and count the characters after its end"
                 )
             )
             raise NotYet(
