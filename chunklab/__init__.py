@@ -155,7 +155,6 @@ The notebooks' helpers (`teaching/`)
 - `teaching.answers_experiments`: the answer exercises of 07 to 09 and the wrong answers they know
 - `teaching.answers_late_chunking`: exercise 09c.1's answer and the wrong pairs it names
 - `teaching.answers_paired`: exercise 07c.1's answer (a comparison read in its family), its slips
-- `teaching.attention_map`: one attention head drawn as a map of its weights (09)
 - `teaching.best_part`: a chunk longer than the embedder reads, scored by its best part (09)
 - `teaching.answers_split_table`: exercise 08b.2's answer and the wrong budgets it names
 - `teaching.exercises_benchmark`: notebook 10's exercise check (10)

@@ -163,7 +163,6 @@
   the facts).
 - `matched_windows`: fixed token windows at every size in a range, each compared with another
   cut and printed with its tokens per query; the size matched to that cut's tokens; a bar per size.
-- `attention_map`: one attention head drawn as a map of its weights (notebook 09).
 - `best_part`: a chunk longer than the embedder reads, cut where it stops and scored by its best
   part (multi-vector scoring), each later part embedded once.
 
