@@ -13,6 +13,7 @@ from conftest import ROOT
 
 from chunklab import load_document
 from chunklab.parsing.blocks import NUMBERED_TITLE, parse_blocks, with_explicit_headings
+from chunklab.parsing.blocks import explicit_headings as _library_rule
 from chunklab.teaching.exercises import verdict
 from chunklab.teaching.selfcheck import SOLUTIONS, check
 
@@ -216,3 +217,15 @@ def test_02d_2_refuses_guards_the_fixed_cases_used_to_pass(wrong, hint):
     cases held no `001`, no line of spaces, no title ending in `?` and no period inside a title."""
     result = verdict("02d.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _library_as_default(text, rule=_library_rule):  # the library's rule as a default argument
+    out = rule(text).split("\n")
+    return [k for k, line in enumerate(out) if line.startswith("#") and not line.startswith("# ")]
+
+
+def test_02d_2_refuses_the_library_reached_at_run_time():
+    """The old check read the names in the function's own code, so the library reached another
+    way (a default argument, an alias, a helper) passed unseen; the check now watches the calls."""
+    result = verdict("02d.2", _library_as_default)
+    assert not result.passed and "write section 2's three conditions yourself" in result.message

@@ -6,6 +6,7 @@ import re
 import pytest
 
 from chunklab.chunkers.llm import LLMChunker
+from chunklab.chunkers.llm import split_after as _library_reader
 from chunklab.teaching.exercises import verdict
 
 
@@ -449,3 +450,14 @@ def test_the_library_reads_the_line_that_starts_with_split_after_as_the_exercise
     assert split_after("Reply as split_after: N.\nsplit_after: 3, 5", 1, 10) == [3, 5]
     with pytest.raises(ValueError, match="no 'split_after:' line"):
         split_after("Answer: split_after: 3", 1, 10)
+
+
+def _reader_as_default(reply, read=_library_reader):  # the library's reader as a default argument
+    return read(reply, 0, 10**9)
+
+
+def test_04b_1_refuses_the_library_reached_at_run_time():
+    """The old check read only the names in the function's own code, so `split_after` reached
+    through a default argument, an alias or a helper passed; the check now watches the calls."""
+    result = verdict("04b.1", _reader_as_default)
+    assert not result.passed and "calls the library's split_after" in result.message
