@@ -15,16 +15,10 @@ from chunklab import load_document
 from chunklab.parsing.blocks import NUMBERED_TITLE, parse_blocks
 from chunklab.parsing.blocks import explicit_headings as _library_rule
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import SOLUTIONS, check
+from chunklab.teaching.selfcheck import SOLUTIONS
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import blank_before_tables, numbered_titles  # noqa: E402
-
-
-def said(exercise, answer, capsys) -> str:
-    check(exercise, answer)
-    return capsys.readouterr().out
-
 
 # --- 02d.1 (write code): blank_before_tables  ---
 
