@@ -118,6 +118,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling
 - `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.exercises_table_blank_line`: exercise 02d.1, a blank line above each table's header
+  row that follows text, its slips
 - `teaching.exercises_numbered_titles`: exercise 02d.2, numbered titles guarded, its slips
 - `teaching.exercises_tenants`: exercise 03f.1, what each tenant holds after its calls, its slips
 - `teaching.exercises_fetch_factor`: exercise 03c.1, the rule for the patch's smallest factor

@@ -80,6 +80,24 @@ def closes_fence(opening: str, line: str) -> bool:
     return indent < 4 and len(stripped) >= length and stripped == char * len(stripped)
 
 
+def blank_before_tables(text: str) -> str:
+    """02d.1: one blank line just above each table's header row (a `|` line with a delimiter row
+    right under it) whose line above holds text; nothing else changed."""
+    delimiter_cell = re.compile(r"\s*:?-+:?\s*")
+
+    def is_delimiter(line: str) -> bool:
+        cells = line.strip().strip("|").split("|")
+        return line.startswith("|") and all(delimiter_cell.fullmatch(c) for c in cells)
+
+    lines, out = text.split("\n"), []
+    for k, line in enumerate(lines):
+        header = line.startswith("|") and k + 1 < len(lines) and is_delimiter(lines[k + 1])
+        if header and k > 0 and lines[k - 1].strip():
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def numbered_titles(text: str) -> list[int]:
     """02d.2: section 2's rule (first or after a blank line, text next that is not numbered),
     with each number at most two digits and no final period."""

@@ -116,6 +116,14 @@ def _fence_closed_by_startswith(opening, line):  # the design sketch's rule
     return line.startswith("```")
 
 
+def _blank_before_every_pipe_line(text):  # 02d.1: above each `|` line after text, rows too
+    lines = text.split("\n")
+    return "\n".join(
+        "\n" * (k > 0 and line.startswith("|") and bool(lines[k - 1].strip())) + line
+        for k, line in enumerate(lines)
+    )
+
+
 def _titles_without_guards(text):  # 02d.2: section 2's rule unguarded: a year, a sentence taken
     from chunklab.parsing.blocks import explicit_headings
 
@@ -348,6 +356,7 @@ WRONG = {
     "02c.1": apart_by_title_substring,
     "02c.2": glue_one_heading_only,  # section 3's glue, unfixed
     "02b.1": _fence_closed_by_startswith,
+    "02d.1": _blank_before_every_pipe_line,
     "02d.2": _titles_without_guards,
     "03g.1": _room_with_the_last_childs_section,
     "03g.2": lambda s, a, d: ((100 * (sum(a) - sum(d)) / len(a), len(a)), (0.0, 0)),  # all counted

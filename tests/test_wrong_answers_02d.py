@@ -1,8 +1,8 @@
-"""Companion 02d's exercises (02d.1, the manual's blocks once spaced; 02d.2, numbered titles
-guarded) against the wrong answers written.
+"""Companion 02d's exercises (02d.1, a blank line above each table's header row; 02d.2,
+numbered titles guarded) against the wrong answers written.
 
 Each plausible wrong answer must be refused with a hint that names its mistake; the expected
-answers come from the library (`SOLUTIONS`, `numbered_title_lines`), never typed in here.
+answers come from the library (`with_blank_lines`, `numbered_title_lines`), never typed in here.
 """
 
 import re
@@ -12,81 +12,134 @@ import pytest
 from conftest import ROOT
 
 from chunklab import load_document
-from chunklab.parsing.blocks import NUMBERED_TITLE, parse_blocks, with_explicit_headings
+from chunklab.parsing.blocks import NUMBERED_TITLE, parse_blocks
 from chunklab.parsing.blocks import explicit_headings as _library_rule
 from chunklab.teaching.exercises import verdict
-from chunklab.teaching.selfcheck import SOLUTIONS, check
+from chunklab.teaching.selfcheck import SOLUTIONS
 
 sys.path.insert(0, str(ROOT))
-from solutions.exercises import numbered_titles  # noqa: E402
+from solutions.exercises import blank_before_tables, numbered_titles  # noqa: E402
+
+# --- 02d.1 (write code): blank_before_tables  ---
 
 
-def said(exercise, answer, capsys) -> str:
-    check(exercise, answer)
-    return capsys.readouterr().out
+def _is_delimiter(line, cell=r"\s*:?-+:?\s*"):
+    return line.startswith("|") and all(
+        re.fullmatch(cell, c) for c in line.strip().strip("|").split("|")
+    )
 
 
-# --- 02d.1: the blocks of `spaced`, an answer exercise  ---
+def blank_lines(*, above="text", first=False, cell=r"\s*:?-+:?\s*"):
+    """Section 3's blank line for any document, with one condition changed as a learner might."""
+
+    def rule(text):
+        lines, out = text.split("\n"), []
+        for k, line in enumerate(lines):
+            is_header = (
+                line.startswith("|") and k + 1 < len(lines) and _is_delimiter(lines[k + 1], cell)
+            )
+            if k == 0:
+                held = first
+            else:
+                held = {
+                    "text": bool(lines[k - 1].strip()),
+                    "empty": lines[k - 1] != "",
+                    "any": True,
+                }[above]
+            if is_header and held:
+                out.append("")
+            out.append(line)
+        return "\n".join(out)
+
+    return rule
 
 
-def test_02d_1_refuses_each_wrong_pair_naming_its_mistake(capsys):
-    kinds = SOLUTIONS["02d.1"][1]()
+def before_the_delimiter(text):  # the blank line put under the header row, above its delimiter
+    lines, out = text.split("\n"), []
+    for k, line in enumerate(lines):
+        if k > 1 and _is_delimiter(line) and lines[k - 1].startswith("|") and lines[k - 2].strip():
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def first_pipe_line(text):  # the first `|` line after text, no delimiter row looked for
+    lines, out = text.split("\n"), []
+    for k, line in enumerate(lines):
+        if line.startswith("|") and k > 0 and lines[k - 1].strip() and lines[k - 1][:1] != "|":
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def every_pipe_line(text):  # a blank line above every `|` line that follows text
+    lines, out = text.split("\n"), []
+    for k, line in enumerate(lines):
+        if line.startswith("|") and k > 0 and lines[k - 1].strip():
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
+def by_splitlines(text):  # the right rule, the lines read with splitlines()
+    return "\n".join(blank_lines()(text).splitlines())
+
+
+WRONG_BLANK_LINES = [
+    (every_pipe_line, "not between it and its delimiter row"),
+    (before_the_delimiter, "the blank line goes above the header row"),
+    (first_pipe_line, "heads a table only when a delimiter row is right under it"),
+    (blank_lines(above="any"), "the line above is already blank"),
+    (blank_lines(above="empty"), "a line of spaces is blank too"),
+    (blank_lines(first=True), "nothing stands above the first line"),
+    (blank_lines(cell=r"-+"), "a delimiter row may hold colons and spaces"),
+    (lambda text: text.replace("tolerância\n", "tolerância\n\n"), "whatever the text above is"),
+    (lambda text: blank_lines()(text).replace("\n\n|", "\n\n\n|"), "add one, not several"),
+    (lambda text: blank_lines()(text).replace("\n\n|", "\n  \n|"), "not a line of spaces"),
+    (by_splitlines, "the text's last newline is lost"),
+    (
+        lambda text: "\n".join(line.strip() for line in blank_lines()(text).split("\n")),
+        "a line was changed",
+    ),
+    (lambda text: blank_lines()(text).split("\n"), "return the text, a str"),
+]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"), WRONG_BLANK_LINES, ids=[h for _, h in WRONG_BLANK_LINES]
+)
+def test_02d_1_refuses_each_slip_naming_it(wrong, hint):
+    result = verdict("02d.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_02d_1_asks_for_code_and_accepts_any_correct_function():
+    """02d.1 was an answer, each block's kind, from a handful of kinds a learner could try in
+    turn; it now asks for the rule as code. Fails on the old checker, which had no coding
+    exercise 02d.1 (verdict raises KeyError) and took only a list of kinds."""
+    assert verdict("02d.1", blank_before_tables).passed
+    assert verdict("02d.1", blank_lines()).passed
+    from chunklab.parsing.scanner import table_starts
+
+    def by_library_test(text):  # the library's own table test: as right as the stated one
+        lines, out = text.split("\n"), []
+        for k, line in enumerate(lines):
+            if table_starts(lines, k) and k > 0 and lines[k - 1].strip():
+                out.append("")
+            out.append(line)
+        return "\n".join(out)
+
+    assert verdict("02d.1", by_library_test).passed
+    assert "02d.1" not in SOLUTIONS  # no answer to guess any more
+
+
+def test_02d_1_the_rule_frees_the_manuals_table():
+    """On the manual the rule adds the very blank line section 3 typed, and parse_blocks then
+    finds the table it frees."""
     manual = load_document("manual").text
-    structured = [
-        b.kind for b in parse_blocks(with_explicit_headings(load_document("manual")).text)
-    ]
-    for wrong, hint in [
-        (["paragraph", "list", "table", "list"], "delimiter row"),
-        (["paragraph", "list"], "unchanged manual"),
-        ([*kinds[:2], "table"], "delimiter row"),
-        ([*kinds[:1], "list", "list"], "two list blocks in a row"),
-        (kinds[:-1], "you stopped early"),
-        (["heading", *kinds[1:]], "finds no heading"),
-        (structured, "structured manual"),
-        ([*kinds[:2], "code", "list"], "no code"),
-        ([k.title() for k in kinds], "lower case"),
-        (("table", 4), "not a (kind, count) pair"),  # an older exercise's answer
-        ("table", "a list of str"),
-    ]:
-        out = said("02d.1", wrong, capsys)
-        assert "not quite" in out and hint in out, (wrong, out)
-        # the exercise says: work it out without running anything on the changed text
-        assert "run parse_blocks" not in out and "parse_blocks returns" not in out, (wrong, out)
-        assert "print the kind" not in out, (wrong, out)
-    assert [b.kind for b in parse_blocks(manual)] == ["paragraph", "list"]
-    assert said("02d.1", kinds, capsys).endswith("correct.\n")
-    assert said("02d.1", tuple(kinds), capsys).endswith("correct.\n")
-
-
-def test_02d_1_refuses_the_obvious_guess_and_nothing_changed(capsys):
-    """Neither the unchanged manual's blocks (paragraph, list: what section 1 printed) nor the
-    obvious guess (the blank line frees a table: paragraph, list, table, list) is the answer: with
-    no delimiter row the rows are a paragraph. Fails on the old exercise, whose answer was the
-    unchanged manual's blocks."""
-    unchanged = [b.kind for b in parse_blocks(load_document("manual").text)]
-    obvious = ["paragraph", "list", "table", "list"]
-    assert SOLUTIONS["02d.1"][1]() == ["paragraph", "list", "paragraph", "list"]
-    for wrong in (unchanged, obvious):
-        assert "not quite" in said("02d.1", wrong, capsys), wrong
-
-
-def test_02d_1_names_a_list_not_started_after_a_paragraph(capsys):
-    """A learner who reads `4. Registro`, after the rows' paragraph and a blank line, as no list
-    (only `1.` may start one after a paragraph) is told the rule's condition, the missing blank
-    line. Fails on the old checker, which gave only its generic hint."""
-    kinds = SOLUTIONS["02d.1"][1]()
-    assert kinds[-2:] == ["paragraph", "list"]
-    out = said("02d.1", [*kinds[:-1], "paragraph"], capsys)
-    assert "not quite" in out and "an ordered list may start at any number" in out, out
-
-
-def test_02d_1_hints_name_no_position(capsys):
-    """No hint names a position, a direction or the kind asked for: a few guesses must not walk
-    to the answer."""
-    for wrong in [["paragraph", "table"], ["paragraph", "paragraph"], ["list"], ["table", "list"]]:
-        out = said("02d.1", wrong, capsys)
-        assert "of 2" not in out, out
-        assert not any(w in out for w in ["one more", "one fewer", "fewer", "too many"]), out
+    assert blank_lines()(manual) == manual.replace("tolerância\n", "tolerância\n\n")
+    assert "table" in [b.kind for b in parse_blocks(blank_lines()(manual))]
+    assert "table" not in [b.kind for b in parse_blocks(manual)]
 
 
 # --- 02d.2 (write code): numbered_titles  ---

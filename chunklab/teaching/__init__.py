@@ -18,6 +18,8 @@
   as many chunks, per heading test.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
+- `exercises_table_blank_line`: exercise 02d.1, a blank line above each table's header row that
+  follows text (section 3's fix for the manual, for any document), and the slips it names.
 - `exercises_numbered_titles`: exercise 02d.2, the numbered-title rule guarded against its
   misfires (a year, a sentence), and the slips it names.
 - `exercises_parent_budget`: exercise 03.2's check (parents within a token budget).
@@ -81,7 +83,7 @@
   and its slips' hints.
 - `page_lines`: exercise 08.1's rule (a page's sized lines as Markdown) and its slips' hints.
 - `pooling_checks`: exercises 09.1 and 09b.1 (masked mean, span pooling) and their slips' hints.
-- `answers_fixed_structural`: the answer exercises of notebooks 01 to 02d and the wrong answers
+- `answers_fixed_structural`: the answer exercises of notebooks 01 to 02 and the wrong answers
   they know.
 - `answers_stdevs`: exercise 04.1's answer (the smallest stdevs at which MiniLM's rule makes 5
   cuts, and the gaps it cuts there), registered in `answers_semantic`.

@@ -56,6 +56,7 @@ from chunklab.teaching.exercises_running_heads import CHECKS_RUNNING_HEADS
 from chunklab.teaching.exercises_safe_size import CHECKS_SAFE_SIZE
 from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
 from chunklab.teaching.exercises_structural import check_closes_fence, check_repack_tokens
+from chunklab.teaching.exercises_table_blank_line import CHECKS_TABLE_BLANK_LINE
 from chunklab.teaching.exercises_table_room import CHECKS_TABLE_ROOM
 from chunklab.teaching.exercises_tables import check_column_value, check_linearize_any
 from chunklab.teaching.exercises_tenants import CHECKS_TENANTS
@@ -310,6 +311,7 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_PAIRED_INTERVAL,  # 01b.3: teaching.exercises_paired_interval
     "02.1": ("repack_tokens(text, spans, budget) -> list of (start, end)", check_repack_tokens),
     "02b.1": ("closes_fence(opening, line) -> bool", check_closes_fence),
+    **CHECKS_TABLE_BLANK_LINE,  # 02d.1: teaching.exercises_table_blank_line
     **CHECKS_NUMBERED_TITLES,  # 02d.2: teaching.exercises_numbered_titles
     "03.1": (
         "lift(hits, parent_of, max_parents) -> list of (parent_id, child_id, score)",

@@ -45,7 +45,7 @@ from chunklab.teaching.retriever_checks import (
 
 # exercise -> (what the answer must be, the function computing it from the library)
 SOLUTIONS: dict[str, tuple[str, Callable[[], Any]]] = {
-    **SOLUTIONS_FIXED_STRUCTURAL,  # notebooks 01 to 02d: teaching.answers_fixed_structural
+    **SOLUTIONS_FIXED_STRUCTURAL,  # notebooks 01 to 02: teaching.answers_fixed_structural
     **SOLUTIONS_SMALL_TO_BIG,  # notebooks 03 to 03d: teaching.answers_small_to_big
     **SOLUTIONS_SEMANTIC,  # notebooks 04 to 04c: teaching.answers_semantic
     **SOLUTIONS_TABLES_PREFIXES,  # notebooks 05c to 06: teaching.answers_tables_prefixes
