@@ -1046,7 +1046,7 @@ def test_07b_1_refuses_sidaks_level_and_names_it():
 
 def _standing_holm(family):  # Holm by adjusted p-values: the i-th smallest times (m - i), cummax
     m, worst, kept = len(family), 0.0, set()
-    for rank, (name, won, lost, low) in enumerate(sorted(family, key=lambda c: _p(c[1], c[2]))):
+    for rank, (name, won, lost, _low) in enumerate(sorted(family, key=lambda c: _p(c[1], c[2]))):
         worst = max(worst, (m - rank) * _p(won, lost))
         if worst < 0.05:
             kept.add(name)
