@@ -1041,6 +1041,49 @@ def test_07b_1_refuses_sidaks_level_and_names_it():
     assert not result.passed and "Sidak" in result.message, result.message
 
 
+# --- 07b.1: Holm's step-down, a sign test of the wins alone, m written in (round 45) -----------
+
+
+def _standing_holm(family):  # Holm by adjusted p-values: the i-th smallest times (m - i), cummax
+    m, worst, kept = len(family), 0.0, set()
+    for rank, (name, won, lost, _low) in enumerate(sorted(family, key=lambda c: _p(c[1], c[2]))):
+        worst = max(worst, (m - rank) * _p(won, lost))
+        if worst < 0.05:
+            kept.add(name)
+    return [n for n, won, lost, low in family if n in kept and low > 0 and won > lost]
+
+
+def _standing_wins_only(family):  # n = won: the losses never enter the sign test
+    return [
+        n
+        for n, won, lost, low in family
+        if low > 0 and won > lost and 2 * 0.5**won < 0.05 / len(family)
+    ]
+
+
+def _standing_m_written_in(family):  # section 1's old family of four, m = 4 for every family
+    return [
+        n for n, won, lost, low in family if low > 0 and won > lost and _p(won, lost) < 0.05 / 4
+    ]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "named"),
+    [
+        (_standing_holm, "Holm's step-down"),
+        (_standing_wins_only, "counts the wins only"),
+        (_standing_m_written_in, "you divided by 4 in every family, a number written in"),
+    ],
+    ids=["holm", "wins-only", "m-written-in"],
+)
+def test_07b_1_names_holm_wins_only_and_m_written_in(wrong, named):
+    """A cold reader's three plausible methods drew the generic hint: Holm's step-down (not the
+    notebook's one level 0.05 / m, against which the given low end was read), a sign test with
+    n = won, and m = 4 written in. Each is refused and named."""
+    result = verdict("07b.1", wrong)
+    assert not result.passed and named in result.message, result.message
+
+
 def test_07d_1_refuses_the_library_s_char_scores():
     from chunklab.evaluation.metrics import char_scores
 

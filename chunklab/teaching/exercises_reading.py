@@ -13,9 +13,9 @@ at word boundaries (a fact is a substring: several words, beside punctuation, in
 the low end of its interval printed at the family's level (100 - 5/m), read as a search: a
 comparison is shown ahead when its interval's low end is above 0, it won more than it lost, and
 its two-sided sign test gives p < 0.05 / m, with m the number of comparisons in the family. The
-slips named: each read at 0.05, m taken as something else than the family's size (ties left out
-included), a comparison shown worse returned too, the interval read alone, the sign test read
-alone, a one-sided sign test, "more won than lost" dropped.
+slips named: each read at 0.05, m not the family's size (ties left out, a number written in),
+Holm's step-down, a comparison shown worse returned too, the interval or the sign test alone, a
+one-sided sign test or one of the wins alone (n = won), "more won than lost" dropped.
 """
 
 from __future__ import annotations
@@ -194,10 +194,11 @@ def _ahead(
     normal: float | None = None,
     majority: bool = True,
     p_test: bool = True,
+    wins_only: bool = False,
 ) -> list[str]:
     out = []
     for name, won, lost, low in family:
-        p = sign_test(won, lost) / (2 if one_sided else 1)
+        p = sign_test(won, 0 if wins_only else lost) / (2 if one_sided else 1)
         if normal is not None:  # the normal approximation, `normal` the continuity correction
             z = max(abs(won - lost) - normal, 0) / math.sqrt(max(won + lost, 1))
             p = min(1.0, math.erfc(z / math.sqrt(2)))
@@ -215,6 +216,30 @@ def standing_at(family: Family) -> list[str]:
     return _ahead(family, 0.05 / len(family)) if family else []
 
 
+def _holm(family: Family, first: bool = False) -> list[str]:
+    """Holm's step-down (the i-th smallest p against 0.05 / (m - i), to the first that fails);
+    `first`: only the lines with low > 0 and won > lost are ranked."""
+    ahead = [low > 0 and won > lost for _, won, lost, low in family]
+    ps = sorted((sign_test(c[1], c[2]), i) for i, c in enumerate(family) if ahead[i] or not first)
+    kept: set[int] = set()
+    for rank, (p, i) in enumerate(ps):
+        if p >= 0.05 / (len(family) - rank):
+            break
+        kept.add(i)
+    return [c[0] for i, c in enumerate(family) if i in kept and ahead[i]]
+
+
+HOLM = (
+    "you read the family by Holm's step-down (the smallest p against 0.05 / m, the next against "
+    "0.05 / (m - 1), ...): this notebook prints every line of a family at one level, 0.05 / m "
+    "(`family(m)`, Bonferroni's), and the low end you are given is read at that level"
+)
+WINS_ONLY = (
+    "your sign test counts the wins only (n = won, as if nothing was lost): a question lost is "
+    "decisive too, n = won + lost, and the tail runs up to min(won, lost)"
+)
+
+
 def _reading_slips(family: Family) -> dict[str, list[str]]:
     m = max(len(family), 1)
     leaning = sum(won > lost for _, won, lost, _ in family) or 1
@@ -230,9 +255,6 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         ),
         "you also returned a comparison shown worse (more lost than won): the family asks which "
         "are shown AHEAD": _ahead(family, 0.05 / m, worse_too=True),
-        "you divided by 3 (07's retrievers): m is this family's size, len(family)": _ahead(
-            family, 0.05 / 3
-        ),
         "you divided by m - 1: m is len(family)": _ahead(family, 0.05 / max(m - 1, 1)),
         "you read the interval only: the sign test must also pass, p < 0.05 / m (6-0 is the "
         "fewest that passes at 0.05)": _ahead(family, 0.05 / m, sign=False),
@@ -261,7 +283,24 @@ def _reading_slips(family: Family) -> dict[str, list[str]]:
         ),
         "you kept a low end of exactly 0 (low >= 0): an interval that touches 0 does not exclude "
         "it, the low end must be above 0": _ahead(family, 0.05 / m, touching=True),
+        HOLM: _holm(family),
+        HOLM + " (you ranked only the lines with low > 0 and won > lost)": _holm(
+            family, first=True
+        ),
+        WINS_ONLY: _ahead(family, 0.05 / m, wins_only=True),
+        WINS_ONLY + " (and halved it: one-sided)": _ahead(
+            family, 0.05 / m, wins_only=True, one_sided=True
+        ),
     }
+
+
+def _fixed_m(fn: Callable) -> list[int]:
+    """Every m that `fn` could read every family at: a number written in, not counted."""
+    try:
+        got = [(list(fn([tuple(c) for c in f])), f) for f in _families()]
+    except Exception:  # noqa: BLE001 - a learner's function may raise anything
+        return []
+    return [m for m in range(1, 61) if all(g == _ahead(f, 0.05 / m) for g, f in got)]
 
 
 def _families() -> list[Family]:
@@ -312,6 +351,13 @@ def check_standing(fn: Callable) -> int:
             for why, slip in _reading_slips(family).items()
             if names == slip != expected and _always(fn, why)
         ]
+        fixed = [] if slips else _fixed_m(fn)
+        if fixed:  # 3 is 07's retrievers, 4 section 1's old family, 6 section 2's
+            number = f"{fixed[0]}" if len(fixed) == 1 else f"one number ({fixed[0]} to {fixed[-1]})"
+            slips = [
+                f"you divided by {number} in every family, a number written in: m is counted "
+                "from the family you are given, len(family) (the check's have 1 to 12 lines)"
+            ]
         if not slips and names is not None and sorted(names) == sorted(expected):
             slips = ["the right names in another order: keep the family's order, do not sort them"]
         raise NotYet(
