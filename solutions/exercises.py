@@ -320,7 +320,8 @@ def piece_numbers(reply: str) -> list[int]:
 
 def pass_windows(piece_tokens: list[int], model, call_tokens: int) -> list[tuple[int, int]]:
     """04b.2: the pieces (first, last, numbered from 1) each call of a pass shows: a call takes
-    pieces until they pass call_tokens; the next starts after the last cut the model names."""
+    pieces until they pass call_tokens; the next starts after the last cut the model names. A
+    reply naming a piece outside the call, or not strictly ascending, is refused."""
     calls, first = [], 1
     while first <= len(piece_tokens):
         last, used = first - 1, 0
@@ -331,6 +332,8 @@ def pass_windows(piece_tokens: list[int], model, call_tokens: int) -> list[tuple
         if last == len(piece_tokens):
             break
         named = model(first, last)
+        if any(not first <= k <= last for k in named) or named != sorted(set(named)):
+            raise ValueError(f"reply {named} to pieces {first}-{last}: outside them or unordered")
         first = named[-1] + 1 if named else last + 1
     return calls
 

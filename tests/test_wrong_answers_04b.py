@@ -288,6 +288,8 @@ def test_04b_2_accepts_a_pass_written_two_ways():
             named = model(first + 1, last)
             if last == len(tokens):
                 break
+            if not all(a < b <= last for a, b in zip([first, *named], named, strict=False)):
+                raise ValueError(named)  # a reply outside pieces first + 1..last, or out of order
             first = named[-1] if named else last
         return calls
 
@@ -461,3 +463,80 @@ def test_04b_1_refuses_the_library_reached_at_run_time():
     through a default argument, an alias or a helper passed; the check now watches the calls."""
     result = verdict("04b.1", _reader_as_default)
     assert not result.passed and "calls the library's split_after" in result.message
+
+
+def _guarded(refuse):
+    """The right pass, with the reply's check `refuse(named, first, last, n)` (True: raise)."""
+
+    def pass_windows(tokens, model, call_tokens):
+        calls, first = [], 1
+        while first <= len(tokens):
+            last, used = first - 1, 0
+            while last < len(tokens) and (last == first - 1 or used <= call_tokens):
+                used, last = used + tokens[last], last + 1
+            calls.append((first, last))
+            if last == len(tokens):
+                break
+            named = model(first, last)
+            if refuse(named, first, last, len(tokens)):
+                raise ValueError(f"bad reply {named}")
+            first = named[-1] + 1 if named else last + 1
+        return calls
+
+    return pass_windows
+
+
+def _asserted(tokens, model, call_tokens):  # the reply checked with assert, not ValueError
+    def refuse(named, first, last, n):
+        assert all(first <= k <= last for k in named) and named == sorted(set(named))
+        return False
+
+    return _guarded(refuse)(tokens, model, call_tokens)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (
+            _guarded(lambda named, first, last, n: False),
+            "past the call's last",
+        ),  # notebook's loop adapted
+        (
+            _guarded(lambda named, first, last, n: any(not 1 <= k <= n for k in named)),
+            "inside the document",
+        ),
+        (
+            _guarded(lambda named, first, last, n: any(not 1 <= k <= last for k in named)),
+            "not 1 <= n",
+        ),
+        (
+            _guarded(lambda named, first, last, n: any(not first <= k <= last for k in named)),
+            "not ascending",
+        ),
+        (
+            _guarded(
+                lambda named, first, last, n: (
+                    any(not first <= k <= last for k in named)
+                    or any(a > b for a, b in zip(named, named[1:], strict=False))
+                )
+            ),
+            "a number repeated",
+        ),
+        (_asserted, "raise ValueError, as split_after does"),
+        (_guarded(lambda named, first, last, n: last in named), "every reply here is well formed"),
+    ],
+    ids=[
+        "no check",
+        "1..n, not first..last",
+        "1..last, not first..last",
+        "range, not order",
+        "order, not repeats",
+        "assert",
+        "refuses its last",
+    ],
+)
+def test_04b_2_refuses_following_a_bad_reply_and_names_each_check_missed(wrong, hint):
+    """The notebook's prompt loop, adapted (resume after the last cut), passed the round-44
+    checker: it follows any reply. Each of these passed it, or got 'your function raised'."""
+    result = verdict("04b.2", wrong)
+    assert not result.passed and hint in result.message, result.message

@@ -779,3 +779,40 @@ def test_09_2_names_a_text_that_fits_with_blanks_at_its_end():
     assert not result.passed and "is read whole, blanks at its end too" in result.message, (
         result.message
     )
+
+
+def _two_markers_on_the_pieces(text, offsets, limit):  # 254 of 256: two markers hard-coded
+    return 0 if len(offsets) <= limit else len(text) - _pieces(offsets)[limit - 3][1]
+
+
+def _first_positions(text, offsets, limit):  # offsets[:limit]: the markers after the text dropped
+    if len(offsets) <= limit:
+        return 0
+    return len(text) - _pieces(offsets[:limit])[-1][1]
+
+
+def _leading_markers_only(text, offsets, limit):  # only the markers before the text counted
+    if len(offsets) <= limit:
+        return 0
+    leading = next(i for i, o in enumerate(offsets) if tuple(o) != (0, 0))
+    return len(text) - _pieces(offsets)[limit - leading - 1][1]
+
+
+def _one_character_short(text, offsets, limit):  # the end taken as the last character's index
+    return _never_read_by(text, offsets, limit) - 1 if len(offsets) > limit else 0
+
+
+@pytest.mark.parametrize(
+    ("fn", "hint"),
+    [
+        (_two_markers_on_the_pieces, "limit - 2 pieces of text is MiniLM's case"),
+        (_first_positions, "the markers after the text were left out"),
+        (_leading_markers_only, "the markers after the text were left out"),
+        (_one_character_short, "one character short"),
+    ],
+    ids=["two markers on the pieces", "offsets[:limit]", "leading markers only", "one short"],
+)
+def test_09_2_names_the_markers_a_learner_drops_and_a_character_short(fn, hint):
+    """Each got the generic 'find the last piece of text read' hint on the round-44 checker."""
+    result = verdict("09.2", fn)
+    assert not result.passed and hint in result.message, result.message

@@ -150,7 +150,8 @@
 - `exercises_llm_reply`: companion 04b's check (a model's `split_after` reply read into piece
   numbers).
 - `exercises_thresholds`: companion 04c's check (a percentile's cuts as a threshold).
-- `exercises_llm_pass`: 04b.2's check (a first pass written from scratch: the calls it makes).
+- `exercises_llm_pass`: 04b.2's check (a first pass written from scratch: the calls it makes, a
+  bad reply refused).
 - `exercises_wide_buffer`: 04.3b's check (the buffered semantic cut, written from scratch).
 - `exercises_cut_changes`: 04c.2's check (the percentile rule, written from scratch, scored
   against topic starts).

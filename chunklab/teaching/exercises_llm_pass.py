@@ -1,9 +1,12 @@
 """Companion 04b's second check (04b.2): a first pass written from scratch, the calls it makes
 when the model names cuts (each call takes pieces until they pass the call's tokens; the next
 call starts after the last cut named; a call showing the last piece ends the pass), run on piece
-sizes and stand-in models the notebook never shows. It refuses a call into `LLMChunker` and names
-each predictable slip (no resumption, resuming at the cut itself or after the first cut, a call
-stopped before it passes its tokens, a call after the last piece, pieces numbered from 0).
+sizes and stand-in models the notebook never shows. Unlike the notebook's prompt loop, the pass
+must not trust the model: a reply naming a piece outside the call, or not strictly ascending, is
+refused with `ValueError` (as `split_after` refuses it), on stand-ins that send one such reply. It
+refuses a call into `LLMChunker` and names each predictable slip (no resumption, resuming at the
+cut itself or after the first cut, a call stopped before it passes its tokens, a call after the
+last piece, pieces numbered from 0, a bad reply followed, a well-formed one refused).
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -95,6 +98,64 @@ def _cases() -> list[tuple[list[int], set[int], int]]:
     return cases
 
 
+# A reply the pass must refuse, sent once, to the second call of 12 pieces of 10 tokens at
+# call_tokens=25 (calls of 3 pieces: the second shows 4 to 6), and why following it is wrong.
+_BAD_REPLIES: dict[str, tuple[Callable[[int, int], list[int]], str]] = {
+    "past the call": (
+        lambda first, last: [last + 2],
+        "names a piece past the call's last, though inside the document: a pass that followed it "
+        "would skip pieces no call shows",
+    ),
+    "before the call": (
+        lambda first, last: [first - 1],
+        "names a piece before the call's first (one an earlier call showed): a pass that followed "
+        "it would go back; check first <= n <= last, not 1 <= n",
+    ),
+    "out of order": (
+        lambda first, last: [last, first],
+        "is not ascending: which cut is the last one is a guess",
+    ),
+    "repeated": (
+        lambda first, last: [last - 1, last - 1],
+        "names a piece twice: strictly ascending, a number repeated is out of order too",
+    ),
+}
+
+
+def _refuses(fn: Callable, watched: list[Callable], refusal: str) -> None:
+    """Each bad reply, sent once, must end the pass in ValueError."""
+    tokens = [10] * 12
+    for bad, why in _BAD_REPLIES.values():
+        answered: list[tuple[int, int, list[int]]] = []
+
+        def model(first: int, last: int, bad=bad, answered=answered) -> list[int]:
+            named = bad(first, last) if len(answered) == 1 else []
+            answered.append((first, last, named))
+            return named
+
+        try:
+            got = run_without(fn, (list(tokens), model, 25), watched, refusal)
+        except ValueError:
+            continue
+        except NotYet:
+            raise
+        except Exception as error:
+            raise NotYet(
+                f"a bad reply from the model ended your pass in {type(error).__name__}; raise "
+                "ValueError, as split_after does"
+            ) from None
+        first, last, named = next((a for a in answered[1:2]), (0, 0, []))
+        said = (
+            f"the reply {named} to the call showing pieces {first}-{last}"
+            if named
+            else ("a bad reply to the pass's second call")
+        )
+        raise NotYet(
+            f"pieces of {tokens} tokens, call_tokens=25: {said} {why}; your pass went on "
+            f"({short(got)}): raise ValueError, a reply you cannot trust must never become a guess"
+        )
+
+
 def check_pass_windows(fn: Callable) -> int:
     """04b.2: the (first, last) pieces of every call of a pass, on every case."""
     watched: list[Callable] = [LLMChunker.window, LLMChunker.split, LLMChunker.prompts]
@@ -104,7 +165,15 @@ def check_pass_windows(fn: Callable) -> int:
     )
     for tokens, cut_after, call_tokens in _cases():
         model, asked = _stand_in(cut_after, 4 * len(tokens))
-        got = run_without(fn, (list(tokens), model, call_tokens), watched, refusal)
+        try:
+            got = run_without(fn, (list(tokens), model, call_tokens), watched, refusal)
+        except ValueError as error:
+            raise NotYet(
+                f"pieces of {tokens} tokens, call_tokens={call_tokens}, cuts after "
+                f"{sorted(cut_after)}: every reply here is well formed (ascending, inside the "
+                f"call's pieces, maybe empty or naming its last), yet your pass raised ValueError "
+                f"({error})"
+            ) from None
         expected = _windows(tokens, _stand_in(cut_after, 10**6)[0], call_tokens)
         try:
             got = [(int(a), int(b)) for a, b in got]
@@ -129,7 +198,8 @@ def check_pass_windows(fn: Callable) -> int:
             else "compare your calls with the expected ones",
         )
         raise NotYet(f"{case}: expected calls {expected}, got {short(got)}: {why}")
-    return len(_cases())
+    _refuses(fn, watched, refusal)
+    return len(_cases()) + len(_BAD_REPLIES)
 
 
 CHECKS_LLM_PASS = {

@@ -7,9 +7,11 @@ offsets a tokenizer gives (one `(first, past-last)` pair per position, each mark
 must count the markers itself. The cases come from a made-up tokenizer (runs of letters cut every
 four characters) with the markers laid out four ways, so `MiniLMEmbedder.read_until`, which reads
 with MiniLM's own tokenizer, cannot answer them; a call to it is refused. Each predictable slip is
-named: two markers assumed, the markers not counted, the start of the last piece read, a piece too
-few or too many, the characters read, pieces instead of characters, blanks left out, a text of
-exactly `limit` positions, no case for a text that fits (whose end blanks are read).
+named: two markers assumed (on the offsets or on the pieces of text), the markers not counted,
+the markers after the text dropped (`offsets[:limit]`), one character short, the start of the last
+piece read, a piece too few or too many, the characters read, pieces instead of characters, blanks
+left out, a text of exactly `limit` positions, no case for a text that fits (whose end blanks are
+read).
 `try_on_the_manual` then runs the learner's function on the Portuguese manual with MiniLM's
 offsets. Registered in `exercises`.
 """
@@ -86,6 +88,15 @@ def _no_case_for_a_fit(text: str, offsets: Offsets, limit: int) -> int | None:
     return len(text) - pieces[k - 1][1] if k > 0 else None
 
 
+def _first_positions(text: str, offsets: Offsets, limit: int) -> int | None:
+    """The offsets cut at `limit` positions, the last piece of text among them: as if the markers
+    at the end were dropped with the text, not kept (as counting only the leading markers gives)."""
+    if len(offsets) <= limit:
+        return 0
+    kept = _text_pieces(offsets[:limit])
+    return len(text) - kept[-1][1] if kept else None
+
+
 def _from_next_start(text: str, offsets: Offsets, limit: int) -> int | None:
     """Counted from the start of the first piece not read, not the end of the last one read."""
     if len(offsets) <= limit:
@@ -99,6 +110,22 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         lambda t, o, n: 0 if len(o) <= n else len(t) - o[n - 2][1],
         "offsets[limit - 2] is MiniLM's case, one marker first and one last; this model adds "
         "others: count the (0, 0) entries, and limit minus that many pieces of text are read",
+    ),
+    (
+        lambda t, o, n: _minus(t, _stop(t, o, n, markers=2)),
+        "limit - 2 pieces of text is MiniLM's case (254 of 256); this model adds other markers: "
+        "count the (0, 0) entries, and limit minus that many pieces of text are read",
+    ),
+    (
+        _first_positions,
+        "the markers after the text were left out (offsets[:limit] drops them with the text, or "
+        "only those before it were counted), but the model keeps them and they take positions: "
+        "limit minus every (0, 0) entry's count pieces of text are read",
+    ),
+    (
+        lambda t, o, n: never_read(t, o, n) - 1 if len(o) > n else 0,
+        "one character short: a piece's second number is already past its last character, so "
+        "len(text) minus it counts every character after the piece, none to subtract",
     ),
     (
         lambda t, o, n: _minus(t, _stop(t, o, n, markers=0)),
