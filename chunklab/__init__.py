@@ -165,7 +165,8 @@ The notebooks' helpers (`teaching/`)
   family's verdicts read at 0.05 / m
 - `teaching.exercises_windows`: companion 10c's checks: windows of word pieces with an overlap (10c)
 - `teaching.exercises_code`: notebook 11's checks: cAST's merge of siblings, functions cut (11)
-- `teaching.exercises_code_family`: 11b's line scoring by hand, 11c's BM25 family read as one
+- `teaching.exercises_code_family`: 11c's BM25 family read as one, its compare calls watched
+- `teaching.exercises_split_lines`: 11b's lines a cut holds only together, by hand
 - `teaching.article_fixed`: the article's figures for its 200/40 cut, and our checks against them
 - `teaching.exercises_budget_size`: 01c.1's check: the size in characters that fits a token budget
 - `teaching.exercises_won_lost`: 01.1's check: won/lost/tied from two cuts' spans (01)

@@ -937,21 +937,20 @@ def level_of(size, bold, title, sized, body):
     return deepest + (2 if size < 0.95 * body else 1)
 
 
-def line_scores(
-    text: str, gold: tuple[int, int], top: list[tuple[int, int]]
-) -> tuple[float, float]:
-    """11b.1: a gold line is a non-blank line of the function; a chunk holds a line whose first to
-    last non-blank character lies inside it; (complete, recall) of the lines the top chunks hold."""
-
-    def whole_lines(a: int, b: int) -> set[int]:
-        out, pos = set(), 0
-        for n, line in enumerate(text.split("\n"), 1):
-            first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
-            if line.strip() and a <= first and last <= b:
-                out.add(n)
-            pos += len(line) + 1
-        return out
-
-    lines = whole_lines(*gold)
-    held = set().union(*(whole_lines(a, b) for a, b in top))
-    return float(lines <= held), len(lines & held) / len(lines)
+def split_lines(text: str, gold: tuple[int, int], top: list[tuple[int, int]]) -> list[int]:
+    """11b.1: the function's non-blank lines no one top chunk holds whole (first to last non-blank
+    character inside it) that the top chunks cover together (every non-blank character in one of
+    them): the lines a cut loses only by splitting them, 1-based and sorted."""
+    out, pos = [], 0
+    for n, line in enumerate(text.split("\n"), 1):
+        first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+        pos += len(line) + 1
+        if not line.strip() or not (gold[0] <= first and last <= gold[1]):
+            continue  # not a line of the function
+        whole = any(a <= first and last <= b for a, b in top)
+        together = all(
+            any(a <= c < b for a, b in top) for c in range(first, last) if not text[c].isspace()
+        )
+        if together and not whole:
+            out.append(n)
+    return out

@@ -186,7 +186,7 @@ WRONG_11 = {
     "11.1": merge_strict,
     "11.2": cut_strict,
     "11c.1": family_read_at_95,
-    "11b.1": lambda text, gold, top: (1.0, 1.0),  # every function found whole
+    "11b.1": lambda text, gold, top: [],  # no line split
 }
 
 
@@ -410,7 +410,8 @@ COMPANION = "11c_tree_peers_and_read_limit.ipynb"  # the notebook that holds 11c
 
 
 def _notebook_m():
-    """11c's family size, as its stored output prints it ("the family: m = 32 comparisons")."""
+    """11c's family of the peers, its size as the stored output prints it ("the peers: m = 20
+    comparisons")."""
     import json
     import re
 
@@ -418,13 +419,13 @@ def _notebook_m():
     printed = "".join(
         "".join(o.get("text", "")) for c in cells if c["cell_type"] == "code" for o in c["outputs"]
     )
-    return int(re.search(r"the family: m = (\d+) comparisons", printed).group(1))
+    return int(re.search(r"the peers: m = (\d+) comparisons", printed).group(1))
 
 
 def test_11_3_names_the_notebooks_own_level_and_family_sizes():
-    """(6, []) is m counted right but read at 11c's LEVEL (m = 32, as 11c prints it): the hint names
-    the level to use instead; (32, []) and (12, []) are 11c's whole family and six cuts with both
-    retrievers: each hint names that slip."""
+    """(6, []) is m counted right but read at 11c's level for its peers (m = 20, as 11c prints it):
+    the hint names the level to use instead; (20, []) and (12, []) are 11c's family of the peers and
+    six cuts with both retrievers: each hint names that slip."""
     from chunklab.teaching.exercises_code_family import (
         bm25_family,
         shown_better,
@@ -435,8 +436,11 @@ def test_11_3_names_the_notebooks_own_level_and_family_sizes():
     notebook_m = _notebook_m()
     at_notebook = shown_better(bm25_family(level=100 - 5 / notebook_m))
     for answer, why in {
-        (m, at_notebook): f"read at 11c's LEVEL (m = {notebook_m}), not at level=100 - 5/{m}",
-        (notebook_m, at_notebook): f"{notebook_m} counts every line of 11c's family",
+        (
+            m,
+            at_notebook,
+        ): f"read at 11c's level for the peers (m = {notebook_m}), not at level=100 - 5/{m}",
+        (notebook_m, at_notebook): f"{notebook_m} counts every line of 11c's family of the peers",
         (12, ()): "12 counts the six other cuts with both retrievers",
     }.items():
         out = verdict("11c.1", lambda budget, answer=answer: answer).message
@@ -466,127 +470,183 @@ def test_11c_1_pass_line_does_not_call_the_named_budgets_unseen():
     assert "500 tokens and at 200" in result.message, result.message
 
 
-def _scores_by(rule):
-    """11b.1 written with `rule(chunk, line_start, first, last)` in place of the right line rule."""
+def family_read_at_seven(budget):
+    """m = 6 returned, but each comparison read at 100 - 5/7: the cuts counted with the tree."""
+    from chunklab.teaching.exercises_code_family import bm25_family, shown_better
 
-    def line_scores(text, gold, top):
-        def held(span):
-            out, pos = set(), 0
-            for n, line in enumerate(text.split("\n"), 1):
-                first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
-                if rule(span, pos, first, last):
-                    out.add(n)
-                pos += len(line) + 1
-            return out
-
-        lines = held(gold)
-        found = set().union(*(held(s) for s in top))
-        return float(lines <= found), len(lines & found) / len(lines)
-
-    return line_scores
+    pairs = bm25_family(budget, level=100 - 5 / 7)
+    return len(pairs), list(shown_better(pairs))
 
 
-def scores_on_chunks_merged(text, gold, top):
-    """Chunks next to each other joined first: a line split between them counted as held."""
-    from solutions.exercises import line_scores
+def family_by_the_sign_test_alone(budget):
+    """compare at the family's level, but a cut kept when its sign test clears 0.05/m."""
+    from chunklab.teaching.exercises_code_family import bm25_family
 
-    joined = []
-    for a, b in sorted(top):
-        if joined and a <= joined[-1][1]:
-            joined[-1] = (joined[-1][0], max(b, joined[-1][1]))
-        else:
-            joined.append((a, b))
-    return line_scores(text, gold, joined)
+    pairs = bm25_family(budget)
+    m = len(pairs)
+    return m, [other for other, c in pairs.items() if c.won > c.lost and c.p_value < 0.05 / m]
 
 
-def scores_chunk_by_chunk(text, gold, top):
-    """The best single chunk's scores: the top chunks not counted together."""
-    from solutions.exercises import line_scores
+def family_by_the_sign_test_by_hand(budget):
+    """No compare at all: won and lost counted, the sign test read at 0.05/m, no interval."""
+    from chunklab.documents.series import data_dir
+    from chunklab.retrieval.retrievers import BM25Retriever
+    from chunklab.teaching.claims import sign_test
+    from chunklab.teaching.code_search import corpus, cut_corpus, experiment_cuts, score_cut
 
-    return max(line_scores(text, gold, [s]) for s in top)
-
-
-def scores_one_chunk_whole(text, gold, top):
-    """complete only when one of the top chunks holds the whole function; recall right."""
-    from solutions.exercises import line_scores
-
-    return max(line_scores(text, gold, [s])[0] for s in top), line_scores(text, gold, top)[1]
-
-
-def scores_on_the_first_chunk(text, gold, top):
-    """Only the first of the top chunks read."""
-    from solutions.exercises import line_scores
-
-    return line_scores(text, gold, top[:1])
-
-
-def scores_on_characters(text, gold, top):
-    """recall@5 as the share of the function's characters the top chunks cover."""
-    inside = sum(any(a <= i < b for a, b in top) for i in range(*gold))
-    return float(inside == gold[1] - gold[0]), inside / (gold[1] - gold[0])
-
-
-def scores_on_non_blank_characters(text, gold, top):
-    """recall@5 as the share of the function's non-white-space characters the top chunks cover."""
-    chars = [i for i in range(*gold) if not text[i].isspace()]
-    inside = sum(any(a <= i < b for a, b in top) for i in chars)
-    return float(inside == len(chars)), inside / len(chars)
-
-
-def scores_by_the_library(text, gold, top):
-    from chunklab.teaching.code_search import code_lines, complete_at, line_recall
-
-    found = [frozenset(code_lines(text, a, b)) for a, b in top]
-    lines = frozenset(code_lines(text, *gold))
-    return complete_at(found, lines), line_recall(found, lines)
+    files, questions = corpus(data_dir() / "code" / "toolz")
+    scored = {
+        label: score_cut(files, cut_corpus(files, split), questions, BM25Retriever())["complete@5"]
+        for label, split in experiment_cuts(budget).items()
+    }
+    tree, others = scored.pop("chunklab code"), scored
+    shown = []
+    for other, theirs in others.items():
+        won = sum(a > b for a, b in zip(tree, theirs, strict=True))
+        lost = sum(a < b for a, b in zip(tree, theirs, strict=True))
+        if won > lost and sign_test(won, lost) < 0.05 / len(others):
+            shown.append(other)
+    return len(others), shown
 
 
 @pytest.mark.parametrize(
-    "wrong, hint",
+    ("wrong", "hint"),
     [
-        (
-            _scores_by(lambda s, a, f, z: f < z and f < s[1] and z > s[0]),
-            "not when a chunk touches it",
-        ),
-        (
-            _scores_by(lambda s, a, f, z: f < z and s[0] <= a and z <= s[1]),
-            "its indentation need not",
-        ),
-        (_scores_by(lambda s, a, f, z: s[0] <= f and z <= s[1]), "count the non-blank ones only"),
-        (scores_on_chunks_merged, "held by neither, even when they are next to each other"),
-        (scores_chunk_by_chunk, "the top chunks count together"),
-        (scores_on_the_first_chunk, "you read the first chunk only"),
-        (scores_one_chunk_whole, "not that one chunk holds the whole function"),
-        (_scores_by(lambda s, a, f, z: f < z and s[0] <= f and z < s[1]), "its end may equal"),
-        (scores_by_the_library, "is the library's scoring"),
-        (scores_on_characters, "counts lines, not characters"),
-        (scores_on_non_blank_characters, "counts lines, not characters"),
+        (family_read_at_seven, "read at 99.29% (100 - 5/7)"),
+        (family_by_the_sign_test_alone, "your cuts follow the sign test alone"),
+        (family_by_the_sign_test_by_hand, "not the sign test alone"),
     ],
 )
-def test_11b_1_a_wrong_line_rule_is_refused_naming_its_slip(wrong, hint):
+def test_11c_1_the_right_cuts_read_the_wrong_way_are_refused(wrong, hint):
+    """Each returns the right (m, cuts) at 500 and at 200, so the old check passed it; the check
+    now reads the level of each compare call, and runs the function with every interval stretched
+    to reach 0."""
+    result = verdict("11c.1", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
+def cell_11_copied(text, gold, top):
+    """11b's section-1 cell copied with new names: (complete, recall), not the split lines."""
+
+    def whole_lines(a, b):
+        out, pos = set(), 0
+        for n, line in enumerate(text.split("\n"), 1):
+            first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+            if line.strip() and a <= first and last <= b:
+                out.add(n)
+            pos += len(line) + 1
+        return out
+
+    lines = whole_lines(*gold)
+    held = set().union(*(whole_lines(a, b) for a, b in top))
+    return float(lines <= held), len(lines & held) / len(lines)
+
+
+def test_11b_1_the_section_1_cell_copied_is_refused():
+    """It passed the old 11b.1 (section 1's scoring, `line_scores`); the new one asks for the lines
+    held only together, which no cell of 11b computes."""
+    result = verdict("11b.1", cell_11_copied)
+    assert not result.passed and "complete and recall, are not asked here" in result.message
+
+
+def _split_by(whole, together, keep=lambda line, first, last, gold: True, base=1):
+    """11b.1 written with `whole(top, line_start, first, last)` for section 1's rule, `together(
+    text, top, line_start, first, last)` for the split-line rule, `keep` for a line of gold."""
+
+    def split_lines(text, gold, top):
+        out, pos = [], 0
+        for n, line in enumerate(text.split("\n"), base):
+            first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
+            start, pos = pos, pos + len(line) + 1
+            if keep(line, first, last, gold) and together(text, top, start, first, last):
+                if not whole(top, start, first, last):
+                    out.append(n)
+        return out
+
+    return split_lines
+
+
+def _one(top, start, first, last):
+    return any(a <= first and last <= b for a, b in top)
+
+
+def _cover(text, top, start, first, last):
+    return all(any(a <= c < b for a, b in top) for c in range(first, last) if not text[c].isspace())
+
+
+def _gold_line(line, first, last, gold):
+    return bool(line.strip()) and gold[0] <= first and last <= gold[1]
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (
+            _split_by(lambda *_: False, _cover, _gold_line),
+            "a line one chunk holds whole is not split",
+        ),
+        (_split_by(_one, lambda *_: True, _gold_line), "is missing, not split"),
+        (
+            _split_by(
+                lambda top, s, f, z: any(a <= s and z <= b for a, b in top), _cover, _gold_line
+            ),
+            "leaves out only its indentation",
+        ),
+        (
+            _split_by(
+                _one, _cover, lambda line, f, z, gold: gold[0] <= min(f, z) and max(f, z) <= gold[1]
+            ),
+            "blank lines are not lines of the function",
+        ),
+        (_split_by(_one, _cover, _gold_line, base=0), "line numbers count from 1"),
+        (
+            _split_by(_one, _cover, lambda line, f, z, gold: bool(line.strip())),
+            "only the function's lines",
+        ),
+        (
+            lambda text, gold, top: len(_split_by(_one, _cover, _gold_line)(text, gold, top)),
+            "not how many",
+        ),
+    ],
+)
+def test_11b_1_a_wrong_split_rule_is_refused_naming_its_slip(wrong, hint):
     result = verdict("11b.1", wrong)
     assert not result.passed and hint in result.message, result.message
-    if wrong in (scores_on_characters, scores_on_non_blank_characters):  # named alone
-        assert "touches it" not in result.message, result.message
 
 
-def test_11b_1_the_reference_solution_passes():
-    from solutions.exercises import line_scores
+def split_by_the_library(text, gold, top):
+    """The lines section 1's rule holds, handed to `code_search.code_lines`."""
+    from chunklab.teaching.code_search import code_lines
 
-    result = verdict("11b.1", line_scores)
-    assert result.passed, result.message
+    held = set().union(*(code_lines(text, a, b) for a, b in top))
+    return sorted(n for n in code_lines(text, *gold) if n not in held)
 
 
-@pytest.mark.parametrize(
-    ("shape", "hint"),
-    [
-        (lambda c, r: (c, 100 * r), "not a percent"),
-        (lambda c, r: (r, c), "in the order (complete, recall)"),
-    ],
-)
-def test_11b_1_right_scores_in_the_wrong_shape_are_named(shape, hint):
-    """Recall given as a percent, and the pair swapped: the scores are right, the shape is not."""
-    from solutions.exercises import line_scores
+def split_by_merging(text, gold, top):
+    """A second correct 11b.1: lines as sets of non-blank offsets; one chunk's set against the
+    union of all, as numpy-free sets."""
+    offsets, pos = {}, 0
+    for n, line in enumerate(text.split("\n"), 1):
+        offsets[n] = {pos + i for i, ch in enumerate(line) if not ch.isspace()}
+        pos += len(line) + 1
+    inside = [set(range(a, b)) for a, b in top]
+    covered = set().union(*inside)
+    gold_chars = set(range(*gold))
+    return [
+        n
+        for n, chars in offsets.items()
+        if chars
+        and chars <= gold_chars
+        and chars <= covered
+        and not any(min(chars) >= a and max(chars) < b for a, b in top)
+    ]
 
-    result = verdict("11b.1", lambda text, gold, top: shape(*line_scores(text, gold, top)))
-    assert not result.passed and hint in result.message, result.message
+
+def test_11b_1_the_library_rule_is_refused_and_correct_answers_pass():
+    from solutions.exercises import split_lines
+
+    result = verdict("11b.1", split_by_the_library)
+    assert not result.passed and "is the library's line rule" in result.message, result.message
+    for right in (split_lines, split_by_merging, lambda *case: tuple(split_lines(*case))):
+        result = verdict("11b.1", right)
+        assert result.passed, result.message

@@ -132,9 +132,11 @@
   headings to its text), joined into `exercises`.
 - `exercises_code`: notebook 11's checks (cAST's merge of siblings, functions cut), joined into
   `exercises`.
-- `exercises_code_family`: companions 11c's and 11b's checks, the tree's family of BM25 comparisons
-  read as one (`tree_family(budget)`) and one question scored on lines by hand (`line_scores`),
-  each known slip named; joined into `exercises` via `exercises_code`.
+- `exercises_code_family`: companion 11c's check, the tree's family of BM25 comparisons read as one
+  (`tree_family(budget)`), each known slip named, its `compare` calls watched (the level, and the
+  sign test read alone); joined into `exercises` via `exercises_code`.
+- `exercises_split_lines`: companion 11b's check, the lines of a function its top chunks hold only
+  together (`split_lines`), each known slip named; joined into `exercises` via `exercises_code`.
 - `code_search`: code-search questions built CodeSearchNet's way (a docstring's first sentence
   asks, the function is the gold), a cut of the code scored by the lines it hands over.
 - `code_peers`: the frameworks' code splitters (LangChain, LlamaIndex, Chonkie) at one token

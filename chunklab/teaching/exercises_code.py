@@ -8,8 +8,8 @@ of its own (never dropped, never joined). The answer is a list of groups of indi
 11.2 asks for `functions_cut(functions, chunks)`: how many function spans no single chunk holds
 whole, the count the notebook prints per splitter.
 
-11c.1 (companion 11c's family read as one) and 11b.1 (companion 11b's scoring) are checked in
-`exercises_code_family`.
+11c.1 (companion 11c's family read as one) is checked in `exercises_code_family`, 11b.1 (companion
+11b's split lines) in `exercises_split_lines`.
 
 Each check runs the learner's function on cases it has not seen (hand-picked edges, then random
 ones from a fixed seed) and, on a miss, names the slip a learner is likely to have made: a strict
@@ -33,6 +33,7 @@ from chunklab.teaching.checking import Cases, NotYet, run_without, short
 from chunklab.teaching.code_search import cut_definitions
 from chunklab.teaching.excerpt_inside import answer_inside
 from chunklab.teaching.exercises_code_family import CHECKS_FAMILY
+from chunklab.teaching.exercises_split_lines import CHECKS_SPLIT_LINES
 
 
 def merged(sizes: Sequence[int], budget: int, most: int | None = None) -> list[list[int]]:
@@ -280,7 +281,8 @@ def check_functions_cut(fn: Callable) -> int:
 CHECKS_CODE: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11.1": ("merge_siblings(sizes, budget) -> list of lists of indices", check_merge_siblings),
     "11.2": ("functions_cut(functions, chunks) -> int", check_functions_cut),
-    **CHECKS_FAMILY,  # companions 11b's and 11c's: teaching.exercises_code_family
+    **CHECKS_FAMILY,  # companion 11c's: teaching.exercises_code_family
+    **CHECKS_SPLIT_LINES,  # companion 11b's: teaching.exercises_split_lines
 }
 SOLUTIONS_CODE: dict[str, tuple[str, Callable[[], object]]] = {}  # 11c.1 is checked as a function
 FORMS_CODE: dict[str, Form] = {}

@@ -5,37 +5,31 @@ with each of the other six cuts on complete@5 with BM25, every comparison read a
 better than at that level. The check runs it at 500 tokens, then at 200 (a fixed answer is
 refused), and names each known slip: each comparison read at 95% as if it were alone (at 500 the
 two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11c's
-own m = 32 (its LEVEL) or the 12 lines of six cuts with both retrievers, recall@5 for complete@5,
+m = 20 for its peers or the 12 lines of six cuts with both retrievers, recall@5 for complete@5,
 the budget of 200, a cut too many, the interval read alone without the sign test (at 500 the same
-cuts as the 95% reading, so that hint names both).
-
-Companion 11b's exercise, 11b.1, asks for `line_scores(text, gold, top) -> (complete, recall)`:
-its section 1's scoring by hand for one question, checked on toolz's functions against character
-windows (a line split between two windows is held by neither), each known slip named (characters
-counted for lines among them); `code_search`'s scoring is refused.
+cuts as the 95% reading, so that hint names both). Two slips give the right cuts at both budgets,
+so the check watches the learner's `compare` calls: a level other than 100 - 5/m (m = 6 read at
+100 - 5/7, the cuts counted with the tree), and the sign test read alone (run again with every
+interval stretched to reach 0, it still lists a cut).
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
+import sys
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
 
 from chunklab.documents.series import data_dir
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.checking import Cases, NotYet, consistent_slips, run_without, short
+from chunklab.teaching import claims
+from chunklab.teaching.checking import Cases, NotYet, short
 from chunklab.teaching.claims import Comparison, compare
-from chunklab.teaching.code_search import (
-    code_lines,
-    complete_at,
-    corpus,
-    cut_corpus,
-    experiment_cuts,
-    line_recall,
-    score_cut,
-)
+from chunklab.teaching.code_search import corpus, cut_corpus, experiment_cuts, score_cut
 
 FAMILY_BUDGET = 500  # 11c.1's budget: where the 95% reading and the family's reading part
-NOTEBOOK_M = 32  # 11c's own family (its LEVEL), a slip within reach in 11c.1
+NOTEBOOK_M = 20  # 11c's family of the peers (its LEVEL["the peers"]), a slip within reach in 11c.1
 
 
 @functools.cache
@@ -101,7 +95,7 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
     misses[(1, shown)] = size_hint
     at_notebook = shown_better(bm25_family(level=100 - 5 / NOTEBOOK_M))
     for size, what in (
-        (NOTEBOOK_M, "every line of 11c's family, both retrievers at 200"),
+        (NOTEBOOK_M, "every line of 11c's family of the peers, both retrievers at 200"),
         (12, "the six other cuts with both retrievers"),
     ):
         for read in {shown, at_95, at_notebook, shown_better(bm25_family(level=100 - 5 / size))}:
@@ -115,7 +109,8 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
     for wrong, why in (
         (
             at_notebook,
-            f"m right but read at 11c's LEVEL (m = {NOTEBOOK_M}), not at level=100 - 5/{m}",
+            f"m right but read at 11c's level for the peers (m = {NOTEBOOK_M}), "
+            f"not at level=100 - 5/{m}",
         ),
         (shown_better(bm25_family(metric="recall@5")), "recall@5 for complete@5"),
         (shown_better(bm25_family(200)), f"the budget of 200 for {FAMILY_BUDGET}"),
@@ -150,10 +145,71 @@ def _as_answer(got: object) -> tuple[int, tuple[str, ...]] | None:
     return m, tuple(sorted(cuts))
 
 
+@contextmanager
+def compare_watched(stretch: bool = False) -> Iterator[list[float]]:
+    """The level of every `compare` call made while the block runs (found by its code object, so
+    any import of it is seen). With `stretch`, every paired interval `compare` draws is widened to
+    reach 0, its counts and sign test unchanged: a reading that still says "better" then reads
+    the sign test alone."""
+    levels: list[float] = []
+    previous, drawn = sys.getprofile(), claims.paired
+
+    def profile(frame: Any, event: str, arg: Any) -> None:
+        if event == "call" and frame.f_code is compare.__code__:
+            levels.append(float(frame.f_locals["level"]))
+
+    def reaching_0(*args: Any, **kwargs: Any) -> tuple[float, float]:
+        low, high = drawn(*args, **kwargs)
+        return min(low, 0.0), max(high, 0.0)
+
+    claims.paired = reaching_0 if stretch else drawn
+    sys.setprofile(profile)
+    try:
+        yield levels
+    finally:
+        sys.setprofile(previous)
+        claims.paired = drawn
+
+
+def _level_named(level: float) -> str:
+    """A level as the learner may have written it: 95% alone, or 100 - 5/k."""
+    return "95%, one by one" if level == 95 else f"{level:.2f}% (100 - 5/{5 / (100 - level):.3g})"
+
+
+def _read_as_drawn(fn: Callable, m: int, levels: list[float]) -> None:
+    """Refused when the learner's `compare` calls (their `levels`) are read at another level than
+    100 - 5/m, or its cuts follow the sign test alone: with every interval stretched to reach 0,
+    no cut is better."""
+    if not levels:
+        raise NotYet(
+            "your function draws no paired interval: pair the tree with each cut through "
+            "compare(..., level=100 - 5/m); a verdict needs the interval above 0 and the sign "
+            "test, not the sign test alone"
+        )
+    wrong = sorted({round(level, 9) for level in levels if abs(level - (100 - 5 / m)) > 1e-9})
+    if wrong:
+        raise NotYet(
+            f"your comparisons are read at {', '.join(map(_level_named, wrong))}; the family has "
+            f"m = {m} comparisons (the tree against each other cut, not against itself), so each "
+            f"is read at 100 - 5/{m} = {100 - 5 / m:.2f}%: at {FAMILY_BUDGET} tokens the two "
+            "readings happen to list the same cuts"
+        )
+    with compare_watched(stretch=True):
+        probed = _as_answer(fn(FAMILY_BUDGET))
+    if probed is not None and probed[1]:
+        raise NotYet(
+            f"your cuts follow the sign test alone: with every paired interval stretched to reach "
+            f"0 (the counts unchanged), your function still lists {list(probed[1])}; 'better' "
+            "needs the interval above 0 too: keep the cuts whose compare(...).verdict is 'better'"
+        )
+
+
 def check_tree_family(fn: Callable) -> Cases:
     """The learner's `tree_family` at 500 tokens, each known slip named; then at 200, where the
-    family shows no cut, so that a fixed answer is refused."""
-    raw = fn(FAMILY_BUDGET)
+    family shows no cut, so that a fixed answer is refused; then the level of its `compare` calls
+    at 500, and a run at 500 with every interval stretched to reach 0 (the sign test alone)."""
+    with compare_watched() as levels:
+        raw = fn(FAMILY_BUDGET)
     got = _as_answer(raw)
     if got is None:
         raise NotYet(f"return a pair (m, cuts): a count, and a list of cut names; got {short(raw)}")
@@ -172,201 +228,11 @@ def check_tree_family(fn: Callable) -> Cases:
             f"at 200 tokens your function returns {short(got)}, not that budget's family: "
             "cut and score at `budget`, not at a fixed 500"
         )
+    _read_as_drawn(fn, m, levels)  # the right cuts at both budgets: read as the family draws them?
     said = f"the family at {FAMILY_BUDGET} tokens and at 200, both budgets the prompt names"
     return Cases(2, said)
 
 
-Span = tuple[int, int]
-# (chunk span, line start, first and last non-blank character) -> the chunk holds the line
-Rule = Callable[[Span, int, int, int], bool]
-RULES: dict[str, Rule] = {  # how a chunk holds a line: the right rule first, then known slips
-    "right": lambda s, a, f, z: f < z and s[0] <= f and z <= s[1],
-    "a line is held only when it lies whole inside a chunk, not when a chunk touches it": (
-        lambda s, a, f, z: f < z and f < s[1] and z > s[0]
-    ),
-    "a line is whole from its first to its last non-blank character; its indentation need not "
-    "lie inside the chunk": lambda s, a, f, z: f < z and s[0] <= a and z <= s[1],
-    "blank lines are not lines of the function: count the non-blank ones only": (
-        lambda s, a, f, z: s[0] <= f and z <= s[1]
-    ),
-    "a chunk ending just after a line's last non-blank character holds it: its end may equal "
-    "the line's end": lambda s, a, f, z: f < z and s[0] <= f and z < s[1],
-}
-
-
-def _held(text: str, span: Span, rule: Rule) -> frozenset[int]:
-    """The 1-based numbers of the lines of `text` that a chunk spanning `span` holds by `rule`."""
-    out, pos = set(), 0
-    for n, line in enumerate(text.split("\n"), 1):
-        first, last = pos + len(line) - len(line.lstrip()), pos + len(line.rstrip())
-        if rule(span, pos, first, last):
-            out.add(n)
-        pos += len(line) + 1
-    return frozenset(out)
-
-
-def _merged(spans: list[Span]) -> list[Span]:
-    """Chunks next to each other (or overlapping) taken as one span."""
-    out: list[Span] = []
-    for a, b in sorted(spans):
-        out[-1:] = (
-            [(out[-1][0], max(b, out[-1][1]))] if out and a <= out[-1][1] else [*out[-1:], (a, b)]
-        )
-    return out
-
-
-CHARACTERS = (
-    "recall@5 counts lines, not characters: the share of the function's non-blank lines held, "
-    "a line held when it lies whole inside one of the top chunks"
-)
-
-
-def _scoring_slips(text: str, gold: Span, top: list[Span]) -> list[tuple[str, tuple[float, float]]]:
-    """What each known way of scoring one question returns, the right one first, as "right"; a
-    slip may come in more than one variant (characters counted with white space or without)."""
-    out = []
-    for why, rule in RULES.items():
-        g = _held(text, gold, rule)
-        held = frozenset().union(*(_held(text, s, rule) for s in top))
-        out.append((why, (float(g <= held), len(g & held) / len(g))))
-    g, right = _held(text, gold, RULES["right"]), RULES["right"]
-    held_right = frozenset().union(*(_held(text, s, right) for s in top))
-    joined = frozenset().union(*(_held(text, s, right) for s in _merged(top)))
-    out.append(
-        (
-            "a line split between two chunks is held by neither, even when they are next to "
-            "each other",
-            (float(g <= joined), len(g & joined) / len(g)),
-        )
-    )
-    first = _held(text, top[0], right)
-    out.append(
-        (
-            "you read the first chunk only: every one of the top chunks is read, and a line any "
-            "of them holds is held",
-            (float(g <= first), len(g & first) / len(g)),
-        )
-    )
-    best = max(len(g & _held(text, s, right)) for s in top)
-    out.append(
-        (
-            "complete asks that the top chunks together hold every gold line, not that one "
-            "chunk holds the whole function",
-            (float(best == len(g)), len(g & held_right) / len(g)),
-        )
-    )
-    out.append(
-        (
-            "the top chunks count together: a line any of them holds is held",
-            (float(best == len(g)), best / len(g)),
-        )
-    )
-    for counted in (lambda c: True, lambda c: not c.isspace()):  # characters, not lines
-        chars = [i for i in range(*gold) if counted(text[i])]
-        inside = sum(any(a <= i < b for a, b in top) for i in chars)
-        out.append((CHARACTERS, (float(inside == len(chars)), inside / len(chars))))
-    return out
-
-
-def _nth_slip(n: int, text: str, gold: Span, top: list[Span]) -> tuple[float, ...]:
-    """The scores of the `n`-th way of `_scoring_slips`, rounded as `_rounded` rounds."""
-    return _rounded(_scoring_slips(text, gold, top)[n][1])
-
-
-def _rounded(scores: object) -> tuple[float, ...]:
-    """A pair of scores, rounded so that two ways of summing the same shares compare equal."""
-    return tuple(round(float(x), 9) for x in scores)  # type: ignore[attr-defined]
-
-
-def _named_slips(fn: Callable, case: tuple, got: tuple, expected: tuple, cases: list) -> list[str]:
-    """The hints of the slips whose scores `got` equals on `case`; when one case matches several
-    by chance, those the learner's answers follow on every case."""
-    slips = _scoring_slips(*case)
-
-    def same(v: tuple) -> bool:
-        return all(abs(float(x) - e) < 1e-9 for x, e in zip(got, v, strict=True))
-
-    matched = [n for n, (w, v) in enumerate(slips) if w != "right" and v != expected and same(v)]
-    named = list(dict.fromkeys(slips[n][0] for n in matched))
-    if len(named) > 1:
-        every = [(functools.partial(_nth_slip, n), slips[n][0]) for n in matched]
-        named = list(dict.fromkeys(consistent_slips(fn, every, cases, shape=_rounded))) or named
-    return named
-
-
-def _scoring_cases() -> list[tuple[str, Span, list[Span]]]:
-    """(file, a function's span, the top chunks): character windows of three widths, every other
-    case without the last window touching the function, the top filled to 5 from elsewhere."""
-    files, questions = corpus(data_dir() / "code" / "toolz")
-    cases = []
-    for n, q in enumerate(questions[::3]):
-        text, width = files[q.uri], (90, 160, 900)[n % 3]
-        bounds = [0, *range(37 * n % width or width, len(text), width), len(text)]
-        windows = [(a, b) for a, b in zip(bounds, bounds[1:], strict=False) if a < b]
-        touching = [w for w in windows if w[0] < q.end and w[1] > q.start]
-        top = touching[: max(1, len(touching) - n % 2)]
-        top += [w for w in windows if w not in touching][: max(0, 5 - len(top))]
-        cases.append((text, (q.start, q.end), top[:5]))
-    for n, q in enumerate(questions[1::20]):  # split at a line end, or in an indent
-        text = files[q.uri]
-        ends = [i for i in range(q.start, q.end) if text[i : i + 5] == "\n    "]
-        if ends:
-            cut = ends[len(ends) // 2] + 3 * (n % 2)
-            cases.append((text, (q.start, q.end), [(q.start, cut), (cut, q.end)]))
-    return cases
-
-
-def _shape_slip(got: tuple, expected: tuple[float, float]) -> list[str]:
-    """The right scores given in the wrong shape: recall as a percent, or the pair swapped."""
-
-    def near(a: float, b: float) -> bool:
-        return abs(float(a) - b) < 1e-9
-
-    complete, recall = expected
-    if near(got[0], complete) and near(got[1], 100 * recall) and recall != 0:
-        return ["recall is a share from 0 to 1, not a percent"]
-    if near(got[0], recall) and near(got[1], complete) and recall != complete:
-        return ["return the pair in the order (complete, recall)"]
-    return []
-
-
-def check_line_scores(fn: Callable) -> Cases:
-    """The learner's `line_scores` on every case, against `code_search`'s scoring; a miss names
-    the slip whose scores it returned."""
-    cases = _scoring_cases()
-    refusal = "{name} is the library's scoring: write the line rule and the two scores yourself"
-    for text, gold, top in cases:
-        found = [frozenset(("", n) for n in code_lines(text, a, b)) for a, b in top]
-        g = frozenset(("", n) for n in code_lines(text, *gold))
-        expected = (complete_at(found, g), line_recall(found, g))
-        got = run_without(fn, (text, gold, top), (code_lines, complete_at, line_recall), refusal)
-        try:
-            ok = len(got) == 2 and all(
-                abs(float(x) - e) < 1e-9 for x, e in zip(got, expected, strict=True)
-            )
-        except (TypeError, ValueError):
-            raise NotYet(f"return a pair (complete, recall) of numbers; got {short(got)}") from None
-        if ok:
-            continue
-        where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
-        named = _named_slips(fn, (text, gold, top), got, expected, cases)
-        named = named or _shape_slip(got, expected)
-        why = "; or ".join(named) or (
-            "a gold line is a non-blank line of the function; it is held when its first to last "
-            "non-blank character lies inside one of the top chunks"
-        )
-        raise NotYet(
-            f"the function at {where}, top chunks {top}: expected {expected}, "
-            f"got {short(got)}: {why}"
-        )
-    return Cases(
-        len(cases),
-        "toolz's functions against character windows of three widths, and split in two at a "
-        "line's end or in a line's indentation",
-    )
-
-
 CHECKS_FAMILY: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     "11c.1": ("tree_family(budget) -> (m, cuts)", check_tree_family),
-    "11b.1": ("line_scores(text, gold, top) -> (complete, recall)", check_line_scores),
 }
