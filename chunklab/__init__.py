@@ -150,7 +150,8 @@ The notebooks' helpers (`teaching/`)
   random cuts (04, 04c)
 - `teaching.answers_small_to_big`: the answer exercises of 03 to 03c and the wrong answers they know
 - `teaching.exercises_gain_split`: the check of 03g.2 (a gain split in two halves)
-- `teaching.exercises_room_edges`: the checks of 03g.1 (children in a section's room) and 03d.1
+- `teaching.exercises_room_order`: the check of 03g.1 (children in a section's room, in order)
+- `teaching.exercises_room_edges`: the check of 03d.1 (the first overlapping block that holds)
 - `teaching.answers_semantic`: the answer exercises of 04, 04b and 04c, with their known slips
 - `teaching.answers_tables_prefixes`: the answer exercises of 05c and 05b, the same way
 - `teaching.prefix_baselines`: a path prefix's skeptic baselines: same cut, title at answer (06)

@@ -148,13 +148,16 @@ def parents_within(
 
 
 def children_in_room(ranked, parent_of, sections, starts):
-    """03.1: the best child's section, and the children best first cut to its token count."""
+    """03g.1: the best child's section, and the children best first cut to its token count,
+    the kept pieces then put in the document's order."""
     if not ranked:
         return "", ""
     section = sections[parent_of[ranked[0][0]]]
     budget, text = len(starts(section)), "\n".join(t for _, t in ranked)
     at = starts(text)
-    return section, text[: at[budget]] if budget < len(at) else text
+    cut = text[: at[budget]] if budget < len(at) else text
+    kept = [(p, piece) for (p, _), piece in zip(ranked, cut.split("\n"), strict=False) if piece]
+    return section, "\n".join(piece for _, piece in sorted(kept))
 
 
 def split_gain(section, alone, direct):

@@ -5,10 +5,41 @@ import pytest
 
 from chunklab.teaching.exercises import verdict
 
-# --- 03g.1: the children alone, cut to the tokens of the section small-to-big hands over ----------
+# --- 03g.1: the children alone, cut to the section's tokens, handed over in the document's order --
 
 
-def _room_sliced(ranked, parent_of, sections, starts):  # the notebook's children_within, adapted
+def _room_sliced(ranked, parent_of, sections, starts):  # section 1's cut, then sorted by position
+    if not ranked:
+        return "", ""
+    section = sections[parent_of[ranked[0][0]]]
+    text, budget = "\n".join(t for _, t in ranked), len(starts(section))
+    at = starts(text)
+    cut = text[: at[budget]] if budget < len(at) else text
+    pieces = [(p, piece) for (p, _), piece in zip(ranked, cut.split("\n"), strict=False) if piece]
+    return section, "\n".join(piece for _, piece in sorted(pieces))
+
+
+def _room_child_by_child(ranked, parent_of, sections, starts):  # grows the pieces one at a time
+    section = sections[parent_of[ranked[0][0]]] if ranked else ""
+    room, kept = len(starts(section)), {}
+    for position, text in ranked:
+        so_far = "\n".join([*kept.values(), text])
+        at = starts(so_far)
+        if len(at) > room:
+            piece = so_far[: at[room]][len(so_far) - len(text) :]
+            if piece.strip():
+                kept[position] = piece
+            break
+        kept[position] = text
+    return section, "\n".join(kept[p] for p in sorted(kept))
+
+
+@pytest.mark.parametrize("fn", [_room_sliced, _room_child_by_child])
+def test_03g_1_accepts_any_correct_room(fn):
+    assert verdict("03g.1", fn).passed, verdict("03g.1", fn).message
+
+
+def _cell_pasted(ranked, parent_of, sections, starts):  # section 1's cell, best first, as it was
     if not ranked:
         return "", ""
     section = sections[parent_of[ranked[0][0]]]
@@ -17,17 +48,12 @@ def _room_sliced(ranked, parent_of, sections, starts):  # the notebook's childre
     return section, text[: at[budget]] if budget < len(at) else text
 
 
-def _room_token_by_token(ranked, parent_of, sections, starts):  # grows the text a token at a time
-    section = sections[parent_of[ranked[0][0]]] if ranked else ""
-    text = "\n".join(t for _, t in ranked)
-    at, room = starts(text), len(starts(section))
-    kept = [text[a:b] for a, b in zip(at, [*at[1:], len(text)], strict=False)][:room]
-    return section, "".join(kept).rstrip()
-
-
-@pytest.mark.parametrize("fn", [_room_sliced, _room_token_by_token])
-def test_03g_1_accepts_any_correct_room(fn):
-    assert verdict("03g.1", fn).passed, verdict("03g.1", fn).message
+def test_03g_1_refuses_section_1s_cell_pasted():
+    """A cold reading passed the old exercise with section 1's cell pasted in: the exercise now
+    extends the cell (the document's order), and the paste is refused with the step it leaves
+    out. This test fails on the old checker, which passed the paste."""
+    result = verdict("03g.1", _cell_pasted)
+    assert not result.passed and "you handed them over best first" in result.message, result.message
 
 
 def test_03g_1_refuses_the_old_number_answer(capsys):
@@ -57,6 +83,8 @@ def _slipped(
     whole="",
     own=False,
     cut=True,
+    order="document",
+    sort_first=False,
 ):
     def fn(ranked, parent_of, sections, starts):
         if not ranked:
@@ -64,22 +92,34 @@ def _slipped(
         section = sections[parent_of[ranked[pick][0]]]
         if own:
             ranked = [r for r in ranked if parent_of[r[0]] == parent_of[ranked[0][0]]]
-        room, texts = budget(section, starts) + shift, [t for _, t in ranked]
+        if sort_first:
+            ranked = sorted(ranked)
+        room, kept = budget(section, starts) + shift, []
         if whole:
-            kept = []
-            for t in texts:
-                if len(starts(join.join([*kept, t]))) > room:
-                    kept += [t] if whole == "after" else []
+            for p, t in ranked:
+                if len(starts(join.join([*(k for _, k in kept), t]))) > room:
+                    kept += [(p, t)] if whole == "after" else []
                     break
-                kept.append(t)
-            return section, join.join(kept)
-        text, at = join.join(texts), starts(join.join(texts))
-        return section, text[: at[room]] if cut and room < len(at) else text
+                kept.append((p, t))
+        else:
+            text = join.join(t for _, t in ranked)
+            at = starts(text)
+            text = text[: at[room]] if cut and 0 <= room < len(at) else text
+            start = 0
+            for p, t in ranked:
+                if start >= len(text):
+                    break
+                if text[start : start + len(t)].strip():
+                    kept.append((p, text[start : start + len(t)]))
+                start += len(t) + len(join)
+        if order != "rank":
+            kept.sort(reverse=order == "reverse")
+        return section, join.join(t for _, t in kept)
 
     return fn
 
 
-def _calls_cl100k(ranked, parent_of, sections, starts):  # cell 28 copied with its tokenizer
+def _calls_cl100k(ranked, parent_of, sections, starts):  # the notebook's tokenizer called
     from chunklab.tokens.counters import cl100k_token_starts
 
     return _room_sliced(ranked, parent_of, sections, cl100k_token_starts)
@@ -90,42 +130,27 @@ def _per_child(ranked, parent_of, sections, starts):  # sums each child's tokens
         return "", ""
     section = sections[parent_of[ranked[0][0]]]
     room, used, kept = len(starts(section)), 0, []
-    for _, t in ranked:
+    for p, t in ranked:
         at = starts(t)
         if used + len(at) <= room:
-            kept.append(t)
+            kept.append((p, t))
             used += len(at)
         else:
-            kept.append(t[: at[room - used]])
+            kept.append((p, t[: at[room - used]]))
             break
-    return section, "\n".join(kept)
-
-
-def _cut_at_characters(ranked, parent_of, sections, starts):
-    section, _ = _room_sliced(ranked, parent_of, sections, starts)
-    return section, "\n".join(t for _, t in ranked)[: len(section)]
-
-
-def _as_many_words(ranked, parent_of, sections, starts):
-    section, _ = _room_sliced(ranked, parent_of, sections, starts)
-    return section, " ".join("\n".join(t for _, t in ranked).split()[: len(section.split())])
-
-
-def _resorted(ranked, parent_of, sections, starts):  # ranked re-sorted before the cut
-    return _room_sliced(sorted(ranked), parent_of, sections, starts)
+    return section, "\n".join(t for _, t in sorted(kept) if t)
 
 
 def _no_empty_case(ranked, parent_of, sections, starts):  # ranked[0] read before any check
     section = sections[parent_of[ranked[0][0]]]
-    text, at = "\n".join(t for _, t in ranked), starts("\n".join(t for _, t in ranked))
-    room = len(starts(section))
-    return section, text[: at[room]] if room < len(at) else text
+    return section, _room_sliced(ranked, parent_of, sections, starts)[1]
 
 
 WRONG_03G_1 = [
-    (_resorted, "do not sort it"),
-    (_cut_at_characters, "at the section's character count"),
-    (_as_many_words, "as many words as the"),
+    (_cell_pasted, "you handed them over best first"),
+    (_slipped(order="rank"), "you handed them over best first"),
+    (_slipped(order="reverse"), "smallest position first"),
+    (_slipped(sort_first=True), "sorting before the cut"),
     (_per_child, "counting each child apart"),
     (_slipped(pick=-1), "the best child's"),
     (_slipped(budget=lambda s, starts: len(s)), "not its characters"),
@@ -149,55 +174,19 @@ def test_03g_1_refuses_with_a_hint(fn, hint):
     assert not result.passed and hint in result.message, result.message
 
 
-# --- hints a cold reading found generic or doubled --------------------------------------------
-
-
-def _whole_children_counted_apart(ranked, parent_of, sections, starts):  # whole children only
-    section = sections[parent_of[ranked[0][0]]] if ranked else ""
-    kept, used = [], 0
-    for _, text in ranked:
-        if used + len(starts(text)) > len(starts(section)):
-            break
-        kept.append(text)
-        used += len(starts(text))
-    return section, "\n".join(kept)
-
-
-def _words_split_at_spaces(ranked, parent_of, sections, starts):  # the room counted in words
-    section = sections[parent_of[ranked[0][0]]] if ranked else ""
-    text = "\n".join(t for _, t in ranked)
-    return section, " ".join(text.split(" ")[: len(section.split())])
-
-
 def _one_short_right_guard(ranked, parent_of, sections, starts):  # short by one, guard unshifted
     section = sections[parent_of[ranked[0][0]]] if ranked else ""
     text, room = "\n".join(t for _, t in ranked), len(starts(section))
     at = starts(text)
-    return section, text[: at[room - 1]] if room < len(at) else text
+    cut = text[: at[room - 1]] if room < len(at) else text
+    pieces = [(p, piece) for (p, _), piece in zip(ranked, cut.split("\n"), strict=False) if piece]
+    return section, "\n".join(piece for _, piece in sorted(pieces))
 
 
-def _one_short_loose_guard(ranked, parent_of, sections, starts):  # short by one, guard with <=
-    section = sections[parent_of[ranked[0][0]]] if ranked else ""
-    text, room = "\n".join(t for _, t in ranked), len(starts(section))
-    at = starts(text)
-    return section, text[: at[room - 1]] if ranked and room <= len(at) else text
-
-
-@pytest.mark.parametrize(
-    ("fn", "hint"),
-    [
-        (_whole_children_counted_apart, "you kept whole children only"),
-        (_words_split_at_spaces, "not its words"),
-        (_one_short_right_guard, "you cut one token short"),
-        (_one_short_loose_guard, "you cut one token short"),
-    ],
-    ids=["whole-children", "words", "one-short-guarded", "one-short-loose"],
-)
-def test_a_named_slip_gets_its_own_hint(fn, hint):
-    result = verdict("03g.1", fn)
-    assert not result.passed and hint in result.message and "; or " not in result.message, (
-        result.message
-    )
+def test_a_one_short_cut_guarded_either_way_gets_its_own_hint():
+    result = verdict("03g.1", _one_short_right_guard)
+    assert not result.passed and "you cut one token short" in result.message, result.message
+    assert "; or " not in result.message, result.message
 
 
 # --- 03g.2: 03's gain split in two halves, each with the questions it does not tie ----------------

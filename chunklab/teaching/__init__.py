@@ -97,8 +97,9 @@
   many of each model's cuts fall on a true topic change).
 - `answers_small_to_big`: the answer exercises of notebooks 03 to 03c (small-to-big, sentence
   windows, filters) and the wrong answers they know.
-- `exercises_room_edges`: the checks of 03g.1 (the children alone in the section's room) and
-  03d.1 (the first overlapping block that holds an answer).
+- `exercises_room_order`: the check of 03g.1 (the children alone in the section's room, handed
+  over in the document's order).
+- `exercises_room_edges`: the check of 03d.1 (the first overlapping block that holds an answer).
 - `answers_semantic`: the answer exercises of notebooks 04, 04b, 04c and 04e and the wrong
   answers they know.
 - `answers_tables_prefixes`: the answer exercises of companions 05c and 05b, the same way.

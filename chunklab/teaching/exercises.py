@@ -52,6 +52,7 @@ from chunklab.teaching.exercises_read_limit import CHECKS_READ_LIMIT
 from chunklab.teaching.exercises_reading import CHECKS_READING
 from chunklab.teaching.exercises_refresh import CHECKS_REFRESH
 from chunklab.teaching.exercises_room_edges import CHECKS_ROOM_EDGES
+from chunklab.teaching.exercises_room_order import CHECKS_ROOM_ORDER
 from chunklab.teaching.exercises_running_heads import CHECKS_RUNNING_HEADS
 from chunklab.teaching.exercises_safe_size import CHECKS_SAFE_SIZE
 from chunklab.teaching.exercises_sign_test import CHECKS_SIGN_TEST
@@ -364,7 +365,8 @@ CHECKS: dict[str, tuple[str, Callable[[Callable], int | Cases]]] = {
     **CHECKS_WON_LOST,  # 01.1: teaching.exercises_won_lost
     **CHECKS_HEADINGS_APART,  # 02c.1: teaching.exercises_headings_apart
     **CHECKS_HEADING_GLUE,  # 02c.2: teaching.exercises_heading_glue
-    **CHECKS_ROOM_EDGES,  # 03g.1 and 03d.1: teaching.exercises_room_edges
+    **CHECKS_ROOM_ORDER,  # 03g.1: teaching.exercises_room_order
+    **CHECKS_ROOM_EDGES,  # 03d.1: teaching.exercises_room_edges
     **CHECKS_GAIN_SPLIT,  # 03g.2: teaching.exercises_gain_split
 }
 
