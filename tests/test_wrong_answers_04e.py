@@ -67,14 +67,18 @@ def test_04e_1_names_each_slip(wrong, hint):
     assert hint in result.message, result.message
 
 
-def _starts(max_tokens=300, names=None, with_own_start=False, every_start_the_rules=False):
+def _starts(
+    max_tokens=300, names=None, with_own_start=False, every_start_the_rules=False, percentile=90
+):
     """04e.2 counted as a learner would, with a slip when asked: (chunk starts, the rule's own)."""
     from chunklab.chunkers.semantic import SemanticChunker
     from chunklab.documents.series import load_document
     from chunklab.embeddings.static import WordLlamaEmbedder
 
     names = names or ["manual_md", "sensitive_code", "topics", "travel_policy", "work_schedules"]
-    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), percentile=80, max_tokens=max_tokens)
+    chunker = SemanticChunker(
+        embedder=WordLlamaEmbedder(), percentile=percentile, max_tokens=max_tokens
+    )
     starts = own = 0
     for name in names:
         document = load_document(name)
@@ -108,3 +112,19 @@ def test_04e_2_accepts_the_count_and_names_each_slip():
 def test_04e_2_the_rules_own_count_does_not_move_with_the_budget():
     """The exercise's written half: the budget adds or removes starts, never the rule's."""
     assert _starts(100)[1] == _starts(300)[1] and _starts(100)[0] > _starts(300)[0]
+    assert _starts(300, percentile=80)[1] > _starts(300)[1]  # the percentile moves it
+
+
+@pytest.mark.xdist_group("exercise-04e.2")
+def test_04e_2_refuses_the_rule_count_the_notebook_prints():
+    """Percentile 80's rule count is printed (39 at 100 and at 200 tokens) and does not move with
+    the budget, so at percentile 80 the second number needed no work (a cold reader's finding):
+    the exercise asks percentile 90, and refuses 39 carried over, with either half, by name."""
+    at_80, right = _starts(300, percentile=80), _starts()
+    for wrong, hint in [
+        (at_80, "percentile 80's counts"),
+        ((right[0], at_80[1]), "the budget never moves the rule's count"),
+        ((at_80[0], right[1]), "chunk starts at percentile 80"),
+    ]:
+        line = selfcheck.verdict_for("04e.2", wrong)
+        assert "not quite" in line and hint in line, line

@@ -8,6 +8,7 @@ import re
 
 import pytest
 
+from chunklab.parsing import blocks as _blocks
 from chunklab.parsing.blocks import split_cells as _library_split
 from chunklab.teaching.exercises import verdict
 
@@ -200,6 +201,29 @@ def _importing_inside(header, row):
 def test_05_1_refuses_the_library_split_cells_behind_a_helper_or_an_inner_import(wrong):
     """A one-line module-level helper around `split_cells`, or an import of it inside the
     function, passed every case without the splitting the exercise asks for."""
+    result = verdict("05.1", wrong)
+    assert not result.passed and "split_cells" in result.message, result.message
+
+
+def _module_attribute(header, row):  # the module imported at the top, as a notebook cell would
+    cells = zip(_blocks.split_cells(header), _blocks.split_cells(row), strict=False)
+    return "; ".join(f"{h}: {v}" for h, v in cells)
+
+
+def _table_cells(header, row):
+    from chunklab.chunkers.tables import find_tables
+
+    delimiter = "|" + "---|" * len(re.split(r"(?<!\\)\|", header.strip().strip("|")))
+    names = find_tables(f"{header}\n{delimiter}\n{header}")[0].cells[0]
+    values = find_tables(f"{header}\n{delimiter}\n{row}")[0].cells[0]
+    return "; ".join(f"{h}: {v}" for h, v in zip(names, values, strict=False))
+
+
+@pytest.mark.parametrize("wrong", [_module_attribute, _table_cells])
+def test_05_1_refuses_split_cells_reached_as_a_module_attribute_or_through_find_tables(wrong):
+    """A cold reader passed the old name-reading check with `blocks.split_cells(...)` and with
+    `find_tables(...)[0].cells`: neither names `split_cells` in the learner's code. The check now
+    watches the library's function while the answer runs (`checking.run_without`)."""
     result = verdict("05.1", wrong)
     assert not result.passed and "split_cells" in result.message, result.message
 

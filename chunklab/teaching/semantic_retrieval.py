@@ -51,7 +51,8 @@ def recall_within_tokens(
 
 def verdict_table(verdicts: Mapping[tuple[int, str, str], Any], level: float) -> Any:
     """A family's verdicts, one row per (k, retriever, baseline): won, lost, tied, the mean
-    difference, the interval at the family's `level` and the sign test."""
+    difference, the interval at the family's `level`, the sign test and the verdict, with the test
+    that withheld it when only one of the two rejects (`Comparison.verdict_text`)."""
     import pandas as pd
 
     return pd.DataFrame(
@@ -66,7 +67,7 @@ def verdict_table(verdicts: Mapping[tuple[int, str, str], Any], level: float) ->
                 "mean": signed(v.mean_difference),
                 f"{level:.4g}% interval": f"[{signed(v.low)}, {signed(v.high)}]",
                 "sign test p": round(v.p_value, 3),
-                "verdict": v.verdict,
+                "verdict": v.verdict_text(),
             }
             for (k, r, b), v in verdicts.items()
         ]
