@@ -112,7 +112,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.excerpt_inside`: a benchmark answer whole inside one piece handed over, or not
 - `teaching.parent_search`: a parent found directly or through its children; children alone
 - `teaching.window_evidence`: 03b's tables of five ways on notebook 03's four questions
-- `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block
+- `teaching.long_parents`: 03d's bookkeeping, answers across a block edge, a random block, the
+  sweep against the block's length drawn, the per-corpus table
 - `teaching.exercises_block_parent`: exercise 03d.2, the block holding most of a child, its slips
 - `teaching.exercises_family_reading`: exercise 03d.3, a family of comparisons read at 0.05 / m
 - `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling

@@ -82,3 +82,34 @@ def test_series_groups_nests_each_child_in_a_section_of_its_document():
         assert children and all(parent_of[c.chunk_id] in ids for c in children)
         assert all(c.token_count <= 45 for c in children)
         assert {q.document for q, _ in asked} == {children[0].doc_id}
+
+
+def test_children_only_shares_its_hits_and_small_to_big_reads_the_same_best_child():
+    from chunklab.retrieval.retrievers import BM25Retriever
+    from chunklab.teaching.parent_search import children_only, direct_vs_s2b
+
+    words = "alpha beta gamma delta epsilon zeta eta theta iota kappa".split()
+    text = " ".join(words[(i * 7) % 10] + str(i % 13) for i in range(900))
+    doc = Document(doc_id="c", uri="c", title="", text=text)
+    pieces = {"c": FixedSizeChunker(size=200, overlap=0).split(doc)}
+    asked = [
+        SimpleNamespace(corpus="c", text=f"{w}{n} {v}", excerpts=[(40 * n, 40 * n + 30)])
+        for n, (w, v) in enumerate(zip(words, reversed(words), strict=True))
+    ]
+
+    def holds(q, block):
+        return float(block is not None and block.start <= q.excerpts[0][0] < block.end)
+
+    shared: dict = {}
+    alone = children_only(
+        BM25Retriever, block_groups({"c": doc}, pieces, asked, 1000), [1, 3], shared
+    )
+    assert alone == children_only(
+        BM25Retriever, block_groups({"c": doc}, pieces, asked, 1000), [1, 3]
+    )
+    assert all(len(hits) == 3 for hits in shared.values()) and len(shared) == len(asked)
+    for size in (600, 1000):
+        made = block_groups({"c": doc}, pieces, asked, size)
+        assert direct_vs_s2b(BM25Retriever, made, holds, shared) == direct_vs_s2b(
+            BM25Retriever, made, holds
+        )

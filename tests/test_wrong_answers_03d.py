@@ -268,7 +268,7 @@ def test_03d_3_accepts_any_correct_reading():
     ("fn", "hint"),
     [
         (_reading(alpha=0.05), "you read every row at 0.05"),
-        (_reading(alpha=0.05 / 18), "the notebook's m"),
+        (_reading(alpha=0.05 / 30), "the notebook's m"),
         (_reading(counts=False), "the interval alone"),
         (_reading(interval=False), "the sign test alone"),
         (_reading(touching=True), "lower end is 0"),
@@ -373,3 +373,30 @@ def test_03d_3_slip_table_starts_from_the_librarys_rule():
 
     for rows in fr._families():
         assert fr._rule(rows) == fr.family_expected(rows), rows
+
+
+def test_03d_3_refuses_the_librarys_own_reading():
+    """The old check passed a function that builds the library's Comparison and reads its verdict:
+    the rule the exercise asks for, not written."""
+    from chunklab.teaching.claims import Comparison
+    from chunklab.teaching.exercises_family_reading import family_expected
+
+    def by_comparison(rows):
+        level = 100 - 5 / len(rows)
+        return [
+            Comparison("a", "b", w, lo, 0, 0.0, a, b, 1.0, level=level).verdict
+            for w, lo, a, b in rows
+        ]
+
+    def by_better(rows):
+        level = 100 - 5 / len(rows)
+        made = [Comparison("a", "b", w, lo, 0, 0.0, a, b, 1.0, level=level) for w, lo, a, b in rows]
+        return [
+            "better" if c.better else "worse" if c.worse else "no difference shown" for c in made
+        ]
+
+    for fn in (by_comparison, by_better, family_expected):
+        result = verdict("03d.3", fn)
+        assert not result.passed and "asks the library for the verdict" in result.message, (
+            result.message
+        )

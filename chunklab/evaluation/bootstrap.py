@@ -12,6 +12,7 @@ intervals suggest, since both cuts meet the same easy and hard questions.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 import numpy as np
 
@@ -31,9 +32,33 @@ def count_for(level: float, count: int = COUNT) -> int:
     return max(count, math.ceil(PER_TAIL / tail))
 
 
+# Rows of resamples averaged at once: a family read at 99.83% draws 30,000 resamples of 472
+# questions, and gathering them all at once makes arrays of 113 MB; a block of rows stays in the
+# processor's cache. Each row's mean is the same either way, bit for bit.
+ROWS_AT_ONCE = 1000
+
+
+@lru_cache(maxsize=1)
+def _drawn(n: int, count: int, seed: int) -> np.ndarray:
+    picks = np.random.default_rng(seed).integers(0, n, size=(count, n))
+    picks.flags.writeable = False
+    return picks
+
+
 def resamples(n: int, count: int = COUNT, seed: int = SEED) -> np.ndarray:
-    """(count, n) indices: each row a resample of n questions with replacement."""
-    return np.random.default_rng(seed).integers(0, n, size=(count, n))
+    """(count, n) indices: each row a resample of n questions with replacement. Read-only, and
+    kept for the next call: a family of comparisons on the same questions asks for the same
+    resamples (the seed is fixed) once per comparison, and they are drawn once."""
+    return _drawn(n, count, seed)
+
+
+def _mean_differences(a: np.ndarray, b: np.ndarray, picks: np.ndarray) -> np.ndarray:
+    """mean(a) - mean(b) over each row of `picks`, `ROWS_AT_ONCE` rows at a time."""
+    out = np.empty(len(picks))
+    for start in range(0, len(picks), ROWS_AT_ONCE):
+        rows = picks[start : start + ROWS_AT_ONCE]
+        out[start : start + ROWS_AT_ONCE] = a[rows].mean(axis=1) - b[rows].mean(axis=1)
+    return out
 
 
 def interval(
@@ -66,7 +91,7 @@ def paired(
     if a.shape != b.shape or a.size == 0:
         raise ValueError(f"paired scores must have one shape, not {a.shape} and {b.shape}")
     picks = resamples(a.size, count_for(level, count), seed)
-    differences = (a[picks].mean(axis=1) - b[picks].mean(axis=1)) * scale
+    differences = _mean_differences(a, b, picks) * scale
     tail = (100.0 - level) / 2
     low, high = np.percentile(differences, [tail, 100.0 - tail])
     return float(low), float(high)

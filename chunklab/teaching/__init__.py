@@ -35,8 +35,9 @@
   retriever and k, recall and tokens).
 - `semantic_retrieval`: companion 04e's bookkeeping (chunks handed over up to a common token cap, a
   family's verdicts as a table; a family's fewest decisive questions is `claims.fewest_decisive`).
-- `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart and a
-  block drawn at random.
+- `long_parents`: notebook 03d's bookkeeping, the answers across a block edge set apart, a
+  block drawn at random, one corpus's scores picked out, the per-corpus table and the picture of
+  each comparison against the block's length.
 - `exercises_block_parent`: exercise 03d.2, the block that holds most of a child that does not
   nest, and the slips it names.
 - `exercises_family_reading`: exercise 03d.3, a family of paired comparisons read at 0.05 / m,

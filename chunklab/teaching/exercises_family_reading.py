@@ -5,11 +5,12 @@ Why a check of its own: companion 03d's skill is not computing a comparison but 
 of them. A row is "better" only when its interval lies above 0 **and** a wins more questions
 **and** the sign test's p is below 0.05 / m, m counted from the family; "worse" is the mirror.
 Each plausible shortcut agrees with that on most rows: the threshold left at 0.05, m fixed at the
-notebook's 18, the interval alone, the sign test alone, an interval whose lower end is 0 read as
-above 0 (03d's closest row, [0, +17.8]), no row ever "worse". The families below are built here,
+notebook's 30, the interval alone, the sign test alone, an interval whose lower end is 0 read as
+above 0 ([0, +17.8], say), no row ever "worse". The families below are built here,
 none shown in the notebook, and each shortcut reads one of their rows another way. Any correct
 reading passes: the verdicts as a list or tuple, written in any case, with or without the note
-`compare` prints after "no difference shown".
+`compare` prints after "no difference shown". The library's own reading is refused: a function
+that asks `Comparison` (or `compare`) for the verdict has not written the rule.
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
-from chunklab.teaching.claims import Comparison, bare_verdict, sign_test
+from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.claims import Comparison, bare_verdict, compare, sign_test
 
 Row = tuple[int, int, float, float]  # (won, lost, low, high), the interval drawn at 100 - 5/m
 
@@ -67,8 +68,8 @@ SLIPS: list[tuple[Callable[[list[Row]], list[str]], str]] = [
         "m together rarely show a difference by chance",
     ),
     (
-        lambda rows: _rule(rows, 0.05 / 18),
-        "you read every family at 0.05 / 18, the notebook's m: count m from the list you are "
+        lambda rows: _rule(rows, 0.05 / 30),
+        "you read every family at 0.05 / 30, the notebook's m: count m from the list you are "
         "given, len(rows)",
     ),
     (
@@ -120,7 +121,7 @@ SLIPS: list[tuple[Callable[[list[Row]], list[str]], str]] = [
 
 FIXED: list[list[Row]] = [
     [(30, 10, 2.0, 9.0), (22, 9, 0.5, 6.0), (9, 30, -9.0, -2.0)],  # p of 22-9 = 0.03: 0.05 / 3
-    [(12, 2, 1.0, 8.0)],  # m = 1: p = 0.013 < 0.05; at 0.05 / 18 it would not be
+    [(12, 2, 1.0, 8.0)],  # m = 1: p = 0.013 < 0.05; at 0.05 / 30 it would not be
     [(48, 10, 0.0, 17.8), (15, 12, 1.0, 5.0), (30, 10, -4.0, -0.5), (10, 40, -12.0, -3.0)],
     [(15, 6, 0.5, 4.0)],  # m = 1: p = 0.078, above 0.05; halved, it would pass
     [(20, 8, 0.5, 6.0)],  # m = 1: p = 0.036, below 0.05 but not below 0.025
@@ -160,12 +161,26 @@ def _slips_matching(fn: Callable) -> list[str]:
     ]
 
 
+# What reads a verdict in the library: compare, and Comparison's three readings (its properties).
+LIBRARY_READERS = [
+    compare,
+    *(getattr(Comparison, name).fget for name in ("verdict", "better", "worse")),
+]
+REFUSE_LIBRARY = (
+    "your function asks the library for the verdict ({name}, Comparison's own reading): that is "
+    "the rule this exercise asks you to write: read each row's two tests yourself, as section 1 "
+    "does, at 0.05 / m"
+)
+
+
 def check_family_verdicts(fn: Callable) -> int:
-    """Run the learner's `family_verdicts(rows)` on every family; a wrong reading names its slip."""
+    """Run the learner's `family_verdicts(rows)` on every family; a wrong reading names its slip,
+    and one that asks the library's `Comparison` for the verdict is refused."""
     families = _families()
     for rows in families:
         expected = family_expected(rows)
-        got = _read(fn([tuple(r) for r in rows]), len(rows))
+        asked = run_without(fn, ([tuple(r) for r in rows],), LIBRARY_READERS, REFUSE_LIBRARY)
+        got = _read(asked, len(rows))
         if got != expected:
             n = next(i for i, (g, e) in enumerate(zip(got, expected, strict=True)) if g != e)
             why = "; or ".join(_slips_matching(fn))

@@ -102,16 +102,25 @@ def covered(excerpts: Iterable[tuple[int, int]], chunks: Sequence[Chunk]) -> boo
 
 
 def children_only(
-    make: Callable[[], Any], groups: Iterable[Group], ks: Sequence[int]
+    make: Callable[[], Any],
+    groups: Iterable[Group],
+    ks: Sequence[int],
+    child_found: dict[tuple[str, str], list] | None = None,
 ) -> dict[int, list[float]]:
     """Per k: for each question, 1.0 when the top k children together cover every excerpt of its
-    answer (`q.excerpts`), else 0.0. Each question's children are ranked once, at the largest k."""
+    answer (`q.excerpts`), else 0.0. Each question's children are ranked once, at the largest k;
+    given `child_found`, those hits are kept there for `direct_vs_s2b`, whose best child is the
+    first of them (ranking is deterministic, ties to the child given first)."""
     ranker = make()
     found: dict[int, list[float]] = {k: [] for k in ks}
+    child_found = {} if child_found is None else child_found
     for _, children, _, asked in groups:
         by_id = {c.chunk_id: c for c in children}
         for q, text in asked:
-            ranked = [by_id[h.ref_id] for h in ranker.rank(text, children, max(ks))]
+            key = (text, children[0].chunk_id)
+            if key not in child_found or len(child_found[key]) < min(max(ks), len(children)):
+                child_found[key] = ranker.rank(text, children, max(ks))
+            ranked = [by_id[h.ref_id] for h in child_found[key][: max(ks)]]
             for k in ks:
                 found[k].append(float(covered(q.excerpts, ranked[:k])))
     return found
