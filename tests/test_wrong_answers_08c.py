@@ -71,6 +71,7 @@ def test_08c_1_refuses_03d_3s_answer():
         (_lead(join=any), "one of its facts"),
         (_lead(own=False), "every document's text"),
         (_lead(lambda f, t: _words(f) in _words(t)), "inside longer words"),
+        (_lead(lambda f, t: set(_words(f).split()) <= set(_words(t).split())), "as a set"),
         (_lead(skip_missed=True), "every question the baseline misses"),
         (_lead(ties=True), "both answer"),
         (_lead(swap=True), "swapped"),

@@ -12,10 +12,10 @@ and the baseline does not, and the other way round.
 Each plausible slip agrees with that on most questions: nothing left out, the fact looked for as
 raw characters (markup or a line break hides it), one side read word by word and the other raw,
 one fact found enough, any document's text searched, words matched inside longer ones ("5 days"
-inside "15 days"), every question the baseline misses left out (then nothing is ever won), a tie
-counted, won and lost swapped. The fixed case below, none of it shown in the notebook, tells each
-apart; the drawn ones test the rest. Any correct method passes: the two groups as lists, tuples
-or sets, in any order.
+inside "15 days"), a fact's words found anywhere in the text in any order, every question the
+baseline misses left out (then nothing is ever won), a tie counted, won and lost swapped. The
+fixed case below, none of it shown in the notebook, tells each apart; the drawn ones test the
+rest. Any correct method passes: the two groups as lists, tuples or sets, in any order.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ import re
 from collections.abc import Callable
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
-from chunklab.teaching.conversion_measures import plain
+from chunklab.teaching.conversion_measures import plain, words
 
 Case = tuple[list[dict], dict[str, bool], dict[str, bool], dict[str, str]]
 Found = Callable[[str, str], bool]  # (fact, text) -> is the fact in the text?
@@ -66,6 +66,10 @@ def _unpadded(fact: str, text: str) -> bool:
     return " ".join(plain(fact).split()) in " ".join(plain(text).split())
 
 
+def _bag(fact: str, text: str) -> bool:
+    return set(words(fact)) <= set(words(text))
+
+
 SLIPS: list[tuple[Callable[[Case], tuple[list[str], list[str]]], str]] = [
     (
         lambda case: _split(case, lambda f, t: True),
@@ -97,6 +101,12 @@ SLIPS: list[tuple[Callable[[Case], tuple[list[str], list[str]]], str]] = [
         lambda case: _split(case, _unpadded),
         "you matched words inside longer words ('5 days' inside '15 days'): pad both sides with a "
         "space, as `plain` does",
+    ),
+    (
+        lambda case: _split(case, _bag),
+        "you matched each fact's words as a set, in any order: every word of 'Get the passport' "
+        "is in the text, but not together; look for the fact as a run of words, "
+        "`plain(fact) in plain(text)`",
     ),
     (
         lambda case: _split(case, drop_missed=True),
@@ -139,6 +149,7 @@ FIXED: list[Case] = [
             ("v4", "visa", ["Carry over up to"], True, False),  # only in the other document
             ("v5", "visa", ["5 days ahead"], True, False),  # inside "15 days ahead"
             ("v6", "visa", ["Get the stamp"], True, True),  # a tie
+            ("v7", "visa", ["Get the passport"], True, False),  # its words there, not in order
             ("l1", "leave", ["Carry over up to 5 days"], False, True),  # a line break: raw misses
             ("l2", "leave", ["25 days a year"], True, False),
             ("l3", "leave", ["Ask your lead"], False, False),

@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import mammoth
+import matplotlib.pyplot as plt
 import pandas as pd
 import pdfplumber
 from bs4 import BeautifulSoup
@@ -22,9 +23,15 @@ from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.chunkers.tables import orphans
 from chunklab.documents.reading import read_document
 from chunklab.retrieval.retrievers import BM25Retriever
-from chunklab.teaching.claims import claim, compare
+from chunklab.teaching.claims import (
+    INTERVAL_ONLY,
+    claim,
+    compare,
+    fewest_decisive,
+    p_text,
+    signed,
+)
 from chunklab.teaching.conversion_measures import plain
-from chunklab.teaching.figures import plot_comparisons
 from chunklab.tokens.counters import cl100k
 
 PLAIN, TITLED = "plain text", "title + plain text"  # the two baselines, as a kind's suffix
@@ -89,18 +96,24 @@ class Survival:
     def run(self, kind: str, k: int, budget: int) -> tuple[list[float], dict, dict]:
         """Per question 1.0 if one of BM25's top k chunks holds every fact; the tokens handed
         over per question; and the table's row."""
-        found, spent, sizes, counts, orphaned = {}, {}, [], [], 0
+        found, spent, counts, orphaned = {}, {}, [], 0
+        sizes: list[int] = []
         for name in self.sources:
             doc, chunks = self.chunks_of(kind, name, budget)
             counts.append(len(chunks))
-            sizes += [cl100k(c.text) for c in chunks]
+            tokens = {c.chunk_id: cl100k(c.text) for c in chunks}
+            sizes += tokens.values()
             orphaned += orphans(chunks, doc)
             by_id = {c.chunk_id: c.text for c in chunks}
+            words_of: dict = {}  # each chunk read word by word once
+            bm25 = BM25Retriever()  # one index per document, shared by its questions
             for q in (q for q in self.questions if q["document"] == name):
-                top = [h.ref_id for h in BM25Retriever().rank(q["question"], chunks, k)]
-                holds = [all(plain(f) in plain(by_id[ref]) for f in q["facts"]) for ref in top]
-                found[q["id"]] = float(any(holds))
-                spent[q["id"]] = sum(cl100k(by_id[ref]) for ref in top)
+                top = [h.ref_id for h in bm25.rank(q["question"], chunks, k)]
+                for ref in top:
+                    words_of.setdefault(ref, plain(by_id[ref]))
+                facts = [plain(f) for f in q["facts"]]
+                found[q["id"]] = float(any(all(f in words_of[r] for f in facts) for r in top))
+                spent[q["id"]] = sum(tokens[ref] for ref in top)
         row = {
             "budget": budget,
             "k": k,
@@ -113,15 +126,17 @@ class Survival:
         }
         return [found[q["id"]] for q in self.questions], spent, row
 
-    def run_all(self, kinds: list[str], budgets=(200, 100), ks=(3, 1)) -> pd.DataFrame:
-        """Every kind at every budget and k (the titled plain text at 100 tokens only); the
-        table at k = 3 (k = 1 ranks the same chunks)."""
+    def run_all(
+        self, kinds: list[str], budgets=(200, 100), ks=(3, 1), titled_at=None
+    ) -> pd.DataFrame:
+        """Every kind at every budget and k (the titled plain text at the budgets `titled_at`
+        only, if given); the table at k = 3 (k = 1 ranks the same chunks)."""
         self.runs = {
             (kind, k, b): self.run(kind, k, b)
             for b in budgets
             for k in ks
             for kind in kinds
-            if b == 100 or not kind.endswith(TITLED)
+            if titled_at is None or b in titled_at or not kind.endswith(TITLED)
         }
         self.found = {key: found for key, (found, _, _) in self.runs.items()}
         rows = [row for _, _, row in self.runs.values() if row["k"] == 3]
@@ -163,10 +178,10 @@ class Survival:
             f"{len(pairs)} comparisons: no difference shown",
         )
 
-    def against_plain_text(self, family: list[tuple], level: float, title: str) -> dict:
-        """Each conversion against its baseline, the family read at `level`; the table (won and
-        lost, the paired interval at `level`, the sign test's p), the forest plot, and the
-        section's claims."""
+    def against_plain_text(self, family: list[tuple], level: float) -> dict:
+        """Each conversion against its plain text, the family read at `level`: the table (a row
+        per budget, a column per format: won-lost, the paired interval, the verdict where one is
+        shown), the sweep's figure, and the section's claims."""
         got = {
             (kind, k, b, base): compare(
                 self.found[kind, k, b],
@@ -178,80 +193,142 @@ class Survival:
             )
             for kind, k, b, base in family
         }
+        cells = {
+            (b, kind): f"{c.won}-{c.lost} [{signed(c.low)}, {signed(c.high)}]"
+            + ("" if c.verdict == "no difference shown" else f" {c.verdict}")
+            for (kind, _, b, _), c in got.items()
+        }
+        formats = list(dict.fromkeys(kind for kind, *_ in family))
+        budgets = list(dict.fromkeys(b for _, _, b, _ in family))
         table = pd.DataFrame(
-            [
-                {
-                    "budget": b,
-                    "against": base,
-                    "format": kind,
-                    "k": k,
-                    "won-lost": f"{c.won}-{c.lost}",
-                    "interval": f"[{c.low:+.1f}, {c.high:+.1f}]",
-                    "p": round(c.p_value, 4),
-                    "verdict": c.verdict,
-                }
-                for (kind, k, b, base), c in got.items()
-            ]
+            [[cells[b, kind] for kind in formats] for b in budgets], index=budgets, columns=formats
         )
-        print(table.set_index(["budget", "against", "format", "k"]).to_string())
-        plot_comparisons(list(got.values()), title)
+        print(table.rename_axis("budget").to_string())
+        plot_sweep(got, level)
         self._claims(got, alpha=(100 - level) / 100)
         return got
 
     def _claims(self, got: dict, alpha: float) -> None:
-        at: dict = {}
-        for (kind, k, b, base), c in got.items():
-            at.setdefault((b, base), {})[f"{kind} k={k}"] = c
-        at_200, at_100, titled = at[200, PLAIN], at[100, PLAIN], at[100, TITLED]
+        at = {(kind, b): c for (kind, _, b, _), c in got.items()}
+        need = fewest_decisive(len(self.questions), alpha)
+        shown = {key for key, c in at.items() if c.verdict != "no difference shown"}
         claim(
-            "plain-text-not-told-apart-at-200",
-            "at 200 tokens, at k=3 and at k=1, the "
-            "structure-keeping conversion is not told apart from the plain text",
-            holds=all(c.verdict == "no difference shown" for c in at_200.values()),
-            evidence="; ".join(f"{n}: {c.won}-{c.lost}" for n, c in at_200.items()),
+            "conversion-shown-for-html-at-70-80",
+            "from 50 to 400 tokens at k=3, in the family, the conversion is shown better than "
+            "its plain text for HTML at 70 and at 80 tokens, and nowhere else",
+            holds=shown == {("html", 70), ("html", 80)} and all(at[key].better for key in shown),
+            evidence="; ".join(f"{kind} at {b}: {at[kind, b].brief()}" for kind, b in sorted(shown))
+            + f"; threshold {alpha:.5f}, {need} questions all one way needed",
         )
+        leans = {key: c for key, c in at.items() if 60 <= key[1] <= 150 and key not in shown}
+        above = [f"{kind} {b}: {c.won}-{c.lost}, p = {c.p_value:.3g}" for (kind, b), c in
+                 leans.items() if c.withheld_by == INTERVAL_ONLY]  # fmt: skip
         claim(
-            "conversion-leans-at-100",
-            "at 100 tokens, at k=3 and at k=1, every format's "
-            "conversion wins more questions than its plain text, and none of the six leads is "
-            "shown in the family",
+            "leans-from-60-to-150",
+            "from 60 to 150 tokens every other conversion also wins more questions than its "
+            "plain text, none shown in the family, though some intervals lie wholly above 0",
+            holds=all(c.won > c.lost and c.verdict == "no difference shown" for c in leans.values())
+            and bool(above),
+            evidence=f"smallest lead {min(c.won - c.lost for c in leans.values())} question(s); "
+            "interval above 0, sign test withholding: " + "; ".join(above),
+        )
+        at_50 = {kind: c for (kind, b), c in at.items() if b == 50}
+        claim(
+            "plain-text-leans-at-50",
+            "at 50 tokens no conversion wins more questions than its plain text, and the plain "
+            "text wins more against HTML and PDF, none shown",
             holds=all(
-                c.won > c.lost and c.verdict == "no difference shown" for c in at_100.values()
-            ),
-            evidence="; ".join(
-                f"{n}: {c.won}-{c.lost}, p = {c.p_value:.3g}" for n, c in at_100.items()
+                c.won <= c.lost and c.verdict == "no difference shown" for c in at_50.values()
             )
-            + f"; threshold {alpha:.4f}",
+            and all(at_50[kind].lost > at_50[kind].won for kind in ("html", "pdf")),
+            evidence="; ".join(f"{kind}: {c.won}-{c.lost}" for kind, c in at_50.items()),
         )
-        narrower = all(c.won - c.lost < at_100[n].won - at_100[n].lost for n, c in titled.items())
+        top = {key: c for key, c in at.items() if key[1] >= 200}
+        claim(
+            "no-lead-from-200-up",
+            "from 200 tokens up no conversion and its plain text differ on more than 2 "
+            f"questions, so none could be shown (the family needs {need})",
+            holds=all(c.decisive <= 2 for c in top.values()),
+            evidence=", ".join(f"{kind} {b}: {c.won}-{c.lost}" for (kind, b), c in top.items()),
+        )
+
+    def titled_leads(self, budgets=(70, 80, 100), formats=("html", "docx", "pdf"), need=11):
+        """At k = 3, each conversion's lead (won - lost) over its plain text and over its titled
+        plain text, and the claim that the title narrows every lead."""
+        leads = {}
+        for b in budgets:
+            for kind in formats:
+                plain_c, titled_c = (
+                    compare(self.found[kind, 3, b], self.found[f"{kind}, {base}", 3, b], show=False)
+                    for base in (PLAIN, TITLED)
+                )
+                leads[f"{kind} {b}"] = (plain_c, titled_c)
+        html = [t for key, (_, t) in leads.items() if key in ("html 70", "html 80")]
         claim(
             "title-narrows-every-lead",
-            "at 100 tokens, against the same plain-text chunks with "
-            "the title before each, every conversion's lead is smaller than against the plain "
-            "text; at k=3 the PDF's falls to one question or none",
-            holds=narrower and titled["pdf k=3"].won - titled["pdf k=3"].lost <= 1,
+            f"at {', '.join(map(str, budgets))} tokens (k=3), against the same plain-text chunks "
+            "with the title before each, every conversion's lead is smaller than against the "
+            f"plain text; HTML's at 70 and 80 falls below the {need} one-way questions the "
+            "family needs",
+            holds=all(t.won - t.lost < p.won - p.lost for p, t in leads.values())
+            and all(t.decisive < need or t.lost > 0 for t in html),
             evidence="; ".join(
-                f"{n}: {c.won}-{c.lost} (plain text: {at_100[n].won}-{at_100[n].lost})"
-                for n, c in titled.items()
+                f"{key}: {t.won}-{t.lost} (plain text: {p.won}-{p.lost})"
+                for key, (p, t) in leads.items()
             ),
         )
 
     def hands_over_more(self, formats=("pdf", "html", "docx"), budgets=(200, 100)) -> None:
-        """At k = 3, on how many questions the plain text hands the model more tokens."""
+        """At k = 3, the tokens handed to the model per question, the plain text's against the
+        conversion's, paired: a family of its own (formats x budgets)."""
         spent = {key: tokens for key, (_, tokens, _) in self.runs.items()}
+        level = 100 - 5 / (len(formats) * len(budgets))
         more = {
-            f"{kind} {b}": sum(
-                spent[f"{kind}, {PLAIN}", 3, b][q] > spent[kind, 3, b][q] for q in spent[kind, 3, b]
+            f"{kind} {b}": compare(
+                list(spent[f"{kind}, {PLAIN}", 3, b].values()),
+                [spent[kind, 3, b][q] for q in spent[f"{kind}, {PLAIN}", 3, b]],
+                scale=1.0,
+                level=level,
+                show=False,
             )
             for b in budgets
             for kind in formats
         }
         claim(
             "plain-text-hands-over-more",
-            "at k=3, in every format and at both budgets, the "
-            "plain text hands the model more tokens than the conversion on most questions",
-            holds=all(n > len(self.questions) / 2 for n in more.values()),
-            evidence=", ".join(
-                f"{key}: more on {n} of {len(self.questions)}" for key, n in more.items()
+            f"at k=3, in every format at {' and '.join(map(str, budgets))} tokens, the plain text "
+            f"is shown to hand the model more tokens per question than the conversion (paired, "
+            f"a family of {len(more)})",
+            holds=all(c.better for c in more.values()),
+            evidence="; ".join(
+                f"{key}: more on {c.won}, fewer on {c.lost}, {p_text(c.p_value)}, "
+                f"[{signed(c.low)}, {signed(c.high)}] tokens"
+                for key, c in more.items()
             ),
         )
+
+
+def plot_sweep(got: dict, level: float):
+    """Won minus lost per budget, a line per format: a filled dot where the family shows the
+    conversion better (or worse), a hollow one where it does not."""
+    fig, ax = plt.subplots(figsize=(8, 3))
+    for kind in dict.fromkeys(kind for kind, *_ in got):
+        row = sorted((b, c) for (kd, _, b, _), c in got.items() if kd == kind)
+        line = ax.plot([b for b, _ in row], [c.won - c.lost for _, c in row], label=kind)[0]
+        for b, c in row:
+            shown = c.verdict != "no difference shown"
+            ax.plot(b, c.won - c.lost, "o", mec=line.get_color(),
+                    mfc=line.get_color() if shown else "white", ms=8 if shown else 5)  # fmt: skip
+    budgets = sorted({b for _, _, b, _ in got})
+    ax.set_xscale("log")
+    ax.set_xticks(budgets, [str(b) for b in budgets], fontsize=8)
+    ax.minorticks_off()
+    ax.axhline(0, color="black", linewidth=0.8)
+    ax.set_xlabel("max_tokens (k = 3)")
+    ax.set_ylabel("won - lost")
+    ax.set_title(
+        f"conversion vs its plain text (filled: shown better at {level:.4g}%)", fontsize=10
+    )
+    ax.legend(loc="upper right")
+    fig.tight_layout()
+    return fig
