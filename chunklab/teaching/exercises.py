@@ -65,6 +65,7 @@ from chunklab.teaching.exercises_thresholds import (
     check_buffer_edges,
     check_threshold_for,
     empty_texts_skipped,
+    own_windows,
 )
 from chunklab.teaching.exercises_verdict_family import CHECKS_VERDICT_FAMILY
 from chunklab.teaching.exercises_wide_buffer import CHECKS_WIDE_BUFFER
@@ -288,7 +289,7 @@ def _check_buffered(fn: Callable) -> int:
         texts = [f"s{k}" for k in range(rng.randint(0, 9))]
         buffer_size = rng.randint(0, 4)
         given = list(texts)
-        got, expected = fn(given, buffer_size), with_neighbours(texts, buffer_size)
+        got, expected = own_windows(fn, given, buffer_size), with_neighbours(texts, buffer_size)
         if given != texts:
             raise NotYet(
                 f"your function changed its input: texts={texts} became {short(given)}; "
