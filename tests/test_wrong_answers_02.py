@@ -153,8 +153,10 @@ def test_02_1_refuses_the_librarys_packer():
     def fitting(text, spans, budget):  # the library's search, the loop around it written out
         out, i = [], 0
         while i < len(spans):
+            first = spans[i][0]
+            rest = spans[i:]
             more = largest_fitting(
-                len(spans) - 1 - i, lambda k: cl100k(text[spans[i][0] : spans[i + k][1]]) <= budget
+                len(rest) - 1, lambda k, a=first, rest=rest: cl100k(text[a : rest[k][1]]) <= budget
             )
             out.append((spans[i][0], spans[i + more][1]))
             i += more + 1

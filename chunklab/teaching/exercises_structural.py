@@ -94,7 +94,7 @@ SENTENCES = [
 
 
 # 02.1 asks for the packer the library holds: a call into it is refused, with what to write
-LIBRARY = [pack_spans, largest_fitting]
+LIBRARY: list[Callable] = [pack_spans, largest_fitting]
 OWN = (
     "your function calls {name}, the library's packer: write the loop yourself (repack_ above, "
     "with the merged slice counted by cl100k instead of its length in characters)"
