@@ -119,6 +119,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_paired_interval`: exercise 01b.3, the paired interval by resampling
 - `teaching.exercises_sign_test`: exercise 01b.1, the sign test from per-question differences
 - `teaching.exercises_refresh`: exercise 03e.1, the documents a refresh chunks again, its slips
+- `teaching.exercises_line_windows`: exercise 01d.2, windows that end at a line break, its slips
 - `teaching.exercises_table_blank_line`: exercise 02d.1, a blank line above each table's header
   row that follows text, its slips
 - `teaching.exercises_numbered_titles`: exercise 02d.2, numbered titles guarded, its slips

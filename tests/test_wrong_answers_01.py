@@ -884,6 +884,38 @@ def test_01b_3_accepts_the_resampled_interval():
     assert verdict("01b.3", lambda *a: list(paired_interval(*a))).passed
 
 
+def test_01b_1_refuses_the_librarys_sign_test():
+    """A fresh reader passed 01b.1 with `claims.sign_test`, imported in cell 1; the check now
+    refuses it (and `compare`, which calls it) and says what to write instead."""
+    from chunklab.teaching.claims import compare, sign_test
+
+    for calling in [
+        lambda d: sign_test(sum(x > 0 for x in d), sum(x < 0 for x in d)),
+        lambda d: compare([max(x, 0) for x in d], [max(-x, 0) for x in d]).p_value,
+    ]:
+        result = verdict("01b.1", calling)
+        assert not result.passed and "library's sign test" in result.message, result.message
+
+
+def test_01b_3_refuses_the_librarys_resampling():
+    """A fresh reader passed 01b.3 with `bootstrap.paired`; the check now refuses it, and the
+    `resamples` and `interval` it is built on, and says what to write instead."""
+    from chunklab.evaluation.bootstrap import interval, paired, resamples
+
+    def by_resamples(d, draws, seed, level):
+        d, tail = np.asarray(d, dtype=float), (100 - level) / 2
+        means = d[resamples(len(d), draws, seed)].mean(axis=1) * 100
+        return tuple(np.percentile(means, [tail, 100 - tail]))
+
+    for calling in [
+        lambda d, n, s, lv: paired(np.asarray(d), np.zeros(len(d)), count=n, seed=s, level=lv),
+        by_resamples,
+        lambda d, n, s, lv: interval(np.asarray(d), count=n, seed=s),  # right only at 95
+    ]:
+        result = verdict("01b.3", calling)
+        assert not result.passed and "library's resampling" in result.message, result.message
+
+
 def test_01_1_names_tied_left_at_zero():
     """Won and lost right, tied returned as 0: the hint says what tied counts."""
     result = verdict("01.1", lambda *case: [*compare_whole_words(*case)[:2], 0])

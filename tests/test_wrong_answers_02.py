@@ -144,6 +144,33 @@ def test_02_1_accepts_tuples_or_lists(right):
     assert verdict("02.1", right).passed
 
 
+def test_02_1_refuses_the_librarys_packer():
+    """A fresh reader passed 02.1 with the packer the exercise names (`pack_spans`, 80 of 80
+    cases); the check now refuses it, and `largest_fitting` beneath it, saying what to write."""
+    from chunklab.tokens.budget import SourceBudget
+    from chunklab.tokens.packing import largest_fitting, pack_spans
+
+    def fitting(text, spans, budget):  # the library's search, the loop around it written out
+        out, i = [], 0
+        while i < len(spans):
+            first = spans[i][0]
+            rest = spans[i:]
+            more = largest_fitting(
+                len(rest) - 1, lambda k, a=first, rest=rest: cl100k(text[a : rest[k][1]]) <= budget
+            )
+            out.append((spans[i][0], spans[i + more][1]))
+            i += more + 1
+        return out
+
+    for calling, name in [
+        (lambda t, s, b: pack_spans(s, b, SourceBudget(t, cl100k)), "pack_spans"),
+        (fitting, "largest_fitting"),
+    ]:
+        result = verdict("02.1", calling)
+        assert not result.passed and name in result.message, result.message
+        assert "write the loop yourself" in result.message, result.message
+
+
 # --- 02b.1: closes_fence  ---
 
 

@@ -16,6 +16,8 @@
 - `exercises`: the exercises' checks, which accept any correct answer.
 - `equal_count`: notebook 02c's equal-chunk-count baseline, a cut against fixed windows that make
   as many chunks, per heading test.
+- `exercises_line_windows`: exercise 01d.2, windows with no overlap that end at a line break, and
+  the slips it names.
 - `exercises_structural`: notebook 02's checks (02.1, 02b.1), each naming the mistake of a plausible
   wrong answer.
 - `exercises_table_blank_line`: exercise 02d.1, a blank line above each table's header row that

@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chunklab.evaluation.bootstrap import paired
-from chunklab.teaching.checking import NotYet, short
+from chunklab.evaluation.bootstrap import interval, paired, resamples
+from chunklab.teaching.checking import NotYet, run_without, short
 
 Pair = tuple[float, float]
 
@@ -60,6 +60,13 @@ def _slip(diffs: list[float], draws: int, seed: int, level: float, got: Pair) ->
     return "draw rows as cell 7 does, from `np.random.default_rng(seed)`, then take percentiles"
 
 
+_LIBRARY: list[Callable] = [paired, resamples, interval]  # compare resamples through them
+_OWN = (
+    "your function calls {name}, the library's resampling: write it yourself (rows of question "
+    "indices from np.random.default_rng(seed), each row's mean difference, the two percentiles)"
+)
+
+
 def _check_paired_interval(fn: Callable) -> int:
     rng, cases = random.Random(31), 0
     for level in (95.0, 90.0, 98.0, 80.0):
@@ -67,7 +74,7 @@ def _check_paired_interval(fn: Callable) -> int:
             n = rng.randint(6, 30)
             diffs = [float(rng.choice([1, 0, 0, -1])) for _ in range(n)]
             draws, seed = 5000, rng.randint(0, 999)
-            got = fn(list(diffs), draws, seed, level)
+            got = run_without(fn, (list(diffs), draws, seed, level), _LIBRARY, _OWN)
             try:
                 pair = (float(got[0]), float(got[1]))
             except (TypeError, IndexError, ValueError):

@@ -10,7 +10,7 @@ import math
 import random
 from collections.abc import Callable
 
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.teaching.claims import sign_test
 
 
@@ -76,6 +76,12 @@ def _is_mid_p(fn: Callable) -> bool:
         return False
 
 
+_OWN = (
+    "your function calls {name}, the library's sign test: write it yourself (count the won and "
+    "the lost, then the doubled tail with math.comb, as sign_p does)"
+)
+
+
 def _check_sign_test(fn: Callable) -> int:
     """Any function giving `claims.sign_test`'s p from the differences' signs passes."""
     rng, cases = random.Random(11), 0
@@ -95,7 +101,7 @@ def _check_sign_test(fn: Callable) -> int:
         values = [rng.choice([1, 0.5, 0.25, 2]) for _ in range(won)]
         values += [-rng.choice([1, 0.5, 0.25, 2]) for _ in range(lost)] + [0] * tied
         rng.shuffle(values)
-        got = fn(list(values))
+        got = run_without(fn, (list(values),), sign_test, _OWN)
         if not isinstance(got, (int, float)) or isinstance(got, bool):
             raise NotYet(f"return one number, a p between 0 and 1, not {short(got)}")
         right = sign_test(won, lost)

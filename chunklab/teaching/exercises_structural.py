@@ -13,10 +13,10 @@ from collections.abc import Callable
 
 from chunklab.chunkers.structural import split_span
 from chunklab.parsing.scanner import closes_fence, indent_width, opening_fence
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, run_without, short
 from chunklab.tokens.budget import SourceBudget
 from chunklab.tokens.counters import cl100k
-from chunklab.tokens.packing import pack_spans
+from chunklab.tokens.packing import largest_fitting, pack_spans
 
 Span = tuple[int, int]
 
@@ -93,6 +93,14 @@ SENTENCES = [
 ]
 
 
+# 02.1 asks for the packer the library holds: a call into it is refused, with what to write
+LIBRARY: list[Callable] = [pack_spans, largest_fitting]
+OWN = (
+    "your function calls {name}, the library's packer: write the loop yourself (repack_ above, "
+    "with the merged slice counted by cl100k instead of its length in characters)"
+)
+
+
 def check_repack_tokens(fn: Callable) -> int:
     """02.1 against the library's packer (`pack_spans`) on random texts and budgets.
 
@@ -106,7 +114,7 @@ def check_repack_tokens(fn: Callable) -> int:
             budget = rng.randint(6, 60)
             text = separator.join(rng.choice(SENTENCES) for _ in range(rng.randint(fewest, 9)))
             spans = split_span(text, 0, len(text), separator)
-            got = [tuple(s) for s in fn(text, list(spans), budget)]
+            got = [tuple(s) for s in run_without(fn, (text, list(spans), budget), LIBRARY, OWN)]
             want = pack_spans(spans, budget, SourceBudget(text, cl100k))
             runs.append((text, spans, budget, got, want))
     missed = [run for run in runs if run[3] != run[4]]

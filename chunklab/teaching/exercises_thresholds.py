@@ -3,7 +3,8 @@ hint naming each predictable slip (the similarities' percentile, a distance left
 p / 100, another interpolation method, 1 minus a percentile that lands on a gap, a tie cut as
 >= would, rounding).
 Registered in `exercises`. Also the hint for two slips of 04.3's sentence buffer (a window that
-slides at the edges, neighbours found by value), which `exercises` names with its other hints."""
+slides at the edges, neighbours found by value), which `exercises` names with its other hints, and
+04.3's refusal of the library's `with_neighbours`."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import numpy as np
 
 from chunklab.chunkers.semantic import SemanticChunker, with_neighbours
 from chunklab.embeddings.static import HashingEmbedder
-from chunklab.teaching.checking import NotYet, short
+from chunklab.teaching.checking import NotYet, run_without, short
 
 
 def _threshold_slip(sims: np.ndarray, percentile: float, got: float) -> str:
@@ -106,10 +107,20 @@ _BUFFER_EDGE_CASES = [
 ]
 
 
+def own_windows(fn: Callable, texts: list[str], buffer_size: int) -> object:
+    """04.3's `fn(texts, buffer_size)`, refused when it calls the library's `with_neighbours`,
+    which the exercise asks the learner to write."""
+    refusal = (
+        "your function calls {name}, the library's: write the windows yourself (for each text, "
+        "the slice from buffer_size before it to buffer_size after it, joined by single spaces)"
+    )
+    return run_without(fn, (texts, buffer_size), with_neighbours, refusal)
+
+
 def check_buffer_edges(fn: Callable, slip: Callable[[list[str], int, object], str]) -> int:
     """04.3's edge cases, each refused with `slip` (the notebook's named hints); the count run."""
     for texts, buffer_size in _BUFFER_EDGE_CASES:
-        got = fn(list(texts), buffer_size)
+        got = own_windows(fn, list(texts), buffer_size)
         got = list(got) if isinstance(got, (list, tuple)) else got
         if got != with_neighbours(texts, buffer_size):
             raise NotYet(
