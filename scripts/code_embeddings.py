@@ -2,8 +2,8 @@
 
 Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of every cut in
 `chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`, and
-`minilm_budget_cuts`, the budget counted in MiniLM's own pieces, at 200 and, for the two blind
-cuts, at the read limit of 256) on the
+`minilm_budget_cuts`, the budget counted in MiniLM's own pieces, at 200 and at the read limit of
+256) on the
 corpus in data/code/toolz/, and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
@@ -45,11 +45,10 @@ def main() -> int:
     for label, splitter in minilm_budget_cuts(BUDGET).items():  # the budget in MiniLM's own pieces
         for p in cut_corpus(files, splitter):
             texts.setdefault(p.text, f"{label}, {BUDGET} MiniLM pieces: {p.uri} {p.start} {p.end}")
-    # the blind cuts at the read limit itself: freed of it, not shrunk
+    # the three cuts at the read limit itself: the blind ones freed of it, the tree in the same unit
     for label, splitter in minilm_budget_cuts(256).items():
-        if label != "chunklab code":
-            for p in cut_corpus(files, splitter):
-                texts.setdefault(p.text, f"{label}, 256 MiniLM pieces: {p.uri} {p.start} {p.end}")
+        for p in cut_corpus(files, splitter):
+            texts.setdefault(p.text, f"{label}, 256 MiniLM pieces: {p.uri} {p.start} {p.end}")
     stem = folder / "embeddings" / "minilm"
     for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
         print(line)

@@ -3,7 +3,8 @@
 Embeds, with the live all-MiniLM-L6-v2, the 43 questions of data/experiment.questions.yaml and
 every chunk the check ranks (markdown+path, whose chunks small-to-big also searches, the
 200-character windows, and the token windows matched to markdown+path, `MATCHED_WINDOW` tokens)
-on the series' documents, and stores them keyed by the model's hash and each text's SHA-256
+on the series' documents, and notebook 03's sections and 45-token children (`series_groups`),
+and stores them keyed by the model's hash and each text's SHA-256
 (`chunklab.embeddings.stored`), so the notebook ranks with the model's own vectors in a second
 instead of a quarter of a minute. It prints the SHA-256 of both files, for data/SOURCES.md. A text
 already in the store keeps its stored vector; `--fresh` embeds all.
@@ -22,6 +23,7 @@ from chunklab.embeddings.stored import store_texts
 from chunklab.evaluation.experiment import real_strategies
 from chunklab.evaluation.questions import load_question_file
 from chunklab.teaching.matched_windows import token_windows
+from chunklab.teaching.parent_search import series_groups
 
 # the windows 07 matches to markdown+path at k=3 with BM25; 07b section 5 recomputes the match
 MATCHED_WINDOW = 70
@@ -39,6 +41,9 @@ def main() -> int:
         for name, doc in documents.items():
             for c in prepare(doc).searched:
                 texts.setdefault(c.text, f"{label}: {name} {c.start} {c.end}")
+    for sections, kids, _, _ in series_groups(45):  # notebook 03's MiniLM line
+        for c in [*sections, *kids]:
+            texts.setdefault(c.text, f"03's sections and children: {c.chunk_id}")
     stem = data_dir() / "experiment" / "embeddings" / "minilm"
     for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
         print(line)
