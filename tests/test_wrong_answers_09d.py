@@ -49,72 +49,87 @@ def test_09d_1_refuses_an_answer_that_is_not_one_or_zero():
     assert not result.passed and "return 1 or 0" in result.message, result.message
 
 
-def test_09d_2_refuses_wrong_sizes_and_accepts_the_right_one(capsys):
-    size = selfcheck.SOLUTIONS["09d.2"][1]()
-    for answer in [size + 1, size - 1, 254, 256, 800, (size, 0)]:
+def _cuts_one(at: int) -> bool:
+    """Whether MiniLM cuts a window of the sensitive-code page at `at` tokens, no overlap."""
+    from chunklab import load_document
+    from chunklab.chunkers.registry import build
+    from chunklab.embeddings.minilm import MiniLMEmbedder
+
+    windows = build("fixed", size=at, overlap=0, unit="tokens").split(
+        load_document("sensitive_code")
+    )
+    return any(len(MiniLMEmbedder().encoding(c.text).ids) > 256 for c in windows)
+
+
+def test_09d_2_asks_the_safe_size_and_the_largest_and_they_differ(capsys):
+    """Sizes 188 to 194 cut a window of the page though 195 to 207 do not: the largest size that
+    cuts none (207) is luck of where the cuts fall, so the exercise asks for both it and the size
+    below which every size is safe (187). Fails on the old checker, which expected 207 alone."""
+    safe, largest = selfcheck.SOLUTIONS["09d.2"][1]()
+    assert safe < largest - 1
+    assert not any(_cuts_one(at) for at in range(150, safe + 1)) and _cuts_one(safe + 1)
+    assert not _cuts_one(largest) and _cuts_one(largest + 1)
+    for answer in [(safe, largest), [safe, largest]]:
         selfcheck.check("09d.2", answer)
-        assert ": correct" not in capsys.readouterr().out
-    selfcheck.check("09d.2", size)
-    assert ": correct." in capsys.readouterr().out
+        assert ": correct." in capsys.readouterr().out
 
 
-def test_09d_2_names_the_mistake_of_each_known_wrong_size(capsys):
+def test_09d_2_refuses_one_size_where_two_are_asked(capsys):
+    """The old answer, the largest size alone, is refused with a hint (the old checker took it)."""
+    safe, largest = selfcheck.SOLUTIONS["09d.2"][1]()
+    for answer in (largest, safe):
+        selfcheck.check("09d.2", answer)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and "asks two sizes" in out, out
+
+
+def test_09d_2_names_the_mistake_of_each_known_wrong_answer(capsys):
     from chunklab.teaching.answers_experiments import FORMS_EXPERIMENTS
 
     misses = FORMS_EXPERIMENTS["09d.2"].misses()
-    assert len(misses) >= 4  # one past the answer, 254, 256, build's default overlap
+    assert len(misses) >= 4  # one size alone either way, one number given for both, swapped
     for answer, why in misses.items():
         selfcheck.check("09d.2", answer)
         out = capsys.readouterr().out
         assert "Exercise 09d.2: correct" not in out and why in out, out
 
 
-def test_09d_2_names_a_size_that_cuts_a_window(capsys):
-    """Sizes 188 to 194 cut a window of the page though 195 to 207 do not: 190 is told it cuts."""
-    selfcheck.check("09d.2", 190)
+@pytest.mark.parametrize(
+    ("place", "offset", "why"),
+    [
+        (0, +1, "already cut"),
+        (0, -1, "not the largest such size"),
+        (1, +1, "count the two markers"),
+        (1, -1, "once, not twice"),
+    ],
+)
+def test_09d_2_names_the_slip_in_each_number(capsys, place, offset, why):
+    expected = selfcheck.SOLUTIONS["09d.2"][1]()
+    answer = list(expected)
+    answer[place] += offset
+    selfcheck.check("09d.2", tuple(answer))
     out = capsys.readouterr().out
-    assert ": correct" not in out and "a window of this page is cut" in out, out
+    assert ": correct" not in out and why in out and ("first", "second")[place] in out, out
+    assert str(expected[place]) not in out.split("Expected")[0].replace(str(tuple(answer)), ""), out
 
 
-def test_09d_2_names_one_below_the_answer_and_the_table_column(capsys):
-    size = selfcheck.SOLUTIONS["09d.2"][1]()
+def test_09d_2_names_a_size_that_cuts_a_window(capsys):
+    """190 cuts a window of the page, in either place."""
+    safe, largest = selfcheck.SOLUTIONS["09d.2"][1]()
+    for answer in [(190, largest), (safe, 190)]:
+        selfcheck.check("09d.2", answer)
+        out = capsys.readouterr().out
+        assert ": correct" not in out and "a window of this page is cut" in out, out
+
+
+def test_09d_2_names_the_table_column_and_the_word_pieces(capsys):
+    safe, largest = selfcheck.SOLUTIONS["09d.2"][1]()
     for answer, why in [
-        (size - 1, "not the largest such size"),
-        (199, "section 1's table"),
-        (200, "200 column"),
+        ((safe, 199), "section 1's table"),
+        ((safe, 200), "200 column"),
+        ((safe, 254), "MiniLM's limit in word pieces"),
+        ((safe, 256), "MiniLM's limit in word pieces"),
     ]:
         selfcheck.check("09d.2", answer)
         out = capsys.readouterr().out
         assert ": correct" not in out and why in out, out
-
-
-def test_09d_2_tells_the_markers_forgotten_from_counted_twice(capsys):
-    # on the exercise's page the three readings of the limit give three different sizes
-    size = selfcheck.SOLUTIONS["09d.2"][1]()
-    for answer, why in [(size + 1, "count the two markers"), (size - 1, "once, not twice")]:
-        selfcheck.check("09d.2", answer)
-        out = capsys.readouterr().out
-        assert ": correct" not in out and why in out, out
-        assert str(size) not in out, out  # the hint does not give the answer away
-
-
-def test_09d_2_names_the_size_a_search_that_stops_at_the_first_cut_finds(capsys):
-    # on this page sizes 188-194 cut a window and 195-207 cut none: growing the window until one
-    # is cut answers 187, the natural loop's answer, refused with a hint about the condition
-    from chunklab import load_document
-    from chunklab.chunkers.registry import build
-    from chunklab.embeddings.minilm import MiniLMEmbedder
-
-    size, page = selfcheck.SOLUTIONS["09d.2"][1](), load_document("sensitive_code")
-    minilm = MiniLMEmbedder()
-
-    def cuts_one(at):
-        windows = build("fixed", size=at, overlap=0, unit="tokens").split(page)
-        return any(len(minilm.encoding(c.text).ids) > 256 for c in windows)
-
-    stop = next(at for at in range(150, 300) if cuts_one(at)) - 1
-    assert stop < size - 1
-    selfcheck.check("09d.2", stop)
-    out = capsys.readouterr().out
-    assert ": correct" not in out and "larger sizes cut none again" in out, out
-    assert str(size) not in out, out
