@@ -265,3 +265,33 @@ def test_05b_1_refuses_stripping_the_trailing_spaces():
 
     result = verdict("05b.1", stripped)
     assert not result.passed and "trailing spaces" in result.message, result.message
+
+
+def test_05b_1_names_the_delimiter_outside_rows_mode_and_a_stripped_row():
+    """Two slips the cold reader found refused with a number only: the delimiter line added in
+    every mode, and the row stripped of its spaces while the header is not."""
+
+    def delimiter_always(text, count, rows_mode=False):
+        return _room_by_blocks(text, count, True)  # the delimiter line whatever rows_mode says
+
+    def stripped_row(text, count, rows_mode=False):
+        lines = [
+            ln.strip() if ln.lstrip().startswith("| ") and "-" not in ln else ln
+            for ln in text.split("\n")
+        ]
+        kept = text.split("\n")
+        heads = {
+            i
+            for i in range(len(kept) - 1)
+            if set(kept[i + 1].replace("|", "").strip()) <= set(":- ") and "-" in kept[i + 1]
+        }
+        return _room_by_blocks(
+            "\n".join(kept[i] if i in heads else ln for i, ln in enumerate(lines)), count, rows_mode
+        )
+
+    for fn, words in (
+        (delimiter_always, "only in rows mode"),
+        (stripped_row, "trailing spaces included"),
+    ):
+        result = verdict("05b.1", fn)
+        assert not result.passed and words in result.message, result.message

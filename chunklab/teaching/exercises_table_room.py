@@ -63,14 +63,15 @@ def room_needed(
     for head, rows in _tables(lines, bool(slip.get("no_colon"))):
         end = "" if slip.get("header_newline") else "\n"
         header = lines[head] + end
-        if rows_mode and not slip.get("no_delimiter"):
+        if (rows_mode or slip.get("delimiter_always")) and not slip.get("no_delimiter"):
             header += lines[head + 1] + ("" if slip.get("delimiter_newline") else end)
         rows = rows[:1] if slip.get("first_row") else rows[-1:] if slip.get("last_row") else rows
         for r in rows + ([head] if slip.get("header_row") else []):
             crumb = "" if slip.get("no_crumb") else _crumb(lines, r, slip)
             blank = "\n" if slip.get("one_newline") else "\n\n"
             lead = crumb + blank if crumb or slip.get("always_blank") else ""
-            pairs.append((len(lines[r]), lead + header + lines[r]))
+            row = lines[r].strip() if slip.get("strip_rows") else lines[r]
+            pairs.append((len(lines[r]), lead + header + row))
     if not pairs:
         return 0
     if slip.get("widest_row"):
@@ -96,6 +97,8 @@ SLIPS = {
     "always_blank": "a row with no heading above it has no breadcrumb, and no blank line either",
     "header_row": "the header line is not a row: only the lines under the delimiter are",
     "no_delimiter": "in rows mode the pair also holds the delimiter line under the header",
+    "delimiter_always": "only in rows mode does the pair hold the delimiter line: with "
+    "rows_mode=False it is the header line, then the row",
     "widest_row": "measure every row's whole pair with `count` and keep the widest: the row "
     "longest in characters is not the widest pair when another row's breadcrumb is longer, or "
     "when, counted in words, another row holds more words",
@@ -106,6 +109,8 @@ SLIPS = {
     "the middle",
     "last_row": "measure every row of a table, not only its last: here the widest row is in "
     "the middle",
+    "strip_rows": "the row is measured as the source writes it, like the header line, trailing "
+    "spaces included (here '| Core | 10 to 4 |  ' ends in two)",
     "strip": "the header and the row are measured as the source writes them, trailing spaces "
     "included (real pages have them: 18F's '|**Hours** | ')",
 }
