@@ -178,6 +178,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
 - `teaching.code_cut_sizes`: the chunk sizes of each cut of the code, and chunks over budget (11)
+- `teaching.code_sweep`: a cut of code with no parser; definitions sized as the tree counts (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
   into piece numbers

@@ -144,6 +144,8 @@
   budget, and their chunks located in the source.
 - `code_cut_sizes`: how big each cut of the code's chunks are (budget, MiniLM's read limit, the
   questions whose function a chunk cut off), and why a chunk passes its budget.
+- `code_sweep`: the skeptic's cut of code with no parser (blocks at the least-indented lines,
+  packed), and each definition measured as the syntax tree's cut counts it (breadcrumb included).
 - `code_search_claims`: the code-search experiment's tables: every comparison of a family as one
   verdict table; words, tokens and word pieces per 200 characters.
 - `fact_matching`: does one chunk hold every fact a question needs (whole words, accents
