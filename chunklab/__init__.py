@@ -135,6 +135,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_table_room`: exercise 05b.1's check: the room a table's rows need
 - `teaching.exercises_safe_size`: exercise 05c.1's check: rows lost at a size, predicted
 - `teaching.exercises_bold_table`: exercise 08.2's check: a table without a grid, from a bold header
+- `teaching.word_lines`: pdfplumber's words as the PDF converter's lines (08)
 - `teaching.running_lines`: lines repeated on every page, compared as given (08b.1's first slip)
 - `teaching.exercises_running_heads`: exercise 08b.1's check (running lines with a page number)
 - `teaching.split_table_ranks`: 08b's printers of a split table's pieces and BM25's scores
@@ -180,6 +181,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.code_peers`: the frameworks' code splitters at one token budget, located (11)
 - `teaching.code_search_claims`: the code-search conclusions as conditions on comparisons (11)
 - `teaching.code_cut_sizes`: the chunk sizes of each cut of the code, and chunks over budget (11)
+- `teaching.code_sweep`: a cut of code with no parser; definitions sized as the tree counts (11)
 - `teaching.checking`: what every exercise check shares (verdict, "not yet", short renderings)
 - `teaching.exercises_llm_reply`: companion 04b's check: a model's `split_after` reply read
   into piece numbers

@@ -593,8 +593,9 @@ def late_vectors(text, spans):
 
 def bold_table(words: list[dict]) -> list[list[str]]:
     """08.2: the header is the first line, all bold, of two cells or more (a cell ends at a gap of
-    6 points); rows follow, each word to its nearest column, until a gap 1.4 times the first; a
-    line whose first column is empty continues the row above."""
+    6 points); rows follow, each word in the column its x0 falls in (the columns part halfway
+    between the header's cells), until a gap 1.4 times the first; a line whose first column is
+    empty continues the row above."""
     lines: dict[float, list[dict]] = {}
     for w in words:
         lines.setdefault(w["top"], []).append(w)
@@ -614,7 +615,7 @@ def bold_table(words: list[dict]) -> list[list[str]]:
         return []
     top = heads[0]
     at, groups = tops.index(top), cells(top)
-    starts = [g[0]["x0"] for g in groups]
+    parts = [(a[-1]["x1"] + b[0]["x0"]) / 2 for a, b in zip(groups, groups[1:], strict=False)]
     table = [[" ".join(w["text"] for w in g) for g in groups]]
     rest = tops[at + 1 :]
     if not rest:
@@ -623,10 +624,9 @@ def bold_table(words: list[dict]) -> list[list[str]]:
     for above, below in zip(tops[at:], rest, strict=False):
         if below - above > 1.4 * step:
             break
-        row: list[list[str]] = [[] for _ in starts]
+        row: list[list[str]] = [[] for _ in groups]
         for w in sorted(lines[below], key=lambda w: w["x0"]):
-            nearest = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
-            row[nearest].append(w["text"])
+            row[sum(w["x0"] >= x for x in parts)].append(w["text"])
         if len(table) > 1 and not row[0]:  # a wrapped cell: the line goes on in the row above
             table[-1] = [
                 " ".join(filter(None, [a, " ".join(b)]))

@@ -231,12 +231,14 @@ def _bold_table_by_gaps(
     apart=lambda gap: gap >= 6,
     factor=1.4,
     at=lambda w: w["x0"],
+    nearest=False,
     by_x0=True,
     previous=False,
     wraps=True,
 ):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
-    the smallest distance computed with sorted()."""
+    counting the halfway lines left of a word (`nearest`: the old rule, the nearest column start,
+    computed with sorted())."""
     tops = sorted({w["top"] for w in words})
     line = {t: [w for w in words if w["top"] == t] for t in tops}
     line = {t: sorted(ws, key=lambda w: w["x0"]) if by_x0 else ws for t, ws in line.items()}
@@ -259,8 +261,12 @@ def _bold_table_by_gaps(
     i = h + 1
     while i < len(tops) and tops[i] - tops[i - 1] <= factor * first:
         cells = {k: [] for k in range(len(header))}
+        halves = [(a[-1]["x1"] + b[0]["x0"]) / 2 for a, b in zip(header, header[1:], strict=False)]
         for w in line[tops[i]]:
-            k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
+            if nearest:
+                k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
+            else:
+                k = len([x for x in halves if x <= at(w)])
             cells[k].append(w["text"])
         if wraps and len(table) > 1 and not cells[0]:  # a wrapped cell goes on in the row above
             cells = {k: [table[-1][k], *cells[k]] if table[-1][k] else cells[k] for k in cells}
@@ -288,6 +294,19 @@ def test_08_2_refuses_section_4s_cells_copied_out():
 
     result = verdict("08.2", copied)
     assert not result.passed and SLIPS["no_wrap"] in result.message, result.message
+
+
+def test_08_2_refuses_the_nearest_column_start():
+    """The rule the notebook used to teach, each word to the nearest column start, misreads
+    numbers set flush right under a wide header (the old check accepted it): refused, named."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    def nearest_start(words):
+        return _bold_table_by_gaps(words, nearest=True)
+
+    result = verdict("08.2", nearest_start)
+    assert not result.passed and SLIPS["nearest_start"] in result.message, result.message
+    assert "flush right under wide headers" in result.message
 
 
 def test_08_2_refuses_more_than_6_points_for_6_or_more():
@@ -422,14 +441,6 @@ def test_08_2_names_a_stop_on_the_previous_gap_not_a_larger_factor():
     result = verdict("08.2", lambda words: _bold_table_by_gaps(words, previous=True))
     assert not result.passed and "HEADER'S distance" in result.message, result.message
     assert SLIPS["stop_high"] not in result.message, result.message
-
-
-def test_08_2_names_a_word_placed_by_its_centre():
-    def by_centre(words):
-        return _bold_table_by_gaps(words, at=lambda w: (w["x0"] + w["x1"]) / 2)
-
-    result = verdict("08.2", by_centre)
-    assert not result.passed and "LEFT edge (x0), not its centre" in result.message, result.message
 
 
 @pytest.mark.parametrize("placeholder", ["-", "—", " "])

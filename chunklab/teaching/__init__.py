@@ -72,6 +72,7 @@
 - `exercises_family_size`: exercise 06b.2's check (the verdicts a family's size decides).
 - `exercises_context_fit`: exercise 06c.1's check (a context sentence shortened to its room).
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
+- `word_lines`: `pdfplumber`'s words as the lines the PDF converter reads (notebook 08).
 - `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).
 - `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).
 - `split_table_ranks`: 08b's printers of a split table's pieces and BM25's word-by-word scores,
@@ -147,6 +148,8 @@
   budget, and their chunks located in the source.
 - `code_cut_sizes`: how big each cut of the code's chunks are (budget, MiniLM's read limit, the
   questions whose function a chunk cut off), and why a chunk passes its budget.
+- `code_sweep`: the skeptic's cut of code with no parser (blocks at the least-indented lines,
+  packed), and each definition measured as the syntax tree's cut counts it (breadcrumb included).
 - `code_search_claims`: the code-search experiment's tables: every comparison of a family as one
   verdict table; words, tokens and word pieces per 200 characters.
 - `fact_matching`: does one chunk hold every fact a question needs (whole words, accents

@@ -1,17 +1,21 @@
 """Exercise 08.2's check: a table printed without a grid, found from a bold header's columns.
 
-Notebook 08, section 4, finds the travel policy's booktabs table on one page with a rule of a few
-lines: the header is the first line set in bold whose words stand apart in two groups or more,
-each group starts a column, and the lines under it are rows (each word to the nearest column's
-start) until a gap wider than 1.4 times the header's distance to the first row. The exercise asks
-the learner to write that rule as a function of a page's words, with one thing the notebook's page
+Notebook 08, section 4, writes the converter's rule (`pdf_grid.aligned_tables`) for a table
+without rules: the header is the first line set in bold whose words stand apart in two groups or
+more, the columns part halfway across each gap between the header's cells, and each word of a row
+goes to the column its left edge falls in. A simpler rule, each word to the nearest column start,
+misreads numbers set flush right under a wide header; the section shows it. The exercise asks for
+the converter's column rule with thresholds in points, since these pages carry no font size (a
+cell ends at a gap of 6 points or more; the rows end at the first line farther below the one
+above than 1.4 times the header's distance to the first row), plus one thing the notebook's page
 did not need, so that its cells copied out do not pass: a cell whose text wraps onto a second
-line, whose first column is then empty, goes on in the row above; the check runs it on pages built
+line, whose first column is then empty, goes on in the row above. The check runs it on pages built
 here, none of them the notebook's, each set up so that one predictable slip gives another table.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections.abc import Callable
 from typing import Any
 
@@ -65,6 +69,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         return []
     head = cells(sorted(lines[tops[at]], key=lambda w: w["x0"]))
     starts = [g[0]["x0"] for g in head]
+    parts = [(a[-1]["x1"] + b[0]["x0"]) / 2 for a, b in zip(head, head[1:], strict=False)]
     rows = [[[w["text"] for w in g] for g in head]]  # each row: each column's words
     step = tops[at + 1] - tops[at] if at + 1 < len(tops) else 0.0
     for above, top in zip(tops[at:], tops[at + 1 :], strict=False):
@@ -73,7 +78,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         if not slip.get("no_end") and distance > factor * step:
             break
         step = distance if slip.get("from_previous") else step
-        row = _columns(lines[top], starts, slip)
+        row = _columns(lines[top], starts, parts, slip)
         if len(rows) > 1 and not row[0] and not slip.get("no_wrap"):  # a wrapped cell goes on
             rows[-1] = [before + more for before, more in zip(rows[-1], row, strict=True)]
         else:
@@ -83,26 +88,29 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
     return table[1:] if slip.get("no_header") else table
 
 
-def _columns(line: list[dict], starts: list[float], slip: dict) -> list[list[str]]:
-    """One line's words placed under the columns (each to the nearest start, unless a slip)."""
+def _columns(
+    line: list[dict], starts: list[float], parts: list[float], slip: dict
+) -> list[list[str]]:
+    """One line's words placed under the columns: each where its x0 falls, the columns parting
+    at `parts` (halfway between the header's cells), unless a slip."""
     row: list[list[str]] = [[] for _ in starts]
     for w in sorted(line, key=lambda w: w["x0"]):
-        if slip.get("left_of"):
-            column = max([i for i, s in enumerate(starts) if s <= w["x0"]], default=0)
-        elif slip.get("by_centre"):
-            middle = (w["x0"] + w["x1"]) / 2
-            column = min(range(len(starts)), key=lambda i: abs(starts[i] - middle))
-        else:
+        if slip.get("nearest_start"):
             column = min(range(len(starts)), key=lambda i: abs(starts[i] - w["x0"]))
+        elif slip.get("left_of"):
+            column = max([i for i, s in enumerate(starts) if s <= w["x0"]], default=0)
+        else:
+            column = bisect_right(parts, w["x0"])
         row[column].append(w["text"])
     return row
 
 
 SLIPS = {
-    "left_of": "a word goes to the column whose start is NEAREST its x0, not the last one it "
-    "stands right of: a number set flush right can start a little left of its column's header",
-    "by_centre": "a word goes to the column whose start is nearest its LEFT edge (x0), not its "
-    "centre: a long word's centre can stand nearer the next column's start",
+    "nearest_start": "a word goes to the column its x0 falls in, the columns parting HALFWAY "
+    "across each gap between the header's cells, not to the nearest column start: a number set "
+    "flush right under a wide header starts nearer the next column's start",
+    "left_of": "the columns part HALFWAY across each gap between the header's cells, not at "
+    "each cell's start: a number set flush right can start a little left of its header",
     "no_end": "the table ends at the first line farther below the line above it than 1.4 times "
     "the header's distance to the first row; the paragraph under the table is not a row",
     "stop_low": "a line up to 1.4 times the header's distance to the first row below the line "
@@ -152,6 +160,20 @@ def _flush_right_page() -> list[dict]:
             (124.0, [(72.0, "South Coast"), (146.0, "35"), (256.0, "120")], False),
             (136.0, [(72.0, "Islands"), (146.0, "55"), (256.0, "210")], False),
             (170.0, [(72.0, "Claims over the cap need a receipt and approval")], False),
+        ]
+    )
+
+
+def _right_aligned_page() -> list[dict]:
+    """Numbers set flush right under wide headers (ending at x = 231 and 341): each starts nearer
+    the next column's start than its own."""
+    header = [(72.0, "City"), (150.0, "Daily limit (USD)"), (260.0, "Lodging cap (USD)")]
+    return _words(
+        [
+            (60.0, header, True),
+            (72.0, [(72.0, "London"), (221.0, "95"), (326.0, "320")], False),
+            (84.0, [(72.0, "Tokyo"), (221.0, "90"), (326.0, "280")], False),
+            (96.0, [(72.0, "New York"), (216.0, "105"), (326.0, "350")], False),
         ]
     )
 
@@ -267,6 +289,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
             "a title, a paragraph, a header over rows of numbers set flush right, then prose",
             _flush_right_page(),
         ),
+        ("numbers set flush right under wide headers", _right_aligned_page()),
         ("a bold note in two groups above the table, a row with an empty cell", _note_page()),
         (
             "no bold line of two cells: no table",
