@@ -77,8 +77,11 @@ def gfm_cells(line):
         lambda h, v: f"{h}:{v}" if v else f"{h}:",
     ],
 )
-@pytest.mark.parametrize("separator", ["; ", ", ", "\n", " "])
+@pytest.mark.parametrize("separator", ["; ", ", ", "\n", " ", " / ", " - ", " ; ", "  "])
 def test_05_1_accepts_any_separator_and_either_spelling_of_an_escaped_pipe(write, separator):
+    """A cold reader's right answers with ' / ' and ' - ' were refused, with a hint that the
+    values sat under the wrong columns: the pairs are now read back by the column names."""
+
     def column_value(header, row):
         pairs = zip(gfm_cells(header), gfm_cells(row), strict=False)
         return separator.join(write(h, v) for h, v in pairs)
@@ -338,3 +341,36 @@ def test_05_2_names_carrying_on_after_the_delimiter_row():
     page has them, after the linearized ones; it got only "line N: expected ''"."""
     slip = verdict("05.2", lambda text: _linearized_by_hand(text, lambda h, r: (h, r), True, True))
     assert not slip.passed and "after its last row" in slip.message, slip.message
+
+
+@pytest.mark.parametrize("separator", [" / ", " - "])
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (naive_split, "escaped pipe"),
+        (dropping_empty_cells, "empty cell"),
+        (slicing_off_the_outer_cells, "no outer pipes"),
+        (value_before_column, "the column name above it"),
+        (stripping_every_outer_pipe, "strip('|')"),
+        (keeping_the_outer_empties, "no column name"),
+    ],
+)
+def test_05_1_still_refuses_the_wrong_splits_with_a_slash_or_dash_separator(separator, wrong, hint):
+    """Accepting ' / ' and ' - ' must not let a wrong split through under them."""
+
+    def with_separator(header, row):
+        return wrong(header, row).replace("; ", separator)
+
+    result = verdict("05.1", with_separator)
+    assert not result.passed and hint in result.message, result.message
+
+
+def _extra_word_after_each_value(header, row):
+    """A word between the pairs is not a separator: 'Measure: Vibration and Unit: mm/s'."""
+    pairs = zip(gfm_cells(header), gfm_cells(row), strict=False)
+    return " and ".join(f"{h}: {v}" for h, v in pairs)
+
+
+def test_05_1_refuses_text_that_is_no_separator():
+    result = verdict("05.1", _extra_word_after_each_value)
+    assert not result.passed and "should hold" in result.message, result.message

@@ -6,7 +6,8 @@ past its size. The cases are the rows a naive `row.split("|")` gets wrong, as Gi
 Markdown reads them: an escaped pipe `\\|` is text inside its cell, not a column boundary; an
 empty cell is still a column (its value is empty, and the columns after it keep their names); the
 outer pipes of a row are optional. The answer is judged by what it must hold (each pair, in
-column order, with any separator between pairs), never by its exact spelling.
+column order, with any separator between pairs that holds no letter, digit or pipe), never by
+its exact spelling.
 """
 
 from __future__ import annotations
@@ -103,8 +104,16 @@ def _accepted(value: str) -> set[str]:
     return {value, value.replace("\\|", "|")}
 
 
+def _separator_ok(text: str) -> bool:
+    """A separator between pairs, as the prompt allows: any text with no letter, digit or pipe
+    (and no colon, which would start a pair with no column name)."""
+    return "|" not in text and ":" not in text and not any(ch.isalnum() for ch in text)
+
+
 def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
-    """What is wrong with `got` for these pairs (None when nothing is)."""
+    """What is wrong with `got` for these pairs (None when nothing is). The pairs are read back by
+    the column names, in order: each value must be the text right after its `name:`, followed
+    only by a separator (no letter, digit, pipe or colon: '; ', ' / ', ' - ', a newline)."""
     at, spans = 0, []
     for name in columns:
         found = got.find(f"{name}:", at)
@@ -120,15 +129,21 @@ def _judge(got: str, columns: list[str], values: list[str]) -> str | None:
     for (name, value), (_, value_start), end in zip(
         zip(columns, values, strict=True), spans, ends, strict=True
     ):
-        written = got[value_start:end].strip(SEPARATORS)
-        wanted = {v.strip(SEPARATORS) for v in _accepted(value)}
-        if written not in wanted and written.strip(SEPARATORS + "|") in wanted:
+        body = got[value_start:end].lstrip()
+        spellings = sorted(_accepted(value), key=len, reverse=True)
+        spelling = next((v for v in spellings if body.startswith(v)), None)
+        written = body.strip(SEPARATORS)
+        if spelling is None and body.lstrip(SEPARATORS + "|").startswith(tuple(spellings)):
             return PIPE_LEFT
-        if written not in wanted:
+        if spelling is None or any(ch.isalnum() for ch in body[len(spelling) :]):
             return f"column {name!r} should hold {value!r}, got {written!r}"
-        raw = got[value_start:end]
-        if end < len(got) and raw == raw.rstrip(SEPARATORS):
-            return RUN_TOGETHER
+        separator = body[len(spelling) :]
+        if "|" in separator:
+            return PIPE_LEFT
+        if not _separator_ok(separator):
+            return f"column {name!r} should hold {value!r}, got {written!r}"
+        if end < len(got) and not separator and (spelling or not got[value_start:end]):
+            return RUN_TOGETHER  # an empty value's separator is the space after its colon
     leftover = got
     for value in values:
         for spelling in _accepted(value):
