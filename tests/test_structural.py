@@ -45,3 +45,15 @@ def test_what_no_separator_can_shorten_is_cut_every_size_characters():
     # The article keeps such a piece whole; a URL, minified JSON or base64 would then be one chunk.
     assert recursive_split("x" * 50, 0, 50, 10) == [(0, 10), (10, 20), (20, 30), (30, 40), (40, 50)]
     assert recursive_split("ab " + "x" * 25, 0, 28, 10) == [(0, 2), (3, 13), (13, 23), (23, 28)]
+
+
+def test_glue_joins_a_stack_of_headings_to_its_text():
+    from chunklab.chunkers.structural import glue_headings
+
+    text = "## A\n\n### B\n\nbody\n\n#tag\n\nmore"  # a stack, then a tag: no heading
+    spans = StructuralChunker(size=100).spans(text)
+    assert glue_headings(text, spans, 100) == [(0, 17), (19, 23), (25, 29)]
+    assert glue_headings(text, spans, 12) == [(0, 11), (13, 17), (19, 23), (25, 29)]
+    glued = StructuralChunker(size=100, glue=True).split(text)
+    assert [c.text for c in glued][0] == "## A\n\n### B\n\nbody"
+    assert glued[0].metadata["strategy"] == "structural-glue"

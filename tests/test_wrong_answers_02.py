@@ -775,3 +775,25 @@ def test_02b_1_refuses_slips_the_old_cases_let_pass(wrong, hint):
     checker, which tried neither line nor opening."""
     result = verdict("02b.1", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def glue_stripping_lines(text, spans, size):  # "  ## A" taken for a heading: each line stripped
+    def headings_only(t):
+        lines = [x.strip() for x in t.split("\n") if x.strip()]
+        return bool(lines) and all(re.match(r"#{1,6} ", x) for x in lines)
+
+    return _glue_by(headings_only)(text, spans, size)
+
+
+def test_02c_2_refuses_an_indented_line_taken_for_a_heading():
+    """02c.1 refuses `  ## A` as a heading; 02c.2 now does too (its check holds an indented line).
+    Fails on the old checker, whose cases held no indented heading line."""
+    result = verdict("02c.2", glue_stripping_lines)
+    assert not result.passed and "indented" in result.message, result.message
+
+
+def test_02c_2_refuses_a_call_to_the_librarys_glue():
+    from chunklab.chunkers.structural import glue_headings
+
+    result = verdict("02c.2", lambda text, spans, size: glue_headings(text, spans, size))
+    assert not result.passed and "glue_headings" in result.message, result.message

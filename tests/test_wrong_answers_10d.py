@@ -250,3 +250,24 @@ def verdict_threshold_halved(a, b, low, high, level):
 def test_10d_1_names_a_halved_threshold():
     result = verdict("10d.1", verdict_threshold_halved)
     assert not result.passed and "halved the threshold" in result.message, result.message
+
+
+def verdict_direction_from_the_mean(a, b, low, high, level):
+    """The direction read from the mean difference, not from the count of questions won and lost:
+    section 2 of 10d warns that the mean alone says neither."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    ahead = np.mean(a) > np.mean(b)
+    alpha = (100 - level) / 100
+    if low > 0 and ahead and p < alpha:
+        return p, "better"
+    if high < 0 and not ahead and p < alpha:
+        return p, "worse"
+    return p, "no difference shown"
+
+
+def test_10d_1_refuses_the_direction_taken_from_the_mean():
+    """Fails on the old checker: its case of 5 won and 17 lost had a mean below 0 that contradicted
+    its own interval, so the mean and the count always agreed."""
+    result = verdict("10d.1", verdict_direction_from_the_mean)
+    assert not result.passed and "direction from the mean" in result.message, result.message

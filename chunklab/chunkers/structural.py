@@ -4,7 +4,9 @@ Blocks are cut at blank lines. A block longer than `size` is cut at the next sep
 `SEPARATORS` ("\\n\\n", "\\n", ". ", " "), piece by piece, until every piece fits; what no
 separator can shorten is cut every `size` characters. Sizes are in characters, as in the
 article. With `repack=True`, neighbouring pieces of the same block are packed back together up to
-`size`, one line of code that takes the manual from 11 chunks to 6.
+`size`, one line of code that takes the manual from 11 chunks to 6. With `glue=True`, a chunk of
+heading lines only (a heading, or a stack of them) takes the chunks after it while the joined span
+fits `size` (`glue_headings`, notebook 02c), so a heading is not left apart from its text.
 
 One fix against the article's code: it splits with `str.split(separator)`, which throws the
 separator away, so cutting at ". " deletes the sentence's full stop. Here each piece keeps its
@@ -13,6 +15,7 @@ separator, and a chunk is always an exact slice of the document (`text == doc.te
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from pydantic import ConfigDict, Field
@@ -21,6 +24,7 @@ from chunklab.contracts import Chunk, Contract, Document, as_document, span_chun
 from chunklab.tokens.counters import TokenCounter, word_count
 
 SEPARATORS = ("\n\n", "\n", ". ", " ")
+HEADING_LINE = re.compile(r"#{1,6} ")  # `#`s first, then a space: an indented line is none
 
 
 def _strip_span(text: str, start: int, end: int) -> tuple[int, int]:
@@ -82,13 +86,36 @@ def repack(spans: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
     return out
 
 
+def headings_only(text: str) -> bool:
+    """Whether every non-blank line of `text` is a heading line (and there is one at least)."""
+    lines = [line for line in text.split("\n") if line.strip()]
+    return bool(lines) and all(HEADING_LINE.match(line) for line in lines)
+
+
+def glue_headings(text: str, spans: list[tuple[int, int]], size: int) -> list[tuple[int, int]]:
+    """Join each chunk of heading lines only to the chunks after it, while the chunk being built is
+    still headings only and the joined span, first start to last end, is at most `size` characters.
+
+    A stack (`## A`, then `### B`, then the text) is joined whole to its text, not to itself only.
+    """
+    out: list[tuple[int, int]] = []
+    for a, b in spans:
+        if out and headings_only(text[out[-1][0] : out[-1][1]]) and b - out[-1][0] <= size:
+            out[-1] = (out[-1][0], b)
+        else:
+            out.append((a, b))
+    return out
+
+
 class StructuralChunker(Contract):
-    """Blocks at blank lines, cut recursively at separators; optionally repacked up to `size`."""
+    """Blocks at blank lines, cut recursively at separators; optionally repacked up to `size`, and
+    optionally each heading-only chunk glued to its text (`glue`)."""
 
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
     size: int = Field(200, gt=0, description="maximum piece length, in characters")
     repack: bool = False
+    glue: bool = False
     separators: tuple[str, ...] = SEPARATORS
     count_tokens: TokenCounter = word_count
 
@@ -99,16 +126,17 @@ class StructuralChunker(Contract):
         for a, b in split_span(text, 0, len(text), "\n\n"):
             pieces = recursive_split(text, a, b, self.size, self.separators)
             out.extend(repack(pieces, self.size) if self.repack else pieces)
-        return out
+        return glue_headings(text, out, self.size) if self.glue else out
 
     def split(self, doc: Document | str) -> list[Chunk]:
         """The pieces of `spans` as chunks, each an exact slice of the text (separators kept).
 
         No piece is longer than `size` characters; `token_count` comes from `count_tokens` (the
-        article's word count by default), and the strategy is "structural-repack" with `repack`.
+        article's word count by default), and the strategy is "structural-repack" with `repack`,
+        "-glue" added with `glue`.
         """
         doc = as_document(doc)
-        strategy = "structural-repack" if self.repack else "structural"
+        strategy = ("structural-repack" if self.repack else "structural") + "-glue" * self.glue
         spans = [(a, b, self.count_tokens(doc.text[a:b])) for a, b in self.spans(doc.text)]
         return span_chunks(doc, spans, strategy)
 

@@ -41,6 +41,7 @@ def equal_count_table(
         chunks = fixed(size)
         windows.setdefault(len(chunks), []).append(chunks)
     rows = []
+    scored: dict[tuple[int, str], list[int]] = {}  # the windows' apart, once per count and test
     for name, at in cut_at.items():
         by_count: dict[int, list[int]] = {}
         for size, chunks in at.items():
@@ -50,7 +51,9 @@ def equal_count_table(
             row["n windows"] = len(windows.get(k, []))
             for t, apart in tests.items():
                 mine = [apart(at[n]) for n in sizes]
-                theirs = [apart(w) for w in windows.get(k, [])]
+                if (k, t) not in scored:
+                    scored[k, t] = [apart(w) for w in windows.get(k, [])]
+                theirs = scored[k, t]
                 row[f"apart{t}"], row[f"windows apart{t}"] = span(mine), span(theirs)
                 row[f"most{t}"], row[f"cut low{t}"] = max(mine), min(mine)
                 row[f"fewest{t}"], row[f"windows high{t}"] = min(theirs), max(theirs)

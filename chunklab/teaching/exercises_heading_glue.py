@@ -9,9 +9,10 @@ the joined span, first start to last end, is at most `size` characters.
 
 The cases are Markdown pages built from a fixed seed (stacked headings, a heading with its text on
 the next line, text with a heading as its last line, `#tag` lines that are no heading, blank lines
-between chunks) cut at their blank lines, with sizes around the joined spans' lengths. A wrong
-answer is named by the slip it makes on every case (`checking.consistent_slips`), else the first
-case it got wrong is shown.
+between chunks, an indented `  ## A` that is no heading, as in 02c.1) cut at their blank lines,
+with sizes around the joined spans' lengths. An answer that calls the library's fixed glue
+(`structural.glue_headings`) is refused; a wrong answer is named by the slip it makes on every
+case (`checking.consistent_slips`), else the first case it got wrong is shown.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from chunklab.teaching.checking import NotYet, consistent_slips, short
+from chunklab.chunkers.structural import glue_headings, headings_only
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
 from chunklab.teaching.exercises_headings_apart import HEADING  # 02c.1's heading: `#`s, a space
 
 Span = tuple[int, int]
@@ -143,7 +145,7 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "the chunks are in it too, not only the chunks' lengths",
     ),
     (
-        lambda t, sp, n: _glue(t, sp, n, lambda x: x.lstrip().startswith("#")),
+        lambda t, sp, n: _glue(t, sp, n, lambda x: x.startswith("#")),
         "a chunk that starts with a heading and holds text after it keeps its heading already, and "
         "`#tag` is no heading (one to six `#`s and a space): join only chunks whose every "
         "non-blank line is a heading",
@@ -155,7 +157,7 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "`#tag` is no heading: a heading is one to six `#`s and a SPACE, then its title",
     ),
     (
-        lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x.lstrip()))),
+        lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x))),
         "a chunk that starts with a heading and holds text after it keeps its heading already: "
         "join only chunks whose every non-blank line is a heading",
     ),
@@ -163,6 +165,13 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
         lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x.rstrip().split("\n")[-1]))),
         "a chunk whose last line is a heading but that holds text before it is not heading-only: "
         "join only chunks whose every non-blank line is a heading",
+    ),
+    (
+        lambda t, sp, n: _glue(
+            t, sp, n, lambda x: _headings_only("\n".join(line.strip() for line in x.split("\n")))
+        ),
+        "an indented line (`  ## A`) is no heading, as in 02c.1: the `#`s come first on the line; "
+        "do not strip a line before matching it",
     ),
     (
         lambda t, sp, n: _glue(t, sp, n, lambda x: True),
@@ -211,6 +220,8 @@ def glue_cases() -> list[tuple[str, list[Span], int]]:
     cases += [("Intro.\n\n## Next\n\ntext", [(0, 6), (8, 15)], 50)]
     two = "## A\n### B\n\n#### C\n\nbody"  # two stacked in one chunk, a third: joined twice
     cases += [(two, _blocks(two), 100)]
+    indented = "  ## A\n\nbody\n\n## B\n\ntext"  # an indented line is no heading; `## B` is
+    cases += [(indented, _blocks(indented), 100)]
     rng = random.Random(2032)
     for _ in range(60):
         text = _page(rng)
@@ -227,7 +238,12 @@ def _as_spans(got: Any) -> list[Span]:
 def check_glue_headings(fn: Callable) -> int:
     cases = glue_cases()
     for text, spans, size in cases:
-        got = fn(text, list(spans), size)
+        got = run_without(
+            fn,
+            (text, list(spans), size),
+            [glue_headings, headings_only],
+            "you called chunklab's {name}: the exercise asks you to write the glue yourself",
+        )
         try:
             joined = _as_spans(got)
         except (TypeError, ValueError):

@@ -9,7 +9,9 @@ mirror; else "no difference shown". It returns `(p, verdict)`. Notebook 10d writ
 hand (the cap included, no rule); the cases here are built by the check, each near one of the rule's
 edges, so every predictable slip gives another answer on one of them: the interval alone, the sign
 test alone, the threshold fixed at 0.05, the tail not doubled, the ties counted as coin tosses or
-split between won and lost, p not capped at 1, the direction of the split ignored, an interval
+split between won and lost, p not capped at 1, the direction of the split ignored or read from the
+mean difference instead of the count (one case wins a few questions by much and loses many by
+little, its mean and interval above 0, its count below), an interval
 touching 0 read as excluding it, the observed split left out of the tail, a p equal to the
 threshold let through (`<=`), the threshold halved. A call into `compare` or
 `sign_test` is refused; any correct method (math.comb, numpy) passes. scipy is not installed
@@ -60,6 +62,12 @@ def expected_verdict(a: list[float], b: list[float], low: float, high: float, le
     return p, _rule(p, won, lost, low, high, level)
 
 
+MEAN_SLIP = (
+    "you took the direction from the mean difference: 'better' needs a to win more questions than "
+    "it loses (the count); the mean weighs the wins and losses, and says neither"
+)
+
+
 def _slips(case: Case) -> dict[str, tuple[float, str]]:
     """What each predictable slip returns on one case -> the words that name it."""
     a, b, low, high, level = case
@@ -78,7 +86,9 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
     undirected = (
         "better" if low > 0 and p < alpha else "worse" if high < 0 and p < alpha else _WORDS[2]
     )
-    touching = _rule(p, won, lost, low + (low == 0), high - (high == 0), level)  # >= 0 as > 0
+    touching = (p, _rule(p, won, lost, low + (low == 0), high - (high == 0), level))  # >= 0: > 0
+    ahead = float(np.mean(a)) > float(np.mean(b))  # the mean's sign read as the count's
+    by_mean = _rule(p, int(ahead), int(not ahead), low, high, level)
 
     def ruled(q: float) -> tuple[float, str]:
         return q, _rule(q, won, lost, low, high, level)
@@ -107,10 +117,8 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
         "split itself included": (strict_tail, _rule(strict_tail, won, lost, low, high, level)),
         "you ignored which way the questions split: 'better' also needs a to win more "
         "questions than it loses": (p, undirected),
-        "you read an interval that touches 0 as excluding it: 'better' needs low > 0": (
-            p,
-            touching,
-        ),
+        MEAN_SLIP: (p, by_mean),
+        "you read an interval that touches 0 as excluding it: 'better' needs low > 0": touching,
         "you let a p equal to the threshold through: the rule asks p < (100 - level) / 100, "
         "strictly below": (p, _rule(p, won, lost, low, high, level, at=True)),
         "you halved the threshold: p is already two-sided, so it is compared with "
@@ -121,11 +129,15 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
     }
 
 
-def _scores(won: int, lost: int, tied: int, seed: int) -> tuple[list[float], list[float]]:
-    """Two score lists with exactly this split, shuffled, on a 0-1 scale like the benchmark's."""
+def _scores(
+    won: int, lost: int, tied: int, seed: int, win_by: float = 0.0
+) -> tuple[list[float], list[float]]:
+    """Two score lists with exactly this split, shuffled, on a 0-1 scale like the benchmark's; each
+    win larger by `win_by` than the steps of 0.01 to 0.1 (a few large wins, many small losses)."""
     rng = np.random.default_rng(seed)
-    b = rng.uniform(0.1, 0.9, size=won + lost + tied)
+    b = rng.uniform(0.1, 0.9 - win_by, size=won + lost + tied)
     step = rng.uniform(0.01, 0.1, size=b.size)
+    step[:won] += win_by
     sign = np.array([1.0] * won + [-1.0] * lost + [0.0] * tied)
     order = rng.permutation(b.size)
     a = b + (sign * step)[order]
@@ -142,7 +154,14 @@ _SPLITS = [
     (12, 3, 20, 0.4, 3.3, 95.0),  # many ties: with them as tosses, p falls below 0.05
     (6, 6, 4, 0.2, 2.0, 95.0),  # won = lost: twice the tail is above 1
     (4, 15, 9, -5.8, -0.7, 95.0),  # worse
-    (5, 17, 2, 0.3, 4.4, 95.0),  # interval above 0, but a loses more questions
+    (
+        5,
+        17,
+        2,
+        0.3,
+        4.4,
+        95.0,
+    ),  # interval and mean above 0 (large wins), but a loses more questions
     (17, 5, 6, 0.0, 3.9, 95.0),  # the interval touches 0
     (14, 4, 4, 0.6, 4.2, 95.0),  # p = 0.0309; without the observed split's term, 0.0096
     (0, 0, 8, 0.0, 0.0, 95.0),  # every question tied
@@ -151,10 +170,13 @@ _SPLITS = [
 ]
 
 
+_WIN_BY = {8: 0.2}  # the case whose mean must say "ahead" while its count says "behind"
+
+
 def _cases() -> list[Case]:
     cases: list[Case] = []
     for seed, (won, lost, tied, low, high, level) in enumerate(_SPLITS):
-        a, b = _scores(won, lost, tied, 4000 + seed)
+        a, b = _scores(won, lost, tied, 4000 + seed, _WIN_BY.get(seed, 0.0))
         cases.append((a, b, low, high, level))
     return cases
 
