@@ -607,6 +607,16 @@ def _gold_line(line, first, last, gold):
             lambda text, gold, top: len(_split_by(_one, _cover, _gold_line)(text, gold, top)),
             "not how many",
         ),
+        (
+            _split_by(
+                _one,
+                lambda text, top, s, f, z: all(
+                    any(a <= c < b for a, b in top) for c in range(f, z)
+                ),
+                _gold_line,
+            ),
+            "a gap on the spaces inside a line",
+        ),
     ],
 )
 def test_11b_1_a_wrong_split_rule_is_refused_naming_its_slip(wrong, hint):

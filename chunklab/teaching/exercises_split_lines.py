@@ -6,7 +6,8 @@ non-blank characters together. 11b.1 asks for `split_lines(text, gold, top)`: th
 of the gold lines the second rule holds and the first does not, the lines a cut loses only by
 splitting them. No cell of 11b computes them: a learner who copies section 1's scoring returns
 (complete, recall), and is told so. The check cuts toolz's functions with character windows
-(which split lines) and in two at a line's end or inside its indentation; `code_search`'s line
+(which split lines), in two at a line's end or inside its indentation, and with a gap on the
+spaces inside a line; `code_search`'s line
 rule is refused, and each known slip is named.
 """
 
@@ -89,6 +90,15 @@ SLIPS: list[tuple[Callable[[str, Span, list[Span]], list[int]], str]] = [
         "blank lines are not lines of the function: count the non-blank ones only",
     ),
     (
+        lambda t, g, top: [
+            n
+            for n, p, f, z in _gold(t, g)
+            if all(any(a <= c < b for a, b in top) for c in range(f, z)) and not _whole(top, f, z)
+        ],
+        "only a line's non-blank characters need covering: a gap on the spaces inside a line "
+        "loses none of its text",
+    ),
+    (
         lambda t, g, top: [n - 1 for n in split_lines_expected(t, g, top)],
         "line numbers count from 1, as an editor shows them",
     ),
@@ -102,7 +112,8 @@ SLIPS: list[tuple[Callable[[str, Span, list[Span]], list[int]], str]] = [
 def scoring_cases() -> list[Case]:
     """(file, a function's span, the top chunks): character windows of three widths, every other
     case without the last window touching the function, the top filled to 5 from elsewhere; then
-    functions cut in two at a line's end or inside a line's indentation."""
+    functions cut in two at a line's end or inside a line's indentation, or with a gap on the
+    spaces inside a line."""
     files, questions = corpus(data_dir() / "code" / "toolz")
     cases = []
     for n, q in enumerate(questions[::3]):
@@ -119,6 +130,13 @@ def scoring_cases() -> list[Case]:
         if ends:
             cut = ends[len(ends) // 2] + 3 * (n % 2)
             cases.append((text, (q.start, q.end), [(q.start, cut), (cut, q.end)]))
+    for q in questions[2::20]:  # a gap exactly on a run of spaces inside a line
+        text = files[q.uri]
+        gaps = [i for i in range(q.start + 1, q.end) if text[i - 1 : i + 1] in ("= ", ", ")]
+        if gaps:
+            a = gaps[len(gaps) // 2]
+            z = a + len(text[a : q.end]) - len(text[a : q.end].lstrip(" "))
+            cases.append((text, (q.start, q.end), [(q.start, a), (z, q.end)]))
     return cases
 
 
@@ -164,7 +182,7 @@ def check_split_lines(fn: Callable) -> Cases:
     return Cases(
         len(cases),
         "toolz's functions against character windows of three widths, and split in two at a "
-        "line's end or in a line's indentation",
+        "line's end or in a line's indentation, or with a gap on the spaces inside a line",
     )
 
 
