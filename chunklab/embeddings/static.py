@@ -118,6 +118,25 @@ EMBED_BATCH_CHARACTERS = 32_000
 WORDLLAMA_WEIGHTS = ("weights", "l2_supercat_256.safetensors")  # inside the wordllama package
 
 
+def _batches(texts: list[str]) -> list[list[str]]:
+    """`texts` in runs of at most `EMBED_BATCH` texts and `EMBED_BATCH_CHARACTERS` characters (a
+    text longer than that alone is a batch of its own), in order."""
+    batches: list[list[str]] = []
+    size = 0
+    for text in texts:
+        if (
+            batches
+            and len(batches[-1]) < EMBED_BATCH
+            and size + len(text) <= EMBED_BATCH_CHARACTERS
+        ):
+            batches[-1].append(text)
+            size += len(text)
+        else:
+            batches.append([text])
+            size = len(text)
+    return batches
+
+
 @cache
 def wordllama_weights_hash() -> str:
     """SHA-256 of the weights file the wordllama wheel ships: what an index file records, as it
@@ -165,20 +184,13 @@ class WordLlamaEmbedder:
         if not texts:
             return np.zeros((0, 256))
         order = sorted(range(len(texts)), key=lambda k: len(texts[k]))
-        ordered, batches = [texts[k] for k in order], []
-        start = 0
-        while start < len(ordered):  # at most EMBED_BATCH texts, about EMBED_BATCH_CHARACTERS
-            end, size = start + 1, len(ordered[start])
-            while end < len(ordered) and end - start < EMBED_BATCH:
-                size += len(ordered[end])
-                if size > EMBED_BATCH_CHARACTERS:
-                    break
-                end += 1
-            batches.append(
-                _wordllama().embed(ordered[start:end], norm=True, batch_size=end - start)
-            )
-            start = end
-        vectors = np.concatenate(batches)
+        ordered = [texts[k] for k in order]
+        vectors = np.concatenate(
+            [
+                _wordllama().embed(batch, norm=True, batch_size=len(batch))
+                for batch in _batches(ordered)
+            ]
+        )
         matrix = np.empty((len(texts), vectors.shape[1]), dtype=np.float64)
         matrix[order] = vectors
         return _normalise(matrix)
