@@ -4,7 +4,8 @@ Run for real: a pytest of its own with two xdist workers, on a crafted folder ho
 tests that record which worker ran them and a notebook whose cells need each other's variables.
 Without the plugin the group's tests are spread over both workers (pytest 9.2 drops the group
 name pytest-xdist 3.8 writes into the node id) and the notebook's cells too, where a cell run in
-a kernel that never saw the previous one fails.
+a kernel that never saw the previous one fails. The tests of one exercise (named after it, or
+given it as their `exercise` parameter) form a group of their own, unmarked.
 """
 
 import json
@@ -17,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 GROUPED_TESTS = """
 import os
+import time
 import pytest
 
 @pytest.mark.xdist_group("together")
@@ -28,6 +30,19 @@ def test_grouped(n):
 @pytest.mark.parametrize("n", range(6))
 def test_alone(n):
     pass
+
+def _one_exercise():  # long enough that both workers would take some, were they not one group
+    time.sleep(0.3)
+    with open("exercise.txt", "a") as f:
+        f.write(os.environ["PYTEST_XDIST_WORKER"] + "\\n")
+
+@pytest.mark.parametrize("n", range(4))
+def test_09c_1_named_after_its_exercise(n):
+    _one_exercise()
+
+@pytest.mark.parametrize("exercise, n", [("09c.1", n) for n in range(4)])
+def test_given_the_exercise(exercise, n):
+    _one_exercise()
 """
 
 
@@ -52,7 +67,7 @@ def _notebook() -> dict:
     }
 
 
-def test_a_group_and_a_notebook_each_run_whole_on_one_worker(tmp_path):
+def test_a_group_an_exercise_and_a_notebook_each_run_whole_on_one_worker(tmp_path):
     (tmp_path / "test_grouped.py").write_text(GROUPED_TESTS, encoding="utf-8")
     (tmp_path / "counting.ipynb").write_text(json.dumps(_notebook()), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
@@ -63,6 +78,7 @@ def test_a_group_and_a_notebook_each_run_whole_on_one_worker(tmp_path):
     command += ["counting.ipynb", "test_grouped.py"]
     run = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
-    assert "19 passed" in run.stdout  # 7 cells, 6 grouped tests, 6 alone
-    workers = (tmp_path / "workers.txt").read_text(encoding="utf-8").split()
-    assert len(workers) == 6 and len(set(workers)) == 1, workers
+    assert "27 passed" in run.stdout  # 7 cells, 6 grouped tests, 6 alone, 8 of one exercise
+    for record, count in (("workers.txt", 6), ("exercise.txt", 8)):
+        workers = (tmp_path / record).read_text(encoding="utf-8").split()
+        assert len(workers) == count and len(set(workers)) == 1, (record, workers)

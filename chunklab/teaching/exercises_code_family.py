@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import functools
 import sys
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import Any
 
 from chunklab.documents.series import data_dir
@@ -74,8 +75,10 @@ def tree_family_at_500() -> tuple[int, tuple[str, ...]]:
     return len(pairs), shown_better(pairs)
 
 
-def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
-    """11c.1's known wrong answers, each computed here from the library, with why it is wrong."""
+@functools.cache
+def _family_misses() -> Mapping[tuple[int, tuple[str, ...]], str]:
+    """11c.1's known wrong answers, each computed here from the library, with why it is wrong
+    (once per process: a wrong answer's hint reads them, and they depend on the data alone)."""
     m, shown = tree_family_at_500()
     at_95 = shown_better(bm25_family(level=95.0))
     level_hint = (
@@ -132,7 +135,7 @@ def _family_misses() -> dict[tuple[int, tuple[str, ...]], str]:
         old = misses.get((m, interval_only))
         misses[(m, interval_only)] = f"either {old}; or {why}" if old else why
     misses.pop((m, shown), None)
-    return misses
+    return MappingProxyType(misses)
 
 
 def _as_answer(got: object) -> tuple[int, tuple[str, ...]] | None:
