@@ -155,3 +155,42 @@ def _copies_past_the_first(children, count):  # section 2's count copied: per se
 def test_03h_1_refuses_section_2s_count_copied():
     result = verdict("03h.1", _copies_past_the_first)
     assert not result.passed and "an *earlier* child" in result.message, result.message
+
+
+# Two slips the old checker passed ("correct on all 65 cases"): no case held a line inside an
+# earlier line of the same section, or the same line with and without indentation.
+
+
+def _as_a_substring(children, count):  # `line in` the earlier children's text, joined
+    earlier, out = {}, {}
+    for section, text in children:
+        before = "\n".join(earlier.get(section, []))
+        out[section] = out.get(section, 0) + sum(
+            count(x) for x in text.split("\n") if x.strip() and x in before
+        )
+        earlier.setdefault(section, []).append(text)
+    return out
+
+
+def _matched_stripped(children, count):  # lines matched on x.strip(), the line counted as it is
+    seen, out = set(), {}
+    for section, text in children:
+        lines = text.split("\n")
+        out[section] = out.get(section, 0) + sum(
+            count(x) for x in lines if x.strip() and (section, x.strip()) in seen
+        )
+        seen |= {(section, x.strip()) for x in lines}
+    return out
+
+
+@pytest.mark.parametrize(
+    "wrong, named",
+    [
+        (_as_a_substring, "as a substring of the earlier children's text"),
+        (_matched_stripped, "matched the lines stripped of their spaces"),
+    ],
+    ids=["substring", "stripped-key"],
+)
+def test_03h_1_refuses_substring_and_stripped_matching(wrong, named):
+    result = verdict("03h.1", wrong)
+    assert not result.passed and named in result.message, result.message

@@ -10,12 +10,14 @@ line (not blank) that an earlier child of the same section already holds, one te
 Why a check of its own: each shortcut is right on a page where every section's children repeat
 only their heading path. The fixed cases hold a line shared by two sections, a line a child
 holds twice, blank lines, a section that repeats nothing, a line repeated in three children, a
-repeat two children apart and an indented line, so that matching lines across sections or against
-the previous child only, counting the first copy, counting a repeat once, taking a child's lines as
-a set, looking at first lines only, counting blank lines or stripped lines, dropping a section at
-0, matching only the child just before in the list, or joining the lines (a section's, or a child's)
-before counting each fail somewhere. The hint shows the failing case whole, so that the expected
-answer can be worked out from it.
+repeat two children apart, an indented line, a line inside an earlier line and a line repeated
+with and without indentation, so that matching lines across sections or against the previous
+child only, counting the first copy, counting a repeat once, taking a child's lines as a set,
+looking at first lines only, counting blank lines or stripped lines, dropping a section at 0,
+matching only the child just before in the list, matching a line as a substring of the earlier
+text or stripped of its spaces, or joining the lines (a section's, or a child's) before counting
+each fail somewhere. The hint shows the failing case whole, so that the expected answer can be
+worked out from it.
 The counter is the number of characters, so a line of spaces costs something. Registered in
 `exercises`.
 """
@@ -61,6 +63,8 @@ def slipped(
     heading=False,
     dedupe=False,
     stripped=False,
+    substring=False,
+    loose=False,
 ) -> dict[str, int]:
     """The answer with one slip switched on (see SLIPS)."""
     seen: set = set()
@@ -68,13 +72,15 @@ def slipped(
     last: dict = {}  # each section's previous child's lines
     before: tuple = (None, set())  # the previous child in the list: its section and lines
     per_child: dict = {}  # each section's repeated lines, one list per child
-    for section, text in children:
+    for i, (section, text) in enumerate(children):
         copies.setdefault(section, [])
         per_child.setdefault(section, []).append([])
         lines = text.split("\n")[:1] if heading else text.split("\n")
         for line in dict.fromkeys(lines) if dedupe else lines:
-            key = line if across else (section, line)
+            key = line if across else (section, line.strip() if loose else line)
             repeat = line in last.get(section, ()) if previous else key in seen
+            earlier = "\n".join(t for s, t in children[:i] if s == section)
+            repeat = line in earlier if substring else repeat
             if adjacent:
                 repeat = before[0] == section and line in before[1]
             if (line.strip() or blank) and repeat:
@@ -82,7 +88,7 @@ def slipped(
                 per_child[section][-1].append(line)
             if within:
                 seen.add(key)
-        seen |= {line if across else (section, line) for line in lines}
+        seen |= {line if across else (section, line.strip() if loose else line) for line in lines}
         last[section] = set(lines)
         before = (section, set(lines))
     if joined_child:
@@ -149,6 +155,16 @@ SLIPS: list[tuple[dict, str]] = [
         "you counted a line a child holds twice: a repeat is a line an *earlier* "
         "child of the section holds (add a child's lines to the seen set after the child)",
     ),
+    (
+        {"substring": True},
+        "you tested the line as a substring of the earlier children's text: 'row' is inside "
+        "'row one' but is not a line of it; compare whole lines",
+    ),
+    (
+        {"loose": True},
+        "you matched the lines stripped of their spaces: '  note' and 'note' are different "
+        "lines, stored apart; compare lines as they are",
+    ),
     ({"drop": True}, "a section whose children repeat nothing stores 0 extra: keep it, at 0"),
     (
         {"joined": True},
@@ -184,6 +200,8 @@ CASES: list[Children] = [
         ("s", "P\n| k | v |\n|---|---|\n| 5 | 6 |"),
     ],
     [("a", "one line")],
+    [("s", "row one"), ("s", "row")],  # a line inside an earlier line is not that line
+    [("s", "note"), ("s", "  note")],  # nor is the same line indented
     [],
 ]
 
