@@ -540,3 +540,18 @@ def test_04b_2_refuses_following_a_bad_reply_and_names_each_check_missed(wrong, 
     checker: it follows any reply. Each of these passed it, or got 'your function raised'."""
     result = verdict("04b.2", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def multiline_regex(reply):
+    """The slip a fresh reader found passing: a re.M pattern whose \\s* crosses the newline, so
+    'split_after:\\n3, 5' reads [3, 5] where the line names no cut."""
+    found = re.search(r"^[ \t]*split_after:\s*([0-9]+(?:\s*,\s*[0-9]+)*)?\s*$", reply, re.M)
+    if not found:
+        raise ValueError("no readable split_after: line")
+    return _in_order([int(n) for n in re.findall(r"[0-9]+", found[1] or "")])
+
+
+def test_04b_1_refuses_a_pattern_whose_spaces_cross_the_newline():
+    result = verdict("04b.1", multiline_regex)
+    assert not result.passed and "matches a newline too" in result.message, result.message
+    assert "'split_after:\\n3, 5'" in result.message, result.message

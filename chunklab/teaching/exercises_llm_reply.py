@@ -25,6 +25,7 @@ _REPLIES_04B = [
     "Pieces 1 to 4 are about leave.\nsplit_after: 4, 8",
     "split_after: 10, 12, 31",
     "split_after:",
+    "split_after:\n3, 5",  # the line names no cut; the numbers are on the next line
     "split_after: 5, 3",
     "I would cut after piece 3.",
     "split_after: 3, 3",
@@ -56,6 +57,14 @@ def _piece_numbers_slip(reply: str, got: Any) -> str:
     last = reply.rsplit("split_after:", 1)[1].split("\n", 1)[0] if "split_after:" in reply else ""
     if reply.count("split_after:") > 1 and got == [int(n) for n in re.findall(r"\d+", last)]:
         return "two split_after: lines: the first is the answer, not the last"
+    if got == [int(n) for n in re.findall(r"\d+", after)] and not re.search(
+        r"\d", after.split("\n")[0]
+    ):
+        return (
+            "only the split_after: line counts, not the lines that follow it: this one names no "
+            "number, yet you read the next line's (\\s, and so \\s*, matches a newline too); "
+            "read the line alone: it means no cut, []"
+        )
     if got == [int(n) for n in re.findall(r"\d+", after)]:
         return "only the split_after: line counts, not the lines that follow it"
     if got == [int(n) for n in re.findall(r"\d+", reply)]:
