@@ -199,3 +199,17 @@ def test_04c_1_names_a_tie_cut_as_greater_or_equal_would():
     assert not result.passed
     assert "as >= would" in result.message, result.message
     assert "rounding accident" not in result.message
+
+
+def test_04c_1_refuses_a_threshold_read_off_the_librarys_cuts():
+    """A fresh reader passed the old check with the library's own rule: the smallest similarity
+    SemanticChunker.cuts keeps cut, which needs no percentile worked out."""
+    from chunklab.chunkers.semantic import SemanticChunker
+    from chunklab.embeddings.static import HashingEmbedder
+
+    def library(sims, p):
+        cut = SemanticChunker(embedder=HashingEmbedder(), percentile=p).cuts(np.asarray(sims))
+        return float(np.nextafter(max(sims[i] for i in cut), 2)) if cut else float(min(sims))
+
+    result = verdict("04c.1", library)
+    assert not result.passed and "the library's rule" in result.message, result.message
