@@ -441,11 +441,14 @@ def fixed_path_chunks(text: str) -> list[str]:
         if heading and not paragraph.startswith("|"):
             number = heading.group(1)
             level = len(number.rstrip(".").split("."))  # the fix: depth, not value
-            stack = stack[: level - 1] + [f"{number} {heading.group(2)}"]
+            # cut by level, not by place: a depth can be skipped ("1." then "1.1.1")
+            stack = [(lv, t) for lv, t in stack if lv < level] + [
+                (level, f"{number} {heading.group(2)}")
+            ]
             paragraph = "\n".join(lines[1:]).strip()
             if not paragraph:
                 continue
-        out.append(" > ".join([title, *stack]) + "\n" + paragraph)
+        out.append(" > ".join([title, *(t for _, t in stack)]) + "\n" + paragraph)
     return out
 
 

@@ -150,3 +150,17 @@ def test_a_cut_prefix_never_ends_on_a_label_with_nothing_after_it():
         == "From Travel Policy, section Per diem. The section begins: Per …"
     )
     assert fit_prefix(prefix, lambda p: len(p) <= 90) == prefix
+
+
+def test_the_fixed_path_warns_of_titles_alone_in_no_chunk():
+    """One-line list items read as titles alone, each replaced by the next, are text in no
+    chunk: the fixed rule says so instead of dropping them in silence."""
+    import pytest
+
+    from chunklab.contracts import Document
+
+    text = "M\n\n1. Escopo\nTexto.\n\n2. Passos\nAntes:\n\n1. Desligue.\n\n2. Meça.\n\n3. Fim\nFim."
+    doc = Document(doc_id="l", uri="l.txt", title="M", text=text)
+    with pytest.warns(UserWarning, match=r"2 numbered lines .* \['1\. Desligue\.', '2\. Meça\.'\]"):
+        chunks = article_path_chunks(doc, fixed=True)
+    assert not any("Desligue" in c.text for c in chunks)

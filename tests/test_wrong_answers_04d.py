@@ -36,6 +36,16 @@ def test_04d_1_accepts_the_tail_and_one_minus_the_head():
         (lambda n, m, c, h: 1 - _at_least(n, m, c, h), "fewer hits than the cut"),
         (lambda n, m, c, h: [0.5], "return one number"),
         (lambda n, m, c, h: _at_least(n, m, c, max(h, 1)), "leaves out 0 hits"),
+        (
+            lambda n, m, c, h: sum(_exactly(n, m, c, i) for i in range(h, min(m, c))),
+            "misses its last term",
+        ),
+        (
+            lambda n, m, c, h: (
+                sum(comb(m, i) * comb(n - 1 - m, c - i) for i in range(h, c + 1)) / comb(n - 1, c)
+            ),
+            "counts among places - 1",
+        ),
     ],
 )
 def test_04d_1_names_each_slip(wrong, hint):

@@ -100,11 +100,8 @@ def test_06_2_the_hard_coded_level_is_told_about_the_subsection():
 
 
 def test_06_2_accepts_the_depth_rule_written_another_way():
-    def by_split(text):
-        return path_chunks(text, ANY_TITLE, lambda n: len([p for p in n.split(".") if p]))
-
-    assert verdict("06.2", by_split).passed
-    assert verdict("06.2", lambda t: tuple(path_chunks(t, ANY_TITLE, depth))).passed
+    assert verdict("06.2", _by_level).passed
+    assert verdict("06.2", lambda t: tuple(_by_level(t))).passed
 
 
 def _title(heading):
@@ -343,3 +340,30 @@ def test_06_2_a_dot_dropped_from_the_number_is_named_before_the_dotless_probe():
     message = verdict("06.2", dot_optional).message
     assert "keep the number as written" in message, message
     assert "and also: '30 dias. B.' is text" in message, message
+
+
+def _by_level(text):
+    """The depth rule with the stack cut by level: the entries of a lower level stay."""
+    title, stack, out = text.splitlines()[0].strip(), [], []
+    for paragraph in (p.strip() for p in text.split("\n\n")):
+        if not paragraph:
+            continue
+        lines = paragraph.splitlines()
+        heading = re.match(ANY_TITLE, lines[0])
+        if heading and not paragraph.startswith("|"):
+            level = depth(heading.group(1))
+            stack = [(lv, t) for lv, t in stack if lv < level]
+            stack.append((level, f"{heading.group(1)} {heading.group(2)}"))
+            paragraph = "\n".join(lines[1:]).strip()
+            if not paragraph:
+                continue
+        out.append(" > ".join([title, *(t for _, t in stack)]) + "\n" + paragraph)
+    return out
+
+
+def test_06_2_refuses_a_stack_cut_by_place_when_a_depth_is_skipped():
+    """The depth right but the starter's stack[: level - 1] kept: '1.1.2' nests under its sibling
+    '1.1.1' once '1.1' is skipped. It passed all 20 drawn documents; the skipped-depth case and
+    its hint catch it."""
+    message = verdict("06.2", lambda t: path_chunks(t, ANY_TITLE, depth)).message
+    assert "a depth can be skipped" in message and "cuts by place" in message, message

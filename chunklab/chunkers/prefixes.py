@@ -18,6 +18,7 @@ per query, and it counts inside the token budget (MarkdownChunker(prefix=...)).
 from __future__ import annotations
 
 import re
+import warnings
 from bisect import bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -45,9 +46,12 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
     rule `chunklab.parsing.blocks.explicit_headings` uses: "2." and "3." are then siblings, and
     "2.1" or "2.1." (which the article's pattern does not read as a title at all) sits under "2.".
     Everything else is the article's: paragraphs split on blank lines, a title-only paragraph
-    skipped, the document's first line as the title, words as "tokens".
+    skipped, the document's first line as the title, words as "tokens". A title-only paragraph
+    that no chunk's path ever holds (a one-line list item "1. Desligue." read as a title, then
+    replaced by the next) is text in no chunk: with `fixed=True` that is warned, not silent.
     """
     stack: list[tuple[int, str]] = []  # (level, entry) of each open title
+    unseen: dict[str, None] = {}  # titles alone in their paragraph, in no chunk's path yet
     title = doc.text.splitlines()[0].strip()
     chunks: list[Chunk] = []
     for ordinal, (paragraph, at) in enumerate(_paragraphs(doc.text)):
@@ -65,10 +69,13 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
                 stack = stack[: level - 1] + [(level, entry)]
             body = "\n".join(lines[1:]).strip()
             if not body:
+                unseen[entry] = None
                 continue
         else:
             body = paragraph
         prefix = " > ".join([title, *(entry for _, entry in stack)])
+        for _, entry in stack:
+            unseen.pop(entry, None)
         text = f"{prefix}\n{body}"
         start = doc.text.index(body, at)
         chunks.append(
@@ -82,6 +89,11 @@ def article_path_chunks(doc: Document, fixed: bool = False) -> list[Chunk]:
                 end=start + len(body),
                 metadata={"path": prefix},
             )
+        )
+    if fixed and unseen:
+        warnings.warn(
+            f"{len(unseen)} numbered lines read as titles alone are in no chunk: {list(unseen)}",
+            stacklevel=2,
         )
     return chunks
 

@@ -1,10 +1,10 @@
 """Companion 04d's check (04d.1): the exact chance floor of a cut, the chance that as many cuts
 placed at random hit at least as many marked places (a hypergeometric tail), on cases the notebook
 never shows, naming each predictable slip (exactly as many hits instead of at least, strictly
-more, draws with replacement, the chance of fewer hits, a tail that leaves out 0
-hits), and says what to use when a learner reaches for scipy, not installed here. The notebook
-draws this floor 10,000 times; the exercise counts it, so a learner sees why a third decimal can
-differ between the two.
+more, draws with replacement, the chance of fewer hits, a tail that leaves out 0 hits or its last
+term, a count among one place too few), and says what to use when a learner reaches for scipy,
+not installed here. The notebook draws this floor 10,000 times; the exercise counts it, so a
+learner sees why a third decimal can differ between the two.
 Registered in `exercises`."""
 
 from __future__ import annotations
@@ -57,6 +57,17 @@ _SLIPS: list[tuple[Callable[..., float], str]] = [
         lambda n, m, c, h: _at_least(n, m, c, max(h, 1)),
         "the tail leaves out 0 hits: with hits = 0 every draw qualifies and the chance is 1; "
         "start the sum at hits itself, 0 included",
+    ),
+    (
+        lambda n, m, c, h: sum(_ways(n, m, c, i) for i in range(max(h, 0), min(m, c))),
+        "your tail misses its last term: range's end is exclusive, so sum up to "
+        "range(hits, min(marked, cuts) + 1)",
+    ),
+    (
+        lambda n, m, c, h: _at_least(n - 1, m, c, h),
+        "that counts among places - 1: `places` is already the starts to draw among (the first "
+        "is set aside before the count): divide by comb(places, cuts), not by "
+        "comb(places - 1, cuts)",
     ),
 ]
 

@@ -1,10 +1,12 @@
 """Notebook 06's coding exercise checks: the breadcrumb written by hand (06.1, at the end of this
 module), and the article's path prefix with its level rule fixed (06.2).
 
-The unseen documents have subsections ("2.1 Visual", "2.1. Visual", "2.1.3 …") and sections that
-climb back up after them, so only the rule itself passes: the level of a numbered title is the
-depth of its number. A hard-coded level, the article's value rule, an off-by-one in the stack, or a
-pattern that never reads "2.1" as a title all fail, with a hint naming which. Judged against the
+The unseen documents have subsections ("2.1 Visual", "2.1. Visual", "2.1.3 …"), sections that
+climb back up after them, and a depth skipped ("1." then "1.1.1" and its sibling "1.1.2", which a
+stack cut by place nests under it), so only the rule itself passes: the level of a numbered
+title is the depth of its number. A hard-coded level, the article's value rule, an off-by-one in
+the stack, a stack cut by place, or a pattern that never reads "2.1" as a title all fail, with a
+hint naming which. Judged against the
 library's fixed version, `article_path_chunks(doc, fixed=True)`.
 """
 
@@ -66,6 +68,13 @@ SIBLINGS = "PROBE\n\n1. Um\nA.\n\n2. Dois\nB.\n\n3. Tres\nC.\n"
 # so a function that counts "2." as two parts (split(".") keeping the empty one) gets this right
 # while it nests the siblings above; a stack kept one level too long gets both wrong.
 SUBSECTIONS = "PROBE\n\n1. Um\nA.\n\n1.1 Sub\nB.\n\n1.2 Outra\nC.\n"
+# A depth skipped: "1.1.1" straight under "1.", then its sibling "1.1.2". A stack cut by place,
+# stack[: level - 1], keeps "1.1.1" (at place 2, level 3) in front of "1.1.2"; cut by level it goes.
+SKIPPED = "PROBE\n\n1. Um\nA.\n\n1.1.1 Sub\nB.\n\n1.1.2 Outra\nC.\n"
+SKIPPED_CASE = (
+    "MANUAL DE TESTE\n\n1. Escopo\nO técnico registra.\n\n1.1.1 Visual\nA inspeção ocorre.\n\n"
+    "1.1.2 Ruído\nO valor a cada 30 dias.\n\n2. Registro\nO técnico registra o valor.\n"
+)
 # A paragraph that opens with a number and no dot after it is text, not a title.
 NO_DOT = "PROBE\n\n1. Um\nA.\n\n30 dias. B.\n\nC.\n"
 
@@ -139,6 +148,23 @@ def _slip_shows_in(slip: str, got_path: str, expected_chunk: str = "") -> bool:
     return True
 
 
+def _cut_by_place(fn: Callable | None) -> bool:
+    """Whether the skipped-depth probe nests "1.1.2" under its sibling "1.1.1" while siblings
+    and subsections with no depth skipped come out right (else another slip explains it)."""
+    return (
+        _paths_of(fn, SKIPPED)[-1:] == ["PROBE > 1. Um > 1.1.1 Sub > 1.1.2 Outra"]
+        and _paths_of(fn, SIBLINGS)[-1:] == ["PROBE > 3. Tres"]
+        and _paths_of(fn, SUBSECTIONS)[-1:] == ["PROBE > 1. Um > 1.2 Outra"]
+    )
+
+
+BY_PLACE = (
+    "a depth can be skipped ('1.' then '1.1.1'), so a title's place in the stack is not its "
+    "level: stack[: level - 1] cuts by place and keeps '1.1.1' in front of its sibling '1.1.2'. "
+    "Keep each title with its level and drop those of its level or deeper"
+)
+
+
 def _sibling_slip(fn: Callable | None) -> str:
     """Why a section nested under a sibling: the value rule, or a stack kept one level too long."""
     value_rule = "its level is the depth of its number, not its value"
@@ -175,6 +201,8 @@ def _hint(expected: str, got: str, fn: Callable | None = None) -> str:
                 f"write each title as it is numbered: keep the number as written, {should!r}, "
                 f"not {wrote!r}"
             )
+    if len(have) > len(want) and have[-1] == want[-1] and _cut_by_place(fn):
+        return BY_PLACE
     deep = [(i, entry) for i, entry in enumerate(want) if i and _parts(entry) > 1]
     if deep and (deep[-1][0] >= len(have) or have[deep[-1][0]] != deep[-1][1]):
         i, entry = deep[-1]
@@ -201,8 +229,8 @@ REFUSAL_06_2 = (
 def check_fixed_path_chunks(fn: Callable) -> int:
     """06.2: `fixed_path_chunks(text)` on numbered documents with subsections."""
     rng, cases = random.Random(6), 0
-    for k in range(20):
-        text = numbered_document(rng)
+    for k in range(21):  # 20 drawn documents, then one with a depth skipped
+        text = numbered_document(rng) if k < 20 else SKIPPED_CASE
         doc = Document(doc_id=f"t{k}", uri=f"urn:exercise:{k}", title="", text=text)
         expected = [c.text for c in article_path_chunks(doc, fixed=True)]
         got = list(run_without(fn, (text,), [article_path_chunks], REFUSAL_06_2))
