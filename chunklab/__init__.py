@@ -144,6 +144,8 @@ The notebooks' helpers (`teaching/`)
 - `teaching.retriever_checks`: exercise 10b.2 (BM25 against MiniLM, its interval), its hints
 - `teaching.fusion_checks`: exercise 10b.1 (rank fusion from raw scores), its slips' hints
 - `teaching.page_lines`: exercise 08.1's rule (a page's sized lines as Markdown), its slips' hints
+- `teaching.read_fit`: the word pieces of every fixed-size chunk at every size, one encoding
+  (notebook 09).
 - `teaching.pooling_checks`: the checks of exercises 09.1 and 09b.1 (masked mean, span pooling)
 - `teaching.answers_fixed_structural`: the answer exercises of 01 to 02d, with their known slips
 - `teaching.answers_stdevs`: exercise 04.1's answer and the wrong answers it knows

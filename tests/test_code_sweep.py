@@ -68,3 +68,30 @@ def test_a_definition_that_fits_alone_may_not_fit_as_the_tree_counts_it():
     assert cut_that_fit(sizes, whole, 10, as_held=False) == (0, 2)  # helper and get fit alone
     assert cut_that_fit(sizes, halves, 10, as_held=False) == (1, 2)  # helper cut
     assert cut_that_fit(sizes, halves, 10, as_held=True) == (0, 0)  # as counted, neither fits
+
+
+TRAILING = """class Manager:
+    def __init__(self, func):
+        self.func = func
+        self.doc = getattr(func, "__doc__", None)  # kept for help(): the wrapped function's text
+        # a note on the last statement, inside the body as tree-sitter reads it,
+        # that runs over two comment lines
+
+    def callback(self, *args):
+        return self.func(*args)  # Allow use as a decorator
+"""
+
+
+def test_the_held_text_takes_the_comments_the_cut_gives_the_last_statement():
+    held = {name: text for name, _, text in held_text("m.py", TRAILING)}
+    assert held["callback"].endswith("# Allow use as a decorator")
+    assert held["__init__"].endswith("that runs over two comment lines")
+
+
+def test_the_tree_cuts_no_definition_that_fits_as_held_at_any_budget():
+    from chunklab.teaching.code_search import blind_cuts_and_tree
+
+    sizes = definition_sizes({"m.py": TRAILING})
+    for budget in range(20, 90, 3):
+        pieces = blind_cuts_and_tree(budget)["chunklab code"]("m.py", TRAILING)
+        assert cut_that_fit(sizes, pieces, budget, as_held=True)[0] == 0, budget

@@ -102,6 +102,11 @@ class FixedSizeChunker(Contract):
             )
             ordinal += 1
 
+    def token_spans(self, tokens: DocumentTokens) -> list[tuple[int, int]]:
+        """(start, end) of each token window (whitespace ones too) over a text encoded once: one
+        `DocumentTokens`, many sizes, as a sweep over sizes needs (`teaching.read_fit`)."""
+        return [(start, end) for start, end, _ in self._token_windows(tokens)]
+
     def _token_windows(self, tokens: DocumentTokens) -> Iterator[tuple[int, int, int]]:
         """Windows of `size` cl100k tokens, as character spans with their own cl100k count.
 

@@ -63,6 +63,12 @@ BASELINES: dict[str, tuple[str, dict[str, Any]]] = {
     "Recursive 175/0": ("recursive", {"size": 175, "overlap": 0, "length": "minilm"}),
 }
 ROWS = {**REPRODUCED, **CHUNKLAB, **BASELINES}
+# The report's splitter at the caps around Recursive 175/0, for a retriever-free measure only
+# (precision-Omega): their spans are stored (`stored_cuts`), never their vectors.
+CAP_SWEEP: dict[str, tuple[str, dict[str, Any]]] = {
+    f"Recursive {cap}/0": ("recursive", {"size": cap, "overlap": 0, "length": "minilm"})
+    for cap in (165, 170, 180)
+}
 # The rows whose vectors are stored (what notebook 10 shows and the tests read): the reproduced
 # rows, chunklab's cuts at the compared budget and one step down the ladder, and the report's
 # splitter stepped down the same way. The rest are scored by bench/chroma_chunklab.py, embedding
@@ -90,12 +96,12 @@ def stored_minilm(strict: bool = False) -> StoredEmbedder:
 def row_cut(label: str, minilm: Any = None) -> Cut:
     """The cut of one row. A semantic row whose embedder is MiniLM embeds its units with
     `minilm` (e.g. `stored_minilm()`), so a stored row's cut needs no model run either."""
-    if label not in ROWS:  # a size not among the rows: say how to cut it, not a bare KeyError
+    if label not in ROWS and label not in CAP_SWEEP:  # say how to cut another size
         raise KeyError(
             f"{label!r} is not a stored row (rows: {', '.join(ROWS)}); for another size, cut with "
             "RecursiveChunker(size=..., overlap=..., length='minilm').split_text"
         )
-    strategy, options = ROWS[label]
+    strategy, options = ROWS.get(label) or CAP_SWEEP[label]
     chunker = build(strategy, **options)
     if options.get("embedder") == "minilm" and minilm is not None:
         chunker = chunker.model_copy(update={"embedder": minilm})  # type: ignore[attr-defined]

@@ -1,4 +1,6 @@
-"""The spans of notebook 10d's MarkdownChunker cuts of Chroma's benchmark, stored, so the notebook
+"""The spans of notebook 10d's MarkdownChunker cuts of Chroma's benchmark (and of the report's
+splitter at the caps around Recursive 175/0, `CAP_SWEEP`, located as the report locates them),
+stored, so the notebook
 reads them in milliseconds instead of counting MiniLM word pieces over 1.4 million characters again
 (about ten seconds of CPU, a third of the notebook's time budget).
 
@@ -17,9 +19,10 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from chunklab.evaluation.benchmark import Cut
-from chunklab.evaluation.benchmark_rows import ROWS, row_cut, store_stem
+from chunklab.evaluation.benchmark_rows import CAP_SWEEP, ROWS, row_cut, store_stem
+from chunklab.evaluation.chroma import locate_all
 
-CUT_ROWS = ("markdown 200", "markdown 150")  # the rows whose cut is slow enough to store
+CUT_ROWS = ("markdown 200", "markdown 150", *CAP_SWEEP)  # the cuts slow enough to store
 
 
 class StaleCut(ValueError):
@@ -33,7 +36,7 @@ def cuts_path() -> Path:
 
 def cut_key(label: str, text: str) -> str:
     """The row's options and the corpus text, hashed: what a stored cut must match."""
-    options = json.dumps(ROWS[label], sort_keys=True)
+    options = json.dumps(ROWS.get(label) or CAP_SWEEP[label], sort_keys=True)
     return hashlib.sha256(f"{options}\n{text}".encode()).hexdigest()[:24]
 
 
@@ -43,14 +46,21 @@ def record_cuts(
     """Cut every corpus with each row and store the spans (run by `make embeddings`)."""
     stored = {
         label: {
-            cut_key(label, text): [list(span) for span in row_cut(label)(text)]
-            for text in corpora.values()
+            cut_key(label, text): spans(row_cut(label)(text), text) for text in corpora.values()
         }
         for label in labels
     }
     path = path or cuts_path()
     path.write_text(json.dumps(stored, separators=(",", ":")) + "\n", encoding="utf-8")
     return path
+
+
+def spans(pieces: Iterable, text: str) -> list[list[int]]:
+    """A cut's (start, end) spans: as given, or each chunk text located as the report does."""
+    pieces = list(pieces)
+    if pieces and isinstance(pieces[0], str):
+        return [[c.start, c.end] for c in locate_all("", text, pieces)]
+    return [list(span) for span in pieces]
 
 
 def stored_cut(label: str, path: Path | None = None) -> Cut:

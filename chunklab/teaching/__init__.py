@@ -169,6 +169,8 @@
 - `exercises_verdict_family`: 07.2's check (a verdict family from raw scores, at 0.05 / m).
 - `exercises_gain_split`: 03g.2's check (a gain split in two halves, each with its untied
   questions).
+- `read_fit`: the word pieces of every fixed-size chunk of a document at every size, from one
+  encoding (notebook 09's sweep of the sizes MiniLM reads whole).
 - `exercises_never_read`: 09.2's check (the characters a model never reads, from offsets and
   a limit, whatever markers it adds).
 - `exercises_read_limit`: 09d.1's check (whether the part of a chunk the model reads holds

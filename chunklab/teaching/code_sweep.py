@@ -97,7 +97,8 @@ def indent_pack(budget: int, count: Callable[[str], int] = cl100k) -> Splitter:
 def held_text(uri: str, source: str) -> list[tuple[str, Span, str]]:
     """Each definition (name, span) with the text one chunk of the tree's cut must hold to keep it
     whole: breadcrumb, blank line, then from its first comment line just above (or, first in a
-    body, from where its parent's held text starts) to its end."""
+    body, from where its parent's held text starts) to its end, and on past a comment on its last
+    line or comment lines under it indented deeper (the cut gives those to its last statement)."""
     starts = line_starts(source)
     out: list[tuple[str, Span, str]] = []
 
@@ -108,6 +109,24 @@ def held_text(uri: str, source: str) -> list[tuple[str, Span, str]]:
             a = sum(len(x) + 1 for x in above) + len(line) - len(line.lstrip())
         return a
 
+    def comment_after(b: int, column: int) -> int:
+        """The end of the definition's text: past a comment on its last line, and past comment
+        lines under it indented deeper than its header (tree-sitter's body holds those)."""
+        line_end = source.find("\n", b)
+        line_end = len(source) if line_end == -1 else line_end
+        end = line_end if source[b:line_end].strip().startswith("#") else b
+        while line_end < len(source):
+            next_end = source.find("\n", line_end + 1)
+            next_end = len(source) if next_end == -1 else next_end
+            line = source[line_end + 1 : next_end]
+            if not line.strip():
+                line_end = next_end  # a blank line: look past it
+                continue
+            if not line.lstrip().startswith("#") or len(line) - len(line.lstrip()) <= column:
+                break
+            end = line_end = next_end
+        return end
+
     def visit(node: ast.AST, crumb: str, lead: int | None) -> None:
         body = getattr(node, "body", [])
         for child in ast.iter_child_nodes(node):
@@ -116,7 +135,13 @@ def held_text(uri: str, source: str) -> list[tuple[str, Span, str]]:
                 first = (
                     lead if lead is not None and body and body[0] is child else comments_above(a)
                 )
-                out.append((child.name, (a, b), f"{crumb}\n\n{source[first:b]}"))
+                out.append(
+                    (
+                        child.name,
+                        (a, b),
+                        f"{crumb}\n\n{source[first : comment_after(b, child.col_offset)]}",
+                    )
+                )
                 visit(child, f"{crumb} > {child.name}", first)
             else:
                 visit(child, crumb, None)
