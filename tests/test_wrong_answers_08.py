@@ -235,6 +235,7 @@ def _bold_table_by_gaps(
     by_x0=True,
     previous=False,
     wraps=True,
+    part=lambda a, b: (a[-1]["x1"] + b[0]["x0"]) / 2,
 ):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
     counting the halfway lines left of a word (`nearest`: the old rule, the nearest column start,
@@ -261,7 +262,7 @@ def _bold_table_by_gaps(
     i = h + 1
     while i < len(tops) and tops[i] - tops[i - 1] <= factor * first:
         cells = {k: [] for k in range(len(header))}
-        halves = [(a[-1]["x1"] + b[0]["x0"]) / 2 for a, b in zip(header, header[1:], strict=False)]
+        halves = [part(a, b) for a, b in zip(header, header[1:], strict=False)]
         for w in line[tops[i]]:
             if nearest:
                 k = sorted(range(len(header)), key=lambda k: abs(header[k][0]["x0"] - at(w)))[0]
@@ -537,3 +538,41 @@ def test_08b_2_the_prediction_is_sent_to_the_sweep_without_a_direction(capsys):
     out = capsys.readouterr().out
     assert ": correct" not in out and "the prediction" in out and "the sweep" in out, out
     assert "as written" not in out and "separator" not in out, out
+
+
+def test_08_1_names_sizes_rounded_to_whole_points():
+    """Sizes rounded before the rule passed all 47 pages (none had two sizes a rounding joins)."""
+
+    def rounded_first(lines):
+        rounded = [(round(size), text) for size, text in lines]
+        return _render(rounded, _levels(rounded))
+
+    result = verdict("08.1", rounded_first)
+    assert not result.passed and "do not round it" in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    ("name", "part"),
+    [
+        ("centres", lambda a, b: ((a[0]["x0"] + a[-1]["x1"]) + (b[0]["x0"] + b[-1]["x1"])) / 4),
+        ("at_end", lambda a, b: a[-1]["x1"]),
+    ],
+)
+def test_08_2_names_columns_parted_at_the_centres_or_the_cells_end(name, part):
+    """Both were refused with the tables only, no hint naming where the columns part."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, part=part))
+    assert not result.passed and SLIPS[name] in result.message, result.message
+
+
+def test_08_2_names_the_font_size_the_words_lack():
+    """Section 4's cells() copied reads w["size"]: a KeyError, once shown with no hint."""
+
+    def copied(words):  # a gap wider than 0.8 of a font size ends a cell
+        line = sorted(words, key=lambda w: (w["top"], w["x0"]))
+        pairs = zip(line, line[1:], strict=False)
+        return [[w["x0"] - b["x1"] <= 0.8 * max(w["size"], b["size"])] for b, w in pairs]
+
+    result = verdict("08.2", copied)
+    assert not result.passed and "thresholds are in points" in result.message, result.message

@@ -69,7 +69,13 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
         return []
     head = cells(sorted(lines[tops[at]], key=lambda w: w["x0"]))
     starts = [g[0]["x0"] for g in head]
-    parts = [(a[-1]["x1"] + b[0]["x0"]) / 2 for a, b in zip(head, head[1:], strict=False)]
+
+    def part(a: list[dict], b: list[dict]) -> float:  # halfway across the gap, unless a slip
+        if slip.get("centres"):
+            return (a[0]["x0"] + a[-1]["x1"] + b[0]["x0"] + b[-1]["x1"]) / 4
+        return a[-1]["x1"] if slip.get("at_end") else (a[-1]["x1"] + b[0]["x0"]) / 2
+
+    parts = [part(a, b) for a, b in zip(head, head[1:], strict=False)]
     rows = [[[w["text"] for w in g] for g in head]]  # each row: each column's words
     step = tops[at + 1] - tops[at] if at + 1 < len(tops) else 0.0
     for above, top in zip(tops[at:], tops[at + 1 :], strict=False):
@@ -111,6 +117,10 @@ SLIPS = {
     "flush right under a wide header starts nearer the next column's start",
     "left_of": "the columns part HALFWAY across each gap between the header's cells, not at "
     "each cell's start: a number set flush right can start a little left of its header",
+    "centres": "the columns part HALFWAY across each gap between the header's cells, from one "
+    "cell's end to the next one's start, not halfway between the cells' centres",
+    "at_end": "the columns part HALFWAY across each gap between the header's cells, not at each "
+    "cell's end: a word starting just past its header's end is still in that column",
     "no_end": "the table ends at the first line farther below the line above it than 1.4 times "
     "the header's distance to the first row; the paragraph under the table is not a row",
     "stop_low": "a line up to 1.4 times the header's distance to the first row below the line "
@@ -340,18 +350,29 @@ def _unsorted(fn: Callable, words: list[dict], expected: list[list[str]]) -> str
     )
 
 
+_NO_FONT = (
+    "these words carry no 'size' nor 'fontname': the thresholds are in points (a gap of 6 points "
+    "or more ends a cell; rows end past 1.4 header steps) and a word's 'bold' says if it is bold"
+)
+
+
 def check_bold_table(fn: Callable) -> int:
     """08.2: `bold_table(words)`: the header and rows of the first table found by a bold header."""
     cases = _cases()
     for what, words in cases:
         expected = bold_table(words)
-        got = run_without(
-            fn,
-            ([dict(w) for w in words],),
-            aligned_tables,
-            "it calls chunklab.documents.pdf_grid.aligned_tables, the library's own "
-            "rule; write the rule from section 4 yourself",
-        )
+        try:
+            got = run_without(
+                fn,
+                ([dict(w) for w in words],),
+                aligned_tables,
+                "it calls chunklab.documents.pdf_grid.aligned_tables, the library's own "
+                "rule; write the rule from section 4 yourself",
+            )
+        except KeyError as error:  # section 4's cells copied: they read a font size and name
+            if error.args[0] not in ("size", "fontname"):
+                raise
+            raise NotYet(_NO_FONT) from error
         try:
             got = [list(row) for row in got]
         except TypeError:

@@ -1,7 +1,8 @@
 """Exercise 08.1: a PDF page's lines, each a (font size, text) pair, as Markdown; and the hints
 that name each plausible slip (sizes counted per line, per word or without spaces, a tie given to
 the larger size, no cap at level 6, a size below the body's taken for a heading, lines joined by
-a newline, the last paragraph dropped, text stripped), with where the two texts first differ.
+a newline, the last paragraph dropped, text stripped, sizes rounded), with where the two texts
+first differ.
 
 The rule is the one `chunklab.documents.pdf` applies (`heading_levels`); kept apart from
 `exercises_measures` because the hints are most of it.
@@ -147,6 +148,12 @@ def _md_hint(lines: list[tuple[float, str]], got: Any) -> str:
                 if "weigh" in hint
                 else hint
             )
+    rounded = [(float(round(size)), text) for size, text in lines]
+    if got == _render(rounded, heading_levels([size for size, text in rounded for _ in text])):
+        return (
+            "keep each size as it is, do not round it: rounded, two sizes can become one, and a "
+            "size within 5% of the body's can pass body * 1.05"
+        )
     if got == _render(lines, levels, last=False):
         return "the last run of body lines is a paragraph too: add it after the loop"
     if got == _render(lines, levels, join=False):
@@ -201,7 +208,10 @@ def check_lines_as_markdown(fn: Callable) -> int:
     # 10.5 is exactly 5% above a 10-point body (body text), 10.2 less (body text too)
     boundary = [(16.0, "Travel"), (10.5, "Scope note"), (10.2, "Fine print")]
     boundary += [(10.0, "the per diem covers meals " * 3)]
-    fixed_cases = [crowded * 2, tied, deep, margin, by_words, by_ink, boundary]
+    # sizes a rounding confuses: 14.4 and 13.6 are two levels; 10.6 is body text in a 10.4 body
+    unrounded = [(14.4, "Travel"), (13.6, "Scope"), (10.6, "Fine print")]
+    unrounded += [(10.4, "the per diem covers meals " * 3)]
+    fixed_cases = [crowded * 2, tied, deep, margin, by_words, by_ink, boundary, unrounded]
     for lines in fixed_cases + [_page(rng) for _ in range(40)]:
         got, expected = fn(list(lines)), lines_as_markdown(lines)
         if got != expected:

@@ -89,7 +89,11 @@ class Survival:
                 if kind == "md"
                 else self.data / "formats" / f"{stem}.{fmt}"
             )
-            self.read[kind, name] = load(path, name, as_plain_text=kind.endswith(PLAIN))
+            converted = self.read.get((fmt, name))  # the file already read: only its text changes
+            if kind.endswith(PLAIN) and converted is not None:
+                self.read[kind, name] = converted.model_copy(update={"text": plain_text(path)})
+            else:
+                self.read[kind, name] = load(path, name, as_plain_text=kind.endswith(PLAIN))
         self.cut[key] = MarkdownChunker(max_tokens=budget).split(self.read[kind, name])
         return self.read[kind, name], self.cut[key]
 
