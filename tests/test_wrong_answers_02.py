@@ -635,6 +635,36 @@ def test_02c_2_refuses_a_chunk_whose_last_line_is_a_heading():
     assert not result.passed and "not heading-only" in result.message, result.message
 
 
+@pytest.mark.parametrize(
+    "wrong, hint",
+    [
+        (  # `#+ `: seven `#`s taken for a heading
+            _glue_by(
+                lambda t: (
+                    all(re.match(r"#+ ", x) for x in t.split("\n") if x.strip())
+                    and any(x.strip() for x in t.split("\n"))
+                )
+            ),
+            "with seven, is no heading",
+        ),
+        (  # `if line`: a line of spaces counted as text, so the chunk is not headings only
+            _glue_by(
+                lambda t: (
+                    all(re.match(r"#{1,6} ", x) for x in t.split("\n") if x)
+                    and any(x for x in t.split("\n"))
+                )
+            ),
+            "a line of spaces only is blank",
+        ),
+    ],
+)
+def test_02c_2_names_seven_hashes_and_a_line_of_spaces(wrong, hint):
+    """A heading test that allows seven `#`s, and one that takes a line of spaces for text, are
+    refused, each with its hint. Fails on the old checker, whose cases held neither line."""
+    result = verdict("02c.2", wrong)
+    assert not result.passed and hint in result.message, result.message
+
+
 @pytest.mark.parametrize("right", [glue_with_a_while_loop, "solution"])
 def test_02c_2_accepts_a_correct_glue_written_two_ways(right):
     from solutions.exercises import glue_headings

@@ -25,6 +25,7 @@ def equal_count_table(
     fixed: Callable[[int], Sequence[Any]],
     fixed_sizes: Iterable[int],
     tests: Mapping[str, Callable[[Sequence[Any]], int]],
+    known: dict[tuple[str, int, str], int] | None = None,
 ) -> Any:
     """One row per (cut, chunk count) a cut in `cut_at` makes over its sizes.
 
@@ -33,6 +34,9 @@ def equal_count_table(
     fewest-most headings apart there (`apart t`) and the windows' (`windows apart t`), with the
     numbers behind them (`most t`: the cut's most; `fewest t`: the windows' fewest; `cut low t`,
     `windows high t`).
+
+    `known`, a dict kept by the caller, holds the cut's scores by (cut, size, test), so a second
+    table of the same cuts against other windows does not score the cuts again.
     """
     import pandas as pd
 
@@ -50,7 +54,7 @@ def equal_count_table(
             row: dict[str, Any] = {"cut": name, "chunks": k, "at sizes": runs(sizes)}
             row["n windows"] = len(windows.get(k, []))
             for t, apart in tests.items():
-                mine = [apart(at[n]) for n in sizes]
+                mine = [_score(known, (name, n, t), apart, at[n]) for n in sizes]
                 if (k, t) not in scored:
                     scored[k, t] = [apart(w) for w in windows.get(k, [])]
                 theirs = scored[k, t]
@@ -59,6 +63,19 @@ def equal_count_table(
                 row[f"fewest{t}"], row[f"windows high{t}"] = min(theirs), max(theirs)
             rows.append(row)
     return pd.DataFrame(rows).set_index(["cut", "chunks"])
+
+
+def _score(
+    known: dict[tuple[str, int, str], int] | None,
+    key: tuple[str, int, str],
+    apart: Callable[[Sequence[Any]], int],
+    chunks: Sequence[Any],
+) -> int:
+    if known is None:
+        return apart(chunks)
+    if key not in known:
+        known[key] = apart(chunks)
+    return known[key]
 
 
 def shown(table: Any) -> Any:

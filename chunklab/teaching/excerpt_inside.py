@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from chunklab.contracts import Chunk
-from chunklab.evaluation.chroma import union
 from chunklab.retrieval.retrievers import Retriever
 
 
@@ -21,12 +20,27 @@ def answer_inside(handed: Sequence[Chunk], excerpts: Iterable[tuple[int, int]]) 
     return int(all(any(p.start <= a and b <= p.end for p in handed) for a, b in excerpts))
 
 
-def answer_inside_merged(handed: Sequence[Chunk], excerpts: Iterable[tuple[int, int]]) -> int:
-    """`answer_inside` for the pieces merged first: overlapping or touching pieces are joined
-    into one stretch of the document, as they are handed over when each stretch goes once. An
+def runs(spans: Iterable[tuple[int, int]], text: str) -> list[tuple[int, int]]:
+    """Spans of `text` merged where they overlap or only white space lies between them, sorted:
+    windows that touch at a sentence boundary (one ends at sentence 5, the next starts at 6) are
+    one run of text, as exercise 03b.2 merges them."""
+    merged: list[tuple[int, int]] = []
+    for a, b in sorted(spans):
+        if merged and (a <= merged[-1][1] or text[merged[-1][1] : a].isspace()):
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
+
+
+def answer_inside_merged(
+    handed: Sequence[Chunk], excerpts: Iterable[tuple[int, int]], text: str
+) -> int:
+    """`answer_inside` for the pieces merged first (`runs`): pieces that overlap or touch are
+    joined into one stretch of `text`, as they are handed over when each stretch goes once. An
     excerpt that two overlapping windows each cut off can lie inside their merged stretch."""
-    runs = union((p.start, p.end) for p in handed)
-    return int(all(any(start <= a and b <= end for start, end in runs) for a, b in excerpts))
+    stretches = runs(((p.start, p.end) for p in handed), text)
+    return int(all(any(start <= a and b <= end for start, end in stretches) for a, b in excerpts))
 
 
 def top_chunks(retriever: Retriever, question: str, chunks: Sequence[Chunk], k: int) -> list[Chunk]:

@@ -9,7 +9,8 @@ the joined span, first start to last end, is at most `size` characters.
 
 The cases are Markdown pages built from a fixed seed (stacked headings, a heading with its text on
 the next line, text with a heading as its last line, `#tag` lines that are no heading, blank lines
-between chunks, an indented `  ## A` that is no heading, as in 02c.1) cut at their blank lines,
+between chunks, an indented `  ## A` that is no heading, as in 02c.1, a line of seven `#`s, a
+line of spaces between two headings) cut at their blank lines,
 with sizes around the joined spans' lengths. An answer that calls the library's fixed glue
 (`structural.glue_headings`) is refused; a wrong answer is named by the slip it makes on every
 case (`checking.consistent_slips`), else the first case it got wrong is shown.
@@ -31,9 +32,11 @@ TITLES = ["Scope", "Booking", "Per diem", "Visas", "Hours", "Leave", "Pay", "Not
 WORDS = ["staff", "travel", "book", "submit", "receipts", "approval", "days", "hotel", "cap"]
 
 
-def _headings_only(text: str) -> bool:
-    lines = [line for line in text.split("\n") if line.strip()]
-    return bool(lines) and all(HEADING.match(line) for line in lines)
+def _headings_only(
+    text: str, heading: re.Pattern = HEADING, blank: Callable[[str], bool] = lambda x: not x.strip()
+) -> bool:
+    lines = [line for line in text.split("\n") if not blank(line)]
+    return bool(lines) and all(heading.match(line) for line in lines)
 
 
 def _glue(
@@ -152,9 +155,18 @@ GLUE_SLIPS: list[tuple[Callable[..., Any], str]] = [
     ),
     (
         lambda t, sp, n: _glue(
-            t, sp, n, lambda x: all(line.startswith("#") for line in x.split("\n") if line)
+            t, sp, n, lambda x: all(line.startswith("#") for line in x.split("\n") if line.strip())
         ),
         "`#tag` is no heading: a heading is one to six `#`s and a SPACE, then its title",
+    ),
+    (
+        lambda t, sp, n: _glue(t, sp, n, lambda x: _headings_only(x, re.compile(r"#+ "))),
+        "a heading has one to six `#`s: `####### x`, with seven, is no heading (`#{1,6} `)",
+    ),
+    (
+        lambda t, sp, n: _glue(t, sp, n, lambda x: _headings_only(x, blank=lambda line: not line)),
+        "a line of spaces only is blank, not text: skip each line whose strip() is empty "
+        "(`if line.strip()`, not `if line`)",
     ),
     (
         lambda t, sp, n: _glue(t, sp, n, lambda x: bool(HEADING.match(x))),
@@ -222,6 +234,9 @@ def glue_cases() -> list[tuple[str, list[Span], int]]:
     cases += [(two, _blocks(two), 100)]
     indented = "  ## A\n\nbody\n\n## B\n\ntext"  # an indented line is no heading; `## B` is
     cases += [(indented, _blocks(indented), 100)]
+    seven = "####### Deep\n\nbody\n\n## B\n\ntext"  # seven `#`s: no heading, not joined
+    spaces = "## A\n   \n## B\n\ntext"  # a line of spaces inside a chunk of headings: blank
+    cases += [(seven, _blocks(seven), 100), (spaces, _blocks(spaces), 100)]
     rng = random.Random(2032)
     for _ in range(60):
         text = _page(rng)

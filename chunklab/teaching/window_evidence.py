@@ -16,9 +16,9 @@ import pandas as pd
 
 from chunklab.chunkers.markdown import MarkdownChunker
 from chunklab.contracts import Document
-from chunklab.evaluation.chroma import union
 from chunklab.evaluation.recall import fact_recall, sentence_window_table, small_to_big_table
 from chunklab.retrieval.index import ParentChildIndex, index_document
+from chunklab.teaching.excerpt_inside import runs
 from chunklab.tokens.counters import approx_tokens, cl100k
 
 
@@ -44,8 +44,9 @@ def handed_text(
     return [
         "\n".join(
             doc.text[a:b]
-            for a, b in union(
-                (w.start, w.end) for w in merging.small_to_big(q.question, k, max_parents=k)
+            for a, b in runs(
+                ((w.start, w.end) for w in merging.small_to_big(q.question, k, max_parents=k)),
+                doc.text,
             )
         )
         for q in asked
