@@ -1084,3 +1084,45 @@ def test_01_1_names_pairs_that_drop_a_chunk_cut_mid_word_and_the_pair_read_one_p
     generic hint. Both are now refused with a hint naming the slip."""
     result = verdict("01.1", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+# --- 01.1's second half: the manual read in pairs, checked; two slips named ----------------------
+
+
+def test_01_1_checks_the_second_half_on_the_manual():
+    """R46: the exercise's second half (200/40 against 200/0 on the manual, read in pairs) had no
+    answer to check against; the pass line now says it, and what a pair hands the model."""
+    message = verdict("01.1", compare_whole_words).message
+    assert "won 0, lost 0, tied 10" in message and "360 characters" in message, message
+
+
+def _singles_but_the_last(text, cut_a, cut_b, questions):  # the singles loop stops one short
+    return _reading(lambda cut: _read(cut)[: len(cut) - 1] + _read(cut)[len(cut) :])(
+        text, cut_a, cut_b, questions
+    )
+
+
+def _each_fact_in_either(text, cut_a, cut_b, questions):  # a pair as two chunks, not one span
+    def answered(cut, facts):
+        texts = [text[a:b] for a, b in cut]
+        return any(all(_has(f, t) for f in facts) for t in texts) or any(
+            all(_has(f, x) or _has(f, y) for f in facts)
+            for x, y in zip(texts, texts[1:], strict=False)
+        )
+
+    pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+    return sum(x > y for x, y in pairs), sum(x < y for x, y in pairs), sum(x == y for x, y in pairs)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "hint"),
+    [
+        (_singles_but_the_last, "the last one included"),
+        (_each_fact_in_either, "in neither chunk alone"),
+    ],
+    ids=["singles_but_last", "either_chunk"],
+)
+def test_01_1_names_the_last_chunk_dropped_and_a_pair_read_as_two_chunks(wrong, hint):
+    """R46: both were refused with a generic hint that forgot the pair rule."""
+    result = verdict("01.1", wrong)
+    assert not result.passed and hint in result.message, result.message

@@ -15,20 +15,27 @@ another; a fact of two words split by a line break in the text is not held (a ru
 would take it). An
 answer that calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is
 refused, and the slip a wrong answer makes on every case is named (`checking.consistent_slips`),
-else the first case it got wrong is shown.
+else the first case it got wrong is shown. An answer right on every case is then run on the
+manual, 200/40's spans against 200/0's (the exercise's second half), and the pass line says the
+count and the longest span a pair hands over.
 """
 
 from __future__ import annotations
 
+import functools
 import random
 import re
 from collections.abc import Callable
 from typing import Any
 
+from chunklab.chunkers.fixed import FixedSizeChunker
+from chunklab.documents.series import load_document
 from chunklab.evaluation.metrics import chunks_with_all
-from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
+from chunklab.evaluation.questions import load_questions
+from chunklab.teaching.checking import Cases, NotYet, consistent_slips, run_without, short
 from chunklab.teaching.exercises_cut_tests import WORDS, Span, draw_words, random_cut
 from chunklab.teaching.fact_matching import answerable, holds_fact
+from chunklab.tokens.folding import fold
 
 Case = tuple[str, list[Span], list[Span], list[list[str]]]
 
@@ -101,6 +108,18 @@ def _with_both_neighbours(cut: list[Span]) -> list[Span]:
     ]
 
 
+def _singles_but_last(cut: list[Span]) -> list[Span]:
+    return _read(cut)[: len(cut) - 1] + _read(cut)[len(cut) :]
+
+
+def _in_either(text: str, cut: list[Span], facts: list[str]) -> bool:
+    """A chunk alone, or a chunk and the next one with each fact whole in one of the two."""
+    texts = [text[a:b] for a, b in cut]
+    return any(all(_has(f, t) for f in facts) for t in texts) or any(
+        all(_has(f, x) or _has(f, y) for f in facts) for x, y in zip(texts, texts[1:], strict=False)
+    )
+
+
 def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
     return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
 
@@ -143,6 +162,16 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         lambda *case: _count(_answered, case, read=_pairs_else_single),
         "a chunk alone counts even when it has a next one: one that ends inside a word "
         "('pump seal|ant') holds 'seal' whole, and its pair with the next one does not",
+    ),
+    (
+        lambda *case: _count(_answered, case, read=_singles_but_last),
+        "every chunk counts alone, the last one included: your loop over single chunks stops "
+        "one short",
+    ),
+    (
+        lambda *case: _count(_in_either, case, read=list),
+        "read a chunk with the next one as ONE span, text[cut[k][0]:cut[k + 1][1]]: a fact cut "
+        "at the border between them is whole in the span and in neither chunk alone",
     ),
     (
         lambda *case: _count(_answered, case, read=_one_past_its_end),
@@ -257,7 +286,7 @@ def count_cases() -> list[Case]:
     return cases
 
 
-def check_compare_cuts(fn: Callable) -> int:
+def check_compare_cuts(fn: Callable) -> Cases:
     cases = count_cases()
     for case in cases:
         text, cut_a, cut_b, questions = case
@@ -276,18 +305,46 @@ def check_compare_cuts(fn: Callable) -> int:
         if counts != right:
             slips = consistent_slips(fn, COUNT_SLIPS, cases, shape=lambda r: tuple(map(int, r)))
             why = "; or ".join(slips) or (
-                "per question, a cut answers it when one chunk holds all its facts; won: a "
-                "answers and b does not, lost: the other way, tied: the rest"
+                "per question, a cut answers it when one chunk, or one chunk read with the next "
+                "one as one span, holds all its facts; every chunk counts alone, the last one "
+                "included; won: a answers and b does not, lost: the other way, tied: the rest"
             )
             raise NotYet(
                 f"text {short(text, 50)}, cut_a {short(cut_a, 40)}, cut_b {short(cut_b, 40)}, "
                 f"questions {short(questions, 50)}: expected {right}, got "
                 f"{short(counts if counts is not None else got)}: {why}"
             )
-    return len(cases)
+    return Cases(len(cases) + 1, _on_the_manual(fn, len(cases)))
 
 
-CHECKS_WON_LOST: dict[str, tuple[str, Callable[[Callable], int]]] = {
+@functools.cache
+def manual_case() -> Case:
+    """The exercise's second half: the manual folded, 200/40's spans and 200/0's, folded facts."""
+    doc = load_document("manual")
+    spans = [
+        [(c.start, c.end) for c in FixedSizeChunker(size=200, overlap=o).split(doc)]
+        for o in (40, 0)
+    ]
+    facts = [[fold(f) for f in q.facts] for q in load_questions("manual").questions]
+    return fold(doc.text), spans[0], spans[1], facts
+
+
+def _on_the_manual(fn: Callable, unseen: int) -> str:
+    """The second half checked: the learner's count on the manual, and what a pair hands over."""
+    text, cut_a, cut_b, facts = manual_case()
+    got = tuple(int(x) for x in fn(text, list(cut_a), list(cut_b), [list(q) for q in facts]))
+    right = expected_counts(text, cut_a, cut_b, facts)
+    if got != right:
+        raise NotYet(f"on the manual (the second half), expected {right}, got {got}")
+    longest = [max(b - a for a, b in _read(cut)) for cut in (cut_a, cut_b)]
+    return (
+        f"{unseen} it had not seen and the manual, where 200/40 against 200/0, read in "
+        f"pairs, is won {right[0]}, lost {right[1]}, tied {right[2]}; a pair hands the model up "
+        f"to {longest[0]} characters at 200/40, {longest[1]} at 200/0"
+    )
+
+
+CHECKS_WON_LOST: dict[str, tuple[str, Callable[[Callable], Cases]]] = {
     "01.1": (
         "compare_cuts(text, cut_a, cut_b, questions) -> (won, lost, tied)",
         check_compare_cuts,
