@@ -137,6 +137,7 @@ The notebooks' helpers (`teaching/`)
 - `teaching.exercises_bold_table`: exercise 08.2's check: a table without a grid, from a bold header
 - `teaching.word_lines`: pdfplumber's words as the PDF converter's lines (08)
 - `teaching.running_lines`: lines repeated on every page, compared as given (08b.1's first slip)
+- `teaching.lines_pdf`: a PDF of lines placed by hand (08b's numbered label atop each page)
 - `teaching.exercises_running_heads`: exercise 08b.1's check (running lines with a page number)
 - `teaching.split_table_ranks`: 08b's printers of a split table's pieces and BM25's scores
 - `teaching.column_lines`: 08d's PDF lines read one column at a time; a title's line

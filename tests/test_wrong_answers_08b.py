@@ -180,3 +180,24 @@ def test_08b_1_first_hints_leave_the_key_to_the_learner(fn):
     message = verdict("08b.1", fn).message
     assert "digits as #" not in message and "spaces dropped" not in message, message
     assert "the prompt's examples" in message, message
+
+
+def keys_counted_over_lines(pages):
+    """A key kept when it has as many lines as there are pages, counted over every line: passed
+    the old check, whose cases never held two lines of one key on a page and none on another."""
+    if len(pages) < 2:
+        return []
+    counts = {}
+    for page in pages:
+        for line in page:
+            counts[_key(line)] = counts.get(_key(line), 0) + 1
+    return list({_key(x): x for x in reversed(pages[0]) if counts[_key(x)] >= len(pages)}.values())[
+        ::-1
+    ]
+
+
+def test_08b_1_refuses_keys_counted_over_lines_not_pages():
+    result = verdict("08b.1", keys_counted_over_lines)
+    assert not result.passed and "two lines on one page are not two pages" in result.message, (
+        result.message
+    )

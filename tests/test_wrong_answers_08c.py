@@ -75,6 +75,7 @@ def test_08c_1_refuses_03d_3s_answer():
         (_lead(skip_missed=True), "every question the baseline misses"),
         (_lead(ties=True), "both answer"),
         (_lead(swap=True), "swapped"),
+        (_lead(lambda f, t: plain(f.split(". ", 1)[-1]) in plain(t)), "you edited the facts"),
     ],
 )
 def test_08c_1_refuses_each_slip_with_its_hint(fn, hint):

@@ -230,3 +230,23 @@ def test_08d_1_names_the_margin_turned_around():
     result = verdict("08d.1", written_with(lambda size, body: size * 1.05 < body))
     assert not result.passed and "turned around" in result.message, result.message
     assert "exactly 5% smaller" not in result.message, result.message
+
+
+def test_08d_1_refuses_a_half_point_margin_and_names_it():
+    """`size < body - 0.5` agreed with 5% on every case until one sat at an 8-point body (7.55 is
+    5.6% under, 0.45 points) and one at a 12-point body (11.42 is 4.8% under, 0.58 points)."""
+    result = verdict("08d.1", written_with(lambda size, body: size < body - 0.5))
+    assert not result.passed and "a margin in points" in result.message, result.message
+
+
+@pytest.mark.parametrize(
+    "smaller",
+    [
+        lambda size, body: size <= body - 1,  # a point under
+        lambda size, body: round(size) < round(0.95 * body),  # rounded, the rounded slip escaped
+    ],
+)
+def test_08d_1_a_wrong_margin_is_told_the_margin_not_the_order(smaller):
+    result = verdict("08d.1", written_with(smaller))
+    assert not result.passed and "the margin" in result.message, result.message
+    assert "sized first, then bold" not in result.message, result.message

@@ -74,6 +74,7 @@
 - `exercises_bold_table`: exercise 08.2's check (a table without a grid, from a bold header).
 - `word_lines`: `pdfplumber`'s words as the lines the PDF converter reads (notebook 08).
 - `running_lines`: lines repeated on every page, compared as given (08b.1's first slip).
+- `lines_pdf`: a PDF of lines placed by hand (08b's numbered label atop each page).
 - `exercises_running_heads`: exercise 08b.1's check (running lines that carry a page number).
 - `split_table_ranks`: 08b's printers of a split table's pieces and BM25's word-by-word scores,
   a table's lines alone, a Word file's copy with its title emptied.

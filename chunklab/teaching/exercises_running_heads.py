@@ -62,6 +62,8 @@ CASES: list[list[list[str]]] = [
     [],
     # the first page holds two lines with one key: the first of them, once
     [["Part 1", "Part 2", "body"], ["Part 3", "more"]],
+    # two lines with one key on the first page and none on the second: two lines are not two pages
+    [["Part 1", "Part 2", "a"], ["b"]],
     # order: the first page's, neither sorted nor the last page's
     [["Zed 1", "m", "Alp 1"], ["Alp 2", "n", "Zed 2"]],
     # case and inner spaces count: not the same key
@@ -85,6 +87,19 @@ def _on_most(pages: list[list[str]]) -> list[str]:
     first: dict[str, str] = {}
     for line in pages[0]:
         if counts[running_key(line)] * 2 > len(pages):
+            first.setdefault(running_key(line), line)
+    return list(first.values())
+
+
+def _lines_counted(pages: list[list[str]]) -> list[str]:
+    """A slip: the first page's lines whose key has as many lines as there are pages, counted over
+    every line, not once a page."""
+    if len(pages) < 2:
+        return []
+    counts = Counter(running_key(line) for page in pages for line in page)
+    first: dict[str, str] = {}
+    for line in pages[0]:
+        if counts[running_key(line)] >= len(pages):
             first.setdefault(running_key(line), line)
     return list(first.values())
 
@@ -144,6 +159,8 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
             _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
         ),
         "a key on most pages is not enough: a running line's key is on every page": _on_most(pages),
+        "you counted a key's lines over all pages: two lines on one page are not two pages; look "
+        "for the key on each page": _lines_counted(pages),
     }
 
 

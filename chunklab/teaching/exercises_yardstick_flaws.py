@@ -10,12 +10,13 @@ fact of it is missing from its own document's plain text, read word by word as
 and the baseline does not, and the other way round.
 
 Each plausible slip agrees with that on most questions: nothing left out, the fact looked for as
-raw characters (markup or a line break hides it), one side read word by word and the other raw,
-one fact found enough, any document's text searched, words matched inside longer ones ("5 days"
-inside "15 days"), a fact's words found anywhere in the text in any order, every question the
-baseline misses left out (then nothing is ever won), a tie counted, won and lost swapped. The
-fixed case below, none of it shown in the notebook, tells each apart; the drawn ones test the
-rest. Any correct method passes: the two groups as lists, tuples or sets, in any order.
+raw characters (markup or a line break hides it), one side read word by word and the other raw, one
+fact found enough, any document's text searched, words matched inside longer ones ("5 days" inside
+"15 days"), a fact's words found anywhere in the text in any order, the facts edited (a list number
+dropped) until the text holds them, every question the baseline misses left out (then nothing is
+ever won), a tie counted, won and lost swapped. The fixed case below, none of it shown in the
+notebook, tells each apart; the drawn ones test the rest. Any correct method passes: the two groups
+as lists, tuples or sets, in any order.
 """
 
 from __future__ import annotations
@@ -70,6 +71,11 @@ def _bag(fact: str, text: str) -> bool:
     return set(words(fact)) <= set(words(text))
 
 
+def _repaired(fact: str, text: str) -> bool:
+    """The fact "fixed" first, its list number and bold marks dropped, then read word by word."""
+    return plain(re.sub(r"^\s*\d+\.\s*|\*\*", "", fact)) in plain(text)
+
+
 SLIPS: list[tuple[Callable[[Case], tuple[list[str], list[str]]], str]] = [
     (
         lambda case: _split(case, lambda f, t: True),
@@ -107,6 +113,12 @@ SLIPS: list[tuple[Callable[[Case], tuple[list[str], list[str]]], str]] = [
         "you matched each fact's words as a set, in any order: every word of 'Get the passport' "
         "is in the text, but not together; look for the fact as a run of words, "
         "`plain(fact) in plain(text)`",
+    ),
+    (
+        lambda case: _split(case, _repaired),
+        "you edited the facts (a list's number or markup dropped) until the plain text holds them: "
+        "the facts are the yardstick, keep them as written; leave out the question whose "
+        "document's plain text cannot hold one",
     ),
     (
         lambda case: _split(case, drop_missed=True),

@@ -100,7 +100,14 @@ class Survival:
     def run(self, kind: str, k: int, budget: int) -> tuple[list[float], dict, dict]:
         """Per question 1.0 if one of BM25's top k chunks holds every fact; the tokens handed
         over per question; and the table's row."""
-        found, spent, counts, orphaned = {}, {}, [], 0
+        return self.run_ks(kind, (k,), budget)[k]
+
+    def run_ks(self, kind: str, ks: tuple[int, ...], budget: int) -> dict[int, tuple]:
+        """`run` at each k in `ks` from one ranking per question: BM25's top k are the first k
+        of its top max(ks) (`_top` sorts every score, ties to the first chunk)."""
+        found: dict = {k: {} for k in ks}
+        spent: dict = {k: {} for k in ks}
+        counts, orphaned = [], 0
         sizes: list[int] = []
         for name in self.sources:
             doc, chunks = self.chunks_of(kind, name, budget)
@@ -112,35 +119,48 @@ class Survival:
             words_of: dict = {}  # each chunk read word by word once
             bm25 = BM25Retriever()  # one index per document, shared by its questions
             for q in (q for q in self.questions if q["document"] == name):
-                top = [h.ref_id for h in bm25.rank(q["question"], chunks, k)]
-                for ref in top:
+                ranked = [h.ref_id for h in bm25.rank(q["question"], chunks, max(ks))]
+                for ref in ranked:
                     words_of.setdefault(ref, plain(by_id[ref]))
                 facts = [plain(f) for f in q["facts"]]
-                found[q["id"]] = float(any(all(f in words_of[r] for f in facts) for r in top))
-                spent[q["id"]] = sum(tokens[ref] for ref in top)
-        row = {
-            "budget": budget,
-            "k": k,
-            "format": kind,
-            "chunks per document": counts,
-            "orphans": orphaned,
-            "tokens a chunk": f"{min(sizes)}-{max(sizes)}",
-            "complete": f"{int(sum(found.values()))}/{len(self.questions)}",
-            "tokens to the model per question": round(sum(spent.values()) / len(spent)),
-        }
-        return [found[q["id"]] for q in self.questions], spent, row
+                for k in ks:
+                    top = ranked[:k]
+                    found[k][q["id"]] = float(
+                        any(all(f in words_of[r] for f in facts) for r in top)
+                    )
+                    spent[k][q["id"]] = sum(tokens[ref] for ref in top)
+        results = {}
+        for k in ks:
+            row = {
+                "budget": budget,
+                "k": k,
+                "format": kind,
+                "chunks per document": counts,
+                "orphans": orphaned,
+                "tokens a chunk": f"{min(sizes)}-{max(sizes)}",
+                "complete": f"{int(sum(found[k].values()))}/{len(self.questions)}",
+                "tokens to the model per question": round(sum(spent[k].values()) / len(spent[k])),
+            }
+            results[k] = ([found[k][q["id"]] for q in self.questions], spent[k], row)
+        return results
 
     def run_all(
         self, kinds: list[str], budgets=(200, 100), ks=(3, 1), titled_at=None
     ) -> pd.DataFrame:
         """Every kind at every budget and k (the titled plain text at the budgets `titled_at`
         only, if given); the table at k = 3 (k = 1 ranks the same chunks)."""
+        ran = {
+            (kind, b): self.run_ks(kind, tuple(ks), b)
+            for b in budgets
+            for kind in kinds
+            if titled_at is None or b in titled_at or not kind.endswith(TITLED)
+        }
         self.runs = {
-            (kind, k, b): self.run(kind, k, b)
+            (kind, k, b): ran[kind, b][k]
             for b in budgets
             for k in ks
             for kind in kinds
-            if titled_at is None or b in titled_at or not kind.endswith(TITLED)
+            if (kind, b) in ran
         }
         self.found = {key: found for key, (found, _, _) in self.runs.items()}
         rows = [row for _, _, row in self.runs.values() if row["k"] == 3]
