@@ -180,3 +180,29 @@ def test_06b_2_accepts_the_reading_written_two_ways():
 def test_06b_2_names_each_slip(slip, hint):
     result = verdict("06b.2", slip)
     assert not result.passed and hint in result.message, result.message
+
+
+def test_06b_1_accepts_a_filter_on_k_and_names_a_missing_key():
+    def filtered_on_k(rows, a, b, measure):  # the notebook's per_question filters on k
+        ours = {r["question"]: r[measure] for r in rows if r["strategy"] == a and r["k"] == 3}
+        theirs = {r["question"]: r[measure] for r in rows if r["strategy"] == b and r["k"] == 3}
+        return {q: ours[q] - theirs[q] for q in ours if q in theirs}
+
+    def filtered_on_retriever(rows, a, b, measure):
+        keep = [r for r in rows if r["retriever"] == "hybrid"]
+        return _paired_by_dicts(keep, a, b, measure)
+
+    result = verdict("06b.1", filtered_on_k)
+    assert result.passed, result.message
+    result = verdict("06b.1", filtered_on_retriever)
+    assert not result.passed and "the rows hold the keys" in result.message, result.message
+
+
+def test_06b_2_names_sidak_level():
+    def sidak(splits):
+        alpha = 1 - 0.95 ** (1 / len(splits))
+        return [i for i, s in enumerate(splits) if alpha <= _two_sided(*s) < 0.05]
+
+    result = verdict("06b.2", sidak)
+    assert not result.passed and "Šidák" in result.message, result.message
+    assert "one more than" not in result.message, result.message

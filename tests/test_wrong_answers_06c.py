@@ -144,3 +144,37 @@ def test_06c_1_names_the_slips_the_generic_hint_hid(slip, hint):
 def test_06c_1_the_hand_written_fit_with_no_slip_passes():
     result = verdict("06c.1", _fit_with())
     assert result.passed, result.message
+
+
+def _fit_by_hand(sentence, room, is_label=lambda w: w.endswith(":"), fallback=False, strip=False):
+    if cl100k(sentence) <= room:
+        return sentence
+    words = sentence.split(" ")
+    n = next(
+        (n for n in range(len(words) - 1, 0, -1) if cl100k(" ".join(words[:n]) + " …") <= room), 0
+    )
+    if n and is_label(words[n - 1]):
+        whole = max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)
+        if not whole and fallback:
+            return " ".join(words[: n - 1]) + " …"
+        return " ".join(words[:whole])
+    cut = " ".join(words[:n])
+    return (cut.rstrip(",") if strip else cut) + " …" if n else ""
+
+
+@pytest.mark.parametrize(
+    ("slip", "hint"),
+    [
+        (lambda s, r: _fit_by_hand(s, r, is_label=lambda w: ":" in w), "('10:00') is no label"),
+        (lambda s, r: _fit_by_hand(s, r, fallback=True), "no whole sentence before the label"),
+    ],
+)
+def test_06c_1_refuses_a_time_taken_for_a_label_and_a_fallback_past_the_rule(slip, hint):
+    result = verdict("06c.1", slip)
+    assert not result.passed and hint in result.message, result.message
+
+
+def test_06c_1_prints_expected_and_got_where_they_part():
+    result = verdict("06c.1", lambda s, r: _fit_by_hand(s, r, strip=True))
+    assert not result.passed and "comma" in result.message, result.message
+    assert "5 minutes, …'" in result.message and "5 minutes …'" in result.message, result.message

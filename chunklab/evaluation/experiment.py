@@ -201,7 +201,7 @@ def _measures(
 def _measured_at_each_k(
     q: GoldQuestion,
     prepared: Prepared,
-    units: list[Chunk],
+    answers: set[str],
     retriever: Retriever,
     ks: Sequence[int],
 ) -> list[tuple[int, dict]]:
@@ -209,7 +209,6 @@ def _measured_at_each_k(
     every k of a row set comes from the same ranking."""
     ranked = [h.ref_id for h in retriever.rank(q.question, prepared.searched, max(ks))]
     gold = [(s.start, s.end) for s in q.gold]
-    answers = answer_ids(units, q.facts)
     return [(k, _measures(q, _handed(prepared, ranked, k), answers, gold)) for k in ks]
 
 
@@ -240,11 +239,12 @@ def run_experiment(
             prepared, cuts = _merged_cut(prepare, documents, group)
             mine = [q for q in questions if q.document in cuts]
             units = list({(u.doc_id, u.chunk_id): u for u in prepared.handed.values()}.values())
+            answers = [answer_ids(units, q.facts) for q in mine]  # the same for every retriever
             for retriever_name, retriever in retrievers.items():
                 labels = {"strategy": strategy, "retriever": retriever_name}
-                for q in mine:
+                for q, answered in zip(mine, answers, strict=True):
                     asked_of = {"document": q.document, "question": q.id, **cuts[q.document]}
-                    for k, measures in _measured_at_each_k(q, prepared, units, retriever, ks):
+                    for k, measures in _measured_at_each_k(q, prepared, answered, retriever, ks):
                         rows.append({**labels, "k": k, **asked_of, **measures})
                 done += 1
                 _progress(done, total, progress)

@@ -8,7 +8,10 @@ chunker's measure, so a call to it is refused. Run on sentences the notebook nev
 each predictable slip: a cut inside a word, the cut measured without its " …", words counted as
 tokens, tokens estimated from characters, the label left dangling or cut to its first words,
 the mark written "…" or " ...", "…" alone when no word fits, a sentence that fits cut all the
-same, a sentence of exactly `room` tokens cut. Registered in `exercises`.
+same, a sentence of exactly `room` tokens cut, a word with ":" inside ("10:00") taken for a label,
+the words before a label kept when no sentence ends before it, " …" after the whole sentences
+kept before a label, a comma stripped before " …".
+Expected and got are printed from where they part. Registered in `exercises`.
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ def _fit(
     whole_fits_below: bool = False,
     cut_fits_below: bool = False,
     label_word_only: bool = False,
+    is_label: Callable[[str], bool] = lambda word: word.endswith(":"),
+    no_sentence: str | None = None,
+    label_mark: str = "",
 ) -> str:
     """The expected answer, one switch per slip: the longest word cut, scanned from the top."""
     fits_whole = count(sentence) < room if whole_fits_below else count(sentence) <= room
@@ -52,10 +58,11 @@ def _fit(
     )
     if n and label_word_only and words[n - 1].endswith(":"):
         return " ".join(words[: n - 1]) + mark if n > 1 else empty
-    if n and label_rule and words[n - 1].endswith(":"):
-        return " ".join(
-            words[: max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)]
-        )
+    if n and label_rule and is_label(words[n - 1]):
+        whole = max((i + 1 for i in range(n - 1) if words[i].endswith(".")), default=0)
+        if not whole and no_sentence is not None:
+            return " ".join(words[: n - 1]) + no_sentence
+        return " ".join(words[:whole]) + (label_mark if whole else "")
     return " ".join(words[:n]) + mark if n else empty
 
 
@@ -107,13 +114,35 @@ _SLIPS: list[tuple[Callable[[str, int], str], str]] = [
         for cut in (False, True)
     ),
     (
+        lambda s, r: _fit(s, r, is_label=lambda word: ":" in word),
+        "a word with ':' inside it ('10:00') is no label: a label is a word ending in ':', "
+        "so a cut ending on '10:00' keeps its ' …'",
+    ),
+    *(
+        (
+            lambda s, r, tail=tail: _fit(s, r, no_sentence=tail),
+            "with no whole sentence before the label (no word ending in '.'), there is nothing to "
+            "keep: return '', not the words before the label",
+        )
+        for tail in (" …", "")
+    ),
+    (
+        lambda s, r: _fit(s, r, label_mark=" …"),
+        "after a label, the whole sentences before it stand alone: no ' …' after them",
+    ),
+    (
+        lambda s, r: _fit(s, r).replace(", …", " …"),
+        "you stripped the comma before ' …': keep the last word as written, then ' …'",
+    ),
+    (
         lambda s, r: _fit(s, r, label_rule=False),
         "you left a label dangling ('The section begins: …' announces what no longer follows): "
         "keep the whole sentences before the label instead, with no '…'",
     ),
     (
-        lambda s, r: _fit(s, r, empty="…"),
-        "when not even one word fits, return '' (an empty prefix), not '…'",
+        lambda s, r: _fit(s, r) or "…",
+        "when nothing is kept (not even one word fits, or no sentence ends before a label), "
+        "return '' (an empty prefix), not '…'",
     ),
     (
         lambda s, r: _fit(s, r, whole_first=False),
@@ -140,7 +169,30 @@ _FIXED: list[tuple[str, int]] = [
         "manager before 10:00 on the first day of absence.",
         16,
     ),
+    (  # the cut ends on "10:00", a word with ":" inside, not a label
+        "From the Handbook, section Leave > Sick leave > Notice. The section begins: Tell your "
+        "manager before 10:00 on the first day of absence.",
+        25,
+    ),
+    (  # the cut ends on a label with no whole sentence before it
+        "From Runbook, section Escalation: call the duty manager first, then the on-call engineer.",
+        10,
+    ),
+    ("A SEV-1 incident wakes the on-call engineer within 5 minutes, day or night.", 12),
 ]
+
+
+def _apart(expected: str, got: str) -> str:
+    """Expected and got from a little before the first character where they part, so two long
+    strings that share their start do not print alike."""
+    at = next(
+        (i for i, (x, y) in enumerate(zip(expected, got, strict=False)) if x != y),
+        min(map(len, (expected, got))),
+    )
+    start = max(0, at - 30)
+    cut = lambda text: ("…" if start else "") + repr(text[start:])  # noqa: E731
+    return f"expected {cut(expected)}, got {cut(got)}"
+
 
 _TITLES = ["Travel Policy", "Manual de Operações", "Runbook", "Security Handbook", "API guide"]
 _PATHS = [
@@ -196,8 +248,7 @@ def check_fit_sentence(fn: Callable) -> int:
                 )
             )
             raise NotYet(
-                f"on {short(sentence, 60)} with room {room}: expected {short(expected, 60)}, "
-                f"got {short(got, 60)} ({why})"
+                f"on {short(sentence, 60)} with room {room}: {_apart(expected, got)} ({why})"
             )
     return len(cases)
 

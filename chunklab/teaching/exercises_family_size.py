@@ -5,10 +5,10 @@ the comparisons whose exact two-sided sign test rejects read alone (p < 0.05) bu
 family's level (p < 0.05 / m, m the number of comparisons in the list). Checked against
 `claims.sign_test` on families the notebook never shows, naming each predictable slip: the
 one-sided p (either tail, or the won side only), only the comparisons won counted, m one too
-many, m counted over the comparisons with a decisive question or over distinct splits, m fixed
-at the notebook's 18, a normal approximation, the comparisons that pass at the family's level
-returned instead, every comparison that passes alone returned, and positions counted from 1.
-Registered in `exercises`.
+many, Šidák's level in place of Bonferroni's, m counted over the comparisons with a decisive
+question or over distinct splits, m fixed at the notebook's 18, a normal approximation, the
+comparisons that pass at the family's level returned instead, every comparison that passes alone
+returned, and positions counted from 1. Registered in `exercises`.
 """
 
 from __future__ import annotations
@@ -48,8 +48,9 @@ def _decided(
     keep: Callable[[float, float], bool] = lambda p, alpha: p < 0.05 and not p < alpha,
     won_only: bool = False,
     start: int = 0,
+    sidak: bool = False,
 ) -> list[int]:
-    alpha = 0.05 / m(splits)
+    alpha = 1 - 0.95 ** (1 / m(splits)) if sidak else 0.05 / m(splits)
     return [
         i + start
         for i, (won, lost) in enumerate(splits)
@@ -67,6 +68,11 @@ _SLIPS: list[tuple[Callable[[Splits], list[int]], str]] = [
         lambda s: _decided(s, p=_won_tail),
         "that reads a one-sided p on the won side (the chance of at least that many won): the "
         "sign test is two-sided, twice the smaller tail, so a split lost 7 to 0 counts too",
+    ),
+    (
+        lambda s: _decided(s, sidak=True),
+        "that is Šidák's level, 1 - 0.95 ** (1 / m), a hair above 0.05 / m: the family is read "
+        "at Bonferroni's 0.05 / m, as the notebook reads it",
     ),
     (
         lambda s: _decided(s, m=lambda s: len(s) + 1),
@@ -115,7 +121,8 @@ _SLIPS: list[tuple[Callable[[Splits], list[int]], str]] = [
 # Families built so that each slip reads one of them another way: a 5-0 (one-sided p under 0.05)
 # beside a 7-0 that passes alone only; 7-0 splits lost as well as won, repeated (6 comparisons,
 # 3 distinct splits); an 8-0 that passes at m = 2 but not at 18; a 6-0 that the normal
-# approximation passes at m = 2, and a 4-0 it passes alone; a family with no decisive question.
+# approximation passes at m = 2, and a 4-0 it passes alone; a family with no decisive question;
+# a 17-5 (p = 0.0169) between 0.05 / 3 and Šidák's level for m = 3, which m + 1 keeps.
 _FIXED: list[Splits] = [
     [(5, 0), (0, 0), (2, 1), (7, 0)],
     [(0, 7), (0, 7), (0, 7), (7, 0), (2, 2), (2, 2)],
@@ -124,6 +131,7 @@ _FIXED: list[Splits] = [
     [(4, 0), (1, 1), (0, 3)],
     [(0, 0), (0, 0), (0, 0)],
     [(9, 1), (1, 9), (4, 4), (10, 0), (0, 2), (12, 1), (3, 0), (8, 1)],
+    [(17, 5), (0, 0), (6, 0)],
 ]
 
 

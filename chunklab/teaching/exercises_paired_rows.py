@@ -2,11 +2,13 @@
 
 `paired_differences(rows, a, b, measure)` takes experiment rows (dicts with "question", "strategy"
 and the measure) and returns {question: a's measure - b's} for every question scored under both.
-The check's rows come in an order of their own (so pairing by position fails), hold a question
-scored under one strategy only (so counting it as 0 fails), and hold a third strategy (so reading
-rows without their strategy fails). A wrong answer that calls the library's `compare` or `paired`,
-which pair scores already lined up, is refused for that call: lining them up is the exercise. A
-right answer that also calls `compare` as a side check passes.
+Every row carries "k" (3, one k, as the notebook's are), so a filter on it is harmless, and a
+KeyError is answered with the keys the rows hold. The check's rows come in an order of their own
+(so pairing by position fails), hold a question scored under one strategy only (so counting it as
+0 fails), and hold a third strategy (so reading rows without their strategy fails). A wrong
+answer that calls the library's `compare` or `paired`, which pair scores already lined up, is
+refused for that call: lining them up is the exercise. A right answer that also calls `compare`
+as a side check passes.
 """
 
 from __future__ import annotations
@@ -100,7 +102,7 @@ def _rows(rng: random.Random) -> tuple[Rows, str, str, str]:
             rows.append({"question": q, "strategy": strategy, measure: value, "k": 3})
     lonely = rng.choice([a, b])  # a question scored under one side only
     value = 1 if measure == "complete" else 150
-    rows.append({"question": lonely_id, "strategy": lonely, measure: value})
+    rows.append({"question": lonely_id, "strategy": lonely, measure: value, "k": 3})
     rng.shuffle(rows)
     return rows, a, b, measure
 
@@ -108,12 +110,12 @@ def _rows(rng: random.Random) -> tuple[Rows, str, str, str]:
 FIXED: list[tuple[Rows, str, str, str]] = [
     (  # b's rows in another order than a's, a third strategy, a question with a's side only
         [
-            {"question": "m01", "strategy": "path", "tokens_to_model": 210},
-            {"question": "m02", "strategy": "path", "tokens_to_model": 190},
-            {"question": "m02", "strategy": "none", "tokens_to_model": 200},
-            {"question": "m01", "strategy": "none", "tokens_to_model": 180},
-            {"question": "m01", "strategy": "title only", "tokens_to_model": 120},
-            {"question": "m00", "strategy": "path", "tokens_to_model": 170},
+            {"question": "m01", "strategy": "path", "tokens_to_model": 210, "k": 3},
+            {"question": "m02", "strategy": "path", "tokens_to_model": 190, "k": 3},
+            {"question": "m02", "strategy": "none", "tokens_to_model": 200, "k": 3},
+            {"question": "m01", "strategy": "none", "tokens_to_model": 180, "k": 3},
+            {"question": "m01", "strategy": "title only", "tokens_to_model": 120, "k": 3},
+            {"question": "m00", "strategy": "path", "tokens_to_model": 170, "k": 3},
         ],
         "path",
         "none",
@@ -147,6 +149,12 @@ def check_paired_differences(fn: Callable) -> int:
             except Exception as error:
                 if called:
                     raise NotYet(refusal.replace("{name}", called[0])) from error
+                if isinstance(error, KeyError):
+                    raise NotYet(
+                        f"your function raised KeyError: {error}; the rows hold the keys "
+                        f"{sorted({key for r in rows for key in r})}, every row of one k (3), "
+                        "so read only 'question', 'strategy' and the measure"
+                    ) from error
                 raise
         if got != expected and called:
             raise NotYet(refusal.replace("{name}", called[0]))
