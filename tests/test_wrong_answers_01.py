@@ -1126,3 +1126,37 @@ def test_01_1_names_the_last_chunk_dropped_and_a_pair_read_as_two_chunks(wrong, 
     """R46: both were refused with a generic hint that forgot the pair rule."""
     result = verdict("01.1", wrong)
     assert not result.passed and hint in result.message, result.message
+
+
+def _letters_only(fact, chunk):  # a boundary of letters only: '5' found inside '45'
+    import re
+
+    return re.search(r"(?<![a-z])" + re.escape(fact) + r"(?![a-z])", chunk) is not None
+
+
+@pytest.mark.parametrize(
+    ("matcher", "hint"),
+    [
+        (_letters_only, "'5' is not in '45'"),
+        (lambda f, t: f in t if " " in f else f in t.split(), "not in 'pump sealant'"),
+    ],
+    ids=["letters_only_boundary", "substring_for_phrases"],
+)
+def test_01_1_refuses_the_two_matchers_r46_passed(matcher, hint):
+    """R46 passed 01.1 with a letters-only word boundary (no case put a digit fact beside a digit)
+    and with split words for one-word facts but a plain substring for phrases (no case put a
+    phrase inside longer words); one case each, and a hint naming each."""
+
+    def count(text, cut_a, cut_b, questions):
+        def answered(cut, facts):
+            return any(all(matcher(f, text[a:b]) for f in facts) for a, b in _read(cut))
+
+        pairs = [(answered(cut_a, q), answered(cut_b, q)) for q in questions]
+        return (
+            sum(x > y for x, y in pairs),
+            sum(x < y for x, y in pairs),
+            sum(x == y for x, y in pairs),
+        )
+
+    result = verdict("01.1", count)
+    assert not result.passed and hint in result.message, result.message

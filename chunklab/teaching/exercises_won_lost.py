@@ -12,7 +12,8 @@ hold, as it finds the manual's `acao` inside `vibracao`; the second cuts `sealan
 end, where the chunk holds `seal` whole and its pair does not (pairs without single chunks fail
 it); the others are drawn from a fixed seed over `exercises_cut_tests.WORDS`, none inside
 another; a fact of two words split by a line break in the text is not held (a run of split words
-would take it). An
+would take it); a digit next to a digit fact ('5' in '45') and a phrase inside longer words
+('pump seal' in 'pump sealant') are not held. An
 answer that calls the library's matcher (`chunks_with_all`, `answerable`, `holds_fact`) is
 refused, and the slip a wrong answer makes on every case is named (`checking.consistent_slips`),
 else the first case it got wrong is shown. An answer right on every case is then run on the
@@ -120,6 +121,15 @@ def _in_either(text: str, cut: list[Span], facts: list[str]) -> bool:
     )
 
 
+def _letters_apart(fact: str, chunk: str) -> bool:
+    return re.search(r"(?<![a-z])" + re.escape(fact) + r"(?![a-z])", chunk) is not None
+
+
+def _split_or_in(fact: str, chunk: str) -> bool:
+    """One word among the split words; a phrase as a plain substring."""
+    return fact in chunk if " " in fact else fact in chunk.split()
+
+
 def _spread(text: str, cut: list[Span], facts: list[str]) -> bool:
     return all(any(_has(f, text[a:b]) for a, b in cut) for f in facts)
 
@@ -206,6 +216,22 @@ COUNT_SLIPS: list[tuple[Callable[..., Any], str]] = [
         "break between the words), which a run of split words takes for it",
     ),
     (
+        lambda *case: _count(
+            lambda t, cut, fs: any(all(_letters_apart(f, t[a:b]) for f in fs) for a, b in cut),
+            case,
+        ),
+        "a whole word has no letter AND no digit beside it: '5' is not in '45'; test for a word "
+        "character, (?<!\\w) and (?!\\w), not for letters only",
+    ),
+    (
+        lambda *case: _count(
+            lambda t, cut, fs: any(all(_split_or_in(f, t[a:b]) for f in fs) for a, b in cut),
+            case,
+        ),
+        "a fact of several words is whole words too: 'pump seal' is not in 'pump sealant', which "
+        "a plain substring test finds",
+    ),
+    (
         lambda *case: _count(_spread, case),
         "a question is answered only when ONE chunk holds all its facts: you took each fact "
         "from any chunk",
@@ -271,6 +297,14 @@ def count_cases() -> list[Case]:
         ("pump\nseal valve", [(0, 16)], [], [["pump seal"], ["valve"]]),
         # 'pump seal' only in the pair's span: glued, the overlap 'p se' repeats and splits it
         (text, [(0, 7), (3, 14), (14, 31)], [(0, 4), (4, 31)], [["pump seal"], ["belt", "pump"]]),
+        # '5' only inside '45' beside 'belt'; 'pump seal' only inside 'pump sealant'
+        (
+            "belt 45\nmotor hose\nvalve 5",
+            [(0, 7), (7, 18), (18, 26)],
+            [(0, 26)],
+            [["belt", "5"], ["motor"]],
+        ),
+        ("pump sealant\nbelt", [(0, 17)], [], [["pump seal"], ["belt"]]),
     ]
     rng = random.Random(103)
     for _ in range(60):
