@@ -791,9 +791,22 @@ def fence_run_by_count(opening, line):  # the run measured as every fence charac
     return not _indented(line) and closing
 
 
+def fence_tab_only_at_start(opening, line):  # the prompt's old words: a tab first never closes
+    char, length = _run(opening)
+    spaces = len(line) - len(line.lstrip(" "))
+    stripped = line.strip(" \t")
+    return (
+        not line.startswith("\t")
+        and spaces < 4
+        and len(stripped) >= length
+        and stripped == char * len(stripped)
+    )
+
+
 @pytest.mark.parametrize(
     "wrong, hint",
     [
+        (fence_tab_only_at_start, "a space then a tab is four too"),
         (fence_any_whitespace_after, "only spaces or tabs may follow a closing run"),
         (fence_run_by_count, "not its info string"),
     ],
@@ -802,7 +815,8 @@ def fence_run_by_count(opening, line):  # the run measured as every fence charac
 def test_02b_1_refuses_slips_the_old_cases_let_pass(wrong, hint):
     """`\\s*` after the run (a no-break space is no space or tab) and the opening's run counted
     with `opening.count` (wrong for `~~~ a~b`, whose info string holds a tilde) passed the old
-    checker, which tried neither line nor opening."""
+    checker, which tried neither line nor opening; so did a tab counted only first on the line
+    (`" \\t```"` is indented four columns: a cold reader's run, round 46)."""
     result = verdict("02b.1", wrong)
     assert not result.passed and hint in result.message, result.message
 

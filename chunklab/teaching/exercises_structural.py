@@ -181,6 +181,7 @@ LINES = [
     "~~~ ~",
     "`````",
     "\t```",
+    " \t```",
     "x```",
     "```\t",
     "```~",
@@ -195,7 +196,10 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
     stripped = line.strip(" \t")
     run = len(stripped) - len(stripped.lstrip(char))
     if indent_width(line) >= 4:
-        return "a line indented four spaces or more (a tab counts as four) is code, never a fence"
+        return (
+            "a line indented four spaces or more (a tab counts as four: it moves to the next "
+            "multiple of four columns, so a space then a tab is four too) is code, never a fence"
+        )
     if not stripped.startswith(char):
         return (
             f"a closing fence is only a run of the opening's character ({char!r}), after at most "
