@@ -250,3 +250,17 @@ def test_08d_1_a_wrong_margin_is_told_the_margin_not_the_order(smaller):
     result = verdict("08d.1", written_with(smaller))
     assert not result.passed and "the margin" in result.message, result.message
     assert "sized first, then bold" not in result.message, result.message
+
+
+def number_anywhere(size, bold, title, sized, body):  # re.search where the number opens the title
+    if size in sized or not bold:
+        return sized.get(size)
+    number = re.search(r"\d+(\.\d+)*", title)
+    depth = number[0].count(".") + 1 if number else (2 if size < 0.95 * body else 1)
+    return max(sized.values(), default=0) + depth
+
+
+def test_08d_1_refuses_a_section_number_found_anywhere_in_the_title():
+    """No unnumbered title held a digit: `re.search` passed every case before "Form 71 notes"."""
+    result = verdict("08d.1", number_anywhere)
+    assert not result.passed and "at the title's start" in result.message, result.message

@@ -55,7 +55,7 @@ def page_words(page, turn: Turn) -> list[Word]:
         text = _page_text(raw)
         box, matrix = pdfium_c.FS_RECTF(), pdfium_c.FS_MATRIX()
         font_size = pdfium_c.FPDFText_GetFontSize
-        weights: dict[tuple[int, float], float] = {}
+        weights: dict[int, float] = {}
         words: list[Word] = []
         newline, ems = True, {}
         line_weight = REGULAR
@@ -82,7 +82,7 @@ def page_words(page, turn: Turn) -> list[Word]:
             found = found.replace("\x02", HYPHEN)
             if newline:  # a line's words weigh what its first and last words do (`_weight`)
                 _weigh_last(raw, words, weights)
-                line_weight = _weight(raw, start, round(size, 1), weights)
+                line_weight = _weight(raw, start, weights)
             words.append(
                 Word(
                     x0,
@@ -133,12 +133,12 @@ def _word_box(raw, first: int, last: int, turn: Turn, box) -> tuple[float, float
     return x0, top, bottom, box.right
 
 
-def _weigh_last(raw, words: list[Word], known: dict[tuple[int, float], float]) -> None:
+def _weigh_last(raw, words: list[Word], known: dict[int, float]) -> None:
     """The last word of a line (the last one read) as light as its own font, if lighter than
     its line's first word."""
     if words:
         last = words[-1]
-        weight = _weight(raw, last.start, last.size, known)
+        weight = _weight(raw, last.start, known)
         if weight < last.weight:
             words[-1] = last._replace(weight=weight)
 
@@ -147,31 +147,31 @@ BOLD, REGULAR = 700.0, 400.0
 BOLD_NAME = re.compile(r"bold|black|heavy|semibold|demi|^(\w+\+)?CMBX?\d", re.I)
 
 
-def _weight(raw, index: int, size: float, known: dict[tuple[int, float], float]) -> float:
+def _weight(raw, index: int, known: dict[int, float]) -> float:
     """The font weight of a character, 700 (bold) or 400 (`_weight_by_name`), asked of PDFium
     for a line's first and last words only: a line is bold when both are (bold words inside a
-    line of body text make no heading). PDFium's own weight and the size tell a page's fonts
-    apart cheaply: the font's name is read once for each pair."""
-    import pypdfium2.raw as pdfium_c
-
-    key = (pdfium_c.FPDFText_GetFontWeight(raw, index), size)
-    weight = known.get(key)
-    if weight is None:
-        weight = known[key] = _weight_by_name(raw, index)
-    return weight
-
-
-def _weight_by_name(raw, index: int) -> float:
-    """The font weight of a character, 700 (bold) or 400: bold when its font is forced bold or
-    named so ("LiberationSerif-Bold", TeX's "CMBX10"). PDFium's own weight is guessed from the
-    glyphs' stems where the file gives none, and puts a browser's italic (495) above its bold
-    (415)."""
+    line of body text make no heading). The font's name is read once for each font on the page
+    (PDFium's own weight cannot tell them apart: it is 0 for both Helvetica and Helvetica-Bold)."""
     import pypdfium2.raw as pdfium_c
 
     text_object = pdfium_c.FPDFText_GetTextObject(raw, index)
     font = pdfium_c.FPDFTextObj_GetFont(text_object) if text_object else None
     if not font:
         return REGULAR
+    key = ctypes.cast(font, ctypes.c_void_p).value or 0
+    weight = known.get(key)
+    if weight is None:
+        weight = known[key] = _weight_by_name(font)
+    return weight
+
+
+def _weight_by_name(font) -> float:
+    """The font weight of a PDFium font, 700 (bold) or 400: bold when it is forced bold or
+    named so ("LiberationSerif-Bold", TeX's "CMBX10"). PDFium's own weight is guessed from the
+    glyphs' stems where the file gives none, and puts a browser's italic (495) above its bold
+    (415)."""
+    import pypdfium2.raw as pdfium_c
+
     name = ctypes.create_string_buffer(128)
     pdfium_c.FPDFFont_GetBaseFontName(font, name, 128)
     flags = pdfium_c.FPDFFont_GetFlags(font)

@@ -37,13 +37,14 @@ def _level(
     sized_first: bool = True,
     bold_only: bool = True,
     strict: bool = True,
+    anchored: bool = True,
 ) -> int | None:
     """The reference, and each slip by one switch turned off."""
     if size in sized and (sized_first or not bold):
         return sized[size]
     if bold_only and not bold:
         return None
-    number = re.match(r"\d+(\.\d+)*", title)
+    number = (re.match if anchored else re.search)(r"\d+(\.\d+)*", title)
     base = max(sized.values(), default=0)
     if number and number_first:
         return base + number[0].count(".") + 1
@@ -83,6 +84,7 @@ CASES: list[Case] = [
     (7.55, True, "Fine print", {}, 8.0),
     # 4.8% under a 12-point body, 0.58 points: the body's size (a half-point margin says deeper)
     (11.42, True, "Near the margin", {16.0: 1}, 12.0),
+    (8.3, True, "Form 71 notes", SIZED, 10.0),  # a number inside the title is no section number
 ]
 
 _SLIPS: list[tuple[Callable[..., int | None], str]] = [
@@ -147,6 +149,13 @@ def _points_under(size, bold, title, sized, body):  # a margin of half a point, 
     return level + 1 if small and level is not None else level
 
 
+_SLIPS.append(
+    (
+        lambda *case: _level(*case, anchored=False),
+        "a number inside the title (Form 71 notes) is no section number: match it at the title's "
+        "start (re.match), not anywhere (re.search)",
+    )
+)
 _SLIPS.append(
     (
         _points_under,

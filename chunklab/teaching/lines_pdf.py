@@ -1,6 +1,7 @@
-"""A PDF of lines placed by hand: each page a list of (x, y, size, text), Helvetica, letter size,
-y measured from the page's bottom. Small enough to read whole; it makes a page the series' real
-PDFs do not have (08b: a numbered label atop each page)."""
+"""A PDF of lines placed by hand: each page a list of (x, y, size, text), Helvetica (the texts
+named in `bold`: Helvetica-Bold), letter size, y measured from the page's bottom. Small enough
+to read whole; it makes a page the series' real PDFs do not have (08b: a numbered label atop each
+page)."""
 
 from __future__ import annotations
 
@@ -13,19 +14,25 @@ def _escaped(text: str) -> str:
     return text.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
 
 
-def write_lines_pdf(path: Path, pages: list[list[Placed]]) -> Path:
+def write_lines_pdf(
+    path: Path, pages: list[list[Placed]], bold: frozenset[str] = frozenset()
+) -> Path:
     """Write `pages` to `path` as a PDF with a text layer, and return `path`."""
-    objects = ["<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]  # object 1
-    tree = 2 + 2 * len(pages)  # the page tree's number: after each page's content and page
+    objects = [  # objects 1 and 2
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        "<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica-Bold >>",
+    ]
+    tree = 3 + 2 * len(pages)  # the page tree's number: after each page's content and page
     kids = []
     for items in pages:
         stream = "".join(
-            f"BT /F1 {size} Tf {x} {y} Td ({_escaped(text)}) Tj ET\n" for x, y, size, text in items
+            f"BT /F{2 if text in bold else 1} {size} Tf {x} {y} Td ({_escaped(text)}) Tj ET\n"
+            for x, y, size, text in items
         )
         objects.append(f"<< /Length {len(stream)} >>\nstream\n{stream}endstream")
         objects.append(
             f"<< /Type /Page /Parent {tree} 0 R /MediaBox [0 0 612 792] "
-            f"/Resources << /Font << /F1 1 0 R >> >> /Contents {len(objects)} 0 R >>"
+            f"/Resources << /Font << /F1 1 0 R /F2 2 0 R >> >> /Contents {len(objects)} 0 R >>"
         )
         kids.append(f"{len(objects)} 0 R")
     objects.append(f"<< /Type /Pages /Kids [{' '.join(kids)}] /Count {len(kids)} >>")
