@@ -69,6 +69,8 @@ def test_08c_1_refuses_03d_3s_answer():
         (_lead(lambda f, t: plain(f) in t), "one side word by word"),
         (_lead(lambda f, t: f in plain(t)), "as raw characters"),  # the fact raw
         (_lead(join=any), "one of its facts"),
+        (_lead(join=lambda found: list(found)[-1]), "one fact of the question, its last"),
+        (_lead(join=lambda found: next(iter(found))), "one fact of the question, its first"),
         (_lead(own=False), "every document's text"),
         (_lead(lambda f, t: _words(f) in _words(t)), "inside longer words"),
         (_lead(lambda f, t: set(_words(f).split()) <= set(_words(t).split())), "as a set"),

@@ -11,7 +11,7 @@ and the baseline does not, and the other way round.
 
 Each plausible slip agrees with that on most questions: nothing left out, the fact looked for as
 raw characters (markup or a line break hides it), one side read word by word and the other raw, one
-fact found enough, any document's text searched, words matched inside longer ones ("5 days" inside
+fact found enough, one fact alone looked at (the first or the last), any document's text searched, words matched inside longer ones ("5 days" inside
 "15 days"), a fact's words found anywhere in the text in any order, the facts edited (a list number
 dropped) until the text holds them, every question the baseline misses left out (then nothing is
 ever won), a tie counted, won and lost swapped. The fixed case below, none of it shown in the
@@ -99,6 +99,16 @@ SLIPS: list[tuple[Callable[[Case], tuple[list[str], list[str]]], str]] = [
         "holds every fact, so one fact missing from the whole text is enough to leave it out",
     ),
     (
+        lambda case: _split(case, join=lambda found: list(found)[-1]),
+        "you checked one fact of the question, its last: a chunk answers only when it holds every "
+        "fact, so look for each of them, all(...) over the question's facts",
+    ),
+    (
+        lambda case: _split(case, join=lambda found: next(iter(found))),
+        "you checked one fact of the question, its first: a chunk answers only when it holds "
+        "every fact, so look for each of them, all(...) over the question's facts",
+    ),
+    (
         lambda case: _split(case, own=False),
         "you looked for the facts in every document's text: a question is answered from its own "
         "document, texts[q['document']]",
@@ -162,6 +172,13 @@ FIXED: list[Case] = [
             ("v5", "visa", ["5 days ahead"], True, False),  # inside "15 days ahead"
             ("v6", "visa", ["Get the stamp"], True, True),  # a tie
             ("v7", "visa", ["Get the passport"], True, False),  # its words there, not in order
+            (
+                "v8",
+                "visa",
+                ["3. Book the flight", "Get the stamp"],
+                True,
+                False,
+            ),  # the first missing
             ("l1", "leave", ["Carry over up to 5 days"], False, True),  # a line break: raw misses
             ("l2", "leave", ["25 days a year"], True, False),
             ("l3", "leave", ["Ask your lead"], False, False),
