@@ -81,3 +81,19 @@ def test_04d_1_names_a_sampled_estimate(seed):
     result = verdict("04d.1", _sampled(seed))
     assert not result.passed
     assert "a sampled estimate is not exact" in result.message, result.message
+
+
+def test_04d_1_accepts_an_exact_fraction_a_decimal_and_a_numpy_float():
+    from decimal import Decimal
+    from fractions import Fraction
+
+    import numpy as np
+
+    def exact(n, m, c, h):
+        return sum(
+            Fraction(comb(m, i) * comb(n - m, c - i), comb(n, c)) for i in range(h, min(m, c) + 1)
+        )
+
+    assert verdict("04d.1", exact).passed
+    assert verdict("04d.1", lambda n, m, c, h: Decimal(_at_least(n, m, c, h))).passed
+    assert verdict("04d.1", lambda n, m, c, h: np.float64(_at_least(n, m, c, h))).passed

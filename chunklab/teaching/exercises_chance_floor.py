@@ -10,7 +10,9 @@ Registered in `exercises`."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal
 from math import comb
+from numbers import Real
 from typing import Any
 
 from chunklab.teaching.checking import NotYet, consistent_slips, short
@@ -108,7 +110,7 @@ def check_chance_as_many(fn: Callable) -> int:
                 f"{missing.name} is not installed here; count the tail with math.comb, "
                 "comb(marked, i) * comb(places - marked, cuts - i) / comb(places, cuts)"
             ) from None
-        if isinstance(got, bool) or not isinstance(got, (int, float)):
+        if isinstance(got, bool) or not isinstance(got, (Real, Decimal)):  # Fraction, numpy too
             raise NotYet(f"return one number, a chance between 0 and 1, not {short(got)}")
         expected = _at_least(places, marked, cuts, hits)
         if abs(float(got) - expected) > 1e-9:

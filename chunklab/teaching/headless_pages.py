@@ -80,6 +80,30 @@ def highest_percentile_with(chunker: SemanticChunker, sims: np.ndarray, cuts: in
     )
 
 
+def as_many_cuts(
+    chunker: SemanticChunker, page: Document, section_starts: list[int], total: int
+) -> dict[int, list[Chunk]]:
+    """Every percentile at which `chunker` makes as many chunk starts (the budget's included) as
+    the highest percentile making at least `total`, with its chunks. Found by halving: a lower
+    percentile cuts a superset of gaps, which packs into no fewer chunks."""
+    memo: dict[int, list[Chunk]] = {}
+
+    def made(p: int) -> int:
+        if p not in memo:
+            memo[p] = chunker.model_copy(update={"percentile": p}).split(page)
+        return int(boundary_scores(memo[p], section_starts)["cuts"])
+
+    lo, hi = 1, 99  # the highest percentile making at least `total`
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        lo, hi = (mid, hi) if made(mid) >= total else (lo, mid - 1)
+    count, low, high = made(lo), 1, lo  # the lowest percentile making no more than that
+    while low < high:
+        mid = (low + high) // 2
+        low, high = (low, mid) if made(mid) <= count else (mid + 1, high)
+    return {p: memo[p] for p in range(low, lo + 1) if made(p) == count}
+
+
 def random_hits(
     units: list[tuple[int, int]],
     section_starts: list[int],
@@ -97,33 +121,48 @@ def random_hits(
     return np.isin(starts[picks], section_starts).sum(axis=1) + len(opening & set(section_starts))
 
 
+def _floor(
+    units: list[tuple[int, int]], section_starts: list[int], chunks: list[Chunk], draws: int
+) -> tuple[int, int, float]:
+    """A cut's chunk starts, those on a section start, how often as many random ones match."""
+    made = int(boundary_scores(chunks, section_starts)["cuts"])
+    hits = round(boundary_scores(chunks, section_starts)["precision"] * made)
+    drawn = random_hits(units, section_starts, made, draws)
+    return made, hits, round(float((drawn >= hits).mean()), 3)
+
+
 def headless_scores(
     names: list[str], draws: int = 10_000
-) -> tuple[Any, dict[str, dict[str, tuple[int, int, float]]]]:
+) -> tuple[Any, dict[str, dict[str, tuple[int, int, float]]], dict[str, Any]]:
     """04d's section 1 in one table: per page (headings removed), three cuts (every blank line,
     WordLlama at percentile 80, WordLlama at the highest percentile cutting at least as often as
-    the blank lines), their scores against the section starts, and how often as many random cuts
+    the blank lines, counted as the floor counts them, the budget's cuts included), their scores
+    against the section starts, and how often as many random cuts
     hit as many starts. Also, per page opening on a section start (a free hit for every cut), per
-    cut, its cuts and hits without that start and their exact chance (`without_first_start`)."""
+    cut, its cuts and hits without that start and their exact chance (`without_first_start`).
+    And per page, every percentile at which WordLlama makes the matched count: its cuts, hits and
+    random floor."""
     import pandas as pd
 
     rows: list[dict[str, Any]] = []
     notes: dict[str, dict[str, tuple[int, int, float]]] = {}
+    band: dict[str, dict[int, tuple[int, int, float]]] = {}
     for name in names:
         page, section_starts = without_headings(name)
         blocks = [m.span() for m in PARAGRAPH.finditer(page.text)]
         wordllama = SemanticChunker(embedder=WordLlamaEmbedder())
         units, sims = wordllama.similarities(page)
-        matched = wordllama.model_copy(
-            update={"percentile": highest_percentile_with(wordllama, sims, len(blocks) - 1)}
-        )
         spans = [(a, b, cl100k(page.text[a:b])) for a, b in blocks]
+        blank = span_chunks(page, spans, "paragraphs")
+        total = int(boundary_scores(blank, section_starts)["cuts"])  # the count the floor draws
+        same = as_many_cuts(wordllama, page, section_starts, total)
+        top = max(same)
         cuts_by = {
-            "paragraphs": (span_chunks(page, spans, "paragraphs"), len(blocks) - 1),
+            "paragraphs": (blank, len(blocks) - 1),
             "WordLlama, pct 80": (wordllama.split(page), len(wordllama.cuts(sims))),
-            f"WordLlama, pct {matched.percentile}, at least as many cuts": (
-                matched.split(page),
-                len(matched.cuts(sims)),
+            f"WordLlama, pct {top}, at least as many cuts": (
+                same[top],
+                len(wordllama.model_copy(update={"percentile": top}).cuts(sims)),
             ),
         }
         for cut, (chunks, own) in cuts_by.items():  # own: the rule's cuts, no budget, no page start
@@ -142,6 +181,7 @@ def headless_scores(
                     "random: as many": round(float((drawn >= hits).mean()), 3),
                 }
             )
+        band[name] = {p: _floor(units, section_starts, c, draws) for p, c in same.items()}
         if units[0][0] in set(section_starts) - {0}:
             notes[name] = {
                 r["cut"]: without_first_start(
@@ -149,7 +189,7 @@ def headless_scores(
                 )
                 for r in rows[-3:]
             }
-    return pd.DataFrame(rows).set_index(["page, headings removed", "cut"]), notes
+    return pd.DataFrame(rows).set_index(["page, headings removed", "cut"]), notes, band
 
 
 def without_first_start(
