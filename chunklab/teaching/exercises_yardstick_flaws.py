@@ -9,14 +9,14 @@ fact of it is missing from its own document's plain text, read word by word as
 `plain_text_baseline.plain` reads it, then return `(won, lost)`, the ids the conversion answers
 and the baseline does not, and the other way round.
 
-Each plausible slip agrees with that on most questions: nothing left out, the fact looked for as
-raw characters (markup or a line break hides it), one side read word by word and the other raw, one
-fact found enough, one fact alone looked at (the first or the last), any document's text searched, words matched inside longer ones ("5 days" inside
-"15 days"), a fact's words found anywhere in the text in any order, the facts edited (a list number
-dropped) until the text holds them, every question the baseline misses left out (then nothing is
-ever won), a tie counted, won and lost swapped. The fixed case below, none of it shown in the
-notebook, tells each apart; the drawn ones test the rest. Any correct method passes: the two groups
-as lists, tuples or sets, in any order.
+Each plausible slip agrees with that on most questions: nothing left out, the fact looked for as raw
+characters (markup or a line break hides it), one side read word by word and the other raw, one fact
+found enough, one fact alone looked at (the first or the last), any document's text searched, words
+matched inside longer ones ("5 days" inside "15 days"), a fact's words found anywhere in the text in
+any order, the facts edited (a list number dropped) until the text holds them, every question the
+baseline misses left out (then nothing is ever won), a tie counted, won and lost swapped. The fixed
+case below, none of it shown in the notebook, tells each apart; the drawn ones test the rest. Any
+correct method passes: the two groups as lists, tuples or sets, in any order.
 """
 
 from __future__ import annotations
