@@ -134,6 +134,12 @@ def first_and_last_lines_only(pages):
     return _keyed(_key)([[page[0], page[-1]] if page else [] for page in pages])
 
 
+def first_two_and_last_two_lines(pages):
+    """Each page's first two and last two lines: passed every case until one held a running line
+    three lines from either end of its page (a cold reader's run, round 46)."""
+    return _keyed(_key)([page[:2] + page[2:][-2:] for page in pages])
+
+
 def on_most_pages(pages):
     if len(pages) < 2:
         return []
@@ -150,6 +156,7 @@ def on_most_pages(pages):
     ("fn", "hint"),
     [
         (first_and_last_lines_only, "first and last lines only"),
+        (first_two_and_last_two_lines, "first two and last two lines only"),
         (on_most_pages, "a key on most pages is not enough"),
     ],
 )

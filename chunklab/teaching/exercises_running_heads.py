@@ -76,6 +76,12 @@ CASES: list[list[list[str]]] = [
         ["Appendix A", "Handbook 2024 5", "text a", "Draft 5", "* a note"],
         ["Handbook 2024 6", "text b", "Draft 6", "* another note"],
     ],
+    # a running line in the middle of the page, three lines from either end: a rule that looks
+    # only near the top and bottom of a list of lines misses it
+    [
+        ["Minutes", "of the board", "Ledger 2024 7", "item a", "item b", "item c"],
+        ["Agenda", "for the week", "ahead", "Ledger 2024 8", "item d", "item e", "item f"],
+    ],
 ]
 
 
@@ -157,6 +163,11 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "page's own title or above its footnote; chunklab's own rule looks in a band at the top "
         "and bottom of the page, which a list of lines does not give, so compare every line": (
             _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
+        ),
+        "you looked at each page's first two and last two lines only: a running line can stand "
+        "anywhere in a list of lines (chunklab's own rule looks in a band at the top and bottom "
+        "of the page, which a list of lines does not give), so compare every line": (
+            _by_key([page[:2] + page[2:][-2:] for page in pages], running_key)
         ),
         "a key on most pages is not enough: a running line's key is on every page": _on_most(pages),
         "you counted a key's lines over all pages: two lines on one page are not two pages; look "
