@@ -206,3 +206,13 @@ def test_06b_2_names_sidak_level():
     result = verdict("06b.2", sidak)
     assert not result.passed and "Šidák" in result.message, result.message
     assert "one more than" not in result.message, result.message
+
+
+def test_06b_2_names_the_net_margin_not_sidak():
+    def net_margin(splits):
+        p = [_two_sided(abs(w - lo), 0) for w, lo in splits]
+        return [i for i, x in enumerate(p) if x < 0.05 and not x < 0.05 / len(splits)]
+
+    result = verdict("06b.2", net_margin)
+    assert not result.passed and "net margin" in result.message, result.message
+    assert "Šidák" not in result.message, result.message

@@ -178,3 +178,8 @@ def test_06c_1_prints_expected_and_got_where_they_part():
     result = verdict("06c.1", lambda s, r: _fit_by_hand(s, r, strip=True))
     assert not result.passed and "comma" in result.message, result.message
     assert "5 minutes, …'" in result.message and "5 minutes …'" in result.message, result.message
+
+
+def test_06c_1_refuses_the_period_stripped_before_the_mark():
+    result = verdict("06c.1", lambda s, r: _from_the_top(s, r).replace(". …", " …"))
+    assert not result.passed and "stripped the period" in result.message, result.message

@@ -135,6 +135,11 @@ _SLIPS: list[tuple[Callable[[str, int], str], str]] = [
         "you stripped the comma before ' …': keep the last word as written, then ' …'",
     ),
     (
+        lambda s, r: _fit(s, r).replace(". …", " …"),
+        "you stripped the period before ' …' ('Booking …' for 'Booking. …'): keep the last word "
+        "as written, its period too, then ' …'",
+    ),
+    (
         lambda s, r: _fit(s, r, label_rule=False),
         "you left a label dangling ('The section begins: …' announces what no longer follows): "
         "keep the whole sentences before the label instead, with no '…'",
@@ -155,6 +160,7 @@ _FIXED: list[tuple[str, int]] = [
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 12),
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 10),
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 3),
+    ("From Travel Policy, section Booking. The section begins: Book flights early.", 8),  # ". …"
     ("From Travel Policy, section Booking. The section begins: Book flights early.", 1),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 9),
     ("From Manual de Operações, section 3. Tabela de tolerância.", 6),

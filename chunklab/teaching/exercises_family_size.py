@@ -113,6 +113,11 @@ _SLIPS: list[tuple[Callable[[Splits], list[int]], str]] = [
         "0.05 / m, whose verdict the family's size does not change",
     ),
     (
+        lambda s: _decided(s, p=lambda won, lost: sign_test(abs(won - lost), 0)),
+        "that tests the net margin (won - lost against 0, ties cancelled): the sign test reads "
+        "the split as it is, won against lost",
+    ),
+    (
         lambda s: _decided(s, start=1),
         "positions count from 0, as Python's do",
     ),
@@ -132,6 +137,7 @@ _FIXED: list[Splits] = [
     [(0, 0), (0, 0), (0, 0)],
     [(9, 1), (1, 9), (4, 4), (10, 0), (0, 2), (12, 1), (3, 0), (8, 1)],
     [(17, 5), (0, 0), (6, 0)],
+    [(9, 3), (0, 0)],  # the net margin 6-0 reads p = 0.031, the split p = 0.146
 ]
 
 
