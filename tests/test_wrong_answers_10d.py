@@ -271,3 +271,18 @@ def test_10d_1_refuses_the_direction_taken_from_the_mean():
     its own interval, so the mean and the count always agreed."""
     result = verdict("10d.1", verdict_direction_from_the_mean)
     assert not result.passed and "direction from the mean" in result.message, result.message
+
+
+def verdict_interval_either_side(a, b, low, high, level):
+    """The interval asked only to exclude 0, on either side; the direction read from the count."""
+    won, lost = _split(a, b)
+    p = min(1.0, 2 * _tail(min(won, lost), won + lost)) if won + lost else 1.0
+    return p, _rule(p, won, lost, 1, -1, level) if low > 0 or high < 0 else "no difference shown"
+
+
+def test_10d_1_names_an_interval_on_the_side_against_the_count():
+    """Fails on the old checker: it told this function it read the sign test alone, though the
+    interval it was shown excluded 0 ([+0.3, +4.4]); the slip is the sides disagreeing."""
+    result = verdict("10d.1", verdict_interval_either_side)
+    assert not result.passed and "side against the count" in result.message, result.message
+    assert "sign test alone" not in result.message, result.message

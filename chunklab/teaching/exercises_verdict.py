@@ -67,6 +67,11 @@ MEAN_SLIP = (
     "it loses (the count); the mean weighs the wins and losses, and says neither"
 )
 
+SIDES_SLIP = (
+    "the interval excludes 0 on the side against the count: 'better' needs the interval above 0 "
+    "and a ahead on more questions, both the same way"
+)
+
 
 def _slips(case: Case) -> dict[str, tuple[float, str]]:
     """What each predictable slip returns on one case -> the words that name it."""
@@ -96,6 +101,7 @@ def _slips(case: Case) -> dict[str, tuple[float, str]]:
     return {
         "you read the interval alone: compare also asks the sign test for p below the level's "
         "threshold": (p, interval_only),
+        SIDES_SLIP: (p, sign_only if low > 0 or high < 0 else _WORDS[2]),  # 0 out, either side
         "you read the sign test alone: compare also asks the interval to exclude 0": (p, sign_only),
         "you compared p with 0.05 whatever the level: the threshold is (100 - level) / 100": (
             p,
