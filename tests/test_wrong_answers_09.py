@@ -757,9 +757,20 @@ def stripped(text, offsets, limit):  # the right stop, the unread part stripped 
     return len(text[pieces[k - 1][1] :].strip())
 
 
+def rstripped(text, offsets, limit):  # the right stop, the text's end blanks dropped (round 46)
+    if len(offsets) <= limit:
+        return 0
+    pieces, k = _read_pieces(offsets, limit)
+    return len(text[pieces[k - 1][1] :].rstrip())
+
+
 @pytest.mark.parametrize(
     ("fn", "hint"),
-    [(from_the_next_piece, "the first piece not read"), (stripped, "not stripped")],
+    [
+        (from_the_next_piece, "the first piece not read"),
+        (stripped, "not stripped"),
+        (rstripped, "not rstripped"),
+    ],
 )
 def test_09_2_names_the_next_piece_start_and_stripping(fn, hint):
     result = verdict("09.2", fn)

@@ -176,6 +176,11 @@ _SLIPS: list[tuple[Callable[..., int | None], str]] = [
         "text[stop:] as it is, not stripped",
     ),
     (
+        lambda t, o, n: len(t[_stop(t, o, n) or 0 :].rstrip()),
+        "the blanks at the end of the text are characters never read too: count text[stop:] as "
+        "it is, not rstripped",
+    ),
+    (
         _no_case_for_a_fit,
         "a text that fits (len(offsets) <= limit, markers included) is read whole, blanks at its "
         "end too: return 0 for it; count after the last piece read only in a text that is cut",
