@@ -364,7 +364,7 @@ def test_04b_2_names_pieces_numbered_from_0():
 
 def no_spaces_before_the_line(reply):
     """The gap a fresh reader found passing: a reader that wants split_after: at the very start of
-    its line refuses `  split_after: 3, 5`, which the brief allows (spaces before it)."""
+    its line refuses `  split_after: 3, 5`, which the brief allows (spaces or tabs before it)."""
     line = next((ln for ln in reply.splitlines() if ln.startswith("split_after:")), None)
     if line is None:
         raise ValueError("no split_after: line")
@@ -377,7 +377,7 @@ def no_spaces_before_the_line(reply):
 def test_04b_1_refuses_a_reader_that_refuses_spaces_before_the_line():
     result = verdict("04b.1", no_spaces_before_the_line)
     assert not result.passed
-    assert "spaces before split_after: are allowed" in result.message, result.message
+    assert "spaces or tabs before split_after: are allowed" in result.message, result.message
 
 
 def last_split_after_line(reply):
@@ -555,3 +555,36 @@ def test_04b_1_refuses_a_pattern_whose_spaces_cross_the_newline():
     result = verdict("04b.1", multiline_regex)
     assert not result.passed and "matches a newline too" in result.message, result.message
     assert "'split_after:\\n3, 5'" in result.message, result.message
+
+
+def chromas_reader(reply):  # Chroma's own: [0] of the lines holding split_after:
+    numbers = [
+        int(n)
+        for n in re.findall(r"\d+", [li for li in reply.split("\n") if "split_after:" in li][0])
+    ]
+    return _in_order(numbers)
+
+
+def test_04b_1_shows_the_reply_that_made_chromas_reader_raise_index_error():
+    result = verdict("04b.1", chromas_reader)
+    assert not result.passed
+    assert "I would cut after piece 3." in result.message, result.message
+    assert "IndexError" in result.message and "raises ValueError" in result.message, result.message
+
+
+def spaces_only_before_the_line(reply):  # lstrip(" "): a tab before split_after: is missed
+    line = next((li for li in reply.split("\n") if li.lstrip(" ").startswith("split_after:")), None)
+    if line is None:
+        raise ValueError("no split_after: line")
+    body = line.split("split_after:", 1)[1].strip()
+    items = [i.strip() for i in body.split(",")] if body else []
+    if not all(i and set(i) <= set("0123456789") for i in items):
+        raise ValueError("unreadable")
+    return _in_order([int(i) for i in items])
+
+
+def test_04b_1_hint_on_a_tab_before_the_line_names_tabs_as_the_text_does():
+    result = verdict("04b.1", spaces_only_before_the_line)
+    assert not result.passed
+    assert "\\tsplit_after: 4" in result.message, result.message
+    assert "spaces or tabs before split_after: are allowed" in result.message, result.message

@@ -40,14 +40,12 @@ def test_04c_1_accepts_any_threshold_between_the_cut_and_the_kept_gaps():
 @pytest.mark.parametrize(
     ("wrong", "hint"),
     [
-        (lambda sims, p: 1 - float(np.percentile(1 - sims, p)), "lands exactly on one gap"),
         (lambda sims, p: float(np.nextafter(1 - np.percentile(1 - sims, p), 2)), "as >= would"),
         (lambda sims, p: round(1 - float(np.percentile(1 - sims, p)), 3), "rounded"),
     ],
 )
 def test_04c_1_refuses_one_minus_a_percentile_that_lands_on_a_gap(wrong, hint):
-    """1 minus the cut-off is not exact when the percentile is a gap's own distance: 1 - (1 - s)
-    need not round back to s. The checker tries such cases and says so."""
+    """A hair off 1 minus the cut-off, where the percentile is a gap's own distance: refused."""
     result = verdict("04c.1", wrong)
     assert not result.passed
     assert hint in result.message, result.message
@@ -213,3 +211,11 @@ def test_04c_1_refuses_a_threshold_read_off_the_librarys_cuts():
 
     result = verdict("04c.1", library)
     assert not result.passed and "the library's rule" in result.message, result.message
+
+
+def test_04c_1_accepts_the_notebooks_own_formula_even_where_it_rounds():
+    """Sections 2 and 5 write 1 - np.percentile(1 - s, p); where p lands on a gap's distance,
+    1 - (1 - s) need not round back to s. A learner who writes the notebook's formula passes."""
+    assert verdict("04c.1", lambda sims, p: 1 - float(np.percentile(1 - sims, p))).passed
+    result = verdict("04c.1", lambda sims, p: float(np.percentile(sims, p)))
+    assert "1 minus that, as sections 2 and 5 compute it" in result.message, result.message

@@ -114,8 +114,8 @@ _SPLIT_LINE = re.compile(r"\s*split_after:\s*([0-9]+(?:\s*,\s*[0-9]+)*)?\s*")
 
 def split_after(reply: str, first: int, last: int) -> list[int]:
     """The piece numbers of a `split_after: 3, 5` reply, checked: read from the first line that
-    starts with `split_after:` (spaces before it allowed; a line that only mentions it is not
-    the answer), strictly ascending (a repeated number is a reply that did not follow the
+    starts with `split_after:` (spaces or tabs before it allowed; a line that only mentions it is
+    not the answer), strictly ascending (a repeated number is a reply that did not follow the
     prompt), from `first` to the window's last piece `last` (both 1-based, both included).
     Anything else is a ValueError that quotes the reply."""
     line = next((ln for ln in reply.splitlines() if ln.lstrip().startswith("split_after:")), None)
