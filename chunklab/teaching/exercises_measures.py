@@ -270,8 +270,8 @@ def _swept_shared(x: list, y: list) -> int:
 def _iou_merged_without_max(retrieved: list, gold: list) -> float:
     """IoU from a merge that sets the merged end to the new span's end instead of the larger of
     the two: a span inside the previous one then cuts the merged span short."""
-    merged = (_merged_in_given_order(sorted(spans), keep_max=False) for spans in (retrieved, gold))
-    return _iou_of(*merged)
+    r, g = (_merged_in_given_order(sorted(spans), keep_max=False) for spans in (retrieved, gold))
+    return _iou_of(r, g)
 
 
 def _iou_of(r: list, g: list, first_only: bool = False) -> float:
