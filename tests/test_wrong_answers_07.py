@@ -300,6 +300,29 @@ def test_07d_1_names_a_merge_that_forgets_max():
     assert "must not shorten it" in message and "max(end, previous_end)" in message, message
 
 
+def _iou_stepping_past_the_retrieved_span(retrieved, gold):
+    """A two-pointer over the merged spans that steps past the retrieved span after every overlap:
+    a second gold span under the same retrieved span is never counted."""
+    r, g = _merged_without_sorting(sorted(retrieved)), _merged_without_sorting(sorted(gold))
+    i = j = both = 0
+    while i < len(r) and j < len(g):
+        overlap = min(r[i][1], g[j][1]) - max(r[i][0], g[j][0])
+        if overlap > 0:
+            both, i = both + overlap, i + 1  # the slip: step past the span ending first
+        elif r[i][1] <= g[j][0]:
+            i += 1
+        else:
+            j += 1
+    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - both
+    return both / either if either else 0.0
+
+
+def test_07d_1_names_a_two_pointer_that_steps_past_the_retrieved_span():
+    """The check before this test had no two gold spans under one retrieved span, and passed it."""
+    message = verdict("07d.1", _iou_stepping_past_the_retrieved_span).message
+    assert "may cover two gold spans" in message and "ending first" in message, message
+
+
 def test_07d_1_refuses_a_set_of_positions_on_long_spans_naming_it():
     def by_set(retrieved, gold):  # right on every small case; a set of a million positions
         r = {i for a, b in retrieved for i in range(a, b)}
@@ -395,13 +418,25 @@ def test_07c_1_refuses_a_verdict_read_at_another_family_or_guessed_without_the_l
     """The verdict alone passed at any level stricter than 0.05: the interval's low end shows the
     level, so 0.05 / 36, and 'no difference shown' guessed beside the 0.05 interval, are refused."""
     m, won, lost, low, verdict = paired_in_family()
-    assert "m, won, lost, low, verdict" in selfcheck.verdict_for("07c.1", (won, lost, low, verdict))
+    assert "m, won, lost, high, verdict" in selfcheck.verdict_for(
+        "07c.1", (won, lost, low, verdict)
+    )
     strict = read_pair(RETRIEVER, 100 - 5 / 36)
     assert strict[3] == verdict and strict[2] != low
     assert "0.05 / 36" in selfcheck.verdict_for("07c.1", (3, *strict))
     assert "0.05 / 36" in selfcheck.verdict_for("07c.1", (36, *strict))
     guessed = (3, *read_pair(RETRIEVER, 95.0)[:3], verdict)
     assert "at 0.05 / 3" in selfcheck.verdict_for("07c.1", guessed)
+
+
+def test_07c_1_refuses_m_3_written_beside_the_line_read_at_0_05_over_12():
+    """The low end is the same at every m from 3 to 12, so the check before this test passed m = 3
+    written beside a line read at 0.05 / 12; the high end it asks now differs."""
+    m, won, lost, high, verdict = paired_in_family()
+    for family in (6, 12):
+        wide = read_pair(RETRIEVER, 100 - 5 / family)
+        assert wide[2] != high
+        assert f"0.05 / {family}" in selfcheck.verdict_for("07c.1", (3, *wide))
 
 
 def test_07_1_integer_division_hint_names_only_that_slip():
@@ -712,13 +747,12 @@ def test_07_1_names_one_too_far_and_a_hit(wrong, named):
 
 
 def test_07c_1_asks_the_family_size_the_line_alone_cannot_tell():
-    """The right line reads the same at every m from 3 to 12: a learner who counts four retrievers
-    (a fourth) or the 11 cuts passed. m is now asked, and each wrong m is named."""
+    """The right line reads the same at m = 3 and 4 (its low end at every m from 3 to 12): a learner
+    who counts four retrievers (a fourth) or the 11 cuts passed. m is asked, each wrong m named."""
     from chunklab.teaching.answers_paired import AMONG_THREE, RETRIEVER, read_pair
 
     line = read_pair(RETRIEVER, AMONG_THREE)
-    for m in range(4, 13):
-        assert read_pair(RETRIEVER, 100 - 5 / m) == line  # why the line alone cannot tell
+    assert read_pair(RETRIEVER, 100 - 5 / 4) == line  # why the line alone cannot tell
     assert selfcheck.verdict_for("07c.1", (3, *line)).endswith("correct.")
     four = selfcheck.verdict_for("07c.1", (4, *line))
     assert "not quite" in four and "a fourth retriever" in four, four

@@ -269,7 +269,7 @@ def _bold_table_by_gaps(
             else:
                 k = len([x for x in halves if x <= at(w)])
             cells[k].append(w["text"])
-        if wraps and len(table) > 1 and not cells[0]:  # a wrapped cell goes on in the row above
+        if wraps and len(table) > (0 if wraps == "header too" else 1) and not cells[0]:  # a wrap
             cells = {k: [table[-1][k], *cells[k]] if table[-1][k] else cells[k] for k in cells}
             table.pop()
         table.append(tuple(" ".join(cells[k]) for k in range(len(header))))
@@ -295,6 +295,15 @@ def test_08_2_refuses_section_4s_cells_copied_out():
 
     result = verdict("08.2", copied)
     assert not result.passed and SLIPS["no_wrap"] in result.message, result.message
+
+
+def test_08_2_refuses_the_wrap_rule_applied_to_the_first_row():
+    """A first row whose first cell is empty is a row, not a wrap of the header (the check before
+    this test had no such row, and passed the rule applied from the first row on)."""
+    from chunklab.teaching.exercises_bold_table import SLIPS
+
+    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, wraps="header too"))
+    assert not result.passed and SLIPS["wrap_first"] in result.message, result.message
 
 
 def test_08_2_refuses_the_nearest_column_start():

@@ -164,7 +164,7 @@ AFTERWORDS_EXPERIMENTS: dict[str, Callable] = {"08b.2": split.afterword}
 
 
 SOLUTIONS_EXPERIMENTS: dict[str, tuple[str, Callable[[], Any]]] = {
-    "07c.1": ("a tuple (m, won, lost, low, verdict)", paired_in_family),
+    "07c.1": ("a tuple (m, won, lost, high, verdict)", paired_in_family),
     "09d.2": ("a tuple (safe, largest) of two sizes in cl100k tokens", _safe_and_largest),
     "08b.2": ("an integer, a budget in cl100k tokens", split.word_table_whole),
 }

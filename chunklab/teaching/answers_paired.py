@@ -1,8 +1,8 @@
 """Exercise 07c.1's answer: one paired comparison read inside its family, given with the
-family's size m (the line reads the same at every m from 3 to 12), and the wrong answers a
-refusal names (another m, named by what it counts; the line read at 0.05, or at 0.05 / 2 or
-0.05 / 36, where the pick among three retrievers asks 0.05 / 3: the interval's low end, asked
-beside the verdict, shows the level; levels that print the same low end named together; the low
+family's size m, and the wrong answers a refusal names (another m, named by what it counts; the
+line read at 0.05, or at 0.05 / 2, 6, 12 or 36, where the pick among three retrievers asks
+0.05 / 3: the interval's high end, asked beside the verdict, shows the level, where the low end
+is the same from 3 to 12; levels that print the same high end named together; the high
 end written as a fraction; `reached` read in place of `complete`; the two cuts' unpaired totals
 given as won and lost; the pair the other way round; another retriever; `markdown` or its `+path`
 twin in place of `markdown-lin`; k = 1 or 5 in place of 3).
@@ -54,18 +54,18 @@ def read_pair(
     k: int = K,
     measure: str = "complete",
 ) -> tuple[int, int, float, str]:
-    """Won, lost, the interval's low end (one decimal, as printed) and the verdict of `pair` at
+    """Won, lost, the interval's high end (one decimal, as printed) and the verdict of `pair` at
     `k` with `retriever`, read at `level`: the right answer and each plausible slip (another cut,
-    retriever, k or level) come from this one reading. The low end carries the level the line was
+    retriever, k or level) come from this one reading. The high end carries the level the line was
     read at, so a verdict guessed without it does not pass."""
     a, b = _complete(retriever, pair, k, measure)
     made = compare(a, b, show=False, level=level)
-    return made.won, made.lost, round(made.low, 1), made.verdict
+    return made.won, made.lost, round(made.high, 1), made.verdict
 
 
 def paired_in_family() -> tuple[int, int, int, float, str]:
-    """m, then markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3. The
-    line reads the same at every m from 3 to 12, so m is asked beside it."""
+    """m, then markdown-lin against fixed_size with the hybrid at k = 3, read at 0.05 / 3 (its
+    low end reads the same at every m from 3 to 12; its high end does not)."""
     return (FAMILY, *read_pair(RETRIEVER, AMONG_THREE))
 
 
@@ -105,10 +105,10 @@ _LEVEL_M: dict[tuple[int, int, float], tuple[int, ...]] = {}  # a level's line -
 
 def _line_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
     """Another cut, retriever, k or measure, read in the right family (four items each)."""
-    won, lost, low, verdict = line
+    won, lost, high, verdict = line
     misses: dict[Any, str] = {}
     twin = f"{PAIR[0]}+path"
-    for (got_won, got_lost, got_low, _), hint in [
+    for (got_won, got_lost, got_high, _), hint in [
         (
             read_pair(RETRIEVER, AMONG_THREE, ("markdown", PAIR[1])),
             f"that is `markdown`; the exercise asks `{PAIR[0]}`, the linearizing cut",
@@ -127,7 +127,7 @@ def _line_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
         ],
     ]:
         for word in ("better", "worse", "no difference shown"):
-            misses[(got_won, got_lost, got_low, word)] = hint
+            misses[(got_won, got_lost, got_high, word)] = hint
     for other in ("bm25", "wordllama"):
         misses[read_pair(other, AMONG_THREE)] = f"that is {other}; the exercise asks the hybrid"
     reached = read_pair(RETRIEVER, AMONG_THREE, measure="reached")
@@ -137,27 +137,33 @@ def _line_misses(line: tuple[int, int, float, str]) -> dict[Any, str]:
             "that is `reached` (half the evidence in one chunk); the exercise reads `complete` "
             "(every fact in one chunk)",
         )
-    misses.pop((won, lost, low, verdict), None)  # a slip that happens to read the same is not one
+    misses.pop((won, lost, high, verdict), None)  # a slip that happens to read the same is not one
     return misses
 
 
-def _level_misses(low: float, verdict: str) -> dict[Any, str]:
-    """The line read at another level than the pick's (0.05, or a family of 2 or 36), and the low
-    end written as a fraction: levels that print the same low end are named together."""
+def _level_misses(high: float, verdict: str) -> dict[Any, str]:
+    """The line read at another level than the pick's (0.05, or a family of 2, 6, 12 or 36), and the
+    high end written as a fraction: levels that print the same high end are named together."""
     named: dict[tuple[int, int, float], list[str]] = {}
-    for m, level in ((1, "0.05"), (2, "0.05 / 2"), (36, "0.05 / 36")):
+    for m, level in (
+        (1, "0.05"),
+        (2, "0.05 / 2"),
+        (6, "0.05 / 6"),
+        (12, "0.05 / 12"),
+        (36, "0.05 / 36"),
+    ):
         read = read_pair(RETRIEVER, 100 - 5 / m)
-        if read[2] != low:
+        if read[2] != high:
             named.setdefault(read[:3], []).append(f"the line read at {level}")
             _LEVEL_M[read[:3]] = (*_LEVEL_M.get(read[:3], ()), m)
     won, lost = read_pair(RETRIEVER, AMONG_THREE)[:2]
-    named.setdefault((won, lost, round(low / 100, 1)), []).append(
-        "the low end written as a fraction (`compare` prints it in percentage points)"
+    named.setdefault((won, lost, round(high / 100, 1)), []).append(
+        "the high end written as a fraction (`compare` prints it in percentage points)"
     )
     misses: dict[Any, str] = {}
     for key, whats in named.items():
         why = (
-            "that low end is " + ", or ".join(whats) + ": which retriever shows a lead is a pick "
+            "that high end is " + ", or ".join(whats) + ": which retriever shows a lead is a pick "
             "among three, one line per retriever, so read the interval and the sign test at "
             "0.05 / 3"
         )
@@ -168,7 +174,7 @@ def _level_misses(low: float, verdict: str) -> dict[Any, str]:
 
 def paired_hint(answer: Any, solution: Any) -> str:
     """07c.1: the pair the other way round, the unpaired totals, a verdict that is not one of
-    compare's three words (judged on won and lost alone, whatever the low end given)."""
+    compare's three words (judged on won and lost alone, whatever the high end given)."""
     if not isinstance(answer, (list, tuple)) or len(answer) != 5:
         return ""
     if answer[0] != FAMILY and isinstance(answer[0], Integral):
@@ -180,7 +186,7 @@ def paired_hint(answer: Any, solution: Any) -> str:
 
 
 def _line_hint(answer: tuple, solution: tuple) -> str:
-    """The line's own slips (won, lost, low, verdict), given with m = 3."""
+    """The line's own slips (won, lost, high, verdict), given with m = 3."""
     words = ("better", "worse", "no difference shown")
     a, b = _complete(RETRIEVER)
     if tuple(answer[:2]) == (solution[1], solution[0]):

@@ -78,6 +78,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
     parts = [part(a, b) for a, b in zip(head, head[1:], strict=False)]
     rows = [[[w["text"] for w in g] for g in head]]  # each row: each column's words
     step = tops[at + 1] - tops[at] if at + 1 < len(tops) else 0.0
+    first = 0 if slip.get("wrap_first") else 1  # a wrap needs a row above it, not the header
     for above, top in zip(tops[at:], tops[at + 1 :], strict=False):
         distance = top - (tops[at] if slip.get("from_header") else above)
         factor = 1.0 if slip.get("stop_low") else 1.9 if slip.get("stop_high") else 1.4
@@ -85,7 +86,7 @@ def bold_table(words: list[dict], **slip: Any) -> list[list[str]]:
             break
         step = distance if slip.get("from_previous") else step
         row = _columns(lines[top], starts, parts, slip)
-        if len(rows) > 1 and not row[0] and not slip.get("no_wrap"):  # a wrapped cell goes on
+        if len(rows) > first and not row[0] and not slip.get("no_wrap"):  # a wrap goes on
             rows[-1] = [before + more for before, more in zip(rows[-1], row, strict=True)]
         else:
             rows.append(row)
@@ -148,6 +149,8 @@ SLIPS = {
     "no_header": "return the header row first, then the rows",
     "no_wrap": "a line under the first row whose first column has no word continues the row "
     "above (a cell whose text wrapped): its words join that row's cells, not a row of their own",
+    "wrap_first": "the first row is never a continuation: a wrapped line continues a row, not the "
+    "header, so a first row whose first cell is empty is a row of its own",
 }
 
 
@@ -278,11 +281,11 @@ def _widening_page() -> list[dict]:
 
 
 def _wrapped_page() -> list[dict]:
-    """Rows whose middle or last cell wraps onto a line of its own, its first column empty."""
+    """Cells wrapped onto a line of their own (first column empty); a first row so too."""
     return _words(
         [
             (50.0, [(80.0, "Form"), (150.0, "Who signs"), (300.0, "Days")], True),
-            (64.0, [(80.0, "Leave"), (150.0, "Line manager and"), (300.0, "5")], False),
+            (64.0, [(150.0, "Line manager and"), (300.0, "5")], False),
             (74.0, [(150.0, "head of unit")], False),
             (88.0, [(80.0, "Travel"), (150.0, "Director"), (300.0, "10 working")], False),
             (98.0, [(300.0, "days")], False),
@@ -295,10 +298,7 @@ def _wrapped_page() -> list[dict]:
 def _cases() -> list[tuple[str, list[dict]]]:
     """Pages of words, each named by what it holds; none is the notebook's page."""
     return [
-        (
-            "a title, a paragraph, a header over rows of numbers set flush right, then prose",
-            _flush_right_page(),
-        ),
+        ("a title, a paragraph, numbers flush right under a header, prose", _flush_right_page()),
         ("numbers set flush right under wide headers", _right_aligned_page()),
         ("a bold note in two groups above the table, a row with an empty cell", _note_page()),
         (
@@ -306,7 +306,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
             _words([_TITLE, _PROSE, (90.0, [(72.0, "Name"), (200.0, "Value")], False)]),
         ),
         (
-            "four columns, rows closer than the header, a wide gap to a second bold line",
+            "four columns, rows closer than the header, then a second bold line",
             _four_columns_page(),
         ),
         ("a header whose first two cells stand exactly 6 points apart", _six_apart_page()),

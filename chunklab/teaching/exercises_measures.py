@@ -237,6 +237,9 @@ def _iou_hint(retrieved: list, gold: list, got: Any) -> str:
         pair = _first_out_of_order(retrieved) or _first_out_of_order(gold)
         if pair:
             return f"sort the spans before merging: {pair[0]} comes after {pair[1]}"
+    merged = _merged_in_given_order(sorted(retrieved)), _merged_in_given_order(sorted(gold))
+    if _is(got, _iou_of(*merged, first_only=True)) and not _is(got, scores["char_iou"]):
+        return "one retrieved span may cover two gold spans: step past the span ending first"
     return _iou_half_merged_hint(retrieved, gold, got)
 
 
@@ -267,29 +270,27 @@ def _swept_shared(x: list, y: list) -> int:
 def _iou_merged_without_max(retrieved: list, gold: list) -> float:
     """IoU from a merge that sets the merged end to the new span's end instead of the larger of
     the two: a span inside the previous one then cuts the merged span short."""
+    r, g = (_merged_in_given_order(sorted(spans), keep_max=False) for spans in (retrieved, gold))
+    return _iou_of(r, g)
 
-    def merge(spans: list) -> list[tuple[int, int]]:
-        out: list[tuple[int, int]] = []
-        for a, b in sorted(spans):
-            if out and a <= out[-1][1]:
-                out[-1] = (out[-1][0], b)
-            else:
-                out.append((a, b))
-        return out
 
-    r, g = merge(retrieved), merge(gold)
-    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
+def _iou_of(r: list, g: list, first_only: bool = False) -> float:
+    """IoU of two merged span lists; `first_only`: each retrieved span counts only the first gold
+    span it overlaps, as a two-pointer that steps past the retrieved span after every overlap."""
+    pairs = [[o for c, d in g if (o := min(b, d) - max(a, c)) > 0] for a, b in r]
+    shared = sum(sum(o[:1] if first_only else o) for o in pairs)
     either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - shared
     return shared / either if either else 0.0
 
 
-def _merged_in_given_order(spans: list) -> list[tuple[int, int]]:
+def _merged_in_given_order(spans: list, keep_max: bool = True) -> list[tuple[int, int]]:
     """The usual merge loop run without sorting first: a span that starts before the last merged
-    end is folded into it, even when it starts before that span too."""
+    end is folded into it, even when it starts before that span too (`keep_max` False: the merged
+    end is the new span's end, even when shorter)."""
     out: list[tuple[int, int]] = []
     for a, b in spans:
         if out and a <= out[-1][1]:
-            out[-1] = (out[-1][0], max(out[-1][1], b))
+            out[-1] = (out[-1][0], max(out[-1][1], b) if keep_max else b)
         else:
             out.append((a, b))
     return out
@@ -297,10 +298,7 @@ def _merged_in_given_order(spans: list) -> list[tuple[int, int]]:
 
 def _iou_merged_unsorted(retrieved: list, gold: list) -> float:
     """IoU over spans merged in the order given: what forgetting to sort before merging returns."""
-    r, g = _merged_in_given_order(retrieved), _merged_in_given_order(gold)
-    shared = sum(max(0, min(b, d) - max(a, c)) for a, b in r for c, d in g)
-    either = sum(b - a for a, b in r) + sum(d - c for c, d in g) - shared
-    return shared / either if either else 0.0
+    return _iou_of(_merged_in_given_order(retrieved), _merged_in_given_order(gold))
 
 
 def _first_out_of_order(spans: list) -> tuple[tuple[int, int], tuple[int, int]] | None:
@@ -339,6 +337,7 @@ def check_char_iou(fn: Callable) -> int:
     fixed += [([(0, 4)], [(2, 7), (3, 7)])]
     fixed += [([(0, 4)], [(2, 6), (2, 6)])]  # a gold span listed twice
     fixed += [([(0, 10), (2, 5)], [(0, 10)])]  # a span inside the previous one
+    fixed += [([(0, 20)], [(0, 5), (10, 15)])]  # two gold spans under one retrieved span
     randoms = [(_spans(rng, rng.randint(0, 4)), _spans(rng, rng.randint(0, 3))) for _ in range(60)]
     for retrieved, gold in fixed + randoms:
         got = _call(fn, list(retrieved), list(gold), hint="0.0 when neither holds any character")
