@@ -110,6 +110,22 @@ def _lines_counted(pages: list[list[str]]) -> list[str]:
     return list(first.values())
 
 
+def _edge_slips(pages: list[list[str]]) -> dict[str, list[str]]:
+    """The slips that look only near the ends of each page's list of lines."""
+    return {
+        "you looked at each page's first and last lines only: a running line can stand under a "
+        "page's own title or above its footnote; chunklab's own rule looks in a band at the top "
+        "and bottom of the page, which a list of lines does not give, so compare every line": (
+            _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
+        ),
+        "you looked at each page's first two and last two lines only: a running line can stand "
+        "anywhere in a list of lines (chunklab's own rule looks in a band at the top and bottom "
+        "of the page, which a list of lines does not give), so compare every line": (
+            _by_key([page[:2] + page[2:][-2:] for page in pages], running_key)
+        ),
+    }
+
+
 def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
     """What each predictable slip returns on one case -> the words that name it."""
 
@@ -159,16 +175,7 @@ def _slips(pages: list[list[str]]) -> dict[str, list[str]]:
         "your lines follow the last page's order: give them in the first page's order": (
             _by_key(pages[::-1], running_key) if len(pages) >= 2 else []
         ),
-        "you looked at each page's first and last lines only: a running line can stand under a "
-        "page's own title or above its footnote; chunklab's own rule looks in a band at the top "
-        "and bottom of the page, which a list of lines does not give, so compare every line": (
-            _by_key([[page[0], page[-1]] if page else [] for page in pages], running_key)
-        ),
-        "you looked at each page's first two and last two lines only: a running line can stand "
-        "anywhere in a list of lines (chunklab's own rule looks in a band at the top and bottom "
-        "of the page, which a list of lines does not give), so compare every line": (
-            _by_key([page[:2] + page[2:][-2:] for page in pages], running_key)
-        ),
+        **_edge_slips(pages),
         "a key on most pages is not enough: a running line's key is on every page": _on_most(pages),
         "you counted a key's lines over all pages: two lines on one page are not two pages; look "
         "for the key on each page": _lines_counted(pages),
