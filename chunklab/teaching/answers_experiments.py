@@ -92,6 +92,12 @@ def _slips(right: int, of: Callable[..., int]) -> dict[int, str]:
     return misses
 
 
+def _name_cut_sizes(misses: dict[int, str]) -> None:
+    """Every size from 150 to 299 at which a window of the page is cut, not named already."""
+    cut = "at that size a window of this page is cut: its longest runs past 256 positions"
+    misses |= {s: cut for s in range(150, 300) if s not in misses and _longest_window(s) > 256}
+
+
 def _safe_misses() -> dict[int, str]:
     """Wrong first numbers (safe), each with why."""
     right, largest = _safe_and_largest()
@@ -101,8 +107,7 @@ def _safe_misses() -> dict[int, str]:
         largest: "no window is cut at that size, but some smaller sizes cut one: the first number "
         "needs every size up to it to cut none; test every size from below",
     } | _slips(right, _safe_up_to)
-    cut = "at that size a window of this page is cut: its longest runs past 256 positions"
-    misses |= {s: cut for s in range(150, 300) if s not in misses and _longest_window(s) > 256}
+    _name_cut_sizes(misses)
     short = "no size up to it cuts a window, but it is not the largest such size"
     misses |= {s: short for s in range(100, right) if s not in misses}
     misses.pop(right, None)
@@ -120,8 +125,7 @@ def _largest_misses() -> dict[int, str]:
         "a window's own ratio of pieces to tokens moves as the cuts move, so a size that cuts "
         "none can sit above one that cuts some; test every size, do not stop at the first cut",
     } | _slips(right, _largest_window_read_whole)
-    cut = "at that size a window of this page is cut: its longest runs past 256 positions"
-    misses |= {s: cut for s in range(150, 300) if s not in misses and _longest_window(s) > 256}
+    _name_cut_sizes(misses)
     misses.pop(right, None)
     return misses
 

@@ -48,7 +48,7 @@ def window_pieces(doc: Document) -> Callable[[int], list[int]]:
         n = int(before[hi] - before[lo]) if hi > lo else 0
         if lo > 0 and last[lo - 1] > a:  # a word cut by the window's start
             n += alone(a, min(int(last[lo - 1]), b))
-        if hi < len(spans) and first[hi] < b and hi >= lo and not (lo > 0 and hi == lo - 1):
+        if lo <= hi < len(spans) and first[hi] < b:
             n += alone(int(first[hi]), b)  # a word cut by the window's end
         return n
 
