@@ -97,14 +97,11 @@ class Survival:
         self.cut[key] = MarkdownChunker(max_tokens=budget).split(self.read[kind, name])
         return self.read[kind, name], self.cut[key]
 
-    def run(self, kind: str, k: int, budget: int) -> tuple[list[float], dict, dict]:
-        """Per question 1.0 if one of BM25's top k chunks holds every fact; the tokens handed
-        over per question; and the table's row."""
-        return self.run_ks(kind, (k,), budget)[k]
-
     def run_ks(self, kind: str, ks: tuple[int, ...], budget: int) -> dict[int, tuple]:
-        """`run` at each k in `ks` from one ranking per question: BM25's top k are the first k
-        of its top max(ks) (`_top` sorts every score, ties to the first chunk)."""
+        """For each k in `ks`: per question 1.0 if one of BM25's top k chunks holds every fact;
+        the tokens handed over per question; and the table's row. One ranking per question: BM25's
+        top k are the first k of its top max(ks) (`_top` sorts every score, ties to the first
+        chunk)."""
         found: dict = {k: {} for k in ks}
         spent: dict = {k: {} for k in ks}
         counts, orphaned = [], 0
