@@ -71,6 +71,7 @@ def test_a_group_an_exercise_and_a_notebook_each_run_whole_on_one_worker(tmp_pat
     (tmp_path / "test_grouped.py").write_text(GROUPED_TESTS, encoding="utf-8")
     (tmp_path / "counting.ipynb").write_text(json.dumps(_notebook()), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(ROOT), "OPENBLAS_NUM_THREADS": "1"}
+    env["CHUNKLAB_COLD_KERNELS"] = "1"  # one small notebook: a warm process would cost more
     env.pop("PYTEST_ADDOPTS", None)
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     command += ["-p", "scripts.nbkernel", "-p", "scripts.pool", "--nbval", "--nbval-current-env"]
