@@ -118,7 +118,7 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
     assert selfcheck.verdict_for("05b.2", (right, blind)).endswith("correct.")
     assert right == answers._widest_pair_tokens(load_document("sensitive_code"))
-    assert blind > 0
+    assert 30 <= blind < right
     assert "what orphans alone say" in selfcheck.verdict_for("05b.2", (right, 0))
     first_zero = min(
         b for b in range(8, 131) if answers._linearize_losses("sensitive_code", b)[0] == 0
@@ -130,6 +130,23 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     assert "rows mode" in selfcheck.verdict_for("05b.2", (78, blind))
     assert "two ints" in selfcheck.verdict_for("05b.2", right)
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
+
+
+def test_05b_2_refuses_the_blind_count_section_1_prints():
+    """05b.2's second number was how many budgets hide a row cut in two: 1 on the series' copy, and
+    1 in section 1's printed list for the GDS file, so (section 1's rule, 1) passed unswept. It now
+    asks the smallest such budget; the count and section 1's budget 61 are refused, each named."""
+    from chunklab.teaching import answers_tables_prefixes as answers
+    from chunklab.teaching import selfcheck
+
+    right = answers.linearize_budget_from_which_gds_copy_keeps_rows()
+    losses = {b: answers._linearize_losses("sensitive_code", b) for b in range(30, 131)}
+    (blind,) = [b for b, (left, apart) in losses.items() if left == 0 and apart]  # one, as 61
+    line = selfcheck.verdict_for("05b.2", (right, 1))
+    assert "not quite" in line and "the smallest of them" in line, line
+    assert selfcheck.verdict_for("05b.2", (right, blind)).endswith("correct.")
+    assert "series' copy differs" in selfcheck.verdict_for("05b.2", (right, 61))
+    assert "reads more than 0" in selfcheck.verdict_for("05b.2", (right, blind - 1))
 
 
 def test_05b_2_hints_say_no_direction_to_the_budget():

@@ -1,7 +1,7 @@
 """Companion 05c's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form: 05c.1 asks for the rows lost at a size, by the rule, and refuses a sweep
 and the sweep cell's copied safe size; 05c.2 refuses the size where the orphan count, not the rows
-kept, reaches 0, and a count of blind sizes taken from orphans alone."""
+kept, reaches 0, and a first blind size taken from orphans alone or copied from the notebook."""
 
 import pytest
 
@@ -14,34 +14,35 @@ def test_05c_2_accepts_the_pair_and_names_the_orphan_count_slip():
     """The travel policy's table: orphans reach 0 at a smaller size than rows kept do; that size,
     the answer the orphan count gives, is refused as the count's blind spot, and so is a count of
     blind sizes taken from orphans alone (0)."""
-    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
-    assert blind_count > 0, "some size from 60 to 300 reads 0 orphans while a row is lost"
-    assert selfcheck.verdict_for("05c.2", (right, blind_count)).endswith("correct.")
-    assert selfcheck.verdict_for("05c.2", [float(right), float(blind_count)]).endswith("correct.")
+    right, first_blind = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert 60 <= first_blind < right, "some size from 60 on reads 0 orphans while a row is lost"
+    assert selfcheck.verdict_for("05c.2", (right, first_blind)).endswith("correct.")
+    assert selfcheck.verdict_for("05c.2", [float(right), float(first_blind)]).endswith("correct.")
     blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
     assert blind, "the orphan count reaches 0 before the rows are kept"
-    line = selfcheck.verdict_for("05c.2", (min(blind), blind_count))
+    line = selfcheck.verdict_for("05c.2", (min(blind), first_blind))
     assert "not quite" in line and "orphans() reports 0" in line and "row_fates" in line, line
     assert "what orphans alone say" in selfcheck.verdict_for("05c.2", (right, 0))
     assert "two ints" in selfcheck.verdict_for("05c.2", right)  # the old one-number answer
-    assert "swapped" in selfcheck.verdict_for("05c.2", (blind_count, right))
+    assert "swapped" in selfcheck.verdict_for("05c.2", (first_blind, right))
     # size 1, the first size at which orphans() reads 0: the slip the prompt warns of, named too
     assert answers_tables_prefixes.policy_linearized_at(1)[1] == 0
-    assert "orphans() reports 0" in selfcheck.verdict_for("05c.2", (1, blind_count))
+    assert "orphans() reports 0" in selfcheck.verdict_for("05c.2", (1, first_blind))
 
 
 @pytest.mark.xdist_group("exercise-05c.2")
 def test_05c_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
-    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
-    assert "newline" in selfcheck.verdict_for("05c.2", (right - 1, blind_count))
-    assert "smaller size" in selfcheck.verdict_for("05c.2", (right + 1, blind_count))
-    assert "cloud.gov" in selfcheck.verdict_for("05c.2", (197, blind_count))
+    right, first_blind = selfcheck.SOLUTIONS["05c.2"][1]()
+    assert "newline" in selfcheck.verdict_for("05c.2", (right - 1, first_blind))
+    assert "smaller size" in selfcheck.verdict_for("05c.2", (right + 1, first_blind))
+    assert "cloud.gov" in selfcheck.verdict_for("05c.2", (197, first_blind))
     doc = answers_tables_prefixes.load_document("travel_policy")
     (table,) = answers_tables_prefixes.find_tables(doc.text)
     tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
-    assert "counts characters" in selfcheck.verdict_for("05c.2", (tokens, blind_count))
-    losing = sum(answers_tables_prefixes.policy_linearized_at(s)[0] > 0 for s in range(60, 301))
-    assert "every size that loses a row" in selfcheck.verdict_for("05c.2", (right, losing))
+    assert "counts characters" in selfcheck.verdict_for("05c.2", (tokens, first_blind))
+    at = answers_tables_prefixes.policy_linearized_at
+    orphaned = max(s for s in range(60, right) if at(s)[1])
+    assert "reads more than 0" in selfcheck.verdict_for("05c.2", (right, orphaned))
 
 
 @pytest.mark.xdist_group("exercise-05c.2")
@@ -108,7 +109,7 @@ def test_05c_1_accepts_the_rule_and_it_is_what_cutting_gives():
     from chunklab.documents.series import load_document
 
     policy = load_document("travel_policy")
-    right, _ = answers_tables_prefixes.policy_size_and_blind_count()
+    right, _ = answers_tables_prefixes.policy_size_and_first_blind()
     for size in (60, right - 1, right):  # the rule counts what cutting loses
         assert rows_lost(policy, size) == answers_tables_prefixes.policy_linearized_at(size)[0]
     assert rows_lost(policy, right - 1) > 0 == rows_lost(policy, right)
@@ -216,12 +217,21 @@ def test_05c_2_zero_hint_gives_the_notebooks_reason():
 
 
 @pytest.mark.xdist_group("exercise-05c.2")
-def test_05c_2_names_a_blind_count_one_off():
-    """(73, 9) and (73, 7) got only the generic restatement: a sweep that counts the safe size
-    itself, or leaves out one end, is named with the sizes' two ends."""
-    right, blind_count = selfcheck.SOLUTIONS["05c.2"][1]()
-    assert "one too many" in selfcheck.verdict_for("05c.2", (right, blind_count + 1))
-    assert "one too few" in selfcheck.verdict_for("05c.2", (right, blind_count - 1))
+def test_05c_2_refuses_the_blind_count_copied_from_section_1():
+    """05c.2's second number was how many sizes hide a lost row: 8 on the travel policy, and 8 on
+    section 1's five documents (189 to 196, printed), so it could be copied without a sweep. It now
+    asks the smallest such size; the count, section 1's 189 and a later hiding size are refused,
+    each named."""
+    right = answers_tables_prefixes.linearized_size_keeping_policy_rows()
+    at = answers_tables_prefixes.policy_linearized_at  # (rows lost, orphans)
+    blind = [s for s in range(60, 301) if at(s)[0] and not at(s)[1]]
+    assert len(blind) == 8  # the count section 1 prints for its five documents
+    line = selfcheck.verdict_for("05c.2", (right, len(blind)))
+    assert "not quite" in line and "the smallest of them" in line, line
+    assert selfcheck.verdict_for("05c.2", (right, blind[0])).endswith("correct.")
+    assert "five documents" in selfcheck.verdict_for("05c.2", (right, 189))
+    assert "not the first" in selfcheck.verdict_for("05c.2", (right, blind[-1]))
+    assert "from 60 to 300" in selfcheck.verdict_for("05c.2", (right, 1))
 
 
 def test_05c_1_names_the_pages_lines_as_written():

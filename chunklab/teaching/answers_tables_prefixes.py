@@ -47,10 +47,12 @@ def _policy_blind_sizes() -> list[int]:
     ]
 
 
-def policy_size_and_blind_count() -> tuple[int, int]:
-    """05c.2: (the size from which on every row is kept, the sizes from 60 to 300 whose 0 orphans
-    hide a lost row). The first number is section 1's prediction; the second needs rows counted."""
-    return linearized_size_keeping_policy_rows(), len(_policy_blind_sizes())
+def policy_size_and_first_blind() -> tuple[int, int]:
+    """05c.2: (the size from which on every row is kept, the smallest size from 60 on whose 0
+    orphans hide a lost row). The first number is section 1's prediction; the second needs rows
+    counted at each size of the sweep (how many such sizes there are, the notebook's own count on
+    its five documents happens to match, so the count could be copied)."""
+    return linearized_size_keeping_policy_rows(), min(_policy_blind_sizes())
 
 
 def _widest_pair_tokens(doc: Document) -> int:
@@ -101,17 +103,46 @@ def _policy_size_misses() -> dict[Any, str]:
 def _pair_hint(
     answer: Any, solution: Any, unit: str, misses: Callable[[], dict], sweep: str
 ) -> str:
-    """05c.2 and 05b.2 ask the same pair, (from which `unit` on, how many `unit`s hide a lost
-    row): the hint when the answer is no such pair, the right pair swapped, or its first number
-    wrong (named by `misses`, else `sweep`); "" when the first number is right."""
+    """05c.2 and 05b.2 ask the same pair, (from which `unit` on, the smallest `unit` whose 0
+    orphans hide a lost row): the hint when the answer is no such pair, the right pair swapped, or
+    its first number wrong (named by `misses`, else `sweep`); "" when the first number is right."""
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return f"answer two ints, (from which {unit} on, how many {unit}s hide a lost row)"
-    first, count = answer
-    if isinstance(first, str) or isinstance(count, str):
-        return f"answer two ints, not strings: ({first!s}, {count!s}) without the quotes"
-    if (count, first) == tuple(solution) and first != count:
-        return f"the two numbers are swapped: the {unit} first, then the count of {unit}s"
+        return f"answer two ints, (from which {unit} on, the smallest {unit} that hides a lost row)"
+    first, second = answer
+    if isinstance(first, str) or isinstance(second, str):
+        return f"answer two ints, not strings: ({first!s}, {second!s}) without the quotes"
+    if (second, first) == tuple(solution) and first != second:
+        return f"the two numbers are swapped: from which {unit} on first, then the hiding {unit}"
     return misses().get(first, sweep) if first != solution[0] else ""
+
+
+def _blind_slips(
+    blind: list[int], orphaned: list[int], swept: range, unit: str, named: dict[int, str]
+) -> dict[int, str]:
+    """Why a wrong second number is wrong: the count of hiding `unit`s given for the smallest, one
+    of them that is not first, one where orphans() reads more than 0, one outside the sweep, or a
+    slip `named` by the exercise (0, a figure copied from the notebook)."""
+    slips: dict[int, str] = {
+        len(blind): f"that is how many {unit}s hide a lost row; the question asks the smallest "
+        f"of them, the first {unit} of the sweep where orphans() reads 0 while a row is lost",
+        **named,
+    }
+    for n in blind[1:]:
+        slips.setdefault(
+            n,
+            f"orphans() reads 0 there while a row is lost, but it is not the first such {unit} "
+            "of the sweep",
+        )
+    for n in orphaned:
+        slips.setdefault(
+            n,
+            f"at that {unit} orphans() reads more than 0; look for a {unit} where it reads 0 while "
+            "a row is still not kept",
+        )
+    for n in (*range(min(swept)), swept[-1] + 1):
+        slips.setdefault(n, f"the question asks the {unit}s from {swept[0]} to {swept[-1]}")
+    slips.pop(blind[0], None)
+    return slips
 
 
 def _policy_hint(answer: Any, solution: Any) -> str:
@@ -120,30 +151,21 @@ def _policy_hint(answer: Any, solution: Any) -> str:
     hint = _pair_hint(answer, solution, "size", _policy_size_misses, sweep)
     if hint:
         return hint
-    blind = answer[1]
-    lost_sizes = [s for s in range(60, 301) if policy_linearized_at(s)[0]]
-    slips = {
+    swept = range(60, 301)
+    orphaned = [s for s in swept if policy_linearized_at(s)[1]]
+    named = {
         0: "0 is what orphans alone say: LinearizedChunker writes the header above each piece of a "
         "row it cuts, so no piece is an orphan. At each size count the rows no chunk holds whole "
         "beside their header as well",
-        len(lost_sizes): "that counts every size that loses a row; count only those where "
-        "orphans() also reads 0",
-        sum(not policy_linearized_at(s)[1] for s in range(60, 301)): "that counts every size "
-        "with 0 orphans; count only those where a row is still lost",
-        sum(
-            policy_linearized_at(s)[0] > 0 and not policy_linearized_at(s)[1] for s in range(1, 301)
-        ): "that counts sizes under 60 too; the question asks the sizes from 60 to 300",
+        189: "that is the five documents' first such size (section 1); this asks the travel "
+        "policy's: sweep it",
+        8: "that is how many sizes hide a lost row, on the travel policy as on the five documents "
+        "of section 1; the question asks the smallest of them",
     }
-    slips.setdefault(
-        solution[1] + 1,
-        "one too many: the size from which every row is kept loses none, so it is not one of them",
-    )
-    slips.setdefault(solution[1] - 1, "one too few: count both ends of the run of sizes")
-    slips.pop(solution[1], None)
-    return slips.get(
-        blind,
-        "count the sizes from 60 to 300 where orphans() gives 0 and a row is still not kept "
-        "whole beside its header",
+    return _blind_slips(_policy_blind_sizes(), orphaned, swept, "size", named).get(
+        answer[1],
+        "find the smallest size from 60 to 300 where orphans() gives 0 and a row is still not "
+        "kept whole beside its header",
     )
 
 
@@ -168,15 +190,16 @@ def linearize_budget_from_which_gds_copy_keeps_rows() -> int:
     return min(b for b in range(30, 131) if not any(_linearize_losses("sensitive_code", b)))
 
 
-def _gds_copy_blind_budgets() -> int:
-    """How many budgets from 30 to 130 leave 0 orphans on the GDS copy yet a row not kept."""
-    losses = [_linearize_losses("sensitive_code", b) for b in range(30, 131)]
-    return sum(left == 0 and apart > 0 for left, apart in losses)
+def _gds_copy_blind_budgets() -> list[int]:
+    """The budgets from 30 to 130 that leave 0 orphans on the GDS copy yet a row not kept."""
+    losses = {b: _linearize_losses("sensitive_code", b) for b in range(30, 131)}
+    return [b for b, (left, apart) in losses.items() if left == 0 and apart > 0]
 
 
-def gds_copy_budget_and_blind_count() -> tuple[int, int]:
-    """05b.2: (the budget from which on, the budgets with 0 orphans and a row not kept)."""
-    return linearize_budget_from_which_gds_copy_keeps_rows(), _gds_copy_blind_budgets()
+def gds_copy_budget_and_first_blind() -> tuple[int, int]:
+    """05b.2: (the budget from which on, the smallest budget with 0 orphans and a row not kept).
+    Not how many such budgets: one, as on section 1's GDS file, whose figure could be copied."""
+    return linearize_budget_from_which_gds_copy_keeps_rows(), min(_gds_copy_blind_budgets())
 
 
 @lru_cache(maxsize=256)
@@ -234,20 +257,24 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     hint = _pair_hint(answer, solution, "budget", _budget_slips, sweep)
     if hint:
         return hint
-    if answer[1] == 0:
-        return (
-            "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At "
-            "each budget count the rows no chunk holds whole beside their header as well"
-        )
-    return (
-        "count the budgets from 30 to 130 where orphans() gives 0 and a row is still not kept "
-        "whole beside its header"
+    swept = range(30, 131)
+    orphaned = [b for b in swept if _linearize_losses("sensitive_code", b)[0]]
+    named = {
+        0: "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At "
+        "each budget count the rows no chunk holds whole beside their header as well",
+        61: "that is section 1's figure for the GDS file it reads; the series' copy differs: "
+        "sweep load_document('sensitive_code') itself",
+    }
+    return _blind_slips(_gds_copy_blind_budgets(), orphaned, swept, "budget", named).get(
+        answer[1],
+        "find the smallest budget from 30 to 130 where orphans() gives 0 and a row is still not "
+        "kept whole beside its header",
     )
 
 
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05c.2": ("two ints: (size, sizes)", policy_size_and_blind_count),
-    "05b.2": ("two ints: (max_tokens, budgets)", gds_copy_budget_and_blind_count),
+    "05c.2": ("two ints: (size, size)", policy_size_and_first_blind),
+    "05b.2": ("two ints: (max_tokens, max_tokens)", gds_copy_budget_and_first_blind),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {}
