@@ -216,14 +216,15 @@ def chunk_again(stored: dict[str, str], now: dict[str, str]) -> list[str]:
 
 def held_by_tenant(calls: list[tuple[str | None, str, list[str]]]) -> dict[str, list[str]]:
     """03f.1: each document under (tenant, doc_id), no tenant meaning "default", a document
-    indexed again replacing all its chunks; each tenant's chunk ids sorted."""
+    indexed again replacing all its chunks; each tenant's chunk ids sorted, a tenant holding
+    nothing left out."""
     docs = {}
     for tenant, doc_id, chunk_ids in calls:
         docs["default" if tenant is None else tenant, doc_id] = chunk_ids
     held: dict[str, list[str]] = {}
     for (tenant, _), chunk_ids in docs.items():
         held.setdefault(tenant, []).extend(chunk_ids)
-    return {tenant: sorted(ids) for tenant, ids in held.items()}
+    return {tenant: sorted(ids) for tenant, ids in held.items() if ids}
 
 
 def parent_block(child: tuple[int, int], blocks: list[tuple[str, int, int]]) -> str:

@@ -6,7 +6,10 @@ import sys
 import pytest
 from conftest import ROOT
 
+from chunklab.contracts import Chunk
+from chunklab.retrieval.index import DEFAULT_TENANT, MemoryStore, ParentChildIndex, index_document
 from chunklab.teaching.exercises import verdict
+from chunklab.teaching.exercises_tenants import CASES, held_expected
 
 sys.path.insert(0, str(ROOT))
 from solutions.exercises import held_by_tenant  # noqa: E402
@@ -82,3 +85,55 @@ def test_03f_1_refuses_each_slip_with_its_hint(fn, hint):
 def test_03f_1_accepts_the_solution():
     result = verdict("03f.1", held_by_tenant)
     assert result.passed, result.message
+
+
+def _keeps_emptied(calls):  # the right records, a tenant whose documents all became empty listed
+    docs = {(tenant or "default", d): ids for tenant, d, ids in calls}
+    held = {}
+    for (tenant, _), ids in docs.items():
+        held.setdefault(tenant, []).extend(ids)
+    return {tenant: sorted(ids) for tenant, ids in held.items()}
+
+
+def test_03f_1_refuses_a_tenant_left_holding_nothing():
+    result = verdict("03f.1", _keeps_emptied)
+    assert not result.passed and "holding nothing is listed" in result.message, result.message
+
+
+def _library_holds(calls):  # what MemoryStore holds after these index_document calls
+    index = ParentChildIndex(store=MemoryStore())
+    for tenant, doc_id, ids in calls:
+        parent = Chunk(
+            chunk_id=f"{doc_id}#p",
+            doc_id=doc_id,
+            ordinal=0,
+            text="p",
+            token_count=1,
+            start=0,
+            end=1,
+        )
+        kids = [
+            Chunk(
+                chunk_id=c,
+                doc_id=doc_id,
+                parent_id=parent.chunk_id,
+                ordinal=n,
+                text=c,
+                token_count=1,
+                start=0,
+                end=1,
+            )
+            for n, c in enumerate(ids)
+        ]
+        index_document(
+            index, [parent] if ids else [], kids, tenant=tenant or DEFAULT_TENANT, doc_id=doc_id
+        )
+    return {
+        t.tenant: sorted(c.chunk_id for c in index.store.children(t.tenant))
+        for t in index.store.tenants()
+    }
+
+
+def test_03f_1_expected_answer_is_what_the_library_holds():
+    for calls in CASES:
+        assert held_expected(calls) == _library_holds(calls), calls

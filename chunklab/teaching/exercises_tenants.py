@@ -22,16 +22,18 @@ Held = dict[str, list[str]]  # tenant -> the sorted chunk ids it holds
 
 
 def _sorted_by_tenant(docs: dict) -> Held:
-    """(tenant, doc_id) -> chunk ids, gathered into tenant -> sorted chunk ids."""
+    """(tenant, doc_id) -> chunk ids, gathered into tenant -> sorted chunk ids; a tenant left
+    holding nothing is left out, as `store.tenants()` leaves it out."""
     held: dict[str, list[str]] = {}
     for (tenant, _), chunk_ids in docs.items():
         held.setdefault(tenant, []).extend(chunk_ids)
-    return {tenant: sorted(ids) for tenant, ids in held.items()}
+    return {tenant: sorted(ids) for tenant, ids in held.items() if ids}
 
 
 def held_expected(calls: list[Call]) -> Held:
     """The answer: each document filed under (tenant, doc_id), no tenant meaning `default`, a
-    document indexed again under the same tenant replacing all its earlier chunks."""
+    document indexed again under the same tenant replacing all its earlier chunks (with none, when
+    it became empty); a tenant left holding nothing is no tenant."""
     docs = {}
     for tenant, doc_id, chunk_ids in calls:
         docs[DEFAULT_TENANT if tenant is None else tenant, doc_id] = list(chunk_ids)
@@ -56,7 +58,7 @@ def _whole_tenant(calls: list[Call]) -> Held:  # each call replaces all its tena
     held: Held = {}
     for tenant, _, chunk_ids in calls:
         held[DEFAULT_TENANT if tenant is None else tenant] = sorted(chunk_ids)
-    return held
+    return {tenant: ids for tenant, ids in held.items() if ids}
 
 
 def _kept(held: object) -> object:  # a tenant left holding nothing, listed or not, is the same
@@ -95,10 +97,16 @@ CASES: list[list[Call]] = [
     [("acme", "a", ["a#c0"]), (None, "b", ["b#c0"])],
     [(None, "b", ["b#c1", "b#c0"]), ("globex", "a", ["a#c0"]), (None, "b", ["b#c0"])],
     [("acme", "b", ["b#c0"]), ("acme", "a", ["a#c1", "a#c0"])],  # a tenant's ids, sorted
+    [("acme", "a", ["a#c0"]), ("globex", "a", ["a#c0"]), ("acme", "a", [])],  # acme emptied
 ]
 
 
 def _why(got: object, calls: list[Call]) -> str:
+    if isinstance(got, dict) and _kept(got) == held_expected(calls):
+        return (
+            "a tenant left holding nothing is listed: it is no tenant any more "
+            "(store.tenants() leaves it out), so leave it out"
+        )
     for slip, why in SLIPS:
         if _kept(got) == _kept(slip(calls)):
             return why
