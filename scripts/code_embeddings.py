@@ -17,12 +17,17 @@ from __future__ import annotations
 
 import sys
 
+from chunklab.chunkers.fixed import FixedSizeChunker
 from chunklab.documents.series import data_dir
 from chunklab.embeddings.minilm import MiniLMEmbedder
 from chunklab.embeddings.stored import store_texts
 from chunklab.teaching.code_search import (
     BUDGET,
+    OVERLAP,
     SIZE_MATCHED,
+    SWEEP,
+    blind_cuts_and_tree,
+    chunker_splitter,
     corpus,
     cut_corpus,
     experiment_cuts,
@@ -49,6 +54,15 @@ def main() -> int:
     for label, splitter in minilm_budget_cuts(256).items():
         for p in cut_corpus(files, splitter):
             texts.setdefault(p.text, f"{label}, 256 MiniLM pieces: {p.uri} {p.start} {p.end}")
+    window = chunker_splitter(
+        FixedSizeChunker(size=BUDGET, overlap=OVERLAP, unit="tokens"), crumb=False
+    )
+    for p in cut_corpus(files, window):  # the fixed window with overlap
+        texts.setdefault(p.text, f"fixed tokens, overlap {OVERLAP}: {p.uri} {p.start} {p.end}")
+    for budget in SWEEP:  # the lead's three cuts at other budgets
+        for label, splitter in blind_cuts_and_tree(budget).items():
+            for p in cut_corpus(files, splitter):
+                texts.setdefault(p.text, f"{label} at {budget}: {p.uri} {p.start} {p.end}")
     stem = folder / "embeddings" / "minilm"
     for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
         print(line)

@@ -663,3 +663,42 @@ def test_11b_1_the_library_rule_is_refused_and_correct_answers_pass():
     for right in (split_lines, split_by_merging, lambda *case: tuple(split_lines(*case))):
         result = verdict("11b.1", right)
         assert result.passed, result.message
+
+
+def test_11b_1_the_right_lines_in_reverse_are_refused():
+    """The task asks for the numbers sorted; the old check sorted the answer before comparing, so
+    the right lines in reverse passed."""
+    from solutions.exercises import split_lines
+
+    result = verdict("11b.1", lambda *case: split_lines(*case)[::-1])
+    assert not result.passed and "return them sorted" in result.message, result.message
+
+
+def _family_read_at(level_of):
+    """11c.1's right answer, its compare calls read at `level_of(m)` (three questions here: the
+    check reads the level of the call, and a level of 100 - 0.05/m draws 600,000 resamples)."""
+
+    def tree_family(budget):
+        from chunklab.teaching.exercises_code_family import tree_family_at_500
+
+        m, shown = tree_family_at_500()
+        from chunklab.teaching.claims import compare
+
+        compare([1.0, 0.0, 1.0], [0.0, 0.0, 1.0], level=level_of(m), show=False)
+        return m, list(shown)
+
+    return tree_family
+
+
+@pytest.mark.parametrize(
+    ("level_of", "hint"),
+    [
+        (lambda m: 100 - 0.05 / m, "0.05/m is the sign test's threshold as a fraction"),
+        (lambda m: 1 - 0.05 / m, "the level is a percent (95 for a 95% interval)"),
+    ],
+)
+def test_11c_1_a_level_in_the_wrong_unit_is_named(level_of, hint):
+    """The old check answered 100 - 0.05/m with 11c's peers' level, recall@5 or the budget of 200,
+    and 1 - 0.05/m with its generic hint: neither names the unit."""
+    result = verdict("11c.1", _family_read_at(level_of))
+    assert not result.passed and hint in result.message, result.message

@@ -46,6 +46,8 @@ Span = tuple[int, int]
 MIN_QUESTION_WORDS = 3  # CodeSearchNet drops docstrings shorter than three tokens
 BUDGET = 200  # cl100k tokens: the series' budget, for every cut of the experiment
 SIZE_MATCHED = (150, 155, 160, 165)  # lines packed at these average within 5% of the tree's size
+OVERLAP = 100  # tokens the fixed window at BUDGET shares with the next, half its size (11b)
+SWEEP = (150, 250, 300, 400)  # the other budgets the tree and the blind cuts are cut at (11b, 11c)
 
 
 @dataclass(frozen=True)

@@ -7,7 +7,8 @@ refused), and names each known slip: each comparison read at 95% as if it were a
 two readings part), a family counted wrong, the two blind cuts taken for the whole question, 11c's
 m = 20 for its peers or the 12 lines of six cuts with both retrievers, recall@5 for complete@5,
 the budget of 200, a cut too many, the interval read alone without the sign test (at 500 the same
-cuts as the 95% reading, so that hint names both). Two slips give the right cuts at both budgets,
+cuts as the 95% reading, so that hint names both), and a level in the wrong unit (1 - 0.05/m, a
+fraction, or 100 - 0.05/m: `level` is a percent). Two slips give the right cuts at both budgets,
 so the check watches the learner's `compare` calls: a level other than 100 - 5/m (m = 6 read at
 100 - 5/7, the cuts counted with the tree), and the sign test read alone (run again with every
 interval stretched to reach 0, it still lists a cut).
@@ -179,6 +180,25 @@ def _level_named(level: float) -> str:
     return "95%, one by one" if level == 95 else f"{level:.2f}% (100 - 5/{5 / (100 - level):.3g})"
 
 
+def _scale_slip(levels: list[float], m: int) -> str | None:
+    """The hint for a level written in the wrong unit: a fraction (1 - 0.05/m, read as under 1%)
+    or 100 minus the sign test's fraction (100 - 0.05/k): `level` is a percent, 100 - 5/m."""
+    right = f"level=100 - 5/{m} = {100 - 5 / m:.2f}"
+    for level in levels:
+        if level < 50:
+            return (
+                f"your compare calls read at level={level:.4g}: the level is a percent (95 for a "
+                f"95% interval), not a fraction such as 1 - 0.05/m; the family's is {right}"
+            )
+        k = 0.05 / (100 - level) if level < 100 else 0.0
+        if k >= 1 and abs(k - round(k)) < 1e-6:
+            return (
+                f"your compare calls read at {level:.4f}% (100 - 0.05/{round(k)}): 0.05/m is the "
+                f"sign test's threshold as a fraction; the level in percent is {right}"
+            )
+    return None
+
+
 def _read_as_drawn(fn: Callable, m: int, levels: list[float]) -> None:
     """Refused when the learner's `compare` calls (their `levels`) are read at another level than
     100 - 5/m, or its cuts follow the sign test alone: with every interval stretched to reach 0,
@@ -217,6 +237,9 @@ def check_tree_family(fn: Callable) -> Cases:
     if got is None:
         raise NotYet(f"return a pair (m, cuts): a count, and a list of cut names; got {short(raw)}")
     m, shown = tree_family_at_500()
+    scale = _scale_slip(levels, m)  # the level in the wrong unit: named before any other hint
+    if scale:
+        raise NotYet(scale)
     if got != (m, tuple(sorted(shown))):
         misses: dict[tuple[int, tuple[str, ...]], str] = {}
         for (k, cuts), why in _family_misses().items():  # the first hint for an answer stands

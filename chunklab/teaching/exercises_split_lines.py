@@ -142,7 +142,7 @@ def scoring_cases() -> list[Case]:
 
 def _as_lines(got: object) -> list[int] | None:
     """The learner's answer as a sorted list of ints, or None when it is not a collection of
-    them."""
+    them (the order is checked apart: the task asks for the numbers sorted)."""
     if isinstance(got, list | tuple | set | frozenset) and all(
         isinstance(n, Integral) and not isinstance(n, bool) for n in got
     ):
@@ -158,8 +158,10 @@ def check_split_lines(fn: Callable) -> Cases:
         expected = split_lines_expected(text, gold, top)
         raw = run_without(fn, (text, gold, top), (code_lines, complete_at, line_recall), refusal)
         got = _as_lines(raw)
-        if got == expected:
+        if got == expected and (isinstance(raw, set | frozenset) or list(raw) == got):
             continue
+        if got == expected:  # the right lines, out of order
+            raise NotYet(f"got {short(raw)}: the right lines, but return them sorted, {expected}")
         where = f"lines {text.count(chr(10), 0, gold[0]) + 1}-{text.count(chr(10), 0, gold[1]) + 1}"
         if got is None:
             why = (
