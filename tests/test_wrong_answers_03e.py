@@ -117,6 +117,12 @@ WRONG_03E_2 = [
         lambda doc, s: f"{doc.title}|{doc.text}|" + "|".join(str(s[k]) for k in sorted(s)),
         "put each setting's name in it",
     ),
+    (  # settings whose value is 0 or False dropped: the names are there, the slip is the `if v`
+        lambda doc, s: (
+            f"{doc.title}|{doc.text}|" + "|".join(f"{k}={v}" for k, v in sorted(s.items()) if v)
+        ),
+        "keep every setting, whatever its value",
+    ),
     (
         lambda doc, s: doc.title + doc.text + str(sorted(s.items())),
         "a separator between the title",

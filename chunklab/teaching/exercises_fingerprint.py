@@ -130,6 +130,15 @@ PAIRS: list[tuple[Document, Settings, Document, Settings, bool, str]] = [
     ),
     (
         BASE,
+        {"window": 0, "prefix": False},
+        BASE,
+        {},
+        False,
+        "settings whose values are 0 and False left it as if there were none: keep every setting, "
+        "whatever its value (an `if v` drops 0, False and the empty string)",
+    ),
+    (
+        BASE,
         {"window": 0},
         BASE,
         {"overlap": 0},
