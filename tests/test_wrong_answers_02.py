@@ -841,3 +841,32 @@ def test_02c_2_refuses_a_call_to_the_librarys_glue():
 
     result = verdict("02c.2", lambda text, spans, size: glue_headings(text, spans, size))
     assert not result.passed and "glue_headings" in result.message, result.message
+
+
+def fence_by_the_library(opening, line):  # the scanner's own functions, called
+    from chunklab.parsing.scanner import closes_fence as library_closes
+    from chunklab.parsing.scanner import opening_fence
+
+    return library_closes(line, *opening_fence(opening))
+
+
+def fence_table_from_the_lists():  # a table read off the check's own lists
+    from chunklab.parsing.scanner import closes_fence as library_closes
+    from chunklab.parsing.scanner import opening_fence
+    from chunklab.teaching import exercises_structural as es
+
+    table = {
+        (o, x): library_closes(x, *opening_fence(o))
+        for o in es.OPENINGS
+        for x in es.LINES + es.LATE_LINES
+    }
+    return lambda opening, line: table.get((opening, line), False)
+
+
+def test_02b_1_refuses_the_library_and_a_table_of_its_cases():
+    """A call to `scanner.closes_fence` (or `opening_fence`) and a table copied from `OPENINGS`
+    and `LINES` both passed the old checker (a cold reader's run, round 47)."""
+    called = verdict("02b.1", fence_by_the_library)
+    assert not called.passed and "write the rule yourself" in called.message, called.message
+    table = verdict("02b.1", fence_table_from_the_lists())
+    assert not table.passed and "is a table, not the fence rule" in table.message, table.message

@@ -8,6 +8,7 @@ of these still fails, on the first unseen case where it differs, with what was e
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 
@@ -243,17 +244,50 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
     return "this line closes the fence" if expected else "this line does not close the fence"
 
 
+FIXED_FENCE_PAIRS = {(o, x) for lines in (LINES, LATE_LINES) for o in OPENINGS for x in lines}
+FENCE_LIBRARY: list[Callable] = [closes_fence, opening_fence]
+FENCE_OWN = (
+    "the check refuses a call to chunklab's {name}: the exercise asks you to write the rule "
+    "yourself (the opening's run, then the closing line's indentation, run and tail)"
+)
+FITTED = (
+    " (right on every listed case, wrong on this new one: an answer read off the check's own "
+    "lists, OPENINGS and LINES, is a table, not the fence rule)"
+)
+
+
+@functools.cache
+def fresh_fence_cases(count: int = 120) -> tuple[tuple[str, str], ...]:
+    """Openings and lines the fixed lists do not hold: runs of 3 to 8, indents of 0 to 5 columns
+    (a tab among them), tails of spaces, tabs, text or the other fence character."""
+    rng, cases = random.Random(47), list[tuple[str, str]]()
+    while len(cases) < count:
+        char, other = rng.choice([("`", "~"), ("~", "`")])
+        length = rng.randint(3, 8)
+        info = rng.choice(["", "py", " sh", "x"])
+        opening = " " * rng.randint(0, 3) + char * length + info
+        indent = rng.choice(["", " ", "  ", "   ", "    ", "     ", "\t", " \t"])
+        run = rng.choice([char, char, other]) * max(1, length + rng.randint(-2, 3))
+        line = indent + run + rng.choice(["", "", " ", "\t", " \t ", "x", "\xa0", other])
+        if (opening, line) not in FIXED_FENCE_PAIRS:
+            cases.append((opening, line))
+    return tuple(cases)
+
+
 def check_closes_fence(fn: Callable) -> int:
     """02b.1 against chunklab's scanner, on every opening x line pair (any truthy value is True);
-    `LATE_LINES` after all the others, so each earlier slip keeps its own hint."""
-    pairs = [(o, x) for lines in (LINES, LATE_LINES) for o in OPENINGS for x in lines]
-    for opening, line in pairs:
+    `LATE_LINES` after all the others, so each earlier slip keeps its own hint; then fresh cases,
+    which an answer read off these lists misses. A call to the scanner's own functions is
+    refused."""
+    listed = [(o, x) for lines in (LINES, LATE_LINES) for o in OPENINGS for x in lines]
+    fresh = list(fresh_fence_cases())
+    for index, (opening, line) in enumerate(listed + fresh):
         char, length = opening_fence(opening) or ("`", 3)
         expected = closes_fence(line, char, length)
-        got = bool(fn(opening, line))
+        got = bool(run_without(fn, (opening, line), FENCE_LIBRARY, FENCE_OWN))
         if got != expected:
+            why = why_fence(opening, line, expected) + (FITTED if index >= len(listed) else "")
             raise NotYet(
-                f"opening {opening!r}, line {line!r}: expected {expected}, got {got}: "
-                f"{why_fence(opening, line, expected)}"
+                f"opening {opening!r}, line {line!r}: expected {expected}, got {got}: {why}"
             )
-    return len(pairs)
+    return len(listed) + len(fresh)
