@@ -62,7 +62,7 @@ PRELOADED = (
 )
 # Modules whose import changes what a notebook would see, so they must not be in the warm process.
 NOT_PRELOADED = ("chunklab.teaching.report", "matplotlib_inline.backend_inline")
-STARTUP_VARIABLES = ("PYTHON", "LC_", "LANG", "OPENBLAS_", "OMP_", "MKL_", "MPLBACKEND")
+STARTUP_VARIABLES = ("PYTHON", "LC_", "LANG", "OPENBLAS_", "OMP_", "MKL_", "MPLBACKEND", "IPYTHON")
 LAUNCHER = "ipykernel_launcher"
 TIMEOUT = 60  # seconds to wait for the warm process's answer
 
@@ -148,7 +148,11 @@ def become_kernel(request: dict, quiet: int) -> None:
     os.chdir(request["cwd"])
     os.environ.clear()
     os.environ.update(request["env"])
-    os.environ["JPY_PARENT_PID"] = str(os.getppid())  # the kernel ends if this warm process does
+    os.environ["JPY_PARENT_PID"] = str(os.getppid())
+    # ipykernel reads JPY_PARENT_PID into a default when its kernelapp module runs (here: in the
+    # warm process, before it was set), and without it no poller ends the kernel when its parent,
+    # this warm process, has gone: the module runs again, reading this kernel's environment.
+    importlib.reload(sys.modules["ipykernel.kernelapp"])
     sys.path[0] = os.getcwd()  # what `python -m` puts first (ipykernel_launcher takes it out)
     sys.argv = [LAUNCHER, *request["args"]]
     runpy.run_module(LAUNCHER, run_name="__main__", alter_sys=True)

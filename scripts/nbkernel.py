@@ -45,11 +45,13 @@ atexit.register(WARM.close)
 class ForkedKernelManager(LocalKernelManager):
     """A kernel forked from this process's warm one where that is faithful, else a fresh one."""
 
+    warm = WARM  # one per test worker (a test may give a manager a warm process of its own)
+
     async def _async_launch_kernel(self, kernel_cmd, **kw):
         # jupyter_client's documented place to launch a kernel differently; what its local
         # provisioner would do after Popen is done here, with the forked child in its place.
         env = kw.get("env") or dict(os.environ)
-        forked = WARM.fork(list(kernel_cmd), env, str(kw.get("cwd") or os.getcwd()))
+        forked = self.warm.fork(list(kernel_cmd), env, str(kw.get("cwd") or os.getcwd()))
         if forked is None:
             return await super()._async_launch_kernel(kernel_cmd, **kw)
         provisioner = self.provisioner

@@ -32,6 +32,7 @@ print(json.dumps({
                "display.max_rows", "display.max_colwidth", "display.precision")},
     "backend": str(matplotlib.rcParams["backend"]),
     "preloaded": "chunklab.teaching.claims" in sys.modules,
+    "parent_poller": type(get_ipython().kernel.parent.poller).__name__,
 }))"""
 
 
@@ -104,3 +105,23 @@ def test_the_warm_process_refuses_an_import_that_changes_what_a_notebook_sees(tm
     said = json.loads(process.stdout.splitlines()[0])
     assert said["ready"] is False
     assert said["leaked"] == ["chunklab.teaching.report", "UserWarning: imported"]
+
+
+def test_a_forked_kernel_ends_when_its_warm_process_does():
+    """Nothing outlives the tests: ipykernel's poller ends a kernel whose parent has gone, and the
+    warm process is that parent (a test worker's end closes the warm process's stdin; it exits)."""
+    manager = nbkernel.ForkedKernelManager(kernel_name="python3")
+    manager.warm = kernel_fork.WarmKernels()
+    manager.start_kernel(cwd=str(ROOT / "notebooks"))
+    client = manager.client()
+    client.start_channels()
+    client.wait_for_ready(timeout=60)
+    process = manager.provisioner.process
+    assert isinstance(process, kernel_fork.ForkedKernel) and process.poll() is None
+    manager.warm.process.kill()
+    manager.warm.process.wait(timeout=10)
+    try:
+        assert process.wait(timeout=20) == 0
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
