@@ -137,7 +137,11 @@ nbval: $(STAMP)
 # handed out first, slowest first, then the unit tests, the shortest last. Run one after the
 # other, each call ended with one worker idle while the other finished its longest item. Three
 # workers on two cores: each spends part of its time waiting on a notebook's kernel or a test's
-# child process, and the third fills those waits. Measured on the 2-core machine, quiet, one run
+# child process, and the third fills those waits.
+# Each worker forks its notebooks' kernels from one warm process that has imported IPython,
+# numpy, pandas, matplotlib and chunklab and loaded its models once (scripts/kernel_fork.py, which
+# says what a fork shares and when a kernel is started fresh instead; CHUNKLAB_COLD_KERNELS=1 turns
+# it off). Stored outputs still come from fresh kernels only (`make notebooks`). Measured on the 2-core machine, quiet, one run
 # each: two workers 257 s wall (468 CPU s, mypy beside), three 230 s (454 CPU s).
 tests-and-notebooks: $(STAMP)
 	OPENBLAS_NUM_THREADS=1 $(PY) -m pytest -q $(NBVAL_ARGS) $(UNIT_ARGS) -n 3 $(NOTEBOOKS) tests

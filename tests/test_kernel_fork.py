@@ -31,7 +31,9 @@ print(json.dumps({
     "pandas": {k: repr(pandas.get_option(k)) for k in ("display.max_columns", "display.width",
                "display.max_rows", "display.max_colwidth", "display.precision")},
     "backend": str(matplotlib.rcParams["backend"]),
-    "preloaded": "chunklab.teaching.claims" in sys.modules,
+    "preloaded": "chunklab.teaching.claims" in sys.modules and "chunklab.embeddings.static"
+                 in sys.modules and sys.modules["chunklab.embeddings.static"].wordllama_model
+                 .cache_info().currsize,
     "parent_poller": type(get_ipython().kernel.parent.poller).__name__,
 }))"""
 

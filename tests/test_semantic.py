@@ -51,7 +51,7 @@ def test_wordllama_loads_offline_and_is_semantic():
 def test_missing_wordllama_says_what_to_install(monkeypatch):
     import builtins
 
-    embeddings._wordllama.cache_clear()
+    embeddings.wordllama_model.cache_clear()
     real_import = builtins.__import__
 
     def no_wordllama(name, *args, **kwargs):
@@ -65,7 +65,7 @@ def test_missing_wordllama_says_what_to_install(monkeypatch):
             WordLlamaEmbedder().embed_query("x")
     finally:
         monkeypatch.undo()
-        embeddings._wordllama.cache_clear()
+        embeddings.wordllama_model.cache_clear()
 
 
 @pytest.mark.parametrize("embedder", [HashingEmbedder(), WordLlamaEmbedder()], ids=lambda e: e.name)

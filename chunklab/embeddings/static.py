@@ -86,7 +86,9 @@ class HashingEmbedder:
 
 
 @cache
-def _wordllama():
+def wordllama_model():
+    """WordLlama's bundled model, loaded once per process (half a CPU second). Loading starts no
+    thread, so a process may load it and then fork (scripts/kernel_fork.py does)."""
     root = logging.getLogger()
     handlers, level = list(root.handlers), root.level
     try:
@@ -187,7 +189,7 @@ class WordLlamaEmbedder:
         ordered = [texts[k] for k in order]
         vectors = np.concatenate(
             [
-                _wordllama().embed(batch, norm=True, batch_size=len(batch))
+                wordllama_model().embed(batch, norm=True, batch_size=len(batch))
                 for batch in _batches(ordered)
             ]
         )
