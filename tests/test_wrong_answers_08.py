@@ -449,7 +449,7 @@ def test_08_2_refuses_1_4_times_or_more_for_farther_than_1_4_times():
     """The spec ends the table at the first line FARTHER than 1.4 times the header's step; the old
     check had no line on the boundary and accepted `>= 1.4` (a cold reader's finding): a row exactly
     1.4 times below now is one, and ending there is refused with the hint naming "more than"."""
-    result = verdict("08.2", lambda words: _bold_table_by_gaps(words, within=lambda g, lim: g < lim))
+    result = verdict("08.2", lambda ws: _bold_table_by_gaps(ws, within=lambda g, lim: g < lim))
     assert not result.passed and "not 1.4 times or more" in result.message, result.message
 
 

@@ -313,7 +313,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
         ("a header whose first two cells stand exactly 6 points apart", _six_apart_page()),
         ("notes under the table at gaps that widen a little at a time", _widening_page()),
         (
-            "a row exactly 1.4 times the header's distance below the last, then a note 1.46 times below",
+            "a row exactly 1.4 times the header's step below the last, then a note 1.46 times",
             _uneven_page(),
         ),
         ("a header cell whose words stand 5.95 points apart", _wide_words_page()),
