@@ -128,3 +128,19 @@ def test_04e_2_refuses_the_rule_count_the_notebook_prints():
     ]:
         line = selfcheck.verdict_for("04e.2", wrong)
         assert "not quite" in line and hint in line, line
+
+
+@pytest.mark.xdist_group("exercise-04e.2")
+def test_04e_2_counting_the_rules_cuts_is_a_correct_form():
+    """A cold reader found `len(cuts)` accepted without matching the cuts to chunk starts. It is
+    right, not a slip: every rule cut opens a group and every group's first chunk starts there, so
+    the rule's cuts are all chunk starts, at any budget or percentile; no case can part them."""
+    from chunklab.chunkers.semantic import SemanticChunker
+    from chunklab.documents.series import load_document
+    from chunklab.embeddings.static import WordLlamaEmbedder
+
+    chunker = SemanticChunker(embedder=WordLlamaEmbedder(), percentile=90, max_tokens=300)
+    for name in ["manual_md", "sensitive_code", "topics", "travel_policy", "work_schedules"]:
+        units, sims = chunker.similarities(load_document(name))
+        starts = {c.start for c in chunker.split(load_document(name))}
+        assert {units[i + 1][0] for i in chunker.cuts(sims)} <= starts

@@ -235,6 +235,7 @@ def _bold_table_by_gaps(
     by_x0=True,
     previous=False,
     wraps=True,
+    within=lambda gap, limit: gap <= limit,
     part=lambda a, b: (a[-1]["x1"] + b[0]["x0"]) / 2,
 ):
     """08.2 written another way: lines as a dict of rows, cells cut by a running start, columns by
@@ -260,7 +261,7 @@ def _bold_table_by_gaps(
     table = [tuple(" ".join(w["text"] for w in c) for c in header)]  # tuples: any sequence passes
     first = tops[h + 1] - tops[h] if h + 1 < len(tops) else 0
     i = h + 1
-    while i < len(tops) and tops[i] - tops[i - 1] <= factor * first:
+    while i < len(tops) and within(tops[i] - tops[i - 1], factor * first):
         cells = {k: [] for k in range(len(header))}
         halves = [part(a, b) for a, b in zip(header, header[1:], strict=False)]
         for w in line[tops[i]]:
@@ -434,13 +435,22 @@ def test_08b_2_names_the_blank_line_the_prediction_misses(capsys):
 
 @pytest.mark.parametrize("factor", [1.0, 1.2, 1.3, 1.5, 1.9])
 def test_08_2_pins_the_stop_factor_near_1_4(factor):
-    """Any stop factor from 1.0 to 1.9 used to pass every page; a row 1.375 times the header's
-    distance below the last and a note 1.458 times below now pin it, each side with its hint."""
+    """Any stop factor from 1.0 to 1.9 used to pass every page; a row exactly 1.4 times the
+    header's distance below the last and a note 1.46 times below now pin it, each side with its
+    hint."""
     from chunklab.teaching.exercises_bold_table import SLIPS
 
     result = verdict("08.2", lambda words: _bold_table_by_gaps(words, factor=factor))
     hint = SLIPS["stop_low" if factor < 1.4 else "stop_high"]
     assert not result.passed and hint in result.message, result.message
+
+
+def test_08_2_refuses_1_4_times_or_more_for_farther_than_1_4_times():
+    """The spec ends the table at the first line FARTHER than 1.4 times the header's step; the old
+    check had no line on the boundary and accepted `>= 1.4` (a cold reader's finding): a row exactly
+    1.4 times below now is one, and ending there is refused with the hint naming "more than"."""
+    result = verdict("08.2", lambda ws: _bold_table_by_gaps(ws, within=lambda g, lim: g < lim))
+    assert not result.passed and "not 1.4 times or more" in result.message, result.message
 
 
 def test_08_2_names_a_stop_on_the_previous_gap_not_a_larger_factor():

@@ -125,10 +125,11 @@ SLIPS = {
     "no_end": "the table ends at the first line farther below the line above it than 1.4 times "
     "the header's distance to the first row; the paragraph under the table is not a row",
     "stop_low": "a line up to 1.4 times the header's distance to the first row below the line "
-    "above it is still a row: the table ends only at a wider gap",
+    "above it, exactly 1.4 too, is still a row: the table ends only at a line FARTHER than that "
+    "(more than 1.4 times, not 1.4 times or more)",
     "stop_high": "the table ends at the first line more than 1.4 times the header's distance to "
     "the first row below the line above it; a larger factor keeps a line that is not a row",
-    # after stop_high: on the 1.375/1.458 page both keep the note, and that page is stop_high's
+    # after stop_high: on the 1.4/1.46 page both keep the note, and that page is stop_high's
     "from_previous": "the table ends at a gap wider than 1.4 times the HEADER'S distance to the "
     "first row, a step fixed once, not 1.4 times the gap just before: gaps that widen a little "
     "at a time would never end the table",
@@ -251,15 +252,15 @@ def _wide_words_page() -> list[dict]:
 
 
 def _uneven_page() -> list[dict]:
-    """Rows 12 points apart, one 16.5 below (1.375 times: a row), then a note 17.5 below
-    (1.458 times: the end), then a paragraph farther down."""
+    """Rows 10 points apart, one exactly 14 below (1.4 times: still a row, the rule is "farther
+    than"), then a note 14.6 below (1.46 times: the end), then a paragraph farther down."""
     return _words(
         [
             (50.0, [(80.0, "Site"), (160.0, "Staff"), (240.0, "Floor")], True),
-            (62.0, [(80.0, "Leeds"), (160.0, "40"), (240.0, "2")], False),
-            (74.0, [(80.0, "York"), (160.0, "25"), (240.0, "1")], False),
-            (90.5, [(80.0, "Hull"), (160.0, "12"), (240.0, "3")], False),
-            (108.0, [(80.0, "Counts as of May")], False),
+            (60.0, [(80.0, "Leeds"), (160.0, "40"), (240.0, "2")], False),
+            (70.0, [(80.0, "York"), (160.0, "25"), (240.0, "1")], False),
+            (84.0, [(80.0, "Hull"), (160.0, "12"), (240.0, "3")], False),
+            (98.6, [(80.0, "Counts as of May")], False),
             (138.0, [(80.0, "Each site reports its own figures")], False),
         ]
     )
@@ -312,7 +313,7 @@ def _cases() -> list[tuple[str, list[dict]]]:
         ("a header whose first two cells stand exactly 6 points apart", _six_apart_page()),
         ("notes under the table at gaps that widen a little at a time", _widening_page()),
         (
-            "a row 1.375 times the header's distance below the last, then a note 1.458 times below",
+            "a row exactly 1.4 times the header's step below the last, then a note 1.46 times",
             _uneven_page(),
         ),
         ("a header cell whose words stand 5.95 points apart", _wide_words_page()),
