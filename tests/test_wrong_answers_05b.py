@@ -107,9 +107,9 @@ def test_05b_1_refuses_the_old_route_and_a_sweep_of_the_chunker():
 
 
 def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips():
-    """Linearize mode on the series' copy of the GDS page: (the budget from which on, how many
-    budgets show 0 orphans with a row not kept). The orphans-only method gets the budget right
-    and the count 0, and is refused; so are the first zero, the last budget that loses a row,
+    """Linearize mode on the series' copy of the GDS page: (the budget from which on, rows_apart
+    summed over every budget from 30 to 130). The orphans-only method gets the budget right and
+    the sum one short, and is refused; so are the first zero, the last budget that loses a row,
     the other GDS file's figure and rows mode's budget, each with the hint for its slip."""
     from chunklab.documents.series import load_document
     from chunklab.teaching import answers_tables_prefixes as answers
@@ -118,7 +118,7 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     right, blind = selfcheck.SOLUTIONS["05b.2"][1]()
     assert selfcheck.verdict_for("05b.2", (right, blind)).endswith("correct.")
     assert right == answers._widest_pair_tokens(load_document("sensitive_code"))
-    assert 30 <= blind < right
+    assert blind == sum(answers._linearize_losses("sensitive_code", b)[1] for b in range(30, 131))
     assert "what orphans alone say" in selfcheck.verdict_for("05b.2", (right, 0))
     first_zero = min(
         b for b in range(8, 131) if answers._linearize_losses("sensitive_code", b)[0] == 0
@@ -132,21 +132,26 @@ def test_05b_2_names_the_first_zero_the_orphans_only_count_and_the_other_slips()
     assert "swapped" in selfcheck.verdict_for("05b.2", (blind, right))
 
 
-def test_05b_2_refuses_the_blind_count_section_1_prints():
-    """05b.2's second number was how many budgets hide a row cut in two: 1 on the series' copy, and
-    1 in section 1's printed list for the GDS file, so (section 1's rule, 1) passed unswept. It now
-    asks the smallest such budget; the count and section 1's budget 61 are refused, each named."""
+def test_05b_2_second_number_needs_rows_apart_not_the_orphan_count():
+    """05b.2's second number was how many budgets hide a row cut in two (1, as section 1 prints),
+    then the smallest such budget (66): the first budget with 0 orphans, so the orphan count alone
+    gave it. It now asks rows_apart summed over the sweep: the orphans summed (one short), that
+    budget, the count of such budgets and rows mode's sum are refused, each named."""
     from chunklab.teaching import answers_tables_prefixes as answers
     from chunklab.teaching import selfcheck
 
-    right = answers.linearize_budget_from_which_gds_copy_keeps_rows()
+    right, apart = selfcheck.SOLUTIONS["05b.2"][1]()
     losses = {b: answers._linearize_losses("sensitive_code", b) for b in range(30, 131)}
-    (blind,) = [b for b, (left, apart) in losses.items() if left == 0 and apart]  # one, as 61
-    line = selfcheck.verdict_for("05b.2", (right, 1))
-    assert "not quite" in line and "the smallest of them" in line, line
-    assert selfcheck.verdict_for("05b.2", (right, blind)).endswith("correct.")
-    assert "series' copy differs" in selfcheck.verdict_for("05b.2", (right, 61))
-    assert "reads more than 0" in selfcheck.verdict_for("05b.2", (right, blind - 1))
+    (blind,) = [b for b, (left, rows) in losses.items() if left == 0 and rows]
+    assert blind == min(b for b, (left, _) in losses.items() if left == 0)  # the old shortcut
+    line = selfcheck.verdict_for("05b.2", (right, blind))
+    assert "not quite" in line and "that is a budget" in line, line
+    orphans_summed = sum(left for left, _ in losses.values())
+    assert orphans_summed == apart - 1
+    assert "orphans() summed" in selfcheck.verdict_for("05b.2", (right, orphans_summed))
+    assert "how many budgets" in selfcheck.verdict_for("05b.2", (right, 1))
+    rows_mode = sum(answers._rows_mode_losses("sensitive_code", b)[1] for b in range(30, 131))
+    assert "rows mode" in selfcheck.verdict_for("05b.2", (right, rows_mode))
 
 
 def test_05b_2_hints_say_no_direction_to_the_budget():

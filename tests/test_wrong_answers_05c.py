@@ -1,7 +1,7 @@
 """Companion 05c's exercises refuse plausible wrong answers with a hint naming what is wrong, and
 accept every correct form: 05c.1 asks for the rows lost at a size, by the rule, and refuses a sweep
 and the sweep cell's copied safe size; 05c.2 refuses the size where the orphan count, not the rows
-kept, reaches 0, and a first blind size taken from orphans alone or copied from the notebook."""
+kept, reaches 0, and a count of hidden rows taken from orphans alone or copied from the notebook."""
 
 import pytest
 
@@ -13,9 +13,9 @@ from chunklab.teaching.exercises import verdict
 def test_05c_2_accepts_the_pair_and_names_the_orphan_count_slip():
     """The travel policy's table: orphans reach 0 at a smaller size than rows kept do; that size,
     the answer the orphan count gives, is refused as the count's blind spot, and so is a count of
-    blind sizes taken from orphans alone (0)."""
+    hidden rows taken from orphans alone (0)."""
     right, first_blind = selfcheck.SOLUTIONS["05c.2"][1]()
-    assert 60 <= first_blind < right, "some size from 60 on reads 0 orphans while a row is lost"
+    assert first_blind > 0, "some size from 60 on reads 0 orphans while a row is lost"
     assert selfcheck.verdict_for("05c.2", (right, first_blind)).endswith("correct.")
     assert selfcheck.verdict_for("05c.2", [float(right), float(first_blind)]).endswith("correct.")
     blind = [s for s in range(10, right) if answers_tables_prefixes.policy_linearized_at(s)[1] == 0]
@@ -31,7 +31,7 @@ def test_05c_2_accepts_the_pair_and_names_the_orphan_count_slip():
 
 
 @pytest.mark.xdist_group("exercise-05c.2")
-def test_05c_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_counts():
+def test_05c_2_names_the_newline_the_tokens_and_a_size_too_large():
     right, first_blind = selfcheck.SOLUTIONS["05c.2"][1]()
     assert "newline" in selfcheck.verdict_for("05c.2", (right - 1, first_blind))
     assert "smaller size" in selfcheck.verdict_for("05c.2", (right + 1, first_blind))
@@ -40,9 +40,31 @@ def test_05c_2_names_the_newline_the_tokens_a_size_too_large_and_the_wrong_count
     (table,) = answers_tables_prefixes.find_tables(doc.text)
     tokens = max(answers_tables_prefixes.cl100k(table.header + "\n" + row) for row in table.rows)
     assert "counts characters" in selfcheck.verdict_for("05c.2", (tokens, first_blind))
+
+
+@pytest.mark.xdist_group("exercise-05c.2")
+def test_05c_2_second_number_needs_the_rows_not_the_orphan_count():
+    """The old second number, the smallest size from 60 whose 0 orphans hide a lost row, was also
+    the first size with 0 orphans (65): the orphan count alone gave it. The rows those zeros hide,
+    summed, need not_kept at each size; that size, their count, one size's rows, every losing
+    size's rows and section 1's five-document figure are refused, each named."""
     at = answers_tables_prefixes.policy_linearized_at
-    orphaned = max(s for s in range(60, right) if at(s)[1])
-    assert "reads more than 0" in selfcheck.verdict_for("05c.2", (right, orphaned))
+    right, hidden = selfcheck.SOLUTIONS["05c.2"][1]()
+    blind = [s for s in range(60, 301) if at(s)[0] and not at(s)[1]]
+    assert min(s for s in range(60, 301) if not at(s)[1]) == blind[0]  # the old shortcut
+    assert hidden == sum(at(s)[0] for s in blind)
+    line = selfcheck.verdict_for("05c.2", (right, blind[0]))
+    assert "not quite" in line and "that is a size" in line, line
+    slips = {
+        0: "what orphans alone say",
+        len(blind): "how many sizes",
+        at(blind[0])[0]: "one of those sizes",
+        at(blind[0])[0] * len(blind): "at each size",
+        sum(at(s)[0] for s in range(60, 301)): "only those where orphans() reads 0",
+        20: "section 1's figure",
+    }
+    for wrong, words in slips.items():
+        assert wrong != hidden and words in selfcheck.verdict_for("05c.2", (right, wrong)), wrong
 
 
 @pytest.mark.xdist_group("exercise-05c.2")
@@ -109,7 +131,7 @@ def test_05c_1_accepts_the_rule_and_it_is_what_cutting_gives():
     from chunklab.documents.series import load_document
 
     policy = load_document("travel_policy")
-    right, _ = answers_tables_prefixes.policy_size_and_first_blind()
+    right, _ = answers_tables_prefixes.policy_size_and_hidden_rows()
     for size in (60, right - 1, right):  # the rule counts what cutting loses
         assert rows_lost(policy, size) == answers_tables_prefixes.policy_linearized_at(size)[0]
     assert rows_lost(policy, right - 1) > 0 == rows_lost(policy, right)
@@ -214,24 +236,6 @@ def test_05c_2_zero_hint_gives_the_notebooks_reason():
     right, _ = selfcheck.SOLUTIONS["05c.2"][1]()
     line = selfcheck.verdict_for("05c.2", (right, 0))
     assert "header above each piece" in line and "not rows" not in line, line
-
-
-@pytest.mark.xdist_group("exercise-05c.2")
-def test_05c_2_refuses_the_blind_count_copied_from_section_1():
-    """05c.2's second number was how many sizes hide a lost row: 8 on the travel policy, and 8 on
-    section 1's five documents (189 to 196, printed), so it could be copied without a sweep. It now
-    asks the smallest such size; the count, section 1's 189 and a later hiding size are refused,
-    each named."""
-    right = answers_tables_prefixes.linearized_size_keeping_policy_rows()
-    at = answers_tables_prefixes.policy_linearized_at  # (rows lost, orphans)
-    blind = [s for s in range(60, 301) if at(s)[0] and not at(s)[1]]
-    assert len(blind) == 8  # the count section 1 prints for its five documents
-    line = selfcheck.verdict_for("05c.2", (right, len(blind)))
-    assert "not quite" in line and "the smallest of them" in line, line
-    assert selfcheck.verdict_for("05c.2", (right, blind[0])).endswith("correct.")
-    assert "five documents" in selfcheck.verdict_for("05c.2", (right, 189))
-    assert "not the first" in selfcheck.verdict_for("05c.2", (right, blind[-1]))
-    assert "from 60 to 300" in selfcheck.verdict_for("05c.2", (right, 1))
 
 
 def test_05c_1_names_the_pages_lines_as_written():

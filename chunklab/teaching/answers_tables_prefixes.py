@@ -27,8 +27,9 @@ def policy_linearized_at(size: int) -> tuple[int, int]:
     policy at `size` characters."""
     doc = load_document("travel_policy")
     chunks = LinearizedChunker(size=size).split(doc)
+    lines = [{line.strip() for line in c.text.split("\n")} for c in chunks]  # as 05c's not_kept
     tables = find_tables(doc.text)
-    kept = [any(t.header in c.text and r in c.text for c in chunks) for t in tables for r in t.rows]
+    kept = [any(t.header in held and r in held for held in lines) for t in tables for r in t.rows]
     lost = kept.count(False)
     return lost, orphans(chunks, doc)
 
@@ -47,12 +48,13 @@ def _policy_blind_sizes() -> list[int]:
     ]
 
 
-def policy_size_and_first_blind() -> tuple[int, int]:
-    """05c.2: (the size from which on every row is kept, the smallest size from 60 on whose 0
-    orphans hide a lost row). The first number is section 1's prediction; the second needs rows
-    counted at each size of the sweep (how many such sizes there are, the notebook's own count on
-    its five documents happens to match, so the count could be copied)."""
-    return linearized_size_keeping_policy_rows(), min(_policy_blind_sizes())
+def policy_size_and_hidden_rows() -> tuple[int, int]:
+    """05c.2: (the size from which on every row is kept, the rows not kept summed over the sizes
+    from 60 to 300 where orphans() reads 0). The first number is section 1's prediction; the second
+    needs rows counted at each size (the smallest such size was the first size with 0 orphans, so
+    the orphan count alone gave it; how many such sizes there are matched the notebook's own)."""
+    hidden = sum(policy_linearized_at(s)[0] for s in _policy_blind_sizes())
+    return linearized_size_keeping_policy_rows(), hidden
 
 
 def _widest_pair_tokens(doc: Document) -> int:
@@ -103,46 +105,17 @@ def _policy_size_misses() -> dict[Any, str]:
 def _pair_hint(
     answer: Any, solution: Any, unit: str, misses: Callable[[], dict], sweep: str
 ) -> str:
-    """05c.2 and 05b.2 ask the same pair, (from which `unit` on, the smallest `unit` whose 0
-    orphans hide a lost row): the hint when the answer is no such pair, the right pair swapped, or
-    its first number wrong (named by `misses`, else `sweep`); "" when the first number is right."""
+    """05c.2 and 05b.2 ask a pair, (from which `unit` on no row is lost, a count of rows not kept
+    over the sweep): the hint when the answer is no such pair, the right pair swapped, or its
+    first number wrong (named by `misses`, else `sweep`); "" when the first number is right."""
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
-        return f"answer two ints, (from which {unit} on, the smallest {unit} that hides a lost row)"
+        return f"answer two ints, (from which {unit} on, a number of rows)"
     first, second = answer
     if isinstance(first, str) or isinstance(second, str):
         return f"answer two ints, not strings: ({first!s}, {second!s}) without the quotes"
     if (second, first) == tuple(solution) and first != second:
-        return f"the two numbers are swapped: from which {unit} on first, then the hiding {unit}"
+        return f"the two numbers are swapped: from which {unit} on first, then the rows"
     return misses().get(first, sweep) if first != solution[0] else ""
-
-
-def _blind_slips(
-    blind: list[int], orphaned: list[int], swept: range, unit: str, named: dict[int, str]
-) -> dict[int, str]:
-    """Why a wrong second number is wrong: the count of hiding `unit`s given for the smallest, one
-    of them that is not first, one where orphans() reads more than 0, one outside the sweep, or a
-    slip `named` by the exercise (0, a figure copied from the notebook)."""
-    slips: dict[int, str] = {
-        len(blind): f"that is how many {unit}s hide a lost row; the question asks the smallest "
-        f"of them, the first {unit} of the sweep where orphans() reads 0 while a row is lost",
-        **named,
-    }
-    for n in blind[1:]:
-        slips.setdefault(
-            n,
-            f"orphans() reads 0 there while a row is lost, but it is not the first such {unit} "
-            "of the sweep",
-        )
-    for n in orphaned:
-        slips.setdefault(
-            n,
-            f"at that {unit} orphans() reads more than 0; look for a {unit} where it reads 0 while "
-            "a row is still not kept",
-        )
-    for n in (*range(min(swept)), swept[-1] + 1):
-        slips.setdefault(n, f"the question asks the {unit}s from {swept[0]} to {swept[-1]}")
-    slips.pop(blind[0], None)
-    return slips
 
 
 def _policy_hint(answer: Any, solution: Any) -> str:
@@ -151,22 +124,39 @@ def _policy_hint(answer: Any, solution: Any) -> str:
     hint = _pair_hint(answer, solution, "size", _policy_size_misses, sweep)
     if hint:
         return hint
-    swept = range(60, 301)
-    orphaned = [s for s in swept if policy_linearized_at(s)[1]]
-    named = {
+    return _policy_hidden_slips().get(
+        answer[1],
+        "at each size from 60 to 300 where orphans() gives 0, count the rows not kept whole "
+        "beside their header (not_kept), and add the counts up",
+    )
+
+
+@lru_cache(maxsize=1)
+def _policy_hidden_slips() -> dict[int, str]:
+    """Why a wrong second number of 05c.2 is wrong: the orphan count's answer, a size for rows, one
+    size's rows, every size's, or section 1's figure."""
+    blind = _policy_blind_sizes()
+    lost = [policy_linearized_at(s)[0] for s in blind]
+    one = "that is the rows lost at one of those sizes; add the rows at every size where "
+    slips: dict[int, str] = {
         0: "0 is what orphans alone say: LinearizedChunker writes the header above each piece of a "
         "row it cuts, so no piece is an orphan. At each size count the rows no chunk holds whole "
         "beside their header as well",
-        189: "that is the five documents' first such size (section 1); this asks the travel "
-        "policy's: sweep it",
-        8: "that is how many sizes hide a lost row, on the travel policy as on the five documents "
-        "of section 1; the question asks the smallest of them",
+        sum(lost[:1]) * len(blind): f"that counts {lost[0]} rows at each of the {len(blind)} "
+        "sizes; fewer are lost as the size grows: count them at each size",
+        20: "that is section 1's figure on its five documents (4, 4, 4, 4, 1, 1, 1, 1); this "
+        "asks the travel policy's: sweep it",
+        len(blind): "that is how many sizes show 0 orphans while a row is lost; the question "
+        "asks how many rows they lose, summed",
+        sum(policy_linearized_at(s)[0] for s in range(60, 301)): "that sums every size that "
+        "loses a row; the question asks only those where orphans() reads 0",
     }
-    return _blind_slips(_policy_blind_sizes(), orphaned, swept, "size", named).get(
-        answer[1],
-        "find the smallest size from 60 to 300 where orphans() gives 0 and a row is still not "
-        "kept whole beside its header",
-    )
+    for n in lost:
+        slips.setdefault(n, one + "orphans() reads 0")
+    for s in blind:
+        slips.setdefault(s, "that is a size; the question asks how many rows are not kept there")
+    slips.pop(policy_size_and_hidden_rows()[1], None)
+    return slips
 
 
 @lru_cache(maxsize=1024)
@@ -196,10 +186,13 @@ def _gds_copy_blind_budgets() -> list[int]:
     return [b for b, (left, apart) in losses.items() if left == 0 and apart > 0]
 
 
-def gds_copy_budget_and_first_blind() -> tuple[int, int]:
-    """05b.2: (the budget from which on, the smallest budget with 0 orphans and a row not kept).
-    Not how many such budgets: one, as on section 1's GDS file, whose figure could be copied."""
-    return linearize_budget_from_which_gds_copy_keeps_rows(), min(_gds_copy_blind_budgets())
+def gds_copy_budget_and_rows_apart() -> tuple[int, int]:
+    """05b.2: (the budget from which on, rows_apart summed over every budget from 30 to 130).
+    Not the smallest budget with 0 orphans and a row apart: it is the first with 0 orphans, so
+    the orphan count alone gave it; nor how many such budgets: one, as in section 1's list. The
+    sum needs rows counted at every budget: the orphans summed come one short."""
+    apart = sum(_linearize_losses("sensitive_code", b)[1] for b in range(30, 131))
+    return linearize_budget_from_which_gds_copy_keeps_rows(), apart
 
 
 @lru_cache(maxsize=256)
@@ -257,24 +250,43 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
     hint = _pair_hint(answer, solution, "budget", _budget_slips, sweep)
     if hint:
         return hint
-    swept = range(30, 131)
-    orphaned = [b for b in swept if _linearize_losses("sensitive_code", b)[0]]
-    named = {
-        0: "0 is what orphans alone say: a row cut in two leaves pieces that are not rows. At "
-        "each budget count the rows no chunk holds whole beside their header as well",
-        61: "that is section 1's figure for the GDS file it reads; the series' copy differs: "
-        "sweep load_document('sensitive_code') itself",
-    }
-    return _blind_slips(_gds_copy_blind_budgets(), orphaned, swept, "budget", named).get(
+    return _gds_apart_slips().get(
         answer[1],
-        "find the smallest budget from 30 to 130 where orphans() gives 0 and a row is still not "
-        "kept whole beside its header",
+        "at each budget from 30 to 130 (table_mode='linearize') count rows_apart, the rows no "
+        "chunk holds whole beside their header, and add the counts up",
     )
 
 
+@lru_cache(maxsize=1)
+def _gds_apart_slips() -> dict[int, str]:
+    """Why a wrong second number of 05b.2 is wrong: the orphans summed, a blind budget or its
+    count, rows mode's sum, or a sum over part of the sweep."""
+    losses = {b: _linearize_losses("sensitive_code", b) for b in range(30, 131)}
+    blind = _gds_copy_blind_budgets()
+    slips: dict[int, str] = {
+        sum(left for left, _ in losses.values()): "that is orphans() summed: at a budget where "
+        "a row is cut in two its pieces are no orphans. Count rows_apart at each budget",
+        0: "0 is what orphans alone say at one budget; the question asks rows_apart summed over "
+        "every budget from 30 to 130",
+        len(blind): "that is how many budgets show 0 orphans with a row apart; the question asks "
+        "rows_apart summed over every budget",
+        sum(_rows_mode_losses("sensitive_code", b)[1] for b in range(30, 131)): "that is rows "
+        "mode's sum (MarkdownChunker's default table_mode); the question asks "
+        "table_mode='linearize'",
+    }
+    for b in blind:
+        slips.setdefault(
+            b,
+            "that is a budget, the one where orphans() reads 0 with a row apart; "
+            "the question asks rows_apart summed over every budget",
+        )
+    slips.pop(gds_copy_budget_and_rows_apart()[1], None)
+    return slips
+
+
 SOLUTIONS_TABLES_PREFIXES: dict[str, tuple[str, Callable[[], Any]]] = {
-    "05c.2": ("two ints: (size, size)", policy_size_and_first_blind),
-    "05b.2": ("two ints: (max_tokens, max_tokens)", gds_copy_budget_and_first_blind),
+    "05c.2": ("two ints: (size, rows)", policy_size_and_hidden_rows),
+    "05b.2": ("two ints: (max_tokens, rows)", gds_copy_budget_and_rows_apart),
 }
 
 FORMS_TABLES_PREFIXES: dict[str, Form] = {}
