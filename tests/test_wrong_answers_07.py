@@ -517,6 +517,22 @@ def _answer_unsorted(chunks, facts):
     return list(reversed(solutions.cannot_answer(chunks, facts)))
 
 
+def _answer_find_above_zero(chunks, facts):  # misses a fact at a chunk's start
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(all(c.lower().find(f.lower()) > 0 for f in fs) for c in chunks)
+    )
+
+
+def _answer_last_chunk_skipped(chunks, facts):
+    return sorted(
+        q
+        for q, fs in facts.items()
+        if not any(all(f.lower() in c.lower() for f in fs) for c in chunks[: len(chunks) - 1])
+    )
+
+
 def _answer_with_library(chunks, facts):
     from chunklab.evaluation.metrics import has_facts
 
@@ -547,12 +563,21 @@ def test_07c_2_refuses_the_old_route_the_notebook_list_and_a_function_returning_
         (_answer_the_answerable, "CAN answer"),
         (_answer_unsorted, "not in ascending order"),
         (_answer_with_library, "has_facts"),
+        (_answer_find_above_zero, "find(fact) > 0"),
+        (_answer_last_chunk_skipped, "skipped the last chunk"),
     ],
-    ids=["spread", "any-fact", "case", "answerable", "unsorted", "library"],
+    ids=["spread", "any-fact", "case", "answerable", "unsorted", "library", "find", "last"],
 )
 def test_07c_2_names_each_slip(wrong, named):
     result = verdict("07c.2", wrong)
     assert not result.passed and named in result.message, result.message
+
+
+@pytest.mark.parametrize("wrong", [_answer_find_above_zero, _answer_last_chunk_skipped])
+def test_07c_2_names_no_slip_the_function_does_not_make(wrong):
+    """The old checker named any slip matching on the failing case alone: 'compared with case'."""
+    result = verdict("07c.2", wrong)
+    assert not result.passed and "whatever its case" not in result.message, result.message
 
 
 # --- 07b.1: standing(family), the family's reading written by the learner -----------------------

@@ -7,7 +7,9 @@ the question, ignoring case. The slips named: facts spread over several chunks c
 `fact_recall` 1, m09's case in 07, not a chunk that answers alone), one fact enough, case kept,
 accents stripped, a set returned,
 the answerable questions returned instead, the ids not sorted, facts matched as whole words or
-at word boundaries (a fact is a substring: several words, beside punctuation, inside a word).
+at word boundaries (a fact is a substring: several words, beside punctuation, inside a word),
+`find() > 0` (a fact at position 0 missed), the last chunk skipped; a slip is named only when the
+learner's function gives its answers on every case.
 
 07b.1 `standing(family)`: a family of m paired comparisons, each `(name, won, lost, low)` with `low`
 the low end of its interval printed at the family's level (100 - 5/m), read as a search: a
@@ -28,7 +30,7 @@ from collections.abc import Callable
 from typing import Any
 
 from chunklab.evaluation.metrics import has_facts
-from chunklab.teaching.checking import NotYet, run_without, short
+from chunklab.teaching.checking import NotYet, consistent_slips, run_without, short
 from chunklab.teaching.claims import sign_test
 
 # --- 07c.2: which questions can no chunk answer? -------------------------------------------------
@@ -40,14 +42,23 @@ def _holds(text: str, facts: list[str]) -> bool:
     return all(f.lower() in text.lower() for f in facts)
 
 
-def _unanswerable(chunks: list[str], facts: Facts) -> list[str]:
-    return sorted(q for q, fs in facts.items() if not any(_holds(c, fs) for c in chunks))
+def _unanswerable(chunks: list[str], facts: Facts, holds: Callable = _holds) -> list[str]:
+    return sorted(q for q, fs in facts.items() if not any(holds(c, fs) for c in chunks))
 
 
 def _unaccented(text: str) -> str:
     return "".join(
         ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch)
     )
+
+
+def _by(holds: Callable[[str, list[str]], bool]) -> Callable[[list[str], Facts], list[str]]:
+    """The slip of a learner whose test of one chunk is `holds(chunk, facts)`."""
+    return lambda chunks, facts: _unanswerable(chunks, facts, holds)
+
+
+def _bounded(c: str, f: str) -> bool:
+    return re.search(rf"\b{re.escape(f.lower())}\b", c.lower()) is not None
 
 
 _ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
@@ -57,45 +68,30 @@ _ANSWER_SLIPS: dict[str, Callable[[list[str], Facts], list[str]]] = {
             q for q, fs in facts.items() if not all(any(_holds(c, [f]) for c in chunks) for f in fs)
         )
     ),
-    "you counted a chunk holding one of the facts as an answer: it must hold every fact": (
-        lambda chunks, facts: sorted(
-            q for q, fs in facts.items() if not any(any(_holds(c, [f]) for f in fs) for c in chunks)
-        )
+    "you counted a chunk holding one of the facts as an answer: it must hold every fact": _by(
+        lambda c, fs: any(_holds(c, [f]) for f in fs)
     ),
-    "you compared with case: a fact counts whatever its case in the chunk (lower both sides)": (
-        lambda chunks, facts: sorted(
-            q for q, fs in facts.items() if not any(all(f in c for f in fs) for c in chunks)
-        )
+    "you compared with case: a fact counts whatever its case in the chunk (lower both sides)": _by(
+        lambda c, fs: all(f in c for f in fs)
     ),
     "you stripped accents: 07 section 1's slip, 'responsavel tecnico' is not in 'responsável "
-    "técnico'; a fact counts only as written, ignoring case alone": (
-        lambda chunks, facts: sorted(
-            q
-            for q, fs in facts.items()
-            if not any(_holds(_unaccented(c), [_unaccented(f) for f in fs]) for c in chunks)
-        )
+    "técnico'; a fact counts only as written, ignoring case alone": _by(
+        lambda c, fs: _holds(_unaccented(c), [_unaccented(f) for f in fs])
     ),
     "those are the questions some chunk CAN answer; the exercise asks for the others": (
         lambda chunks, facts: sorted(set(facts) - set(_unanswerable(chunks, facts)))
     ),
-    "you matched facts as whole words (the chunk split on spaces): a fact is a substring, so it "
-    "may span words ('travel policy'), touch punctuation ('92.') or sit inside a word ('capped')": (
-        lambda chunks, facts: sorted(
-            q
-            for q, fs in facts.items()
-            if not any(all(f.lower() in c.lower().split() for f in fs) for c in chunks)
-        )
-    ),
+    "you matched facts as whole words (the chunk split on spaces): a fact is a substring, so "
+    "it may span words ('travel policy'), touch punctuation ('92.') or sit inside a word "
+    "('capped')": _by(lambda c, fs: all(f.lower() in c.lower().split() for f in fs)),
     "you matched facts at word boundaries: a fact is a substring, so it may sit inside a longer "
-    "word ('cap' in 'capped')": (
-        lambda chunks, facts: sorted(
-            q
-            for q, fs in facts.items()
-            if not any(
-                all(re.search(rf"\b{re.escape(f.lower())}\b", c.lower()) for f in fs)
-                for c in chunks
-            )
-        )
+    "word ('cap' in 'capped')": _by(lambda c, fs: all(_bounded(c, f) for f in fs)),
+    "you tested find(fact) > 0: find returns 0 for a fact at the chunk's start, a match too "
+    "(use `in`, or find(fact) >= 0)": _by(
+        lambda c, fs: all(c.lower().find(f.lower()) > 0 for f in fs)
+    ),
+    "you skipped the last chunk (a range that stops one short): every chunk may answer": (
+        lambda chunks, facts: _unanswerable(chunks[:-1], facts)
     ),
 }
 
@@ -159,9 +155,8 @@ def check_cannot_answer(fn: Callable) -> int:
         ids = list(got) if isinstance(got, list | tuple) else None
         if ids == expected:
             continue
-        slips = [
-            why for why, slip in _ANSWER_SLIPS.items() if ids == slip(chunks, facts) != expected
-        ]
+        # a slip is named only if `fn` gives its answer on every case, not on this one by chance
+        slips = consistent_slips(fn, [(slip, why) for why, slip in _ANSWER_SLIPS.items()], cases)
         if ids is not None and sorted(map(str, ids)) == expected:
             slips.append("the right ids, not in ascending order: return them sorted")
         if isinstance(got, set | frozenset) and sorted(map(str, got)) == expected:
