@@ -1160,3 +1160,30 @@ def test_01_1_refuses_the_two_matchers_r46_passed(matcher, hint):
 
     result = verdict("01.1", count)
     assert not result.passed and hint in result.message, result.message
+
+
+def _interval_cell_7_copied(differences, draws, seed, level):  # 2000 rows, whatever `draws` is
+    diffs, tail = np.asarray(differences, dtype=float), (100 - level) / 2
+    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(2000, len(diffs)))
+    low, high = np.percentile(diffs[picks].mean(axis=1) * 100, [tail, 100 - tail])
+    return float(low), float(high)
+
+
+def _interval_at_a_whole_level(differences, draws, seed, level):  # `int(level)`: 99.55 -> 99
+    return _interval_with(lambda lv: [(100 - int(lv)) / 2, 100 - (100 - int(lv)) / 2])(
+        differences, draws, seed, level
+    )
+
+
+def test_01b_3_refuses_an_answer_that_ignores_draws_naming_it():
+    """Cell 7's 2000 rows copied passed the old check, which always asked 5000 draws (a cold
+    reader's run, round 47): the check now varies `draws` and names the slip."""
+    result = verdict("01b.3", _interval_cell_7_copied)
+    assert not result.passed and "you ignored `draws`" in result.message, result.message
+
+
+def test_01b_3_checks_a_familys_level():
+    """The exercise says "any `level`, such as a family's 100 - 5/m"; the old check tried 80 to 98
+    only, so an answer that reads the level as a whole number passed it."""
+    result = verdict("01b.3", _interval_at_a_whole_level)
+    assert not result.passed and "level 99.5" in result.message, result.message

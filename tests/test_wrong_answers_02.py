@@ -870,3 +870,29 @@ def test_02b_1_refuses_the_library_and_a_table_of_its_cases():
     assert not called.passed and "write the rule yourself" in called.message, called.message
     table = verdict("02b.1", fence_table_from_the_lists())
     assert not table.passed and "is a table, not the fence rule" in table.message, table.message
+
+
+def fence_by_markdown_it(opening, line):  # the notebook's reference, handed the question
+    from markdown_it import MarkdownIt
+
+    tokens = MarkdownIt("commonmark").parse(opening + "\n" + line + "\nZZZ\n")
+    return not any(t.type == "fence" and "ZZZ" in t.content for t in tokens)
+
+
+def fence_by_markdown_its_rule(opening, line):  # the block rule alone, without `parse`
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block.state_block import StateBlock
+
+    md, text = MarkdownIt("commonmark"), opening + "\n" + line + "\nZZZ\n"
+    state = StateBlock(text, md, {}, [])
+    md.block.tokenize(state, 0, state.lineMax)
+    return not any(t.type == "fence" and "ZZZ" in t.content for t in state.tokens)
+
+
+@pytest.mark.parametrize("wrong", [fence_by_markdown_it, fence_by_markdown_its_rule])
+def test_02b_1_refuses_handing_the_question_to_markdown_it(wrong):
+    """A cold reader passed all 291 cases by parsing the fence with markdown-it-py, the reference
+    cell 11 imports (round 47); it is refused as chunklab's own scanner is."""
+    result = verdict("02b.1", wrong)
+    assert not result.passed and "write the rule yourself" in result.message, result.message
+    assert "markdown_it" in result.message, result.message

@@ -2,7 +2,7 @@
 and the check compares it with the library's `evaluation.bootstrap.paired` on differences the
 notebook never shows, naming the slip a learner is likely to make (the ends fixed at 2.5 and 97.5,
 all of `100 - level` on each side, no scale to points, draws without replacement, the legacy
-global generator).
+global generator, `draws` ignored for cell 7's 2000 rows).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from chunklab.evaluation.bootstrap import interval, paired, resamples
+from chunklab.evaluation.bootstrap import COUNT, count_for, interval, paired, resamples
 from chunklab.teaching.checking import NotYet, run_without, short
 
 Pair = tuple[float, float]
@@ -31,9 +31,35 @@ def _interval(
     return float(low), float(high)
 
 
-def _slip(diffs: list[float], draws: int, seed: int, level: float, got: Pair) -> str:
+# Differences off any grid: an interval from another number of rows cannot land on the right one
+PROBE = [0.31, -1.2, 0.7, 0.05, -0.44, 1.1, 0.93]
+
+
+def _rows_drawn(fn: Callable, draws: int) -> int | None:
+    """The fixed number of rows (cell 7's 2000, or a round one) `fn` draws whatever `draws` is."""
+    try:
+        got = fn(list(PROBE), draws, 5, 90.0)
+        pair = (float(got[0]), float(got[1]))
+    except Exception:  # a learner's function may raise here: no slip is named then
+        return None
+    for fixed in (COUNT, 1000, 5000, 10000):
+        wrong = _interval(PROBE, fixed, 5, (5.0, 95.0))
+        if fixed != draws and all(
+            math.isclose(g, w, abs_tol=1e-9) for g, w in zip(pair, wrong, strict=True)
+        ):
+            return fixed
+    return None
+
+
+def _slip(diffs: list[float], draws: int, seed: int, level: float, got: Pair, fn: Callable) -> str:
     """Name the predictable slip whose interval is the learner's."""
     tail = (100 - level) / 2
+    fixed = _rows_drawn(fn, draws)
+    if fixed is not None:
+        return (
+            f"you ignored `draws`: your function draws {fixed} rows, not the {draws} asked; draw "
+            "`draws` rows (cell 7's 2000 is its own choice, not the exercise's)"
+        )
     slips = {  # the generator first: its interval can land on a wrong-ends one by chance
         "the draws come from the legacy generator (`np.random.seed`, `np.random.randint`): draw "
         "from `np.random.default_rng(seed)` as cell 7 does, so the same seed gives the same rows": (
@@ -67,13 +93,18 @@ _OWN = (
 )
 
 
+FAMILY_LEVEL = 100 - 5 / 11  # a family of 11 comparisons read at 0.05 / 11, as 01d reads one
+
+
 def _check_paired_interval(fn: Callable) -> int:
     rng, cases = random.Random(31), 0
-    for level in (95.0, 90.0, 98.0, 80.0):
+    for level in (95.0, 90.0, 98.0, 80.0, FAMILY_LEVEL):
         for _ in range(3):
             n = rng.randint(6, 30)
             diffs = [float(rng.choice([1, 0, 0, -1])) for _ in range(n)]
-            draws, seed = 5000, rng.randint(0, 999)
+            # `draws` varies (an answer that ignores it fails), and is at least what `paired`
+            # draws at this level (`count_for`), so the library draws exactly `draws` rows too
+            draws, seed = count_for(level, rng.choice([700, 3000, 5000])), rng.randint(0, 999)
             got = run_without(fn, (list(diffs), draws, seed, level), _LIBRARY, _OWN)
             try:
                 pair = (float(got[0]), float(got[1]))
@@ -84,7 +115,7 @@ def _check_paired_interval(fn: Callable) -> int:
                 raise NotYet(
                     f"{n} differences {short(diffs, 40)}, level {level:g}, seed {seed}: expected "
                     f"[{right[0]:+.2f}, {right[1]:+.2f}], got [{pair[0]:+.2f}, {pair[1]:+.2f}]: "
-                    + _slip(diffs, draws, seed, level, pair)
+                    + _slip(diffs, draws, seed, level, pair, fn)
                 )
             cases += 1
     return cases

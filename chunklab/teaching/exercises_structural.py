@@ -246,9 +246,17 @@ def why_fence(opening: str, line: str, expected: bool) -> str:
 
 FIXED_FENCE_PAIRS = {(o, x) for lines in (LINES, LATE_LINES) for o in OPENINGS for x in lines}
 FENCE_LIBRARY: list[Callable] = [closes_fence, opening_fence]
+try:  # the reference notebook 02b checks chunklab against: handing it the question is no answer
+    from markdown_it import MarkdownIt
+    from markdown_it.rules_block import fence as markdown_it_fence
+
+    FENCE_LIBRARY += [MarkdownIt.parse, markdown_it_fence]
+except ImportError:  # markdown-it-py is a test extra; without it no answer can call it
+    pass
 FENCE_OWN = (
-    "the check refuses a call to chunklab's {name}: the exercise asks you to write the rule "
-    "yourself (the opening's run, then the closing line's indentation, run and tail)"
+    "the check refuses a call to {name}: the exercise asks you to write the rule yourself (the "
+    "opening's run, then the closing line's indentation, run and tail); markdown-it-py is the "
+    "reference to check your rule against, not the rule"
 )
 FITTED = (
     " (right on every listed case, wrong on this new one: an answer read off the check's own "
