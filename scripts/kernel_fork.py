@@ -74,7 +74,10 @@ LOADED = (
 NOT_PRELOADED = ("chunklab.teaching.report", "matplotlib_inline.backend_inline")
 STARTUP_VARIABLES = ("PYTHON", "LC_", "LANG", "OPENBLAS_", "OMP_", "MKL_", "MPLBACKEND", "IPYTHON")
 LAUNCHER = "ipykernel_launcher"
-TIMEOUT = 60  # seconds to wait for the warm process's answer
+TIMEOUT = 60  # seconds to wait for the warm process's answer to a fork
+# seconds to wait for it to be ready: in a fresh clone its first start compiles every module it
+# imports (uv installs without bytecode) and unzips MiniLM, beside two other workers doing the same
+READY_TIMEOUT = 600
 
 
 def startup_environment(env: dict[str, str]) -> dict[str, str]:
@@ -107,8 +110,12 @@ def serve(extra: list[str]) -> None:
     os.dup2(quiet, 1)
     leaked = [name for name in NOT_PRELOADED if name in sys.modules]
     leaked += [f"{w.category.__name__}: {w.message}" for w in warned]
-    ready = threads_running() == 1 and not leaked
-    control.write(json.dumps({"ready": ready, "leaked": leaked}) + "\n")
+    for thread in threading.enumerate():  # a timer an import started and cancelled, ending
+        if thread is not threading.main_thread():
+            thread.join(timeout=5)
+    threads = threads_running()
+    ready = threads == 1 and not leaked
+    control.write(json.dumps({"ready": ready, "leaked": leaked, "threads": threads}) + "\n")
     control.flush()
     for line in sys.stdin.buffer:
         reap()
@@ -217,6 +224,7 @@ class WarmKernels:
         )
         self.startup: dict[str, str] = {}
         self.interpreter: list[str] = []
+        self.refusal = ""  # what the warm process said when it started (why it is not used)
 
     def start(self, interpreter: list[str]) -> bool:
         """The warm process, started once with the kernel command's own interpreter and options
@@ -231,12 +239,14 @@ class WarmKernels:
                 stdout=subprocess.PIPE,
                 bufsize=0,  # one line per answer, read as it comes
             )
-            self.usable = bool(json.loads(self.answer() or "{}").get("ready"))
+            said = self.answer(READY_TIMEOUT)
+            self.refusal = said or f"no answer in {READY_TIMEOUT} s"
+            self.usable = bool(json.loads(said or "{}").get("ready"))
         return self.usable and interpreter == self.interpreter
 
-    def answer(self) -> str | None:
+    def answer(self, timeout: float = TIMEOUT) -> str | None:
         assert self.process is not None and self.process.stdout is not None
-        if not select.select([self.process.stdout], [], [], TIMEOUT)[0]:
+        if not select.select([self.process.stdout], [], [], timeout)[0]:
             return None
         return self.process.stdout.readline().decode() or None
 
@@ -244,7 +254,10 @@ class WarmKernels:
         """A kernel forked for `cmd`, or None where only a fresh interpreter would be faithful."""
         at = cmd.index("-m") if "-m" in cmd else 0
         forkable = at > 0 and cmd[0] == sys.executable and cmd[at + 1 : at + 2] == [LAUNCHER]
-        if not (forkable and self.start(cmd[:at]) and startup_environment(env) == self.startup):
+        if not forkable:
+            self.refusal = f"not ipykernel's launcher in this interpreter: {cmd[: at + 2]}"
+            return None
+        if not (self.start(cmd[:at]) and startup_environment(env) == self.startup):
             return None
         assert self.process is not None and self.process.stdin is not None
         request = {"args": cmd[at + 2 :], "env": env, "cwd": cwd}

@@ -16,12 +16,16 @@ import time
 from pathlib import Path
 
 import pytest
+from nbval.kernel import CURRENT_ENV_KERNEL_NAME, NbvalKernelspecManager
 
 from scripts import kernel_fork, nbkernel  # the plugin's own modules: one warm process a worker
 
 ROOT = Path(__file__).resolve().parent.parent
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "pidfd_open"), reason="forking needs pidfds")
+
+# The kernel nbval starts with --nbval-current-env: this interpreter's ipykernel.
+AS_NBVAL = {"kernel_name": CURRENT_ENV_KERNEL_NAME, "kernel_spec_manager": NbvalKernelspecManager()}
 
 # What a cell can see of the process it runs in and of the settings imports make.
 PROBE = """import json, os, sys, pandas, matplotlib
@@ -56,13 +60,13 @@ def stop(manager, client) -> None:
 
 
 def test_forked_kernel_is_a_fresh_one_with_its_imports_done():
-    fresh = nbkernel.LocalKernelManager(kernel_name="python3")
+    fresh = nbkernel.LocalKernelManager(**AS_NBVAL)
     seen_fresh, client = run_probe(fresh)
     stop(fresh, client)
 
-    forked = nbkernel.ForkedKernelManager(kernel_name="python3")
+    forked = nbkernel.ForkedKernelManager(**AS_NBVAL)
     seen_forked, client = run_probe(forked)
-    assert isinstance(forked.provisioner.process, kernel_fork.ForkedKernel)
+    assert isinstance(forked.provisioner.process, kernel_fork.ForkedKernel), forked.warm.refusal
     assert seen_forked.pop("preloaded") and not seen_fresh.pop("preloaded")
     assert seen_forked == seen_fresh
 
@@ -112,7 +116,7 @@ def test_the_warm_process_refuses_an_import_that_changes_what_a_notebook_sees(tm
 def test_a_forked_kernel_ends_when_its_warm_process_does():
     """Nothing outlives the tests: ipykernel's poller ends a kernel whose parent has gone, and the
     warm process is that parent (a test worker's end closes the warm process's stdin; it exits)."""
-    manager = nbkernel.ForkedKernelManager(kernel_name="python3")
+    manager = nbkernel.ForkedKernelManager(**AS_NBVAL)
     manager.warm = kernel_fork.WarmKernels()
     manager.start_kernel(cwd=str(ROOT / "notebooks"))
     client = manager.client()
