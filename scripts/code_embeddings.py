@@ -4,7 +4,8 @@ Embeds, with the live all-MiniLM-L6-v2, every question and every chunk text of e
 `chunklab.teaching.code_search.experiment_cuts` (and lines packed at `SIZE_MATCHED`, and
 `minilm_budget_cuts`, the budget counted in MiniLM's own pieces, at 200 and at the read limit of
 256) on the
-corpus in data/code/toolz/, and stores
+corpus in data/code/toolz/ (and the questions and three cuts at 200 of data/code/chunklab_chunkers/,
+11b's second codebase), and stores
 them keyed by the model's hash and each text's SHA-256 (`chunklab.embeddings.stored`), so the
 notebook ranks with the model's own vectors in seconds. Minutes on two cores. It prints the
 SHA-256 of both files, for data/SOURCES.md. A text already in the store keeps its stored vector
@@ -63,6 +64,12 @@ def main() -> int:
         for label, splitter in blind_cuts_and_tree(budget).items():
             for p in cut_corpus(files, splitter):
                 texts.setdefault(p.text, f"{label} at {budget}: {p.uri} {p.start} {p.end}")
+    second, asked = corpus(folder / "chunklab_chunkers")  # 11b's replication on a second codebase
+    for n, q in enumerate(asked):
+        texts.setdefault(q.question, f"chunklab_chunkers question {n}")
+    for label, splitter in blind_cuts_and_tree(BUDGET).items():
+        for p in cut_corpus(second, splitter):
+            texts.setdefault(p.text, f"{label}, chunklab_chunkers: {p.uri} {p.start} {p.end}")
     stem = folder / "embeddings" / "minilm"
     for line in store_texts(MiniLMEmbedder(), texts, stem, fresh="--fresh" in sys.argv):
         print(line)

@@ -627,6 +627,18 @@ def test_11b_1_a_wrong_split_rule_is_refused_naming_its_slip(wrong, hint):
     assert not result.passed and hint in result.message, result.message
 
 
+def test_11b_1_covering_only_a_lines_two_ends_is_refused():
+    """A line held together when its first and last characters are each in some chunk, the middle
+    unchecked: it passed the old 11b.1, whose cases never covered a line's ends without its
+    middle."""
+
+    def ends(text, top, start, first, last):
+        return any(a <= first < b for a, b in top) and any(a < last <= b for a, b in top)
+
+    result = verdict("11b.1", _split_by(_one, ends, _gold_line))
+    assert not result.passed and "is not covering it" in result.message, result.message
+
+
 def split_by_the_library(text, gold, top):
     """The lines section 1's rule holds, handed to `code_search.code_lines`."""
     from chunklab.teaching.code_search import code_lines

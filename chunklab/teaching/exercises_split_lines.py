@@ -6,9 +6,9 @@ non-blank characters together. 11b.1 asks for `split_lines(text, gold, top)`: th
 of the gold lines the second rule holds and the first does not, the lines a cut loses only by
 splitting them. No cell of 11b computes them: a learner who copies section 1's scoring returns
 (complete, recall), and is told so. The check cuts toolz's functions with character windows
-(which split lines), in two at a line's end or inside its indentation, and with a gap on the
-spaces inside a line; `code_search`'s line
-rule is refused, and each known slip is named.
+(which split lines), in two at a line's end or inside its indentation, with a gap on the
+spaces inside a line, and with chunks on both ends of a long line but not its middle;
+`code_search`'s line rule is refused, and each known slip is named.
 """
 
 from __future__ import annotations
@@ -99,6 +99,17 @@ SLIPS: list[tuple[Callable[[str, Span, list[Span]], list[int]], str]] = [
         "loses none of its text",
     ),
     (
+        lambda t, g, top: [
+            n
+            for n, p, f, z in _gold(t, g)
+            if any(a <= f < b for a, b in top)
+            and any(a < z <= b for a, b in top)
+            and not _whole(top, f, z)
+        ],
+        "covering a line's first and last characters is not covering it: every non-blank "
+        "character in between must be in some chunk too",
+    ),
+    (
         lambda t, g, top: [n - 1 for n in split_lines_expected(t, g, top)],
         "line numbers count from 1, as an editor shows them",
     ),
@@ -113,7 +124,7 @@ def scoring_cases() -> list[Case]:
     """(file, a function's span, the top chunks): character windows of three widths, every other
     case without the last window touching the function, the top filled to 5 from elsewhere; then
     functions cut in two at a line's end or inside a line's indentation, or with a gap on the
-    spaces inside a line."""
+    spaces inside a line, or with a chunk on each end of its longest line and none on its middle."""
     files, questions = corpus(data_dir() / "code" / "toolz")
     cases = []
     for n, q in enumerate(questions[::3]):
@@ -137,6 +148,10 @@ def scoring_cases() -> list[Case]:
             a = gaps[len(gaps) // 2]
             z = a + len(text[a : q.end]) - len(text[a : q.end].lstrip(" "))
             cases.append((text, (q.start, q.end), [(q.start, a), (z, q.end)]))
+    for q in questions[3::20]:  # both ends of the longest line covered, its middle not
+        text = files[q.uri]
+        _, _, f, z = max(_gold(text, (q.start, q.end)), key=lambda x: x[3] - x[2])
+        cases.append((text, (q.start, q.end), [(q.start, f + 5), (z - 5, q.end)]))
     return cases
 
 
@@ -184,7 +199,8 @@ def check_split_lines(fn: Callable) -> Cases:
     return Cases(
         len(cases),
         "toolz's functions against character windows of three widths, and split in two at a "
-        "line's end or in a line's indentation, or with a gap on the spaces inside a line",
+        "line's end or in a line's indentation, with a gap on the spaces inside a line, or with "
+        "chunks on both ends of a long line and not its middle",
     )
 
 
