@@ -103,11 +103,18 @@ def _policy_size_misses() -> dict[Any, str]:
 
 
 def _pair_hint(
-    answer: Any, solution: Any, unit: str, misses: Callable[[], dict], sweep: str
+    answer: Any,
+    solution: Any,
+    unit: str,
+    misses: Callable[[], dict],
+    sweep: str,
+    count_misses: Callable[[], dict],
+    count: str,
 ) -> str:
     """05c.2 and 05b.2 ask a pair, (from which `unit` on no row is lost, a count of rows not kept
-    over the sweep): the hint when the answer is no such pair, the right pair swapped, or its
-    first number wrong (named by `misses`, else `sweep`); "" when the first number is right."""
+    over the sweep): the hint when the answer is no such pair, the right pair swapped, its first
+    number wrong (named by `misses`, else `sweep`), or its second (named by `count_misses`, else
+    `count`)."""
     if not (isinstance(answer, (tuple, list)) and len(answer) == 2):
         return f"answer two ints, (from which {unit} on, a number of rows)"
     first, second = answer
@@ -115,19 +122,20 @@ def _pair_hint(
         return f"answer two ints, not strings: ({first!s}, {second!s}) without the quotes"
     if (second, first) == tuple(solution) and first != second:
         return f"the two numbers are swapped: from which {unit} on first, then the rows"
-    return misses().get(first, sweep) if first != solution[0] else ""
+    if first != solution[0]:
+        return misses().get(first, sweep)
+    return count_misses().get(second, count)
 
 
 def _policy_hint(answer: Any, solution: Any) -> str:
     """05c.2: name the slip in whichever of the two numbers is wrong."""
     sweep = "sweep every size up to 300 with row_fates"
-    hint = _pair_hint(answer, solution, "size", _policy_size_misses, sweep)
-    if hint:
-        return hint
-    return _policy_hidden_slips().get(
-        answer[1],
+    count = (
         "at each size from 60 to 300 where orphans() gives 0, count the rows not kept whole "
-        "beside their header (not_kept), and add the counts up",
+        "beside their header (not_kept), and add the counts up"
+    )
+    return _pair_hint(
+        answer, solution, "size", _policy_size_misses, sweep, _policy_hidden_slips, count
     )
 
 
@@ -247,14 +255,11 @@ def _gds_copy_hint(answer: Any, solution: Any) -> str:
         "not the budget from which on no row is lost: sweep every budget from 30 to 130 in "
         "linearize mode, counting orphans and rows_apart at each"
     )
-    hint = _pair_hint(answer, solution, "budget", _budget_slips, sweep)
-    if hint:
-        return hint
-    return _gds_apart_slips().get(
-        answer[1],
+    count = (
         "at each budget from 30 to 130 (table_mode='linearize') count rows_apart, the rows no "
-        "chunk holds whole beside their header, and add the counts up",
+        "chunk holds whole beside their header, and add the counts up"
     )
+    return _pair_hint(answer, solution, "budget", _budget_slips, sweep, _gds_apart_slips, count)
 
 
 @lru_cache(maxsize=1)
